@@ -1,0 +1,51 @@
+// Three projects: `unit` (no I/O, fakes allowed), `integration` (real Redis, Kafka and the
+// MongoDB-compatible server from the local stack), `e2e` (the built apps started as processes).
+// Tests are TypeScript run through swc; `@platform/*` resolves to library sources so tests never
+// depend on a stale build. ESM-only client libraries are transformed to CommonJS for jest.
+const esmOnly = ['jose', 'openid-client', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  },
+];
+
+const shared = {
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleNameMapper: { '^@platform/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/.stack/', '<rootDir>/apps/.*/dist/', '<rootDir>/libs/.*/dist/'],
+};
+
+const ignore = ['/node_modules/', '/dist/', '/.stack/'];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testTimeout: 30000,
+  globalSetup: '<rootDir>/infra/testcontainers/global-setup.ts',
+  globalTeardown: '<rootDir>/infra/testcontainers/global-teardown.ts',
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/**/*.test.ts'],
+      testPathIgnorePatterns: [...ignore, '\\.int\\.test\\.ts$', '\\.e2e\\.test\\.ts$'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/**/*.int.test.ts'],
+      testPathIgnorePatterns: ignore,
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/**/*.e2e.test.ts'],
+      testPathIgnorePatterns: ignore,
+    },
+  ],
+};

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** Field validators shared by every app, so each variable means the same thing everywhere. */
+
+function urlWithProtocols(protocols: string[]) {
+  return z.string().refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return protocols.includes(url.protocol) && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL with protocol ${protocols.join(' or ')}` },
+  );
+}
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+export const host = z.string().min(1).default('127.0.0.1');
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const redisUrl = urlWithProtocols(['redis:', 'rediss:']);
+export const mongoUrl = urlWithProtocols(['mongodb:', 'mongodb+srv:']);
+export const httpUrl = urlWithProtocols(['http:', 'https:']);
+export const kafkaBrokers = z
+  .string()
+  .min(1)
+  .refine((value) => value.split(',').every((b) => /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(b.trim())), {
+    message: 'must be a comma-separated list of host:port',
+  })
+  .transform((value) => value.split(',').map((b) => b.trim()));
+/** Shared secret for service-to-service trust; long enough to be an HMAC key. */
+export const internalSecret = z.string().min(32, 'must be at least 32 characters');
+export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+export const boolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');

@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError } from './load-config';
+export * as env from './fields';

@@ -1,0 +1,60 @@
+/**
+ * Seed 001 REST errors:
+ * - 400 `{errors: {<property path>: <message>}}` for validation,
+ * - 403/404 `{error: string}`,
+ * - anything else `{error: {code: <integer status>, message}}`.
+ */
+export interface ValidationErrorBody {
+  errors: Record<string, string>;
+}
+export interface SimpleErrorBody {
+  error: string;
+}
+export interface CodedErrorBody {
+  error: { code: number; message: string };
+}
+
+export class ContentValidationError extends Error {
+  constructor(readonly errors: Record<string, string>) {
+    super(Object.entries(errors).map(([k, v]) => `${k}: ${v}`).join('; '));
+    this.name = 'ContentValidationError';
+  }
+}
+
+export class ContentHttpError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ContentHttpError';
+  }
+}
+
+/** Maps any error thrown under `/api/` to the seed's status and body. */
+export function contentErrorResponse(err: unknown): {
+  status: number;
+  body: ValidationErrorBody | SimpleErrorBody | CodedErrorBody;
+} {
+  if (err instanceof ContentValidationError) return { status: 400, body: { errors: err.errors } };
+  if (err instanceof ContentHttpError) {
+    if (err.httpStatus === 403 || err.httpStatus === 404) return { status: err.httpStatus, body: { error: err.message } };
+    return { status: err.httpStatus, body: { error: { code: err.httpStatus, message: err.message } } };
+  }
+  const status = httpStatusOf(err);
+  const message = status >= 500 ? 'Internal server error' : errorMessage(err);
+  return { status, body: { error: { code: status, message } } };
+}
+
+/** Status carried by framework errors (body-parser sets `status`/`statusCode`), 500 otherwise. */
+export function httpStatusOf(err: unknown): number {
+  if (typeof err === 'object' && err !== null) {
+    const candidate = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+    if (typeof candidate === 'number' && candidate >= 400 && candidate <= 599) return candidate;
+  }
+  return 500;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : 'Request failed';
+}

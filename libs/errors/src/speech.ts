@@ -1,0 +1,36 @@
+/** Seed 000: `{detail: {status, message}}` with the seed's status values. */
+export type SpeechErrorStatus =
+  | 'invalid_api_key'
+  | 'unauthorized'
+  | 'quota_exceeded'
+  | 'character_limit_exceeded'
+  | 'content_violation'
+  | 'text_too_long'
+  | 'voice_not_found'
+  | 'model_not_found'
+  | 'too_many_requests'
+  | 'bad_request'
+  | 'error';
+
+export interface SpeechErrorBody {
+  detail: { status: SpeechErrorStatus; message: string };
+}
+
+export class SpeechError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly status: SpeechErrorStatus,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SpeechError';
+  }
+
+  toBody(): SpeechErrorBody {
+    return speechErrorBody(this.status, this.message);
+  }
+}
+
+export function speechErrorBody(status: SpeechErrorStatus, message: string): SpeechErrorBody {
+  return { detail: { status, message } };
+}

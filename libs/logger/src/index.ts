@@ -1,0 +1,2 @@
+export { createLogger, type Logger } from './create-logger';
+export { requestLogger, REQUEST_ID_HEADER } from './request-logger';

@@ -1,0 +1,4 @@
+export { runService, type ServiceHandle, type ServiceOptions, type ReadinessCheck } from './run-service';
+export { healthRoutes } from './health-routes';
+export { withTimeout } from './with-timeout';
+export { exitOnBootFailure } from './exit-on-boot-failure';

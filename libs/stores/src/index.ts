@@ -1,0 +1,3 @@
+export { connectMongo } from './mongo';
+export { connectRedis } from './redis';
+export { createKafka, kafkaReady } from './kafka';

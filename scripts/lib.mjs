@@ -1,0 +1,95 @@
+// Helpers shared by the run and test commands. Plain Node, no dependencies: they run before
+// `npm install`.
+import { spawnSync, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const stackDir = process.env.STACK_DIR ?? path.join(root, '.stack');
+
+export function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+}
+
+export function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Installs npm dependencies when node_modules is missing or older than the lock file. */
+export function ensureDependencies() {
+  const lock = path.join(root, 'package-lock.json');
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const stale = !fs.existsSync(marker) || (fs.existsSync(lock) && fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
+  if (!stale) return;
+  console.log('installing npm dependencies…');
+  run('npm', fs.existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+}
+
+/** Debian packages the apps and tests need at run time (the stack script installs its own). */
+const SYSTEM_PACKAGES = [
+  // [command that proves it is there, Debian package]
+  ['espeak-ng', 'espeak-ng'],
+  ['lame', 'lame'],
+  ['sox', 'sox'],
+  ['chromium', 'chromium'],
+];
+
+export function ensureSystemPackages() {
+  const missing = SYSTEM_PACKAGES.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`missing system packages: ${missing.join(' ')} (install them with apt-get as root)`);
+  }
+  console.log(`installing system packages: ${missing.join(' ')}`);
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+export function stackUp() {
+  run(process.execPath, [path.join(root, 'scripts', 'stack.mjs'), 'up']);
+}
+
+/** KEY=VALUE lines of a file as an object (missing file → empty). */
+export function readEnvFile(file) {
+  const env = {};
+  if (!fs.existsSync(file)) return env;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (match) env[match[1]] = match[2];
+  }
+  return env;
+}
+
+/** Secrets generated once per checkout and kept under .stack (never committed). */
+export function localSecrets() {
+  const file = path.join(stackDir, 'secrets.env');
+  const env = readEnvFile(file);
+  if (!env.INTERNAL_SECRET) {
+    env.INTERNAL_SECRET = randomBytes(32).toString('base64url');
+    fs.mkdirSync(stackDir, { recursive: true });
+    fs.writeFileSync(file, `INTERNAL_SECRET=${env.INTERNAL_SECRET}\n`, { mode: 0o600 });
+  }
+  return env;
+}
+
+export function stackEnv() {
+  const fromFile = readEnvFile(path.join(stackDir, 'stack.env'));
+  const env = {};
+  for (const key of ['REDIS_URL', 'KAFKA_BROKERS', 'MONGO_URL']) env[key] = process.env[key] ?? fromFile[key];
+  return env;
+}
+
+export function gitRevision() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// `npm start`: install if needed, bring the stack up, build, and run the four apps until Ctrl-C.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureDependencies, ensureSystemPackages, localSecrets, root, run, stackDir, stackEnv, stackUp } from './lib.mjs';
+
+ensureDependencies();
+ensureSystemPackages();
+stackUp();
+run('npm', ['run', 'build']);
+
+const gatewayPort = Number(process.env.PORT ?? 8080);
+const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${gatewayPort}`;
+const ports = { auth: 8081, content: 8082, 'synthesis-worker': 8083 };
+const shared = {
+  ...stackEnv(),
+  ...localSecrets(),
+  PUBLIC_URL: publicUrl,
+  AUTH_URL: `http://127.0.0.1:${ports.auth}`,
+  CONTENT_URL: `http://127.0.0.1:${ports.content}`,
+};
+const apps = [
+  ['auth', ports.auth],
+  ['content', ports.content],
+  ['synthesis-worker', ports['synthesis-worker']],
+  ['gateway', gatewayPort],
+];
+
+fs.mkdirSync(path.join(stackDir, 'logs'), { recursive: true });
+const children = apps.map(([name, port]) => {
+  const log = fs.openSync(path.join(stackDir, 'logs', `${name}.log`), 'a');
+  const child = spawn(process.execPath, [path.join(root, 'apps', name, 'dist', 'main.js')], {
+    env: { ...process.env, ...shared, PORT: String(port) },
+    stdio: ['ignore', log, log],
+  });
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${code ?? signal}); see .stack/logs/${name}.log`);
+      stop(1);
+    }
+  });
+  return { name, port, child };
+});
+
+let stopping = false;
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  console.log('stopping apps…');
+  let remaining = children.length;
+  for (const { child } of children) {
+    if (child.exitCode !== null) {
+      if (--remaining === 0) process.exit(code);
+      continue;
+    }
+    child.once('exit', () => {
+      if (--remaining === 0) process.exit(code);
+    });
+    child.kill('SIGTERM');
+  }
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+async function waitReady({ name, port }) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${name} was not ready within 120 s; see .stack/logs/${name}.log`);
+}
+
+try {
+  await Promise.all(children.map(waitReady));
+} catch (err) {
+  console.error(err.message);
+  stop(1);
+}
+if (!stopping) {
+  const postStart = path.join(root, 'scripts', 'post-start.mjs');
+  if (fs.existsSync(postStart)) run(process.execPath, [postStart], { env: { ...process.env, ...shared } });
+  console.log(`
+platform ready (logs in .stack/logs/):
+  speech API        ${publicUrl}/v1            (REST)   ${publicUrl.replace(/^http/, 'ws')}/v1/text-to-speech/{voice_id}/stream-input
+  content REST      ${publicUrl}/api/v1
+  GraphQL           ${publicUrl}/graphql        (queries/mutations over HTTP, subscriptions over graphql-ws)
+  OAuth 2.0         ${publicUrl}/.well-known/oauth-authorization-server
+  health            ${apps.map(([n, p]) => `${n} :${p}`).join(', ')}
+press Ctrl-C to stop`);
+}
