@@ -1,0 +1,74 @@
+/**
+ * What an event's `data` carries: the entity after the change, in the GraphQL shape (field names
+ * of seed 001), so the gateway can answer a subscription's selection without calling content.
+ * Ids are GraphQL global ids (`id`) plus the service-local id (`localId`: the account id for
+ * users, the REST integer for posts, a number for comments). Dates are ISO-8601 strings.
+ * Fields a snapshot cannot carry (connections such as `posts`, `comments`, `replies`) need a
+ * call to content's GraphQL endpoint.
+ */
+export type UserStatus = 'ACTIVE' | 'INACTIVE' | 'PENDING' | 'SUSPENDED' | 'DELETED';
+export type Role = 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
+export type PostStatus = 'DRAFT' | 'PUBLISHED' | 'ARCHIVED' | 'DELETED';
+
+export interface UserSnapshot {
+  id: string;
+  localId: string;
+  name: string;
+  /** Included because subscriptions are served to authenticated callers; the gateway decides
+   * whether a subscriber may see it (own profile or ADMIN), as content does for queries. */
+  email: string;
+  avatar: string | null;
+  status: UserStatus;
+  role: Role;
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+/** Nested author: enough for `author { id name avatar }` selections. */
+export type AuthorSnapshot = Pick<UserSnapshot, 'id' | 'localId' | 'name' | 'avatar' | 'status' | 'role' | 'createdAt' | 'updatedAt'>;
+
+export interface PostSnapshot {
+  id: string;
+  localId: number;
+  title: string;
+  slug: string;
+  content: string;
+  excerpt: string | null;
+  status: PostStatus;
+  published: boolean;
+  tags: string[];
+  category: string | null;
+  viewCount: number;
+  createdAt: string;
+  publishedAt: string | null;
+  updatedAt: string | null;
+  author: AuthorSnapshot;
+}
+
+/** Nested post: the scalar fields, without its author or content body repeated. */
+export type PostRefSnapshot = Pick<PostSnapshot, 'id' | 'localId' | 'title' | 'slug' | 'status' | 'published' | 'createdAt'>;
+
+export interface CommentSnapshot {
+  id: string;
+  localId: number;
+  content: string;
+  /** Global id of the parent comment, null for a top-level comment. */
+  parentId: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+  author: AuthorSnapshot;
+  post: PostRefSnapshot;
+}
+
+/** `*.deleted` events carry the last snapshot before deletion. */
+export interface ContentEventDataMap {
+  'user.created': UserSnapshot;
+  'user.updated': UserSnapshot;
+  'user.deleted': UserSnapshot;
+  'post.created': PostSnapshot;
+  'post.updated': PostSnapshot;
+  'post.deleted': PostSnapshot;
+  'comment.created': CommentSnapshot;
+  'comment.updated': CommentSnapshot;
+  'comment.deleted': CommentSnapshot;
+}

@@ -1,0 +1,2 @@
+export { typeDefs } from './sdl';
+export { toGlobalId, fromGlobalId, type NodeType } from './global-id';
