@@ -1,6 +1,28 @@
 import { env, loadConfig } from '@platform/config';
 import { z } from 'zod';
 
+/** A JSON array of trusted RFC 7523 assertion issuers: `[{"issuer": "...", "jwks": {"keys": [...]}, "scopes": "a b"}]`. */
+const trustedIssuers = z
+  .string()
+  .default('[]')
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.array(
+      z.object({
+        issuer: z.string().min(1),
+        jwks: z.object({ keys: z.array(z.record(z.unknown())).min(1) }),
+        scopes: z.string().default(''),
+      }),
+    ),
+  );
+
 export const authConfigShape = {
   PORT: env.port(8081),
   HOST: env.host,
@@ -11,6 +33,24 @@ export const authConfigShape = {
   INTERNAL_SECRET: env.internalSecret,
   /** The issuer as clients see it (through the gateway). */
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
+  /** Access token lifetime (seconds); login tokens use it too (seed 001 wants 3600). */
+  ACCESS_TOKEN_TTL: env.positiveInt(3600),
+  /** Refresh token lifetime (seconds); seed 001 wants 604800. */
+  REFRESH_TOKEN_TTL: env.positiveInt(604800),
+  AUTHORIZATION_CODE_TTL: env.positiveInt(60),
+  DEVICE_CODE_TTL: env.positiveInt(600),
+  DEVICE_POLL_INTERVAL: env.positiveInt(5),
+  /** Sign-in session lifetime for the HTML pages (seconds). */
+  SESSION_TTL: env.positiveInt(3600),
+  /** Accepted age of a DPoP proof's `iat` (seconds, either side of now). */
+  DPOP_IAT_WINDOW: env.positiveInt(60),
+  /** When true, /token demands a server nonce in DPoP proofs (RFC 9449 §8). */
+  DPOP_REQUIRE_NONCE: env.boolean(false),
+  /** A signing key older than this is rotated at boot/refresh; the previous key stays in the JWKS. */
+  KEY_ROTATION_SECONDS: env.positiveInt(30 * 24 * 3600),
+  /** Failed user-code entries allowed per client address per 15 minutes. */
+  USER_CODE_MAX_ATTEMPTS: env.positiveInt(10),
+  JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

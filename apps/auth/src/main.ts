@@ -1,13 +1,19 @@
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis } from '@platform/stores';
+import { mountAuth } from './app';
 import { loadAuthConfig } from './config';
+import { signingKeys } from './keys/signing-keys';
+import { authModels } from './stores';
 
 async function main(): Promise<void> {
   const config = loadAuthConfig();
   const logger = createLogger('auth', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
+  const models = await authModels(mongo);
+  const keys = signingKeys(mongo, config.INTERNAL_SECRET, config.KEY_ROTATION_SECONDS);
+  await keys.current(); // creates the first key at first boot, before the app says it is ready
   await runService({
     name: 'auth',
     host: config.HOST,
@@ -19,6 +25,7 @@ async function main(): Promise<void> {
     },
     mount(app) {
       app.use(requestLogger(logger));
+      mountAuth(app, { config, logger, redis, keys, ...models });
     },
     async close() {
       await Promise.allSettled([mongo.close(), redis.quit()]);

@@ -1,0 +1,58 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type Role = 'ADMIN' | 'MODERATOR' | 'USER';
+export type AccountStatus = 'active' | 'disabled';
+
+export interface AccountDoc {
+  _id: string;
+  name: string;
+  email: string;
+  /** Lower-cased email: the unique key, so `A@x.io` and `a@x.io` are one account. */
+  emailKey: string;
+  passwordHash: string;
+  roles: Role[];
+  status: AccountStatus;
+  plan: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const schema = new Schema<AccountDoc>(
+  {
+    _id: String,
+    name: { type: String, required: true },
+    email: { type: String, required: true },
+    emailKey: { type: String, required: true, unique: true },
+    passwordHash: { type: String, required: true },
+    roles: { type: [String], default: ['USER'] },
+    status: { type: String, default: 'active' },
+    plan: { type: String, default: 'free' },
+  },
+  { collection: 'accounts', timestamps: true, versionKey: false },
+);
+
+export function accountModel(conn: Connection): Model<AccountDoc> {
+  return (conn.models.Account as Model<AccountDoc> | undefined) ?? conn.model<AccountDoc>('Account', schema);
+}
+
+export interface PublicAccount {
+  id: string;
+  name: string;
+  email: string;
+  roles: Role[];
+  status: AccountStatus;
+  plan: string;
+  createdAt: string;
+}
+
+export function toPublicAccount(doc: AccountDoc): PublicAccount {
+  return {
+    id: doc._id,
+    name: doc.name,
+    email: doc.email,
+    roles: doc.roles,
+    status: doc.status,
+    plan: doc.plan,
+    createdAt: new Date(doc.createdAt).toISOString(),
+  };
+}

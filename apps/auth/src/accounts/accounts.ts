@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Model } from 'mongoose';
+import { z } from 'zod';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../crypto/secrets';
+import type { AccountDoc, AccountStatus, Role } from './account-model';
+
+export const ROLES = ['ADMIN', 'MODERATOR', 'USER'] as const;
+
+export const newAccountInput = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  email: z.string().trim().max(254, 'must be at most 254 characters').email('must be an email address'),
+  password: z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters'),
+  roles: z.array(z.enum(ROLES)).min(1).max(3).optional(),
+  plan: z.string().min(1).max(40).optional(),
+});
+export type NewAccountInput = z.infer<typeof newAccountInput>;
+
+export const accountPatchInput = z
+  .object({
+    name: newAccountInput.shape.name.optional(),
+    email: newAccountInput.shape.email.optional(),
+    password: newAccountInput.shape.password.optional(),
+    roles: z.array(z.enum(ROLES)).min(1).max(3).optional(),
+    status: z.enum(['active', 'disabled']).optional(),
+    plan: z.string().min(1).max(40).optional(),
+  })
+  .strict();
+export type AccountPatch = z.infer<typeof accountPatchInput>;
+
+export class EmailTakenError extends Error {
+  constructor() {
+    super('email already registered');
+    this.name = 'EmailTakenError';
+  }
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return err instanceof Error && /E11000|duplicate key/i.test(err.message);
+}
+
+export async function createAccount(model: Model<AccountDoc>, input: NewAccountInput): Promise<AccountDoc> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const doc = await model.create({
+      _id: randomUUID(),
+      name: input.name,
+      email: input.email,
+      emailKey: input.email.toLowerCase(),
+      passwordHash,
+      roles: input.roles ?? ['USER'],
+      status: 'active',
+      plan: input.plan ?? 'free',
+    });
+    return doc.toObject();
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new EmailTakenError();
+    throw err;
+  }
+}
+
+export async function findAccount(model: Model<AccountDoc>, id: string): Promise<AccountDoc | null> {
+  return model.findById(id).lean<AccountDoc>();
+}
+
+export async function findAccountByEmail(model: Model<AccountDoc>, email: string): Promise<AccountDoc | null> {
+  return model.findOne({ emailKey: email.trim().toLowerCase() }).lean<AccountDoc>();
+}
+
+export async function updateAccount(model: Model<AccountDoc>, id: string, patch: AccountPatch): Promise<AccountDoc | null> {
+  const set: Partial<AccountDoc> = {};
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.email !== undefined) {
+    set.email = patch.email;
+    set.emailKey = patch.email.toLowerCase();
+  }
+  if (patch.password !== undefined) set.passwordHash = await hashPassword(patch.password);
+  if (patch.roles !== undefined) set.roles = patch.roles as Role[];
+  if (patch.status !== undefined) set.status = patch.status as AccountStatus;
+  if (patch.plan !== undefined) set.plan = patch.plan;
+  try {
+    return await model.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<AccountDoc>();
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new EmailTakenError();
+    throw err;
+  }
+}
+
+/** The account when email and password match an active account; null otherwise (same timing either way). */
+export async function checkCredentials(model: Model<AccountDoc>, email: string, password: string): Promise<AccountDoc | null> {
+  if (email.length > 254 || password.length > 256) return null;
+  const account = await findAccountByEmail(model, email);
+  const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));
+  if (!account || !ok || account.status !== 'active') return null;
+  return account;
+}

@@ -1,0 +1,51 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Sealed } from '../crypto/secrets';
+
+export const GRANT_TYPES = [
+  'authorization_code',
+  'client_credentials',
+  'refresh_token',
+  'urn:ietf:params:oauth:grant-type:device_code',
+  'urn:ietf:params:oauth:grant-type:jwt-bearer',
+  'urn:ietf:params:oauth:grant-type:token-exchange',
+] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+export interface ClientDoc {
+  _id: string; // client_id
+  name: string;
+  type: 'confidential' | 'public';
+  grantTypes: GrantType[];
+  redirectUris: string[];
+  /** Scopes the client may ask for. */
+  scopes: string[];
+  /** Resource indicators (RFC 8707) the client may ask for; its tokens' `aud` values. */
+  resources: string[];
+  /** SHA-256 of the secret, for client_secret_basic/post. */
+  secretHash?: string | null;
+  /** The secret sealed with a key derived from INTERNAL_SECRET: client_secret_jwt needs the HMAC key itself. */
+  secretSealed?: Sealed | null;
+  /** Public keys for private_key_jwt. */
+  jwks?: { keys: Record<string, unknown>[] } | null;
+  createdAt: Date;
+}
+
+const schema = new Schema<ClientDoc>(
+  {
+    _id: String,
+    name: String,
+    type: String,
+    grantTypes: [String],
+    redirectUris: [String],
+    scopes: [String],
+    resources: [String],
+    secretHash: { type: String, default: null },
+    secretSealed: { type: Schema.Types.Mixed, default: null },
+    jwks: { type: Schema.Types.Mixed, default: null },
+  },
+  { collection: 'clients', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
+);
+
+export function clientModel(conn: Connection): Model<ClientDoc> {
+  return (conn.models.Client as Model<ClientDoc> | undefined) ?? conn.model<ClientDoc>('Client', schema);
+}

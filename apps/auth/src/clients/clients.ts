@@ -1,0 +1,83 @@
+import type { Model } from 'mongoose';
+import { z } from 'zod';
+import { randomToken, sealer, sha256 } from '../crypto/secrets';
+import { GRANT_TYPES, type ClientDoc } from './client-model';
+
+export const newClientInput = z.object({
+  client_id: z.string().regex(/^[A-Za-z0-9._-]{3,64}$/).optional(),
+  name: z.string().min(1).max(100),
+  type: z.enum(['confidential', 'public']),
+  grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
+  redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
+  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
+  resources: z.array(z.string().url().max(2000)).max(20).default([]),
+  jwks: z.object({ keys: z.array(z.record(z.unknown())).min(1) }).optional(),
+  /** Confidential clients get a generated secret unless they authenticate only with private_key_jwt. */
+  secret: z.boolean().default(true),
+});
+export type NewClientInput = z.input<typeof newClientInput>;
+
+export interface PublicClient {
+  client_id: string;
+  name: string;
+  type: ClientDoc['type'];
+  grant_types: string[];
+  redirect_uris: string[];
+  scopes: string[];
+  resources: string[];
+  has_secret: boolean;
+  has_jwks: boolean;
+  created_at: string;
+}
+
+export function toPublicClient(doc: ClientDoc): PublicClient {
+  return {
+    client_id: doc._id,
+    name: doc.name,
+    type: doc.type,
+    grant_types: doc.grantTypes,
+    redirect_uris: doc.redirectUris,
+    scopes: doc.scopes,
+    resources: doc.resources,
+    has_secret: Boolean(doc.secretHash),
+    has_jwks: Boolean(doc.jwks),
+    created_at: new Date(doc.createdAt).toISOString(),
+  };
+}
+
+export function clientSecretSealer(internalSecret: string) {
+  return sealer(internalSecret, 'client-secret-encryption');
+}
+
+/** Registers a client; the secret (when any) is returned once and stored hashed and sealed. */
+export async function createClient(
+  model: Model<ClientDoc>,
+  internalSecret: string,
+  raw: NewClientInput,
+  defaultResource: string,
+): Promise<{ client: ClientDoc; secret?: string }> {
+  const input = newClientInput.parse(raw);
+  const secret = input.type === 'confidential' && input.secret ? randomToken('cs_') : undefined;
+  const created = await model.create({
+    _id: input.client_id ?? `client_${randomToken('', 9)}`,
+    name: input.name,
+    type: input.type,
+    grantTypes: input.grant_types,
+    redirectUris: input.redirect_uris,
+    scopes: input.scopes,
+    resources: input.resources.length ? input.resources : [defaultResource],
+    secretHash: secret ? sha256(secret) : null,
+    secretSealed: secret ? clientSecretSealer(internalSecret).seal(secret) : null,
+    jwks: input.jwks ?? null,
+  });
+  return { client: created.toObject(), ...(secret ? { secret } : {}) };
+}
+
+export async function findClient(model: Model<ClientDoc>, clientId: string): Promise<ClientDoc | null> {
+  if (clientId.length > 128) return null;
+  return model.findById(clientId).lean<ClientDoc>();
+}
+
+export async function listClients(model: Model<ClientDoc>): Promise<ClientDoc[]> {
+  return model.find({}).sort({ createdAt: 1 }).limit(1000).lean<ClientDoc[]>();
+}

@@ -1,0 +1,21 @@
+import type { Redis } from 'ioredis';
+import type { Model } from 'mongoose';
+import type { Logger } from '@platform/logger';
+import type { AccountDoc } from './accounts/account-model';
+import type { ApiKeyDoc } from './api-keys/api-key-model';
+import type { ClientDoc } from './clients/client-model';
+import type { AuthConfig } from './config';
+import type { SigningKeys } from './keys/signing-keys';
+import type { RefreshTokenDoc } from './tokens/refresh-tokens';
+
+/** Everything a handler may need, passed in (tests hand in their own). */
+export interface Deps {
+  config: AuthConfig;
+  logger: Logger;
+  redis: Redis;
+  keys: SigningKeys;
+  accounts: Model<AccountDoc>;
+  apiKeys: Model<ApiKeyDoc>;
+  clients: Model<ClientDoc>;
+  refreshTokens: Model<RefreshTokenDoc>;
+}

@@ -1,0 +1,156 @@
+import express, { Router, type Request, type Response } from 'express';
+import type { ZodError } from 'zod';
+import { z } from 'zod';
+import { toPublicAccount } from '../accounts/account-model';
+import {
+  EmailTakenError,
+  accountPatchInput,
+  checkCredentials,
+  createAccount,
+  findAccount,
+  newAccountInput,
+  updateAccount,
+} from '../accounts/accounts';
+import { createApiKey, listApiKeys, lookupApiKey, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
+import type { Deps } from '../deps';
+import { requireInternalSecret } from './internal-auth';
+import { loginTokens, refreshLogin } from './first-party-login';
+
+function fieldErrors(err: ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of err.issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+function invalid(res: Response, err: ZodError): void {
+  res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields: fieldErrors(err) });
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+function idParam(req: Request): string | undefined {
+  const id = req.params.id;
+  return typeof id === 'string' && ID.test(id) ? id : undefined;
+}
+
+const loginInput = z.object({ email: z.string().max(254), password: z.string().max(256) });
+const refreshInput = z.object({ refresh_token: z.string().min(1).max(200) });
+const lookupInput = z.object({ key: z.string().min(1).max(200) });
+const apiKeyInput = z.object({ name: z.string().trim().min(1).max(100).default('default') });
+
+/** The endpoints content and the gateway call (docs/architecture.md "Internal endpoints of auth"). */
+export function internalRoutes(deps: Deps): Router {
+  const router = Router();
+  router.use(requireInternalSecret(deps.config.INTERNAL_SECRET));
+  router.use(express.json({ limit: '16kb' }));
+
+  router.post('/accounts', async (req, res) => {
+    const parsed = newAccountInput.safeParse(req.body ?? {});
+    if (!parsed.success) return invalid(res, parsed.error);
+    try {
+      const account = await createAccount(deps.accounts, parsed.data);
+      res.status(201).json(toPublicAccount(account));
+    } catch (err) {
+      if (err instanceof EmailTakenError) {
+        res.status(409).json({ error: 'email_taken', error_description: 'an account with this email exists' });
+        return;
+      }
+      throw err;
+    }
+  });
+
+  router.get('/accounts/:id', async (req, res) => {
+    const id = idParam(req);
+    const account = id ? await findAccount(deps.accounts, id) : null;
+    if (!account) {
+      res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+      return;
+    }
+    res.json(toPublicAccount(account));
+  });
+
+  router.patch('/accounts/:id', async (req, res) => {
+    const id = idParam(req);
+    const parsed = accountPatchInput.safeParse(req.body ?? {});
+    if (!parsed.success) return invalid(res, parsed.error);
+    try {
+      const account = id ? await updateAccount(deps.accounts, id, parsed.data) : null;
+      if (!account) {
+        res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+        return;
+      }
+      res.json(toPublicAccount(account));
+    } catch (err) {
+      if (err instanceof EmailTakenError) {
+        res.status(409).json({ error: 'email_taken', error_description: 'an account with this email exists' });
+        return;
+      }
+      throw err;
+    }
+  });
+
+  router.post('/login', async (req, res) => {
+    const parsed = loginInput.safeParse(req.body ?? {});
+    const account = parsed.success ? await checkCredentials(deps.accounts, parsed.data.email, parsed.data.password) : null;
+    if (!account) {
+      res.status(401).json({ error: 'invalid_grant', error_description: 'email or password is wrong' });
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await loginTokens(deps, account));
+  });
+
+  router.post('/refresh', async (req, res) => {
+    const parsed = refreshInput.safeParse(req.body ?? {});
+    const answer = parsed.success ? await refreshLogin(deps, parsed.data.refresh_token) : null;
+    if (!answer) {
+      res.status(401).json({ error: 'invalid_grant', error_description: 'refresh token is invalid, expired, revoked or reused' });
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+
+  router.post('/api-keys/lookup', async (req, res) => {
+    const parsed = lookupInput.safeParse(req.body ?? {});
+    const found = parsed.success ? await lookupApiKey(deps.apiKeys, deps.accounts, parsed.data.key) : null;
+    if (!found) {
+      res.status(404).json({ error: 'invalid_api_key', error_description: 'unknown or revoked API key' });
+      return;
+    }
+    res.json(found);
+  });
+
+  // Additive to the contract: API key management for an account (the admin CLI does the same).
+  router.post('/accounts/:id/api-keys', async (req, res) => {
+    const id = idParam(req);
+    const parsed = apiKeyInput.safeParse(req.body ?? {});
+    if (!parsed.success) return invalid(res, parsed.error);
+    const account = id ? await findAccount(deps.accounts, id) : null;
+    if (!account) {
+      res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+      return;
+    }
+    const { key, doc } = await createApiKey(deps.apiKeys, account._id, parsed.data.name);
+    res.status(201).json({ ...toPublicApiKey(doc), key });
+  });
+
+  router.get('/accounts/:id/api-keys', async (req, res) => {
+    const id = idParam(req);
+    res.json({ items: id ? (await listApiKeys(deps.apiKeys, id)).map(toPublicApiKey) : [] });
+  });
+
+  router.delete('/api-keys/:id', async (req, res) => {
+    const id = idParam(req);
+    const revoked = id ? await revokeApiKey(deps.apiKeys, deps.redis, id) : false;
+    if (!revoked) {
+      res.status(404).json({ error: 'not_found', error_description: 'no such active API key' });
+      return;
+    }
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,116 @@
+import { exportJWK, generateKeyPair, importJWK, type JWK, type KeyLike } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+import { sealer, type Sealed } from '../crypto/secrets';
+
+/**
+ * ES256 signing keys. All keys live in ONE document (`_id: "keyset"`) so creation and rotation are
+ * single-document atomic updates (no transactions on FerretDB) and every replica agrees on the set.
+ * Private keys are sealed with AES-256-GCM under a key derived from INTERNAL_SECRET.
+ */
+interface StoredKey {
+  kid: string;
+  publicJwk: JWK;
+  privateSealed: Sealed;
+  createdAt: Date;
+}
+interface KeySetDoc {
+  _id: string;
+  version: number;
+  current: StoredKey;
+  previous?: StoredKey | null;
+}
+
+const keySetSchema = new Schema<KeySetDoc>(
+  { _id: String, version: Number, current: Schema.Types.Mixed, previous: Schema.Types.Mixed },
+  { collection: 'signing_keys', versionKey: false },
+);
+
+export interface ActiveKey {
+  kid: string;
+  privateKey: KeyLike;
+}
+
+export interface SigningKeys {
+  /** The key new tokens are signed with. */
+  current(): Promise<ActiveKey>;
+  /** Public keys that verify tokens in flight: current and previous. */
+  jwks(): Promise<{ keys: JWK[] }>;
+  /** Public key by kid (for verifying our own tokens). */
+  publicKey(kid: string): Promise<KeyLike | undefined>;
+  rotate(): Promise<string>;
+}
+
+const ALG = 'ES256';
+const CACHE_MS = 30_000;
+
+export function signingKeys(conn: Connection, internalSecret: string, rotateAfterSeconds: number): SigningKeys {
+  const model = (conn.models.KeySet as Model<KeySetDoc> | undefined) ?? conn.model<KeySetDoc>('KeySet', keySetSchema);
+  const box = sealer(internalSecret, 'signing-key-encryption');
+  let cache: { at: number; doc: KeySetDoc; privateKey: KeyLike; publics: Map<string, KeyLike> } | undefined;
+
+  async function newKey(): Promise<StoredKey> {
+    const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
+    const kid = randomUUID();
+    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
+    const privateJwk = await exportJWK(privateKey);
+    return { kid, publicJwk, privateSealed: box.seal(JSON.stringify(privateJwk)), createdAt: new Date() };
+  }
+
+  async function load(force = false): Promise<NonNullable<typeof cache>> {
+    if (!force && cache && Date.now() - cache.at < CACHE_MS) return cache;
+    let doc = (await model.findById('keyset').lean()) as KeySetDoc | null;
+    if (!doc) {
+      // Two replicas booting at once: both try to insert; the unique _id lets exactly one win.
+      const fresh = await newKey();
+      await model
+        .updateOne({ _id: 'keyset' }, { $setOnInsert: { version: 1, current: fresh, previous: null } }, { upsert: true })
+        .catch((err: unknown) => {
+          if (!(err instanceof Error && /E11000|duplicate key/.test(err.message))) throw err;
+        });
+      doc = (await model.findById('keyset').lean()) as KeySetDoc;
+    }
+    if (Date.now() - new Date(doc.current.createdAt).getTime() > rotateAfterSeconds * 1000) {
+      await rotateFrom(doc);
+      doc = (await model.findById('keyset').lean()) as KeySetDoc;
+    }
+    const privateKey = (await importJWK(JSON.parse(box.open(doc.current.privateSealed)) as JWK, ALG)) as KeyLike;
+    const publics = new Map<string, KeyLike>();
+    for (const k of [doc.current, doc.previous]) {
+      if (k) publics.set(k.kid, (await importJWK(k.publicJwk, ALG)) as KeyLike);
+    }
+    cache = { at: Date.now(), doc, privateKey, publics };
+    return cache;
+  }
+
+  async function rotateFrom(doc: KeySetDoc): Promise<void> {
+    const fresh = await newKey();
+    // Conditional on the version we read, so concurrent rotations do not push the previous key out twice.
+    await model.updateOne(
+      { _id: 'keyset', version: doc.version },
+      { $set: { current: fresh, previous: doc.current, version: doc.version + 1 } },
+    );
+  }
+
+  return {
+    async current() {
+      const c = await load();
+      return { kid: c.doc.current.kid, privateKey: c.privateKey };
+    },
+    async jwks() {
+      const c = await load();
+      return { keys: [c.doc.current.publicJwk, ...(c.doc.previous ? [c.doc.previous.publicJwk] : [])] };
+    },
+    async publicKey(kid) {
+      const c = await load();
+      if (c.publics.has(kid)) return c.publics.get(kid);
+      // A key rotated by another replica within the cache window.
+      return (await load(true)).publics.get(kid);
+    },
+    async rotate() {
+      const c = await load(true);
+      await rotateFrom(c.doc);
+      return (await load(true)).doc.current.kid;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import type { Connection } from 'mongoose';
+import { accountModel } from './accounts/account-model';
+import { apiKeyModel } from './api-keys/api-key-model';
+import { clientModel } from './clients/client-model';
+import { refreshTokenModel } from './tokens/refresh-tokens';
+
+/** The MongoDB models of the auth database, with their indexes built before the app is ready. */
+export async function authModels(conn: Connection) {
+  const models = {
+    accounts: accountModel(conn),
+    apiKeys: apiKeyModel(conn),
+    clients: clientModel(conn),
+    refreshTokens: refreshTokenModel(conn),
+  };
+  await Promise.all(Object.values(models).map((m) => m.init()));
+  return models;
+}

@@ -1,0 +1,95 @@
+import { SignJWT, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { randomUUID } from 'node:crypto';
+import type { SigningKeys } from '../keys/signing-keys';
+
+export interface AccessTokenInput {
+  issuer: string;
+  sub: string;
+  clientId: string;
+  scopes: string[];
+  audience: string[];
+  ttlSeconds: number;
+  /** JWK thumbprint of the DPoP key the token is bound to. */
+  jkt?: string;
+  roles?: string[];
+  plan?: string;
+  /** RFC 8693 actor chain. */
+  act?: Record<string, unknown>;
+  /** Account email, reported as `username` at introspection. */
+  username?: string;
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface AccessTokenClaims extends JWTPayload {
+  iss: string;
+  sub: string;
+  aud: string | string[];
+  client_id: string;
+  scope: string;
+  jti: string;
+  iat: number;
+  exp: number;
+  roles?: string[];
+  plan?: string;
+  cnf?: { jkt: string };
+  act?: Record<string, unknown>;
+  username?: string;
+}
+
+/** RFC 9068 access token: `typ: at+jwt`, ES256 with the current key. */
+export async function issueAccessToken(keys: SigningKeys, input: AccessTokenInput): Promise<IssuedAccessToken> {
+  const { kid, privateKey } = await keys.current();
+  const jti = randomUUID();
+  const iat = Math.floor(Date.now() / 1000);
+  const exp = iat + input.ttlSeconds;
+  const claims: Record<string, unknown> = {
+    client_id: input.clientId,
+    scope: input.scopes.join(' '),
+    ...(input.roles ? { roles: input.roles } : {}),
+    ...(input.plan ? { plan: input.plan } : {}),
+    ...(input.jkt ? { cnf: { jkt: input.jkt } } : {}),
+    ...(input.act ? { act: input.act } : {}),
+    ...(input.username ? { username: input.username } : {}),
+  };
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid })
+    .setIssuer(input.issuer)
+    .setSubject(input.sub)
+    .setAudience(input.audience.length === 1 ? input.audience[0]! : input.audience)
+    .setJti(jti)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(privateKey);
+  return { token, jti, iat, exp };
+}
+
+/** Looks like a JWT we might have signed (cheap check before any crypto). */
+export function looksLikeJwt(token: string): boolean {
+  return token.length < 8192 && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
+}
+
+/**
+ * Verifies one of our own access tokens (signature with current/previous key, issuer, typ, lifetime).
+ * Null for anything that is not a valid, unexpired access token of ours.
+ */
+export async function verifyOwnAccessToken(keys: SigningKeys, issuer: string, token: string): Promise<AccessTokenClaims | null> {
+  if (!looksLikeJwt(token)) return null;
+  try {
+    const { kid } = decodeProtectedHeader(token);
+    if (typeof kid !== 'string') return null;
+    const key = await keys.publicKey(kid);
+    if (!key) return null;
+    const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['ES256'], typ: 'at+jwt' });
+    if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.client_id !== 'string') return null;
+    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
+    return payload as AccessTokenClaims;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,75 @@
+import type { AccountDoc } from '../accounts/account-model';
+import type { Deps } from '../deps';
+import { issueAccessToken } from './access-token';
+import { storeRefreshToken } from './refresh-tokens';
+
+export interface TokenSetInput {
+  sub: string;
+  clientId: string;
+  scopes: string[];
+  audience: string[];
+  /** Access token bound to this DPoP key. */
+  jkt?: string;
+  /** Refresh token bound to this DPoP key (public clients, RFC 9449 §5). */
+  refreshJkt?: string;
+  withRefresh: boolean;
+  familyId?: string;
+  account?: AccountDoc | null;
+  act?: Record<string, unknown>;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer' | 'DPoP';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+  refresh_expires_in?: number;
+  issued_token_type?: string;
+}
+
+export interface IssuedTokenSet {
+  response: TokenResponse;
+  jti: string;
+  exp: number;
+  familyId?: string;
+}
+
+/** Signs the access token and, when the grant allows it, stores a refresh token in the same family. */
+export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'refreshTokens'>, input: TokenSetInput): Promise<IssuedTokenSet> {
+  const { config } = deps;
+  const at = await issueAccessToken(deps.keys, {
+    issuer: config.PUBLIC_URL,
+    sub: input.sub,
+    clientId: input.clientId,
+    scopes: input.scopes,
+    audience: input.audience,
+    ttlSeconds: config.ACCESS_TOKEN_TTL,
+    ...(input.jkt ? { jkt: input.jkt } : {}),
+    ...(input.account ? { roles: input.account.roles, plan: input.account.plan, username: input.account.email } : {}),
+    ...(input.act ? { act: input.act } : {}),
+  });
+  const response: TokenResponse = {
+    access_token: at.token,
+    token_type: input.jkt ? 'DPoP' : 'Bearer',
+    expires_in: config.ACCESS_TOKEN_TTL,
+    scope: input.scopes.join(' '),
+  };
+  let familyId: string | undefined;
+  if (input.withRefresh) {
+    const rt = await storeRefreshToken(deps.refreshTokens, {
+      ...(input.familyId ? { familyId: input.familyId } : {}),
+      clientId: input.clientId,
+      sub: input.sub,
+      scopes: input.scopes,
+      audience: input.audience,
+      ...(input.refreshJkt ? { jkt: input.refreshJkt } : {}),
+      accessJti: at.jti,
+      accessExp: at.exp,
+      ttlSeconds: config.REFRESH_TOKEN_TTL,
+    });
+    response.refresh_token = rt.token;
+    familyId = rt.familyId;
+  }
+  return { response, jti: at.jti, exp: at.exp, ...(familyId ? { familyId } : {}) };
+}

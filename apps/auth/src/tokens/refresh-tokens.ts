@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { Redis } from 'ioredis';
+import { randomToken, sha256 } from '../crypto/secrets';
+import { revokeAccessToken } from './revocation';
+
+/**
+ * Opaque refresh tokens (`rt_…`), stored only as SHA-256 hashes. Each belongs to a family (one
+ * grant); rotation marks a token used with a conditional single-document update, and presenting a
+ * used token again revokes the whole family, including the access tokens it produced (RFC 9700 §4.14).
+ */
+export interface RefreshTokenDoc {
+  _id: string; // sha256 of the token
+  familyId: string;
+  clientId: string;
+  sub: string;
+  scopes: string[];
+  audience: string[];
+  /** DPoP key the token is bound to (public clients). */
+  jkt?: string | null;
+  /** The access token issued alongside, revoked with the family. */
+  accessJti: string;
+  accessExp: number;
+  expiresAt: Date;
+  usedAt?: Date | null;
+  revokedAt?: Date | null;
+  createdAt?: Date;
+}
+
+const schema = new Schema<RefreshTokenDoc>(
+  {
+    _id: String,
+    familyId: { type: String, index: true },
+    clientId: String,
+    sub: { type: String, index: true },
+    scopes: [String],
+    audience: [String],
+    jkt: { type: String, default: null },
+    accessJti: String,
+    accessExp: Number,
+    expiresAt: Date,
+    usedAt: { type: Date, default: null },
+    revokedAt: { type: Date, default: null },
+  },
+  { collection: 'refresh_tokens', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
+);
+
+export function refreshTokenModel(conn: Connection): Model<RefreshTokenDoc> {
+  return (conn.models.RefreshToken as Model<RefreshTokenDoc> | undefined) ?? conn.model<RefreshTokenDoc>('RefreshToken', schema);
+}
+
+export interface RefreshGrant {
+  familyId?: string;
+  clientId: string;
+  sub: string;
+  scopes: string[];
+  audience: string[];
+  jkt?: string;
+  accessJti: string;
+  accessExp: number;
+  ttlSeconds: number;
+}
+
+export async function storeRefreshToken(model: Model<RefreshTokenDoc>, grant: RefreshGrant): Promise<{ token: string; familyId: string }> {
+  const token = randomToken('rt_');
+  const familyId = grant.familyId ?? randomUUID();
+  await model.create({
+    _id: sha256(token),
+    familyId,
+    clientId: grant.clientId,
+    sub: grant.sub,
+    scopes: grant.scopes,
+    audience: grant.audience,
+    jkt: grant.jkt ?? null,
+    accessJti: grant.accessJti,
+    accessExp: grant.accessExp,
+    expiresAt: new Date(Date.now() + grant.ttlSeconds * 1000),
+  });
+  return { token, familyId };
+}
+
+export type ConsumeResult =
+  | { ok: true; doc: RefreshTokenDoc }
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' | 'wrong_client' };
+
+/**
+ * One-time use of a refresh token. `clientId` must be the client the token was issued to; a token
+ * presented by another client is refused without being consumed.
+ */
+export async function consumeRefreshToken(
+  model: Model<RefreshTokenDoc>,
+  redis: Redis,
+  token: string,
+  clientId: string,
+): Promise<ConsumeResult> {
+  if (token.length > 200) return { ok: false, reason: 'unknown' };
+  const id = sha256(token);
+  const existing = await model.findById(id).lean<RefreshTokenDoc>();
+  if (!existing) return { ok: false, reason: 'unknown' };
+  if (existing.clientId !== clientId) return { ok: false, reason: 'wrong_client' };
+  if (existing.revokedAt) return { ok: false, reason: 'revoked' };
+  if (existing.usedAt) {
+    await revokeFamily(model, redis, existing.familyId);
+    return { ok: false, reason: 'reused' };
+  }
+  if (new Date(existing.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
+  const claimed = await model
+    .findOneAndUpdate({ _id: id, usedAt: null, revokedAt: null }, { $set: { usedAt: new Date() } }, { new: true })
+    .lean<RefreshTokenDoc>();
+  if (!claimed) {
+    // Lost a race with a concurrent use of the same token: that is reuse too.
+    await revokeFamily(model, redis, existing.familyId);
+    return { ok: false, reason: 'reused' };
+  }
+  return { ok: true, doc: claimed };
+}
+
+/** Revokes every refresh token of a family and the access tokens issued with them. */
+export async function revokeFamily(model: Model<RefreshTokenDoc>, redis: Redis, familyId: string): Promise<void> {
+  await model.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: new Date() } });
+  const members = await model.find({ familyId }, { accessJti: 1, accessExp: 1 }).lean<RefreshTokenDoc[]>();
+  for (const m of members) await revokeAccessToken(redis, m.accessJti, m.accessExp);
+}
+
+export async function findRefreshToken(model: Model<RefreshTokenDoc>, token: string): Promise<RefreshTokenDoc | null> {
+  if (token.length > 200) return null;
+  return model.findById(sha256(token)).lean<RefreshTokenDoc>();
+}

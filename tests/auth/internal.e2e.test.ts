@@ -1,0 +1,124 @@
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { Redis } from 'ioredis';
+import { stackEnv } from '@platform/testing';
+import { startAuth, type RunningAuth } from './helpers/start-auth';
+
+let auth: RunningAuth;
+let redis: Redis;
+
+beforeAll(async () => {
+  auth = await startAuth();
+  redis = new Redis(stackEnv().REDIS_URL);
+}, 90_000);
+
+afterAll(async () => {
+  await auth?.stop();
+  redis?.disconnect();
+});
+
+interface LoginBody {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_expires_in: number;
+  account: { id: string; name: string; email: string; roles: string[] };
+}
+
+describe('internal API: register → login → refresh', () => {
+  it('registers, logs in with any email case, verifies the access token with /jwks, and rotates refresh tokens', async () => {
+    const email = `Ada.${Date.now()}@Example.org`;
+    const created = await auth.internal('/accounts', { body: { name: 'Ada', email, password: 'correct horse battery' } });
+    expect(created.status).toBe(201);
+    const account = (await created.json()) as { id: string; email: string; roles: string[]; status: string; createdAt: string };
+    expect(account).toMatchObject({ email, roles: ['USER'], status: 'active' });
+    expect(account).not.toHaveProperty('passwordHash');
+
+    const dup = await auth.internal('/accounts', { body: { name: 'Ada 2', email: email.toUpperCase(), password: 'another password' } });
+    expect(dup.status).toBe(409);
+    expect(await dup.json()).toMatchObject({ error: 'email_taken' });
+
+    const login = await auth.internal('/login', { body: { email: email.toLowerCase(), password: 'correct horse battery' } });
+    expect(login.status).toBe(200);
+    const tokens = (await login.json()) as LoginBody;
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, refresh_expires_in: 604800, account: { id: account.id } });
+
+    const jwks = (await (await fetch(`${auth.url}/jwks`)).json()) as JSONWebKeySet;
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, createLocalJWKSet(jwks), {
+      issuer: auth.issuer,
+      audience: auth.issuer,
+      typ: 'at+jwt',
+    });
+    expect(protectedHeader.alg).toBe('ES256');
+    expect(payload).toMatchObject({ sub: account.id, client_id: 'platform', roles: ['USER'], plan: 'free' });
+    expect(String(payload.scope).split(' ')).toEqual(expect.arrayContaining(['content:read', 'content:write', 'speech:read', 'speech:write']));
+
+    const refreshed = await auth.internal('/refresh', { body: { refresh_token: tokens.refresh_token } });
+    expect(refreshed.status).toBe(200);
+    const second = (await refreshed.json()) as LoginBody;
+    expect(second.refresh_token).not.toBe(tokens.refresh_token);
+
+    // Reusing the first refresh token revokes the whole family: the second one and its access token.
+    const reuse = await auth.internal('/refresh', { body: { refresh_token: tokens.refresh_token } });
+    expect(reuse.status).toBe(401);
+    expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
+    const afterReuse = await auth.internal('/refresh', { body: { refresh_token: second.refresh_token } });
+    expect(afterReuse.status).toBe(401);
+    const secondJti = (await jwtVerify(second.access_token, createLocalJWKSet(jwks))).payload.jti;
+    expect(await redis.exists(`auth:revoked:jti:${secondJti}`)).toBe(1);
+  });
+
+  it('refuses wrong passwords, unknown emails, a missing secret, and malformed bodies without a 500', async () => {
+    const wrong = await auth.internal('/login', { body: { email: 'nobody@example.org', password: 'whatever12' } });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_grant' });
+
+    const noSecret = await fetch(`${auth.url}/internal/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(noSecret.status).toBe(401);
+
+    const bad = await auth.internal('/accounts', { body: { name: '', email: 'not-an-email', password: 'short' } });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: string; fields: Record<string, string> };
+    expect(body.error).toBe('invalid_request');
+    expect(Object.keys(body.fields).sort()).toEqual(['email', 'name', 'password']);
+
+    const malformed = await fetch(`${auth.url}/internal/accounts`, {
+      method: 'POST',
+      headers: { 'x-internal-secret': (await import('./helpers/start-auth')).INTERNAL_SECRET, 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
+    expect(malformed.status).toBe(400);
+    const huge = await auth.internal('/accounts', { body: { name: 'x'.repeat(20_000), email: 'a@b.io', password: 'longenough' } });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('gets and patches accounts, and manages API keys with a lookup that stops working after revocation', async () => {
+    const created = (await (await auth.internal('/accounts', { body: { name: 'Bob', email: `bob.${Date.now()}@example.org`, password: 'password123' } })).json()) as { id: string };
+    const got = await auth.internal(`/accounts/${created.id}`);
+    expect(got.status).toBe(200);
+    expect((await auth.internal('/accounts/nope')).status).toBe(404);
+    const patched = await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { roles: ['ADMIN', 'USER'] } });
+    expect(await patched.json()).toMatchObject({ roles: ['ADMIN', 'USER'] });
+
+    const keyRes = await auth.internal(`/accounts/${created.id}/api-keys`, { body: { name: 'laptop' } });
+    expect(keyRes.status).toBe(201);
+    const key = (await keyRes.json()) as { id: string; key: string; prefix: string };
+    expect(key.key).toMatch(/^sk_[0-9a-f]{64}$/);
+    expect(key.key.startsWith(key.prefix)).toBe(true);
+
+    const lookup = await auth.internal('/api-keys/lookup', { body: { key: key.key } });
+    expect(await lookup.json()).toEqual({ accountId: created.id, plan: 'free', keyId: key.id, roles: ['ADMIN', 'USER'] });
+
+    const sub = new Redis(stackEnv().REDIS_URL);
+    const message = new Promise<string>((resolve) => sub.on('message', (_c, m: string) => resolve(m)));
+    await sub.subscribe('auth:api-key-revoked');
+    expect((await auth.internal(`/api-keys/${key.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await message).toBe(key.id);
+    sub.disconnect();
+    const gone = await auth.internal('/api-keys/lookup', { body: { key: key.key } });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: 'invalid_api_key' });
+  });
+});
