@@ -1,0 +1,2 @@
+package main
+import _ "github.com/FerretDB/FerretDB/cmd/ferretdb"
