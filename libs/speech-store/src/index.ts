@@ -1,0 +1,51 @@
+export { createSpeechStore, type SpeechStore, type SpeechStoreOptions } from './store';
+export { createSpeechModels, type SpeechModels, type VoiceDoc, type SampleDoc, type SubscriptionDoc, type HistoryDoc, type HistoryState, type VoiceSettings } from './models';
+export { DEFAULT_PLANS, PLAN_NAMES, loadPlans, planName, PlansConfigError, type Plan, type PlanName, type Plans } from './plans';
+export { nextMonthStartUnix } from './period';
+export { newId, isPlausibleId } from './ids';
+export type { PremadeVoice } from './premade';
+export {
+  ensureSubscription,
+  peekSubscription,
+  planOf,
+  reserveCharacters,
+  settleCharacters,
+  releaseStaleReservations,
+  claimVoiceChange,
+  releaseVoiceSlot,
+  characterLimitExceeded,
+  voiceQuotaExceeded,
+  type Reservation,
+  type ReserveInput,
+  type SettleInput,
+  type Settlement,
+} from './subscriptions';
+export { DEFAULT_VOICE_SETTINGS, getVoiceSettings, setVoiceSettings } from './voice-settings';
+export {
+  findVoice,
+  listVoices,
+  resolveVoice,
+  createClonedVoice,
+  editClonedVoice,
+  deleteClonedVoice,
+  getSampleAudio,
+  voiceNotFound,
+  type StoredVoice,
+  type ResolvedVoice,
+  type SampleInput,
+  type NewClonedVoice,
+  type VoiceEdit,
+} from './voices';
+export {
+  recordHistory,
+  listHistory,
+  getHistoryItem,
+  getHistoryAudio,
+  deleteHistoryItem,
+  UnknownCursorError,
+  HISTORY_PAGE_DEFAULT,
+  HISTORY_PAGE_MAX,
+  type HistoryRecord,
+  type HistoryPage,
+  type HistoryPageQuery,
+} from './history';

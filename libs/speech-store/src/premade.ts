@@ -1,0 +1,10 @@
+import type { VoiceEngineParams } from '@platform/voice-analysis';
+
+/** A voice of the engine's catalogue, as the speech engine hands it to the store. */
+export interface PremadeVoice {
+  voiceId: string;
+  name: string;
+  description: string | null;
+  labels: Record<string, string>;
+  engineParams: VoiceEngineParams;
+}

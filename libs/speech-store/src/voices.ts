@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import type mongoose from 'mongoose';
+import { SpeechError } from '@platform/errors';
+import { applySimilarity, type VoiceEngineParams } from '@platform/voice-analysis';
+import { deleteFile, getFile, putFile } from './gridfs';
+import { isPlausibleId, newId } from './ids';
+import type { SampleDoc, VoiceDoc, VoiceSettings } from './models';
+import type { PremadeVoice } from './premade';
+import type { SpeechStore } from './store';
+import { claimVoiceChange, releaseVoiceSlot } from './subscriptions';
+import { deleteVoiceSettings, getVoiceSettings } from './voice-settings';
+
+export type StoredVoice = { category: 'premade'; premade: PremadeVoice } | { category: 'cloned'; doc: VoiceDoc };
+
+export function voiceNotFound(voiceId: string): SpeechError {
+  return new SpeechError(404, 'voice_not_found', `A voice with the voice_id ${voiceId} was not found.`);
+}
+
+/** Premade voices and the account's own cloned voices; another account's voice is not there. */
+export async function findVoice(store: SpeechStore, accountId: string, voiceId: string): Promise<StoredVoice | null> {
+  const premade = store.premade.find((v) => v.voiceId === voiceId);
+  if (premade) return { category: 'premade', premade };
+  if (!isPlausibleId(voiceId)) return null;
+  const doc = await store.models.Voice.findOne({ _id: voiceId, accountId }).lean<VoiceDoc>();
+  return doc ? { category: 'cloned', doc } : null;
+}
+
+/** Premade voices first (catalogue order), then the account's clones, oldest first. */
+export async function listVoices(store: SpeechStore, accountId: string): Promise<StoredVoice[]> {
+  const cloned = await store.models.Voice.find({ accountId }).sort({ createdAt: 1, _id: 1 }).lean<VoiceDoc[]>();
+  return [
+    ...store.premade.map((premade) => ({ category: 'premade' as const, premade })),
+    ...cloned.map((doc) => ({ category: 'cloned' as const, doc })),
+  ];
+}
+
+export interface ResolvedVoice {
+  voiceId: string;
+  name: string;
+  category: 'premade' | 'cloned';
+  /** Parameters to synthesise with: for clones, `similarity_boost` already applied. */
+  engineParams: VoiceEngineParams;
+  /** Effective settings: the request's over the account's saved ones over the defaults. */
+  settings: VoiceSettings;
+}
+
+/**
+ * What the synthesis pipeline calls to turn a voice id into engine parameters for an account.
+ * Throws `voice_not_found` (404) for unknown ids and for other accounts' voices alike.
+ */
+export async function resolveVoice(
+  store: SpeechStore,
+  input: { accountId: string; voiceId: string; settings?: Partial<VoiceSettings> },
+): Promise<ResolvedVoice> {
+  const found = await findVoice(store, input.accountId, input.voiceId);
+  if (!found) throw voiceNotFound(input.voiceId);
+  const saved = await getVoiceSettings(store, input.accountId, input.voiceId);
+  const settings: VoiceSettings = { ...saved, ...definedOnly(input.settings ?? {}) };
+  if (found.category === 'premade') {
+    return { voiceId: input.voiceId, name: found.premade.name, category: 'premade', engineParams: { ...found.premade.engineParams }, settings };
+  }
+  return {
+    voiceId: input.voiceId,
+    name: found.doc.name,
+    category: 'cloned',
+    engineParams: applySimilarity(found.doc.engineParams, settings.similarity_boost),
+    settings,
+  };
+}
+
+function definedOnly(settings: Partial<VoiceSettings>): Partial<VoiceSettings> {
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined && v !== null)) as Partial<VoiceSettings>;
+}
+
+export interface SampleInput {
+  fileName: string;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+export interface NewClonedVoice {
+  accountId: string;
+  plan?: string;
+  name: string;
+  description: string | null;
+  labels: Record<string, string>;
+  samples: SampleInput[];
+  analysis: Record<string, number>;
+  engineParams: VoiceEngineParams;
+}
+
+async function storeSamples(store: SpeechStore, voiceId: string, samples: SampleInput[]): Promise<SampleDoc[]> {
+  const stored: SampleDoc[] = [];
+  try {
+    for (const sample of samples) {
+      const fileId = await putFile(store.samples, `${voiceId}/${sample.fileName}`, sample.bytes, sample.mimeType);
+      stored.push({
+        sample_id: newId(),
+        file_name: sample.fileName,
+        mime_type: sample.mimeType,
+        size_bytes: sample.bytes.length,
+        hash: createHash('sha256').update(sample.bytes).digest('hex'),
+        file_id: fileId,
+      });
+    }
+  } catch (err) {
+    await removeSampleFiles(store, stored);
+    throw err;
+  }
+  return stored;
+}
+
+async function removeSampleFiles(store: SpeechStore, samples: Pick<SampleDoc, 'file_id'>[]): Promise<void> {
+  await Promise.allSettled(samples.map((s) => deleteFile(store.samples, s.file_id)));
+}
+
+/**
+ * Stores a cloned voice: claims a voice slot and an add/edit from the plan, stores the samples
+ * in GridFS, then the voice. Any failure undoes what was done, so nothing is left behind.
+ */
+export async function createClonedVoice(store: SpeechStore, input: NewClonedVoice): Promise<VoiceDoc> {
+  await claimVoiceChange(store, input.accountId, input.plan, 'add');
+  const voiceId = newId();
+  let samples: SampleDoc[] = [];
+  try {
+    samples = await storeSamples(store, voiceId, input.samples);
+    const doc = await store.models.Voice.create({
+      _id: voiceId,
+      accountId: input.accountId,
+      name: input.name,
+      description: input.description,
+      labels: input.labels,
+      samples,
+      analysis: input.analysis,
+      engineParams: input.engineParams,
+    });
+    return doc.toObject<VoiceDoc>();
+  } catch (err) {
+    await removeSampleFiles(store, samples);
+    await releaseVoiceSlot(store, input.accountId, 'add');
+    throw err;
+  }
+}
+
+export interface VoiceEdit {
+  accountId: string;
+  plan?: string;
+  voiceId: string;
+  name?: string;
+  description?: string | null;
+  labels?: Record<string, string>;
+  /** When present, the sample set changes: `keep` lists kept sample ids, `add` the new uploads. */
+  samples?: { keep: string[]; add: SampleInput[]; analysis: Record<string, number>; engineParams: VoiceEngineParams };
+}
+
+/**
+ * Edits a cloned voice. Changing samples counts against `max_voice_add_edits`; renaming does not.
+ * The voice is swapped in one update guarded by the sample set it was derived from, so two
+ * concurrent edits cannot leave a voice whose parameters describe other samples.
+ */
+export async function editClonedVoice(store: SpeechStore, edit: VoiceEdit): Promise<VoiceDoc> {
+  const current = await findVoice(store, edit.accountId, edit.voiceId);
+  if (!current) throw voiceNotFound(edit.voiceId);
+  if (current.category === 'premade') throw new SpeechError(400, 'bad_request', 'Premade voices cannot be edited.');
+  const set: Record<string, unknown> = {};
+  if (edit.name !== undefined) set.name = edit.name;
+  if (edit.description !== undefined) set.description = edit.description;
+  if (edit.labels !== undefined) set.labels = edit.labels;
+  if (!edit.samples) {
+    const doc = await store.models.Voice.findOneAndUpdate({ _id: edit.voiceId, accountId: edit.accountId }, { $set: set }, { new: true }).lean<VoiceDoc>();
+    if (!doc) throw voiceNotFound(edit.voiceId);
+    return doc;
+  }
+  await claimVoiceChange(store, edit.accountId, edit.plan, 'edit');
+  const keep = new Set(edit.samples.keep);
+  const kept = current.doc.samples.filter((s) => keep.has(s.sample_id));
+  const dropped = current.doc.samples.filter((s) => !keep.has(s.sample_id));
+  let added: SampleDoc[] = [];
+  try {
+    added = await storeSamples(store, edit.voiceId, edit.samples.add);
+    set.samples = [...kept, ...added];
+    set.analysis = edit.samples.analysis;
+    set.engineParams = edit.samples.engineParams;
+    const doc = await store.models.Voice.findOneAndUpdate(
+      { _id: edit.voiceId, accountId: edit.accountId, updatedAt: current.doc.updatedAt },
+      { $set: set },
+      { new: true },
+    ).lean<VoiceDoc>();
+    if (!doc) throw new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
+    await removeSampleFiles(store, dropped);
+    return doc;
+  } catch (err) {
+    await removeSampleFiles(store, added);
+    await releaseVoiceSlot(store, edit.accountId, 'edit');
+    throw err;
+  }
+}
+
+/** Deletes a cloned voice with its samples and saved settings; false when it is not the account's. */
+export async function deleteClonedVoice(store: SpeechStore, accountId: string, voiceId: string): Promise<boolean> {
+  if (!isPlausibleId(voiceId)) return false;
+  const doc = await store.models.Voice.findOneAndDelete({ _id: voiceId, accountId }).lean<VoiceDoc>();
+  if (!doc) return false;
+  await removeSampleFiles(store, doc.samples);
+  await deleteVoiceSettings(store, accountId, voiceId);
+  await releaseVoiceSlot(store, accountId, 'delete');
+  return true;
+}
+
+/** The stored bytes of a sample of the account's voice, or null. */
+export async function getSampleAudio(
+  store: SpeechStore,
+  accountId: string,
+  voiceId: string,
+  sampleId: string,
+): Promise<{ sample: SampleDoc; bytes: Buffer } | null> {
+  const found = await findVoice(store, accountId, voiceId);
+  if (!found || found.category !== 'cloned') return null;
+  const sample = found.doc.samples.find((s) => s.sample_id === sampleId);
+  if (!sample) return null;
+  const bytes = await getFile(store.samples, sample.file_id as mongoose.Types.ObjectId);
+  return bytes ? { sample, bytes } : null;
+}

@@ -1,0 +1,166 @@
+import {
+  DEFAULT_PLANS,
+  ensureSubscription,
+  listHistory,
+  recordHistory,
+  releaseStaleReservations,
+  reserveCharacters,
+  resolveVoice,
+  settleCharacters,
+  getHistoryAudio,
+  deleteHistoryItem,
+  nextMonthStartUnix,
+  type SpeechStore,
+} from '@platform/speech-store';
+import { SpeechError } from '@platform/errors';
+import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
+import { testStore } from './helpers';
+
+const PREMADE = [{ voiceId: 'premade1', name: 'Rachel', description: null, labels: { gender: 'female' }, engineParams: { ...NEUTRAL_PARAMS, variant: 'f3' } }];
+
+let store: SpeechStore;
+let close: () => Promise<void>;
+let clock = Date.UTC(2030, 0, 15, 12);
+
+beforeAll(async () => {
+  ({ store, close } = await testStore({
+    premade: PREMADE,
+    plans: { ...DEFAULT_PLANS, free: { ...DEFAULT_PLANS.free, character_limit: 1000 } },
+    now: () => clock,
+  }));
+});
+afterAll(async () => close());
+
+describe('character reservations', () => {
+  it('never exceeds the limit with 50 concurrent reservations near it', async () => {
+    const account = 'acct-concurrency';
+    const sub = await ensureSubscription(store, account, 'free');
+    expect(sub.characterCount).toBe(0);
+    // 50 requests of 30 characters against a limit of 1000: exactly 33 fit.
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => reserveCharacters(store, { accountId: account, plan: 'free', jobId: `job-${i}`, characters: 30 })),
+    );
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(ok).toHaveLength(33);
+    expect(refused).toHaveLength(17);
+    for (const r of refused) {
+      expect(r.reason).toBeInstanceOf(SpeechError);
+      expect((r.reason as SpeechError).status).toBe('character_limit_exceeded');
+      expect((r.reason as SpeechError).httpStatus).toBe(403);
+    }
+    const after = await ensureSubscription(store, account, 'free');
+    expect(after.characterCount).toBe(990);
+    expect(after.pending).toHaveLength(33);
+  });
+
+  it('settles once, refunding unused characters, and failed jobs give everything back', async () => {
+    const account = 'acct-settle';
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'a', characters: 100 });
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'b', characters: 200 });
+    // Reserving the same job again is idempotent.
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'a', characters: 100 });
+    expect((await ensureSubscription(store, account, 'free')).characterCount).toBe(300);
+    expect(await settleCharacters(store, { accountId: account, jobId: 'a', usedCharacters: 60 })).toEqual({ refunded: 40, settled: true });
+    expect(await settleCharacters(store, { accountId: account, jobId: 'a', usedCharacters: 0 })).toEqual({ refunded: 0, settled: false });
+    // Failed generation: used 0.
+    expect(await settleCharacters(store, { accountId: account, jobId: 'b', usedCharacters: 0 })).toEqual({ refunded: 200, settled: true });
+    const sub = await ensureSubscription(store, account, 'free');
+    expect(sub.characterCount).toBe(60);
+    expect(sub.pending).toHaveLength(0);
+  });
+
+  it('concurrent settlements of one job refund once', async () => {
+    const account = 'acct-settle-race';
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'x', characters: 500 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => settleCharacters(store, { accountId: account, jobId: 'x', usedCharacters: 0 })));
+    expect(results.filter((r) => r.settled)).toHaveLength(1);
+    expect((await ensureSubscription(store, account, 'free')).characterCount).toBe(0);
+  });
+
+  it('releases reservations a dead worker never settled', async () => {
+    const account = 'acct-stale';
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'old', characters: 70 });
+    clock += 10 * 60_000;
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'new', characters: 30 });
+    expect(await releaseStaleReservations(store, 5 * 60_000)).toBeGreaterThanOrEqual(1);
+    const sub = await ensureSubscription(store, account, 'free');
+    expect(sub.characterCount).toBe(30);
+    expect(sub.pending.map((p) => p.jobId)).toEqual(['new']);
+  });
+
+  it('resets the count monthly and follows the plan of the identity', async () => {
+    const account = 'acct-reset';
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm1', characters: 900 });
+    await expect(reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm2', characters: 200 })).rejects.toMatchObject({ status: 'character_limit_exceeded' });
+    // Upgrading lifts the limit at once.
+    await reserveCharacters(store, { accountId: account, plan: 'starter', jobId: 'm2', characters: 200 });
+    const before = await ensureSubscription(store, account, 'starter');
+    expect(before.characterCount).toBe(1100);
+    expect(before.tier).toBe('starter');
+    clock = before.nextResetUnix * 1000 + 1000;
+    const after = await ensureSubscription(store, account, 'starter');
+    expect(after.characterCount).toBe(0);
+    expect(after.nextResetUnix).toBe(nextMonthStartUnix(clock));
+    expect(after.nextResetUnix).toBeGreaterThan(before.nextResetUnix);
+    // A reservation of the old period settles to nothing: the count already restarted.
+    expect(await settleCharacters(store, { accountId: account, jobId: 'm1', usedCharacters: 0 })).toEqual({ refunded: 0, settled: false });
+    expect((await ensureSubscription(store, account, 'starter')).characterCount).toBe(0);
+  });
+});
+
+describe('resolveVoice', () => {
+  it('resolves premade voices and 404s unknown ones', async () => {
+    const resolved = await resolveVoice(store, { accountId: 'acct-r', voiceId: 'premade1', settings: { stability: 0.2 } });
+    expect(resolved).toMatchObject({ voiceId: 'premade1', name: 'Rachel', category: 'premade', engineParams: { variant: 'f3' } });
+    expect(resolved.settings).toEqual({ stability: 0.2, similarity_boost: 0.75, style: 0, use_speaker_boost: true });
+    await expect(resolveVoice(store, { accountId: 'acct-r', voiceId: 'nope' })).rejects.toMatchObject({ status: 'voice_not_found', httpStatus: 404 });
+  });
+});
+
+describe('history', () => {
+  const base = {
+    accountId: 'acct-h',
+    voiceId: 'premade1',
+    voiceName: 'Rachel',
+    text: 'hello',
+    characterCount: 5,
+    contentType: 'audio/mpeg',
+    settings: { stability: 0.5, similarity_boost: 0.75 },
+  };
+
+  it('records each job exactly once, even when recorded concurrently', async () => {
+    const audio = Buffer.from('ID3-fake-mpeg-bytes');
+    const docs = await Promise.all(Array.from({ length: 8 }, () => recordHistory(store, { ...base, jobId: 'job-once', state: 'complete', audio })));
+    expect(new Set(docs.map((d) => d._id)).size).toBe(1);
+    const page = await listHistory(store, { accountId: 'acct-h', pageSize: 10 });
+    expect(page.items).toHaveLength(1);
+    const got = await getHistoryAudio(store, 'acct-h', docs[0]!._id);
+    expect(got?.bytes.equals(audio)).toBe(true);
+    // Only one audio file was kept.
+    expect(await store.connection.db!.collection('history_audio.files').countDocuments({})).toBe(1);
+    expect(await deleteHistoryItem(store, 'acct-h', docs[0]!._id)).toBe(true);
+    expect(await deleteHistoryItem(store, 'acct-h', docs[0]!._id)).toBe(false);
+    expect(await store.connection.db!.collection('history_audio.files').countDocuments({})).toBe(0);
+  });
+
+  it('pages newest first with a cursor, filters by voice, and hides other accounts', async () => {
+    for (let i = 0; i < 7; i++) {
+      clock += 1000;
+      await recordHistory(store, { ...base, accountId: 'acct-p', jobId: `p-${i}`, text: `t${i}`, voiceId: i % 2 ? 'premade1' : 'v2', state: i === 6 ? 'failed' : 'complete', audio: i === 6 ? undefined : Buffer.from([i]) });
+    }
+    const first = await listHistory(store, { accountId: 'acct-p', pageSize: 3 });
+    expect(first.items.map((d) => d.text)).toEqual(['t6', 't5', 't4']);
+    expect(first.hasMore).toBe(true);
+    const second = await listHistory(store, { accountId: 'acct-p', pageSize: 3, startAfterId: first.lastId! });
+    expect(second.items.map((d) => d.text)).toEqual(['t3', 't2', 't1']);
+    const third = await listHistory(store, { accountId: 'acct-p', pageSize: 3, startAfterId: second.lastId! });
+    expect(third.items.map((d) => d.text)).toEqual(['t0']);
+    expect(third.hasMore).toBe(false);
+    const byVoice = await listHistory(store, { accountId: 'acct-p', pageSize: 10, voiceId: 'premade1' });
+    expect(byVoice.items.map((d) => d.text)).toEqual(['t5', 't3', 't1']);
+    expect((await listHistory(store, { accountId: 'acct-other', pageSize: 10 })).items).toHaveLength(0);
+    await expect(listHistory(store, { accountId: 'acct-other', pageSize: 3, startAfterId: first.lastId! })).rejects.toThrow(/start_after_history_item_id/);
+    expect(await getHistoryAudio(store, 'acct-p', first.items[0]!._id)).toBeNull();
+  });
+});
