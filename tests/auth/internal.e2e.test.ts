@@ -1,7 +1,7 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { Redis } from 'ioredis';
 import { stackEnv } from '@platform/testing';
-import { startAuth, type RunningAuth } from './helpers/start-auth';
+import { INTERNAL_SECRET, startAuth, type RunningAuth } from './helpers/start-auth';
 
 let auth: RunningAuth;
 let redis: Redis;
@@ -85,7 +85,7 @@ describe('internal API: register → login → refresh', () => {
 
     const malformed = await fetch(`${auth.url}/internal/accounts`, {
       method: 'POST',
-      headers: { 'x-internal-secret': (await import('./helpers/start-auth')).INTERNAL_SECRET, 'content-type': 'application/json' },
+      headers: { 'x-internal-secret': INTERNAL_SECRET, 'content-type': 'application/json' },
       body: '{"name": ',
     });
     expect(malformed.status).toBe(400);

@@ -1,0 +1,167 @@
+import type { Redis } from 'ioredis';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { buildChallenge, ResourceAuthError, type ResourceErrorCode } from './challenge';
+import { DEFAULT_DPOP_ALGORITHMS, DpopProofError, verifyDpopProof } from './dpop-proof';
+import { redisNonceStore, redisReplayCache, type NonceStore } from './replay-cache';
+
+export const REVOKED_JTI_PREFIX = 'auth:revoked:jti:';
+
+export interface TokenVerifierOptions {
+  /** The authorization server's issuer (PUBLIC_URL). */
+  issuer: string;
+  /** Where the JWKS is fetched (cached, refetched on unknown `kid` at most every 30 s). */
+  jwksUrl: string;
+  /** Audiences (RFC 8707 resource identifiers) this resource server accepts; a token needs one of them. */
+  audiences: string[];
+  /** Redis shared with auth: revocations (`auth:revoked:jti:*`), DPoP jti replay, DPoP nonces. */
+  redis: Redis;
+  /** `realm` in challenges. */
+  realm?: string;
+  dpop?: {
+    algorithms?: string[];
+    iatWindowSeconds?: number;
+    /** Demand server nonces in proofs (RFC 9449 §9). */
+    requireNonce?: boolean;
+    replayPrefix?: string;
+    nonceStore?: NonceStore;
+  };
+  clockToleranceSeconds?: number;
+  /** Test seam: a key resolver instead of the remote JWKS. */
+  keys?: JWTVerifyGetKey;
+}
+
+export interface ResourceRequest {
+  /** The `Authorization` header. */
+  authorization?: string | string[];
+  /** The `DPoP` header. */
+  dpop?: string | string[];
+  method: string;
+  /** The URL as the client addressed it (public origin + path), for the proof's `htu`. */
+  url: string;
+}
+
+export interface VerifiedAccessToken {
+  scheme: 'Bearer' | 'DPoP';
+  token: string;
+  claims: JWTPayload & { scope?: string; client_id?: string; roles?: string[]; plan?: string; cnf?: { jkt?: string } };
+  sub: string;
+  clientId: string;
+  scopes: string[];
+  /** Thumbprint of the key the token is bound to (DPoP). */
+  jkt?: string;
+}
+
+export interface TokenVerifier {
+  /** Resolves with the token's claims, or throws a ResourceAuthError ready to be sent. */
+  verify(request: ResourceRequest, requiredScopes?: string[]): Promise<VerifiedAccessToken>;
+}
+
+/**
+ * Local access-token verification for resource servers (the gateway): RFC 9068 JWTs against the
+ * cached JWKS, revocation through Redis, audience, expiry, scopes, and DPoP proofs (RFC 9449).
+ */
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const keys = options.keys ?? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  const algs = options.dpop?.algorithms ?? DEFAULT_DPOP_ALGORITHMS;
+  const replay = redisReplayCache(options.redis, options.dpop?.replayPrefix ?? 'rs:dpop-jti:');
+  const nonces = options.dpop?.nonceStore ?? redisNonceStore(options.redis);
+
+  function failure(scheme: 'Bearer' | 'DPoP', status: 400 | 401 | 403, error: ResourceErrorCode | 'missing_token', description: string, extra: { scope?: string; nonce?: string } = {}): ResourceAuthError {
+    const headers: Record<string, string> = {};
+    const code = error === 'missing_token' ? undefined : error;
+    if (error === 'missing_token') {
+      // No credentials: offer both schemes (RFC 9449 §7.1).
+      headers['WWW-Authenticate'] = `${buildChallenge({ scheme: 'Bearer', ...(options.realm ? { realm: options.realm } : {}) })}, ${buildChallenge({ scheme: 'DPoP', algs, ...(options.realm ? { realm: options.realm } : {}) })}`;
+    } else {
+      headers['WWW-Authenticate'] = buildChallenge({
+        scheme,
+        ...(options.realm ? { realm: options.realm } : {}),
+        ...(code ? { error: code } : {}),
+        description,
+        ...(extra.scope ? { scope: extra.scope } : {}),
+        ...(scheme === 'DPoP' ? { algs } : {}),
+      });
+    }
+    if (extra.nonce) headers['DPoP-Nonce'] = extra.nonce;
+    return new ResourceAuthError(status, error, description, headers);
+  }
+
+  return {
+    async verify(request, requiredScopes = []) {
+      const authorization = request.authorization;
+      if (authorization === undefined || authorization === '') throw failure('Bearer', 401, 'missing_token', 'no access token');
+      if (Array.isArray(authorization)) throw failure('Bearer', 400, 'invalid_request', 'more than one Authorization header');
+      const match = /^(Bearer|DPoP) ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
+      if (!match) throw failure('Bearer', 401, 'invalid_token', 'Authorization header is not a Bearer or DPoP token');
+      const scheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+      const token = match[2]!;
+      if (token.length > 8192) throw failure(scheme, 401, 'invalid_token', 'token too long');
+
+      let claims: VerifiedAccessToken['claims'];
+      try {
+        ({ payload: claims } = await jwtVerify(token, keys, {
+          issuer: options.issuer,
+          audience: options.audiences,
+          algorithms: ['ES256', 'EdDSA'],
+          typ: 'at+jwt',
+          clockTolerance: options.clockToleranceSeconds ?? 5,
+          requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+        }));
+      } catch (err) {
+        const why =
+          err instanceof joseErrors.JWTExpired
+            ? 'token expired'
+            : err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud'
+              ? 'token audience is not this resource'
+              : 'token is invalid';
+        throw failure(scheme, 401, 'invalid_token', why);
+      }
+      if ((await options.redis.exists(`${REVOKED_JTI_PREFIX}${String(claims.jti)}`)) === 1) {
+        throw failure(scheme, 401, 'invalid_token', 'token revoked');
+      }
+      const jkt = typeof claims.cnf?.jkt === 'string' ? claims.cnf.jkt : undefined;
+      if (scheme === 'Bearer' && jkt) throw failure('DPoP', 401, 'invalid_token', 'DPoP-bound token presented as Bearer');
+      if (scheme === 'DPoP') {
+        if (!jkt) throw failure('DPoP', 401, 'invalid_token', 'token is not DPoP-bound');
+        const proof = request.dpop;
+        if (typeof proof !== 'string' || proof === '') throw failure('DPoP', 401, 'invalid_dpop_proof', 'DPoP proof missing or repeated');
+        try {
+          const verified = await verifyDpopProof(proof, {
+            method: request.method,
+            url: request.url,
+            accessToken: token,
+            algorithms: algs,
+            iatWindowSeconds: options.dpop?.iatWindowSeconds ?? 60,
+            replay,
+            nonces,
+            requireNonce: options.dpop?.requireNonce ?? false,
+          });
+          if (verified.jkt !== jkt) throw new DpopProofError('invalid_dpop_proof', 'DPoP proof key does not match the token binding');
+        } catch (err) {
+          if (err instanceof DpopProofError) throw failure('DPoP', 401, err.code, err.message, err.nonce ? { nonce: err.nonce } : {});
+          throw err;
+        }
+      }
+      const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+      const missing = requiredScopes.filter((s) => !scopes.includes(s));
+      if (missing.length) throw failure(scheme, 403, 'insufficient_scope', `requires scope ${requiredScopes.join(' ')}`, { scope: requiredScopes.join(' ') });
+      return {
+        scheme,
+        token,
+        claims,
+        sub: String(claims.sub),
+        clientId: typeof claims.client_id === 'string' ? claims.client_id : '',
+        scopes,
+        ...(jkt ? { jkt } : {}),
+      };
+    },
+  };
+}
+
+/** Calls `onRevoked(keyId)` whenever auth revokes an API key (needs a dedicated subscriber connection). */
+export async function onApiKeyRevoked(subscriber: Redis, onRevoked: (keyId: string) => void): Promise<void> {
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel === 'auth:api-key-revoked') onRevoked(message);
+  });
+  await subscriber.subscribe('auth:api-key-revoked');
+}
