@@ -14,7 +14,7 @@ run('npm', ['run', 'lint']);
 const results = path.join(stackDir, 'jest-results.json');
 const jest = spawnSync(
   process.execPath,
-  [path.join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--selectProjects', 'unit', 'integration', 'e2e', '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
+  [path.join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--selectProjects', 'unit', 'integration', 'e2e', '--json', `--outputFile=${results}`, '--forceExit', ...process.argv.slice(2)],
   { stdio: 'inherit', cwd: root },
 );
 // One plain closing line that any CI reader understands.
