@@ -20,7 +20,7 @@ export default tseslint.config(
         process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly',
         Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', fetch: 'readonly',
         setInterval: 'readonly', clearInterval: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly',
-        TextEncoder: 'readonly', TextDecoder: 'readonly', performance: 'readonly',
+        TextEncoder: 'readonly', TextDecoder: 'readonly', performance: 'readonly', URLSearchParams: 'readonly',
       },
     },
   },

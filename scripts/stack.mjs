@@ -17,7 +17,7 @@
 //
 // See docs/development.md.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
