@@ -35,6 +35,7 @@ const HOST = '127.0.0.1';
 
 const KAFKA_VERSION = '3.9.1';
 const FERRETDB_VERSION = 'v1.24.2';
+const FERRETDB_PATCH = 'atomic1'; // bump when infra/ferretdb/patches or patchFerretDBWrites change
 
 function intEnv(name, fallback) {
   const raw = process.env[name];
@@ -673,7 +674,8 @@ function findGo() {
  * proxy may refuse the module's version list), so we build from a pinned module (infra/ferretdb), vendored.
  */
 async function buildFerretDB() {
-  const bin = path.join(STACK, 'bin', 'ferretdb');
+  // The name carries the patch level so a checkout with a newer patch rebuilds.
+  const bin = path.join(STACK, 'bin', `ferretdb-${FERRETDB_VERSION}-${FERRETDB_PATCH}`);
   if (fs.existsSync(bin)) return bin;
   const go = findGo();
   if (!go) throw new StackError('mongo: neither mongod nor the Go toolchain (to build FerretDB) is available; install Go ≥ 1.21 or MongoDB, or set MONGO_URL');
@@ -687,11 +689,31 @@ async function buildFerretDB() {
   await run('mongo', go, ['mod', 'vendor'], { cwd: build, env, log });
   // FerretDB embeds build/version/version.txt and panics at boot without it; release builds generate it.
   fs.writeFileSync(path.join(build, 'vendor/github.com/FerretDB/FerretDB/build/version/version.txt'), `${FERRETDB_VERSION}\n`);
+  patchFerretDBWrites(path.join(build, 'vendor/github.com/FerretDB/FerretDB/internal/handler'));
   await run('mongo', go, ['build', '-mod=vendor', '-trimpath', '-o', `${bin}.tmp`, 'github.com/FerretDB/FerretDB/cmd/ferretdb'], { cwd: build, env, log });
   fs.renameSync(`${bin}.tmp`, bin);
   fs.rmSync(build, { recursive: true, force: true }); // the vendored sources (~240 MB) are not needed any more
   say('mongo', `built ${rel(bin)}`);
   return bin;
+}
+
+/**
+ * Makes FerretDB's write commands atomic per document by serialising them (see
+ * infra/ferretdb/patches/write_lock.go for why). Fails loudly if the sources no longer match.
+ */
+function patchFerretDBWrites(handlerDir) {
+  fs.copyFileSync(path.join(ROOT, 'infra/ferretdb/patches/write_lock.go'), path.join(handlerDir, 'platform_write_lock.go'));
+  for (const [file, command] of [
+    ['msg_findandmodify.go', 'MsgFindAndModify'],
+    ['msg_update.go', 'MsgUpdate'],
+    ['msg_delete.go', 'MsgDelete'],
+  ]) {
+    const target = path.join(handlerDir, file);
+    const signature = `func (h *Handler) ${command}(connCtx context.Context, msg *wire.OpMsg) (*wire.OpMsg, error) {`;
+    const source = fs.readFileSync(target, 'utf8');
+    if (!source.includes(signature)) throw new StackError(`mongo: cannot patch FerretDB ${file}: ${command} signature changed`);
+    fs.writeFileSync(target, source.replace(signature, `${signature}\n\tplatformWriteLock.Lock()\n\tdefer platformWriteLock.Unlock()\n`));
+  }
 }
 
 const external = (part) => process.env[part.envVar] || null;
