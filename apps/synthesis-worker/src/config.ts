@@ -9,7 +9,16 @@ export const workerConfigShape = {
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('speech'),
   REDIS_URL: env.redisUrl,
+  /** Jobs one worker process synthesises at once (each runs one eSpeak NG process at a time). */
   WORKER_CONCURRENCY: env.positiveInt(2),
+  /** BullMQ queue name; must match the gateway's (tests use unique ones). */
+  SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
+  /** Prefix of the per-job Redis keys; must match the gateway's. */
+  SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
+  /** A job whose worker stops renewing its lock for this long is taken as crashed. */
+  SYNTHESIS_LOCK_MS: env.positiveInt(10_000),
+  /** eSpeak NG executable. */
+  ESPEAK_BINARY: z.string().min(1).default('espeak-ng'),
 };
 
 export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;

@@ -1,13 +1,39 @@
+import { Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
+import type { SynthesisJobData } from '@platform/speech-jobs';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { loadWorkerConfig } from './config';
+import { createMetrics } from './synthesis/metrics';
+import { processJob } from './synthesis/process-job';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createLogger('synthesis-worker', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
+  const metrics = createMetrics();
+  const hardStop = new AbortController();
+
+  // BullMQ's blocking connection must retry forever (its own requirement).
+  const workerConnection = redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
+  workerConnection.on('error', () => undefined);
+  const worker = new Worker<SynthesisJobData>(
+    config.SYNTHESIS_QUEUE,
+    async (job) => processJob(job.data, { redis, logger, metrics, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+    {
+      connection: workerConnection,
+      concurrency: config.WORKER_CONCURRENCY,
+      // A crashed worker's job is detected within about one lock period. It is not retried: its
+      // client has already received part of the audio, or has been told it failed (see docs).
+      lockDuration: config.SYNTHESIS_LOCK_MS,
+      stalledInterval: config.SYNTHESIS_LOCK_MS,
+      maxStalledCount: 0,
+    },
+  );
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'synthesis worker error'));
+  worker.on('failed', (job, err) => logger.warn({ jobId: job?.id, err: err.message }, 'synthesis job failed'));
+
   await runService({
     name: 'synthesis-worker',
     host: config.HOST,
@@ -17,11 +43,19 @@ async function main(): Promise<void> {
       mongo: () => mongo.db!.admin().ping(),
       redis: () => redis.ping(),
     },
-    mount() {
-      // Health endpoints only: work arrives through the BullMQ queue, not HTTP.
+    mount(app) {
+      // Work arrives through the BullMQ queue; HTTP is health and counters only.
+      app.get('/metrics', (_req, res) => {
+        res.json({ ...metrics, concurrency: config.WORKER_CONCURRENCY });
+      });
+    },
+    async stopIntake() {
+      // Drain: take no new jobs, finish the ones in hand (bounded by the service's drain timeout).
+      await worker.close();
     },
     async close() {
-      await Promise.allSettled([mongo.close(), redis.quit()]);
+      hardStop.abort();
+      await Promise.allSettled([mongo.close(), redis.quit(), workerConnection.quit()]);
     },
   });
 }

@@ -1,0 +1,114 @@
+import type http from 'node:http';
+import type stream from 'node:stream';
+import { Queue } from 'bullmq';
+import express, { Router } from 'express';
+import type { Redis } from 'ioredis';
+import type { Identity } from '@platform/identity';
+import type { Logger } from '@platform/logger';
+import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import { modelsRoutes } from './models/models-routes';
+import { createStreamInput } from './stream-input/stream-input';
+import { speechErrorHandler } from './tts/errors';
+import { createJobRunner } from './tts/job-runner';
+import { previewRoutes } from './tts/preview-routes';
+import { ttsRoutes } from './tts/tts-routes';
+
+/**
+ * The speech synthesis edge of the gateway (seed 000): text-to-speech over HTTP and WebSocket,
+ * models, voice previews. The gateway mounts `router` at `/v1` after its authentication and
+ * rate-limit middleware (which set `req.identity`), and hands WebSocket upgrades to
+ * `handleUpgrade` (WebSocket requests authenticate inside the protocol, see docs/speech.md).
+ */
+export interface SpeechEdgeConfig {
+  REDIS_URL: string;
+  /** Used to build absolute `preview_url`s. */
+  PUBLIC_URL: string;
+  /** BullMQ queue name (default `synthesis`); tests use unique ones. */
+  SYNTHESIS_QUEUE?: string;
+  /** Prefix of the per-job Redis keys (default `speech`). */
+  SPEECH_KEY_PREFIX?: string;
+  /** No audio frame from a worker for this long → the request fails (default 15000). */
+  SPEECH_FRAME_TIMEOUT_MS?: number;
+  /** Longest `text` per request (default 5000 characters). */
+  SPEECH_MAX_TEXT_CHARS?: number;
+  /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
+  SPEECH_WS_IDLE_TIMEOUT_MS?: number;
+}
+
+/** Releases a concurrency slot. */
+export type ReleaseSlot = () => Promise<void> | void;
+
+export interface SpeechEdgeDeps {
+  config: SpeechEdgeConfig;
+  logger: Logger;
+  /** The gateway's shared Redis connection (the edge duplicates it for blocking reads and the queue). */
+  redis: Redis;
+  /** API key → identity (the WebSocket authenticates inside the protocol). null = not accepted. */
+  authenticateApiKey(key: string): Promise<Identity | null>;
+  /** Plan concurrency for WebSocket sessions (HTTP requests pass the gateway's middleware). */
+  limits: { acquire(identity: Identity): Promise<ReleaseSlot | null> };
+  /** Account features (issue 7); each optional. */
+  hooks?: SpeechHooks;
+}
+
+export interface SpeechEdge {
+  router: Router;
+  /** Takes `/v1/text-to-speech/{id}/stream-input` upgrades; false for any other path. */
+  handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean;
+  close(): Promise<void>;
+}
+
+export const SPEECH_DEFAULTS = {
+  SPEECH_FRAME_TIMEOUT_MS: 15_000,
+  SPEECH_MAX_TEXT_CHARS: 5_000,
+  SPEECH_WS_IDLE_TIMEOUT_MS: 20_000,
+} as const;
+
+export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
+  const { config } = deps;
+  const queueConnection = deps.redis.duplicate({ maxRetriesPerRequest: null });
+  queueConnection.on('error', () => undefined); // surfaced by the commands that fail
+  const queue = new Queue<SynthesisJobData>(config.SYNTHESIS_QUEUE ?? SYNTHESIS_QUEUE, { connection: queueConnection });
+  queue.on('error', (err) => deps.logger.warn({ err: err.message }, 'synthesis queue error'));
+  const pool = createBlockingPool(deps.redis);
+  const settings = {
+    frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_FRAME_TIMEOUT_MS,
+    maxTextChars: config.SPEECH_MAX_TEXT_CHARS ?? SPEECH_DEFAULTS.SPEECH_MAX_TEXT_CHARS,
+    wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_IDLE_TIMEOUT_MS,
+    keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
+    publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
+  };
+  const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs });
+  const hooks = deps.hooks ?? {};
+
+  const router = Router();
+  // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
+  router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
+  router.use(modelsRoutes());
+  router.use(ttsRoutes({ runner, hooks, maxTextChars: settings.maxTextChars, logger: deps.logger }));
+  router.use(previewRoutes({ runner, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
+  router.use('/text-to-speech', speechErrorHandler(deps.logger));
+
+  const streamInput = createStreamInput({
+    runner,
+    hooks,
+    logger: deps.logger,
+    authenticateApiKey: deps.authenticateApiKey,
+    limits: deps.limits,
+    maxTextChars: settings.maxTextChars,
+    idleTimeoutMs: settings.wsIdleTimeoutMs,
+  });
+
+  return {
+    router,
+    handleUpgrade: (req, socket, head) => streamInput.handleUpgrade(req, socket, head),
+    async close() {
+      await streamInput.close();
+      await runner.close();
+      await Promise.allSettled([queue.close(), pool.close()]);
+      queueConnection.disconnect();
+    },
+  };
+}
+
+export { premadePreviewUrl } from './tts/preview-routes';

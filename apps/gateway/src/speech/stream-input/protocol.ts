@@ -1,0 +1,58 @@
+import { speechErrorBody, type SpeechErrorStatus } from '@platform/errors';
+
+/** Close codes (RFC 6455 §7.4.1) per failure, documented in docs/speech.md. */
+export const CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  policy: 1008,
+  tooBig: 1009,
+  internal: 1011,
+  tryAgainLater: 1013,
+} as const;
+
+export interface ClientMessage {
+  text: string;
+  flush: boolean;
+  voiceSettings?: unknown;
+  apiKey?: string;
+  voiceId?: string;
+}
+
+/** Parses one client message; null when it is not a JSON object with a string `text`. */
+export function parseClientMessage(raw: string): ClientMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const m = value as Record<string, unknown>;
+  if (typeof m.text !== 'string') return null;
+  return {
+    text: m.text,
+    flush: m.flush === true || m.try_trigger_generation === true,
+    ...(m.voice_settings !== undefined ? { voiceSettings: m.voice_settings } : {}),
+    ...(typeof m.xi_api_key === 'string' ? { apiKey: m.xi_api_key } : {}),
+    ...(typeof m.voice_id === 'string' ? { voiceId: m.voice_id } : {}),
+  };
+}
+
+export function errorMessage(status: SpeechErrorStatus, message: string): string {
+  return JSON.stringify(speechErrorBody(status, message));
+}
+
+/**
+ * Character alignment for the hosted API's JSON messages. eSpeak NG reports no per-character
+ * timing through its command line, so each character of a piece gets an equal share of the
+ * piece's duration: good enough to highlight words while audio plays, and labelled an estimate.
+ */
+export function estimateAlignment(text: string, offsetMs: number, durationMs: number) {
+  const chars = [...text];
+  const each = chars.length > 0 ? durationMs / chars.length : 0;
+  return {
+    chars,
+    charStartTimesMs: chars.map((_, i) => Math.round(offsetMs + i * each)),
+    charDurationsMs: chars.map(() => Math.round(each)),
+  };
+}

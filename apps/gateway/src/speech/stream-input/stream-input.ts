@@ -1,0 +1,365 @@
+import type http from 'node:http';
+import type stream from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { SpeechError } from '@platform/errors';
+import type { Identity } from '@platform/identity';
+import type { Logger } from '@platform/logger';
+import { resolveModel, takeSentences, type Model } from '@platform/speech-engine';
+import type { SpeechHooks } from '@platform/speech-jobs';
+import type { JobRunner } from '../tts/job-runner';
+import { checkFormat, checkLanguage, checkSettings, checkVoiceId, type TtsRequest } from '../tts/parse-request';
+import { resolveVoice } from '../tts/resolve-voice';
+import { frameError, pipelineError, prepareJob, requireSpeaker } from '../tts/synthesis';
+import { CLOSE, errorMessage, estimateAlignment, parseClientMessage, type ClientMessage } from './protocol';
+
+export interface StreamInputDeps {
+  runner: JobRunner;
+  hooks: SpeechHooks;
+  logger: Logger;
+  authenticateApiKey(key: string): Promise<Identity | null>;
+  limits: { acquire(identity: Identity): Promise<(() => Promise<void> | void) | null> };
+  maxTextChars: number;
+  idleTimeoutMs: number;
+}
+
+const PATH = /^\/v1\/text-to-speech\/([^/]{1,64})\/stream-input\/?$/;
+/** Largest single message; text beyond this per message is a client bug or an attack. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Messages per second a client may send (burst of twice that); beyond it the socket closes. */
+const MESSAGES_PER_SECOND = 50;
+/** Text waiting for synthesis; a client far ahead of the audio is told to slow down. */
+const MAX_PENDING_CHARS = 20_000;
+
+interface Session {
+  ws: WebSocket;
+  identity: (Identity & { sub: string }) | null;
+  release: (() => Promise<void> | void) | null;
+  model: Model;
+  voiceId: string | null;
+  request: Omit<TtsRequest, 'text' | 'rawSettings'>;
+  settings: unknown;
+  json: boolean;
+  alignment: boolean;
+  started: boolean;
+  buffer: string;
+  pending: string[][];
+  pendingChars: number;
+  relaying: boolean;
+  closing: boolean;
+  abort: AbortController;
+  idleTimer: NodeJS.Timeout | null;
+  idleMs: number;
+  tokens: number;
+  lastRefill: number;
+  audioMs: number;
+}
+
+/**
+ * `wss://…/v1/text-to-speech/{voice_id | model_id}/stream-input`: text in, audio out (seed 000's
+ * protocol plus the hosted API's JSON messages on request). See docs/speech.md for the protocol.
+ */
+export function createStreamInput(deps: StreamInputDeps) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sessions = new Set<Session>();
+
+  function handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const match = PATH.exec(url.pathname);
+    if (!match?.[1]) return false;
+    const segment = decodeURIComponent(match[1]);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      void open(ws, req, url, segment).catch((err: unknown) => {
+        deps.logger.error({ err }, 'stream-input session failed');
+        fail(null, ws, new SpeechError(500, 'error', 'internal error'), CLOSE.internal);
+      });
+    });
+    return true;
+  }
+
+  function fail(session: Session | null, ws: WebSocket, err: SpeechError, code: number): void {
+    if (session) session.closing = true;
+    if (ws.readyState === ws.OPEN) {
+      ws.send(errorMessage(err.status, err.message));
+      ws.close(code, err.message.slice(0, 120));
+    }
+  }
+
+  async function open(ws: WebSocket, req: http.IncomingMessage, url: URL, segment: string): Promise<void> {
+    const q = url.searchParams;
+    const bySegment = resolveModel(segment);
+    const session: Session = {
+      ws,
+      identity: null,
+      release: null,
+      model: bySegment ?? resolveModel(undefined)!,
+      voiceId: bySegment ? q.get('voice_id') : segment,
+      request: { model: resolveModel(undefined)!, format: checkFormatSafe(q.get('output_format')), language: null },
+      settings: undefined,
+      json: q.get('message_format') === 'json',
+      alignment: q.get('sync_alignment') === 'true' || q.get('message_format') === 'json',
+      started: false,
+      buffer: '',
+      pending: [],
+      pendingChars: 0,
+      relaying: false,
+      closing: false,
+      abort: new AbortController(),
+      idleTimer: null,
+      idleMs: deps.idleTimeoutMs,
+      tokens: MESSAGES_PER_SECOND * 2,
+      lastRefill: Date.now(),
+      audioMs: 0,
+    };
+    sessions.add(session);
+    ws.on('close', () => {
+      sessions.delete(session);
+      session.closing = true;
+      session.abort.abort(); // cancels the job being synthesised, if any
+      if (session.idleTimer) clearTimeout(session.idleTimer);
+      void Promise.resolve(session.release?.()).catch(() => undefined);
+    });
+    ws.on('error', () => undefined);
+
+    // Queue messages that arrive while the connection is being set up, then handle them in order.
+    const early: RawData[] = [];
+    let ready = false;
+    let chain = Promise.resolve();
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (!ready) {
+        early.push(data);
+        return;
+      }
+      chain = chain.then(() => onMessage(session, data, isBinary)).catch((err: unknown) => onFailure(session, err));
+    });
+
+    try {
+      // Query options that can be checked before anything else.
+      session.request.format = checkFormat(q.get('output_format') ?? undefined);
+      session.request.language = checkLanguage(q.get('language_code') ?? undefined);
+      if (bySegment === null) {
+        checkVoiceId(segment);
+        session.model = checkModelQuery(q.get('model_id'));
+      }
+      session.request.model = session.model;
+      const timeout = Number(q.get('inactivity_timeout'));
+      if (q.has('inactivity_timeout')) {
+        if (!Number.isInteger(timeout) || timeout < 1 || timeout > 180) throw new SpeechError(400, 'bad_request', 'inactivity_timeout must be 1–180 seconds');
+        session.idleMs = timeout * 1000;
+      }
+      const headerKey = req.headers['xi-api-key'];
+      const key = typeof headerKey === 'string' ? headerKey : q.get('xi_api_key') ?? q.get('authorization');
+      if (key) await authenticate(session, key);
+    } catch (err) {
+      onFailure(session, err);
+      return;
+    }
+    armIdle(session);
+    ready = true;
+    for (const data of early) chain = chain.then(() => onMessage(session, data, false)).catch((err: unknown) => onFailure(session, err));
+  }
+
+  function checkFormatSafe(value: string | null) {
+    try {
+      return checkFormat(value ?? undefined);
+    } catch {
+      return checkFormat(undefined);
+    }
+  }
+
+  function checkModelQuery(value: string | null): Model {
+    const model = resolveModel(value ?? undefined);
+    if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(value)} does not exist; see GET /v1/models`);
+    return model;
+  }
+
+  async function authenticate(session: Session, key: string): Promise<void> {
+    if (key.length > 512) throw new SpeechError(401, 'invalid_api_key', 'invalid API key');
+    const identity = await deps.authenticateApiKey(key);
+    if (!identity) throw new SpeechError(401, 'invalid_api_key', 'invalid API key');
+    session.identity = requireSpeaker(identity);
+    const release = await deps.limits.acquire(identity);
+    if (!release) throw new SpeechError(429, 'too_many_requests', 'too many concurrent requests for your plan');
+    if (session.closing) {
+      await release();
+      return;
+    }
+    session.release = release;
+  }
+
+  function armIdle(session: Session): void {
+    if (session.idleTimer) clearTimeout(session.idleTimer);
+    session.idleTimer = setTimeout(() => {
+      if (session.relaying || session.pending.length > 0) {
+        armIdle(session); // audio still flowing: the client is waiting, not idle
+        return;
+      }
+      fail(session, session.ws, new SpeechError(408, 'bad_request', `no message within ${session.idleMs / 1000} s`), CLOSE.policy);
+    }, session.idleMs);
+    session.idleTimer.unref();
+  }
+
+  function takeToken(session: Session): boolean {
+    const now = Date.now();
+    session.tokens = Math.min(MESSAGES_PER_SECOND * 2, session.tokens + ((now - session.lastRefill) / 1000) * MESSAGES_PER_SECOND);
+    session.lastRefill = now;
+    if (session.tokens < 1) return false;
+    session.tokens -= 1;
+    return true;
+  }
+
+  function onFailure(session: Session, err: unknown): void {
+    const speechError = pipelineError(err);
+    const code =
+      speechError.status === 'too_many_requests'
+        ? CLOSE.tryAgainLater
+        : speechError.httpStatus >= 500
+          ? CLOSE.internal
+          : CLOSE.policy;
+    if (speechError.httpStatus >= 500) deps.logger.warn({ err }, 'stream-input failed');
+    fail(session, session.ws, speechError, code);
+  }
+
+  async function onMessage(session: Session, data: RawData, isBinary: boolean): Promise<void> {
+    if (session.closing) return;
+    if (!takeToken(session)) throw new SpeechError(429, 'too_many_requests', `more than ${MESSAGES_PER_SECOND} messages per second`);
+    armIdle(session);
+    const raw = isBinary ? null : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
+    const message: ClientMessage | null = raw === null ? null : parseClientMessage(raw);
+    if (!session.started) {
+      if (!message) throw new SpeechError(400, 'bad_request', 'the first message must be JSON {"text": " ", "voice_settings": {...}, "xi_api_key": "..."}');
+      await begin(session, message);
+      if (message.text.trim().length > 0) addText(session, message);
+      return;
+    }
+    if (!message) throw new SpeechError(400, 'bad_request', 'messages must be JSON {"text": "...", "flush": false}');
+    if (message.text === '') {
+      // End of input: synthesise what is left, then finish.
+      enqueue(session, takeSentences(session.buffer, true).ready);
+      session.buffer = '';
+      session.closing = true;
+      await drain(session);
+      return;
+    }
+    addText(session, message);
+  }
+
+  async function begin(session: Session, first: ClientMessage): Promise<void> {
+    if (!session.identity) {
+      if (!first.apiKey) throw new SpeechError(401, 'unauthorized', 'send the API key as xi_api_key in the first message or the xi-api-key header');
+      await authenticate(session, first.apiKey);
+    }
+    if (first.voiceId && session.voiceId === null) session.voiceId = first.voiceId;
+    if (!session.voiceId) throw new SpeechError(400, 'bad_request', 'choose a voice: put its id in the path, the voice_id query parameter, or the first message');
+    checkVoiceId(session.voiceId);
+    // Validate settings now, and the voice, so the client learns of mistakes before sending text.
+    checkSettings(first.voiceSettings, {});
+    session.settings = first.voiceSettings;
+    await resolveVoice(deps.hooks, session.identity!.sub, session.voiceId);
+    session.started = true;
+  }
+
+  function addText(session: Session, message: ClientMessage): void {
+    if ([...message.text].length > deps.maxTextChars) throw new SpeechError(400, 'text_too_long', `a message may carry at most ${deps.maxTextChars} characters`);
+    session.buffer += message.text;
+    if (session.pendingChars + session.buffer.length > MAX_PENDING_CHARS) {
+      throw new SpeechError(429, 'too_many_requests', `more than ${MAX_PENDING_CHARS} characters are waiting for synthesis`);
+    }
+    const { ready, rest } = takeSentences(session.buffer, message.flush);
+    session.buffer = rest;
+    enqueue(session, ready);
+  }
+
+  function enqueue(session: Session, pieces: string[]): void {
+    if (pieces.length === 0) return;
+    session.pending.push(pieces);
+    session.pendingChars += pieces.reduce((n, p) => n + p.length, 0);
+    if (!session.relaying) void relay(session);
+  }
+
+  let drains = new WeakMap<Session, () => void>();
+
+  /** Waits until every queued segment has been relayed, then ends the stream. */
+  async function drain(session: Session): Promise<void> {
+    if (session.relaying || session.pending.length > 0) {
+      await new Promise<void>((resolve) => drains.set(session, resolve));
+    }
+    if (session.ws.readyState === session.ws.OPEN) {
+      session.ws.send(JSON.stringify({ isFinal: true }));
+      session.ws.close(CLOSE.normal, 'done');
+    }
+  }
+
+  /** Synthesises queued segments one after another, relaying each one's frames in order. */
+  async function relay(session: Session): Promise<void> {
+    session.relaying = true;
+    try {
+      for (let pieces = session.pending.shift(); pieces; pieces = session.pending.shift()) {
+        if (session.abort.signal.aborted) return;
+        const text = pieces.join(' ');
+        session.pendingChars -= pieces.reduce((n, p) => n + p.length, 0);
+        await synthesizeSegment(session, text, pieces);
+      }
+    } catch (err) {
+      onFailure(session, err);
+    } finally {
+      session.relaying = false;
+      drains.get(session)?.();
+      drains.delete(session);
+    }
+  }
+
+  async function synthesizeSegment(session: Session, text: string, pieces: string[]): Promise<void> {
+    const request: TtsRequest = { ...session.request, text, rawSettings: session.settings };
+    const job = await prepareJob(deps, session.identity!, session.voiceId!, request, 'websocket', pieces);
+    let pendingAudio: Buffer[] = [];
+    let delivered = false;
+    try {
+      for await (const frame of deps.runner.run(job.jobId, job.input, { priority: job.priority, signal: session.abort.signal })) {
+        const failure = frameError(frame);
+        if (failure) throw failure;
+        if (session.ws.readyState !== session.ws.OPEN) return;
+        if (frame.type === 'audio') {
+          if (session.json) pendingAudio.push(frame.data);
+          else session.ws.send(frame.data, { binary: true });
+        } else if (frame.type === 'piece' && session.json) {
+          const durationMs = frame.durationSeconds * 1000;
+          const alignment = session.alignment ? estimateAlignment(frame.text, session.audioMs, durationMs) : null;
+          sendJsonAudio(session, Buffer.concat(pendingAudio), alignment);
+          pendingAudio = [];
+          session.audioMs += durationMs;
+        } else if (frame.type === 'piece') {
+          session.audioMs += frame.durationSeconds * 1000;
+        } else if (frame.type === 'end') {
+          if (session.json && pendingAudio.length > 0) sendJsonAudio(session, Buffer.concat(pendingAudio), null);
+          delivered = true;
+        }
+      }
+    } finally {
+      await job.settle(delivered ? job.characters : 0);
+    }
+  }
+
+  function sendJsonAudio(session: Session, audio: Buffer, alignment: ReturnType<typeof estimateAlignment> | null): void {
+    if (audio.length === 0 && !alignment) return;
+    session.ws.send(
+      JSON.stringify({
+        audio: audio.toString('base64'),
+        isFinal: false,
+        normalizedAlignment: alignment,
+        alignment,
+      }),
+    );
+  }
+
+  return {
+    handleUpgrade,
+    async close() {
+      for (const session of sessions) {
+        session.abort.abort();
+        session.ws.close(CLOSE.goingAway, 'server shutting down');
+      }
+      drains = new WeakMap();
+      wss.close();
+    },
+  };
+}

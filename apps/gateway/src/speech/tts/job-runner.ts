@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '@platform/logger';
+import {
+  audioStreamKey,
+  cancelKey,
+  readFrames,
+  type BlockingPool,
+  type ChunkFrame,
+  type SynthesisJobData,
+} from '@platform/speech-jobs';
+
+export type JobInput = Omit<SynthesisJobData, 'v' | 'jobId' | 'keyPrefix' | 'createdAt' | 'deadlineAt'>;
+
+export interface RunOptions {
+  priority: number;
+  /** Aborted when the client goes away: the job is cancelled. */
+  signal: AbortSignal;
+}
+
+export interface JobRunner {
+  /** A fresh job id (also the history item id). */
+  newJobId(): string;
+  /**
+   * Enqueues a job and yields its frames in order until the last one. Stopping early (break,
+   * abort, error) cancels the job; the job's keys are removed either way.
+   */
+  run(jobId: string, input: JobInput, options: RunOptions): AsyncGenerator<ChunkFrame>;
+  close(): Promise<void>;
+}
+
+interface RunnerDeps {
+  queue: Queue<SynthesisJobData>;
+  pool: BlockingPool;
+  redis: Redis;
+  logger: Logger;
+  keyPrefix: string;
+  frameTimeoutMs: number;
+}
+
+/** The cancel flag outlives the worker's longest wait for its next check, then expires. */
+const CANCEL_TTL_SECONDS = 60;
+
+export function createJobRunner(deps: RunnerDeps): JobRunner {
+  const active = new Set<AbortController>();
+  return {
+    newJobId: () => randomBytes(12).toString('base64url'),
+    async *run(jobId, input, options) {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort();
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      active.add(controller);
+      const streamKey = audioStreamKey(deps.keyPrefix, jobId);
+      let finished = false;
+      let healthy = true;
+      // "Subscribe" before enqueueing: hold the reading connection first, then add the job. The
+      // stream is read from its beginning, so frames written before the first read are not lost.
+      const conn = await deps.pool.acquire();
+      try {
+        const now = Date.now();
+        const data: SynthesisJobData = {
+          ...input,
+          v: 1,
+          jobId,
+          keyPrefix: deps.keyPrefix,
+          createdAt: now,
+          deadlineAt: now + deps.frameTimeoutMs,
+        };
+        await deps.queue.add('synthesize', data, {
+          jobId,
+          priority: options.priority,
+          attempts: 1,
+          removeOnComplete: true,
+          removeOnFail: true,
+        });
+        for await (const frame of readFrames(conn, streamKey, { idleTimeoutMs: deps.frameTimeoutMs, signal: controller.signal })) {
+          if (frame.type === 'end' || frame.type === 'error' || frame.type === 'cancelled') finished = true;
+          yield frame;
+        }
+      } catch (err) {
+        healthy = false;
+        throw err;
+      } finally {
+        options.signal.removeEventListener('abort', onAbort);
+        active.delete(controller);
+        deps.pool.release(conn, healthy && !controller.signal.aborted);
+        if (!finished) {
+          deps.logger.info({ jobId }, 'synthesis job abandoned by its client; cancelling');
+          await deps.redis.set(cancelKey(deps.keyPrefix, jobId), '1', 'EX', CANCEL_TTL_SECONDS).catch(() => undefined);
+          // Not started yet? Then it never needs to start.
+          await deps.queue.remove(jobId).catch(() => undefined);
+        }
+        await deps.redis.del(streamKey).catch(() => undefined);
+      }
+    },
+    async close() {
+      for (const c of active) c.abort();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { SpeechError } from '@platform/errors';
+import type { Identity } from '@platform/identity';
+import type { Logger } from '@platform/logger';
+import { FrameTimeoutError, planPriority, type ChunkFrame, type SpeechHooks } from '@platform/speech-jobs';
+import type { JobInput, JobRunner } from './job-runner';
+import { checkSettings, type TtsRequest } from './parse-request';
+import { resolveVoice } from './resolve-voice';
+
+/** The caller must be an account with the speech write scope (synthesis spends its quota). */
+export function requireSpeaker(identity: Identity | undefined): Identity & { sub: string } {
+  if (!identity?.sub) throw new SpeechError(401, 'unauthorized', 'an API key is required (xi-api-key header)');
+  const scopes = identity.scope.split(' ');
+  if (!scopes.includes('speech:write')) throw new SpeechError(403, 'unauthorized', 'the credential lacks the speech:write scope');
+  return identity as Identity & { sub: string };
+}
+
+export interface PreparedJob {
+  jobId: string;
+  input: JobInput;
+  priority: number;
+  characters: number;
+  /** Settles the quota reservation (if any) with the characters delivered; safe to call once or more. */
+  settle(delivered: number): Promise<void>;
+}
+
+/** Resolves the voice, merges settings, reserves quota: everything before the job is queued. */
+export async function prepareJob(
+  deps: { hooks: SpeechHooks; runner: JobRunner; logger: Logger },
+  identity: Identity & { sub: string },
+  voiceId: string,
+  request: TtsRequest,
+  kind: JobInput['kind'],
+  pieces?: string[],
+): Promise<PreparedJob> {
+  const voice = await resolveVoice(deps.hooks, identity.sub, voiceId);
+  const settings = checkSettings(request.rawSettings, voice.settings ?? {});
+  const jobId = deps.runner.newJobId();
+  const characters = [...request.text].length;
+  let settled = false;
+  let settle = async (_delivered: number) => undefined as void;
+  const quota = deps.hooks.quota;
+  if (quota) {
+    const reservation = await quota.reserve(identity.sub, characters, jobId);
+    if (!reservation.ok) throw new SpeechError(reservation.status === 'quota_exceeded' ? 429 : 401, reservation.status, reservation.message);
+    settle = async (delivered) => {
+      if (settled) return;
+      settled = true;
+      await quota.settle(reservation.reservationId, delivered).catch((err: unknown) => deps.logger.error({ err, jobId }, 'quota settle failed'));
+    };
+  }
+  return {
+    jobId,
+    characters,
+    priority: planPriority(identity.plan),
+    settle,
+    input: {
+      accountId: identity.sub,
+      voice: { voiceId: voice.voiceId, name: voice.name, category: voice.category, engine: voice.engine },
+      modelId: request.model.model_id,
+      ...(request.language ? { language: { id: request.language.id, espeak: request.language.espeak } } : {}),
+      text: request.text,
+      ...(pieces ? { pieces } : {}),
+      settings,
+      outputFormat: request.format.id,
+      kind,
+      recordHistory: kind !== 'websocket',
+    },
+  };
+}
+
+/** A frame that ends a job unsuccessfully, as the speech error the client sees. */
+export function frameError(frame: ChunkFrame): SpeechError | null {
+  if (frame.type === 'error') return new SpeechError(502, 'error', `synthesis failed: ${frame.message}`);
+  if (frame.type === 'cancelled') return new SpeechError(503, 'error', 'synthesis was cancelled');
+  return null;
+}
+
+/** Failures of the pipeline itself (timeouts, Redis) in the speech error shape. */
+export function pipelineError(err: unknown): SpeechError {
+  if (err instanceof SpeechError) return err;
+  if (err instanceof FrameTimeoutError) return new SpeechError(503, 'error', 'speech synthesis timed out; try again');
+  return new SpeechError(503, 'error', 'speech synthesis is unavailable; try again');
+}

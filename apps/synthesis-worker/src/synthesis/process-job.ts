@@ -1,0 +1,120 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '@platform/logger';
+import { renderParams, resolveOutputFormat, synthesizeToStream } from '@platform/speech-engine';
+import {
+  audioStreamKey,
+  cancelKey,
+  createFrameWriter,
+  type HistoryRecord,
+  type RecordHistory,
+  type SynthesisJobData,
+} from '@platform/speech-jobs';
+import { createAudioBatcher } from './audio-batcher';
+import type { WorkerMetrics } from './metrics';
+
+export interface ProcessDeps {
+  redis: Redis;
+  logger: Logger;
+  metrics: WorkerMetrics;
+  /** Issue 7's history store; called exactly once per job that ran. */
+  recordHistory?: RecordHistory;
+  espeakBinary?: string;
+  /** Aborted on a hard stop: kills the engine processes of the job. */
+  signal?: AbortSignal;
+}
+
+export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired';
+
+/**
+ * Runs one synthesis job: synthesise piece by piece, publish audio frames with sequence numbers,
+ * finish with an end, error or cancelled frame; stop within one piece when the client went away;
+ * hand the result to the history store once.
+ */
+export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Promise<JobOutcome> {
+  const { redis, logger, metrics } = deps;
+  const log = logger.child({ jobId: data.jobId });
+  const streamKey = audioStreamKey(data.keyPrefix, data.jobId);
+  const cancel = cancelKey(data.keyPrefix, data.jobId);
+  if (Date.now() > data.deadlineAt) {
+    // The gateway has given up on this job already; nobody would hear it.
+    metrics.jobsExpired++;
+    log.info('synthesis job expired before it started');
+    return 'expired';
+  }
+  metrics.jobsStarted++;
+  const writer = createFrameWriter(redis, streamKey);
+  const format = resolveOutputFormat(data.outputFormat);
+  const audio: Buffer[] = [];
+  const batcher = createAudioBatcher(async (bytes) => {
+    audio.push(bytes);
+    await writer.append({ type: 'audio', data: bytes });
+  });
+  const started = performance.now();
+  let outcome: JobOutcome = 'failed';
+  try {
+    if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
+    const voice = data.language ? { ...data.voice.engine, voice: data.language.espeak } : data.voice.engine;
+    const params = renderParams(voice, data.settings);
+    const progress = await synthesizeToStream(
+      {
+        text: data.text,
+        ...(data.pieces ? { pieces: data.pieces } : {}),
+        params,
+        format,
+        shouldStop: async () => (await redis.exists(cancel)) === 1,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
+      },
+      (bytes) => batcher.push(bytes),
+      (piece) => {
+        // Piece markers follow the audio written so far, in order (see frames.ts).
+        batcher.then(() => writer.append({ type: 'piece', ...piece }));
+      },
+    );
+    await batcher.done();
+    if (progress.stopped) {
+      outcome = 'cancelled';
+      metrics.jobsCancelled++;
+      log.info({ piecesDone: progress.pieces }, 'synthesis job cancelled by its client');
+      // Nobody reads this stream any more: remove it rather than finish it.
+      await redis.del(streamKey, cancel);
+    } else {
+      await writer.append({
+        type: 'end',
+        characters: [...data.text].length,
+        durationSeconds: progress.durationSeconds,
+        pieces: progress.pieces,
+        contentType: format.contentType,
+      });
+      outcome = 'complete';
+      metrics.jobsCompleted++;
+      metrics.charactersSynthesised += progress.characters;
+      metrics.audioSecondsProduced += progress.durationSeconds;
+    }
+  } catch (err) {
+    metrics.jobsFailed++;
+    log.error({ err }, 'synthesis job failed');
+    await writer.append({ type: 'error', status: 'error', message: 'the speech engine failed' }).catch(() => undefined);
+  } finally {
+    metrics.synthesisSeconds += (performance.now() - started) / 1000;
+  }
+  if (data.recordHistory && deps.recordHistory) {
+    const record: HistoryRecord = {
+      historyItemId: data.jobId,
+      ...(data.accountId ? { accountId: data.accountId } : {}),
+      voiceId: data.voice.voiceId,
+      voiceName: data.voice.name,
+      modelId: data.modelId,
+      text: data.text,
+      characterCount: [...data.text].length,
+      settings: data.settings,
+      outputFormat: data.outputFormat,
+      contentType: format?.contentType ?? 'application/octet-stream',
+      state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
+      audio: Buffer.concat(audio),
+      createdAtUnix: Math.floor(data.createdAt / 1000),
+    };
+    await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
+  }
+  return outcome;
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { ENGINE_SAMPLE_RATE } from './espeak';
+import type { OutputFormat } from './formats';
+import { Resampler } from './resample';
+import { encodeUlaw } from './ulaw';
+
+/**
+ * Turns engine PCM (22 050 Hz) into the requested format, as a stream: `write` each piece in
+ * order, `end` once; encoded bytes arrive through `onData` as soon as the encoder has them.
+ * One encoder per job keeps resampler and MP3 bit reservoir state across pieces: no gap or click
+ * at sentence joins.
+ */
+export interface AudioEncoder {
+  write(pcm: Int16Array): void;
+  /** Resolves when every byte has been handed to `onData`. */
+  end(): Promise<void>;
+  /** Stops at once (cancelled job); no more data. */
+  abort(): void;
+}
+
+export interface EncoderOptions {
+  lameBinary?: string;
+}
+
+function toBuffer(samples: Int16Array): Buffer {
+  return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+}
+
+export function createEncoder(format: OutputFormat, onData: (bytes: Buffer) => void, options: EncoderOptions = {}): AudioEncoder {
+  const resampler = new Resampler(ENGINE_SAMPLE_RATE, format.sampleRate);
+  if (format.codec === 'pcm' || format.codec === 'ulaw') {
+    const emit = (samples: Int16Array) => {
+      if (samples.length === 0) return;
+      onData(format.codec === 'pcm' ? Buffer.from(toBuffer(samples)) : encodeUlaw(samples));
+    };
+    let aborted = false;
+    return {
+      write: (pcm) => {
+        if (!aborted) emit(resampler.push(pcm));
+      },
+      end: async () => {
+        if (!aborted) emit(resampler.end());
+      },
+      abort: () => {
+        aborted = true;
+      },
+    };
+  }
+  return lameEncoder(format, resampler, onData, options);
+}
+
+/** LAME, the reference MP3 encoder, as a process: `--flush` makes it hand over frames at once. */
+function lameEncoder(format: OutputFormat, resampler: Resampler, onData: (bytes: Buffer) => void, options: EncoderOptions): AudioEncoder {
+  const khz = String(format.sampleRate / 1000);
+  const args = [
+    '-r', '-s', khz, '--bitwidth', '16', '--signed', '--little-endian', '-m', 'm',
+    '--resample', khz, // stop LAME from picking a lower rate for low bit rates
+    '--cbr', '-b', String(format.bitrate ?? 128),
+    '-q', '5', '--flush', '--silent', '--nohist', '-', '-',
+  ];
+  const child: ChildProcessWithoutNullStreams = spawn(options.lameBinary ?? 'lame', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  let aborted = false;
+  child.stdout.on('data', (d: Buffer) => {
+    if (!aborted) onData(d);
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    if (stderr.length < 2000) stderr += d.toString();
+  });
+  child.stdin.on('error', () => undefined);
+  const closed = new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      if (code === 0 || aborted) resolve();
+      else reject(new Error(`lame exited with ${code ?? signal}: ${stderr.trim()}`));
+    });
+  });
+  // Keep an unobserved failure from crashing the process; `end()` reports it.
+  closed.catch(() => undefined);
+  return {
+    write(pcm) {
+      if (aborted) return;
+      const samples = resampler.push(pcm);
+      if (samples.length > 0) child.stdin.write(Buffer.from(toBuffer(samples)));
+    },
+    async end() {
+      if (!aborted) {
+        const tail = resampler.end();
+        if (tail.length > 0) child.stdin.write(Buffer.from(toBuffer(tail)));
+        child.stdin.end();
+      }
+      await closed;
+    },
+    abort() {
+      aborted = true;
+      child.kill('SIGKILL');
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import type { RenderParams } from './settings';
+
+/** eSpeak NG always produces 16-bit mono at this rate. */
+export const ENGINE_SAMPLE_RATE = 22050;
+
+export interface EspeakOptions {
+  /** Executable (tests and packagers may point elsewhere). */
+  binary?: string;
+  /** Abort the run (a cancelled job) — the process is killed. */
+  signal?: AbortSignal;
+  /** Upper bound for one run; eSpeak needs milliseconds per sentence, so this only catches hangs. */
+  timeoutMs?: number;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+}
+
+/** The command line and SSML input for one run; exported so the benchmark and tests can see it. */
+export function espeakInvocation(text: string, params: RenderParams): { args: string[]; input: string } {
+  const voice = params.variant ? `${params.voice}+${params.variant}` : params.voice;
+  const args = [
+    '-m', // SSML: carries the intonation range, which has no command-line flag
+    '-b', '1',
+    '-v', voice,
+    '-p', String(params.pitch),
+    '-s', String(params.speed),
+    '-a', String(params.amplitude),
+    '-g', String(params.wordGap ?? 0),
+    '--stdin',
+    '--stdout',
+  ];
+  // pitchRange 50 is eSpeak's own range (100 %); 0–99 maps to 0–198 %.
+  const input = `<speak><prosody range="${params.pitchRange * 2}%">${escapeXml(text)}</prosody></speak>`;
+  return { args, input };
+}
+
+/** Locates the PCM samples in eSpeak's streamed WAV (its size fields are placeholders). */
+export function pcmFromEspeakWav(wav: Buffer): Int16Array {
+  if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF' || wav.toString('ascii', 8, 12) !== 'WAVE') {
+    throw new Error('eSpeak NG did not produce a WAV stream');
+  }
+  let offset = 12;
+  while (offset + 8 <= wav.length) {
+    const id = wav.toString('ascii', offset, offset + 4);
+    const size = wav.readUInt32LE(offset + 4);
+    if (id === 'data') {
+      const start = offset + 8;
+      const bytes = (wav.length - start) & ~1;
+      const copy = Buffer.from(wav.subarray(start, start + bytes));
+      return new Int16Array(copy.buffer, copy.byteOffset, bytes / 2);
+    }
+    offset += 8 + size + (size & 1);
+  }
+  throw new Error('eSpeak NG WAV stream has no data chunk');
+}
+
+/**
+ * Synthesises one piece of text (a sentence or a few) with the eSpeak NG process and returns
+ * 16-bit mono PCM at ENGINE_SAMPLE_RATE. One short-lived process per piece: startup costs a few
+ * milliseconds (see docs/benchmarks.md) and a crash or hang cannot take the worker with it.
+ */
+export function synthesizePcm(text: string, params: RenderParams, options: EspeakOptions = {}): Promise<Int16Array> {
+  const { args, input } = espeakInvocation(text, params);
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new Error('synthesis aborted'));
+      return;
+    }
+    const child = spawn(options.binary ?? 'espeak-ng', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    const onAbort = () => child.kill('SIGKILL');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => {
+      if (err.length < 2000) err += d.toString();
+    });
+    child.stdin.on('error', () => undefined); // the process may exit before reading everything
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (code !== 0) {
+        reject(new Error(options.signal?.aborted ? 'synthesis aborted' : `espeak-ng exited with ${code ?? signal}: ${err.trim()}`));
+        return;
+      }
+      try {
+        resolve(pcmFromEspeakWav(Buffer.concat(out)));
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+    child.stdin.end(input, 'utf8');
+  });
+}

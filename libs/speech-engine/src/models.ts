@@ -1,0 +1,57 @@
+import { LANGUAGES } from './languages';
+
+/** Seed 000's Model resource. */
+export interface Model {
+  model_id: string;
+  name: string;
+  can_be_finetuned: boolean;
+  can_do_text_to_speech: boolean;
+  can_do_voice_conversion: boolean;
+  can_use_style: boolean;
+  can_use_speaker_boost: boolean;
+  serves_provided_models: null;
+  token_cost_factor: number;
+  description: string;
+  languages: { language_id: string; name: string }[];
+}
+
+export const DEFAULT_MODEL_ID = 'espeak_ng_v1';
+
+export const MODELS: readonly Model[] = [
+  {
+    model_id: DEFAULT_MODEL_ID,
+    name: 'eSpeak NG Multilingual v1',
+    can_be_finetuned: false,
+    can_do_text_to_speech: true,
+    can_do_voice_conversion: false,
+    can_use_style: true,
+    can_use_speaker_boost: true,
+    serves_provided_models: null,
+    token_cost_factor: 1,
+    description:
+      'Formant synthesis with eSpeak NG, run on the server with no network. Fast (first audio in tens of milliseconds), ' +
+      'intelligible, robotic timbre. Speaks every language listed here.',
+    languages: LANGUAGES.map((l) => ({ language_id: l.id, name: l.name })),
+  },
+];
+
+/**
+ * Model ids of the hosted API, accepted so clients written for it work with their defaults.
+ * They all run our one model; `GET /v1/models` lists only real models.
+ */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = {
+  eleven_multilingual_v2: DEFAULT_MODEL_ID,
+  eleven_multilingual_v1: DEFAULT_MODEL_ID,
+  eleven_monolingual_v1: DEFAULT_MODEL_ID,
+  eleven_flash_v2_5: DEFAULT_MODEL_ID,
+  eleven_flash_v2: DEFAULT_MODEL_ID,
+  eleven_turbo_v2_5: DEFAULT_MODEL_ID,
+  eleven_turbo_v2: DEFAULT_MODEL_ID,
+  eleven_v3: DEFAULT_MODEL_ID,
+};
+
+/** The model a request's `model_id` names (ours or an alias), or null. Absent → the default. */
+export function resolveModel(modelId: string | undefined): Model | null {
+  const id = modelId === undefined ? DEFAULT_MODEL_ID : (MODEL_ALIASES[modelId] ?? modelId);
+  return MODELS.find((m) => m.model_id === id) ?? null;
+}

@@ -1,0 +1,66 @@
+import { createEncoder, type EncoderOptions } from './encoder';
+import { ENGINE_SAMPLE_RATE, synthesizePcm } from './espeak';
+import type { OutputFormat } from './formats';
+import { fadeEdges, normalizeLoudness } from './loudness';
+import { splitSentences } from './sentences';
+import type { RenderParams } from './settings';
+
+export interface SynthesisRequest {
+  text: string;
+  params: RenderParams;
+  format: OutputFormat;
+  /** Pieces already split (WebSocket segments); otherwise the text is split at sentences. */
+  pieces?: string[];
+  /** Checked before every piece: a cancelled job stops within one piece. */
+  shouldStop?: () => Promise<boolean> | boolean;
+  signal?: AbortSignal;
+  espeakBinary?: string;
+  encoder?: EncoderOptions;
+}
+
+export interface SynthesisProgress {
+  /** Set when `shouldStop` stopped the run. */
+  stopped: boolean;
+  pieces: number;
+  /** Seconds of audio produced. */
+  durationSeconds: number;
+  characters: number;
+}
+
+/**
+ * Synthesises `text` piece by piece into one continuous stream of the requested format.
+ * `onAudio` receives encoded bytes as soon as they exist; `onPiece` after each piece is encoded
+ * (with its text and duration, for alignment).
+ */
+export async function synthesizeToStream(
+  request: SynthesisRequest,
+  onAudio: (bytes: Buffer) => void,
+  onPiece?: (piece: { index: number; text: string; durationSeconds: number }) => void,
+): Promise<SynthesisProgress> {
+  const pieces = request.pieces ?? splitSentences(request.text);
+  const encoder = createEncoder(request.format, onAudio, request.encoder);
+  const progress: SynthesisProgress = { stopped: false, pieces: 0, durationSeconds: 0, characters: 0 };
+  try {
+    for (const [index, piece] of pieces.entries()) {
+      if (request.shouldStop && (await request.shouldStop())) {
+        progress.stopped = true;
+        encoder.abort();
+        return progress;
+      }
+      let pcm = await synthesizePcm(piece, request.params, { binary: request.espeakBinary, signal: request.signal });
+      if (request.params.normalize) pcm = normalizeLoudness(pcm);
+      fadeEdges(pcm);
+      encoder.write(pcm);
+      const seconds = pcm.length / ENGINE_SAMPLE_RATE;
+      progress.pieces++;
+      progress.durationSeconds += seconds;
+      progress.characters += piece.length;
+      onPiece?.({ index, text: piece, durationSeconds: seconds });
+    }
+    await encoder.end();
+    return progress;
+  } catch (err) {
+    encoder.abort();
+    throw err;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Chunk framing on the job's Redis stream. Every entry has a sequence number `s` (0, 1, 2 …) and a
+ * type `t`:
+ * - `a` audio: `d` holds encoded bytes;
+ * - `p` piece done: `m` JSON `{index, text, durationSeconds}` (alignment for WebSocket clients);
+ * - `e` end: `m` JSON `{characters, durationSeconds, pieces, contentType}`; the last entry;
+ * - `x` error: `m` JSON `{status, message}`; the last entry;
+ * - `c` cancelled: the worker stopped because the client went away; the last entry.
+ */
+export type ChunkFrame =
+  | { seq: number; type: 'audio'; data: Buffer }
+  | { seq: number; type: 'piece'; index: number; text: string; durationSeconds: number }
+  | { seq: number; type: 'end'; characters: number; durationSeconds: number; pieces: number; contentType: string }
+  | { seq: number; type: 'error'; status: string; message: string }
+  | { seq: number; type: 'cancelled' };
+
+export type FrameBody = ChunkFrame extends infer F ? (F extends ChunkFrame ? Omit<F, 'seq'> : never) : never;
+
+const CODES = { audio: 'a', piece: 'p', end: 'e', error: 'x', cancelled: 'c' } as const;
+
+/** Stream entry fields (flat list for XADD). */
+export function encodeFrame(frame: ChunkFrame): (string | Buffer)[] {
+  const fields: (string | Buffer)[] = ['s', String(frame.seq), 't', CODES[frame.type]];
+  switch (frame.type) {
+    case 'audio':
+      fields.push('d', frame.data);
+      break;
+    case 'piece':
+      fields.push('m', JSON.stringify({ index: frame.index, text: frame.text, durationSeconds: frame.durationSeconds }));
+      break;
+    case 'end':
+      fields.push(
+        'm',
+        JSON.stringify({ characters: frame.characters, durationSeconds: frame.durationSeconds, pieces: frame.pieces, contentType: frame.contentType }),
+      );
+      break;
+    case 'error':
+      fields.push('m', JSON.stringify({ status: frame.status, message: frame.message }));
+      break;
+    case 'cancelled':
+      break;
+  }
+  return fields;
+}
+
+function parseMeta(raw: Buffer | undefined): Record<string, unknown> {
+  if (!raw) return {};
+  try {
+    const value: unknown = JSON.parse(raw.toString('utf8'));
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** Parses XREAD's field list; a malformed entry becomes an error frame, never an exception. */
+export function decodeFrame(fields: Buffer[]): ChunkFrame {
+  const map = new Map<string, Buffer>();
+  for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!.toString('latin1'), fields[i + 1]!);
+  const seq = Number(map.get('s')?.toString() ?? NaN);
+  const type = map.get('t')?.toString();
+  if (!Number.isInteger(seq) || seq < 0) return { seq: -1, type: 'error', status: 'error', message: 'malformed audio frame' };
+  const meta = parseMeta(map.get('m'));
+  switch (type) {
+    case 'a':
+      return { seq, type: 'audio', data: map.get('d') ?? Buffer.alloc(0) };
+    case 'p':
+      return { seq, type: 'piece', index: num(meta.index), text: str(meta.text), durationSeconds: num(meta.durationSeconds) };
+    case 'e':
+      return {
+        seq,
+        type: 'end',
+        characters: num(meta.characters),
+        durationSeconds: num(meta.durationSeconds),
+        pieces: num(meta.pieces),
+        contentType: str(meta.contentType),
+      };
+    case 'x':
+      return { seq, type: 'error', status: str(meta.status) || 'error', message: str(meta.message) || 'synthesis failed' };
+    case 'c':
+      return { seq, type: 'cancelled' };
+    default:
+      return { seq, type: 'error', status: 'error', message: 'malformed audio frame' };
+  }
+}
+
+export function isLastFrame(frame: ChunkFrame): boolean {
+  return frame.type === 'end' || frame.type === 'error' || frame.type === 'cancelled';
+}

@@ -1,0 +1,48 @@
+import type { EngineVoiceParams, VoiceSettings } from '@platform/speech-engine';
+
+/** What the gateway hands the worker (BullMQ job data, queue `synthesis`). Version 1. */
+export interface SynthesisJobData {
+  v: 1;
+  /** Also the BullMQ job id and the history item id: one id follows the request everywhere. */
+  jobId: string;
+  /** Key prefix for the audio stream and cancel key (see naming.ts). */
+  keyPrefix: string;
+  accountId?: string;
+  voice: {
+    voiceId: string;
+    name: string;
+    category: 'premade' | 'cloned';
+    engine: EngineVoiceParams;
+  };
+  modelId: string;
+  /** Canonical language tag when the request chose one; its eSpeak voice replaces the voice's. */
+  language?: { id: string; espeak: string };
+  text: string;
+  /** Pre-split pieces (WebSocket segments); otherwise the worker splits at sentences. */
+  pieces?: string[];
+  settings: VoiceSettings;
+  outputFormat: string;
+  /** Who waits: a whole-file response, a streamed response, or a WebSocket segment. */
+  kind: 'convert' | 'stream' | 'websocket';
+  /** Whether the finished audio becomes a history item (WebSocket segments do not, see docs). */
+  recordHistory: boolean;
+  createdAt: number;
+  /** After this the gateway has given up; the worker drops the job unstarted. */
+  deadlineAt: number;
+}
+
+/** Plan → BullMQ priority (1 is served first). Unknown plans queue with free. */
+export function planPriority(plan: string | undefined): number {
+  switch ((plan ?? '').toLowerCase()) {
+    case 'enterprise':
+      return 1;
+    case 'pro':
+      return 2;
+    case 'creator':
+      return 3;
+    case 'starter':
+      return 4;
+    default:
+      return 5;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Where a synthesis job lives in Redis. Gateway and worker agree on these names; tests pass their
+ * own queue name and key prefix so concurrent runs never meet.
+ */
+export const SYNTHESIS_QUEUE = 'synthesis';
+export const DEFAULT_KEY_PREFIX = 'speech';
+
+/** The job's audio: a Redis stream of chunk frames, read from id 0 so nothing is missed. */
+export function audioStreamKey(prefix: string, jobId: string): string {
+  return `${prefix}:job:${jobId}:audio`;
+}
+
+/** Set by the gateway when the client went away; the worker checks it before every piece. */
+export function cancelKey(prefix: string, jobId: string): string {
+  return `${prefix}:job:${jobId}:cancel`;
+}
+
+/** Lifetime of a job's keys after their last write: a crashed party cannot leave them behind. */
+export const JOB_KEY_TTL_SECONDS = 120;
+
+const JOB_ID = /^[A-Za-z0-9_-]{8,64}$/;
+export function isJobId(value: string): boolean {
+  return JOB_ID.test(value);
+}
