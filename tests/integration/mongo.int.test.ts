@@ -36,4 +36,17 @@ describe('MongoDB-compatible server from the local stack', () => {
     expect(read.length).toBe(data.length);
     expect(createHash('sha256').update(read).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
   });
+
+  it('applies concurrent conditional updates atomically, as MongoDB does', async () => {
+    await connection.asPromise();
+    const counters = connection.db!.collection<{ _id: string; n: number }>('counters');
+    await counters.insertOne({ _id: 'c', n: 0 });
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => counters.findOneAndUpdate({ _id: 'c', n: { $lt: 10 } }, { $inc: { n: 1 } })),
+    );
+    expect(results.filter((r) => r !== null)).toHaveLength(10);
+    expect((await counters.findOne({ _id: 'c' }))?.n).toBe(10);
+    const deletes = await Promise.all(Array.from({ length: 10 }, () => counters.findOneAndDelete({ _id: 'c' })));
+    expect(deletes.filter((r) => r !== null)).toHaveLength(1);
+  });
 });
