@@ -8,9 +8,17 @@ export const contentConfigShape = {
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('content'),
   REDIS_URL: env.redisUrl,
+  /** Prefix of every Redis key content writes (caches, rate limits), so deployments and tests can share a server. */
+  REDIS_PREFIX: z.string().max(100).default('content:'),
   KAFKA_BROKERS: env.kafkaBrokers,
+  KAFKA_TOPIC_PREFIX: z.string().max(100).regex(/^[A-Za-z0-9._-]*$/).default(''),
   INTERNAL_SECRET: env.internalSecret,
   AUTH_URL: env.httpUrl.default('http://127.0.0.1:8081'),
+  OUTBOX_POLL_MS: env.positiveInt(200),
+  /** Age after which the relay resolves a pending outbox record from its entity (writer crashed). */
+  OUTBOX_PENDING_TIMEOUT_MS: env.positiveInt(30_000),
+  /** Turn the relay off on replicas that should only serve requests. */
+  OUTBOX_RELAY: env.boolean(true),
 };
 
 export type ContentConfig = ReturnType<typeof loadContentConfig>;

@@ -1,16 +1,42 @@
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
-import { connectMongo, connectRedis, createKafka, kafkaReady } from '@platform/stores';
+import { connectMongo, connectRedis, createKafka } from '@platform/stores';
+import { createAuthClient } from './auth-client/auth-client';
+import { createVersionedCache } from './cache/versioned-cache';
 import { loadContentConfig } from './config';
+import type { ContentDeps } from './domain/deps';
+import { mountContent } from './http/content-app';
+import { createModels, syncIndexes } from './models';
+import { createRelay } from './outbox/relay';
+import { graphqlMount } from './graphql/graphql-mount';
 
 async function main(): Promise<void> {
   const config = loadContentConfig();
   const logger = createLogger('content', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
+  const models = createModels(mongo);
+  await syncIndexes(models);
+  const cache = createVersionedCache(redis, config.REDIS_PREFIX);
+  const deps: ContentDeps = {
+    models,
+    auth: createAuthClient(config.AUTH_URL, config.INTERNAL_SECRET),
+    invalidate: (type) => cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
+  };
+  // Kafka is not a readiness dependency: writes go to the outbox and the relay publishes when
+  // the broker answers (that is the outbox's purpose).
   const kafka = createKafka('content', config.KAFKA_BROKERS);
-  const admin = kafka.admin();
-  await admin.connect();
+  const relay = createRelay({
+    models,
+    redis,
+    redisPrefix: config.REDIS_PREFIX,
+    pendingTimeoutMs: config.OUTBOX_PENDING_TIMEOUT_MS,
+    producer: kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true }),
+    logger,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    pollMs: config.OUTBOX_POLL_MS,
+  });
+  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger });
   await runService({
     name: 'content',
     host: config.HOST,
@@ -19,15 +45,20 @@ async function main(): Promise<void> {
     checks: {
       mongo: () => mongo.db!.admin().ping(),
       redis: () => redis.ping(),
-      kafka: () => kafkaReady(admin),
     },
     mount(app) {
       app.use(requestLogger(logger));
+      mountContent(app, { deps, logger, internalSecret: config.INTERNAL_SECRET, mountGraphQL: graphql.mount });
+    },
+    async stopIntake() {
+      await relay.stop();
     },
     async close() {
-      await Promise.allSettled([mongo.close(), redis.quit(), admin.disconnect()]);
+      await graphql.stop();
+      await Promise.allSettled([mongo.close(), redis.quit()]);
     },
   });
+  if (config.OUTBOX_RELAY) relay.start();
 }
 
 main().catch(exitOnBootFailure('content'));

@@ -1,0 +1,69 @@
+import { DomainError } from '../domain/errors';
+
+/**
+ * auth's internal endpoints (architecture.md): content never sees credentials at rest, it
+ * forwards them to auth. Every call is bounded in time; auth being down is a 503-class outcome.
+ */
+export interface Account {
+  id: string;
+  name: string;
+  email: string;
+  roles: string[];
+  status?: string;
+  createdAt?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  refresh_expires_in: number;
+  account: Account;
+}
+
+export type AuthResult<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown> };
+
+export interface AuthClient {
+  createAccount(input: { name: string; email: string; password: string }): Promise<AuthResult<Account>>;
+  login(input: { email: string; password: string }): Promise<AuthResult<TokenResponse>>;
+  refresh(refreshToken: string): Promise<AuthResult<TokenResponse>>;
+  getAccount(id: string): Promise<AuthResult<Account>>;
+  updateAccount(id: string, changes: { name?: string; email?: string; roles?: string[]; status?: string }): Promise<AuthResult<Account>>;
+}
+
+const TIMEOUT_MS = 5000;
+
+export function createAuthClient(baseUrl: string, secret: string, fetchImpl: typeof fetch = fetch): AuthClient {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<AuthResult<T>> {
+    let res: Response;
+    try {
+      res = await fetchImpl(new URL(path, baseUrl), {
+        method,
+        headers: { 'content-type': 'application/json', 'x-internal-secret': secret },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      throw new DomainError('unavailable', 'Authorization service unavailable');
+    }
+    const text = await res.text().catch(() => '');
+    let parsed: unknown = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    if (res.ok) return { ok: true, value: record as T };
+    if (res.status >= 500) throw new DomainError('unavailable', 'Authorization service failed');
+    return { ok: false, status: res.status, body: record };
+  }
+  return {
+    createAccount: (input) => call('POST', '/internal/accounts', input),
+    login: (input) => call('POST', '/internal/login', input),
+    refresh: (refreshToken) => call('POST', '/internal/refresh', { refresh_token: refreshToken }),
+    getAccount: (id) => call('GET', `/internal/accounts/${encodeURIComponent(id)}`),
+    updateAccount: (id, changes) => call('PATCH', `/internal/accounts/${encodeURIComponent(id)}`, changes),
+  };
+}

@@ -1,0 +1,30 @@
+import type { NextFunction, Request, Response } from 'express';
+import { ContentHttpError, ContentValidationError, contentErrorResponse } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+
+export { ContentHttpError, ContentValidationError };
+
+export const notFound = (message = 'Post not found'): ContentHttpError => new ContentHttpError(404, message);
+export const forbidden = (message: string): ContentHttpError => new ContentHttpError(403, message);
+export const unauthorized = (message = 'Authentication required'): ContentHttpError => new ContentHttpError(401, message);
+
+/** Last handler under `/api/`: every error becomes the seed's shape; 5xx are logged, never leaked. */
+export function restErrorHandler(logger: Logger) {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const mapped = contentErrorResponse(normalize(err));
+    if (mapped.status >= 500) logger.error({ err }, 'request failed');
+    if (res.headersSent) return;
+    res.status(mapped.status).json(mapped.body);
+  };
+}
+
+/** body-parser's errors carry a `type`; give them messages a client can act on. */
+function normalize(err: unknown): unknown {
+  if (typeof err === 'object' && err !== null && 'type' in err) {
+    const type = (err as { type?: unknown }).type;
+    if (type === 'entity.too.large') return new ContentHttpError(413, 'Request body too large');
+    if (type === 'entity.parse.failed') return new ContentHttpError(400, 'Malformed JSON body');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ContentHttpError(415, 'Unsupported body encoding');
+  }
+  return err;
+}

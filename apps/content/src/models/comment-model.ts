@@ -1,0 +1,35 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { entityEventSchemaFields, type EntityEventFields } from './outbox-fields';
+
+/** Threaded comments: `parent` is the comment replied to; replies are the comments whose parent it is. */
+export interface CommentDoc extends EntityEventFields {
+  _id: number;
+  content: string;
+  author: string;
+  post: number;
+  parent: number | null;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+const schema = new Schema<CommentDoc>(
+  {
+    _id: { type: Number, required: true },
+    content: { type: String, required: true },
+    author: { type: String, required: true },
+    post: { type: Number, required: true },
+    parent: { type: Number, default: null },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, default: null },
+    ...entityEventSchemaFields,
+  },
+  { versionKey: false, collection: 'comments' },
+);
+schema.index({ post: 1, createdAt: 1, _id: 1 });
+schema.index({ parent: 1, createdAt: 1, _id: 1 });
+schema.index({ author: 1, createdAt: 1, _id: 1 });
+
+export type CommentModel = Model<CommentDoc>;
+export function commentModel(connection: Connection): CommentModel {
+  return connection.models.Comment ?? connection.model<CommentDoc>('Comment', schema);
+}

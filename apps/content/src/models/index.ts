@@ -1,0 +1,40 @@
+import type { Connection } from 'mongoose';
+import { commentModel, type CommentModel } from './comment-model';
+import { counterModel, type CounterModel } from './counters';
+import { outboxModel, type OutboxModel } from './outbox-fields';
+import { postModel, type PostModel } from './post-model';
+import { categoryModel, tagModel, type TaxonomyModel } from './taxonomy-models';
+import { userModel, type UserModel } from './user-model';
+
+export interface Models {
+  users: UserModel;
+  posts: PostModel;
+  comments: CommentModel;
+  categories: TaxonomyModel;
+  tags: TaxonomyModel;
+  counters: CounterModel;
+  outbox: OutboxModel;
+}
+
+export function createModels(connection: Connection): Models {
+  return {
+    users: userModel(connection),
+    posts: postModel(connection),
+    comments: commentModel(connection),
+    categories: categoryModel(connection),
+    tags: tagModel(connection),
+    counters: counterModel(connection),
+    outbox: outboxModel(connection),
+  };
+}
+
+/** Builds indexes before the service reports ready. */
+export async function syncIndexes(models: Models): Promise<void> {
+  await Promise.all([models.users, models.posts, models.comments, models.outbox].map((m) => m.createIndexes()));
+}
+
+export type { UserDoc, UserRole, UserStatus } from './user-model';
+export type { PostDoc, PostStatus } from './post-model';
+export type { CommentDoc } from './comment-model';
+export { nextId } from './counters';
+export { withEventId, type OutboxDoc, type OutboxEntityType } from './outbox-fields';

@@ -1,0 +1,100 @@
+import { Router, type Request, type Response } from 'express';
+import type { ContentDeps } from '../domain/deps';
+import { notFoundError } from '../domain/errors';
+import { requireAuthenticated } from '../http/rest-guards';
+import { queryPositiveInt, queryString, rejectUnknownQuery } from '../http/validate';
+import { callerOf } from '../identity/identity-middleware';
+import { createPost, deletePost, findPost, updatePost } from './post-writes';
+import { canSeePost, countView, listPublished } from './post-reads';
+import { renderPost, renderPosts } from './rest-post-view';
+import { mergeFields, parseRestPostBody, replacementFields } from './rest-post-input';
+import { slugify } from './slug';
+
+/** Maximum REST `limit` (the seed leaves it open). */
+export const MAX_LIMIT = 100;
+const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit', 'category', 'tag']);
+
+/** Post ids are positive integers; anything else cannot name a post, so it is a 404 like a missing one. */
+function postId(req: Request): number {
+  const raw = req.params.id;
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,14}$/.test(raw)) throw notFoundError('Post');
+  return Number(raw);
+}
+
+export function postRoutes(deps: ContentDeps): Router {
+  const router = Router();
+
+  router.get('/posts', async (req: Request, res: Response) => {
+    requireAuthenticated(callerOf(res), 'read');
+    const query = req.query as Record<string, unknown>;
+    rejectUnknownQuery(query, LIST_PARAMS);
+    const page = queryPositiveInt(query, 'page', 1, 1_000_000);
+    const limit = queryPositiveInt(query, 'limit', 10, MAX_LIMIT);
+    const category = queryString(query, 'category');
+    const tag = queryString(query, 'tag');
+    const { posts, total } = await listPublished(deps, {
+      page,
+      limit,
+      ...(category !== undefined ? { category: slugify(category, '-') } : {}),
+      ...(tag !== undefined ? { tag: slugify(tag, '-') } : {}),
+    });
+    res.json({ data: await renderPosts(deps, posts), meta: { total, page, limit, pages: Math.ceil(total / limit) } });
+  });
+
+  router.post('/posts', async (req: Request, res: Response) => {
+    const caller = callerOf(res);
+    requireAuthenticated(caller, 'write');
+    const input = parseRestPostBody(req.body, 'create');
+    const fields = replacementFields(input);
+    const { post } = await createPost(
+      deps,
+      caller,
+      {
+        title: fields.title!,
+        content: fields.content!,
+        excerpt: null,
+        status: fields.published ? 'PUBLISHED' : 'DRAFT',
+        category: fields.category ?? null,
+        tags: fields.tags ?? [],
+      },
+      input.names,
+    );
+    res.status(201).json(await renderPost(deps, post));
+  });
+
+  router.get('/posts/:id', async (req: Request, res: Response) => {
+    const caller = callerOf(res);
+    requireAuthenticated(caller, 'read');
+    const id = postId(req);
+    const post = await findPost(deps, id);
+    if (!post || !canSeePost(caller, post)) throw notFoundError('Post');
+    await countView(deps, id);
+    res.json(await renderPost(deps, { ...post, viewCount: post.viewCount + 1 }));
+  });
+
+  const update = (mode: 'replace' | 'merge') => async (req: Request, res: Response) => {
+    const caller = callerOf(res);
+    requireAuthenticated(caller, 'write');
+    const id = postId(req);
+    const existing = await findPost(deps, id);
+    if (!existing || !canSeePost(caller, existing)) throw notFoundError('Post');
+    const input = parseRestPostBody(req.body, mode);
+    const changes = mode === 'replace' ? replacementFields(input) : mergeFields(input);
+    const { post } = await updatePost(deps, caller, id, changes, input.names);
+    res.json(await renderPost(deps, post));
+  };
+  router.put('/posts/:id', update('replace'));
+  router.patch('/posts/:id', update('merge'));
+
+  router.delete('/posts/:id', async (req: Request, res: Response) => {
+    const caller = callerOf(res);
+    requireAuthenticated(caller, 'write');
+    const id = postId(req);
+    const existing = await findPost(deps, id);
+    if (!existing || !canSeePost(caller, existing)) throw notFoundError('Post');
+    await deletePost(deps, caller, id);
+    res.status(204).end();
+  });
+
+  return router;
+}

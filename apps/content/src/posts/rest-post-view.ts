@@ -1,0 +1,60 @@
+import type { ContentDeps } from '../domain/deps';
+import type { PostDoc, UserDoc } from '../models';
+
+/** The REST Post resource of seed 001 (plus status/excerpt/viewCount/publishedAt, read-only). */
+export interface RestPost {
+  id: number;
+  title: string;
+  slug: string;
+  content: string;
+  excerpt: string | null;
+  published: boolean;
+  status: string;
+  createdAt: string;
+  updatedAt: string | null;
+  publishedAt: string | null;
+  viewCount: number;
+  author: { id: string; name: string } | null;
+  author_name: string | null;
+  category: { slug: string; name: string } | null;
+  tags: { slug: string; name: string }[];
+}
+
+/** Renders posts with one query each for authors, categories and tags, however many posts. */
+export async function renderPosts(deps: ContentDeps, posts: PostDoc[]): Promise<RestPost[]> {
+  const authorIds = [...new Set(posts.map((p) => p.author))];
+  const categoryIds = [...new Set(posts.flatMap((p) => (p.category ? [p.category] : [])))];
+  const tagIds = [...new Set(posts.flatMap((p) => p.tags))];
+  const [authors, categories, tags] = await Promise.all([
+    authorIds.length ? deps.models.users.find({ _id: { $in: authorIds } }, { name: 1 }).lean<Pick<UserDoc, '_id' | 'name'>[]>() : [],
+    categoryIds.length ? deps.models.categories.find({ _id: { $in: categoryIds } }).lean() : [],
+    tagIds.length ? deps.models.tags.find({ _id: { $in: tagIds } }).lean() : [],
+  ]);
+  const authorName = new Map(authors.map((a) => [a._id, a.name]));
+  const categoryName = new Map(categories.map((c) => [c._id, c.name]));
+  const tagName = new Map(tags.map((t) => [t._id, t.name]));
+  return posts.map((post) => {
+    const name = authorName.get(post.author) ?? null;
+    return {
+      id: post._id,
+      title: post.title,
+      slug: post.slug,
+      content: post.content,
+      excerpt: post.excerpt ?? null,
+      published: post.published,
+      status: post.status,
+      createdAt: new Date(post.createdAt).toISOString(),
+      updatedAt: post.updatedAt ? new Date(post.updatedAt).toISOString() : null,
+      publishedAt: post.publishedAt ? new Date(post.publishedAt).toISOString() : null,
+      viewCount: post.viewCount,
+      author: name === null ? null : { id: post.author, name },
+      author_name: name,
+      category: post.category ? { slug: post.category, name: categoryName.get(post.category) ?? post.category } : null,
+      tags: post.tags.map((slug) => ({ slug, name: tagName.get(slug) ?? slug })),
+    };
+  });
+}
+
+export async function renderPost(deps: ContentDeps, post: PostDoc): Promise<RestPost> {
+  return (await renderPosts(deps, [post]))[0]!;
+}

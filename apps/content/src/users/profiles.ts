@@ -1,0 +1,152 @@
+import { buildContentEvent } from '@platform/events';
+import type { Caller } from '../identity/caller';
+import { isAdmin } from '../identity/caller';
+import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/errors';
+import type { ContentDeps } from '../domain/deps';
+import type { Account } from '../auth-client/auth-client';
+import { withEventId, type UserDoc, type UserRole, type UserStatus } from '../models';
+import { writeWithEvent } from '../outbox/write-with-event';
+import { userSnapshot } from '../outbox/snapshots';
+
+/** User profiles: created from auth accounts, changed by their owner or an admin. */
+
+const LIVE = { deletedAt: null };
+const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
+
+function roleOf(account: Account): UserRole {
+  for (const r of ['ADMIN', 'MODERATOR', 'USER'] as const) if (account.roles?.includes(r)) return r;
+  return 'USER';
+}
+
+export async function findUser(deps: ContentDeps, id: string): Promise<UserDoc | null> {
+  return deps.models.users.findOne({ _id: id, ...LIVE }).lean<UserDoc>();
+}
+
+/** Creates the profile of an auth account (idempotent: an existing profile is returned). */
+export async function createProfile(deps: ContentDeps, account: Account, now = new Date()): Promise<UserDoc> {
+  const existing = await findUser(deps, account.id);
+  if (existing) return existing;
+  const doc: UserDoc = {
+    _id: account.id,
+    name: account.name,
+    nameLower: account.name.toLowerCase(),
+    email: account.email.toLowerCase(),
+    avatar: null,
+    status: 'ACTIVE',
+    role: roleOf(account),
+    createdAt: now,
+    updatedAt: null,
+    eventIds: [],
+    deletedAt: null,
+    rev: 1,
+  };
+  const event = buildContentEvent('user.created', userSnapshot(doc), { time: now });
+  doc.eventIds = [event.id];
+  try {
+    await writeWithEvent(deps.models.outbox, 'users', event, () => deps.models.users.create(doc));
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const raced = await findUser(deps, account.id);
+    if (raced) return raced;
+    throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
+  }
+  await deps.invalidate('User');
+  return doc;
+}
+
+/**
+ * The caller's profile, created from auth's account on first use (an account registered
+ * through auth directly, or an OAuth client acting for a user, has no profile yet).
+ */
+export async function ensureProfile(deps: ContentDeps, caller: Caller): Promise<UserDoc> {
+  if (!caller.id) throw new DomainError('unauthenticated', 'Authentication required');
+  const found = await findUser(deps, caller.id);
+  if (found) return found;
+  const account = await deps.auth.getAccount(caller.id);
+  if (!account.ok) throw new DomainError('unauthenticated', 'Unknown account');
+  return createProfile(deps, account.value);
+}
+
+export interface ProfileChanges {
+  name?: string;
+  email?: string;
+  avatar?: string | null;
+  status?: UserStatus;
+  role?: UserRole;
+}
+
+/**
+ * Applies changes to a profile: own profile or ADMIN; role and status only by ADMIN. Email,
+ * role and status also live in auth (they are credentials and token claims), so auth is told
+ * first; a refusal there changes nothing here.
+ */
+export async function updateProfile(deps: ContentDeps, caller: Caller, id: string, changes: ProfileChanges): Promise<UserDoc> {
+  const current = await findUser(deps, id);
+  if (!current) throw notFoundError('User');
+  if (caller.id !== id && !isAdmin(caller)) throw forbiddenError('You may only change your own profile');
+  if ((changes.role !== undefined || changes.status !== undefined) && !isAdmin(caller)) {
+    throw new DomainError('forbidden', 'Only an admin may change role or status', {
+      [changes.role !== undefined ? 'role' : 'status']: 'Only an admin may change this value.',
+    });
+  }
+  if (changes.role !== undefined && !ROLES.has(changes.role)) throw validationError({ role: 'This value is not a valid role.' });
+  const email = changes.email?.toLowerCase();
+  const authChanges: { email?: string; roles?: string[]; status?: string; name?: string } = {};
+  if (email !== undefined && email !== current.email) authChanges.email = email;
+  if (changes.role !== undefined && changes.role !== current.role) authChanges.roles = [changes.role];
+  if (changes.status !== undefined && changes.status !== current.status) authChanges.status = changes.status;
+  if (Object.keys(authChanges).length > 0) {
+    if (changes.name !== undefined) authChanges.name = changes.name;
+    const result = await deps.auth.updateAccount(id, authChanges);
+    if (!result.ok) {
+      if (result.status === 409) throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
+      if (result.status === 404) throw notFoundError('User');
+      throw validationError({ [Object.keys(authChanges)[0]!]: 'This value was rejected by the authorization service.' });
+    }
+  }
+  const now = new Date();
+  const next: UserDoc = {
+    ...current,
+    ...(changes.name !== undefined ? { name: changes.name, nameLower: changes.name.toLowerCase() } : {}),
+    ...(email !== undefined ? { email } : {}),
+    ...(changes.avatar !== undefined ? { avatar: changes.avatar } : {}),
+    ...(changes.status !== undefined ? { status: changes.status } : {}),
+    ...(changes.role !== undefined ? { role: changes.role } : {}),
+    updatedAt: now,
+  };
+  const event = buildContentEvent('user.updated', userSnapshot(next), { time: now });
+  const { eventIds: _e, rev: _r, _id: _i, ...fields } = next;
+  try {
+    const applied = await writeWithEvent(deps.models.outbox, 'users', event, async () => {
+      const res = await deps.models.users.updateOne(
+        { _id: id, rev: current.rev, ...LIVE },
+        { $set: { ...fields, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+      );
+      return res.matchedCount === 1;
+    });
+    if (!applied) throw new DomainError('conflict', 'The profile changed meanwhile; retry');
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
+    throw err;
+  }
+  await deps.invalidate('User');
+  return { ...next, rev: current.rev + 1 };
+}
+
+/** Soft-deletes the profile; the relay removes it once `user.deleted` is out. ADMIN only. */
+export async function deleteProfile(deps: ContentDeps, caller: Caller, id: string): Promise<void> {
+  if (!isAdmin(caller)) throw forbiddenError('Only an admin may delete users');
+  const current = await findUser(deps, id);
+  if (!current) throw notFoundError('User');
+  const now = new Date();
+  const event = buildContentEvent('user.deleted', userSnapshot({ ...current, status: 'DELETED', updatedAt: now }), { time: now });
+  const applied = await writeWithEvent(deps.models.outbox, 'users', event, async () => {
+    const res = await deps.models.users.updateOne(
+      { _id: id, rev: current.rev, ...LIVE },
+      { $set: { deletedAt: now, updatedAt: now, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+    );
+    return res.matchedCount === 1;
+  });
+  if (!applied) throw new DomainError('conflict', 'The profile changed meanwhile; retry');
+  await deps.invalidate('User');
+}

@@ -1,0 +1,37 @@
+import { isAdmin, type Caller } from '../identity/caller';
+import type { UserDoc } from '../models';
+
+/**
+ * The REST user resource (the seed does not show it). `email` only to the user themself and to
+ * admins; passwords never reach content at all. `roles` in the REST spelling (ROLE_*).
+ */
+export interface RestUser {
+  id: string;
+  name: string;
+  email?: string;
+  avatar: string | null;
+  status: string;
+  roles: string[];
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export function restRoles(role: string): string[] {
+  if (role === 'ADMIN') return ['ROLE_ADMIN', 'ROLE_USER'];
+  if (role === 'MODERATOR') return ['ROLE_MODERATOR', 'ROLE_USER'];
+  return ['ROLE_USER'];
+}
+
+export function renderUser(user: UserDoc, viewer: Caller | 'self'): RestUser {
+  const showEmail = viewer === 'self' || viewer.id === user._id || isAdmin(viewer);
+  return {
+    id: user._id,
+    name: user.name,
+    ...(showEmail ? { email: user.email } : {}),
+    avatar: user.avatar ?? null,
+    status: user.status,
+    roles: restRoles(user.role),
+    createdAt: new Date(user.createdAt).toISOString(),
+    updatedAt: user.updatedAt ? new Date(user.updatedAt).toISOString() : null,
+  };
+}
