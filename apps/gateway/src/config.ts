@@ -1,4 +1,7 @@
 import { env, loadConfig } from '@platform/config';
+import { z } from 'zod';
+
+const optionalString = z.string().default('');
 
 export const gatewayConfigShape = {
   PORT: env.port(8080),
@@ -10,6 +13,33 @@ export const gatewayConfigShape = {
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   AUTH_URL: env.httpUrl.default('http://127.0.0.1:8081'),
   CONTENT_URL: env.httpUrl.default('http://127.0.0.1:8082'),
+  /** Express `trust proxy`: which hops may set X-Forwarded-For (the load balancer's address). */
+  TRUST_PROXY: z.string().min(1).default('loopback'),
+  /** Upstream must answer with headers within this many ms, else 504. */
+  UPSTREAM_TIMEOUT_MS: env.positiveInt(10_000),
+  /** TCP connect bound for upstreams; a dead host answers 503 this fast. */
+  UPSTREAM_CONNECT_TIMEOUT_MS: env.positiveInt(2_000),
+  /** Largest request body the gateway forwards (bytes). */
+  MAX_BODY_BYTES: env.positiveInt(10 * 1024 * 1024),
+  /** Largest GraphQL-over-HTTP body (the gateway parses it to check scopes). */
+  MAX_GRAPHQL_BODY_BYTES: env.positiveInt(1024 * 1024),
+  /** How long a resolved API key is trusted without asking auth again (revocation clears it at once). */
+  API_KEY_CACHE_TTL_MS: env.positiveInt(30_000),
+  /** Redis key prefix of the shared rate-limit state (tests use a unique one). */
+  RATE_LIMIT_PREFIX: z.string().min(1).max(100).default('gw:limits'),
+  /** Enterprise plan limits ("custom" in seed 000). */
+  ENTERPRISE_RPS: env.positiveInt(50),
+  ENTERPRISE_CONCURRENCY: env.positiveInt(25),
+  /** Optional JSON `{"<plan>": {"rps": n, "concurrency": n}}` overriding the built-in table. */
+  PLAN_LIMITS_JSON: optionalString,
+  /** Prefix of the content topics (libs/events); lets test runs share one Kafka. */
+  KAFKA_TOPIC_PREFIX: optionalString,
+  /** Events a slow subscriber may have queued before its connection is closed. */
+  SUBSCRIBER_BUFFER: env.positiveInt(100),
+  /** Active subscriptions per graphql-ws connection. */
+  MAX_SUBSCRIPTIONS_PER_CONNECTION: env.positiveInt(50),
+  /** Bound for the nested-field fetch a subscription event may need from content. */
+  SUBSCRIPTION_FETCH_TIMEOUT_MS: env.positiveInt(3_000),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

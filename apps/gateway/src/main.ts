@@ -1,15 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
-import { exitOnBootFailure, runService } from '@platform/service';
-import { connectRedis, createKafka, kafkaReady } from '@platform/stores';
+import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
+import { connectRedis, createKafka } from '@platform/stores';
 import { loadGatewayConfig } from './config';
+import { createApiKeyResolver } from './auth/api-key-cache';
+import { authApiKeyLookup } from './auth/api-key-lookup';
+import { listenForApiKeyRevocations } from './auth/api-key-revocations';
+import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
+import { createConcurrencyLimiter } from './limits/concurrency';
+import { createPlanLimiter } from './limits/limit-middleware';
+import { defaultPlanTable, planTableWithOverrides } from './limits/plans';
+import { createRateLimiter } from './limits/rate-limiter';
+import { mountEdgeRoutes } from './routing/edge-routes';
+import { routeUpgrades } from './routing/upgrades';
+import { createUpstream } from './routing/upstream';
+import { contentFieldFetcher } from './subscriptions/content-fetcher';
+import { serveSubscriptions } from './subscriptions/graphql-ws-server';
+import { SubscriptionHub } from './subscriptions/hub';
+import { startContentFeed } from './subscriptions/kafka-feed';
+import { buildSubscriptionSchema } from './subscriptions/subscription-schema';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const plans = planTableWithOverrides(
+    defaultPlanTable({ rps: config.ENTERPRISE_RPS, concurrency: config.ENTERPRISE_CONCURRENCY }),
+    config.PLAN_LIMITS_JSON,
+  );
   const redis = await connectRedis(config.REDIS_URL);
-  const kafka = createKafka('gateway', config.KAFKA_BROKERS);
-  const admin = kafka.admin();
-  await admin.connect();
+  const revocations = await connectRedis(config.REDIS_URL);
+  const kafka = createKafka(`gateway-${randomUUID().slice(0, 8)}`, config.KAFKA_BROKERS);
+
+  const bounds = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS };
+  const content = createUpstream('content', config.CONTENT_URL, bounds);
+  const auth = createUpstream('auth', config.AUTH_URL, bounds);
+
+  const apiKeys = createApiKeyResolver(
+    authApiKeyLookup(config.AUTH_URL, config.INTERNAL_SECRET, auth.agent, Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000)),
+    config.API_KEY_CACHE_TTL_MS,
+  );
+  await listenForApiKeyRevocations(revocations, apiKeys, logger);
+  const authDeps = {
+    apiKeys,
+    verifyAccessToken: oauthResourceVerifier({ publicUrl: config.PUBLIC_URL, authUrl: config.AUTH_URL, redis }),
+  };
+  const limiter = createPlanLimiter(
+    plans,
+    createRateLimiter(redis, config.RATE_LIMIT_PREFIX),
+    createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX }),
+  );
+
+  const schema = buildSubscriptionSchema();
+  const hub = new SubscriptionHub({
+    schema,
+    fetchField: contentFieldFetcher(config.CONTENT_URL, config.INTERNAL_SECRET, content.agent, config.SUBSCRIPTION_FETCH_TIMEOUT_MS),
+    logger,
+    capacity: config.SUBSCRIBER_BUFFER,
+  });
+  const feed = await startContentFeed({
+    kafka,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    groupId: `gateway-subscriptions-${randomUUID()}`,
+    logger,
+    onEvent: (event) => hub.publish(event),
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const subscriptions = serveSubscriptions(wss, {
+    schema,
+    hub,
+    authDeps,
+    publicUrl: config.PUBLIC_URL,
+    maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    logger,
+  });
+
   await runService({
     name: 'gateway',
     host: config.HOST,
@@ -17,13 +82,33 @@ async function main(): Promise<void> {
     logger,
     checks: {
       redis: () => redis.ping(),
-      kafka: () => kafkaReady(admin),
+      kafka: () => withTimeout(feed.ready, 2_000, 'content feed'),
     },
     mount(app) {
+      app.set('trust proxy', config.TRUST_PROXY);
       app.use(requestLogger(logger));
+      mountEdgeRoutes(app, {
+        publicUrl: config.PUBLIC_URL,
+        internalSecret: config.INTERNAL_SECRET,
+        maxBodyBytes: config.MAX_BODY_BYTES,
+        maxGraphqlBodyBytes: config.MAX_GRAPHQL_BODY_BYTES,
+        logger,
+        authDeps,
+        limiter,
+        content,
+        auth,
+      });
+    },
+    onServer(server) {
+      routeUpgrades(server, { graphql: wss, logger });
+    },
+    async stopIntake() {
+      await feed.stop();
+      hub.closeAll();
+      await Promise.resolve(subscriptions.dispose()).catch(() => undefined);
     },
     async close() {
-      await Promise.allSettled([redis.quit(), admin.disconnect()]);
+      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close()]);
     },
   });
 }

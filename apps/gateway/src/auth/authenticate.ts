@@ -1,0 +1,164 @@
+import type { Identity, Role } from '@platform/identity';
+import type { EdgeError } from '../routing/edge-errors';
+import type { ApiKeyResolver } from './api-key-cache';
+import { AuthUnavailableError } from './api-key-lookup';
+import { TokenRejectedError, type AccessTokenVerifier } from './access-token-verifier';
+import type { Credential } from './credentials';
+
+/** What a route asks of its caller. */
+export interface RouteNeeds {
+  /** Resource identifiers accepted as the token's audience (RFC 8707). */
+  audiences: string[];
+  /** Scope a JWT must hold; API keys are checked against `API_KEY_SCOPE`. Empty: none. */
+  scope: string;
+  /** Anonymous callers are refused here (speech) instead of by the service. */
+  credentialsRequired: boolean;
+  /** DPoP `htm` and `htu`. */
+  method: string;
+  url: string;
+}
+
+export interface AuthenticateDeps {
+  apiKeys: ApiKeyResolver;
+  verifyAccessToken: AccessTokenVerifier;
+}
+
+export type AuthOutcome = { ok: true; identity: Identity; expiresAt?: number } | { ok: false; error: EdgeError };
+
+/** API keys are speech keys: all speech scopes, no content scopes (docs/architecture.md). */
+export const API_KEY_SCOPE = 'speech:read speech:write';
+export const ANONYMOUS: Identity = { roles: [], scope: '', method: 'anonymous' };
+
+const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
+
+function challenge(scheme: 'Bearer' | 'DPoP', params: Record<string, string>): string {
+  const quoted = Object.entries(params).map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`);
+  const algs = scheme === 'DPoP' ? ['algs="ES256"'] : [];
+  return [`${scheme} realm="platform"`, ...algs, ...quoted].join(', ');
+}
+
+function hasScope(granted: string, needed: string): boolean {
+  if (!needed) return true;
+  const held = new Set(granted.split(' ').filter(Boolean));
+  return needed.split(' ').every((s) => held.has(s));
+}
+
+function insufficientScope(scheme: 'Bearer' | 'DPoP', needed: string): EdgeError {
+  return {
+    status: 403,
+    code: 'insufficient_scope',
+    message: `insufficient_scope: this call needs the scope ${needed}`,
+    headers: { 'www-authenticate': challenge(scheme, { error: 'insufficient_scope', scope: needed }) },
+  };
+}
+
+function authUnavailable(): EdgeError {
+  return { status: 503, code: 'upstream_unavailable', message: 'authentication is temporarily unavailable', headers: { 'retry-after': '1' } };
+}
+
+/**
+ * Turns a request's credential into the caller's identity, or the rejection the route's
+ * interface answers with. One place decides, so every route and the WebSocket agree.
+ */
+export async function authenticate(credential: Credential, needs: RouteNeeds, deps: AuthenticateDeps): Promise<AuthOutcome> {
+  switch (credential.kind) {
+    case 'none':
+      if (!needs.credentialsRequired) return { ok: true, identity: ANONYMOUS };
+      return {
+        ok: false,
+        error: {
+          status: 401,
+          code: 'missing_credentials',
+          message: 'authentication required: send xi-api-key or an Authorization header',
+          headers: { 'www-authenticate': challenge('Bearer', {}) },
+        },
+      };
+    case 'malformed':
+      return {
+        ok: false,
+        error: credential.ambiguous
+          ? {
+              status: 400,
+              code: 'invalid_request',
+              field: 'authorization',
+              message: credential.reason,
+              headers: { 'www-authenticate': challenge('Bearer', { error: 'invalid_request', error_description: credential.reason }) },
+            }
+          : {
+              status: 401,
+              code: 'invalid_token',
+              message: credential.reason,
+              headers: { 'www-authenticate': challenge('Bearer', { error: 'invalid_token', error_description: credential.reason }) },
+            },
+      };
+    case 'api_key': {
+      let record;
+      try {
+        record = await deps.apiKeys.resolve(credential.key);
+      } catch (err) {
+        if (err instanceof AuthUnavailableError) return { ok: false, error: authUnavailable() };
+        throw err;
+      }
+      if (!record) {
+        return {
+          ok: false,
+          error: {
+            status: 401,
+            code: 'invalid_api_key',
+            message: 'invalid_api_key: the API key is not valid',
+            headers: { 'www-authenticate': challenge('Bearer', { error: 'invalid_token', error_description: 'invalid API key' }) },
+          },
+        };
+      }
+      if (!hasScope(API_KEY_SCOPE, needs.scope)) return { ok: false, error: insufficientScope('Bearer', needs.scope) };
+      return {
+        ok: true,
+        identity: { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan },
+      };
+    }
+    case 'jwt': {
+      let token;
+      try {
+        token = await deps.verifyAccessToken({
+          token: credential.token,
+          scheme: credential.scheme,
+          ...(credential.proof !== undefined ? { proof: credential.proof } : {}),
+          method: needs.method,
+          url: needs.url,
+          audiences: needs.audiences,
+        });
+      } catch (err) {
+        if (err instanceof TokenRejectedError) {
+          return {
+            ok: false,
+            error: {
+              status: err.error === 'invalid_request' ? 400 : 401,
+              code: err.error === 'invalid_request' ? 'invalid_request' : 'invalid_token',
+              field: 'authorization',
+              message: `${err.error}: ${err.description}`,
+              headers: {
+                ...err.headers,
+                'www-authenticate': challenge(credential.scheme, { error: err.error, error_description: err.description }),
+              },
+            },
+          };
+        }
+        if (err instanceof AuthUnavailableError) return { ok: false, error: authUnavailable() };
+        throw err;
+      }
+      if (!hasScope(token.scope, needs.scope)) return { ok: false, error: insufficientScope(credential.scheme, needs.scope) };
+      return {
+        ok: true,
+        expiresAt: token.exp,
+        identity: {
+          sub: token.sub,
+          roles: token.roles.filter((r): r is Role => ROLES.has(r)),
+          scope: token.scope,
+          method: credential.scheme === 'DPoP' ? 'dpop_jwt' : 'bearer_jwt',
+          ...(token.clientId ? { clientId: token.clientId } : {}),
+          ...(token.plan ? { plan: token.plan } : {}),
+        },
+      };
+    }
+  }
+}

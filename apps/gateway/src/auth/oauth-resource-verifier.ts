@@ -1,0 +1,61 @@
+import type { Redis } from 'ioredis';
+import { createTokenVerifier, ResourceAuthError, type TokenVerifier } from '@platform/oauth-resource';
+import { TokenRejectedError, type AccessTokenVerifier } from './access-token-verifier';
+
+export interface OAuthResourceOptions {
+  publicUrl: string;
+  authUrl: string;
+  redis: Redis;
+}
+
+/**
+ * Adapts libs/oauth-resource (JWKS cache, revocation list in Redis, DPoP proofs with replay
+ * protection) to the gateway's verifier. The library fixes audiences per verifier, so one is
+ * built per audience set (speech, content) and reused.
+ */
+export function oauthResourceVerifier(options: OAuthResourceOptions): AccessTokenVerifier {
+  const issuer = options.publicUrl.replace(/\/$/, '');
+  const verifiers = new Map<string, TokenVerifier>();
+  const verifierFor = (audiences: string[]): TokenVerifier => {
+    const key = audiences.join(' ');
+    let verifier = verifiers.get(key);
+    if (!verifier) {
+      verifier = createTokenVerifier({
+        issuer,
+        jwksUrl: new URL('/jwks', options.authUrl).toString(),
+        audiences,
+        redis: options.redis,
+        realm: 'platform',
+      });
+      verifiers.set(key, verifier);
+    }
+    return verifier;
+  };
+  return async (input) => {
+    try {
+      const token = await verifierFor(input.audiences).verify({
+        authorization: `${input.scheme} ${input.token}`,
+        ...(input.proof !== undefined ? { dpop: input.proof } : {}),
+        method: input.method,
+        url: input.url,
+      });
+      const { claims } = token;
+      return {
+        sub: token.sub,
+        scope: token.scopes.join(' '),
+        ...(token.clientId ? { clientId: token.clientId } : {}),
+        roles: Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : [],
+        ...(typeof claims.plan === 'string' ? { plan: claims.plan } : {}),
+        exp: typeof claims.exp === 'number' ? claims.exp : 0,
+      };
+    } catch (err) {
+      if (err instanceof ResourceAuthError) {
+        const extra: Record<string, string> = {};
+        if (err.headers['DPoP-Nonce']) extra['dpop-nonce'] = err.headers['DPoP-Nonce'];
+        const code = err.error === 'invalid_dpop_proof' || err.error === 'use_dpop_nonce' || err.error === 'invalid_request' ? err.error : 'invalid_token';
+        throw new TokenRejectedError(code, err.description, extra);
+      }
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { LimitSubject } from './plans';
+
+/**
+ * Requests in progress per subject across all replicas. rate-limiter-flexible counts events in
+ * windows and has no semaphore, so this is a small Redis sorted set of leases: each request adds
+ * a member scored with its lease deadline (Redis clock, so replicas' clocks do not matter) and
+ * removes it when done. A replica that dies leaves leases that expire on their own; long
+ * requests (streaming) renew theirs.
+ */
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+return 1
+`;
+
+const RENEW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if redis.call('ZSCORE', KEYS[1], ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
+  return 1
+end
+return 0
+`;
+
+export interface SlotLease {
+  release(): Promise<void>;
+}
+
+export interface ConcurrencyOptions {
+  prefix: string;
+  /** How long a slot survives without renewal (a crashed replica's slots free up after this). */
+  leaseMs?: number;
+}
+
+export function createConcurrencyLimiter(redis: Redis, options: ConcurrencyOptions) {
+  const leaseMs = options.leaseMs ?? 30_000;
+  return async function acquire(subject: LimitSubject): Promise<SlotLease | null> {
+    const key = `${options.prefix}:conc:${subject.key}`;
+    const id = randomUUID();
+    const granted = await redis.eval(ACQUIRE, 1, key, subject.limit.concurrency, leaseMs, id);
+    if (granted !== 1) return null;
+    const renewal = setInterval(() => {
+      redis.eval(RENEW, 1, key, leaseMs, id).catch(() => undefined);
+    }, Math.floor(leaseMs / 3));
+    renewal.unref();
+    let released = false;
+    return {
+      async release() {
+        if (released) return;
+        released = true;
+        clearInterval(renewal);
+        await redis.zrem(key, id).catch(() => undefined);
+      },
+    };
+  };
+}
+
+export type AcquireSlot = ReturnType<typeof createConcurrencyLimiter>;

@@ -1,0 +1,75 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Identity } from '@platform/identity';
+import type { Logger } from '@platform/logger';
+import { sendEdgeError, type Surface } from '../routing/edge-errors';
+import type { AcquireSlot, SlotLease } from './concurrency';
+import { limitSubject, type PlanTable } from './plans';
+import type { ConsumeRate, RateDecision } from './rate-limiter';
+
+export interface PlanLimiter {
+  /** Rate then concurrency for one request; null lease with the decision when refused. */
+  admit(identity: Identity, ip: string): Promise<{ decision: RateDecision; lease: SlotLease | null; reason?: 'rate' | 'concurrency' }>;
+}
+
+export function createPlanLimiter(table: PlanTable, consumeRate: ConsumeRate, acquireSlot: AcquireSlot): PlanLimiter {
+  return {
+    async admit(identity, ip) {
+      const subject = limitSubject(identity, ip, table);
+      const decision = await consumeRate(subject);
+      if (!decision.allowed) return { decision, lease: null, reason: 'rate' };
+      const lease = await acquireSlot(subject).catch(() => ({ release: async () => undefined }));
+      if (!lease) return { decision, lease: null, reason: 'concurrency' };
+      return { decision, lease };
+    },
+  };
+}
+
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetUnix),
+  };
+}
+
+/**
+ * Plan limits for a route group: sets the X-RateLimit-* headers on every response (also errors),
+ * answers 429 with Retry-After in the surface's shape when the rate or concurrency is exceeded,
+ * and holds a concurrency slot until the response is finished or the client goes away.
+ */
+export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Logger) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const identity = req.identity;
+    if (!identity) {
+      next();
+      return;
+    }
+    let admitted;
+    try {
+      admitted = await limiter.admit(identity, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    } catch (err) {
+      // Both the shared and the insurance limiter failed: let the request through rather than
+      // turn a limiter fault into an outage, and say so loudly.
+      logger.error({ err }, 'rate limiter failed; request admitted unlimited');
+      next();
+      return;
+    }
+    const headers = rateLimitHeaders(admitted.decision);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (!admitted.lease) {
+      const concurrency = admitted.reason === 'concurrency';
+      sendEdgeError(res, surface, {
+        status: 429,
+        code: 'rate_limited',
+        message: concurrency
+          ? 'too many concurrent requests for your plan; retry when one finishes'
+          : `too many requests: the plan allows ${admitted.decision.limit} per second`,
+        headers: { 'retry-after': concurrency ? '1' : String(admitted.decision.retryAfter) },
+      });
+      return;
+    }
+    const lease = admitted.lease;
+    res.once('close', () => void lease.release());
+    next();
+  };
+}

@@ -1,0 +1,70 @@
+import type { Identity } from '@platform/identity';
+
+export interface PlanLimit {
+  /** Requests per second. */
+  rps: number;
+  /** Requests in progress at once. */
+  concurrency: number;
+}
+
+export type PlanTable = Record<string, PlanLimit>;
+
+/**
+ * Seed 000's table. Free's concurrency is "restricted" there; we choose 2: a browser page or an
+ * SDK commonly has two requests in flight, and synthesis cost is bounded by the character quota
+ * anyway. Enterprise is "custom": it comes from ENTERPRISE_RPS / ENTERPRISE_CONCURRENCY.
+ */
+export function defaultPlanTable(enterprise: PlanLimit): PlanTable {
+  return {
+    free: { rps: 3, concurrency: 2 },
+    starter: { rps: 5, concurrency: 2 },
+    creator: { rps: 10, concurrency: 5 },
+    pro: { rps: 20, concurrency: 10 },
+    enterprise,
+  };
+}
+
+function isLimit(value: unknown): value is PlanLimit {
+  if (typeof value !== 'object' || value === null) return false;
+  const { rps, concurrency } = value as Record<string, unknown>;
+  return Number.isInteger(rps) && Number.isInteger(concurrency) && (rps as number) > 0 && (concurrency as number) > 0;
+}
+
+/** Applies `PLAN_LIMITS_JSON` (operators tune plans without a release); rejects bad input at boot. */
+export function planTableWithOverrides(base: PlanTable, json: string): PlanTable {
+  if (!json.trim()) return base;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error('PLAN_LIMITS_JSON: malformed (not JSON)');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('PLAN_LIMITS_JSON: malformed (not an object)');
+  const table: PlanTable = { ...base };
+  for (const [plan, limit] of Object.entries(parsed)) {
+    if (!isLimit(limit)) throw new Error(`PLAN_LIMITS_JSON: malformed (plan ${plan} needs positive integer rps and concurrency)`);
+    table[plan.toLowerCase()] = limit;
+  }
+  return table;
+}
+
+export interface LimitSubject {
+  /** Who shares the budget: the account (every key and token of it), or the client IP. */
+  key: string;
+  plan: string;
+  limit: PlanLimit;
+}
+
+/**
+ * Authenticated callers are limited per account with their plan (unknown or missing plan: free);
+ * a client-credentials token per client id; anonymous callers per IP with the free plan's numbers.
+ */
+export function limitSubject(identity: Identity, ip: string, table: PlanTable): LimitSubject {
+  const free = table.free!;
+  if (identity.method === 'anonymous' || !identity.sub) {
+    return { key: `ip:${ip}`, plan: 'anonymous', limit: table.anonymous ?? free };
+  }
+  const plan = (identity.plan ?? 'free').toLowerCase();
+  const limit = table[plan] ?? free;
+  return { key: `acct:${identity.sub}`, plan: table[plan] ? plan : 'free', limit };
+}

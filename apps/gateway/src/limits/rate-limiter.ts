@@ -1,0 +1,56 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { LimitSubject } from './plans';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the current window ends. */
+  resetUnix: number;
+  /** Seconds to wait before retrying, when refused. */
+  retryAfter: number;
+}
+
+/**
+ * Requests per second across all replicas: one fixed one-second window per subject in Redis
+ * (rate-limiter-flexible's atomic increment-with-expiry). If Redis fails, each replica falls back
+ * to an in-memory limiter with the same numbers (the library's insurance limiter), so an outage
+ * neither opens the gates nor stops all traffic.
+ */
+export function createRateLimiter(redis: Redis, prefix: string, now: () => number = Date.now) {
+  const limiters = new Map<number, RateLimiterRedis>();
+  const limiterFor = (points: number) => {
+    let limiter = limiters.get(points);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${prefix}:rps:${points}`,
+        points,
+        duration: 1,
+        insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
+      });
+      limiters.set(points, limiter);
+    }
+    return limiter;
+  };
+
+  return async function consume(subject: LimitSubject): Promise<RateDecision> {
+    const points = subject.limit.rps;
+    const toDecision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
+      allowed,
+      limit: points,
+      remaining: Math.max(0, res.remainingPoints),
+      resetUnix: Math.ceil((now() + res.msBeforeNext) / 1000),
+      retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    });
+    try {
+      return toDecision(await limiterFor(points).consume(subject.key, 1), true);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return toDecision(err, false);
+      throw err;
+    }
+  };
+}
+
+export type ConsumeRate = ReturnType<typeof createRateLimiter>;

@@ -1,0 +1,166 @@
+import express, { type Express, type Request, type Response, type Router } from 'express';
+import { signIdentity } from '@platform/identity';
+import type { Logger } from '@platform/logger';
+import { authenticateRequests, publicRequestUrl } from '../auth/authenticate-middleware';
+import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
+import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
+import { sendEdgeError } from './edge-errors';
+import { forward } from './forward';
+import { graphqlOperationKind, graphqlOperationKindFromQueryString } from './graphql-operation';
+import type { Upstream } from './upstream';
+
+export interface EdgeRouteDeps {
+  publicUrl: string;
+  internalSecret: string;
+  maxBodyBytes: number;
+  maxGraphqlBodyBytes: number;
+  logger: Logger;
+  authDeps: AuthenticateDeps;
+  limiter: PlanLimiter;
+  content: Upstream;
+  auth: Upstream;
+  /** The speech API (apps/gateway/src/speech); mounted behind authentication and limits. */
+  speech?: Router;
+}
+
+/**
+ * Paths of the authorization server that clients use (seed 002 plus discovery, JWKS and the
+ * pages a person sees). Everything else of auth, above all `/internal/*`, is unreachable here.
+ */
+export const AUTH_PUBLIC_PREFIXES = [
+  '/authorize',
+  '/token',
+  '/revoke',
+  '/introspect',
+  '/device_authorization',
+  '/device',
+  '/jwks',
+  '/.well-known',
+  '/login',
+  '/logout',
+  '/consent',
+  '/signin',
+  '/interaction',
+  '/assets',
+];
+
+function underPrefix(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Credential headers stay at the edge: services trust `x-platform-identity` only. */
+const CREDENTIAL_HEADERS = ['authorization', 'xi-api-key', 'dpop'];
+
+export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
+  const { publicUrl, logger } = deps;
+  const base = publicUrl.replace(/\/$/, '');
+  const speechAudiences = [base, `${base}/v1`];
+  const contentAudiences = [base, `${base}/api`];
+
+  const toContent = (req: Request, res: Response, body?: Buffer, surface: 'content' | 'graphql' = 'content') =>
+    signIdentity(req.identity!, deps.internalSecret).then((identity) =>
+      forward(req, res, deps.content, req.originalUrl, {
+        drop: CREDENTIAL_HEADERS,
+        set: { 'x-platform-identity': identity },
+        ...(body ? { body } : {}),
+        maxBodyBytes: deps.maxBodyBytes,
+        onFailure: (err) => sendEdgeError(res, surface, err),
+      }),
+    );
+
+  // Speech API: every call needs a credential (seed 000, "Authentication").
+  const speechNeeds = (req: Request): RouteNeeds => ({
+    audiences: speechAudiences,
+    scope: READ_METHODS.has(req.method) ? 'speech:read' : 'speech:write',
+    credentialsRequired: true,
+    method: req.method,
+    url: publicRequestUrl(publicUrl, req),
+  });
+  const speech = express.Router();
+  speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, logger));
+  speech.use(limitRequests(deps.limiter, 'speech', logger));
+  if (deps.speech) speech.use(deps.speech);
+  speech.use((_req, res) => sendEdgeError(res, 'speech', { status: 404, code: 'not_found', message: 'no such speech endpoint' }));
+  app.use('/v1', speech);
+
+  // Content REST: register/login/refresh are public; content itself refuses anonymous callers elsewhere.
+  const contentNeeds = (req: Request): RouteNeeds | 'skip' =>
+    underPrefix(req.path, '/auth')
+      ? 'skip'
+      : {
+          audiences: contentAudiences,
+          scope: READ_METHODS.has(req.method) ? 'content:read' : 'content:write',
+          credentialsRequired: false,
+          method: req.method,
+          url: publicRequestUrl(publicUrl, req),
+        };
+  const rest = express.Router();
+  rest.use(authenticateRequests('content', contentNeeds, deps.authDeps, logger));
+  rest.use(limitRequests(deps.limiter, 'content', logger));
+  rest.use((req, res) => void toContent(req, res));
+  app.use('/api/v1', rest);
+
+  // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, served here).
+  const graphql = express.Router();
+  graphql.use(
+    express.raw({ type: () => true, limit: deps.maxGraphqlBodyBytes }),
+    (err: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
+      const tooLarge = (err as { type?: unknown }).type === 'entity.too.large';
+      sendEdgeError(res, 'graphql', {
+        status: tooLarge ? 413 : 400,
+        code: tooLarge ? 'payload_too_large' : 'invalid_request',
+        message: tooLarge ? `request body exceeds ${deps.maxGraphqlBodyBytes} bytes` : 'request body could not be read',
+      });
+    },
+  );
+  const graphqlNeeds = (req: Request): RouteNeeds => {
+    let kind;
+    if (req.method === 'GET') {
+      kind = graphqlOperationKindFromQueryString(req.query.query, req.query.operationName);
+    } else {
+      let parsed: unknown;
+      try {
+        parsed = Buffer.isBuffer(req.body) && req.body.length ? JSON.parse(req.body.toString('utf8')) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      kind = graphqlOperationKind(parsed);
+    }
+    return {
+      audiences: contentAudiences,
+      scope: kind === 'mutation' ? 'content:write' : 'content:read',
+      credentialsRequired: false,
+      method: req.method,
+      url: publicRequestUrl(publicUrl, req),
+    };
+  };
+  graphql.use(authenticateRequests('graphql', graphqlNeeds, deps.authDeps, logger));
+  graphql.use(limitRequests(deps.limiter, 'graphql', logger));
+  graphql.use((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      sendEdgeError(res, 'graphql', { status: 405, code: 'invalid_request', message: 'use GET or POST for GraphQL over HTTP' });
+      return;
+    }
+    const body = Buffer.isBuffer(req.body) ? req.body : undefined;
+    void toContent(req, res, req.method === 'POST' ? (body ?? Buffer.alloc(0)) : undefined, 'graphql');
+  });
+  app.use('/graphql', graphql);
+
+  // The authorization server's public endpoints, Host and X-Forwarded-* preserved for the issuer.
+  app.use((req, res, next) => {
+    if (!AUTH_PUBLIC_PREFIXES.some((prefix) => underPrefix(req.path, prefix))) {
+      next();
+      return;
+    }
+    void forward(req, res, deps.auth, req.originalUrl, {
+      maxBodyBytes: deps.maxBodyBytes,
+      onFailure: (err) => sendEdgeError(res, 'oauth', err),
+    });
+  });
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
+}

@@ -1,0 +1,131 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response } from 'express';
+import { request } from 'undici';
+import type { Upstream } from './upstream';
+import { upstreamFailure } from './upstream';
+import type { EdgeError } from './edge-errors';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) never cross the gateway. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Headers only the gateway may set towards a service; a client's copy is dropped. */
+export const GATEWAY_ONLY_HEADERS = ['x-platform-identity', 'x-internal-secret'];
+
+export interface ForwardOptions {
+  /** Request headers to drop besides hop-by-hop and gateway-only ones (lower case). */
+  drop?: readonly string[];
+  /** Headers to set on the upstream request. */
+  set?: Record<string, string>;
+  /** A body the gateway already read (GraphQL); otherwise the request streams through. */
+  body?: Buffer;
+  maxBodyBytes: number;
+  onFailure: (err: EdgeError) => void;
+}
+
+function upstreamHeaders(req: Request, options: ForwardOptions): Record<string, string> {
+  const dropped = new Set([...HOP_BY_HOP, ...GATEWAY_ONLY_HEADERS, ...(options.drop ?? [])]);
+  const connectionTokens = String(req.headers.connection ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
+  for (const token of connectionTokens) dropped.add(token);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers as IncomingHttpHeaders)) {
+    if (value === undefined || dropped.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  // X-Forwarded-* from the client are kept only when it is a trusted proxy (TRUST_PROXY); then
+  // `req.protocol`/`req.hostname` already reflect them.
+  const remote = req.socket.remoteAddress ?? '';
+  const trustFn = req.app.get('trust proxy fn') as ((addr: string, hop: number) => boolean) | undefined;
+  const fromTrustedProxy = trustFn ? trustFn(remote, 0) : false;
+  const priorFor = fromTrustedProxy ? req.get('x-forwarded-for') : undefined;
+  out['x-forwarded-for'] = priorFor ? `${priorFor}, ${remote}` : remote;
+  out['x-forwarded-proto'] = req.protocol;
+  const host = (fromTrustedProxy ? req.get('x-forwarded-host') : undefined) ?? req.headers.host;
+  if (host) out['x-forwarded-host'] = host;
+  if (options.body) {
+    out['content-length'] = String(options.body.length);
+    delete out['content-encoding'];
+  }
+  return { ...out, ...(options.set ?? {}) };
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Counts streamed request bytes so a chunked body cannot exceed the bound either. */
+function limitBytes(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > max) callback(Object.assign(new Error('request body too large'), { code: 'BODY_TOO_LARGE' }));
+      else callback(null, chunk);
+    },
+  });
+}
+
+/**
+ * Streams one request to an upstream and its answer back, within the upstream's time bounds.
+ * Failures before the response starts go to `onFailure` (the caller answers in its interface's
+ * shape); a failure mid-body can only cut the connection.
+ */
+export async function forward(req: Request, res: Response, upstream: Upstream, path: string, options: ForwardOptions): Promise<void> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
+    options.onFailure({ status: 413, code: 'payload_too_large', message: `request body exceeds ${options.maxBodyBytes} bytes` });
+    req.resume();
+    return;
+  }
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  let body: Buffer | Readable | undefined = options.body;
+  if (!body && hasBody(req)) body = req.pipe(limitBytes(options.maxBodyBytes));
+  const url = new URL(path, upstream.baseUrl);
+  let answer: Awaited<ReturnType<typeof request>>;
+  try {
+    answer = await request(url, {
+      method: req.method as 'GET',
+      headers: upstreamHeaders(req, options),
+      body: body ?? null,
+      dispatcher: upstream.agent,
+      signal: abort.signal,
+    });
+  } catch (err) {
+    if (abort.signal.aborted) return;
+    if ((err as { code?: unknown }).code === 'BODY_TOO_LARGE' || (err as { cause?: { code?: unknown } }).cause?.code === 'BODY_TOO_LARGE') {
+      options.onFailure({ status: 413, code: 'payload_too_large', message: `request body exceeds ${options.maxBodyBytes} bytes` });
+      return;
+    }
+    options.onFailure(upstreamFailure(upstream.name, err));
+    return;
+  }
+  res.status(answer.statusCode);
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    res.setHeader(name, value);
+  }
+  try {
+    await pipeline(answer.body, res);
+  } catch {
+    // Client went away or the upstream stalled mid-body: nothing left to answer.
+    res.destroy();
+  }
+}

@@ -1,0 +1,34 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocketServer } from 'ws';
+import type { Logger } from '@platform/logger';
+
+export interface UpgradeRoutes {
+  graphql: WebSocketServer;
+  /** The speech edge's WebSocket (stream-input); false when the path is not its own. */
+  speech?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  logger: Logger;
+}
+
+/** WebSocket upgrades: `/graphql` (graphql-ws, served here), the speech edge, nothing else. */
+export function routeUpgrades(server: Server, routes: UpgradeRoutes): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    } catch {
+      path = '';
+    }
+    if (path === '/graphql') {
+      routes.graphql.handleUpgrade(req, socket, head, (ws) => routes.graphql.emit('connection', ws, req));
+      return;
+    }
+    try {
+      if (routes.speech?.(req, socket, head)) return;
+    } catch (err) {
+      routes.logger.error({ err }, 'speech upgrade failed');
+    }
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+}

@@ -1,0 +1,159 @@
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { GraphQLErrorCode } from '@platform/errors';
+import type { Identity } from '@platform/identity';
+import type { Logger } from '@platform/logger';
+import { authenticate, type AuthenticateDeps } from '../auth/authenticate';
+import { readCredential, type CredentialHeaders } from '../auth/credentials';
+import { checkAuthDirectives } from './auth-directive';
+import type { SubscriptionHub } from './hub';
+import { viewerOf } from './viewer';
+
+export interface SubscriptionServerOptions {
+  schema: GraphQLSchema;
+  hub: SubscriptionHub;
+  authDeps: AuthenticateDeps;
+  publicUrl: string;
+  maxSubscriptionsPerConnection: number;
+  logger: Logger;
+}
+
+/** Close codes besides graphql-ws's own (4400 bad request, 4403 forbidden, 4409, 4429, 4499). */
+export const CLOSE_UNAUTHORIZED = 4401;
+/** Policy violation: the subscriber did not read fast enough and its buffer overflowed. */
+export const CLOSE_SLOW_CONSUMER = 1008;
+
+interface ConnectionState {
+  identity: Identity;
+  expiryTimer?: NodeJS.Timeout;
+}
+
+type Extra = {
+  socket: WebSocket;
+  request: IncomingMessage;
+};
+
+const MAX_QUERY_LENGTH = 20_000;
+
+function param(params: Readonly<Record<string, unknown>> | undefined, ...names: string[]): string | undefined {
+  if (!params) return undefined;
+  for (const [key, value] of Object.entries(params)) {
+    if (names.includes(key.toLowerCase()) && typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/** connection_init payload → the same credential headers an HTTP request would carry. */
+export function credentialFromConnectionParams(params: Readonly<Record<string, unknown>> | undefined): CredentialHeaders {
+  return {
+    authorization: param(params, 'authorization'),
+    'xi-api-key': param(params, 'xi-api-key', 'xi_api_key'),
+    dpop: param(params, 'dpop'),
+  };
+}
+
+/**
+ * graphql-ws on the gateway's own `/graphql` WebSocket. The caller authenticates in
+ * `connection_init` (same credentials as HTTP, in the payload); `@auth` is checked per
+ * subscription; execution and fan-out are the hub's.
+ */
+export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionServerOptions): { dispose: () => void | Promise<void> } {
+  const base = options.publicUrl.replace(/\/$/, '');
+  const states = new WeakMap<object, ConnectionState>();
+
+  return useServer<Record<string, unknown> | undefined, Extra>(
+    {
+      schema: options.schema,
+      connectionInitWaitTimeout: 5_000,
+      onConnect: async (ctx) => {
+        const credential = readCredential(credentialFromConnectionParams(ctx.connectionParams));
+        const outcome = await authenticate(
+          credential,
+          {
+            audiences: [base, `${base}/api`],
+            scope: credential.kind === 'none' ? '' : 'content:read',
+            credentialsRequired: false,
+            method: 'GET',
+            url: `${base}/graphql`,
+          },
+          options.authDeps,
+        ).catch(() => null);
+        if (!outcome) {
+          ctx.extra.socket.close(1011, 'authentication unavailable');
+          return false;
+        }
+        if (!outcome.ok) {
+          const forbidden = outcome.error.status === 403;
+          ctx.extra.socket.close(forbidden ? 4403 : CLOSE_UNAUTHORIZED, outcome.error.message.slice(0, 120));
+          return false;
+        }
+        const state: ConnectionState = { identity: outcome.identity };
+        if (outcome.expiresAt) {
+          // A connection lives no longer than the token that opened it.
+          const ms = Math.max(0, outcome.expiresAt * 1000 - Date.now());
+          state.expiryTimer = setTimeout(() => ctx.extra.socket.close(CLOSE_UNAUTHORIZED, 'token expired'), Math.min(ms, 2 ** 31 - 1));
+          state.expiryTimer.unref();
+        }
+        states.set(ctx, state);
+        return true;
+      },
+      onClose: (ctx) => {
+        const state = states.get(ctx);
+        if (state?.expiryTimer) clearTimeout(state.expiryTimer);
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        const state = states.get(ctx);
+        if (!state) return [new GraphQLError('connection not initialised', { extensions: { code: GraphQLErrorCode.UNAUTHENTICATED } })];
+        if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
+          return [new GraphQLError(`at most ${options.maxSubscriptionsPerConnection} subscriptions per connection`, { extensions: { code: GraphQLErrorCode.RATE_LIMITED } })];
+        }
+        if (typeof payload.query !== 'string' || payload.query.length > MAX_QUERY_LENGTH) {
+          return [new GraphQLError('query missing or too long', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } })];
+        }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, { maxTokens: 5_000 });
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : new GraphQLError('query could not be parsed')];
+        }
+        const invalid = validate(options.schema, document);
+        if (invalid.length > 0) return invalid;
+        const viewer = viewerOf(state.identity);
+        const denied = checkAuthDirectives(options.schema, document, viewer);
+        if (denied.length > 0) return denied;
+        const args: ExecutionArgs = {
+          schema: options.schema,
+          document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue: { viewer, socket: ctx.extra.socket },
+        };
+        return args;
+      },
+      subscribe: (args) => {
+        const { viewer, socket } = args.contextValue as { viewer: ReturnType<typeof viewerOf>; socket: WebSocket };
+        return options.hub.subscribe({
+          document: args.document,
+          operationName: args.operationName ?? null,
+          variables: (args.variableValues as Record<string, unknown> | null | undefined) ?? null,
+          viewer,
+          onOverflow: () => {
+            options.logger.warn('closing a slow subscriber: buffer overflow');
+            socket.close(CLOSE_SLOW_CONSUMER, 'subscriber too slow: buffer overflow');
+          },
+        });
+      },
+      execute: () => ({
+        errors: [
+          new GraphQLError('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', {
+            extensions: { code: GraphQLErrorCode.BAD_USER_INPUT },
+          }),
+        ],
+      }),
+    },
+    wss,
+    12_000,
+  );
+}

@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import {
+  execute,
+  getArgumentValues,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  print,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
+import type { ContentEvent } from '@platform/events';
+import type { Logger } from '@platform/logger';
+import { GraphQLErrorCode } from '@platform/errors';
+import { FILTER_ARGUMENT, routeKey, routeOfEvent } from './event-routes';
+import { nestedFieldQuery, selectsEmail, type FieldFetcher } from './nested-fetch';
+import { SubscriberQueue } from './subscriber-queue';
+import { eventFieldResolver, markFetched, type EventContext } from './subscription-schema';
+import { canSeeEvent, type Viewer } from './viewer';
+
+export interface SubscribeRequest {
+  document: DocumentNode;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+  viewer: Viewer;
+  /** Called once when this subscriber's buffer overflows (close its connection). */
+  onOverflow: () => void;
+}
+
+interface Subscriber {
+  viewer: Viewer;
+  queue: SubscriberQueue<ExecutionResult>;
+}
+
+/** Subscribers whose results are identical: same document, variables and (if it matters) viewer. */
+interface Group {
+  key: string;
+  route: string;
+  document: DocumentNode;
+  operationName: string | null;
+  variables: Record<string, unknown>;
+  viewer: Viewer;
+  subscribers: Set<Subscriber>;
+}
+
+export interface HubOptions {
+  schema: GraphQLSchema;
+  fetchField: FieldFetcher;
+  logger: Logger;
+  /** Per-subscriber buffer (events). */
+  capacity: number;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function errorResult(message: string, code: string): ExecutionResult {
+  return { errors: [new GraphQLError(message, { extensions: { code } })] };
+}
+
+/**
+ * Fans content events out to this replica's subscribers. Subscribers with the same selection
+ * share a group: each event is executed once per group and the one result is queued to every
+ * member allowed to see it. Nested fields missing from the snapshot are fetched once per event
+ * (a cache shared by all groups). Events are published one at a time, so each subscriber gets
+ * them in the order the feed delivers them (per entity: Kafka partition order).
+ */
+export class SubscriptionHub {
+  private readonly groups = new Map<string, Group>();
+  private readonly routes = new Map<string, Set<Group>>();
+
+  constructor(private readonly options: HubOptions) {}
+
+  stats(): { groups: number; subscribers: number } {
+    let subscribers = 0;
+    for (const group of this.groups.values()) subscribers += group.subscribers.size;
+    return { groups: this.groups.size, subscribers };
+  }
+
+  subscribe(request: SubscribeRequest): AsyncIterableIterator<ExecutionResult> | ExecutionResult {
+    const { schema } = this.options;
+    const operation = getOperationAST(request.document, request.operationName ?? undefined);
+    if (!operation || operation.operation !== 'subscription') {
+      return errorResult('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', GraphQLErrorCode.BAD_USER_INPUT);
+    }
+    const selection = operation.selectionSet.selections[0];
+    if (!selection || selection.kind !== Kind.FIELD || operation.selectionSet.selections.length !== 1) {
+      return errorResult('a subscription selects exactly one root field, written as a field', GraphQLErrorCode.BAD_USER_INPUT);
+    }
+    const fieldName = selection.name.value;
+    const definition = schema.getSubscriptionType()?.getFields()[fieldName];
+    if (!definition || !(fieldName in FILTER_ARGUMENT)) {
+      return errorResult(`unknown subscription ${fieldName}`, GraphQLErrorCode.BAD_USER_INPUT);
+    }
+    const variables = request.variables ?? {};
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(definition, selection, variables);
+    } catch (err) {
+      return errorResult(err instanceof Error ? err.message : 'invalid arguments', GraphQLErrorCode.BAD_USER_INPUT);
+    }
+    const filterName = FILTER_ARGUMENT[fieldName];
+    const filterValue = filterName ? args[filterName] : undefined;
+    if (filterName && (typeof filterValue !== 'string' || filterValue.length === 0 || filterValue.length > 200)) {
+      return errorResult(`${filterName} must be a non-empty ID`, GraphQLErrorCode.BAD_USER_INPUT);
+    }
+    const route = routeKey(fieldName, filterValue as string | undefined);
+    const viewerDependent = selectsEmail(request.document);
+    const viewerKey = viewerDependent ? (request.viewer.roles.includes('ADMIN') ? 'admin' : `user:${request.viewer.sub ?? ''}`) : '';
+    const key = createHash('sha256')
+      .update([print(request.document), request.operationName ?? '', stableJson(variables), viewerKey].join('\u0000'))
+      .digest('base64url');
+
+    let group = this.groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        route,
+        document: request.document,
+        operationName: request.operationName ?? null,
+        variables,
+        viewer: request.viewer,
+        subscribers: new Set(),
+      };
+      this.groups.set(key, group);
+      const routed = this.routes.get(route) ?? new Set<Group>();
+      routed.add(group);
+      this.routes.set(route, routed);
+    }
+    const owner = group;
+    const subscriber: Subscriber = {
+      viewer: request.viewer,
+      queue: new SubscriberQueue<ExecutionResult>(this.options.capacity, request.onOverflow, () => this.leave(owner, subscriber)),
+    };
+    owner.subscribers.add(subscriber);
+    return subscriber.queue;
+  }
+
+  /** Delivers one event to every matching subscriber of this replica. */
+  async publish(event: ContentEvent): Promise<void> {
+    const target = routeOfEvent(event);
+    if (!target) return;
+    const groups = this.routes.get(routeKey(target.field, target.argument?.value));
+    if (!groups || groups.size === 0) return;
+    const cache = new Map<string, Promise<unknown>>();
+    const fetchNested = (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
+      const built = nestedFieldQuery(typeName, id, info);
+      if (!built) return Promise.resolve(null);
+      let pending = cache.get(built.key);
+      if (!pending) {
+        pending = this.options.fetchField(built.query, built.variables);
+        cache.set(built.key, pending);
+      }
+      return pending.then((entity) => {
+        const value = typeof entity === 'object' && entity !== null ? (entity as Record<string, unknown>)[String(info.path.key)] : null;
+        markFetched(value);
+        return value;
+      });
+    };
+    const work = [...groups].map(async (group) => {
+      const recipients = [...group.subscribers].filter((s) => canSeeEvent(event, s.viewer));
+      if (recipients.length === 0) return;
+      const context: EventContext = { viewer: group.viewer, fetchNested };
+      let result: ExecutionResult;
+      try {
+        result = await execute({
+          schema: this.options.schema,
+          document: group.document,
+          rootValue: { [target.field]: event.data },
+          contextValue: context,
+          variableValues: group.variables,
+          operationName: group.operationName,
+          fieldResolver: eventFieldResolver,
+        });
+      } catch (err) {
+        this.options.logger.error({ err, event: event.id }, 'subscription execution failed');
+        result = errorResult('event could not be delivered', GraphQLErrorCode.INTERNAL_SERVER_ERROR);
+      }
+      return () => {
+        for (const subscriber of recipients) subscriber.queue.push(result);
+      };
+    });
+    // Results are queued after every group has executed, in one synchronous pass.
+    for (const deliver of await Promise.all(work)) deliver?.();
+  }
+
+  /** Ends every subscription (shutdown). */
+  closeAll(): void {
+    for (const group of [...this.groups.values()]) for (const subscriber of [...group.subscribers]) void subscriber.queue.return();
+  }
+
+  private leave(group: Group, subscriber: Subscriber): void {
+    group.subscribers.delete(subscriber);
+    if (group.subscribers.size > 0) return;
+    this.groups.delete(group.key);
+    const routed = this.routes.get(group.route);
+    routed?.delete(group);
+    if (routed && routed.size === 0) this.routes.delete(group.route);
+  }
+}

@@ -1,0 +1,115 @@
+import type { Kafka, Consumer, Admin } from 'kafkajs';
+import { contentTopics, parseContentEvent, EventParseError, type ContentEvent } from '@platform/events';
+import type { Logger } from '@platform/logger';
+
+export interface ContentFeedOptions {
+  kafka: Kafka;
+  topicPrefix: string;
+  /** Unique per process: every replica reads every event (fan-out, not work sharing). */
+  groupId: string;
+  logger: Logger;
+  onEvent: (event: ContentEvent) => Promise<void>;
+  /** How many recent event ids are remembered to drop redeliveries. */
+  dedupeWindow?: number;
+}
+
+export interface ContentFeed {
+  /** Resolves once the consumer has joined and owns its partitions. */
+  ready: Promise<void>;
+  isReady(): boolean;
+  stop(): Promise<void>;
+}
+
+const PARTITIONS = 3;
+
+async function ensureTopics(admin: Admin, topics: string[]): Promise<void> {
+  const existing = new Set(await admin.listTopics());
+  const missing = topics.filter((t) => !existing.has(t));
+  if (missing.length === 0) return;
+  try {
+    await admin.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: PARTITIONS })), waitForLeaders: true });
+  } catch (err) {
+    // Another process (content, another replica) may have created them at the same moment.
+    const now = new Set(await admin.listTopics());
+    if (missing.some((t) => !now.has(t))) throw err;
+  }
+}
+
+/**
+ * Consumes the content topics for this replica's subscriptions. The consumer group is new for
+ * every process and is positioned at the end of each partition before it joins, so a replica
+ * (re)starting delivers only events that happen after it is up, never old ones as if new. The
+ * relay delivers at least once; ids seen recently are dropped. Partitions are consumed in
+ * parallel, each in order, so events of one entity (one key, one partition) stay in order.
+ */
+export async function startContentFeed(options: ContentFeedOptions): Promise<ContentFeed> {
+  const { kafka, logger } = options;
+  const topics = Object.values(contentTopics(options.topicPrefix));
+  const admin = kafka.admin();
+  await admin.connect();
+  await ensureTopics(admin, topics);
+  for (const topic of topics) {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    await admin.setOffsets({ groupId: options.groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
+  }
+
+  const consumer: Consumer = kafka.consumer({
+    groupId: options.groupId,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1_000,
+    maxWaitTimeInMs: 250,
+    allowAutoTopicCreation: false,
+  });
+  let joined = false;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    joined = true;
+    markReady();
+  });
+  consumer.on(consumer.events.CRASH, (event) => logger.error({ err: event.payload.error }, 'content feed consumer crashed'));
+
+  const window = options.dedupeWindow ?? 50_000;
+  const seen = new Set<string>();
+  const remember = (id: string): boolean => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    if (seen.size > window) seen.delete(seen.values().next().value!);
+    return true;
+  };
+
+  await consumer.connect();
+  await consumer.subscribe({ topics, fromBeginning: false });
+  await consumer.run({
+    partitionsConsumedConcurrently: PARTITIONS * topics.length,
+    eachMessage: async ({ message, topic, partition }) => {
+      let event: ContentEvent;
+      try {
+        event = parseContentEvent(message.value);
+      } catch (err) {
+        if (err instanceof EventParseError) {
+          logger.warn({ topic, partition, offset: message.offset, reason: err.message }, 'skipping malformed content event');
+          return;
+        }
+        throw err;
+      }
+      if (!remember(event.id)) return;
+      try {
+        await options.onEvent(event);
+      } catch (err) {
+        logger.error({ err, event: event.id }, 'content event fan-out failed');
+      }
+    },
+  });
+
+  return {
+    ready,
+    isReady: () => joined,
+    async stop() {
+      await consumer.disconnect().catch(() => undefined);
+      // The group belonged to this process only; leave nothing behind in Kafka.
+      await admin.deleteGroups([options.groupId]).catch(() => undefined);
+      await admin.disconnect().catch(() => undefined);
+    },
+  };
+}

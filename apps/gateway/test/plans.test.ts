@@ -1,0 +1,33 @@
+import { defaultPlanTable, limitSubject, planTableWithOverrides } from '../src/limits/plans';
+
+const table = defaultPlanTable({ rps: 50, concurrency: 25 });
+
+describe('plan limits', () => {
+  it('follows seed 000 and our Free concurrency', () => {
+    expect(table).toMatchObject({
+      free: { rps: 3, concurrency: 2 },
+      starter: { rps: 5, concurrency: 2 },
+      creator: { rps: 10, concurrency: 5 },
+      pro: { rps: 20, concurrency: 10 },
+      enterprise: { rps: 50, concurrency: 25 },
+    });
+  });
+  it('limits accounts by plan and anonymous callers by IP', () => {
+    expect(limitSubject({ sub: 'a1', roles: ['USER'], scope: '', method: 'api_key', plan: 'Pro' }, '1.2.3.4', table)).toEqual({
+      key: 'acct:a1',
+      plan: 'pro',
+      limit: { rps: 20, concurrency: 10 },
+    });
+    expect(limitSubject({ sub: 'a1', roles: [], scope: '', method: 'bearer_jwt', plan: 'platinum' }, 'x', table).plan).toBe('free');
+    expect(limitSubject({ roles: [], scope: '', method: 'anonymous' }, '1.2.3.4', table)).toEqual({
+      key: 'ip:1.2.3.4',
+      plan: 'anonymous',
+      limit: { rps: 3, concurrency: 2 },
+    });
+  });
+  it('takes overrides from PLAN_LIMITS_JSON and rejects bad ones', () => {
+    expect(planTableWithOverrides(table, '{"anonymous":{"rps":1,"concurrency":1}}').anonymous).toEqual({ rps: 1, concurrency: 1 });
+    expect(() => planTableWithOverrides(table, '{"free":{"rps":0,"concurrency":1}}')).toThrow(/PLAN_LIMITS_JSON/);
+    expect(() => planTableWithOverrides(table, 'nope')).toThrow(/PLAN_LIMITS_JSON/);
+  });
+});
