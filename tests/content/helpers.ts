@@ -141,3 +141,16 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Starts the built auth app (real accounts and tokens) sharing content's INTERNAL_SECRET. */
+export async function startAuthApp(): Promise<RunningApp & { db: string }> {
+  const port = await freePort();
+  const db = uniqueName('auth');
+  const url = `http://127.0.0.1:${port}`;
+  const app = await startApp({
+    app: 'auth',
+    env: { ...stackEnv(), PORT: String(port), MONGO_DB: db, INTERNAL_SECRET, PUBLIC_URL: url, LOG_LEVEL: 'warn' },
+    readyTimeoutMs: 60_000,
+  });
+  return { ...app, db };
+}
