@@ -3,10 +3,29 @@ import type { Deps } from './deps';
 import { oauthErrorHandler } from './http/errors';
 import { internalRoutes } from './internal/internal-routes';
 import { jwksRoute } from './keys/jwks-route';
+import { deviceAuthorizationRoute } from './oauth/device-authorization-route';
+import { introspectRoute } from './oauth/introspect-route';
+import { metadataRoute } from './oauth/metadata-route';
+import { revokeRoute } from './oauth/revoke-route';
+import { tokenRoute } from './oauth/token-route';
+import { authorizeRoutes } from './pages/authorize-routes';
+import { deviceRoutes } from './pages/device-routes';
+import { loginRoutes } from './pages/login-routes';
 
 /** Mounts every route of the authorization server on `app`. */
 export function mountAuth(app: Express, deps: Deps): void {
   app.use('/internal', internalRoutes(deps));
   app.use(jwksRoute(deps.keys));
+  app.use(metadataRoute(deps));
+  app.use(tokenRoute(deps));
+  app.use(revokeRoute(deps));
+  app.use(introspectRoute(deps));
+  app.use(deviceAuthorizationRoute(deps));
+  app.use(authorizeRoutes(deps));
+  app.use(loginRoutes(deps));
+  app.use(deviceRoutes(deps));
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' });
+  });
   app.use(oauthErrorHandler(deps.logger));
 }

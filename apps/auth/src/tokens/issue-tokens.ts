@@ -16,6 +16,8 @@ export interface TokenSetInput {
   familyId?: string;
   account?: AccountDoc | null;
   act?: Record<string, unknown>;
+  /** Account claims copied from another token (token exchange) when no account document is at hand. */
+  profile?: { roles?: string[]; plan?: string; username?: string };
 }
 
 export interface TokenResponse {
@@ -46,7 +48,13 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'refres
     audience: input.audience,
     ttlSeconds: config.ACCESS_TOKEN_TTL,
     ...(input.jkt ? { jkt: input.jkt } : {}),
-    ...(input.account ? { roles: input.account.roles, plan: input.account.plan, username: input.account.email } : {}),
+    ...(input.account
+      ? { roles: input.account.roles, plan: input.account.plan, username: input.account.email }
+      : {
+          ...(input.profile?.roles ? { roles: input.profile.roles } : {}),
+          ...(input.profile?.plan ? { plan: input.profile.plan } : {}),
+          ...(input.profile?.username ? { username: input.profile.username } : {}),
+        }),
     ...(input.act ? { act: input.act } : {}),
   });
   const response: TokenResponse = {

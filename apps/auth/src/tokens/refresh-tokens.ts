@@ -104,7 +104,10 @@ export async function consumeRefreshToken(
     return { ok: false, reason: 'reused' };
   }
   if (new Date(existing.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
-  const claimed = await model
+  // FerretDB's conditional updates are not reliably atomic under concurrency, so the one-time claim is
+  // a Redis SET NX; the MongoDB update below only records it.
+  const first = await redis.set(`auth:rt-used:${id}`, '1', 'EX', Math.max(60, Math.ceil((new Date(existing.expiresAt).getTime() - Date.now()) / 1000)), 'NX');
+  const claimed = first !== 'OK' ? null : await model
     .findOneAndUpdate({ _id: id, usedAt: null, revokedAt: null }, { $set: { usedAt: new Date() } }, { new: true })
     .lean<RefreshTokenDoc>();
   if (!claimed) {

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/**
+ * Admin command line: `node apps/auth/dist/cli/main.js <command> [options]`, with the same environment
+ * as the auth app (MONGO_URL, MONGO_DB, REDIS_URL, INTERNAL_SECRET, PUBLIC_URL). Prints JSON.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { connectMongo, connectRedis } from '@platform/stores';
+import { toPublicAccount } from '../accounts/account-model';
+import { createAccount, findAccount, findAccountByEmail } from '../accounts/accounts';
+import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
+import { createClient, listClients, toPublicClient, type NewClientInput } from '../clients/clients';
+import { loadAuthConfig } from '../config';
+import { signingKeys } from '../keys/signing-keys';
+import { authModels } from '../stores';
+
+const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
+  clients:create  --name N --type confidential|public --grant G... [--redirect-uri U...] [--scope S...]
+                  [--resource R...] [--jwks-file F] [--client-id ID] [--no-secret]
+  clients:list
+  accounts:create --email E --name N --password P [--role ADMIN|MODERATOR|USER...] [--plan P]
+  accounts:list
+  api-keys:create --account <id or email> [--name N]
+  api-keys:list   [--account <id or email>]
+  api-keys:revoke --id KEY_ID
+  keys:rotate`;
+
+const options = {
+  name: { type: 'string' },
+  type: { type: 'string' },
+  grant: { type: 'string', multiple: true },
+  'redirect-uri': { type: 'string', multiple: true },
+  scope: { type: 'string', multiple: true },
+  resource: { type: 'string', multiple: true },
+  'jwks-file': { type: 'string' },
+  'client-id': { type: 'string' },
+  'no-secret': { type: 'boolean' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  role: { type: 'string', multiple: true },
+  plan: { type: 'string' },
+  account: { type: 'string' },
+  id: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({ options, allowPositionals: true, strict: true });
+  const command = positionals[0];
+  if (!command || values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  const config = loadAuthConfig();
+  const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+  const redis = await connectRedis(config.REDIS_URL);
+  const models = await authModels(mongo);
+  const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const accountOf = async (ref: string) => (ref.includes('@') ? findAccountByEmail(models.accounts, ref) : findAccount(models.accounts, ref));
+  try {
+    switch (command) {
+      case 'clients:create': {
+        const input: NewClientInput = {
+          name: values.name ?? '',
+          type: values.type as 'confidential' | 'public',
+          grant_types: (values.grant ?? []) as NewClientInput['grant_types'],
+          redirect_uris: values['redirect-uri'] ?? [],
+          scopes: (values.scope ?? []).flatMap((s) => s.split(' ')).filter(Boolean),
+          resources: values.resource ?? [],
+          secret: !values['no-secret'],
+          ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
+          ...(values['jwks-file'] ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] } : {}),
+        };
+        const { client, secret } = await createClient(models.clients, config.INTERNAL_SECRET, input, config.PUBLIC_URL);
+        print({ ...toPublicClient(client), ...(secret ? { client_secret: secret } : {}) });
+        break;
+      }
+      case 'clients:list':
+        print((await listClients(models.clients)).map(toPublicClient));
+        break;
+      case 'accounts:create': {
+        const account = await createAccount(models.accounts, {
+          email: values.email ?? '',
+          name: values.name ?? '',
+          password: values.password ?? '',
+          ...(values.role ? { roles: values.role as ('ADMIN' | 'MODERATOR' | 'USER')[] } : {}),
+          ...(values.plan ? { plan: values.plan } : {}),
+        });
+        print(toPublicAccount(account));
+        break;
+      }
+      case 'accounts:list':
+        print((await models.accounts.find({}).sort({ createdAt: 1 }).limit(1000).lean()).map(toPublicAccount));
+        break;
+      case 'api-keys:create': {
+        const account = values.account ? await accountOf(values.account) : null;
+        if (!account) throw new Error('--account must name an existing account (id or email)');
+        const { key, doc } = await createApiKey(models.apiKeys, account._id, values.name ?? 'default');
+        print({ ...toPublicApiKey(doc), key });
+        break;
+      }
+      case 'api-keys:list': {
+        const account = values.account ? await accountOf(values.account) : undefined;
+        if (values.account && !account) throw new Error('no such account');
+        print((await listApiKeys(models.apiKeys, account?._id)).map(toPublicApiKey));
+        break;
+      }
+      case 'api-keys:revoke':
+        if (!values.id || !(await revokeApiKey(models.apiKeys, redis, values.id))) throw new Error('no such active API key');
+        print({ revoked: values.id });
+        break;
+      case 'keys:rotate':
+        print({ current: await signingKeys(mongo, config.INTERNAL_SECRET, Number.MAX_SAFE_INTEGER).rotate() });
+        break;
+      default:
+        process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
+        return 2;
+    }
+    return 0;
+  } finally {
+    await Promise.allSettled([mongo.close(), redis.quit()]);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { OAuthError } from '@platform/errors';
+import type { AccountDoc } from '../accounts/account-model';
+import { sha256 } from '../crypto/secrets';
+import type { Deps } from '../deps';
+import { repeated, required, single } from '../oauth/params';
+import { narrowAudience } from '../oauth/resources';
+import { revokeFamily } from '../tokens/refresh-tokens';
+import { issueTokenSet } from '../tokens/issue-tokens';
+import { revokeAccessToken } from '../tokens/revocation';
+import { refreshBinding, type GrantHandler } from './grant-context';
+
+/** What /authorize granted, kept in Redis under the code's hash until it is redeemed once. */
+export interface CodeRecord {
+  clientId: string;
+  redirectUri: string;
+  sub: string;
+  scopes: string[];
+  audience: string[];
+  codeChallenge?: string;
+  /** RFC 9449 §10: the DPoP key the code is bound to (`dpop_jkt` at /authorize). */
+  dpopJkt?: string;
+}
+
+const codeKey = (hash: string) => `auth:code:${hash}`;
+const usedKey = (hash: string) => `auth:code-used:${hash}`;
+
+export async function storeCode(deps: Deps, code: string, record: CodeRecord): Promise<void> {
+  await deps.redis.set(codeKey(sha256(code)), JSON.stringify(record), 'EX', deps.config.AUTHORIZATION_CODE_TTL);
+}
+
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/** RFC 6749 §4.1.3 with PKCE (RFC 7636). A second use of a code revokes what the first one issued (§4.1.2). */
+export const authorizationCodeGrant: GrantHandler = async (ctx) => {
+  const { deps } = ctx;
+  const code = required(ctx.params, 'code', 512);
+  const hash = sha256(code);
+  const raw = await deps.redis.getdel(codeKey(hash));
+  if (!raw) {
+    const used = await deps.redis.get(usedKey(hash));
+    if (used) {
+      const { jti, exp, familyId } = JSON.parse(used) as { jti: string; exp: number; familyId?: string };
+      await revokeAccessToken(deps.redis, jti, exp);
+      if (familyId) await revokeFamily(deps.refreshTokens, deps.redis, familyId);
+      throw new OAuthError('invalid_grant', 'authorization code was already used; the tokens it produced are revoked');
+    }
+    throw new OAuthError('invalid_grant', 'authorization code is invalid or expired');
+  }
+  const record = JSON.parse(raw) as CodeRecord;
+  if (record.clientId !== ctx.client._id) throw new OAuthError('invalid_grant', 'authorization code was issued to another client');
+  if (single(ctx.params, 'redirect_uri', 2000) !== record.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  const verifier = single(ctx.params, 'code_verifier', 128);
+  if (record.codeChallenge) {
+    if (!verifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
+    if (!VERIFIER.test(verifier) || s256(verifier) !== record.codeChallenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  } else if (verifier) {
+    throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code_challenge');
+  }
+  if (record.dpopJkt && record.dpopJkt !== ctx.jkt) throw new OAuthError('invalid_dpop_proof', 'the code is bound to another DPoP key');
+  const audience = narrowAudience(record.audience, repeated(ctx.params, 'resource'));
+  const account = await deps.accounts.findById(record.sub).lean<AccountDoc>();
+  if (!account || account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is no longer active');
+  const issued = await issueTokenSet(deps, {
+    sub: record.sub,
+    clientId: ctx.client._id,
+    scopes: record.scopes,
+    audience,
+    withRefresh: ctx.client.grantTypes.includes('refresh_token'),
+    account,
+    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
+    ...refreshBinding(ctx),
+  });
+  await deps.redis.set(usedKey(hash), JSON.stringify({ jti: issued.jti, exp: issued.exp, familyId: issued.familyId }), 'EX', deps.config.ACCESS_TOKEN_TTL);
+  return issued.response;
+};

@@ -1,0 +1,47 @@
+import { OAuthError } from '@platform/errors';
+import type { AccountDoc } from '../accounts/account-model';
+import { deviceKey, readDevice, writeDevice } from '../device/device-codes';
+import { required } from '../oauth/params';
+import { issueTokenSet } from '../tokens/issue-tokens';
+import { refreshBinding, type GrantHandler } from './grant-context';
+
+/** RFC 8628 §3.4/§3.5 polling: pending, slow_down (+5 s each time), access_denied, expired_token. */
+export const deviceCodeGrant: GrantHandler = async (ctx) => {
+  const { deps } = ctx;
+  const code = required(ctx.params, 'device_code', 200);
+  const key = deviceKey(code);
+  const record = await readDevice(deps, key);
+  if (!record || record.clientId !== ctx.client._id) throw new OAuthError('invalid_grant', 'device_code is invalid');
+  const now = Date.now();
+  if (record.expiresAt <= now) throw new OAuthError('expired_token', 'the device code expired; start again');
+  if (record.status === 'used') throw new OAuthError('invalid_grant', 'device_code was already redeemed');
+  if (record.status === 'denied') throw new OAuthError('access_denied', 'the user denied the request');
+  const tooFast = record.lastPollAt !== undefined && now - record.lastPollAt < record.interval * 1000;
+  record.lastPollAt = now;
+  if (tooFast) {
+    record.interval += 5;
+    await writeDevice(deps, key, record);
+    throw new OAuthError('slow_down', `polling too fast; wait ${record.interval} s between polls`);
+  }
+  if (record.status === 'pending') {
+    await writeDevice(deps, key, record);
+    throw new OAuthError('authorization_pending', 'the user has not finished yet');
+  }
+  // approved: one redemption only (GETDEL makes the claim atomic across replicas).
+  const claimed = await deps.redis.getdel(key);
+  if (!claimed) throw new OAuthError('invalid_grant', 'device_code was already redeemed');
+  await deps.redis.set(key, JSON.stringify({ ...record, status: 'used' }), 'EX', 600);
+  const account = await deps.accounts.findById(record.sub).lean<AccountDoc>();
+  if (!account || account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is no longer active');
+  const issued = await issueTokenSet(deps, {
+    sub: account._id,
+    clientId: ctx.client._id,
+    scopes: record.scopes,
+    audience: record.audience,
+    withRefresh: ctx.client.grantTypes.includes('refresh_token'),
+    account,
+    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
+    ...refreshBinding(ctx),
+  });
+  return issued.response;
+};

@@ -1,0 +1,68 @@
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
+import { OAuthError } from '@platform/errors';
+import { redisReplayCache } from '@platform/oauth-resource';
+import type { AccountDoc } from '../accounts/account-model';
+import { publicEndpoint } from '../oauth/dpop-at-token';
+import { repeated, required, scopeParam } from '../oauth/params';
+import { audienceFor, scopesFor } from '../oauth/resources';
+import { issueTokenSet } from '../tokens/issue-tokens';
+import type { GrantHandler } from './grant-context';
+
+const MAX_ASSERTION_LIFETIME = 3600;
+
+/**
+ * RFC 7523 §2.1: a JWT from a configured trusted issuer (JWT_BEARER_TRUSTED_ISSUERS) stands for its
+ * `sub`. Checks: signature with that issuer's keys, iss, sub, aud (our issuer or token endpoint),
+ * exp, iat (not in the future, not too old), and jti once only.
+ */
+export const jwtBearerGrant: GrantHandler = async (ctx) => {
+  const { deps } = ctx;
+  const assertion = required(ctx.params, 'assertion', 8192);
+  let iss: unknown;
+  try {
+    iss = decodeJwt(assertion).iss;
+  } catch {
+    throw new OAuthError('invalid_grant', 'assertion is not a JWT');
+  }
+  const trusted = deps.config.JWT_BEARER_TRUSTED_ISSUERS.find((t) => t.issuer === iss);
+  if (!trusted) throw new OAuthError('invalid_grant', 'assertion issuer is not trusted');
+  const issuer = deps.config.PUBLIC_URL;
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(trusted.jwks as unknown as JSONWebKeySet), {
+      issuer: trusted.issuer,
+      audience: [issuer, issuer.replace(/\/+$/, ''), publicEndpoint(issuer, '/token')],
+      algorithms: ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'],
+      requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      clockTolerance: 5,
+      maxTokenAge: MAX_ASSERTION_LIFETIME,
+    }));
+  } catch {
+    throw new OAuthError('invalid_grant', 'assertion is invalid, expired or not for this server');
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const exp = payload.exp as number;
+  if ((payload.iat as number) > now + 5) throw new OAuthError('invalid_grant', 'assertion iat is in the future');
+  if (exp - now > MAX_ASSERTION_LIFETIME) throw new OAuthError('invalid_grant', 'assertion lives too long');
+  const jti = String(payload.jti);
+  if (jti.length > 256 || !(await redisReplayCache(deps.redis, 'auth:assertion-jti:').firstUse(`${trusted.issuer}:${jti}`, exp - now + 10))) {
+    throw new OAuthError('invalid_grant', 'assertion was already used');
+  }
+  const requested = scopeParam(ctx.params) ?? (typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : undefined);
+  const issuerScopes = trusted.scopes.split(' ').filter(Boolean);
+  const allowed = issuerScopes.filter((s) => ctx.client.scopes.includes(s));
+  const scopes = scopesFor(allowed, requested);
+  const sub = String(payload.sub);
+  const account = sub.length <= 64 ? await deps.accounts.findById(sub).lean<AccountDoc>() : null;
+  const issued = await issueTokenSet(deps, {
+    sub,
+    // Without client authentication the assertion's issuer is the party the token was issued to.
+    clientId: ctx.method === 'none' ? trusted.issuer : ctx.client._id,
+    scopes,
+    audience: audienceFor(ctx.client, repeated(ctx.params, 'resource'), deps.config.PUBLIC_URL),
+    withRefresh: false,
+    account: account?.status === 'active' ? account : null,
+    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
+  });
+  return issued.response;
+};

@@ -1,0 +1,47 @@
+import { OAuthError } from '@platform/errors';
+import type { AccountDoc } from '../accounts/account-model';
+import { repeated, required, scopeParam } from '../oauth/params';
+import { narrowAudience, narrowTo } from '../oauth/resources';
+import { consumeRefreshToken, findRefreshToken } from '../tokens/refresh-tokens';
+import { issueTokenSet } from '../tokens/issue-tokens';
+import type { GrantHandler } from './grant-context';
+
+const REASONS = {
+  unknown: 'refresh token is invalid',
+  expired: 'refresh token expired',
+  revoked: 'refresh token was revoked',
+  reused: 'refresh token was already used; its family is revoked',
+  wrong_client: 'refresh token was issued to another client',
+};
+
+/** RFC 6749 §6 with rotation: every use returns a new refresh token of the same family. */
+export const refreshTokenGrant: GrantHandler = async (ctx) => {
+  const { deps } = ctx;
+  const token = required(ctx.params, 'refresh_token', 200);
+  const scopes = scopeParam(ctx.params);
+  const resources = repeated(ctx.params, 'resource');
+  // Validate the narrowing before consuming, so a client's mistake does not burn its refresh token.
+  const peek = await findRefreshToken(deps.refreshTokens, token);
+  if (peek && peek.clientId === ctx.client._id) {
+    narrowTo(peek.scopes, scopes);
+    narrowAudience(peek.audience, resources);
+  }
+  const used = await consumeRefreshToken(deps.refreshTokens, deps.redis, token, ctx.client._id);
+  if (!used.ok) throw new OAuthError('invalid_grant', REASONS[used.reason]);
+  const doc = used.doc;
+  if (doc.jkt && doc.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
+  const account = await deps.accounts.findById(doc.sub).lean<AccountDoc>();
+  if (doc.sub !== doc.clientId && (!account || account.status !== 'active')) throw new OAuthError('invalid_grant', 'the account is no longer active');
+  const issued = await issueTokenSet(deps, {
+    sub: doc.sub,
+    clientId: doc.clientId,
+    scopes: narrowTo(doc.scopes, scopes),
+    audience: narrowAudience(doc.audience, resources),
+    withRefresh: true,
+    familyId: doc.familyId,
+    account,
+    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
+    ...(doc.jkt ? { refreshJkt: doc.jkt } : {}),
+  });
+  return issued.response;
+};

@@ -1,0 +1,65 @@
+import { Router } from 'express';
+import { authenticateClient } from '../clients/client-auth';
+import type { Deps } from '../deps';
+import { looksLikeJwt, verifyOwnAccessToken } from '../tokens/access-token';
+import { findRefreshToken } from '../tokens/refresh-tokens';
+import { isAccessTokenRevoked } from '../tokens/revocation';
+import { formBody, paramsOf, required, single } from './params';
+
+type Introspection = Record<string, unknown> & { active: boolean };
+
+/**
+ * `POST /introspect` (RFC 7662). Any authenticated confidential client (resource servers are clients)
+ * may ask; the answer is authoritative (signature, expiry, revocation). Inactive: only `{active:false}`.
+ */
+export function introspectRoute(deps: Deps): Router {
+  const router = Router();
+  router.post('/introspect', formBody(), async (req, res) => {
+    const params = paramsOf(req.body);
+    await authenticateClient(deps, req, params, '/introspect', false);
+    const token = required(params, 'token', 8192);
+    single(params, 'token_type_hint', 100);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await introspect(deps, token));
+  });
+  return router;
+}
+
+export async function introspect(deps: Deps, token: string): Promise<Introspection> {
+  if (looksLikeJwt(token)) {
+    const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
+    if (!claims || (await isAccessTokenRevoked(deps.redis, claims.jti))) return { active: false };
+    return {
+      active: true,
+      scope: claims.scope,
+      client_id: claims.client_id,
+      ...(claims.username ? { username: claims.username } : {}),
+      token_type: claims.cnf?.jkt ? 'DPoP' : 'Bearer',
+      exp: claims.exp,
+      iat: claims.iat,
+      nbf: claims.iat,
+      sub: claims.sub,
+      aud: claims.aud,
+      iss: claims.iss,
+      jti: claims.jti,
+      ...(claims.cnf ? { cnf: claims.cnf } : {}),
+      ...(claims.act ? { act: claims.act } : {}),
+    };
+  }
+  const refresh = await findRefreshToken(deps.refreshTokens, token);
+  if (!refresh || refresh.usedAt || refresh.revokedAt || new Date(refresh.expiresAt).getTime() <= Date.now()) return { active: false };
+  const iat = Math.floor(new Date(refresh.createdAt ?? Date.now()).getTime() / 1000);
+  return {
+    active: true,
+    scope: refresh.scopes.join(' '),
+    client_id: refresh.clientId,
+    token_type: 'refresh_token',
+    exp: Math.floor(new Date(refresh.expiresAt).getTime() / 1000),
+    iat,
+    nbf: iat,
+    sub: refresh.sub,
+    aud: refresh.audience.length === 1 ? refresh.audience[0] : refresh.audience,
+    iss: deps.config.PUBLIC_URL,
+    ...(refresh.jkt ? { cnf: { jkt: refresh.jkt } } : {}),
+  };
+}

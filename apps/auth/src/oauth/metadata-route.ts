@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { GRANT_TYPES } from '../clients/client-model';
+import type { Deps } from '../deps';
+import { DPOP_ALGORITHMS, publicEndpoint } from './dpop-at-token';
+
+const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
+const AUTH_SIGNING_ALGS = ['HS256', 'HS384', 'HS512', 'ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
+
+/** RFC 8414 metadata: exactly what this server implements. */
+export function metadata(deps: Deps) {
+  const issuer = deps.config.PUBLIC_URL;
+  const at = (path: string) => publicEndpoint(issuer, path);
+  return {
+    issuer,
+    authorization_endpoint: at('/authorize'),
+    token_endpoint: at('/token'),
+    jwks_uri: at('/jwks'),
+    revocation_endpoint: at('/revoke'),
+    introspection_endpoint: at('/introspect'),
+    device_authorization_endpoint: at('/device_authorization'),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: [...GRANT_TYPES],
+    token_endpoint_auth_methods_supported: [...AUTH_METHODS, 'none'],
+    token_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
+    revocation_endpoint_auth_methods_supported: [...AUTH_METHODS, 'none'],
+    revocation_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
+    introspection_endpoint_auth_methods_supported: AUTH_METHODS,
+    introspection_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
+    code_challenge_methods_supported: ['S256'],
+    scopes_supported: ['content:read', 'content:write', 'speech:read', 'speech:write', 'offline_access'],
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
+    authorization_response_iss_parameter_supported: true,
+    access_token_signing_alg_values_supported: ['ES256'],
+  };
+}
+
+export function metadataRoute(deps: Deps): Router {
+  const router = Router();
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.json(metadata(deps));
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { OAuthError } from '@platform/errors';
+import { API_KEY_PREFIX } from '../api-keys/api-keys';
+import { authenticateClient } from '../clients/client-auth';
+import type { Deps } from '../deps';
+import { looksLikeJwt, verifyOwnAccessToken } from '../tokens/access-token';
+import { findRefreshToken, revokeFamily } from '../tokens/refresh-tokens';
+import { revokeAccessToken } from '../tokens/revocation';
+import { formBody, paramsOf, required, single } from './params';
+
+/**
+ * `POST /revoke` (RFC 7009). Unknown, expired or already revoked tokens: 200. A token of another client:
+ * 400 `invalid_request` and nothing revoked. Revoking a refresh token revokes its whole family and the
+ * access tokens issued with it. Hints other than access_token/refresh_token, and API keys, get
+ * `unsupported_token_type` (API keys are revoked through the account's key management).
+ */
+export function revokeRoute(deps: Deps): Router {
+  const router = Router();
+  router.post('/revoke', formBody(), async (req, res) => {
+    const params = paramsOf(req.body);
+    const { client } = await authenticateClient(deps, req, params, '/revoke');
+    const token = required(params, 'token', 8192);
+    const hint = single(params, 'token_type_hint', 100);
+    if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
+      throw new OAuthError('unsupported_token_type', `token_type_hint ${hint} cannot be revoked here`);
+    }
+    if (token.startsWith(API_KEY_PREFIX)) throw new OAuthError('unsupported_token_type', 'API keys are revoked through key management, not /revoke');
+    res.setHeader('Cache-Control', 'no-store');
+    if (looksLikeJwt(token)) {
+      const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
+      if (claims) {
+        if (claims.client_id !== client._id) throw new OAuthError('invalid_request', 'the token was not issued to this client');
+        await revokeAccessToken(deps.redis, claims.jti, claims.exp);
+      }
+      res.status(200).end();
+      return;
+    }
+    const refresh = await findRefreshToken(deps.refreshTokens, token);
+    if (refresh) {
+      if (refresh.clientId !== client._id) throw new OAuthError('invalid_request', 'the token was not issued to this client');
+      await revokeFamily(deps.refreshTokens, deps.redis, refresh.familyId);
+    }
+    res.status(200).end();
+  });
+  return router;
+}

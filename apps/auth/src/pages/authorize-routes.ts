@@ -1,0 +1,153 @@
+import { Router, type Request, type Response } from 'express';
+import { OAuthError } from '@platform/errors';
+import type { ClientDoc } from '../clients/client-model';
+import { findClient } from '../clients/clients';
+import { randomToken } from '../crypto/secrets';
+import type { Deps } from '../deps';
+import { storeCode, type CodeRecord } from '../grants/authorization-code';
+import { formBody, paramsOf, repeated, scopeParam, single, type Params } from '../oauth/params';
+import { audienceFor, scopesFor } from '../oauth/resources';
+import { escapeHtml, hidden, page } from './html';
+import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
+
+interface PendingRequest extends Omit<CodeRecord, 'sub'> {
+  state?: string;
+}
+
+const REQUEST_TTL = 600;
+const requestKey = (id: string) => `auth:authz-request:${id}`;
+
+function errorPage(res: Response, status: number, message: string): void {
+  res.status(status).setHeader('Cache-Control', 'no-store');
+  res.type('html').send(page('Authorization error', `<p class="error" role="alert">${escapeHtml(message)}</p>`));
+}
+
+/** RFC 6749 §4.1.2.1 redirect with `error`, `state` and RFC 9207 `iss`. */
+function redirectWith(res: Response, deps: Deps, redirectUri: string, values: Record<string, string | undefined>): void {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) url.searchParams.set(k, v);
+  url.searchParams.set('iss', deps.config.PUBLIC_URL);
+  res.setHeader('Cache-Control', 'no-store');
+  res.redirect(303, url.href);
+}
+
+function securityHeaders(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'");
+}
+
+/** Validates everything that may be redirected; throws OAuthError for the redirect. */
+function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirectUri: string): PendingRequest {
+  const responseType = single(params, 'response_type', 50);
+  if (responseType !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+  if (!client.grantTypes.includes('authorization_code')) throw new OAuthError('unauthorized_client', 'this client may not use the authorization code flow');
+  const challenge = single(params, 'code_challenge', 128);
+  const method = single(params, 'code_challenge_method', 10);
+  if (challenge === undefined) {
+    if (client.type === 'public') throw new OAuthError('invalid_request', 'PKCE code_challenge is required for public clients');
+    if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
+  } else {
+    if (method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is malformed');
+  }
+  const dpopJkt = single(params, 'dpop_jkt', 100);
+  const scopes = scopesFor(client.scopes, scopeParam(params));
+  const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
+  return {
+    clientId: client._id,
+    redirectUri,
+    scopes,
+    audience,
+    ...(challenge ? { codeChallenge: challenge } : {}),
+    ...(dpopJkt ? { dpopJkt } : {}),
+  };
+}
+
+function consentPage(deps: Deps, req: Request, res: Response, id: string, client: ClientDoc, pending: PendingRequest, email: string): void {
+  const csrf = csrfToken(deps, req, res);
+  securityHeaders(res);
+  const scopes = pending.scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('') || '<li>(no scopes)</li>';
+  res.type('html').send(
+    page(
+      `Allow ${client.name}?`,
+      `<p>Signed in as <strong>${escapeHtml(email)}</strong>.</p>
+<p><strong>${escapeHtml(client.name)}</strong> asks for:</p><ul>${scopes}</ul>
+<p>for ${pending.audience.map(escapeHtml).join(', ')}</p>
+<form method="post" action="/authorize/decision">
+${hidden('csrf', csrf)}${hidden('request', id)}
+<button type="submit" name="decision" value="approve">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+    ),
+  );
+}
+
+/**
+ * `GET /authorize` → sign-in (if needed) → consent → redirect with `code`. Errors about the client or
+ * redirect_uri are shown on a page and never redirected (RFC 6749 §4.1.2.1); the rest are redirected.
+ */
+export function authorizeRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.get('/authorize', async (req, res) => {
+    const params = paramsOf(req.query);
+    let clientId: string | undefined;
+    let redirectUri: string | undefined;
+    try {
+      clientId = single(params, 'client_id', 128);
+      redirectUri = single(params, 'redirect_uri', 2000);
+    } catch {
+      return errorPage(res, 400, 'The request repeats client_id or redirect_uri.');
+    }
+    if (!clientId) return errorPage(res, 400, 'client_id is missing.');
+    const client = await findClient(deps.clients, clientId);
+    if (!client) return errorPage(res, 400, 'Unknown client.');
+    if (!redirectUri || !client.redirectUris.includes(redirectUri)) return errorPage(res, 400, 'redirect_uri is missing or not registered for this client.');
+    let state: string | undefined;
+    let pending: PendingRequest;
+    try {
+      state = single(params, 'state', 1000);
+      pending = { ...validateRequest(deps, client, params, redirectUri), ...(state !== undefined ? { state } : {}) };
+    } catch (err) {
+      if (err instanceof OAuthError) return redirectWith(res, deps, redirectUri, { error: err.error, error_description: err.description, state: typeof params.state === 'string' ? params.state.slice(0, 1000) : undefined });
+      throw err;
+    }
+    const id = randomToken('', 18);
+    await deps.redis.set(requestKey(id), JSON.stringify(pending), 'EX', REQUEST_TTL);
+    res.redirect(303, `/authorize/continue?request=${id}`);
+  });
+
+  router.get('/authorize/continue', async (req, res) => {
+    const id = typeof req.query.request === 'string' && /^[A-Za-z0-9_-]{24}$/.test(req.query.request) ? req.query.request : undefined;
+    const raw = id ? await deps.redis.get(requestKey(id)) : null;
+    if (!id || !raw) return errorPage(res, 400, 'This authorization request expired or is unknown. Start again from the application.');
+    const account = await sessionAccount(deps, req);
+    if (!account) return res.redirect(303, loginRedirect(`/authorize/continue?request=${id}`));
+    const pending = JSON.parse(raw) as PendingRequest;
+    const client = await findClient(deps.clients, pending.clientId);
+    if (!client) return errorPage(res, 400, 'Unknown client.');
+    consentPage(deps, req, res, id, client, pending, account.email);
+  });
+
+  router.post('/authorize/decision', formBody(), async (req, res) => {
+    const params = paramsOf(req.body);
+    if (!csrfValid(req, params.csrf)) return errorPage(res, 403, 'Your form expired. Start again from the application.');
+    const account = await sessionAccount(deps, req);
+    if (!account) return errorPage(res, 401, 'You are not signed in. Start again from the application.');
+    const id = typeof params.request === 'string' && /^[A-Za-z0-9_-]{24}$/.test(params.request) ? params.request : undefined;
+    // GETDEL: a request is decided once, even if the form is submitted twice.
+    const raw = id ? await deps.redis.getdel(requestKey(id)) : null;
+    if (!raw) return errorPage(res, 400, 'This authorization request expired or was already answered.');
+    const pending = JSON.parse(raw) as PendingRequest;
+    if (params.decision !== 'approve') {
+      return redirectWith(res, deps, pending.redirectUri, { error: 'access_denied', error_description: 'the user denied the request', state: pending.state });
+    }
+    const code = randomToken('ac_');
+    const { state, ...record } = pending;
+    await storeCode(deps, code, { ...record, sub: account._id });
+    redirectWith(res, deps, pending.redirectUri, { code, state });
+  });
+
+  return router;
+}

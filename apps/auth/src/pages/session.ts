@@ -1,0 +1,77 @@
+import type { Request, Response } from 'express';
+import type { AccountDoc } from '../accounts/account-model';
+import { randomToken, safeEqual, sha256 } from '../crypto/secrets';
+import type { Deps } from '../deps';
+
+const SESSION_COOKIE = 'auth_sid';
+const CSRF_COOKIE = 'auth_csrf';
+
+export function cookies(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  const header = req.headers.cookie;
+  if (typeof header !== 'string' || header.length > 8192) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (name && !(name in out) && /^[A-Za-z0-9_-]{1,100}$/.test(value)) out[name] = value;
+  }
+  return out;
+}
+
+function cookieAttributes(deps: Deps, maxAge: number): string {
+  const secure = deps.config.PUBLIC_URL.startsWith('https:') ? '; Secure' : '';
+  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+}
+
+function appendCookie(res: Response, cookie: string): void {
+  const existing = res.getHeader('Set-Cookie');
+  const list = Array.isArray(existing) ? existing : typeof existing === 'string' ? [existing] : [];
+  res.setHeader('Set-Cookie', [...list, cookie]);
+}
+
+const sessionKey = (sid: string) => `auth:session:${sha256(sid)}`;
+
+/** The signed-in account of the sign-in session (Redis, HttpOnly cookie), if any. */
+export async function sessionAccount(deps: Deps, req: Request): Promise<AccountDoc | null> {
+  const sid = cookies(req)[SESSION_COOKIE];
+  if (!sid) return null;
+  const accountId = await deps.redis.get(sessionKey(sid));
+  if (!accountId) return null;
+  const account = await deps.accounts.findById(accountId).lean<AccountDoc>();
+  return account?.status === 'active' ? account : null;
+}
+
+export async function startSession(deps: Deps, res: Response, accountId: string): Promise<void> {
+  const sid = randomToken();
+  await deps.redis.set(sessionKey(sid), accountId, 'EX', deps.config.SESSION_TTL);
+  appendCookie(res, `${SESSION_COOKIE}=${sid}; ${cookieAttributes(deps, deps.config.SESSION_TTL)}`);
+}
+
+/**
+ * CSRF protection for the forms: a random double-submit token in an HttpOnly SameSite=Lax cookie that
+ * each form repeats in a hidden field; a cross-site page can neither read the cookie nor set it.
+ */
+export function csrfToken(deps: Deps, req: Request, res: Response): string {
+  const existing = cookies(req)[CSRF_COOKIE];
+  if (existing) return existing;
+  const token = randomToken('', 24);
+  appendCookie(res, `${CSRF_COOKIE}=${token}; ${cookieAttributes(deps, 86400)}`);
+  return token;
+}
+
+export function csrfValid(req: Request, submitted: unknown): boolean {
+  const cookie = cookies(req)[CSRF_COOKIE];
+  return typeof submitted === 'string' && cookie !== undefined && safeEqual(cookie, submitted);
+}
+
+/** `return_to` may only be a path on this server (no open redirect). */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])[\x21-\x7E]{0,2000}$/.test(value) ? value : '/device';
+}
+
+/** Relative paths: the pages work the same behind the gateway and directly. */
+export function loginRedirect(returnTo: string): string {
+  return `/login?return_to=${encodeURIComponent(returnTo)}`;
+}
