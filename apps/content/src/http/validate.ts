@@ -41,7 +41,7 @@ export function readString(
   }
   const text = opts.trim === false ? value : value.trim();
   if (text.length < (opts.min ?? (opts.required ? 1 : 0))) {
-    problems.add(name, opts.required ? 'This value should not be blank.' : `This value is too short. It should have ${opts.min} characters or more.`);
+    problems.add(name, opts.required || opts.min === 1 ? 'This value should not be blank.' : `This value is too short. It should have ${opts.min} characters or more.`);
     return undefined;
   }
   if (text.length > opts.max) {

@@ -53,7 +53,7 @@ export function parseRestPostBody(raw: unknown, mode: 'create' | 'replace' | 'me
   const required = mode !== 'merge';
   const names = new Map<string, string>();
   const input: RestPostInput = { names };
-  const title = readString(problems, body, 'title', { required, max: 255 });
+  const title = readString(problems, body, 'title', { required, min: 1, max: 255 });
   if (title !== undefined) input.title = title;
   const content = readString(problems, body, 'content', { required, max: 100_000, trim: false });
   if (content !== undefined) {
