@@ -27,7 +27,9 @@ export function ensureDependencies() {
   const stale = !fs.existsSync(marker) || (fs.existsSync(lock) && fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
   if (!stale) return;
   console.log('installing npm dependencies…');
-  run('npm', fs.existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+  // `npm install` rather than `npm ci`: it honours the lock file yet tolerates npm's known habit of
+  // leaving other platforms' optional binaries (swc, resolvers) out of it.
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 /** Debian packages the apps and tests need at run time (the stack script installs its own). */
