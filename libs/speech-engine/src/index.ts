@@ -15,6 +15,6 @@ export { OUTPUT_FORMATS, DEFAULT_OUTPUT_FORMAT, resolveOutputFormat, type Output
 export { Resampler } from './resample';
 export { encodeUlaw, decodeUlaw } from './ulaw';
 export { normalizeLoudness, fadeEdges } from './loudness';
-export { splitSentences, takeSentences, MAX_PIECE_CHARS } from './sentences';
+export { splitSentences, planPieces, takeSentences, MAX_PIECE_CHARS } from './sentences';
 export { createEncoder, type AudioEncoder, type EncoderOptions } from './encoder';
 export { synthesizeToStream, type SynthesisRequest, type SynthesisProgress } from './synthesize';

@@ -1,29 +1,35 @@
 /**
- * Speaker boost: brings a sentence to a fixed loudness (RMS −16 dBFS of speech-active samples,
- * peaks held under −1 dBFS), so every voice, setting and sentence plays at the same level.
+ * Speaker boost: brings a sentence to a fixed loudness — RMS −14 dBFS over speech-active samples —
+ * and keeps peaks under full scale with a soft limiter, so every voice, setting and sentence plays
+ * at the same, broadcast-like level. Without it the engine's raw level is passed through.
  */
-const TARGET_RMS = 32768 * Math.pow(10, -16 / 20);
-const PEAK_LIMIT = 32768 * Math.pow(10, -1 / 20);
+const FULL = 32767;
+const TARGET_RMS = FULL * Math.pow(10, -14 / 20);
+const KNEE = 0.6 * FULL;
 const MAX_GAIN = 8;
+
+function limit(x: number): number {
+  const a = Math.abs(x);
+  if (a <= KNEE) return x;
+  const over = (a - KNEE) / (FULL - KNEE);
+  const y = KNEE + (FULL - KNEE) * Math.tanh(over);
+  return x < 0 ? -y : y;
+}
 
 export function normalizeLoudness(pcm: Int16Array): Int16Array {
   let sum = 0;
   let count = 0;
-  let peak = 0;
   for (const s of pcm) {
-    const a = Math.abs(s);
-    if (a > peak) peak = a;
     // Pauses would drag the mean down and make loud sentences louder still; count speech only.
-    if (a > 300) {
+    if (Math.abs(s) > 300) {
       sum += s * s;
       count++;
     }
   }
-  if (count === 0 || peak === 0) return pcm;
-  const rms = Math.sqrt(sum / count);
-  const gain = Math.min(TARGET_RMS / rms, PEAK_LIMIT / peak, MAX_GAIN);
+  if (count === 0) return pcm;
+  const gain = Math.min(TARGET_RMS / Math.sqrt(sum / count), MAX_GAIN);
   const out = new Int16Array(pcm.length);
-  for (let i = 0; i < pcm.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[i]! * gain)));
+  for (let i = 0; i < pcm.length; i++) out[i] = Math.round(limit(pcm[i]! * gain));
   return out;
 }
 

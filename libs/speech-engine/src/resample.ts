@@ -1,47 +1,50 @@
 /**
  * Band-limited resampling (windowed sinc, Blackman window, 16 zero crossings), streaming: state
  * carries across chunks so sentence joins stay seamless. Downsampling lowers the cut-off to the
- * new Nyquist frequency, so nothing aliases (no naive decimation).
+ * new Nyquist frequency, so nothing aliases (no naive decimation). The filter is precomputed for
+ * 256 sub-sample phases (polyphase), so each output sample is one short dot product.
  */
 export class Resampler {
+  private static readonly ZEROS = 16;
+  private static readonly PHASES = 256;
   private readonly step: number;
-  private readonly cutoff: number;
-  private readonly halfWidth: number;
+  private readonly taps: number;
+  private readonly half: number;
+  /** Coefficients per phase: phases × taps, for input samples floor(t)-half+1 … floor(t)+half. */
+  private readonly bank: Float32Array;
   /** Input samples not yet fully consumed; `base` is the absolute index of history[0]. */
   private history: Float32Array = new Float32Array(0);
   private base = 0;
   /** Absolute input position of the next output sample. */
   private position = 0;
-  private static readonly ZEROS = 16;
-  private static readonly TABLE_RES = 512;
-  private readonly table: Float32Array;
 
   constructor(
     readonly fromRate: number,
     readonly toRate: number,
   ) {
     this.step = fromRate / toRate;
-    this.cutoff = Math.min(1, toRate / fromRate) * 0.97;
-    this.halfWidth = Resampler.ZEROS / this.cutoff;
-    // Kernel sampled finely on [0, halfWidth]; linear interpolation between entries.
-    const n = Math.ceil(this.halfWidth * Resampler.TABLE_RES) + 2;
-    this.table = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      const x = i / Resampler.TABLE_RES;
-      const arg = x * this.cutoff;
-      const sinc = arg === 0 ? 1 : Math.sin(Math.PI * arg) / (Math.PI * arg);
-      const w = x >= this.halfWidth ? 0 : 0.42 + 0.5 * Math.cos((Math.PI * x) / this.halfWidth) + 0.08 * Math.cos((2 * Math.PI * x) / this.halfWidth);
-      this.table[i] = this.cutoff * sinc * w;
+    const cutoff = Math.min(1, toRate / fromRate) * 0.97;
+    const halfWidth = Resampler.ZEROS / cutoff;
+    this.half = Math.ceil(halfWidth);
+    this.taps = 2 * this.half;
+    this.bank = new Float32Array(Resampler.PHASES * this.taps);
+    for (let p = 0; p < Resampler.PHASES; p++) {
+      const frac = p / Resampler.PHASES;
+      let sum = 0;
+      for (let j = 0; j < this.taps; j++) {
+        // Distance from output time t = n + frac to input sample n - half + 1 + j.
+        const x = frac - (j - this.half + 1);
+        const ax = Math.abs(x);
+        const arg = x * cutoff;
+        const sinc = arg === 0 ? 1 : Math.sin(Math.PI * arg) / (Math.PI * arg);
+        const w = ax >= halfWidth ? 0 : 0.42 + 0.5 * Math.cos((Math.PI * ax) / halfWidth) + 0.08 * Math.cos((2 * Math.PI * ax) / halfWidth);
+        const c = cutoff * sinc * w;
+        this.bank[p * this.taps + j] = c;
+        sum += c;
+      }
+      // Unity gain at DC for every phase: no ripple in loudness.
+      for (let j = 0; j < this.taps; j++) this.bank[p * this.taps + j]! /= sum;
     }
-  }
-
-  private kernel(distance: number): number {
-    const x = Math.abs(distance) * Resampler.TABLE_RES;
-    const i = Math.floor(x);
-    const frac = x - i;
-    const a = this.table[i] ?? 0;
-    const b = this.table[i + 1] ?? 0;
-    return a + (b - a) * frac;
   }
 
   /** Feeds input samples; returns the output samples that are now fully determined. */
@@ -51,40 +54,43 @@ export class Resampler {
     merged.set(this.history);
     for (let i = 0; i < input.length; i++) merged[this.history.length + i] = input[i]!;
     this.history = merged;
-    return this.drain(false);
+    return this.drain(this.base + this.history.length - this.half);
   }
 
-  /** Flushes the tail (pads with silence). */
+  /** Flushes the tail (the filter sees silence after the last sample). */
   end(): Int16Array {
     if (this.fromRate === this.toRate) return new Int16Array(0);
-    const pad = Math.ceil(this.halfWidth) + 1;
-    const merged = new Float32Array(this.history.length + pad);
-    merged.set(this.history);
     const endAbs = this.base + this.history.length;
+    const merged = new Float32Array(this.history.length + this.taps + 1);
+    merged.set(this.history);
     this.history = merged;
-    return this.drain(true, endAbs);
+    return this.drain(endAbs);
   }
 
-  private drain(final: boolean, endAbs = 0): Int16Array {
-    const available = this.base + this.history.length;
-    const reach = Math.ceil(this.halfWidth);
-    const out: number[] = [];
-    for (;;) {
+  /** Produces outputs for every position below `limit`. */
+  private drain(limit: number): Int16Array {
+    const count = Math.max(0, Math.ceil((limit - this.position) / this.step));
+    const out = new Int16Array(count);
+    const { bank, taps, half, history } = this;
+    for (let n = 0; n < count; n++) {
       const t = this.position;
-      if (final ? t >= endAbs : t + reach >= available) break;
-      const lo = Math.max(this.base, Math.ceil(t - this.halfWidth));
-      const hi = Math.min(available - 1, Math.floor(t + this.halfWidth));
+      const i = Math.floor(t);
+      const phase = Math.min(Resampler.PHASES - 1, Math.round((t - i) * Resampler.PHASES));
+      const first = i - half + 1 - this.base;
+      const row = phase * taps;
       let acc = 0;
-      for (let k = lo; k <= hi; k++) acc += this.history[k - this.base]! * this.kernel(t - k);
-      out.push(Math.max(-32768, Math.min(32767, Math.round(acc))));
+      for (let j = 0; j < taps; j++) {
+        const k = first + j;
+        if (k >= 0) acc += (history[k] ?? 0) * bank[row + j]!;
+      }
+      out[n] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc);
       this.position += this.step;
     }
-    // Keep only the samples later outputs still need.
-    const keepFrom = Math.max(this.base, Math.floor(this.position - this.halfWidth) - 1);
+    const keepFrom = Math.floor(this.position) - half - 1;
     if (keepFrom > this.base) {
       this.history = this.history.slice(keepFrom - this.base);
       this.base = keepFrom;
     }
-    return Int16Array.from(out);
+    return out;
   }
 }

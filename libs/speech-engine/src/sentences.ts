@@ -15,6 +15,22 @@ export function splitSentences(text: string, maxChars = MAX_PIECE_CHARS): string
   return pieces;
 }
 
+/**
+ * Pieces for one job: the first sentence alone (so audio starts after one sentence), then
+ * sentences joined up to `maxChars` (each engine run costs a process start; short sentences
+ * one by one would spend more time starting than speaking).
+ */
+export function planPieces(text: string, maxChars = MAX_PIECE_CHARS): string[] {
+  const sentences = splitSentences(text, maxChars);
+  const pieces: string[] = [];
+  for (const [i, sentence] of sentences.entries()) {
+    const last = pieces.length - 1;
+    if (i > 1 && last >= 1 && pieces[last]!.length + 1 + sentence.length <= maxChars) pieces[last] += ` ${sentence}`;
+    else pieces.push(sentence);
+  }
+  return pieces;
+}
+
 function splitLong(sentence: string, maxChars: number): string[] {
   const out: string[] = [];
   let rest = sentence;

@@ -2,7 +2,7 @@ import { createEncoder, type EncoderOptions } from './encoder';
 import { ENGINE_SAMPLE_RATE, synthesizePcm } from './espeak';
 import type { OutputFormat } from './formats';
 import { fadeEdges, normalizeLoudness } from './loudness';
-import { splitSentences } from './sentences';
+import { planPieces } from './sentences';
 import type { RenderParams } from './settings';
 
 export interface SynthesisRequest {
@@ -37,7 +37,7 @@ export async function synthesizeToStream(
   onAudio: (bytes: Buffer) => void,
   onPiece?: (piece: { index: number; text: string; durationSeconds: number }) => void,
 ): Promise<SynthesisProgress> {
-  const pieces = request.pieces ?? splitSentences(request.text);
+  const pieces = request.pieces ?? planPieces(request.text);
   const encoder = createEncoder(request.format, onAudio, request.encoder);
   const progress: SynthesisProgress = { stopped: false, pieces: 0, durationSeconds: 0, characters: 0 };
   try {

@@ -1,0 +1,130 @@
+import http from 'node:http';
+import express from 'express';
+import pino from 'pino';
+import type { Identity } from '@platform/identity';
+import { connectRedis } from '@platform/stores';
+import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import type { Redis } from 'ioredis';
+import { createSpeechEdge, type SpeechEdge } from '../../../apps/gateway/src/speech';
+
+/**
+ * The speech pipeline for tests: real synthesis-worker processes on a queue and key prefix of
+ * their own, and the gateway's speech edge served by a small HTTP server with the gateway's
+ * contract (`req.identity` set from an API key). Redis is the stack's (or `redisUrl`).
+ */
+export interface SpeechStack {
+  url: string;
+  wsUrl: string;
+  apiKey: string;
+  queue: string;
+  prefix: string;
+  redis: Redis;
+  workers: RunningApp[];
+  startWorker(env?: Record<string, string>): Promise<RunningApp>;
+  stop(): Promise<void>;
+}
+
+export interface SpeechStackOptions {
+  workers?: number;
+  concurrency?: number;
+  frameTimeoutMs?: number;
+  lockMs?: number;
+  redisUrl?: string;
+  wsIdleTimeoutMs?: number;
+  /** Concurrency the fake plan limiter grants per key (WebSocket sessions). */
+  sessionLimit?: number;
+}
+
+export async function startSpeechStack(options: SpeechStackOptions = {}): Promise<SpeechStack> {
+  const env = stackEnv();
+  const redisUrl = options.redisUrl ?? env.REDIS_URL;
+  const queue = uniqueName('synthesis');
+  const prefix = uniqueName('speech');
+  const apiKey = `sk_test_${uniqueName('key')}`;
+  const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
+  const redis = await connectRedis(redisUrl);
+  const port = await freePort();
+  let sessions = 0;
+  const edge: SpeechEdge = createSpeechEdge({
+    config: {
+      REDIS_URL: redisUrl,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SYNTHESIS_QUEUE: queue,
+      SPEECH_KEY_PREFIX: prefix,
+      SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
+      SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
+    },
+    logger: pino({ level: 'silent' }),
+    redis,
+    authenticateApiKey: async (key) => (key === apiKey ? identity : null),
+    limits: {
+      acquire: async () => {
+        if (sessions >= (options.sessionLimit ?? 100)) return null;
+        sessions++;
+        return () => {
+          sessions--;
+        };
+      },
+    },
+  });
+  const app = express();
+  app.use('/v1', (req, res, next) => {
+    const header = req.headers['xi-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
+    if (header !== apiKey) {
+      res.status(401).json({ detail: { status: 'invalid_api_key', message: 'invalid API key' } });
+      return;
+    }
+    (req as express.Request & { identity?: Identity }).identity = identity;
+    next();
+  });
+  app.use('/v1', edge.router);
+  const server = http.createServer(app);
+  server.on('upgrade', (req, socket, head) => {
+    if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+
+  const workers: RunningApp[] = [];
+  const startWorker = async (extra: Record<string, string> = {}) => {
+    const workerPort = await freePort();
+    const worker = await startApp({
+      app: 'synthesis-worker',
+      env: {
+        REDIS_URL: redisUrl,
+        MONGO_URL: env.MONGO_URL,
+        MONGO_DB: uniqueName('speech_worker'),
+        PORT: String(workerPort),
+        SYNTHESIS_QUEUE: queue,
+        SPEECH_KEY_PREFIX: prefix,
+        WORKER_CONCURRENCY: String(options.concurrency ?? 2),
+        SYNTHESIS_LOCK_MS: String(options.lockMs ?? 10_000),
+        ...extra,
+      },
+      readyTimeoutMs: 60_000,
+    });
+    workers.push(worker);
+    return worker;
+  };
+  await Promise.all(Array.from({ length: options.workers ?? 1 }, () => startWorker()));
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    apiKey,
+    queue,
+    prefix,
+    redis,
+    workers,
+    startWorker,
+    async stop() {
+      await edge.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all(workers.map((w) => w.stop('SIGTERM')));
+      // Remove whatever this run's queue left (nothing, when all went well).
+      const keys = await redis.keys(`bull:${queue}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    },
+  };
+}

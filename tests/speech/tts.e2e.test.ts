@@ -1,0 +1,198 @@
+import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { activeRms, mp3DurationSeconds, median, parseMp3, pcmSamples, pitchSpreadSemitones, pitchTrack, readAll, rms } from './support/audio';
+import { startSpeechStack, type SpeechStack } from './support/speech-stack';
+
+const RACHEL = '21m00Tcm4TlvDq8ikWAM'; // premade, female
+const ADAM = 'pNInz6obpgDQGcFmaJgB'; // premade, male
+const SHORT = 'Hello there.';
+const LONG = 'Hello there. This is a longer text, read in several sentences. Each one is synthesised in order, and the audio joins without gaps.';
+
+let stack: SpeechStack;
+let client: ElevenLabsClient;
+
+beforeAll(async () => {
+  stack = await startSpeechStack({ workers: 1, concurrency: 2 });
+  client = new ElevenLabsClient({ apiKey: stack.apiKey, baseUrl: stack.url });
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop();
+}, 30_000);
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+async function pcm(voiceId: string, text: string, extra: Record<string, unknown> = {}, rate = 16000) {
+  const res = await post(`/v1/text-to-speech/${voiceId}?output_format=pcm_${rate}`, { text, ...extra });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe(`audio/pcm;rate=${rate}`);
+  return pcmSamples(Buffer.from(await res.arrayBuffer()));
+}
+
+describe('text to speech through the official SDK', () => {
+  it('convert with defaults gives MP3 44.1 kHz 128 kbit/s, frame by frame', async () => {
+    const { bytes } = await readAll(await client.textToSpeech.convert(RACHEL, { text: LONG }));
+    const frames = parseMp3(bytes);
+    expect(frames.length).toBeGreaterThan(50);
+    // LAME's first frame (Info tag) may differ in bit rate; every audio frame has the declared one.
+    for (const f of frames.slice(1)) expect(f).toMatchObject({ version: 1, sampleRate: 44100, bitrateKbps: 128 });
+    expect(mp3DurationSeconds(frames)).toBeGreaterThan(4);
+  });
+
+  it('convert with an explicit hosted model id and mp3_22050_32', async () => {
+    const { bytes } = await readAll(
+      await client.textToSpeech.convert(ADAM, { text: SHORT, modelId: 'eleven_multilingual_v2', outputFormat: 'mp3_22050_32' }),
+    );
+    const frames = parseMp3(bytes);
+    for (const f of frames.slice(1)) expect(f).toMatchObject({ version: 2, sampleRate: 22050, bitrateKbps: 32 });
+  });
+
+  it('stream with defaults delivers chunked MP3 that parses', async () => {
+    const { bytes, chunks } = await readAll(await client.textToSpeech.stream(RACHEL, { text: LONG }));
+    expect(chunks).toBeGreaterThan(1);
+    const frames = parseMp3(bytes);
+    expect(mp3DurationSeconds(frames)).toBeGreaterThan(4);
+  });
+
+  it('stream with our model id and pcm_16000 delivers non-silent PCM', async () => {
+    const { bytes } = await readAll(
+      await client.textToSpeech.stream(ADAM, { text: LONG, modelId: 'espeak_ng_v1', outputFormat: 'pcm_16000' }),
+    );
+    expect(bytes.length % 2).toBe(0);
+    expect(rms(pcmSamples(bytes))).toBeGreaterThan(500);
+  });
+});
+
+describe('the audio is real', () => {
+  it('PCM length matches its duration at every rate; duration grows with the text', async () => {
+    const short16 = await pcm(RACHEL, SHORT, {}, 16000);
+    const short8 = await pcm(RACHEL, SHORT, {}, 8000);
+    const short44 = await pcm(RACHEL, SHORT, {}, 44100);
+    const long16 = await pcm(RACHEL, LONG, {}, 16000);
+    const seconds = short16.length / 16000;
+    expect(seconds).toBeGreaterThan(0.5);
+    // Same audio at three rates: same duration within a few milliseconds of filter delay.
+    expect(Math.abs(short8.length / 8000 - seconds)).toBeLessThan(0.01);
+    expect(Math.abs(short44.length / 44100 - seconds)).toBeLessThan(0.01);
+    expect(long16.length / 16000).toBeGreaterThan(seconds * 4);
+    expect(rms(long16)).toBeGreaterThan(500);
+  });
+
+  it('ulaw_8000 is one byte per sample with audio/basic', async () => {
+    const res = await post(`/v1/text-to-speech/${RACHEL}`, { text: SHORT, output_format: 'ulaw_8000' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/basic');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const reference = await pcm(RACHEL, SHORT, {}, 8000);
+    expect(bytes.length).toBe(reference.length);
+  });
+
+  it('a female and a male voice differ in pitch', async () => {
+    const female = median(pitchTrack(await pcm(RACHEL, LONG), 16000));
+    const male = median(pitchTrack(await pcm(ADAM, LONG), 16000));
+    expect(female).toBeGreaterThan(male * 1.4);
+  });
+
+  it('language_code changes the language: same voice, different spectrum and timing', async () => {
+    const text = 'Guten Morgen, wie geht es Ihnen heute?';
+    const en = await pcm(RACHEL, text, { language_code: 'en' });
+    const de = await pcm(RACHEL, text, { language_code: 'de' });
+    expect(en.length).not.toBe(de.length);
+  });
+
+  it('stability changes intonation: less stable is more varied', async () => {
+    const lively = pitchSpreadSemitones(pitchTrack(await pcm(RACHEL, LONG, { voice_settings: { stability: 0 } }), 16000));
+    const flat = pitchSpreadSemitones(pitchTrack(await pcm(RACHEL, LONG, { voice_settings: { stability: 1 } }), 16000));
+    expect(lively).toBeGreaterThan(flat * 2);
+  });
+
+  it('speed and style change the pace', async () => {
+    const normal = await pcm(RACHEL, LONG);
+    const fast = await pcm(RACHEL, LONG, { voice_settings: { speed: 1.2 } });
+    const styled = await pcm(RACHEL, LONG, { voice_settings: { style: 1 } });
+    expect(fast.length).toBeLessThan(normal.length * 0.9);
+    expect(styled.length).toBeLessThan(normal.length * 0.95);
+  });
+
+  it('use_speaker_boost raises and evens out loudness across voices', async () => {
+    const loudness = async (voice: string, boost: boolean) =>
+      activeRms(await pcm(voice, LONG, { voice_settings: { use_speaker_boost: boost } }));
+    const [rachelOn, adamOn, rachelOff, adamOff] = await Promise.all([
+      loudness(RACHEL, true),
+      loudness(ADAM, true),
+      loudness(RACHEL, false),
+      loudness(ADAM, false),
+    ]);
+    expect(rachelOn).toBeGreaterThan(rachelOff * 1.3);
+    expect(adamOn).toBeGreaterThan(adamOff * 1.3);
+    expect(Math.abs(rachelOn - adamOn)).toBeLessThan(0.1 * adamOn);
+  });
+});
+
+describe('models and previews', () => {
+  it('GET /v1/models answers {models} with truthful capabilities and languages', async () => {
+    const res = await fetch(`${stack.url}/v1/models`, { headers: { 'xi-api-key': stack.apiKey } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { models: Record<string, unknown>[] };
+    expect(body.models).toHaveLength(1);
+    const model = body.models[0]!;
+    expect(model).toMatchObject({
+      model_id: 'espeak_ng_v1',
+      can_do_text_to_speech: true,
+      can_do_voice_conversion: false,
+      can_use_style: true,
+      can_use_speaker_boost: true,
+      serves_provided_models: null,
+    });
+    expect(model.languages).toEqual(expect.arrayContaining([{ language_id: 'de', name: 'German' }, { language_id: 'en-GB', name: 'English (United Kingdom)' }]));
+  });
+
+  it('a premade voice preview is real MP3', async () => {
+    const res = await fetch(`${stack.url}/v1/voice-previews/${ADAM}.mp3`, { headers: { 'xi-api-key': stack.apiKey } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    expect(mp3DurationSeconds(parseMp3(Buffer.from(await res.arrayBuffer())))).toBeGreaterThan(1);
+  });
+});
+
+describe('errors in the speech shape', () => {
+  const cases: [string, string, unknown, number, string][] = [
+    ['unknown voice', '/v1/text-to-speech/NoSuchVoice000', { text: 'hi' }, 404, 'voice_not_found'],
+    ['unknown model', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', model_id: 'nope' }, 400, 'model_not_found'],
+    ['unknown format', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', output_format: 'flac_1' }, 400, 'bad_request'],
+    ['unknown format in the query', `/v1/text-to-speech/${RACHEL}?output_format=mp3_1_1`, { text: 'hi' }, 400, 'bad_request'],
+    ['unknown language', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', language_code: 'xx' }, 400, 'bad_request'],
+    ['stability above 1', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', voice_settings: { stability: 1.5 } }, 400, 'bad_request'],
+    ['style below 0', `/v1/text-to-speech/${RACHEL}/stream`, { text: 'hi', voice_settings: { style: -0.1 } }, 400, 'bad_request'],
+    ['similarity as text', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', voice_settings: { similarity_boost: '1' } }, 400, 'bad_request'],
+    ['speed out of range', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', voice_settings: { speed: 3 } }, 400, 'bad_request'],
+    ['empty text', `/v1/text-to-speech/${RACHEL}`, { text: '' }, 400, 'bad_request'],
+    ['whitespace text', `/v1/text-to-speech/${RACHEL}/stream`, { text: ' \n\t ' }, 400, 'bad_request'],
+    ['missing text', `/v1/text-to-speech/${RACHEL}`, {}, 400, 'bad_request'],
+    ['text too long', `/v1/text-to-speech/${RACHEL}`, { text: 'a'.repeat(5001) }, 400, 'text_too_long'],
+    ['malformed JSON', `/v1/text-to-speech/${RACHEL}`, '{"text": ', 400, 'bad_request'],
+    ['a JSON array', `/v1/text-to-speech/${RACHEL}`, '[1,2]', 400, 'bad_request'],
+    ['oversized body', `/v1/text-to-speech/${RACHEL}`, JSON.stringify({ text: 'a'.repeat(70_000) }), 413, 'text_too_long'],
+  ];
+  it.each(cases)('%s', async (_name, path, body, status, detailStatus) => {
+    const res = await post(path, body);
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const json = (await res.json()) as { detail: { status: string; message: string } };
+    expect(json.detail.status).toBe(detailStatus);
+    expect(json.detail.message.length).toBeGreaterThan(0);
+  });
+
+  it('text of exactly the maximum length is accepted', async () => {
+    const text = `${LONG} `.repeat(Math.ceil(5000 / (LONG.length + 1))).slice(0, 5000);
+    const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=pcm_22050`, { text });
+    expect(res.status).toBe(200);
+    // About five minutes of speech.
+    expect((await res.arrayBuffer()).byteLength / 2 / 22050).toBeGreaterThan(200);
+  }, 60_000);
+});
