@@ -47,7 +47,7 @@ describe('character reservations', () => {
     for (const r of refused) {
       expect(r.reason).toBeInstanceOf(SpeechError);
       expect((r.reason as SpeechError).status).toBe('character_limit_exceeded');
-      expect((r.reason as SpeechError).httpStatus).toBe(403);
+      expect((r.reason as SpeechError).httpStatus).toBe(401);
     }
     const after = await ensureSubscription(store, account, 'free');
     expect(after.characterCount).toBe(990);

@@ -8,6 +8,10 @@ export interface HistoryRecord {
   accountId: string;
   /** The synthesis job; a job is recorded at most once however often this is called. */
   jobId: string;
+  /** The id to give the item (the pipeline may choose it up front); default a new one. */
+  historyItemId?: string;
+  /** When the generation happened; default now. */
+  createdAtMs?: number;
   voiceId: string;
   voiceName: string;
   modelId?: string | null;
@@ -34,9 +38,9 @@ export async function recordHistory(store: SpeechStore, record: HistoryRecord): 
   const { History } = store.models;
   const existing = await History.findOne({ jobId: record.jobId }).lean<HistoryDoc>();
   if (existing) return existing;
-  const id = newId();
+  const id = record.historyItemId ?? newId();
   const audioFileId = record.audio ? await putFile(store.audio, `${id}`, record.audio, record.contentType) : null;
-  const now = store.now();
+  const now = record.createdAtMs ?? store.now();
   try {
     const doc = await History.create({
       _id: id,

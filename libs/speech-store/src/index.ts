@@ -30,6 +30,7 @@ export {
   deleteClonedVoice,
   getSampleAudio,
   voiceNotFound,
+  premadeImmutable,
   type StoredVoice,
   type ResolvedVoice,
   type SampleInput,
@@ -49,3 +50,4 @@ export {
   type HistoryPage,
   type HistoryPageQuery,
 } from './history';
+export { createStoreHooks, type StoreHooks, type PipelineVoice, type PipelineReservation, type PipelineHistoryRecord } from './hooks';

@@ -7,4 +7,8 @@ export interface PremadeVoice {
   description: string | null;
   labels: Record<string, string>;
   engineParams: VoiceEngineParams;
+  /** Where the catalogue serves a preview of the voice. */
+  previewUrl?: string;
+  /** The voice's own default settings, when it has any. */
+  settings?: { stability: number; similarity_boost: number };
 }

@@ -38,10 +38,13 @@ export interface ReserveInput {
   characters: number;
 }
 
-/** Thrown when a request would take the account past its character limit (HTTP 403). */
+/**
+ * Thrown when a request would take the account past its character limit. HTTP 401, as the hosted
+ * API answers an exhausted quota (and as the synthesis pipeline maps it); see docs/speech.md.
+ */
 export function characterLimitExceeded(remaining: number, requested: number): SpeechError {
   return new SpeechError(
-    403,
+    401,
     'character_limit_exceeded',
     `This request needs ${requested} characters and the subscription has ${Math.max(0, remaining)} left this period.`,
   );
@@ -127,9 +130,9 @@ export async function releaseStaleReservations(store: SpeechStore, olderThanMs: 
   return released;
 }
 
-/** Thrown when the plan's voice limit or monthly voice add/edit allowance is used up (HTTP 403). */
+/** Thrown when the plan's voice limit or monthly voice add/edit allowance is used up (HTTP 429, see docs/speech.md). */
 export function voiceQuotaExceeded(message: string): SpeechError {
-  return new SpeechError(403, 'quota_exceeded', message);
+  return new SpeechError(429, 'quota_exceeded', message);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { SpeechError } from '@platform/errors';
-import { applySimilarity, type VoiceEngineParams } from '@platform/voice-analysis';
+import type { VoiceEngineParams } from '@platform/voice-analysis';
 import { deleteFile, getFile, putFile } from './gridfs';
 import { isPlausibleId, newId } from './ids';
 import type { SampleDoc, VoiceDoc, VoiceSettings } from './models';
@@ -11,6 +11,10 @@ import { claimVoiceChange, releaseVoiceSlot } from './subscriptions';
 import { deleteVoiceSettings, getVoiceSettings } from './voice-settings';
 
 export type StoredVoice = { category: 'premade'; premade: PremadeVoice } | { category: 'cloned'; doc: VoiceDoc };
+
+export function premadeImmutable(): SpeechError {
+  return new SpeechError(400, 'bad_request', 'Premade voices cannot be edited or deleted.');
+}
 
 export function voiceNotFound(voiceId: string): SpeechError {
   return new SpeechError(404, 'voice_not_found', `A voice with the voice_id ${voiceId} was not found.`);
@@ -38,7 +42,7 @@ export interface ResolvedVoice {
   voiceId: string;
   name: string;
   category: 'premade' | 'cloned';
-  /** Parameters to synthesise with: for clones, `similarity_boost` already applied. */
+  /** The voice's own parameters; the engine applies the settings (`similarity_boost` scales the character). */
   engineParams: VoiceEngineParams;
   /** Effective settings: the request's over the account's saved ones over the defaults. */
   settings: VoiceSettings;
@@ -63,7 +67,7 @@ export async function resolveVoice(
     voiceId: input.voiceId,
     name: found.doc.name,
     category: 'cloned',
-    engineParams: applySimilarity(found.doc.engineParams, settings.similarity_boost),
+    engineParams: { ...found.doc.engineParams },
     settings,
   };
 }
@@ -161,7 +165,7 @@ export interface VoiceEdit {
 export async function editClonedVoice(store: SpeechStore, edit: VoiceEdit): Promise<VoiceDoc> {
   const current = await findVoice(store, edit.accountId, edit.voiceId);
   if (!current) throw voiceNotFound(edit.voiceId);
-  if (current.category === 'premade') throw new SpeechError(400, 'bad_request', 'Premade voices cannot be edited.');
+  if (current.category === 'premade') throw premadeImmutable();
   const set: Record<string, unknown> = {};
   if (edit.name !== undefined) set.name = edit.name;
   if (edit.description !== undefined) set.description = edit.description;

@@ -1,1 +1,8 @@
 export * from './engine-params';
+export { sniffContainer, MEDIA_TYPES, type AudioContainer } from './sniff';
+export { decodeAudio, DecodeError, ANALYSIS_RATE, type DecodedAudio, type DecodeFailure, type DecodeOptions } from './decode';
+export { analyseVoice, AnalysisError, MIN_VOICED_SEC, type VoiceAnalysis } from './analyse';
+export { yinTrack } from './pitch';
+export { median, quantile, semitones } from './stats';
+export { deriveParams, pitchFor, type Derivation } from './derive';
+export { VARIANTS, type VariantCalibration } from './calibration';

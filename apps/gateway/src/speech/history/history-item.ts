@@ -1,0 +1,17 @@
+import type { HistoryDoc } from '@platform/speech-store';
+
+/** A history item in seed 000's shape (plus `model_id`, which the hosted API also reports). */
+export function historyItemBody(doc: HistoryDoc) {
+  return {
+    history_item_id: doc._id,
+    voice_id: doc.voiceId,
+    voice_name: doc.voiceName,
+    model_id: doc.modelId,
+    text: doc.text,
+    date_unix: doc.dateUnix,
+    character_count_from_request: doc.characterCount,
+    content_type: doc.contentType,
+    state: doc.state,
+    settings: { stability: doc.settings.stability, similarity_boost: doc.settings.similarity_boost },
+  };
+}

@@ -1,0 +1,71 @@
+import { Router } from 'express';
+import { SpeechError } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import { deleteHistoryItem, getHistoryAudio, getHistoryItem, listHistory, UnknownCursorError, type SpeechStore } from '@platform/speech-store';
+import { accountErrors, callerOf, handle } from '../user/account';
+import { historyItemBody } from './history-item';
+import { parsePageQuery } from './page-query';
+
+function historyNotFound(id: string): SpeechError {
+  return new SpeechError(404, 'error', `A history item with the id ${id.slice(0, 64)} was not found.`);
+}
+
+/** The account's generations: list (keyset paging, newest first), get, audio, delete. */
+export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Router {
+  const router = Router();
+  const { store } = deps;
+
+  router.get(
+    '/history',
+    handle(async (req, res) => {
+      const caller = callerOf(req, 'speech:read');
+      const query = parsePageQuery(req);
+      try {
+        const page = await listHistory(store, { accountId: caller.accountId, ...query });
+        res.json({ history: page.items.map(historyItemBody), last_history_item_id: page.lastId, has_more: page.hasMore });
+      } catch (err) {
+        if (err instanceof UnknownCursorError) throw new SpeechError(400, 'bad_request', err.message);
+        throw err;
+      }
+    }),
+  );
+
+  router.get(
+    '/history/:id',
+    handle(async (req, res) => {
+      const caller = callerOf(req, 'speech:read');
+      const id = String(req.params.id);
+      const item = await getHistoryItem(store, caller.accountId, id);
+      if (!item) throw historyNotFound(id);
+      res.json(historyItemBody(item));
+    }),
+  );
+
+  router.get(
+    '/history/:id/audio',
+    handle(async (req, res) => {
+      const caller = callerOf(req, 'speech:read');
+      const id = String(req.params.id);
+      const found = await getHistoryAudio(store, caller.accountId, id);
+      if (!found) {
+        const item = await getHistoryItem(store, caller.accountId, id);
+        if (!item) throw historyNotFound(id);
+        throw new SpeechError(404, 'error', `The history item ${id} (${item.state}) has no audio.`);
+      }
+      res.status(200).set('Content-Type', found.item.contentType).set('Content-Length', String(found.bytes.length)).end(found.bytes);
+    }),
+  );
+
+  router.delete(
+    '/history/:id',
+    handle(async (req, res) => {
+      const caller = callerOf(req, 'speech:write');
+      const id = String(req.params.id);
+      if (!(await deleteHistoryItem(store, caller.accountId, id))) throw historyNotFound(id);
+      res.json({ status: 'ok' });
+    }),
+  );
+
+  router.use('/history', accountErrors(deps.logger));
+  return router;
+}

@@ -1,0 +1,2 @@
+export { voicesRoutes, type VoicesDeps } from './voices-routes';
+export { UPLOAD_LIMITS } from './upload-limits';

@@ -1,0 +1,99 @@
+import { SpeechError } from '@platform/errors';
+import type { HistoryState, VoiceSettings } from './models';
+import type { SpeechStore } from './store';
+import { reserveCharacters, settleCharacters } from './subscriptions';
+import { recordHistory } from './history';
+import { resolveVoice } from './voices';
+import type { VoiceEngineParams } from '@platform/voice-analysis';
+
+/**
+ * The store behind the synthesis pipeline's hooks (`@platform/speech-jobs`: `ResolveVoice`,
+ * `QuotaHooks`, `RecordHistory`). Typed structurally here so the store does not depend on the
+ * job contract; the shapes are the same.
+ */
+export interface PipelineVoice {
+  voiceId: string;
+  name: string;
+  category: 'premade' | 'cloned';
+  engine: VoiceEngineParams;
+  settings?: Partial<VoiceSettings>;
+}
+
+export type PipelineReservation =
+  | { ok: true; reservationId: string }
+  | { ok: false; status: 'quota_exceeded' | 'character_limit_exceeded'; message: string };
+
+export interface PipelineHistoryRecord {
+  historyItemId: string;
+  accountId?: string;
+  voiceId: string;
+  voiceName: string;
+  modelId: string;
+  text: string;
+  characterCount: number;
+  settings: { stability: number; similarity_boost: number };
+  contentType: string;
+  state: HistoryState;
+  audio: Buffer;
+  createdAtUnix: number;
+}
+
+export interface StoreHooks {
+  resolveVoice(accountId: string | undefined, voiceId: string): Promise<PipelineVoice | null>;
+  quota: {
+    reserve(accountId: string, characters: number, jobId: string, plan?: string): Promise<PipelineReservation>;
+    settle(reservationId: string, deliveredCharacters: number): Promise<void>;
+  };
+  recordHistory(record: PipelineHistoryRecord): Promise<void>;
+}
+
+export function createStoreHooks(store: SpeechStore): StoreHooks {
+  return {
+    async resolveVoice(accountId, voiceId) {
+      if (!accountId) return null;
+      try {
+        const voice = await resolveVoice(store, { accountId, voiceId });
+        return { voiceId: voice.voiceId, name: voice.name, category: voice.category, engine: voice.engineParams, settings: voice.settings };
+      } catch (err) {
+        if (err instanceof SpeechError && err.status === 'voice_not_found') return null;
+        throw err;
+      }
+    },
+    quota: {
+      async reserve(accountId, characters, jobId, plan) {
+        try {
+          await reserveCharacters(store, { accountId, jobId, characters, ...(plan !== undefined ? { plan } : {}) });
+          // The reservation id carries the account so settling needs nothing else.
+          return { ok: true, reservationId: JSON.stringify([accountId, jobId]) };
+        } catch (err) {
+          if (err instanceof SpeechError && err.status === 'character_limit_exceeded') return { ok: false, status: 'character_limit_exceeded', message: err.message };
+          throw err;
+        }
+      },
+      async settle(reservationId, deliveredCharacters) {
+        const parsed: unknown = JSON.parse(reservationId);
+        if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw new Error('malformed reservation id');
+        await settleCharacters(store, { accountId: parsed[0], jobId: parsed[1], usedCharacters: deliveredCharacters });
+      },
+    },
+    async recordHistory(record) {
+      // Anonymous generations belong to no account and have no history.
+      if (!record.accountId) return;
+      await recordHistory(store, {
+        accountId: record.accountId,
+        jobId: record.historyItemId,
+        historyItemId: record.historyItemId,
+        createdAtMs: record.createdAtUnix * 1000,
+        voiceId: record.voiceId,
+        voiceName: record.voiceName,
+        modelId: record.modelId,
+        text: record.text,
+        characterCount: record.characterCount,
+        contentType: record.contentType,
+        state: record.state,
+        settings: record.settings,
+        ...(record.audio.length > 0 ? { audio: record.audio } : {}),
+      });
+    },
+  };
+}
