@@ -7,7 +7,8 @@ import { escapeHtml, hidden, page } from './html';
 import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
 
 const WINDOW_SECONDS = 900;
-const attemptsKey = (ip: string) => `auth:user-code-failures:${ip}`;
+// Namespaced by the auth database so separate deployments (and test runs) sharing a Redis do not share counters.
+const attemptsKey = (deps: Deps, ip: string) => `auth:user-code-failures:${deps.config.MONGO_DB}:${ip}`;
 
 function send(res: Response, status: number, title: string, body: string): void {
   res.status(status);
@@ -32,12 +33,12 @@ function entryPage(deps: Deps, req: Request, res: Response, status: number, user
 
 /** Failed user-code entries per client address, so the 34-bit code space cannot be searched (RFC 8628 §5.1). */
 async function tooManyFailures(deps: Deps, ip: string): Promise<boolean> {
-  const count = Number((await deps.redis.get(attemptsKey(ip))) ?? 0);
+  const count = Number((await deps.redis.get(attemptsKey(deps, ip))) ?? 0);
   return count >= deps.config.USER_CODE_MAX_ATTEMPTS;
 }
 
 async function recordFailure(deps: Deps, ip: string): Promise<void> {
-  const key = attemptsKey(ip);
+  const key = attemptsKey(deps, ip);
   const count = await deps.redis.incr(key);
   if (count === 1) await deps.redis.expire(key, WINDOW_SECONDS);
 }
