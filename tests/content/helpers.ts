@@ -54,7 +54,7 @@ export interface TestUser {
 }
 
 /** Profiles are normally created from auth accounts; tests that do not start auth insert them. */
-export async function seedUser(app: RunningContent, partial: Partial<TestUser> = {}): Promise<TestUser> {
+export async function seedUser(app: RunningContent, partial: Partial<TestUser> & { createdAt?: Date } = {}): Promise<TestUser> {
   const id = partial.id ?? randomUUID().replace(/-/g, '').slice(0, 24);
   const user: TestUser = {
     id,
@@ -70,8 +70,9 @@ export async function seedUser(app: RunningContent, partial: Partial<TestUser> =
     avatar: null,
     status: 'ACTIVE',
     role: user.role,
-    createdAt: new Date(),
+    createdAt: partial.createdAt ?? new Date(),
     updatedAt: null,
+    updatedAtSort: partial.createdAt ?? new Date(),
     eventIds: [],
     deletedAt: null,
     rev: 1,

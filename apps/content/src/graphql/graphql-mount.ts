@@ -1,8 +1,23 @@
-import type { Express } from 'express';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import type { Redis } from 'ioredis';
+import { GraphQLErrorCode } from '@platform/errors';
+import { typeDefs } from '@platform/graphql-schema';
 import type { Logger } from '@platform/logger';
 import type { VersionedCache } from '../cache/versioned-cache';
 import type { ContentDeps } from '../domain/deps';
+import { callerOf } from '../identity/identity-middleware';
+import type { GraphQLContext } from './context';
+import { applyDirectives } from './directives/apply-directives';
+import { checkLimits } from './limits';
+import { createLoaders } from './loaders';
+import { mutationResolvers } from './resolvers/mutation-resolvers';
+import { queryResolvers } from './resolvers/query-resolvers';
+import { typeResolvers } from './resolvers/type-resolvers';
 
 export interface GraphQLMountOptions {
   deps: ContentDeps;
@@ -12,6 +27,124 @@ export interface GraphQLMountOptions {
   logger: Logger;
 }
 
-export async function graphqlMount(_options: GraphQLMountOptions): Promise<{ mount: (app: Express) => void; stop: () => Promise<void> }> {
-  return { mount: () => undefined, stop: async () => undefined };
+export const GRAPHQL_BODY_LIMIT = '100kb';
+
+const DateTime = new GraphQLScalarType({
+  name: 'DateTime',
+  description: 'ISO-8601 date-time',
+  serialize(value) {
+    const date = value instanceof Date ? value : new Date(value as string);
+    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date');
+    return date.toISOString();
+  },
+  parseValue(value) {
+    const date = typeof value === 'string' ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
+    return date;
+  },
+  parseLiteral(ast) {
+    const date = ast.kind === Kind.STRING ? new Date(ast.value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
+    return date;
+  },
+});
+
+const JSONScalar = new GraphQLScalarType({ name: 'JSON', serialize: (v) => v, parseValue: (v) => v });
+const Upload = new GraphQLScalarType({
+  name: 'Upload',
+  serialize: () => null,
+  parseValue: () => {
+    throw new GraphQLError('Uploads are not supported');
+  },
+});
+
+/** Subscriptions are served by the gateway from Kafka; here they answer with a clear error. */
+const subscriptionResolvers = Object.fromEntries(
+  ['onUserCreated', 'onUserUpdated', 'onPostCreated', 'onPostUpdated', 'onCommentAdded'].map((name) => [
+    name,
+    {
+      subscribe: () => {
+        throw new GraphQLError('Subscriptions are served by the gateway over WebSocket', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } });
+      },
+    },
+  ]),
+);
+
+const KNOWN_CODES: ReadonlySet<string> = new Set([
+  ...Object.values(GraphQLErrorCode),
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+
+export function buildSchema(options: Pick<GraphQLMountOptions, 'redis' | 'cache' | 'redisPrefix'>) {
+  const schema = makeExecutableSchema<GraphQLContext>({
+    typeDefs,
+    resolvers: {
+      DateTime,
+      JSON: JSONScalar,
+      Upload,
+      ...typeResolvers,
+      Query: queryResolvers,
+      Mutation: mutationResolvers,
+      Subscription: subscriptionResolvers,
+    },
+  });
+  return applyDirectives(schema, options);
+}
+
+export async function graphqlMount(options: GraphQLMountOptions): Promise<{ mount: (app: Express) => void; stop: () => Promise<void> }> {
+  const limits: ApolloServerPlugin<GraphQLContext> = {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, request }) {
+          const error = checkLimits(document, (request.variables ?? {}) as Record<string, unknown>);
+          if (error) throw error;
+        },
+        async willSendResponse({ contextValue, response }) {
+          if (response.body.kind === 'single' && contextValue.cacheHits) {
+            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cacheHits: contextValue.cacheHits };
+          }
+        },
+      };
+    },
+  };
+  const server = new ApolloServer<GraphQLContext>({
+    schema: buildSchema(options),
+    plugins: [ApolloServerPluginLandingPageDisabled(), limits],
+    includeStacktraceInErrorResponses: false,
+    // Unexpected errors are logged and masked; every expected one already carries its code.
+    formatError(formatted, error) {
+      const code = String(formatted.extensions?.code ?? '');
+      if (KNOWN_CODES.has(code)) {
+        const { http: _http, stacktrace: _s, ...extensions } = formatted.extensions ?? {};
+        return { ...formatted, extensions };
+      }
+      options.logger.error({ err: error }, 'graphql resolver failed');
+      return { message: 'Internal server error', extensions: { code: GraphQLErrorCode.INTERNAL_SERVER_ERROR }, ...(formatted.path ? { path: formatted.path } : {}) };
+    },
+  });
+  await server.start();
+  return {
+    mount(app: Express) {
+      app.use(
+        '/graphql',
+        express.json({ limit: GRAPHQL_BODY_LIMIT }),
+        expressMiddleware(server, {
+          context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps) }),
+        }),
+        // Body parser failures on /graphql, in the GraphQL shape.
+        (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+          const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
+          if (type === 'entity.too.large') return void res.status(413).json({ errors: [{ message: 'Request body too large', extensions: { code: 'BAD_REQUEST' } }] });
+          if (type === 'entity.parse.failed') return void res.status(400).json({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
+          next(err);
+        },
+      );
+    },
+    stop: () => server.stop(),
+  };
 }

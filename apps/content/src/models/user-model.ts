@@ -16,6 +16,8 @@ export interface UserDoc extends EntityEventFields {
   role: UserRole;
   createdAt: Date;
   updatedAt: Date | null;
+  /** updatedAt, or createdAt when never updated: the UPDATED_AT order needs a non-null key. */
+  updatedAtSort: Date;
 }
 
 const schema = new Schema<UserDoc>(
@@ -29,6 +31,7 @@ const schema = new Schema<UserDoc>(
     role: { type: String, required: true, default: 'USER' },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, default: null },
+    updatedAtSort: { type: Date, required: true },
     ...entityEventSchemaFields,
   },
   { versionKey: false, collection: 'users' },
@@ -38,7 +41,8 @@ const schema = new Schema<UserDoc>(
 schema.index({ email: 1 }, { unique: true });
 schema.index({ nameLower: 1, _id: 1 });
 schema.index({ createdAt: 1, _id: 1 });
-schema.index({ updatedAt: 1, _id: 1 });
+schema.index({ updatedAtSort: 1, _id: 1 });
+schema.index({ email: 1, _id: 1 });
 schema.index({ status: 1 });
 schema.index({ role: 1 });
 

@@ -36,6 +36,7 @@ export async function createProfile(deps: ContentDeps, account: Account, now = n
     role: roleOf(account),
     createdAt: now,
     updatedAt: null,
+    updatedAtSort: now,
     eventIds: [],
     deletedAt: null,
     rev: 1,
@@ -113,6 +114,7 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
     ...(changes.status !== undefined ? { status: changes.status } : {}),
     ...(changes.role !== undefined ? { role: changes.role } : {}),
     updatedAt: now,
+    updatedAtSort: now,
   };
   const event = buildContentEvent('user.updated', userSnapshot(next), { time: now });
   const { eventIds: _e, rev: _r, _id: _i, ...fields } = next;

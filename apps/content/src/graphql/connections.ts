@@ -1,0 +1,128 @@
+import type { FilterQuery, Model } from 'mongoose';
+import { badInput } from './errors';
+
+/**
+ * Relay connections with keyset pagination: the cursor holds the sort key of an item (its sort
+ * field value and `_id`), so pages stay gap- and repeat-free while items are added or removed,
+ * and cost the same on page 1 and page 1000. Cursors are opaque (base64url JSON) and validated.
+ */
+export const DEFAULT_PAGE = 10;
+export const MAX_PAGE = 100;
+
+export interface SortSpec {
+  field: string;
+  direction: 1 | -1;
+}
+
+export interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+export interface Edge<T> {
+  node: T;
+  cursor: string;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number | (() => Promise<number>);
+}
+
+type KeyValue = string | number | boolean | null | { d: number };
+
+function keyValue(value: unknown): KeyValue {
+  if (value instanceof Date) return { d: value.getTime() };
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+  if (value === undefined) return null;
+  // Dates that went through a JSON cache come back as ISO strings.
+  return String(value);
+}
+
+function queryValue(value: KeyValue): unknown {
+  return typeof value === 'object' && value !== null ? new Date(value.d) : value;
+}
+
+export function encodeCursor(sort: SortSpec, doc: Record<string, unknown>): string {
+  const raw = doc[sort.field];
+  const value = sort.field.endsWith('At') || sort.field.endsWith('Sort') ? { d: new Date(raw as string | Date).getTime() } : keyValue(raw);
+  return Buffer.from(JSON.stringify([sort.field, value, doc._id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, sort: SortSpec, argName: string): { value: unknown; id: string | number } {
+  const fail = () => badInput(`${argName}: malformed cursor`, [{ field: argName, message: 'Malformed cursor', code: 'VALIDATION_ERROR' }]);
+  if (typeof cursor !== 'string' || cursor.length > 500 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw fail();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw fail();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort.field) throw fail();
+  const [, value, id] = parsed as [unknown, unknown, unknown];
+  const okValue =
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    (typeof value === 'object' && value !== null && typeof (value as { d?: unknown }).d === 'number' && Object.keys(value).length === 1);
+  if (!okValue || (typeof id !== 'string' && typeof id !== 'number')) throw fail();
+  return { value: queryValue(value as KeyValue), id };
+}
+
+/** Items strictly after (forward) or before (backward) the cursor position in `sort` order. */
+function beyond(sort: SortSpec, position: { value: unknown; id: string | number }, forward: boolean): FilterQuery<unknown> {
+  const ascending = (sort.direction === 1) === forward;
+  const op = ascending ? '$gt' : '$lt';
+  if (sort.field === '_id') return { _id: { [op]: position.id } };
+  return { $or: [{ [sort.field]: { [op]: position.value } }, { [sort.field]: position.value, _id: { [op]: position.id } }] };
+}
+
+function pageSize(value: number | null | undefined, name: string): number {
+  if (value === null || value === undefined) return DEFAULT_PAGE;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_PAGE) {
+    throw badInput(`${name}: must be between 0 and ${MAX_PAGE}`, [{ field: name, message: `Must be between 0 and ${MAX_PAGE}`, code: 'VALIDATION_ERROR' }]);
+  }
+  return value;
+}
+
+export async function paginate<T extends { _id: string | number }>(
+  model: Model<T>,
+  filter: FilterQuery<T>,
+  sort: SortSpec,
+  args: PageArgs,
+  options: { projection?: Record<string, 0 | 1>; lazyCount?: boolean } = {},
+): Promise<Connection<T>> {
+  const backward = (args.last !== undefined && args.last !== null) || (args.before !== undefined && args.before !== null);
+  if (backward && ((args.first ?? null) !== null || (args.after ?? null) !== null)) {
+    throw badInput('Use either first/after or last/before, not both', [{ field: 'first', message: 'Cannot be combined with last/before', code: 'VALIDATION_ERROR' }]);
+  }
+  const size = backward ? pageSize(args.last, 'last') : pageSize(args.first, 'first');
+  const cursorArg = backward ? args.before : args.after;
+  const position = cursorArg ? decodeCursor(cursorArg, sort, backward ? 'before' : 'after') : null;
+  const pageFilter: FilterQuery<T> = position ? ({ $and: [filter, beyond(sort, position, !backward)] } as FilterQuery<T>) : filter;
+  const direction = backward ? -sort.direction : sort.direction;
+  const mongoSort: Record<string, 1 | -1> = sort.field === '_id' ? { _id: direction as 1 | -1 } : { [sort.field]: direction as 1 | -1, _id: direction as 1 | -1 };
+  const projection = options.projection ?? { eventIds: 0 };
+  const [rows, count, hasOtherSide] = await Promise.all([
+    size === 0 ? Promise.resolve([] as T[]) : model.find(pageFilter, projection).sort(mongoSort).limit(size + 1).lean<T[]>(),
+    options.lazyCount ? Promise.resolve(null) : model.countDocuments(filter),
+    position ? model.exists({ $and: [filter, beyond(sort, position, backward)] } as FilterQuery<T>).then((x) => x !== null) : Promise.resolve(false),
+  ]);
+  const hasMore = rows.length > size;
+  const items = rows.slice(0, size);
+  if (backward) items.reverse();
+  const edges = items.map((node) => ({ node, cursor: encodeCursor(sort, node as unknown as Record<string, unknown>) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: backward ? hasOtherSide : hasMore,
+      hasPreviousPage: backward ? hasMore : hasOtherSide,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+    totalCount: count ?? (() => model.countDocuments(filter)),
+  };
+}

@@ -1,0 +1,91 @@
+import type { FilterQuery } from 'mongoose';
+import { fromGlobalId } from '@platform/graphql-schema';
+import { ensureProfile } from '../../users/profiles';
+import { canSeePost, visiblePostsFilter } from '../../posts/post-reads';
+import type { PostDoc, PostStatus, UserDoc, UserRole, UserStatus } from '../../models';
+import { paginate, type PageArgs, type SortSpec } from '../connections';
+import type { GraphQLContext } from '../context';
+import { localId, localNumericId } from '../ids';
+import { search, escapeRegex, type SearchType } from './search';
+import { toGraphQLError } from '../errors';
+
+const USER_ORDER: Record<string, string> = { NAME: 'nameLower', EMAIL: 'email', CREATED_AT: 'createdAt', UPDATED_AT: 'updatedAtSort' };
+const POST_ORDER: Record<string, string> = { TITLE: 'titleLower', CREATED_AT: 'createdAt', PUBLISHED_AT: 'publishedAtSort', VIEW_COUNT: 'viewCount' };
+
+interface OrderBy {
+  field: string;
+  direction: 'ASC' | 'DESC';
+}
+
+function sortOf(orderBy: OrderBy | null | undefined, fields: Record<string, string>, fallback: SortSpec): SortSpec {
+  if (!orderBy) return fallback;
+  return { field: fields[orderBy.field] ?? fallback.field, direction: orderBy.direction === 'ASC' ? 1 : -1 };
+}
+
+async function loadPost(ctx: GraphQLContext, id: string): Promise<PostDoc | null> {
+  const local = localNumericId(id, 'Post');
+  if (local === null) return null;
+  const post = await ctx.loaders.post.load(local);
+  return post && canSeePost(ctx.caller, post) ? post : null;
+}
+
+async function loadComment(ctx: GraphQLContext, id: string) {
+  const local = localNumericId(id, 'Comment');
+  if (local === null) return null;
+  const comment = await ctx.loaders.comment.load(local);
+  if (!comment) return null;
+  const post = await ctx.loaders.post.load(comment.post);
+  return post && canSeePost(ctx.caller, post) ? comment : null;
+}
+
+async function loadUser(ctx: GraphQLContext, id: string): Promise<UserDoc | null> {
+  const local = localId(id, 'User');
+  return local === null ? null : ctx.loaders.user.load(local);
+}
+
+export const queryResolvers = {
+  me: async (_: unknown, __: unknown, ctx: GraphQLContext) => {
+    try {
+      return await ensureProfile(ctx.deps, ctx.caller);
+    } catch (err) {
+      throw toGraphQLError(err);
+    }
+  },
+  user: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadUser(ctx, args.id),
+  users: (
+    _: unknown,
+    args: PageArgs & { filter?: { status?: UserStatus; role?: UserRole; search?: string } | null; orderBy?: OrderBy | null },
+    ctx: GraphQLContext,
+  ) => {
+    const filter: FilterQuery<UserDoc> = { deletedAt: null };
+    if (args.filter?.status) filter.status = args.filter.status;
+    if (args.filter?.role) filter.role = args.filter.role;
+    if (args.filter?.search) filter.nameLower = { $regex: escapeRegex(args.filter.search.toLowerCase()) };
+    return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args);
+  },
+  post: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadPost(ctx, args.id),
+  posts: (
+    _: unknown,
+    args: PageArgs & { filter?: { status?: PostStatus; authorId?: string; search?: string } | null; orderBy?: OrderBy | null },
+    ctx: GraphQLContext,
+  ) => {
+    const and: FilterQuery<PostDoc>[] = [visiblePostsFilter(ctx.caller)];
+    if (args.filter?.status) and.push({ status: args.filter.status });
+    if (args.filter?.authorId) and.push({ author: localId(args.filter.authorId, 'User') ?? '\u0000' });
+    if (args.filter?.search) {
+      const re = { $regex: escapeRegex(args.filter.search), $options: 'i' };
+      and.push({ $or: [{ title: re }, { content: re }] });
+    }
+    return paginate(ctx.deps.models.posts, { $and: and }, sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args);
+  },
+  comment: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadComment(ctx, args.id),
+  search: (_: unknown, args: { query: string; type?: SearchType | null; limit?: number | null }, ctx: GraphQLContext) =>
+    search(ctx.deps, ctx.caller, args.query, args.type ?? 'ALL', args.limit ?? 10),
+  node: async (_: unknown, args: { id: string }, ctx: GraphQLContext) => {
+    const global = fromGlobalId(args.id);
+    if (!global) return null;
+    if (global.type === 'User') return loadUser(ctx, args.id);
+    if (global.type === 'Post') return loadPost(ctx, args.id);
+    return loadComment(ctx, args.id);
+  },
+};

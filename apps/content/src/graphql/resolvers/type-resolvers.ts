@@ -1,0 +1,80 @@
+import type { FilterQuery } from 'mongoose';
+import { toGlobalId } from '@platform/graphql-schema';
+import { isAdmin } from '../../identity/caller';
+import type { CommentDoc, PostDoc, UserDoc } from '../../models';
+import { canSeePost, visiblePostsFilter } from '../../posts/post-reads';
+import { paginate, type Connection, type PageArgs } from '../connections';
+import type { GraphQLContext } from '../context';
+import { gqlError } from '../errors';
+
+/** Field resolvers of User, Post, Comment, the Node interface and the SearchResult union. */
+
+type Lazy<T> = { edges: () => Promise<Connection<T>['edges']>; pageInfo: () => Promise<Connection<T>['pageInfo']>; totalCount: () => Promise<number> };
+
+/** A nested connection that runs its page query only if edges/pageInfo are selected, and counts through a loader. */
+function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Promise<number>): Lazy<T> {
+  let memo: Promise<Connection<T>> | undefined;
+  const get = () => (memo ??= page());
+  return { edges: async () => (await get()).edges, pageInfo: async () => (await get()).pageInfo, totalCount: count };
+}
+
+const createdAsc = { field: 'createdAt', direction: 1 as const };
+
+export function nodeTypeOf(value: Record<string, unknown>): 'User' | 'Post' | 'Comment' | null {
+  if ('title' in value) return 'Post';
+  if ('email' in value || 'nameLower' in value) return 'User';
+  if ('post' in value && 'content' in value) return 'Comment';
+  return null;
+}
+
+export const typeResolvers = {
+  Node: { __resolveType: (value: Record<string, unknown>) => nodeTypeOf(value) },
+  SearchResult: { __resolveType: (value: Record<string, unknown>) => nodeTypeOf(value) },
+
+  User: {
+    id: (user: UserDoc) => toGlobalId('User', user._id),
+    email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (ctx.caller.id === user._id || isAdmin(ctx.caller) ? user.email : null),
+    avatar: (user: UserDoc) => user.avatar ?? null,
+    posts: (user: UserDoc, args: PageArgs & { status?: PostDoc['status'] | null }, ctx: GraphQLContext) => {
+      const filter: FilterQuery<PostDoc> = { $and: [visiblePostsFilter(ctx.caller), { author: user._id }, ...(args.status ? [{ status: args.status }] : [])] };
+      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args);
+    },
+    comments: (user: UserDoc, args: PageArgs, ctx: GraphQLContext) =>
+      paginate(ctx.deps.models.comments, { author: user._id, deletedAt: null }, createdAsc, args),
+  },
+
+  Post: {
+    id: (post: PostDoc) => toGlobalId('Post', post._id),
+    excerpt: (post: PostDoc) => post.excerpt ?? null,
+    author: async (post: PostDoc, _: unknown, ctx: GraphQLContext) => {
+      const author = await ctx.loaders.user.load(post.author);
+      if (!author) throw gqlError('NOT_FOUND', 'Author not found');
+      return author;
+    },
+    comments: (post: PostDoc, args: PageArgs, ctx: GraphQLContext) =>
+      lazyConnection(
+        () => paginate(ctx.deps.models.comments, { post: post._id, deletedAt: null }, createdAsc, args, { lazyCount: true }),
+        () => ctx.loaders.commentCount.load(`post:${post._id}`),
+      ),
+  },
+
+  Comment: {
+    id: (comment: CommentDoc) => toGlobalId('Comment', comment._id),
+    author: async (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => {
+      const author = await ctx.loaders.user.load(comment.author);
+      if (!author) throw gqlError('NOT_FOUND', 'Author not found');
+      return author;
+    },
+    post: async (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => {
+      const post = await ctx.loaders.post.load(comment.post);
+      if (!post || !canSeePost(ctx.caller, post)) throw gqlError('NOT_FOUND', 'Post not found');
+      return post;
+    },
+    parent: (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => (comment.parent === null ? null : ctx.loaders.comment.load(comment.parent)),
+    replies: (comment: CommentDoc, args: PageArgs, ctx: GraphQLContext) =>
+      lazyConnection(
+        () => paginate(ctx.deps.models.comments, { parent: comment._id, deletedAt: null }, createdAsc, args, { lazyCount: true }),
+        () => ctx.loaders.commentCount.load(`parent:${comment._id}`),
+      ),
+  },
+};
