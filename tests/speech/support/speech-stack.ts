@@ -21,6 +21,10 @@ export interface SpeechStack {
   redis: Redis;
   workers: RunningApp[];
   startWorker(env?: Record<string, string>): Promise<RunningApp>;
+  /** WebSocket sessions the fake plan limiter grants at once. */
+  setSessionLimit(n: number): void;
+  /** Characters the test quota still allows (Infinity = no quota hook refusals). */
+  setQuota(characters: number): void;
   stop(): Promise<void>;
 }
 
@@ -45,6 +49,8 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const redis = await connectRedis(redisUrl);
   const port = await freePort();
   let sessions = 0;
+  let sessionLimit = options.sessionLimit ?? 100;
+  let quota = Number.POSITIVE_INFINITY;
   const edge: SpeechEdge = createSpeechEdge({
     config: {
       REDIS_URL: redisUrl,
@@ -55,11 +61,21 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
     },
     logger: pino({ level: 'silent' }),
+    // Stand-in for issue 7's subscription store: refuses once the test's allowance is spent.
+    hooks: {
+      quota: {
+        reserve: async (_account, characters) =>
+          characters <= quota
+            ? { ok: true, reservationId: `r_${characters}` }
+            : { ok: false, status: 'character_limit_exceeded', message: 'character limit reached for this period' },
+        settle: async () => undefined,
+      },
+    },
     redis,
     authenticateApiKey: async (key) => (key === apiKey ? identity : null),
     limits: {
       acquire: async () => {
-        if (sessions >= (options.sessionLimit ?? 100)) return null;
+        if (sessions >= sessionLimit) return null;
         sessions++;
         return () => {
           sessions--;
@@ -116,6 +132,12 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     redis,
     workers,
     startWorker,
+    setSessionLimit: (n) => {
+      sessionLimit = n;
+    },
+    setQuota: (n) => {
+      quota = n;
+    },
     async stop() {
       await edge.close();
       server.closeAllConnections();
