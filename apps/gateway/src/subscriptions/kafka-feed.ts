@@ -36,6 +36,25 @@ async function ensureTopics(admin: Admin, topics: string[]): Promise<void> {
 }
 
 /**
+ * Topics just created (by us, content or another replica) answer "not the leader" or "unknown
+ * partition" for a moment while leaders are elected; that settles within seconds.
+ */
+async function retryWhileSettling(logger: Logger, work: () => Promise<void>, deadlineMs = 30_000): Promise<void> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await work();
+      return;
+    } catch (err) {
+      const retriable = (err as { retriable?: unknown }).retriable === true || /leader|unknown topic|does not host/i.test(String((err as Error).message));
+      if (!retriable || Date.now() - started > deadlineMs) throw err;
+      logger.info({ attempt, reason: (err as Error).message }, 'content topics settling; retrying');
+      await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
+    }
+  }
+}
+
+/**
  * Consumes the content topics for this replica's subscriptions. The consumer group is new for
  * every process and is positioned at the end of each partition before it joins, so a replica
  * (re)starting delivers only events that happen after it is up, never old ones as if new. The
@@ -47,11 +66,13 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
   const topics = Object.values(contentTopics(options.topicPrefix));
   const admin = kafka.admin();
   await admin.connect();
-  await ensureTopics(admin, topics);
-  for (const topic of topics) {
-    const offsets = await admin.fetchTopicOffsets(topic);
-    await admin.setOffsets({ groupId: options.groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
-  }
+  await retryWhileSettling(logger, async () => {
+    await ensureTopics(admin, topics);
+    for (const topic of topics) {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      await admin.setOffsets({ groupId: options.groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
+    }
+  });
 
   const consumer: Consumer = kafka.consumer({
     groupId: options.groupId,

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+
+export const INTERNAL_SECRET = 'gateway-e2e-internal-secret-0123456789abcdef';
+
+export interface Platform {
+  auth: RunningApp;
+  content: RunningApp;
+  gateways: RunningApp[];
+  publicUrl: string;
+  topicPrefix: string;
+  rateLimitPrefix: string;
+  /** Environment the gateways were started with (to start more, or restart one). */
+  gatewayEnv: (port: number) => Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  gateways?: number;
+  gatewayEnv?: Record<string, string>;
+  authEnv?: Record<string, string>;
+}
+
+/**
+ * auth, content and N gateway replicas as processes, isolated from other test runs: own
+ * databases, topic prefix, Redis prefixes and ports. PUBLIC_URL is the first replica (what a
+ * load balancer's address would be): the issuer, the audience and the DPoP `htu` origin.
+ */
+export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
+  const stack = stackEnv();
+  const [authPort, contentPort] = [await freePort(), await freePort()];
+  const gatewayPorts: number[] = [];
+  for (let i = 0; i < (options.gateways ?? 1); i += 1) gatewayPorts.push(await freePort());
+  const publicUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
+  const topicPrefix = `${uniqueName('gw')}.`;
+  const rateLimitPrefix = uniqueName('gwrl');
+  const common = { ...stack, INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl };
+  const authUrl = `http://127.0.0.1:${authPort}`;
+  const contentUrl = `http://127.0.0.1:${contentPort}`;
+  const [auth, content] = await Promise.all([
+    startApp({ app: 'auth', env: { ...common, PORT: String(authPort), MONGO_DB: uniqueName('gwauth'), ...options.authEnv }, readyTimeoutMs: 60_000 }),
+    startApp({
+      app: 'content',
+      env: {
+        ...common,
+        PORT: String(contentPort),
+        MONGO_DB: uniqueName('gwcontent'),
+        KAFKA_TOPIC_PREFIX: topicPrefix,
+        REDIS_PREFIX: `${uniqueName('gwc')}:`,
+        AUTH_URL: authUrl,
+        OUTBOX_POLL_MS: '50',
+      },
+      readyTimeoutMs: 60_000,
+    }),
+  ]);
+  const gatewayEnv = (port: number) => ({
+    ...common,
+    PORT: String(port),
+    AUTH_URL: authUrl,
+    CONTENT_URL: contentUrl,
+    KAFKA_TOPIC_PREFIX: topicPrefix,
+    RATE_LIMIT_PREFIX: rateLimitPrefix,
+    UPSTREAM_TIMEOUT_MS: '2000',
+    ...options.gatewayEnv,
+  });
+  const gateways = await Promise.all(gatewayPorts.map((port) => startApp({ app: 'gateway', env: gatewayEnv(port), readyTimeoutMs: 60_000 })));
+  return {
+    auth,
+    content,
+    gateways,
+    publicUrl,
+    topicPrefix,
+    rateLimitPrefix,
+    gatewayEnv,
+    async stop() {
+      await Promise.allSettled([...gateways.map((g) => g.stop()), auth.stop(), content.stop()]);
+    },
+  };
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  password: string;
+  /** Access token from `/api/v1/auth/login` (first-party client, all scopes, aud PUBLIC_URL). */
+  token: string;
+}
+
+export async function json(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Registers through the gateway (content → auth) and logs in. */
+export async function registerAccount(gatewayUrl: string, name = 'Gateway Tester'): Promise<Account> {
+  const email = `${randomUUID()}@example.com`;
+  const password = 'correct horse battery staple';
+  const registered = await fetch(`${gatewayUrl}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, email, password }),
+  });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(await json(registered))}`);
+  const { user } = (await registered.json()) as { user: { id: string } };
+  const login = await fetch(`${gatewayUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(await json(login))}`);
+  const { token } = (await login.json()) as { token: string };
+  return { id: String(user.id), email, password, token };
+}
+
+export async function createApiKey(authUrl: string, accountId: string): Promise<{ id: string; key: string }> {
+  const res = await fetch(`${authUrl}/internal/accounts/${accountId}/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+    body: JSON.stringify({ name: 'e2e' }),
+  });
+  if (res.status !== 201) throw new Error(`api key: ${res.status} ${JSON.stringify(await json(res))}`);
+  return (await res.json()) as { id: string; key: string };
+}
+
+export async function revokeApiKey(authUrl: string, keyId: string): Promise<void> {
+  const res = await fetch(`${authUrl}/internal/api-keys/${keyId}`, { method: 'DELETE', headers: { 'x-internal-secret': INTERNAL_SECRET } });
+  if (res.status !== 204) throw new Error(`revoke: ${res.status}`);
+}
+
+/** Polls `check` until it returns true or the deadline passes; returns the time it took. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 50): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}
