@@ -18,6 +18,7 @@ import { GraphQLErrorCode } from '@platform/errors';
  */
 export const MAX_DEPTH = 10;
 export const MAX_COST = 5000;
+const MAX_PAGE_SIZE = 100;
 const PAGED_FIELDS: ReadonlySet<string> = new Set(['users', 'posts', 'comments', 'replies', 'search']);
 
 function intArg(field: FieldNode, names: string[], variables: Record<string, unknown>): number | null {
@@ -53,7 +54,8 @@ function measure(
       const inner = measure(selection.selectionSet, fragments, variables, visiting);
       const page = intArg(selection, ['first', 'last', 'limit'], variables) ?? (PAGED_FIELDS.has(selection.name.value) ? 10 : 1);
       depth = Math.max(depth, 1 + inner.depth);
-      cost += 1 + Math.max(page, 1) * inner.cost;
+      // Page sizes above the maximum are rejected by @validate with a clearer message; price them at the maximum.
+      cost += 1 + Math.min(Math.max(page, 1), MAX_PAGE_SIZE) * inner.cost;
     } else {
       const set =
         selection.kind === Kind.INLINE_FRAGMENT
