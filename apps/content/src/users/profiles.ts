@@ -95,7 +95,8 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
   const authChanges: { email?: string; roles?: string[]; status?: string; name?: string } = {};
   if (email !== undefined && email !== current.email) authChanges.email = email;
   if (changes.role !== undefined && changes.role !== current.role) authChanges.roles = [changes.role];
-  if (changes.status !== undefined && changes.status !== current.status) authChanges.status = changes.status;
+  // auth knows two account states: only ACTIVE profiles may sign in.
+  if (changes.status !== undefined && changes.status !== current.status) authChanges.status = changes.status === 'ACTIVE' ? 'active' : 'disabled';
   if (Object.keys(authChanges).length > 0) {
     if (changes.name !== undefined) authChanges.name = changes.name;
     const result = await deps.auth.updateAccount(id, authChanges);
