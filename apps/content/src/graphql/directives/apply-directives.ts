@@ -131,11 +131,13 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
         const duration = Math.max(1, Number(rateLimit.duration));
         const inner = resolve;
         resolve = async (source, args, ctx, info) => {
-          const window = Math.floor(Date.now() / 1000 / duration);
-          const key = `${deps.redisPrefix}rl:${coordinate}:${ctx.caller.key}:${window}`;
-          const [[, count]] = (await deps.redis.multi().incr(key).expire(key, duration + 1).exec()) as [[unknown, number], unknown];
+          // A window opens at the caller's first call and lasts `duration` seconds (SET NX EX),
+          // so the budget is exact: never more than `limit` calls in the window, on any replica.
+          const key = `${deps.redisPrefix}rl:${coordinate}:${ctx.caller.key}`;
+          const replies = await deps.redis.multi().set(key, '0', 'EX', duration, 'NX').incr(key).pttl(key).exec();
+          const count = Number(replies?.[1]?.[1] ?? 0);
           if (count > limit) {
-            const retryAfter = (window + 1) * duration - Math.floor(Date.now() / 1000);
+            const retryAfter = Math.max(1, Math.ceil(Number(replies?.[2]?.[1] ?? duration * 1000) / 1000));
             throw gqlError(GraphQLErrorCode.RATE_LIMITED, `Rate limit of ${limit} per ${duration} s exceeded for ${fieldName}`, { retryAfter });
           }
           return inner(source, args, ctx, info);
