@@ -38,6 +38,7 @@ const SYSTEM_PACKAGES = [
   ['espeak-ng', 'espeak-ng'],
   ['lame', 'lame'],
   ['sox', 'sox'],
+  ['ffmpeg', 'ffmpeg'], // decodes uploaded voice samples (WAV, MP3, Ogg/Opus, FLAC)
   ['chromium', 'chromium'],
 ];
 

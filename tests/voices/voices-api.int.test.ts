@@ -106,7 +106,7 @@ describe('voices API', () => {
     expect(gone.status).toBe(404);
     expect(await gone.json()).toEqual({ detail: { status: 'voice_not_found', message: expect.any(String) } });
     expect(await storedCounts('alice')).toEqual({ voices: 0, files: 0 });
-  }, 60_000);
+  }, 120_000);
 
   it('accepts Ogg/Opus uploads', async () => {
     const ogg = convert(speech, 'ogg');
@@ -191,7 +191,7 @@ describe('voices API', () => {
     expect(rename.status).toBe(200);
     const user = (await (await fetch(`${api.url}/user`, { headers: as('limited') })).json()) as { subscription: Record<string, unknown> };
     expect(user.subscription).toMatchObject({ voice_limit: 2, max_voice_add_edits: 4, voice_add_edit_counter: 4 });
-  }, 60_000);
+  }, 120_000);
 
   it('answers 401 without an account and 403 without the scope', async () => {
     const anon = await fetch(`${api.url}/voices`);

@@ -10,6 +10,20 @@ export interface PitchOptions {
   frameSize?: number;
   hop?: number;
   threshold?: number;
+  /** Frames (by index) worth estimating; others are reported unvoiced without the work. */
+  include?: (frame: number) => boolean;
+}
+
+/** Halves the rate (pairwise mean, then every other sample): pitch needs no more than 4 kHz. */
+export function decimate2(samples: Float32Array): Float32Array {
+  const out = new Float32Array(Math.floor(samples.length / 2));
+  for (let i = 0; i < out.length; i++) {
+    const a = samples[2 * i]!;
+    const b = samples[2 * i + 1]!;
+    const prev = samples[2 * i - 1] ?? a;
+    out[i] = 0.25 * prev + 0.5 * a + 0.25 * b;
+  }
+  return out;
 }
 
 export function yinTrack(samples: Float32Array, options: PitchOptions): (number | null)[] {
@@ -24,7 +38,11 @@ export function yinTrack(samples: Float32Array, options: PitchOptions): (number 
   const window = frameSize - maxLag;
   const track: (number | null)[] = [];
   const d = new Float64Array(maxLag + 1);
-  for (let start = 0; start + frameSize <= samples.length; start += hop) {
+  for (let start = 0, frame = 0; start + frameSize <= samples.length; start += hop, frame++) {
+    if (options.include && !options.include(frame)) {
+      track.push(null);
+      continue;
+    }
     d[0] = 0;
     for (let lag = 1; lag <= maxLag; lag++) {
       let sum = 0;

@@ -1,2 +1,3 @@
 export { userRoutes } from './user-routes';
 export { callerOf, handle, accountErrors, type Caller } from './account';
+export { createAccountSpeech, type AccountSpeech, type AccountSpeechOptions } from './account-speech';
