@@ -1,0 +1,72 @@
+import { compileConstraint } from '../src/graphql/directives/constraints';
+import { checkLimits } from '../src/graphql/limits';
+import { decodeCursor, encodeCursor } from '../src/graphql/connections';
+import { scoreText, searchTerms } from '../src/graphql/resolvers/search';
+import { reconcileStatus } from '../src/posts/post-writes';
+import { slugify } from '../src/posts/slug';
+import { parse } from 'graphql';
+
+describe('slugify', () => {
+  it('makes ASCII dash-separated slugs and never an empty one', () => {
+    expect(slugify('Hello, Wörld! 2025')).toBe('hello-world-2025');
+    expect(slugify('¿¡!!')).toBe('post');
+    expect(slugify('a'.repeat(300))).toHaveLength(200);
+  });
+});
+
+describe('reconcileStatus (PUBLISHED ⇔ published)', () => {
+  it('follows whichever interface field changed', () => {
+    expect(reconcileStatus('DRAFT', { published: true })).toBe('PUBLISHED');
+    expect(reconcileStatus('PUBLISHED', { published: false })).toBe('DRAFT');
+    expect(reconcileStatus('ARCHIVED', { published: false })).toBe('ARCHIVED');
+    expect(reconcileStatus('DRAFT', { status: 'ARCHIVED' })).toBe('ARCHIVED');
+    expect(reconcileStatus(undefined, {})).toBe('DRAFT');
+  });
+});
+
+describe('@validate constraint language', () => {
+  it('length, range, email, url, pattern; lists element-wise; null passes', () => {
+    expect(compileConstraint('length:1..3')('')).toMatch(/blank/);
+    expect(compileConstraint('length:1..3')('abcd')).toMatch(/at most 3/);
+    expect(compileConstraint('length:..3')('abc')).toBeNull();
+    expect(compileConstraint('range:0..100')(101)).toMatch(/between/);
+    expect(compileConstraint('email')('a@b.co')).toBeNull();
+    expect(compileConstraint('email')('nope')).not.toBeNull();
+    expect(compileConstraint('url')('javascript:alert(1)')).not.toBeNull();
+    expect(compileConstraint('pattern:^[a-z]+$')(['ok', 'NO'])).not.toBeNull();
+    expect(compileConstraint('length:1..3')(null)).toBeNull();
+    expect(() => compileConstraint('bogus')).toThrow(/unknown/);
+  });
+});
+
+describe('cursors', () => {
+  it('round-trip and reject tampering', () => {
+    const sort = { field: 'createdAt', direction: -1 as const };
+    const cursor = encodeCursor(sort, { _id: 7, createdAt: new Date('2025-01-01T00:00:00Z') });
+    expect(decodeCursor(cursor, sort, 'after')).toEqual({ value: new Date('2025-01-01T00:00:00Z'), id: 7 });
+    expect(() => decodeCursor(cursor, { field: 'nameLower', direction: 1 }, 'after')).toThrow(/malformed/);
+    expect(() => decodeCursor(Buffer.from('[1,2]').toString('base64url'), sort, 'after')).toThrow(/malformed/);
+    expect(() => decodeCursor('!!', sort, 'after')).toThrow(/malformed/);
+  });
+});
+
+describe('search ranking', () => {
+  it('scores whole words over substrings and weights fields', () => {
+    const terms = searchTerms('  Kafka  kafka STREAMS ');
+    expect(terms).toEqual(['kafka', 'streams']);
+    expect(scoreText('Kafka streams', terms, 3)).toBe(18);
+    expect(scoreText('kafkaesque', terms, 3)).toBe(3);
+    expect(scoreText(null, terms, 3)).toBe(0);
+  });
+});
+
+describe('query limits', () => {
+  it('prices pages by their size, including variables, and measures depth', () => {
+    expect(checkLimits(parse('{ posts(first: 5) { edges { node { title } } } }'))).toBeNull();
+    const q = parse('query($n: Int) { posts(first: $n) { edges { node { comments(first: $n) { edges { node { id } } } } } } }');
+    expect(checkLimits(q, { n: 100 })?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    expect(checkLimits(q, { n: 5 })).toBeNull();
+    const deep = parse('{ a { b { c { d { e { f { g { h { i { j { k } } } } } } } } } } }');
+    expect(checkLimits(deep)?.extensions.code).toBe('QUERY_TOO_DEEP');
+  });
+});
