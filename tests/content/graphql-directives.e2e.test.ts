@@ -1,4 +1,4 @@
-import { gql, seedUser, startContent, stopContent, type RunningContent, type TestUser } from './helpers';
+import { api, gql, seedUser, startContent, stopContent, type RunningContent, type TestUser } from './helpers';
 
 let app: RunningContent;
 let replica: RunningContent;
@@ -21,7 +21,6 @@ afterAll(async () => {
 });
 
 async function raw(target: RunningContent, query: string, variables: Record<string, unknown>, caller: TestUser) {
-  const { api } = await import('./helpers');
   const res = await api(target, 'POST', '/graphql', { caller, body: { query, variables } });
   return res.json as { data: Record<string, unknown>; extensions?: { cacheHits?: number } };
 }
