@@ -60,7 +60,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     CONTENT_URL: contentUrl,
     KAFKA_TOPIC_PREFIX: topicPrefix,
     RATE_LIMIT_PREFIX: rateLimitPrefix,
-    UPSTREAM_TIMEOUT_MS: '2000',
+    UPSTREAM_TIMEOUT_MS: '10000',
     ...options.gatewayEnv,
   });
   const gateways = await Promise.all(gatewayPorts.map((port) => startApp({ app: 'gateway', env: gatewayEnv(port), readyTimeoutMs: 60_000 })));

@@ -40,6 +40,12 @@ export const gatewayConfigShape = {
   MAX_SUBSCRIPTIONS_PER_CONNECTION: env.positiveInt(50),
   /** Bound for the nested-field fetch a subscription event may need from content. */
   SUBSCRIPTION_FETCH_TIMEOUT_MS: env.positiveInt(3_000),
+  /** Speech edge (apps/gateway/src/speech, docs/speech.md). */
+  SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
+  SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
+  SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
+  SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),
+  SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

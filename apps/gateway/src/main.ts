@@ -5,15 +5,17 @@ import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
 import { connectRedis, createKafka } from '@platform/stores';
 import { loadGatewayConfig } from './config';
 import { createApiKeyResolver } from './auth/api-key-cache';
+import { API_KEY_SCOPE } from './auth/authenticate';
 import { authApiKeyLookup } from './auth/api-key-lookup';
 import { listenForApiKeyRevocations } from './auth/api-key-revocations';
 import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
 import { createConcurrencyLimiter } from './limits/concurrency';
 import { createPlanLimiter } from './limits/limit-middleware';
-import { defaultPlanTable, planTableWithOverrides } from './limits/plans';
+import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plans';
 import { createRateLimiter } from './limits/rate-limiter';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { routeUpgrades } from './routing/upgrades';
+import { createSpeechEdge } from './speech';
 import { createUpstream } from './routing/upstream';
 import { contentFieldFetcher } from './subscriptions/content-fetcher';
 import { serveSubscriptions } from './subscriptions/graphql-ws-server';
@@ -45,11 +47,36 @@ async function main(): Promise<void> {
     apiKeys,
     verifyAccessToken: oauthResourceVerifier({ publicUrl: config.PUBLIC_URL, authUrl: config.AUTH_URL, redis }),
   };
+  const acquireSlot = createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX });
   const limiter = createPlanLimiter(
     plans,
     createRateLimiter(redis, config.RATE_LIMIT_PREFIX),
-    createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX }),
+    acquireSlot,
   );
+
+  const speech = createSpeechEdge({
+    config: {
+      REDIS_URL: config.REDIS_URL,
+      PUBLIC_URL: config.PUBLIC_URL,
+      SYNTHESIS_QUEUE: config.SYNTHESIS_QUEUE,
+      SPEECH_KEY_PREFIX: config.SPEECH_KEY_PREFIX,
+      SPEECH_FRAME_TIMEOUT_MS: config.SPEECH_FRAME_TIMEOUT_MS,
+      SPEECH_MAX_TEXT_CHARS: config.SPEECH_MAX_TEXT_CHARS,
+      SPEECH_WS_IDLE_TIMEOUT_MS: config.SPEECH_WS_IDLE_TIMEOUT_MS,
+    },
+    logger,
+    redis,
+    authenticateApiKey: async (key) => {
+      const record = await apiKeys.resolve(key);
+      return record ? { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan } : null;
+    },
+    limits: {
+      acquire: async (identity) => {
+        const lease = await acquireSlot(limitSubject(identity, 'websocket', plans));
+        return lease ? () => lease.release() : null;
+      },
+    },
+  });
 
   const schema = buildSubscriptionSchema();
   const hub = new SubscriptionHub({
@@ -97,15 +124,17 @@ async function main(): Promise<void> {
         limiter,
         content,
         auth,
+        speech: speech.router,
       });
     },
     onServer(server) {
-      routeUpgrades(server, { graphql: wss, logger });
+      routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), logger });
     },
     async stopIntake() {
       await feed.stop();
       hub.closeAll();
       await Promise.resolve(subscriptions.dispose()).catch(() => undefined);
+      await speech.close().catch(() => undefined);
     },
     async close() {
       await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close()]);

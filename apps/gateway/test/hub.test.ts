@@ -60,7 +60,7 @@ const user: Viewer = { sub: 'acc-2', roles: ['USER'] };
 const admin: Viewer = { sub: 'acc-9', roles: ['ADMIN'] };
 
 function setup(capacity = 10) {
-  const fetchField = jest.fn(async (query: string) => {
+  const fetchField = jest.fn(async (query: string, _variables: Record<string, unknown>): Promise<unknown> => {
     if (query.includes('entity: post(')) return { author: { name: 'Ada (fetched)' }, comments: { totalCount: 7 } };
     return null;
   });
