@@ -73,9 +73,23 @@ export async function createClient(
   return { client: created.toObject(), ...(secret ? { secret } : {}) };
 }
 
+// Clients are read on every token/introspection request and change rarely: a short in-process cache
+// takes the database off the hot path. A change made with the CLI applies within CLIENT_CACHE_MS.
+const CLIENT_CACHE_MS = 30_000;
+const CLIENT_CACHE_MAX = 10_000;
+const clientCache = new Map<string, { at: number; doc: ClientDoc }>();
+
 export async function findClient(model: Model<ClientDoc>, clientId: string): Promise<ClientDoc | null> {
   if (clientId.length > 128) return null;
-  return model.findById(clientId).lean<ClientDoc>();
+  const key = `${model.db.name}/${clientId}`;
+  const hit = clientCache.get(key);
+  if (hit && Date.now() - hit.at < CLIENT_CACHE_MS) return hit.doc;
+  const doc = await model.findById(clientId).lean<ClientDoc>();
+  if (doc) {
+    if (clientCache.size >= CLIENT_CACHE_MAX) clientCache.delete(clientCache.keys().next().value!);
+    clientCache.set(key, { at: Date.now(), doc });
+  }
+  return doc;
 }
 
 export async function listClients(model: Model<ClientDoc>): Promise<ClientDoc[]> {
