@@ -23,6 +23,10 @@ export const refreshTokenGrant: GrantHandler = async (ctx) => {
   // Validate the narrowing before consuming, so a client's mistake does not burn its refresh token.
   const peek = await findRefreshToken(deps.refreshTokens, token);
   if (peek && peek.clientId === ctx.client._id) {
+    // RFC 9449 §5: a DPoP-bound refresh token needs a proof made with its key. Checked before the
+    // token is consumed: someone holding a stolen token but not the key must not be able to burn
+    // (or, by replaying it, revoke) the legitimate client's family.
+    if (peek.jkt && peek.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
     narrowTo(peek.scopes, scopes);
     narrowAudience(peek.audience, resources);
   }
