@@ -8,6 +8,7 @@ export interface Platform {
   content: RunningApp;
   gateways: RunningApp[];
   publicUrl: string;
+  authDb: string;
   topicPrefix: string;
   rateLimitPrefix: string;
   /** Environment the gateways were started with (to start more, or restart one). */
@@ -36,9 +37,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const rateLimitPrefix = uniqueName('gwrl');
   const common = { ...stack, INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl };
   const authUrl = `http://127.0.0.1:${authPort}`;
+  const authDb = uniqueName('gwauth');
   const contentUrl = `http://127.0.0.1:${contentPort}`;
   const [auth, content] = await Promise.all([
-    startApp({ app: 'auth', env: { ...common, PORT: String(authPort), MONGO_DB: uniqueName('gwauth'), ...options.authEnv }, readyTimeoutMs: 60_000 }),
+    startApp({ app: 'auth', env: { ...common, PORT: String(authPort), MONGO_DB: authDb, ...options.authEnv }, readyTimeoutMs: 60_000 }),
     startApp({
       app: 'content',
       env: {
@@ -69,6 +71,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     content,
     gateways,
     publicUrl,
+    authDb,
     topicPrefix,
     rateLimitPrefix,
     gatewayEnv,

@@ -28,7 +28,8 @@ export function collect<T>(client: Client, query: string, variables: Record<stri
         if (value.errors) collected.errors.push(...value.errors);
         if (value.data) collected.items.push(value.data as T);
       },
-      error: (err) => collected.errors.push(err),
+      // graphql-ws reports subscription errors as a list of GraphQL errors, transport errors as one value.
+      error: (err) => (Array.isArray(err) ? collected.errors.push(...(err as unknown[])) : collected.errors.push(err)),
       complete: () => {
         collected.completed = true;
       },

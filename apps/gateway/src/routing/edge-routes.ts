@@ -24,24 +24,19 @@ export interface EdgeRouteDeps {
 }
 
 /**
- * Paths of the authorization server that clients use (seed 002 plus discovery, JWKS and the
- * pages a person sees). Everything else of auth, above all `/internal/*`, is unreachable here.
+ * Paths of the authorization server that clients use (docs/auth.md "Paths the gateway forwards":
+ * seed 002, discovery, JWKS and the pages a person sees; sub-paths such as `/authorize/decision`). Everything else of auth, above all `/internal/*`, is unreachable here.
  */
 export const AUTH_PUBLIC_PREFIXES = [
+  '/.well-known/oauth-authorization-server',
+  '/jwks',
   '/authorize',
+  '/login',
+  '/device',
   '/token',
   '/revoke',
   '/introspect',
   '/device_authorization',
-  '/device',
-  '/jwks',
-  '/.well-known',
-  '/login',
-  '/logout',
-  '/consent',
-  '/signin',
-  '/interaction',
-  '/assets',
 ];
 
 function underPrefix(path: string, prefix: string): boolean {

@@ -1,0 +1,281 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
+import { freePort, stackEnv, startApp, type RunningApp } from '@platform/testing';
+import { createApiKey, eventually, INTERNAL_SECRET, json, registerAccount, startPlatform, type Account, type Platform } from './platform';
+import { closeCode, collect, wsClient } from './subscriptions-client';
+
+/**
+ * Every authentication form the gateway accepts, and every way to get one wrong, each with the
+ * status, body shape and header of the interface it was sent to. Tokens come from the real
+ * authorization server through the gateway (so the issuer is the public one).
+ */
+const run = promisify(execFile);
+let platform: Platform;
+let gateway: string;
+let alice: Account;
+let apiKey: string;
+let client: { client_id: string; client_secret: string };
+
+async function cli<T>(args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl },
+    timeout: 30_000,
+  });
+  return JSON.parse(stdout) as T;
+}
+
+const basic = () => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+
+async function clientToken(params: Record<string, string>, headers: Record<string, string> = {}, via = gateway): Promise<string> {
+  const res = await fetch(`${via}/token`, {
+    method: 'POST',
+    headers: { authorization: basic(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...params }).toString(),
+  });
+  const body = (await json(res)) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token) throw new Error(`token: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+interface DpopKey {
+  privateKey: KeyLike;
+  jwk: JWK;
+}
+
+async function dpopKey(): Promise<DpopKey> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  return { privateKey, jwk: await exportJWK(publicKey) };
+}
+
+async function proof(key: DpopKey, method: string, url: string, accessToken?: string): Promise<string> {
+  return new SignJWT({
+    jti: randomUUID(),
+    htm: method,
+    htu: url,
+    iat: Math.floor(Date.now() / 1000),
+    ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}),
+  })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk })
+    .sign(key.privateKey);
+}
+
+async function call(pathname: string, headers: Record<string, string>, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(`${gateway}${pathname}`, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  });
+  return { status: res.status, headers: res.headers, body: await json(res) };
+}
+
+beforeAll(async () => {
+  platform = await startPlatform({
+    gateways: 1,
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 500, concurrency: 100 }, anonymous: { rps: 500, concurrency: 100 } }) },
+  });
+  gateway = platform.gateways[0]!.url;
+  alice = await registerAccount(gateway, 'Alice Auth');
+  apiKey = (await createApiKey(platform.auth.url, alice.id)).key;
+  const base = platform.publicUrl;
+  client = await cli([
+    'clients:create', '--name', 'gateway-e2e', '--type', 'confidential', '--grant', 'client_credentials',
+    '--scope', 'content:read content:write speech:read speech:write',
+    '--resource', base, '--resource', `${base}/api`, '--resource', `${base}/v1`,
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('accepted forms', () => {
+  it('xi-api-key and Bearer <api key> reach the speech API', async () => {
+    expect((await call('/v1/models', { 'xi-api-key': apiKey })).status).toBe(200);
+    expect((await call('/v1/models', { authorization: `Bearer ${apiKey}` })).status).toBe(200);
+  });
+
+  it('Bearer <JWT> reaches content and speech, and content sees the caller', async () => {
+    const created = await call('/api/v1/posts', { authorization: `Bearer ${alice.token}` }, { method: 'POST', body: { title: 'Mine', content: 'x', published: true } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ author: { id: alice.id } });
+    expect((await call('/v1/models', { authorization: `Bearer ${alice.token}` })).status).toBe(200);
+  });
+
+  it('DPoP <JWT> with a proof for this request is accepted', async () => {
+    const key = await dpopKey();
+    const token = await clientToken({ scope: 'content:read' }, { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) });
+    const url = `${platform.publicUrl}/api/v1/posts`;
+    const res = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', url, token) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ data: expect.any(Array), meta: expect.any(Object) });
+  });
+
+  it('the issuer clients see through the gateway is the public URL', async () => {
+    const res = await call('/.well-known/oauth-authorization-server', {});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ issuer: platform.publicUrl, token_endpoint: `${platform.publicUrl}/token` });
+  });
+});
+
+describe('rejected', () => {
+  it('missing credentials on the speech API: 401 unauthorized with a challenge', async () => {
+    const res = await call('/v1/models', {});
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: { status: 'unauthorized', message: expect.any(String) } });
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="platform"/);
+  });
+
+  it('missing credentials on content: content refuses the anonymous caller', async () => {
+    const res = await call('/api/v1/posts', {});
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+  });
+
+  it('an unknown API key: 401 invalid_api_key', async () => {
+    const variants: Record<string, string>[] = [{ 'xi-api-key': `sk_${'f'.repeat(64)}` }, { authorization: `Bearer sk_${'f'.repeat(64)}` }];
+    for (const headers of variants) {
+      const res = await call('/v1/models', headers);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ detail: { status: 'invalid_api_key', message: expect.any(String) } });
+      expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    }
+  });
+
+  it('malformed Authorization headers: 401 in each shape', async () => {
+    for (const authorization of ['Bearer', 'Bearer two words', 'Basic dXNlcjpwYXNz', 'DPoP not-a-jwt']) {
+      const speech = await call('/v1/models', { authorization });
+      expect(speech.status).toBe(401);
+      expect(speech.body).toEqual({ detail: { status: 'unauthorized', message: expect.any(String) } });
+      const rest = await call('/api/v1/posts', { authorization });
+      expect(rest.status).toBe(401);
+      expect(rest.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+      expect(rest.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    }
+  });
+
+  it('two credentials at once: 400', async () => {
+    const res = await call('/v1/models', { 'xi-api-key': apiKey, authorization: `Bearer ${alice.token}` });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: { status: 'bad_request', message: expect.stringContaining('one credential') } });
+  });
+
+  it('a tampered JWT: 401 invalid_token', async () => {
+    const [h, p] = alice.token.split('.');
+    const res = await call('/api/v1/posts', { authorization: `Bearer ${h}.${p}.${'A'.repeat(86)}` });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('a token for another audience: 401 invalid_token on the speech API', async () => {
+    const token = await clientToken({ scope: 'speech:read content:read', resource: `${platform.publicUrl}/api` });
+    expect((await call('/api/v1/posts', { authorization: `Bearer ${token}` })).status).toBe(200);
+    const res = await call('/v1/models', { authorization: `Bearer ${token}` });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: { status: 'unauthorized', message: expect.stringContaining('audience') } });
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('a token without the scope: 403 insufficient_scope in each shape', async () => {
+    const token = await clientToken({ scope: 'content:read' });
+    const rest = await call('/api/v1/posts', { authorization: `Bearer ${token}` }, { method: 'POST', body: { title: 't', content: 'c' } });
+    expect(rest.status).toBe(403);
+    expect(rest.body).toEqual({ error: expect.stringContaining('insufficient_scope') });
+    expect(rest.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="content:write"/);
+    const speech = await call('/v1/models', { authorization: `Bearer ${token}` });
+    expect(speech.status).toBe(403);
+    expect(speech.body).toEqual({ detail: { status: 'unauthorized', message: expect.stringContaining('speech:read') } });
+    const graphql = await call('/graphql', { authorization: `Bearer ${token}` }, { method: 'POST', body: { query: 'mutation { deletePost(id: "x") { success } }' } });
+    expect(graphql.status).toBe(403);
+    expect(graphql.body).toEqual({ errors: [{ message: expect.stringContaining('content:write'), extensions: { code: 'FORBIDDEN' } }] });
+    // API keys are speech keys: no content scopes.
+    const keyOnContent = await call('/api/v1/posts', { 'xi-api-key': apiKey });
+    expect(keyOnContent.status).toBe(403);
+  });
+
+  it('a revoked token: 401 invalid_token', async () => {
+    const token = await clientToken({ scope: 'content:read' });
+    expect((await call('/api/v1/posts', { authorization: `Bearer ${token}` })).status).toBe(200);
+    const revoked = await fetch(`${gateway}/revoke`, {
+      method: 'POST',
+      headers: { authorization: basic(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    const res = await call('/api/v1/posts', { authorization: `Bearer ${token}` });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('token revoked');
+  });
+
+  it('DPoP: proof missing, proof for another request, bound token sent as Bearer', async () => {
+    const key = await dpopKey();
+    const token = await clientToken({ scope: 'content:read' }, { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) });
+    const missing = await call('/api/v1/posts', { authorization: `DPoP ${token}` });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_dpop_proof"/);
+    const otherUrl = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', `${platform.publicUrl}/api/v1/users`, token) });
+    expect(otherUrl.status).toBe(401);
+    expect(otherUrl.headers.get('www-authenticate')).toContain('htu');
+    const otherMethod = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(key, 'POST', `${platform.publicUrl}/api/v1/posts`, token) });
+    expect(otherMethod.status).toBe(401);
+    const otherKey = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(await dpopKey(), 'GET', `${platform.publicUrl}/api/v1/posts`, token) });
+    expect(otherKey.status).toBe(401);
+    const asBearer = await call('/api/v1/posts', { authorization: `Bearer ${token}` });
+    expect(asBearer.status).toBe(401);
+    const replayed = await proof(key, 'GET', `${platform.publicUrl}/api/v1/posts`, token);
+    expect((await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: replayed })).status).toBe(200);
+    expect((await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: replayed })).status).toBe(401);
+  });
+
+  it('an expired token: 401 invalid_token "token expired"', async () => {
+    // A second auth process on the same database issues 1-second tokens with the same keys.
+    const port = await freePort();
+    const shortLived: RunningApp = await startApp({
+      app: 'auth',
+      env: { ...stackEnv(), INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: platform.publicUrl, PORT: String(port), MONGO_DB: platform.authDb, ACCESS_TOKEN_TTL: '1' },
+      readyTimeoutMs: 60_000,
+    });
+    try {
+      const token = await clientToken({ scope: 'content:read' }, {}, shortLived.url);
+      await eventually(async () => {
+        const res = await call('/api/v1/posts', { authorization: `Bearer ${token}` });
+        return res.status === 401 && (res.headers.get('www-authenticate') ?? '').includes('token expired');
+      }, 20_000, 250);
+    } finally {
+      await shortLived.stop();
+    }
+  }, 60_000);
+
+  it('a client cannot forge the identity header', async () => {
+    const res = await call('/api/v1/posts', {
+      'x-platform-identity': 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlcyI6WyJBRE1JTiJdfQ.forged',
+      'x-internal-secret': INTERNAL_SECRET,
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: 401, message: 'Authentication required' } });
+  });
+});
+
+describe('GraphQL subscriptions authenticate in connection_init', () => {
+  it('closes 4401 for an invalid token and 4403 for a key without content scopes', async () => {
+    const bad = wsClient(gateway, { authorization: 'Bearer aaa.bbb.ccc' });
+    const badClosed = closeCode(bad);
+    collect(bad, 'subscription { onPostCreated { id } }');
+    expect(await badClosed).toBe(4401);
+    const key = wsClient(gateway, { 'xi-api-key': apiKey });
+    const keyClosed = closeCode(key);
+    collect(key, 'subscription { onPostCreated { id } }');
+    expect(await keyClosed).toBe(4403);
+    await Promise.all([bad.dispose(), key.dispose()]);
+  });
+
+  it('applies @auth: anonymous callers cannot subscribe to onUserCreated', async () => {
+    const anonymous = wsClient(gateway);
+    const sub = collect(anonymous, 'subscription { onUserCreated { id } }');
+    await eventually(async () => sub.errors.length > 0, 10_000);
+    expect(sub.errors).toEqual([expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })]);
+    await anonymous.dispose();
+  });
+});
