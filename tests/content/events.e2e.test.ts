@@ -1,7 +1,7 @@
 import { toGlobalId } from '@platform/graphql-schema';
 import { freePort } from '@platform/testing';
 import { collectEvents, type EventCollector } from './event-collector';
-import { api, eventually, seedUser, startContent, stopContent, type RunningContent } from './helpers';
+import { api, eventually, gql, seedUser, startContent, stopContent, type RunningContent } from './helpers';
 
 describe('content events on Kafka', () => {
   let app: RunningContent | undefined;
@@ -23,19 +23,23 @@ describe('content events on Kafka', () => {
     const created = await api(app, 'POST', '/api/v1/posts', { caller: user, body: { title: 'Event me', content: 'c', tags: ['k'] } });
     const id = created.json.id as number;
     await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: user, body: { published: true } });
+    const comment = await gql(app, `mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }`, { i: { content: 'Nice', postId: String(id) } }, user);
+    const commentId = (comment.data!.createComment as { id: string }).id;
     // Failed writes publish nothing.
     expect((await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: user, body: { title: '' } })).status).toBe(400);
     expect((await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: { id: 'someone-else', role: 'USER' }, body: { title: 'x' } })).status).toBe(403);
     expect((await api(app, 'DELETE', `/api/v1/posts/${id}`, { caller: user })).status).toBe(204);
 
-    const events = await eventually(async () => (collector!.events.length >= 4 ? collector!.events : undefined), 30_000, '4 events');
+    const events = await eventually(async () => (collector!.events.length >= 6 ? collector!.events : undefined), 30_000, '6 events');
     // Give a wrong extra event a chance to show up before asserting "exactly".
     await new Promise((r) => setTimeout(r, 1500));
     const postId = toGlobalId('Post', id);
     const userId = toGlobalId('User', user.id);
     expect(collector.events.map((e) => `${e.type} ${e.subject}`).sort()).toEqual(
-      [`post.created ${postId}`, `post.deleted ${postId}`, `post.updated ${postId}`, `user.updated ${userId}`],
+      [`comment.created ${commentId}`, `comment.deleted ${commentId}`, `post.created ${postId}`, `post.deleted ${postId}`, `post.updated ${postId}`, `user.updated ${userId}`],
     );
+    const commentEvent = events.find((e) => e.type === 'comment.created')!;
+    expect(commentEvent.data).toMatchObject({ id: commentId, content: 'Nice', parentId: null, author: { id: userId }, post: { id: postId, title: 'Event me' } });
     const postEvents = events.filter((e) => e.subject === postId).map((e) => e.type);
     expect(postEvents).toEqual(['post.created', 'post.updated', 'post.deleted']);
     const first = events.find((e) => e.type === 'post.created')!;
