@@ -48,6 +48,13 @@ export const authConfigShape = {
   DPOP_REQUIRE_NONCE: env.boolean(false),
   /** A signing key older than this is rotated at boot/refresh; the previous key stays in the JWKS. */
   KEY_ROTATION_SECONDS: env.positiveInt(30 * 24 * 3600),
+  /** How long each replica caches the signing key set before rereading MongoDB (seconds). */
+  KEY_CACHE_SECONDS: env.positiveInt(30),
+  /**
+   * A rotated-in key is served in /jwks this long before it signs (seconds). Must exceed
+   * KEY_CACHE_SECONDS + the resource servers' JWKS refetch cooldown (30 s).
+   */
+  KEY_ACTIVATION_DELAY: env.positiveInt(70),
   /** Failed user-code entries allowed per client address per 15 minutes. */
   USER_CODE_MAX_ATTEMPTS: env.positiveInt(10),
   JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
   const models = await authModels(mongo);
-  const keys = signingKeys(mongo, config.INTERNAL_SECRET, config.KEY_ROTATION_SECONDS);
+  const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: config.KEY_ROTATION_SECONDS, cacheSeconds: config.KEY_CACHE_SECONDS, activationDelaySeconds: config.KEY_ACTIVATION_DELAY });
   await keys.current(); // creates the first key at first boot, before the app says it is ready
   await runService({
     name: 'auth',

@@ -26,6 +26,8 @@ export interface TokenVerifierOptions {
     nonceStore?: NonceStore;
   };
   clockToleranceSeconds?: number;
+  /** Minimum time between JWKS refetches triggered by an unknown `kid` (30 s; auth's KEY_ACTIVATION_DELAY must exceed it). */
+  jwksCooldownSeconds?: number;
   /** Test seam: a key resolver instead of the remote JWKS. */
   keys?: JWTVerifyGetKey;
 }
@@ -61,7 +63,7 @@ export interface TokenVerifier {
  * cached JWKS, revocation through Redis, audience, expiry, scopes, and DPoP proofs (RFC 9449).
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  const keys = options.keys ?? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  const keys = options.keys ?? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: (options.jwksCooldownSeconds ?? 30) * 1000, cacheMaxAge: 600_000 });
   const algs = options.dpop?.algorithms ?? DEFAULT_DPOP_ALGORITHMS;
   const replay = redisReplayCache(options.redis, options.dpop?.replayPrefix ?? 'rs:dpop-jti:');
   const nonces = options.dpop?.nonceStore ?? redisNonceStore(options.redis);

@@ -110,7 +110,7 @@ async function main(): Promise<number> {
         print({ revoked: values.id });
         break;
       case 'keys:rotate':
-        print({ current: await signingKeys(mongo, config.INTERNAL_SECRET, Number.MAX_SAFE_INTEGER).rotate() });
+        print({ current: await signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: Number.MAX_SAFE_INTEGER }).rotate(), signs_after_seconds: config.KEY_ACTIVATION_DELAY });
         break;
       default:
         process.stderr.write(`unknown command ${command}\n${USAGE}\n`);

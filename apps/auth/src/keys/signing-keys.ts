@@ -26,6 +26,19 @@ const keySetSchema = new Schema<KeySetDoc>(
   { collection: 'signing_keys', versionKey: false },
 );
 
+export interface SigningKeyOptions {
+  /** A current key older than this is rotated at the next load. */
+  rotateAfterSeconds: number;
+  /** How long a replica keeps the key set before rereading it (30 s). */
+  cacheSeconds?: number;
+  /**
+   * A new key is published in /jwks this long before it signs anything (70 s): longer than this
+   * cache plus a resource server's JWKS refetch cooldown (30 s in libs/oauth-resource), so no
+   * verifier meets a `kid` it cannot fetch yet. Until then the previous key keeps signing.
+   */
+  activationDelaySeconds?: number;
+}
+
 export interface ActiveKey {
   kid: string;
   privateKey: KeyLike;
@@ -42,12 +55,15 @@ export interface SigningKeys {
 }
 
 const ALG = 'ES256';
-const CACHE_MS = 30_000;
 
-export function signingKeys(conn: Connection, internalSecret: string, rotateAfterSeconds: number): SigningKeys {
+export function signingKeys(conn: Connection, internalSecret: string, options: SigningKeyOptions): SigningKeys {
+  const { rotateAfterSeconds } = options;
+  const cacheMs = (options.cacheSeconds ?? 30) * 1000;
+  const activationMs = (options.activationDelaySeconds ?? 70) * 1000;
   const model = (conn.models.KeySet as Model<KeySetDoc> | undefined) ?? conn.model<KeySetDoc>('KeySet', keySetSchema);
   const box = sealer(internalSecret, 'signing-key-encryption');
-  let cache: { at: number; doc: KeySetDoc; privateKey: KeyLike; publics: Map<string, KeyLike> } | undefined;
+  // Imported KeyLike objects are cached with the set: importing a JWK costs more than signing.
+  let cache: { at: number; doc: KeySetDoc; privates: Map<string, KeyLike>; publics: Map<string, KeyLike> } | undefined;
 
   async function newKey(): Promise<StoredKey> {
     const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
@@ -58,7 +74,7 @@ export function signingKeys(conn: Connection, internalSecret: string, rotateAfte
   }
 
   async function load(force = false): Promise<NonNullable<typeof cache>> {
-    if (!force && cache && Date.now() - cache.at < CACHE_MS) return cache;
+    if (!force && cache && Date.now() - cache.at < cacheMs) return cache;
     let doc = (await model.findById('keyset').lean()) as KeySetDoc | null;
     if (!doc) {
       // Two replicas booting at once: both try to insert; the unique _id lets exactly one win.
@@ -74,12 +90,14 @@ export function signingKeys(conn: Connection, internalSecret: string, rotateAfte
       await rotateFrom(doc);
       doc = (await model.findById('keyset').lean()) as KeySetDoc;
     }
-    const privateKey = (await importJWK(JSON.parse(box.open(doc.current.privateSealed)) as JWK, ALG)) as KeyLike;
     const publics = new Map<string, KeyLike>();
+    const privates = new Map<string, KeyLike>();
     for (const k of [doc.current, doc.previous]) {
-      if (k) publics.set(k.kid, (await importJWK(k.publicJwk, ALG)) as KeyLike);
+      if (!k) continue;
+      publics.set(k.kid, cache?.publics.get(k.kid) ?? ((await importJWK(k.publicJwk, ALG)) as KeyLike));
+      privates.set(k.kid, cache?.privates.get(k.kid) ?? ((await importJWK(JSON.parse(box.open(k.privateSealed)) as JWK, ALG)) as KeyLike));
     }
-    cache = { at: Date.now(), doc, privateKey, publics };
+    cache = { at: Date.now(), doc, privates, publics };
     return cache;
   }
 
@@ -95,7 +113,9 @@ export function signingKeys(conn: Connection, internalSecret: string, rotateAfte
   return {
     async current() {
       const c = await load();
-      return { kid: c.doc.current.kid, privateKey: c.privateKey };
+      const { current, previous } = c.doc;
+      const signer = previous && Date.now() - new Date(current.createdAt).getTime() < activationMs ? previous : current;
+      return { kid: signer.kid, privateKey: c.privates.get(signer.kid)! };
     },
     async jwks() {
       const c = await load();
