@@ -47,6 +47,10 @@ async function createPost(gatewayUrl: string, title: string): Promise<{ id: numb
   return (await res.json()) as { id: number; title: string };
 }
 
+interface Commented {
+  onCommentAdded: { content: string; author: { name: string }; post: { title: string; author: { name: string } } };
+}
+
 interface Created {
   onPostCreated: { id: string; title: string; author: { name: string } };
 }
@@ -107,6 +111,37 @@ describe('subscriptions across replicas', () => {
     expect(updates.map((u) => u.onPostUpdated.title)).toEqual(titles);
     expect(updates.every((u) => u.onPostUpdated.id === globalId)).toBe(true);
     sub.dispose();
+  }, 60_000);
+
+  it('nested fields the event lacks (post.author on a comment) resolve, for GraphQL mutations sent through B', async () => {
+    const post = await createPost(b.url, 'commented');
+    const postId = Buffer.from(`Post:${post.id}`).toString('base64url');
+    const query = `subscription($p: ID!) { onCommentAdded(postId: $p) { content author { name } post { title author { name } } } }`;
+    const subs = [collect<Commented>(client(a.url), query, { p: postId }), collect<Commented>(client(a.url), query, { p: postId })];
+    const comment = (n: number) =>
+      fetch(`${b.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+        body: JSON.stringify({ query: 'mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }', variables: { i: { content: `c${n}`, postId } } }),
+      }).then(async (r) => {
+        const body = (await r.json()) as { data?: { createComment?: { id: string } } };
+        expect(body.data?.createComment?.id).toEqual(expect.any(String));
+      });
+    let n = 0;
+    await eventually(async () => {
+      n += 1;
+      await comment(n);
+      return subs.every((s) => s.items.length > 0);
+    }, 20_000, 300);
+    await comment(1000);
+    await eventually(async () => subs.every((s) => s.items.some((i) => i.onCommentAdded.content === 'c1000')), 15_000);
+    for (const sub of subs) {
+      expect(sub.errors).toEqual([]);
+      expect(sub.items.find((i) => i.onCommentAdded.content === 'c1000')).toEqual({
+        onCommentAdded: { content: 'c1000', author: { name: 'Alice Replica' }, post: { title: 'commented', author: { name: 'Alice Replica' } } },
+      });
+      sub.dispose();
+    }
   }, 60_000);
 
   it('a restarted replica resumes without delivering events from before it came back', async () => {
