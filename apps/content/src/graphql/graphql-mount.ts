@@ -116,6 +116,8 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     schema: buildSchema(options),
     plugins: [ApolloServerPluginLandingPageDisabled(), limits],
     includeStacktraceInErrorResponses: false,
+    // runService owns shutdown (drain, then close); Apollo's own handler would re-raise SIGTERM and skip the drain.
+    stopOnTerminationSignals: false,
     // Unexpected errors are logged and masked; every expected one already carries its code.
     formatError(formatted, error) {
       const code = String(formatted.extensions?.code ?? '');
