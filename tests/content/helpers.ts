@@ -41,7 +41,9 @@ export async function startContent(extraEnv: Record<string, string> = {}, shared
 
 export async function stopContent(app: RunningContent | undefined, drop = true): Promise<void> {
   if (!app) return;
-  await app.stop();
+  const code = await app.stop();
+  // A clean SIGTERM drain exits 0; anything else is a shutdown bug worth failing on.
+  if (code !== 0) throw new Error(`content exited with ${String(code)} on SIGTERM:\n${app.output().slice(-2000)}`);
   if (drop) await app.mongo.dropDatabase().catch(() => undefined);
   await app.mongo.close();
 }
