@@ -62,7 +62,7 @@ describe('a worker killed mid-stream', () => {
         stack.redis.llen(`bull:${stack.queue}:active`),
         stack.redis.llen(`bull:${stack.queue}:wait`),
       ]);
-      const jobs = (await stack.redis.keys(`bull:${stack.queue}:*`)).filter((k) => /:[A-Za-z0-9_-]{16}$/.test(k));
+      const jobs = (await stack.redis.keys(`bull:${stack.queue}:*`)).filter((k) => /:[A-Za-z0-9]{20}$/.test(k));
       return streams.length === 0 && active === 0 && wait === 0 && jobs.length === 0;
     }, 20_000);
     // Cancel flags expire on their own.

@@ -1,4 +1,7 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { createSpeechStore, getHistoryAudio } from '@platform/speech-store';
+import { connectMongo } from '@platform/stores';
+import { stackEnv } from '@platform/testing';
 import { activeRms, mp3DurationSeconds, median, parseMp3, pcmSamples, pitchSpreadSemitones, pitchTrack, readAll, rms } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
@@ -131,6 +134,32 @@ describe('the audio is real', () => {
     expect(rachelOn).toBeGreaterThan(rachelOff * 1.3);
     expect(adamOn).toBeGreaterThan(adamOff * 1.3);
     expect(Math.abs(rachelOn - adamOn)).toBeLessThan(0.1 * adamOn);
+  });
+});
+
+describe('history', () => {
+  it('the finished audio and its request are handed to the history store exactly once', async () => {
+    const res = await post(`/v1/text-to-speech/${ADAM}`, { text: SHORT, voice_settings: { stability: 0.3 } });
+    expect(res.status).toBe(200);
+    const audio = Buffer.from(await res.arrayBuffer());
+    const id = res.headers.get('history-item-id')!;
+    expect(id).toMatch(/^[A-Za-z0-9]{20}$/);
+    const connection = await connectMongo(stackEnv().MONGO_URL, stack.speechDb);
+    try {
+      const store = await createSpeechStore(connection);
+      const deadline = Date.now() + 10_000;
+      let found = await getHistoryAudio(store, 'acct_test', id);
+      while (!found && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        found = await getHistoryAudio(store, 'acct_test', id);
+      }
+      expect(found).not.toBeNull();
+      expect(found!.bytes.equals(audio)).toBe(true);
+      expect(found!.item).toMatchObject({ voiceId: ADAM, text: SHORT, state: 'complete', characterCount: SHORT.length });
+      expect(await store.models.History.countDocuments({ _id: id })).toBe(1);
+    } finally {
+      await connection.close();
+    }
   });
 });
 

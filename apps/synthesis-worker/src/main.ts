@@ -1,7 +1,9 @@
 import { Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
+import { PREMADE_VOICES } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
+import { createSpeechStore, createStoreHooks } from '@platform/speech-store';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
@@ -13,6 +15,11 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
   const metrics = createMetrics();
+  // History (issue 7's store in the speech database): one record per finished job, keyed by job id.
+  const store = await createSpeechStore(mongo, {
+    premade: PREMADE_VOICES.map((v) => ({ voiceId: v.voice_id, name: v.name, description: v.description, labels: v.labels, engineParams: v.engine })),
+  });
+  const { recordHistory } = createStoreHooks(store);
   const hardStop = new AbortController();
 
   // BullMQ's blocking connection must retry forever (its own requirement).
@@ -20,7 +27,7 @@ async function main(): Promise<void> {
   workerConnection.on('error', () => undefined);
   const worker = new Worker<SynthesisJobData>(
     config.SYNTHESIS_QUEUE,
-    async (job) => processJob(job.data, { redis, logger, metrics, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+    async (job) => processJob(job.data, { redis, logger, metrics, recordHistory, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
     {
       connection: workerConnection,
       concurrency: config.WORKER_CONCURRENCY,

@@ -32,7 +32,8 @@ export type QuotaReservation =
  * with the characters actually delivered (0 when the job failed or the client cancelled early).
  */
 export interface QuotaHooks {
-  reserve(accountId: string, characters: number, jobId: string): Promise<QuotaReservation>;
+  /** `plan` is the caller's plan as the gateway knows it (the store may use it for new accounts). */
+  reserve(accountId: string, characters: number, jobId: string, plan?: string): Promise<QuotaReservation>;
   settle(reservationId: string, deliveredCharacters: number): Promise<void>;
 }
 

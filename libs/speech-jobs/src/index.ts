@@ -1,4 +1,4 @@
-export { SYNTHESIS_QUEUE, DEFAULT_KEY_PREFIX, JOB_KEY_TTL_SECONDS, audioStreamKey, cancelKey, isJobId } from './naming';
+export { SYNTHESIS_QUEUE, DEFAULT_KEY_PREFIX, JOB_KEY_TTL_SECONDS, audioStreamKey, cancelKey, isJobId, newJobId } from './naming';
 export { planPriority, type SynthesisJobData } from './job';
 export { encodeFrame, decodeFrame, isLastFrame, type ChunkFrame, type FrameBody } from './frames';
 export { createFrameWriter, type FrameWriter } from './frame-writer';

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Where a synthesis job lives in Redis. Gateway and worker agree on these names; tests pass their
  * own queue name and key prefix so concurrent runs never meet.
@@ -21,4 +23,18 @@ export const JOB_KEY_TTL_SECONDS = 120;
 const JOB_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export function isJobId(value: string): boolean {
   return JOB_ID.test(value);
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A job id: 20 random alphanumerics, the shape of the hosted API's history item ids (it becomes one). */
+export function newJobId(): string {
+  let id = '';
+  while (id.length < 20) {
+    for (const byte of randomBytes(32)) {
+      // Rejection sampling keeps every character equally likely (62 does not divide 256).
+      if (byte < 248 && id.length < 20) id += ALPHABET[byte % 62];
+    }
+  }
+  return id;
 }

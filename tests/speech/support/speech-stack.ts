@@ -18,6 +18,8 @@ export interface SpeechStack {
   apiKey: string;
   queue: string;
   prefix: string;
+  /** The speech database the workers record history in. */
+  speechDb: string;
   redis: Redis;
   workers: RunningApp[];
   startWorker(env?: Record<string, string>): Promise<RunningApp>;
@@ -45,6 +47,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const queue = uniqueName('synthesis');
   const prefix = uniqueName('speech');
   const apiKey = `sk_test_${uniqueName('key')}`;
+  const speechDb = uniqueName('speech_e2e');
   const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
   const redis = await connectRedis(redisUrl);
   const port = await freePort();
@@ -108,7 +111,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       env: {
         REDIS_URL: redisUrl,
         MONGO_URL: env.MONGO_URL,
-        MONGO_DB: uniqueName('speech_worker'),
+        MONGO_DB: speechDb,
         PORT: String(workerPort),
         SYNTHESIS_QUEUE: queue,
         SPEECH_KEY_PREFIX: prefix,
@@ -129,6 +132,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     apiKey,
     queue,
     prefix,
+    speechDb,
     redis,
     workers,
     startWorker,

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import {
   audioStreamKey,
   cancelKey,
+  newJobId,
   readFrames,
   type BlockingPool,
   type ChunkFrame,
@@ -45,7 +45,7 @@ const CANCEL_TTL_SECONDS = 60;
 export function createJobRunner(deps: RunnerDeps): JobRunner {
   const active = new Set<AbortController>();
   return {
-    newJobId: () => randomBytes(12).toString('base64url'),
+    newJobId,
     async *run(jobId, input, options) {
       const controller = new AbortController();
       const onAbort = () => controller.abort();

@@ -40,7 +40,7 @@ export async function prepareJob(
   let settle = async (_delivered: number) => undefined as void;
   const quota = deps.hooks.quota;
   if (quota) {
-    const reservation = await quota.reserve(identity.sub, characters, jobId);
+    const reservation = await quota.reserve(identity.sub, characters, jobId, identity.plan);
     if (!reservation.ok) throw new SpeechError(reservation.status === 'quota_exceeded' ? 429 : 401, reservation.status, reservation.message);
     settle = async (delivered) => {
       if (settled) return;

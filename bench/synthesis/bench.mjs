@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+// Speech synthesis benchmark: time to first audio on /stream and on the WebSocket at 1, 10 and 50
+// concurrent streams, beside the engine's own time to its first chunk called in-process (the
+// floor) at the same concurrency; engine options (native process vs WebAssembly); throughput per
+// worker and the real-time factor. Needs the stack (node scripts/stack.mjs up) and a build
+// (npx tsc -b libs/speech-engine libs/speech-jobs apps/synthesis-worker apps/gateway).
+//
+//   node bench/synthesis/bench.mjs [--rounds 3] [--workers 2] [--concurrency 2]
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const engine = require(path.join(root, 'libs/speech-engine/dist/index.js'));
+const { createSpeechEdge } = require(path.join(root, 'apps/gateway/dist/speech/index.js'));
+const { stackEnv } = require(path.join(root, 'libs/testing/dist/index.js'));
+const express = require('express');
+const pino = require('pino');
+const { Redis } = require('ioredis');
+const WebSocket = require('ws');
+
+const { values: args } = parseArgs({
+  options: { rounds: { type: 'string', default: '3' }, workers: { type: 'string', default: '2' }, concurrency: { type: 'string', default: '2' } },
+});
+const ROUNDS = Number(args.rounds);
+const TEXT = 'Hello there, thanks for calling. How can I help you today? I can read long texts too.';
+const VOICE = '21m00Tcm4TlvDq8ikWAM';
+const FORMAT = 'mp3_44100_128';
+const LEVELS = [1, 10, 50];
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const ms = (x) => `${x.toFixed(1)} ms`;
+const freePort = () =>
+  new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+
+// ---------- in-process engine (the floor) ----------
+const voice = engine.findPremadeVoice(VOICE);
+const params = engine.renderParams(voice.engine, engine.parseVoiceSettings({}));
+const format = engine.resolveOutputFormat(FORMAT);
+
+async function floorOnce() {
+  const start = performance.now();
+  let first = -1;
+  await engine.synthesizeToStream({ text: TEXT, params, format }, () => {
+    if (first < 0) first = performance.now() - start;
+  });
+  return first;
+}
+
+async function engineOptions() {
+  const sentence = 'Hello there, thanks for calling.';
+  const native = [];
+  for (let i = 0; i < 30; i++) {
+    const t = performance.now();
+    await engine.synthesizePcm(sentence, params);
+    native.push(performance.now() - t);
+  }
+  const wasm = [];
+  try {
+    const { default: ESpeakNg } = await import('espeak-ng');
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const es = await ESpeakNg({ arguments: ['-w', 'out.wav', '-v', 'en-us', sentence] });
+      es.FS.readFile('out.wav');
+      wasm.push(performance.now() - t);
+    }
+  } catch (err) {
+    console.log(`(WebAssembly build not available: ${err.message})`);
+  }
+  return { native: pct(native, 50), wasm: wasm.length ? pct(wasm, 50) : NaN };
+}
+
+async function throughput() {
+  const long = Array.from({ length: 25 }, (_, i) => `Sentence ${i + 1} of the throughput text is of ordinary length and punctuation.`).join(' ');
+  const start = performance.now();
+  const progress = await engine.synthesizeToStream({ text: long, params, format }, () => undefined);
+  const seconds = (performance.now() - start) / 1000;
+  return { chars: long.length, seconds, audio: progress.durationSeconds };
+}
+
+// ---------- the pipeline: workers + the gateway's speech edge ----------
+async function startPipeline() {
+  const env = stackEnv();
+  const queue = `bench_synthesis_${Date.now().toString(36)}`;
+  const prefix = `bench_speech_${Date.now().toString(36)}`;
+  const redis = new Redis(env.REDIS_URL);
+  const apiKey = 'sk_bench';
+  const identity = { sub: 'acct_bench', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
+  const port = await freePort();
+  const edge = createSpeechEdge({
+    config: { REDIS_URL: env.REDIS_URL, PUBLIC_URL: `http://127.0.0.1:${port}`, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_FRAME_TIMEOUT_MS: 60_000 },
+    logger: pino({ level: 'silent' }),
+    redis,
+    authenticateApiKey: async (key) => (key === apiKey ? identity : null),
+    limits: { acquire: async () => () => undefined },
+  });
+  const app = express();
+  app.use('/v1', (req, _res, next) => {
+    req.identity = identity;
+    next();
+  });
+  app.use('/v1', edge.router);
+  const server = http.createServer(app);
+  server.on('upgrade', (req, socket, head) => {
+    if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
+  const workers = [];
+  for (let i = 0; i < Number(args.workers); i++) {
+    const wport = await freePort();
+    const child = spawn(process.execPath, [path.join(root, 'apps/synthesis-worker/dist/main.js')], {
+      env: {
+        PATH: process.env.PATH, LOG_LEVEL: 'warn', REDIS_URL: env.REDIS_URL, MONGO_URL: env.MONGO_URL, MONGO_DB: `${queue}_w`,
+        PORT: String(wport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency,
+      },
+      stdio: 'ignore',
+    });
+    workers.push({ child, url: `http://127.0.0.1:${wport}` });
+  }
+  for (const w of workers) {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${w.url}/readyz`)).status === 200) break;
+      } catch {
+        // starting
+      }
+      if (i > 300) throw new Error('worker not ready');
+      await sleep(100);
+    }
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ws: `ws://127.0.0.1:${port}`,
+    apiKey,
+    workers,
+    async stop() {
+      await edge.close();
+      server.closeAllConnections();
+      server.close();
+      for (const w of workers) w.child.kill('SIGTERM');
+      const keys = await redis.keys(`bull:${queue}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    },
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
+function streamOnce(p) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const req = http.request(`${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+      let first = -1;
+      res.on('data', () => {
+        if (first < 0) first = performance.now() - start;
+      });
+      res.on('end', () => (res.statusCode === 200 ? resolve(first) : reject(new Error(`status ${res.statusCode}`))));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ text: TEXT }));
+  });
+}
+
+async function wsSession(p) {
+  const ws = new WebSocket(`${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}`);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  ws.send(JSON.stringify({ text: ' ', xi_api_key: p.apiKey }));
+  return new Promise((resolve, reject) => {
+    let start = 0;
+    let first = -1;
+    ws.on('message', (_data, isBinary) => {
+      if (isBinary && first < 0) first = performance.now() - start;
+    });
+    ws.on('close', (code) => (code === 1000 && first >= 0 ? resolve(first) : reject(new Error(`ws closed ${code}`))));
+    // Text after initialisation: time runs from the text message to the first audio frame.
+    setTimeout(() => {
+      start = performance.now();
+      ws.send(JSON.stringify({ text: TEXT, flush: true }));
+      ws.send(JSON.stringify({ text: '' }));
+    }, 20);
+  });
+}
+
+/** Floor, /stream and WebSocket samples taken in alternating rounds, so machine noise hits all three alike. */
+async function level(n, p) {
+  const samples = { floor: [], stream: [], ws: [] };
+  // At least 30 samples per level (one stream alone is a noisy figure), else ROUNDS rounds.
+  const rounds = Math.max(ROUNDS, Math.ceil(30 / n));
+  const batch = (fn) => Promise.all(Array.from({ length: n }, fn));
+  for (let r = 0; r < rounds; r++) {
+    samples.floor.push(...(await batch(floorOnce)));
+    samples.stream.push(...(await batch(() => streamOnce(p))));
+    samples.ws.push(...(await batch(() => wsSession(p))));
+  }
+  const stats = (xs) => ({ p50: pct(xs, 50), p99: pct(xs, 99), n: xs.length });
+  return { n, floor: stats(samples.floor), stream: stats(samples.stream), ws: stats(samples.ws) };
+}
+
+const cpu = spawnSync('nproc').stdout?.toString().trim();
+console.log(`speech synthesis benchmark — ${cpu} cores, node ${process.version}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`);
+
+const options = await engineOptions();
+console.log(`\nengine options, one sentence to PCM (p50): native espeak-ng process ${ms(options.native)}, espeak-ng WebAssembly (npm espeak-ng 1.0.2) ${ms(options.wasm)} → native is ${(options.wasm / options.native).toFixed(1)}× faster`);
+
+await floorOnce(); // warm caches
+const pipeline = await startPipeline();
+await streamOnce(pipeline); // warm the queue and the workers
+const rows = [];
+for (const n of LEVELS) rows.push(await level(n, pipeline));
+const metrics = await Promise.all(pipeline.workers.map(async (w) => (await fetch(`${w.url}/metrics`)).json()));
+await pipeline.stop();
+const tp = await throughput();
+
+console.log('\ntime to first audio byte (p50 / p99), and ratio of p50 to the in-process floor at the same concurrency');
+console.log('| concurrent | floor (in-process) | /stream | ratio | WebSocket | ratio |');
+console.log('|---|---|---|---|---|---|');
+for (const { n, floor, stream, ws } of rows) {
+  console.log(
+    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) |`,
+  );
+}
+const chars = metrics.reduce((s, m) => s + m.charactersSynthesised, 0);
+const busy = metrics.reduce((s, m) => s + m.synthesisSeconds, 0);
+const audio = metrics.reduce((s, m) => s + m.audioSecondsProduced, 0);
+console.log(`\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).toFixed(0)} characters/s, real-time factor ${(tp.seconds / tp.audio).toFixed(3)} (${tp.audio.toFixed(1)} s of audio in ${tp.seconds.toFixed(2)} s)`);
+console.log(`throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`);
+process.exit(0);
