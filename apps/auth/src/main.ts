@@ -1,7 +1,8 @@
-import { createLogger, requestLogger } from '@platform/logger';
+import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { mountAuth } from './app';
+import { requestLog } from './http/request-log';
 import { loadAuthConfig } from './config';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './stores';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
       redis: () => redis.ping(),
     },
     mount(app) {
-      app.use(requestLogger(logger));
+      app.use(requestLog(logger));
       mountAuth(app, { config, logger, redis, keys, ...models });
     },
     async close() {

@@ -1,10 +1,7 @@
-import express, { type RequestHandler } from 'express';
 import { OAuthError } from '@platform/errors';
 
-/** Form bodies are small: 16 KiB and 64 parameters at most (413 / 400 `invalid_request` beyond). */
-export function formBody(): RequestHandler {
-  return express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 64 });
-}
+/** Form bodies are small: 16 KiB and 64 parameters at most (413 `invalid_request` beyond). */
+export { formBody } from '../http/form-body';
 
 export type Params = Record<string, unknown>;
 

@@ -80,6 +80,15 @@ export function looksLikeJwt(token: string): boolean {
  */
 export async function verifyOwnAccessToken(keys: SigningKeys, issuer: string, token: string): Promise<AccessTokenClaims | null> {
   if (!looksLikeJwt(token)) return null;
+  const now = Math.floor(Date.now() / 1000);
+  const known = verifiedTokens.get(token);
+  if (known) {
+    // Same bytes, same signature: only what changes with time is checked again — expiry, and whether
+    // the signing key is still trusted (rotated out of the key set means no longer valid).
+    if (known.claims.exp > now && known.claims.iss === issuer && (await keys.publicKey(known.kid))) return known.claims;
+    verifiedTokens.delete(token);
+    return null;
+  }
   try {
     const { kid } = decodeProtectedHeader(token);
     if (typeof kid !== 'string') return null;
@@ -88,8 +97,25 @@ export async function verifyOwnAccessToken(keys: SigningKeys, issuer: string, to
     const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['ES256'], typ: 'at+jwt' });
     if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.client_id !== 'string') return null;
     if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
-    return payload as AccessTokenClaims;
+    const claims = payload as AccessTokenClaims;
+    rememberVerified(token, kid, claims);
+    return claims;
   } catch {
     return null;
   }
+}
+
+/**
+ * Tokens whose signature was already verified, by their exact bytes (bounded, oldest out first).
+ * Introspection and token exchange see the same token many times (a resource server introspects it on
+ * every call it serves); re-running ECDSA verification each time was the largest cost of /introspect.
+ * Sound because a signature check is a pure function of the bytes and the key: the cache is keyed by
+ * the whole token, and every hit re-checks `exp`, the issuer and that the key is still in the key set.
+ * Revocation is never cached (checked in Redis on each request by the callers).
+ */
+const VERIFIED_MAX = 20_000;
+const verifiedTokens = new Map<string, { kid: string; claims: AccessTokenClaims }>();
+function rememberVerified(token: string, kid: string, claims: AccessTokenClaims): void {
+  if (verifiedTokens.size >= VERIFIED_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+  verifiedTokens.set(token, { kid, claims });
 }
