@@ -35,5 +35,6 @@ export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps:
 /** The URL as the client addressed it: the public origin plus the path (DPoP `htu`). */
 export function publicRequestUrl(publicUrl: string, req: Request): string {
   const path = req.originalUrl.split('?')[0] ?? '/';
-  return new URL(path, publicUrl).toString();
+  // Concatenated, not resolved, so `//host/x` cannot point the URL at another origin.
+  return `${publicUrl.replace(/\/$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }

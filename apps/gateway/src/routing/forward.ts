@@ -98,7 +98,8 @@ export async function forward(req: Request, res: Response, upstream: Upstream, p
   });
   let body: Buffer | Readable | undefined = options.body;
   if (!body && hasBody(req)) body = req.pipe(limitBytes(options.maxBodyBytes));
-  const url = new URL(path, upstream.baseUrl);
+  // Concatenated, not resolved: a path such as `//elsewhere/x` must never change the host.
+  const url = new URL(`${upstream.baseUrl.origin}${path.startsWith('/') ? path : `/${path}`}`);
   let answer: Awaited<ReturnType<typeof request>>;
   try {
     answer = await request(url, {

@@ -1,0 +1,205 @@
+// bench/subscriptions: N graphql-ws subscribers split over two gateway replicas, a mutation every
+// INTERVAL ms for DURATION s; delivery latency from the mutation's HTTP response to each
+// subscriber's receipt (p50, p99), lost and duplicated deliveries. Beside it, in the same run, the
+// same subscribers and mutations against a single-process Apollo + in-memory PubSub server (the
+// floor). Usage (after `npx tsc -b apps/auth apps/content apps/gateway`, stack up):
+//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10]
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { account, freePort, percentile, root, startPlatform, startProcess } from './platform.mjs';
+
+const { values } = parseArgs({
+  options: {
+    subscribers: { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '30' },
+    interval: { type: 'string', default: '10' },
+    grace: { type: 'string', default: '30' },
+    'max-in-flight': { type: 'string', default: '64' },
+  },
+});
+const SUBSCRIBERS = Number(values.subscribers);
+const DURATION_MS = Number(values.duration) * 1000;
+const INTERVAL_MS = Number(values.interval);
+const GRACE_MS = Number(values.grace) * 1000;
+const MAX_IN_FLIGHT = Number(values['max-in-flight']);
+const MUTATIONS = Math.floor(DURATION_MS / INTERVAL_MS);
+const QUERY = 'subscription { onPostCreated { id title author { name } } }';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function scenario(name, { wsUrls, connectionParams, mutate }) {
+  const received = new Float64Array(SUBSCRIBERS * MUTATIONS).fill(-1);
+  const counts = new Uint16Array(SUBSCRIBERS * MUTATIONS);
+  const warmed = new Uint8Array(SUBSCRIBERS);
+  const clients = [];
+  let subscriptionErrors = 0;
+  for (let s = 0; s < SUBSCRIBERS; s += 1) {
+    const client = createClient({ url: wsUrls[s % wsUrls.length], webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false });
+    clients.push(client);
+    client.subscribe(
+      { query: QUERY },
+      {
+        next: ({ data }) => {
+          const now = performance.now();
+          const title = data?.onPostCreated?.title ?? '';
+          if (title.startsWith('warm')) {
+            warmed[s] = 1;
+            return;
+          }
+          const i = Number(title.slice(2));
+          if (!title.startsWith('m-') || !Number.isInteger(i) || i < 0 || i >= MUTATIONS) return;
+          const slot = s * MUTATIONS + i;
+          counts[slot] += 1;
+          if (counts[slot] === 1) received[slot] = now;
+        },
+        error: () => (subscriptionErrors += 1),
+        complete: () => undefined,
+      },
+    );
+    if (s % 100 === 99) await sleep(20); // connect in waves
+  }
+  // Subscriptions register asynchronously: warm up until every subscriber has received one.
+  const warmDeadline = Date.now() + 120_000;
+  let w = 0;
+  while (warmed.reduce((a, b) => a + b, 0) < SUBSCRIBERS) {
+    if (Date.now() > warmDeadline) throw new Error(`${name}: only ${warmed.reduce((a, b) => a + b, 0)} of ${SUBSCRIBERS} subscribers live`);
+    await mutate(`warm-${w++}`).catch(() => undefined);
+    await sleep(300);
+  }
+
+  const responded = new Float64Array(MUTATIONS).fill(-1);
+  const sent = new Float64Array(MUTATIONS).fill(-1);
+  let inFlight = 0;
+  let skipped = 0;
+  let failed = 0;
+  const started = performance.now();
+  const pending = [];
+  for (let i = 0; i < MUTATIONS; i += 1) {
+    const due = started + i * INTERVAL_MS;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (inFlight >= MAX_IN_FLIGHT) {
+      skipped += 1;
+      continue;
+    }
+    inFlight += 1;
+    sent[i] = performance.now();
+    pending.push(
+      mutate(`m-${i}`)
+        .then(() => (responded[i] = performance.now()))
+        .catch(() => (failed += 1))
+        .finally(() => (inFlight -= 1)),
+    );
+  }
+  await Promise.all(pending);
+  const sentFor = (performance.now() - started) / 1000;
+  const succeeded = responded.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0);
+  const expected = succeeded * SUBSCRIBERS;
+  const deliveredCount = () => {
+    let n = 0;
+    for (let i = 0; i < MUTATIONS; i += 1) if (responded[i] >= 0) for (let s = 0; s < SUBSCRIBERS; s += 1) if (counts[s * MUTATIONS + i] > 0) n += 1;
+    return n;
+  };
+  const graceDeadline = Date.now() + GRACE_MS;
+  while (Date.now() < graceDeadline && deliveredCount() < expected) await sleep(250);
+
+  const latencies = [];
+  const fromSend = [];
+  let duplicates = 0;
+  let lost = 0;
+  for (let i = 0; i < MUTATIONS; i += 1) {
+    if (responded[i] < 0) continue;
+    for (let s = 0; s < SUBSCRIBERS; s += 1) {
+      const slot = s * MUTATIONS + i;
+      if (counts[slot] === 0) lost += 1;
+      else {
+        duplicates += counts[slot] - 1;
+        latencies.push(received[slot] - responded[i]);
+        fromSend.push(received[slot] - sent[i]);
+      }
+    }
+  }
+  latencies.sort((a, b) => a - b);
+  fromSend.sort((a, b) => a - b);
+  for (const client of clients) await client.dispose();
+  return {
+    name,
+    mutations: succeeded,
+    failed,
+    skipped,
+    rate: succeeded / sentFor,
+    deliveries: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    sendP50: percentile(fromSend, 50),
+    sendP99: percentile(fromSend, 99),
+    lost,
+    duplicates,
+    subscriptionErrors,
+  };
+}
+
+function print(r) {
+  console.log(
+    `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped)  deliveries ${r.deliveries}  ` +
+      `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}`,
+  );
+}
+
+console.log(`subscribers ${SUBSCRIBERS}, a mutation every ${INTERVAL_MS} ms for ${DURATION_MS / 1000} s (${MUTATIONS} mutations)`);
+
+// Floor: Apollo + in-memory PubSub, one process.
+const floorPort = await freePort();
+const floor = await startProcess('apollo-floor', path.join(root, 'bench/subscriptions/apollo-floor.mjs'), { PORT: String(floorPort) });
+let floorResult;
+try {
+  floorResult = await scenario('apollo + in-memory PubSub (floor)', {
+    wsUrls: [`ws://127.0.0.1:${floorPort}/graphql`],
+    connectionParams: {},
+    mutate: async (title) => {
+      const res = await fetch(`${floor.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation($t: String!) { createPost(title: $t) { id } }', variables: { t: title } }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(String(res.status));
+    },
+  });
+} finally {
+  await floor.stop();
+}
+print(floorResult);
+
+// Ours: two gateway replicas, content (REST create → outbox → Kafka), auth.
+const platform = await startPlatform({ gateways: 2 });
+let ours;
+try {
+  const [a, b] = platform.gateways;
+  const token = await account(a.url);
+  let turn = 0;
+  ours = await scenario('platform: 2 gateway replicas', {
+    wsUrls: [a.url, b.url].map((u) => `${u.replace('http', 'ws')}/graphql`),
+    connectionParams: { authorization: `Bearer ${token}` },
+    mutate: async (title) => {
+      const via = (turn++ % 2 === 0 ? a : b).url;
+      const res = await fetch(`${via}/api/v1/posts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ title, content: 'bench', published: true }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 201) throw new Error(String(res.status));
+    },
+  });
+} finally {
+  await platform.stop();
+}
+print(ours);
+// The floor publishes inside the mutation resolver, so its deliveries can precede the HTTP response
+// (negative latency from the response); the ratio is therefore taken on latency from the request.
+console.log(`ratio (ours / floor), latency from request sent: p50 ${(ours.sendP50 / floorResult.sendP50).toFixed(2)}x, p99 ${(ours.sendP99 / floorResult.sendP99).toFixed(2)}x`);
+console.log(`ours minus floor, latency from response: p50 +${(ours.p50 - floorResult.p50).toFixed(1)} ms, p99 +${(ours.p99 - floorResult.p99).toFixed(1)} ms`);
+process.exit(ours.lost === 0 && ours.duplicates === 0 ? 0 : 1);

@@ -1,0 +1,152 @@
+// Starts the built auth, content and gateway apps as processes against the local stack, isolated
+// (own databases, topic prefix, Redis prefixes, ports), for the gateway and subscription benchmarks.
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const INTERNAL_SECRET = 'bench-internal-secret-0123456789abcdefghij';
+
+export function stackEnv() {
+  const env = {};
+  const file = path.join(root, '.stack', 'stack.env');
+  if (fs.existsSync(file)) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+      if (m) env[m[1]] = m[2];
+    }
+  }
+  for (const key of ['REDIS_URL', 'KAFKA_BROKERS', 'MONGO_URL']) {
+    if (process.env[key]) env[key] = process.env[key];
+    if (!env[key]) throw new Error(`${key} unknown: run "node scripts/stack.mjs up"`);
+  }
+  return env;
+}
+
+export const unique = (prefix) => `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startProcess(name, entry, env, readyPath = '/readyz') {
+  const child = spawn(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const url = `http://127.0.0.1:${env.PORT}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited:\n${output}`);
+    try {
+      if ((await fetch(`${url}${readyPath}`)).status === 200) break;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (Date.now() >= deadline) {
+    child.kill('SIGKILL');
+    throw new Error(`${name} not ready:\n${output}`);
+  }
+  return {
+    name,
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      }),
+  };
+}
+
+const app = (name) => path.join(root, 'apps', name, 'dist', 'main.js');
+
+/** auth + content + `gateways` replicas; limits opened wide so the benchmark measures delivery, not 429s. */
+export async function startPlatform({ gateways = 1 } = {}) {
+  const stack = stackEnv();
+  const authPort = await freePort();
+  const contentPort = await freePort();
+  const gatewayPorts = [];
+  for (let i = 0; i < gateways; i += 1) gatewayPorts.push(await freePort());
+  const publicUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
+  const topicPrefix = `${unique('bench')}.`;
+  const common = { ...stack, INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl };
+  const authUrl = `http://127.0.0.1:${authPort}`;
+  const contentUrl = `http://127.0.0.1:${contentPort}`;
+  const contentDb = unique('benchcontent');
+  const [auth, content] = await Promise.all([
+    startProcess('auth', app('auth'), { ...common, PORT: String(authPort), MONGO_DB: unique('benchauth') }),
+    startProcess('content', app('content'), {
+      ...common,
+      PORT: String(contentPort),
+      MONGO_DB: contentDb,
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      REDIS_PREFIX: `${unique('benchc')}:`,
+      AUTH_URL: authUrl,
+      OUTBOX_POLL_MS: '20',
+    }),
+  ]);
+  const replicas = await Promise.all(
+    gatewayPorts.map((port) =>
+      startProcess('gateway', app('gateway'), {
+        ...common,
+        PORT: String(port),
+        AUTH_URL: authUrl,
+        CONTENT_URL: contentUrl,
+        KAFKA_TOPIC_PREFIX: topicPrefix,
+        RATE_LIMIT_PREFIX: unique('benchrl'),
+        SUBSCRIBER_BUFFER: '1000',
+        PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100000, concurrency: 10000 }, anonymous: { rps: 100000, concurrency: 10000 } }),
+      }),
+    ),
+  );
+  const processes = [...replicas, auth, content];
+  return {
+    auth,
+    content,
+    gateways: replicas,
+    publicUrl,
+    contentDb,
+    async stop() {
+      await Promise.allSettled(processes.map((p) => p.stop()));
+    },
+  };
+}
+
+/** Registers and logs in through the gateway; returns the access token. */
+export async function account(gatewayUrl) {
+  const email = `${randomUUID()}@example.com`;
+  const password = 'bench password 123';
+  const reg = await fetch(`${gatewayUrl}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', email, password }),
+  });
+  if (reg.status !== 201) throw new Error(`register ${reg.status} ${await reg.text()}`);
+  const login = await fetch(`${gatewayUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login ${login.status} ${await login.text()}`);
+  return (await login.json()).token;
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
