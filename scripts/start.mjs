@@ -3,11 +3,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fetchVoices, piperVoicesDir } from './fetch-voices.mjs';
 import { ensureDependencies, ensureSystemPackages, localSecrets, root, run, stackDir, stackEnv, stackUp } from './lib.mjs';
 
 ensureDependencies();
 ensureSystemPackages();
 stackUp();
+// The speech service's neural voice; without it only the eSpeak NG model is served.
+await fetchVoices().catch((err) => console.error(`neural voice not fetched: ${err.message}`));
 run('npm', ['run', 'build']);
 
 const gatewayPort = Number(process.env.PORT ?? 8080);
@@ -19,6 +22,7 @@ const shared = {
   PUBLIC_URL: publicUrl,
   AUTH_URL: `http://127.0.0.1:${ports.auth}`,
   CONTENT_URL: `http://127.0.0.1:${ports.content}`,
+  PIPER_VOICES_DIR: piperVoicesDir(),
 };
 const apps = [
   ['auth', ports.auth],

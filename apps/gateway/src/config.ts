@@ -46,6 +46,8 @@ export const gatewayConfigShape = {
   SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
   SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),
   SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
+  /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is listed and accepted when it is there. */
+  PIPER_VOICES_DIR: z.string().default(''),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
       SPEECH_FRAME_TIMEOUT_MS: config.SPEECH_FRAME_TIMEOUT_MS,
       SPEECH_MAX_TEXT_CHARS: config.SPEECH_MAX_TEXT_CHARS,
       SPEECH_WS_IDLE_TIMEOUT_MS: config.SPEECH_WS_IDLE_TIMEOUT_MS,
+      PIPER_VOICES_DIR: config.PIPER_VOICES_DIR,
     },
     logger,
     redis,

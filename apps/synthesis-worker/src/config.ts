@@ -17,6 +17,8 @@ export const workerConfigShape = {
   SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
   /** A job whose worker stops renewing its lock for this long is taken as crashed. */
   SYNTHESIS_LOCK_MS: env.positiveInt(10_000),
+  /** Where scripts/fetch-voices.mjs put the Piper voice (the neural model); empty = eSpeak NG only. */
+  PIPER_VOICES_DIR: z.string().default(''),
   /** eSpeak NG executable. */
   ESPEAK_BINARY: z.string().min(1).default('espeak-ng'),
 };

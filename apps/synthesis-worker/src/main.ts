@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
-import { PREMADE_VOICES } from '@platform/speech-engine';
+import { PREMADE_VOICES, loadPiperVoice, piperModelAvailable } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
 import { createSpeechStore, createStoreHooks } from '@platform/speech-store';
 import { connectMongo, connectRedis } from '@platform/stores';
@@ -20,6 +20,15 @@ async function main(): Promise<void> {
     premade: PREMADE_VOICES.map((v) => ({ voiceId: v.voice_id, name: v.name, description: v.description, labels: v.labels, engineParams: v.engine })),
   });
   const { recordHistory } = createStoreHooks(store);
+  const piperVoicesDir = piperModelAvailable(config.PIPER_VOICES_DIR) ? config.PIPER_VOICES_DIR : undefined;
+  if (piperVoicesDir) {
+    // Loading the neural model takes seconds: start now so the first neural job does not wait for it.
+    const started = Date.now();
+    loadPiperVoice(piperVoicesDir).then(
+      () => logger.info({ ms: Date.now() - started }, 'neural voice loaded'),
+      (err: unknown) => logger.error({ err }, 'neural voice failed to load'),
+    );
+  }
   const hardStop = new AbortController();
 
   // BullMQ's blocking connection must retry forever (its own requirement).
@@ -27,7 +36,7 @@ async function main(): Promise<void> {
   workerConnection.on('error', () => undefined);
   const worker = new Worker<SynthesisJobData>(
     config.SYNTHESIS_QUEUE,
-    async (job) => processJob(job.data, { redis, logger, metrics, recordHistory, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+    async (job) => processJob(job.data, { redis, logger, metrics, recordHistory, piperVoicesDir, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
     {
       connection: workerConnection,
       concurrency: config.WORKER_CONCURRENCY,

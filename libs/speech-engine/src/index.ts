@@ -1,5 +1,6 @@
 export { LANGUAGES, resolveLanguage, type Language } from './languages';
-export { MODELS, MODEL_ALIASES, DEFAULT_MODEL_ID, resolveModel, type Model } from './models';
+export { MODELS, MODEL_ALIASES, DEFAULT_MODEL_ID, NEURAL_MODEL_ID, modelCatalogue, resolveModel, type Model } from './models';
+export { PIPER_VOICE_FILE, piperModelAvailable, loadPiperVoice, synthesizePiperPcm, phonemeIds, piperScales, type PiperVoice } from './piper';
 export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice, type EngineVoiceParams } from './voices';
 export {
   DEFAULT_VOICE_SETTINGS,

@@ -16,6 +16,8 @@ export interface Model {
 }
 
 export const DEFAULT_MODEL_ID = 'espeak_ng_v1';
+/** The neural model, served when its voice has been fetched (scripts/fetch-voices.mjs). */
+export const NEURAL_MODEL_ID = 'piper_en_us_v1';
 
 export const MODELS: readonly Model[] = [
   {
@@ -35,6 +37,30 @@ export const MODELS: readonly Model[] = [
   },
 ];
 
+const NEURAL_MODEL: Model = {
+  model_id: NEURAL_MODEL_ID,
+  name: 'Piper English (US) v1 (neural)',
+  can_be_finetuned: false,
+  can_do_text_to_speech: true,
+  can_do_voice_conversion: false,
+  can_use_style: true,
+  can_use_speaker_boost: true,
+  serves_provided_models: null,
+  token_cost_factor: 1,
+  description:
+    'Neural (VITS) synthesis with the Piper voice en_US-joe-medium, run on the server with ONNX Runtime (WebAssembly). ' +
+    'Natural timbre, much slower than eSpeak NG (see docs/benchmarks.md). English only; its voice is "Joe".',
+  languages: [
+    { language_id: 'en', name: 'English' },
+    { language_id: 'en-US', name: 'English (United States)' },
+  ],
+};
+
+/** The models this deployment serves: eSpeak NG always, the neural model when its voice is present. */
+export function modelCatalogue(options: { neural: boolean }): readonly Model[] {
+  return options.neural ? [...MODELS, NEURAL_MODEL] : MODELS;
+}
+
 /**
  * Model ids of the hosted API, accepted so clients written for it work with their defaults.
  * They all run our one model; `GET /v1/models` lists only real models.
@@ -51,7 +77,7 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** The model a request's `model_id` names (ours or an alias), or null. Absent → the default. */
-export function resolveModel(modelId: string | undefined): Model | null {
+export function resolveModel(modelId: string | undefined, catalogue: readonly Model[] = MODELS): Model | null {
   const id = modelId === undefined ? DEFAULT_MODEL_ID : (MODEL_ALIASES[modelId] ?? modelId);
-  return MODELS.find((m) => m.model_id === id) ?? null;
+  return catalogue.find((m) => m.model_id === id) ?? null;
 }

@@ -16,6 +16,8 @@ export interface SynthesisRequest {
   signal?: AbortSignal;
   espeakBinary?: string;
   encoder?: EncoderOptions;
+  /** Another engine for the pieces (the neural model); PCM must be at ENGINE_SAMPLE_RATE. */
+  pcmFor?: (piece: string) => Promise<Int16Array>;
 }
 
 export interface SynthesisProgress {
@@ -47,7 +49,9 @@ export async function synthesizeToStream(
         encoder.abort();
         return progress;
       }
-      let pcm = await synthesizePcm(piece, request.params, { binary: request.espeakBinary, signal: request.signal });
+      let pcm = request.pcmFor
+        ? await request.pcmFor(piece)
+        : await synthesizePcm(piece, request.params, { binary: request.espeakBinary, signal: request.signal });
       if (request.params.normalize) pcm = normalizeLoudness(pcm);
       fadeEdges(pcm);
       encoder.write(pcm);

@@ -17,6 +17,8 @@ export interface EngineVoiceParams {
   amplitude: number;
   /** Extra pause between words, in units of 10 ms (default 0). */
   wordGap?: number;
+  /** The neural voice this voice has (Piper voice file name), when it has one. */
+  neural?: string;
 }
 
 export interface PremadeVoice {
@@ -82,6 +84,8 @@ export const PREMADE_VOICES: readonly PremadeVoice[] = [
   v('ja4Xc7Vb2Nm9As5Df1Gh', 'Yuki', 'Japanese female voice.', { gender: 'female', accent: 'japanese', language: 'ja', age: 'young', use_case: 'conversational' },
     { voice: 'ja', variant: 'f3', pitch: 66, pitchRange: 50, speed: 165, amplitude: 100, wordGap: 0 },
     'こんにちは。これは私の声のサンプルです。'),
+  v('jo5Pq8Nr2Lm7Kv4Ws9Xz', 'Joe', 'Warm American male voice; neural with the piper_en_us_v1 model, eSpeak NG otherwise.', { gender: 'male', accent: 'american', language: 'en', age: 'middle aged', use_case: 'narration' },
+    { voice: 'en-us', variant: 'm1', pitch: 42, pitchRange: 50, speed: 170, amplitude: 100, wordGap: 0, neural: 'en_US-joe-medium' }, EN),
 ];
 
 const BY_ID = new Map(PREMADE_VOICES.map((voice) => [voice.voice_id, voice]));

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import type { Identity } from '@platform/identity';
@@ -41,6 +42,9 @@ export interface SpeechStackOptions {
   sessionLimit?: number;
 }
 
+/** Where `scripts/fetch-voices.mjs` (run by `npm test`) puts the neural voice. */
+export const PIPER_VOICES_DIR = process.env.PIPER_VOICES_DIR ?? path.resolve(__dirname, '../../../.stack/voices/piper');
+
 export async function startSpeechStack(options: SpeechStackOptions = {}): Promise<SpeechStack> {
   const env = stackEnv();
   const redisUrl = options.redisUrl ?? env.REDIS_URL;
@@ -62,6 +66,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       SPEECH_KEY_PREFIX: prefix,
       SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
+      PIPER_VOICES_DIR,
     },
     logger: pino({ level: 'silent' }),
     // Stand-in for issue 7's subscription store: refuses once the test's allowance is spent.
@@ -117,6 +122,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
         SPEECH_KEY_PREFIX: prefix,
         WORKER_CONCURRENCY: String(options.concurrency ?? 2),
         SYNTHESIS_LOCK_MS: String(options.lockMs ?? 10_000),
+        PIPER_VOICES_DIR,
         ...extra,
       },
       readyTimeoutMs: 60_000,

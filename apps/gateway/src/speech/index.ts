@@ -5,6 +5,7 @@ import express, { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
+import { modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
 import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { modelsRoutes } from './models/models-routes';
 import { createStreamInput } from './stream-input/stream-input';
@@ -33,6 +34,8 @@ export interface SpeechEdgeConfig {
   SPEECH_MAX_TEXT_CHARS?: number;
   /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
   SPEECH_WS_IDLE_TIMEOUT_MS?: number;
+  /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is served when it is there. */
+  PIPER_VOICES_DIR?: string;
 }
 
 /** Releases a concurrency slot. */
@@ -80,18 +83,20 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   };
   const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs });
   const hooks = deps.hooks ?? {};
+  const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
 
   const router = Router();
   // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
   router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
-  router.use(modelsRoutes());
-  router.use(ttsRoutes({ runner, hooks, maxTextChars: settings.maxTextChars, logger: deps.logger }));
-  router.use(previewRoutes({ runner, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
+  router.use(modelsRoutes(catalogue));
+  router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, logger: deps.logger }));
+  router.use(previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
 
   const streamInput = createStreamInput({
     runner,
     hooks,
+    catalogue,
     logger: deps.logger,
     authenticateApiKey: deps.authenticateApiKey,
     limits: deps.limits,

@@ -1,6 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
-import { renderParams, resolveOutputFormat, synthesizeToStream } from '@platform/speech-engine';
+import {
+  ENGINE_SAMPLE_RATE,
+  NEURAL_MODEL_ID,
+  loadPiperVoice,
+  renderParams,
+  resolveOutputFormat,
+  synthesizePiperPcm,
+  synthesizeToStream,
+} from '@platform/speech-engine';
 import {
   audioStreamKey,
   cancelKey,
@@ -19,6 +27,8 @@ export interface ProcessDeps {
   /** Issue 7's history store; called exactly once per job that ran. */
   recordHistory?: RecordHistory;
   espeakBinary?: string;
+  /** The Piper voice directory; jobs for the neural model fail without it. */
+  piperVoicesDir?: string;
   /** Aborted on a hard stop: kills the engine processes of the job. */
   signal?: AbortSignal;
 }
@@ -55,6 +65,13 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
     const voice = data.language ? { ...data.voice.engine, voice: data.language.espeak } : data.voice.engine;
     const params = renderParams(voice, data.settings);
+    let pcmFor: ((piece: string) => Promise<Int16Array>) | undefined;
+    if (data.modelId === NEURAL_MODEL_ID) {
+      if (!deps.piperVoicesDir) throw new Error('this worker has no neural voice (PIPER_VOICES_DIR)');
+      const piper = await loadPiperVoice(deps.piperVoicesDir);
+      if (piper.config.audio.sample_rate !== ENGINE_SAMPLE_RATE) throw new Error('the neural voice has an unexpected sample rate');
+      pcmFor = (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary);
+    }
     const progress = await synthesizeToStream(
       {
         text: data.text,
@@ -64,6 +81,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         shouldStop: async () => (await redis.exists(cancel)) === 1,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
+        ...(pcmFor ? { pcmFor } : {}),
       },
       (bytes) => batcher.push(bytes),
       (piece) => {

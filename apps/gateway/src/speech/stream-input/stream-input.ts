@@ -15,6 +15,7 @@ import { CLOSE, errorMessage, estimateAlignment, parseClientMessage, type Client
 export interface StreamInputDeps {
   runner: JobRunner;
   hooks: SpeechHooks;
+  catalogue: readonly Model[];
   logger: Logger;
   authenticateApiKey(key: string): Promise<Identity | null>;
   limits: { acquire(identity: Identity): Promise<(() => Promise<void> | void) | null> };
@@ -86,7 +87,7 @@ export function createStreamInput(deps: StreamInputDeps) {
 
   async function open(ws: WebSocket, req: http.IncomingMessage, url: URL, segment: string): Promise<void> {
     const q = url.searchParams;
-    const bySegment = resolveModel(segment);
+    const bySegment = resolveModel(segment, deps.catalogue);
     const session: Session = {
       ws,
       identity: null,
@@ -167,7 +168,7 @@ export function createStreamInput(deps: StreamInputDeps) {
   }
 
   function checkModelQuery(value: string | null): Model {
-    const model = resolveModel(value ?? undefined);
+    const model = resolveModel(value ?? undefined, deps.catalogue);
     if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(value)} does not exist; see GET /v1/models`);
     return model;
   }

@@ -38,9 +38,9 @@ export function checkText(text: unknown, maxChars: number): string {
   return text;
 }
 
-export function checkModel(modelId: unknown): Model {
+export function checkModel(modelId: unknown, catalogue: readonly Model[]): Model {
   if (modelId !== undefined && modelId !== null && typeof modelId !== 'string') throw badRequest('model_id must be a string');
-  const model = resolveModel(modelId ?? undefined);
+  const model = resolveModel(modelId ?? undefined, catalogue);
   if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(String(modelId).slice(0, 64))} does not exist; see GET /v1/models`);
   return model;
 }
@@ -73,12 +73,12 @@ export function checkSettings(raw: unknown, defaults: Partial<VoiceSettings>): V
  * Reads the body (seed 000) and the query string (`output_format`, as the hosted API's clients
  * send it; the body wins when both are given).
  */
-export function parseTtsRequest(body: unknown, query: Record<string, unknown>, maxChars: number): TtsRequest {
+export function parseTtsRequest(body: unknown, query: Record<string, unknown>, maxChars: number, catalogue: readonly Model[]): TtsRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('request body must be a JSON object');
   const b = body as Record<string, unknown>;
   const queryFormat = typeof query.output_format === 'string' ? query.output_format : undefined;
   const text = checkText(b.text, maxChars);
-  const model = checkModel(b.model_id);
+  const model = checkModel(b.model_id, catalogue);
   const format = checkFormat(b.output_format ?? queryFormat);
   const language = checkLanguage(b.language_code);
   // Validate settings now (values outside 0–1 are a 400 before any voice lookup).

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DEFAULT_VOICE_SETTINGS, findPremadeVoice, type PremadeVoice } from '@platform/speech-engine';
+import { DEFAULT_MODEL_ID, DEFAULT_VOICE_SETTINGS, NEURAL_MODEL_ID, findPremadeVoice, type Model, type PremadeVoice } from '@platform/speech-engine';
 import { sendSpeechError } from './errors';
 import type { JobRunner } from './job-runner';
 import { frameError, pipelineError } from './synthesis';
@@ -14,6 +14,7 @@ export function premadePreviewUrl(publicUrl: string, voiceId: string): string {
 
 interface PreviewDeps {
   runner: JobRunner;
+  catalogue: readonly Model[];
   redis: Redis;
   keyPrefix: string;
   logger: Logger;
@@ -31,7 +32,8 @@ export function previewRoutes(deps: PreviewDeps): Router {
   const inFlight = new Map<string, Promise<Buffer>>();
 
   async function makePreview(voice: PremadeVoice): Promise<Buffer> {
-    const cacheKey = `${deps.keyPrefix}:preview:${voice.voice_id}:${PREVIEW_FORMAT}`;
+    const modelId = voice.engine.neural && deps.catalogue.some((m) => m.model_id === NEURAL_MODEL_ID) ? NEURAL_MODEL_ID : DEFAULT_MODEL_ID;
+    const cacheKey = `${deps.keyPrefix}:preview:${voice.voice_id}:${modelId}:${PREVIEW_FORMAT}`;
     const cached = await deps.redis.getBuffer(cacheKey);
     if (cached && cached.length > 0) return cached;
     const parts: Buffer[] = [];
@@ -41,7 +43,8 @@ export function previewRoutes(deps: PreviewDeps): Router {
       jobId,
       {
         voice: { voiceId: voice.voice_id, name: voice.name, category: 'premade', engine: voice.engine },
-        modelId: 'espeak_ng_v1',
+        // A voice with a neural version previews with it when this deployment serves the model.
+        modelId,
         text: voice.previewText,
         settings: { ...DEFAULT_VOICE_SETTINGS, ...voice.settings },
         outputFormat: PREVIEW_FORMAT,

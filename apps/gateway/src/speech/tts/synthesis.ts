@@ -1,6 +1,7 @@
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
+import { NEURAL_MODEL_ID } from '@platform/speech-engine';
 import { FrameTimeoutError, planPriority, type ChunkFrame, type SpeechHooks } from '@platform/speech-jobs';
 import type { JobInput, JobRunner } from './job-runner';
 import { checkSettings, type TtsRequest } from './parse-request';
@@ -33,6 +34,11 @@ export async function prepareJob(
   pieces?: string[],
 ): Promise<PreparedJob> {
   const voice = await resolveVoice(deps.hooks, identity.sub, voiceId);
+  if (request.model.model_id === NEURAL_MODEL_ID) {
+    // The neural model has one voice and speaks English only.
+    if (!voice.engine.neural) throw new SpeechError(400, 'bad_request', `voice ${voiceId} has no neural version; use model ${NEURAL_MODEL_ID} with the voice "Joe"`);
+    if (request.language && !/^en(-US)?$/.test(request.language.id)) throw new SpeechError(400, 'bad_request', `model ${NEURAL_MODEL_ID} speaks English only`);
+  }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
   const jobId = deps.runner.newJobId();
   const characters = [...request.text].length;

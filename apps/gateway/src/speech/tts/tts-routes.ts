@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
+import type { Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
 import { sendSpeechError } from './errors';
 import type { JobRunner } from './job-runner';
@@ -11,6 +12,7 @@ import { frameError, pipelineError, prepareJob, requireSpeaker } from './synthes
 interface TtsDeps {
   runner: JobRunner;
   hooks: SpeechHooks;
+  catalogue: readonly Model[];
   maxTextChars: number;
   logger: Logger;
 }
@@ -38,7 +40,7 @@ export function ttsRoutes(deps: TtsDeps): Router {
     try {
       const identity = requireSpeaker(identityOf(req));
       const voiceId = checkVoiceId(String(req.params.voice_id));
-      const request = parseTtsRequest(req.body, req.query, deps.maxTextChars);
+      const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
       const job = await prepareJob(deps, identity, voiceId, request, 'convert');
       settle = job.settle;
       const signal = clientGone(res);
@@ -67,7 +69,7 @@ export function ttsRoutes(deps: TtsDeps): Router {
     try {
       const identity = requireSpeaker(identityOf(req));
       const voiceId = checkVoiceId(String(req.params.voice_id));
-      const request = parseTtsRequest(req.body, req.query, deps.maxTextChars);
+      const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
       const job = await prepareJob(deps, identity, voiceId, request, 'stream');
       settle = job.settle;
       const signal = clientGone(res);

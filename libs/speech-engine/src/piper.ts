@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-web';
+import type { VoiceSettings } from './settings';
+
+/**
+ * The neural model: a Piper (VITS) voice run with ONNX Runtime's WebAssembly build (no native
+ * binaries, nothing downloaded at install or run time). eSpeak NG turns text into IPA phonemes,
+ * the model turns phoneme ids into 22 050 Hz audio. `scripts/fetch-voices.mjs` puts the voice in
+ * PIPER_VOICES_DIR.
+ */
+export const PIPER_VOICE_FILE = 'en_US-joe-medium';
+
+interface PiperConfig {
+  audio: { sample_rate: number };
+  espeak: { voice: string };
+  inference: { noise_scale: number; length_scale: number; noise_w: number };
+  phoneme_id_map: Record<string, number[]>;
+}
+
+export interface PiperVoice {
+  config: PiperConfig;
+  session: ort.InferenceSession;
+}
+
+export function piperModelAvailable(dir: string | undefined): boolean {
+  if (!dir) return false;
+  const base = path.join(dir, `${PIPER_VOICE_FILE}.onnx`);
+  return fs.existsSync(base) && fs.existsSync(`${base}.json`);
+}
+
+const loaded = new Map<string, Promise<PiperVoice>>();
+
+/** Loads (once per process) the voice's model; seconds on first use, so workers preload it. */
+export function loadPiperVoice(dir: string): Promise<PiperVoice> {
+  const base = path.join(dir, `${PIPER_VOICE_FILE}.onnx`);
+  let voice = loaded.get(base);
+  if (!voice) {
+    voice = (async () => {
+      ort.env.wasm.numThreads = 1; // one job per worker slot; parallelism comes from concurrency
+      const config = JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')) as PiperConfig;
+      const session = await ort.InferenceSession.create(await fs.promises.readFile(base));
+      return { config, session };
+    })();
+    voice.catch(() => loaded.delete(base));
+    loaded.set(base, voice);
+  }
+  return voice;
+}
+
+function ipa(text: string, espeakVoice: string, binary = 'espeak-ng'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(binary, ['-q', '--ipa', '-b', '1', '-v', espeakVoice, '--', text], { timeout: 10_000, maxBuffer: 1 << 20 }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout.replace(/\s+/g, ' ').trim()),
+    );
+  });
+}
+
+/**
+ * Phoneme ids as Piper expects them: BOS, each phoneme followed by the pad id, EOS. Clauses are
+ * phonemised separately and joined with their punctuation, which the model uses for pauses and
+ * intonation (eSpeak's IPA output drops it).
+ */
+export async function phonemeIds(text: string, config: PiperConfig, espeakBinary?: string): Promise<number[]> {
+  const map = config.phoneme_id_map;
+  const pad = map._ ?? [0];
+  const clauses = [...text.matchAll(/([^,.;:!?]+)([,.;:!?]*)/g)].filter((m) => (m[1] ?? '').trim());
+  const phonemes = await Promise.all(clauses.map((m) => ipa(m[1]!.trim(), config.espeak.voice, espeakBinary)));
+  const ids: number[] = [...(map['^'] ?? [1])];
+  phonemes.forEach((p, i) => {
+    const punctuation = (clauses[i]![2] ?? '').slice(0, 1);
+    const symbols = [...`${p}${punctuation}${i < phonemes.length - 1 ? ' ' : ''}`.normalize('NFD')];
+    for (const symbol of symbols) {
+      const id = map[symbol];
+      if (id) ids.push(...id, ...pad);
+    }
+  });
+  ids.push(...(map.$ ?? [2]));
+  return ids;
+}
+
+/**
+ * Voice settings on the neural model: `stability` scales the sampling noise (less stable → more
+ * varied delivery), `speed` and `style` the phoneme durations (style also widens duration noise).
+ * `similarity_boost` has nothing to scale on a single-speaker model; speaker boost is applied after.
+ */
+export function piperScales(config: PiperConfig, settings: VoiceSettings): Float32Array {
+  const { noise_scale, length_scale, noise_w } = config.inference;
+  const noise = noise_scale * (1.5 - settings.stability);
+  const length = length_scale / (settings.speed * (1 + 0.2 * settings.style));
+  const durationNoise = noise_w * (1 + 0.5 * settings.style);
+  return Float32Array.from([noise, length, durationNoise]);
+}
+
+/** One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). */
+export async function synthesizePiperPcm(voice: PiperVoice, text: string, settings: VoiceSettings, espeakBinary?: string): Promise<Int16Array> {
+  const ids = await phonemeIds(text, voice.config, espeakBinary);
+  const feeds = {
+    input: new ort.Tensor('int64', BigInt64Array.from(ids.map((id) => BigInt(id))), [1, ids.length]),
+    input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
+    scales: new ort.Tensor('float32', piperScales(voice.config, settings), [3]),
+  };
+  const result = await voice.session.run(feeds);
+  const output = result.output ?? Object.values(result)[0];
+  const audio = output?.data as Float32Array | undefined;
+  if (!audio) throw new Error('Piper model produced no audio');
+  const pcm = new Int16Array(audio.length);
+  for (let i = 0; i < audio.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(audio[i]! * 32767)));
+  return pcm;
+}
