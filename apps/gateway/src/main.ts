@@ -110,7 +110,10 @@ async function main(): Promise<void> {
     logger,
     checks: {
       redis: () => redis.ping(),
-      kafka: () => withTimeout(feed.ready, 2_000, 'content feed'),
+      kafka: async () => {
+        await withTimeout(feed.ready, 2_000, 'content feed');
+        if (!feed.isReady()) throw new Error('content feed stopped');
+      },
     },
     mount(app) {
       app.set('trust proxy', config.TRUST_PROXY);

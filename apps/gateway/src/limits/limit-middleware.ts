@@ -15,9 +15,20 @@ export function createPlanLimiter(table: PlanTable, consumeRate: ConsumeRate, ac
   return {
     async admit(identity, ip) {
       const subject = limitSubject(identity, ip, table);
-      const decision = await consumeRate(subject);
-      if (!decision.allowed) return { decision, lease: null, reason: 'rate' };
-      const lease = await acquireSlot(subject).catch(() => ({ release: async () => undefined }));
+      // Both checks at once (one Redis round trip of latency instead of two); a slot taken for a
+      // request the rate refuses is given back at once.
+      const [rate, slot] = await Promise.allSettled([consumeRate(subject), acquireSlot(subject)]);
+      // Concurrency state unreadable: do not refuse for it (the rate limit still holds).
+      const lease = slot.status === 'fulfilled' ? slot.value : { release: async () => undefined };
+      if (rate.status === 'rejected') {
+        await lease?.release();
+        throw rate.reason;
+      }
+      const decision = rate.value;
+      if (!decision.allowed) {
+        await lease?.release();
+        return { decision, lease: null, reason: 'rate' };
+      }
       if (!lease) return { decision, lease: null, reason: 'concurrency' };
       return { decision, lease };
     },

@@ -1,5 +1,4 @@
 import express, { type Express, type Request, type Response, type Router } from 'express';
-import { signIdentity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { authenticateRequests, publicRequestUrl } from '../auth/authenticate-middleware';
 import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
@@ -7,6 +6,7 @@ import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
 import { graphqlOperationKind, graphqlOperationKindFromQueryString } from './graphql-operation';
+import { createIdentitySigner } from './identity-signer';
 import type { Upstream } from './upstream';
 
 export interface EdgeRouteDeps {
@@ -51,18 +51,29 @@ const CREDENTIAL_HEADERS = ['authorization', 'xi-api-key', 'dpop'];
 export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   const { publicUrl, logger } = deps;
   const base = publicUrl.replace(/\/$/, '');
+  const signIdentity = createIdentitySigner(deps.internalSecret);
   const speechAudiences = [base, `${base}/v1`];
   const contentAudiences = [base, `${base}/api`];
 
+  // A proxied request must never become an unhandled rejection (it would end the process).
+  const settle = (work: Promise<void>, res: Response) =>
+    void work.catch((err: unknown) => {
+      logger.error({ err }, 'forwarding failed unexpectedly');
+      res.destroy();
+    });
+
   const toContent = (req: Request, res: Response, body?: Buffer, surface: 'content' | 'graphql' = 'content') =>
-    signIdentity(req.identity!, deps.internalSecret).then((identity) =>
-      forward(req, res, deps.content, req.originalUrl, {
-        drop: CREDENTIAL_HEADERS,
-        set: { 'x-platform-identity': identity },
-        ...(body ? { body } : {}),
-        maxBodyBytes: deps.maxBodyBytes,
-        onFailure: (err) => sendEdgeError(res, surface, err),
-      }),
+    settle(
+      signIdentity(req.identity!).then((identity) =>
+        forward(req, res, deps.content, req.originalUrl, {
+          drop: CREDENTIAL_HEADERS,
+          set: { 'x-platform-identity': identity },
+          ...(body ? { body } : {}),
+          maxBodyBytes: deps.maxBodyBytes,
+          onFailure: (err) => sendEdgeError(res, surface, err),
+        }),
+      ),
+      res,
     );
 
   // Speech API: every call needs a credential (seed 000, "Authentication").
@@ -94,7 +105,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   const rest = express.Router();
   rest.use(authenticateRequests('content', contentNeeds, deps.authDeps, logger));
   rest.use(limitRequests(deps.limiter, 'content', logger));
-  rest.use((req, res) => void toContent(req, res));
+  rest.use((req, res) => toContent(req, res));
   app.use('/api/v1', rest);
 
   // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, served here).
@@ -139,7 +150,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       return;
     }
     const body = Buffer.isBuffer(req.body) ? req.body : undefined;
-    void toContent(req, res, req.method === 'POST' ? (body ?? Buffer.alloc(0)) : undefined, 'graphql');
+    toContent(req, res, req.method === 'POST' ? (body ?? Buffer.alloc(0)) : undefined, 'graphql');
   });
   app.use('/graphql', graphql);
 
@@ -149,10 +160,13 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       next();
       return;
     }
-    void forward(req, res, deps.auth, req.originalUrl, {
-      maxBodyBytes: deps.maxBodyBytes,
-      onFailure: (err) => sendEdgeError(res, 'oauth', err),
-    });
+    settle(
+      forward(req, res, deps.auth, req.originalUrl, {
+        maxBodyBytes: deps.maxBodyBytes,
+        onFailure: (err) => sendEdgeError(res, 'oauth', err),
+      }),
+      res,
+    );
   });
 
   app.use((_req, res) => {

@@ -5,13 +5,13 @@ import express, { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
+import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
 import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { modelsRoutes } from './models/models-routes';
 import { createStreamInput } from './stream-input/stream-input';
 import { speechErrorHandler } from './tts/errors';
 import { createJobRunner } from './tts/job-runner';
-import { previewRoutes } from './tts/preview-routes';
+import { premadePreviewUrl, previewRoutes } from './tts/preview-routes';
 import { ttsRoutes } from './tts/tts-routes';
 
 /**
@@ -116,4 +116,20 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   };
 }
 
-export { premadePreviewUrl } from './tts/preview-routes';
+export { premadePreviewUrl };
+
+/**
+ * The premade catalogue as issue 7's store takes it (`createAccountSpeech({ premade })`), with each
+ * voice's `preview_url` pointing at the preview this edge serves.
+ */
+export function premadeVoicesForStore(publicUrl: string) {
+  return PREMADE_VOICES.map((v) => ({
+    voiceId: v.voice_id,
+    name: v.name,
+    description: v.description,
+    labels: { ...v.labels } as Record<string, string>,
+    engineParams: v.engine,
+    previewUrl: premadePreviewUrl(publicUrl, v.voice_id),
+    settings: v.settings,
+  }));
+}

@@ -88,7 +88,12 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     joined = true;
     markReady();
   });
-  consumer.on(consumer.events.CRASH, (event) => logger.error({ err: event.payload.error }, 'content feed consumer crashed'));
+  consumer.on(consumer.events.CRASH, (event) => {
+    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'content feed consumer crashed');
+    // kafkajs restarts after retriable crashes (and rejoins: GROUP_JOIN again); otherwise this
+    // replica can no longer deliver and must say so on /readyz.
+    if (!event.payload.restart) joined = false;
+  });
 
   const window = options.dedupeWindow ?? 50_000;
   const seen = new Set<string>();
