@@ -14,12 +14,13 @@ import { loginRoutes } from './pages/login-routes';
 
 /** Mounts every route of the authorization server on `app`. */
 export function mountAuth(app: Express, deps: Deps): void {
+  // The hot endpoints first: every router in front of them is walked on each request.
+  app.use(tokenRoute(deps));
+  app.use(introspectRoute(deps));
   app.use('/internal', internalRoutes(deps));
   app.use(jwksRoute(deps.keys));
   app.use(metadataRoute(deps));
-  app.use(tokenRoute(deps));
   app.use(revokeRoute(deps));
-  app.use(introspectRoute(deps));
   app.use(deviceAuthorizationRoute(deps));
   app.use(authorizeRoutes(deps));
   app.use(loginRoutes(deps));

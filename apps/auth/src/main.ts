@@ -25,6 +25,8 @@ async function main(): Promise<void> {
       redis: () => redis.ping(),
     },
     mount(app) {
+      // Token responses are no-store: an ETag (a hash of every body) buys nothing.
+      app.set('etag', false);
       app.use(requestLog(logger));
       mountAuth(app, { config, logger, redis, keys, ...models });
     },

@@ -1,5 +1,6 @@
-import { SignJWT, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import { signEs256 } from './jws';
 import type { SigningKeys } from '../keys/signing-keys';
 
 export interface AccessTokenInput {
@@ -57,15 +58,16 @@ export async function issueAccessToken(keys: SigningKeys, input: AccessTokenInpu
     ...(input.act ? { act: input.act } : {}),
     ...(input.username ? { username: input.username } : {}),
   };
-  const token = await new SignJWT(claims)
-    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid })
-    .setIssuer(input.issuer)
-    .setSubject(input.sub)
-    .setAudience(input.audience.length === 1 ? input.audience[0]! : input.audience)
-    .setJti(jti)
-    .setIssuedAt(iat)
-    .setExpirationTime(exp)
-    .sign(privateKey);
+  const payload = {
+    ...claims,
+    iss: input.issuer,
+    sub: input.sub,
+    aud: input.audience.length === 1 ? input.audience[0]! : input.audience,
+    jti,
+    iat,
+    exp,
+  };
+  const token = await signEs256({ alg: 'ES256', typ: 'at+jwt', kid }, payload, privateKey as KeyObject);
   return { token, jti, iat, exp };
 }
 
