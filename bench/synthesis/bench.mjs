@@ -215,6 +215,33 @@ async function level(n, p) {
   return { n, floor: stats(samples.floor), stream: stats(samples.stream), ws: stats(samples.ws) };
 }
 
+/** The neural model in-process: load time, first chunk of the same text, real-time factor. */
+async function neural() {
+  const dir = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
+  if (!engine.piperModelAvailable(dir)) return null;
+  const t0 = performance.now();
+  const voice = await engine.loadPiperVoice(dir);
+  const loadMs = performance.now() - t0;
+  const settings = engine.parseVoiceSettings({});
+  const firsts = [];
+  let audio = 0;
+  let busy = 0;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    let first = -1;
+    const progress = await engine.synthesizeToStream(
+      { text: TEXT, params, format, pcmFor: (piece) => engine.synthesizePiperPcm(voice, piece, settings) },
+      () => {
+        if (first < 0) first = performance.now() - start;
+      },
+    );
+    firsts.push(first);
+    busy += (performance.now() - start) / 1000;
+    audio += progress.durationSeconds;
+  }
+  return { loadMs, first: pct(firsts, 50), rtf: busy / audio, chars: (TEXT.length * 3) / busy };
+}
+
 const cpu = spawnSync('nproc').stdout?.toString().trim();
 console.log(`speech synthesis benchmark — ${cpu} cores, node ${process.version}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`);
 
@@ -243,4 +270,10 @@ const busy = metrics.reduce((s, m) => s + m.synthesisSeconds, 0);
 const audio = metrics.reduce((s, m) => s + m.audioSecondsProduced, 0);
 console.log(`\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).toFixed(0)} characters/s, real-time factor ${(tp.seconds / tp.audio).toFixed(3)} (${tp.audio.toFixed(1)} s of audio in ${tp.seconds.toFixed(2)} s)`);
 console.log(`throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`);
+const nn = await neural();
+if (nn) {
+  console.log(`\nneural model (Piper en_US-joe-medium, onnxruntime-web, 1 thread), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} vs eSpeak NG ${ms(rows[0].floor.p50)} (${(nn.first / rows[0].floor.p50).toFixed(1)}×); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`);
+} else {
+  console.log('\nneural model: voice not fetched (node scripts/fetch-voices.mjs)');
+}
 process.exit(0);

@@ -14,7 +14,7 @@ let stack: SpeechStack;
 let client: ElevenLabsClient;
 
 beforeAll(async () => {
-  stack = await startSpeechStack({ workers: 1, concurrency: 2 });
+  stack = await startSpeechStack({ workers: 1, concurrency: 2, accountSpeech: true });
   client = new ElevenLabsClient({ apiKey: stack.apiKey, baseUrl: stack.url });
 }, 90_000);
 
@@ -134,6 +134,31 @@ describe('the audio is real', () => {
     expect(rachelOn).toBeGreaterThan(rachelOff * 1.3);
     expect(adamOn).toBeGreaterThan(adamOff * 1.3);
     expect(Math.abs(rachelOn - adamOn)).toBeLessThan(0.1 * adamOn);
+  });
+});
+
+describe('premade voices through the official SDK', () => {
+  it('voices.getAll lists the premade voices with both genders and several accents', async () => {
+    const { voices } = await client.voices.getAll();
+    const premade = voices.filter((v) => v.category === 'premade');
+    expect(premade.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(premade.map((v) => v.labels?.gender))).toEqual(new Set(['male', 'female']));
+    expect(new Set(premade.map((v) => v.labels?.accent)).size).toBeGreaterThan(5);
+  });
+
+  it('voices.get answers one voice with settings and a preview_url that serves real audio', async () => {
+    const voice = await client.voices.get(RACHEL);
+    expect(voice).toMatchObject({ voiceId: RACHEL, name: 'Rachel', category: 'premade', labels: { gender: 'female', accent: 'american' } });
+    expect(voice.settings).toMatchObject({ stability: expect.any(Number), similarityBoost: expect.any(Number) });
+    const preview = await fetch(voice.previewUrl!, { headers: { 'xi-api-key': stack.apiKey } });
+    expect(preview.status).toBe(200);
+    expect(mp3DurationSeconds(parseMp3(Buffer.from(await preview.arrayBuffer())))).toBeGreaterThan(1);
+  });
+
+  it('an unknown voice is voice_not_found (404)', async () => {
+    const res = await fetch(`${stack.url}/v1/voices/NoSuchVoice0000000000`, { headers: { 'xi-api-key': stack.apiKey } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { detail: { status: string } }).detail.status).toBe('voice_not_found');
   });
 });
 

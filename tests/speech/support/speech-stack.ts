@@ -6,7 +6,8 @@ import type { Identity } from '@platform/identity';
 import { connectRedis } from '@platform/stores';
 import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import type { Redis } from 'ioredis';
-import { createSpeechEdge, type SpeechEdge } from '../../../apps/gateway/src/speech';
+import { createSpeechEdge, premadeVoicesForStore, type SpeechEdge } from '../../../apps/gateway/src/speech';
+import { createAccountSpeech, type AccountSpeech } from '../../../apps/gateway/src/speech/user';
 
 /**
  * The speech pipeline for tests: real synthesis-worker processes on a queue and key prefix of
@@ -40,6 +41,8 @@ export interface SpeechStackOptions {
   wsIdleTimeoutMs?: number;
   /** Concurrency the fake plan limiter grants per key (WebSocket sessions). */
   sessionLimit?: number;
+  /** Mount issue 7's voices/history/user routes on the speech database, and use its voice lookup. */
+  accountSpeech?: boolean;
 }
 
 /** Where `scripts/fetch-voices.mjs` (run by `npm test`) puts the neural voice. */
@@ -55,22 +58,28 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
   const redis = await connectRedis(redisUrl);
   const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const logger = pino({ level: 'silent' });
+  const account: AccountSpeech | null = options.accountSpeech
+    ? await createAccountSpeech({ mongoUrl: env.MONGO_URL, mongoDb: speechDb, publicUrl, premade: premadeVoicesForStore(publicUrl), logger })
+    : null;
   let sessions = 0;
   let sessionLimit = options.sessionLimit ?? 100;
   let quota = Number.POSITIVE_INFINITY;
   const edge: SpeechEdge = createSpeechEdge({
     config: {
       REDIS_URL: redisUrl,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: publicUrl,
       SYNTHESIS_QUEUE: queue,
       SPEECH_KEY_PREFIX: prefix,
       SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
       PIPER_VOICES_DIR,
     },
-    logger: pino({ level: 'silent' }),
+    logger,
     // Stand-in for issue 7's subscription store: refuses once the test's allowance is spent.
     hooks: {
+      ...(account ? { resolveVoice: account.hooks.resolveVoice } : {}),
       quota: {
         reserve: async (_account, characters) =>
           characters <= quota
@@ -102,6 +111,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     next();
   });
   app.use('/v1', edge.router);
+  if (account) app.use('/v1', account.router);
   const server = http.createServer(app);
   server.on('upgrade', (req, socket, head) => {
     if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
@@ -150,6 +160,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     },
     async stop() {
       await edge.close();
+      await account?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all(workers.map((w) => w.stop('SIGTERM')));
