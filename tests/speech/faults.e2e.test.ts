@@ -86,6 +86,62 @@ describe('a worker killed mid-stream', () => {
   }, 60_000);
 });
 
+describe('several workers, cancellation and draining', () => {
+  let stack: SpeechStack;
+  const metrics = async (url: string) =>
+    (await (await fetch(`${url}/metrics`)).json()) as { jobsStarted: number; jobsCompleted: number; jobsCancelled: number };
+  beforeAll(async () => {
+    stack = await startSpeechStack({ workers: 2, concurrency: 1 });
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  it('two worker processes share the queue', async () => {
+    const texts = Array.from({ length: 6 }, (_, i) => `Request ${i + 1} of several, spoken in parallel. ${LONG.slice(0, 400)}`);
+    const results = await Promise.all(texts.map(async (text) => (await tts(stack, RACHEL, { text, output_format: 'pcm_8000' })).status));
+    expect(results.every((s) => s === 200)).toBe(true);
+    const counts = await Promise.all(stack.workers.map((w) => metrics(w.url)));
+    for (const c of counts) expect(c.jobsCompleted).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('an HTTP client that disconnects mid-stream cancels its job', async () => {
+    const before = (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0);
+    const controller = new AbortController();
+    const res = await fetch(`${stack.url}/v1/text-to-speech/${RACHEL}/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey },
+      body: JSON.stringify({ text: `${LONG} ${LONG}`, output_format: 'mp3_44100_192' }),
+      signal: controller.signal,
+    });
+    await res.body!.getReader().read();
+    controller.abort();
+    await until(async () => (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0) > before, 10_000);
+    await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
+  }, 30_000);
+
+  it('SIGTERM drains: the job in hand finishes, the worker exits 0, the other takes new work', async () => {
+    const pending = tts(stack, RACHEL, { text: `${LONG} ${LONG}`, output_format: 'pcm_22050' });
+    let busy: (typeof stack.workers)[number] | undefined;
+    const started = await Promise.all(stack.workers.map((w) => metrics(w.url)));
+    await until(async () => {
+      const now = await Promise.all(stack.workers.map((w) => metrics(w.url)));
+      const index = now.findIndex((m, i) => m.jobsStarted > started[i]!.jobsStarted);
+      busy = index >= 0 ? stack.workers[index] : undefined;
+      return busy !== undefined;
+    }, 10_000);
+    const exit = busy!.stop('SIGTERM');
+    const res = await pending;
+    expect(res.status).toBe(200);
+    // The whole text was spoken: about a minute of audio, not a truncated file.
+    expect((await res.arrayBuffer()).byteLength / 2 / 22050).toBeGreaterThan(30);
+    expect(await exit).toBe(0);
+    const after = await tts(stack, RACHEL, { text: 'Still here.' });
+    expect(after.status).toBe(200);
+    await after.arrayBuffer();
+  }, 60_000);
+});
+
 describe('Redis restarted between requests', () => {
   let redis: ChildProcess;
   let port: number;

@@ -13,7 +13,7 @@ const TEXT = 'Hello there. This is the neural voice speaking.';
 let stack: SpeechStack;
 let client: ElevenLabsClient;
 beforeAll(async () => {
-  stack = await startSpeechStack({ workers: 1, concurrency: 1, frameTimeoutMs: 90_000 });
+  stack = await startSpeechStack({ workers: 1, concurrency: 1, frameTimeoutMs: 90_000, neural: true });
   client = new ElevenLabsClient({ apiKey: stack.apiKey, baseUrl: stack.url });
 }, 90_000);
 afterAll(async () => {

@@ -22,11 +22,12 @@ async function main(): Promise<void> {
   const { recordHistory } = createStoreHooks(store);
   const piperVoicesDir = piperModelAvailable(config.PIPER_VOICES_DIR) ? config.PIPER_VOICES_DIR : undefined;
   if (piperVoicesDir) {
-    // Loading the neural model takes seconds: start now so the first neural job does not wait for it.
+    // Loading the neural model takes seconds of CPU (WebAssembly compilation). Do it before taking
+    // jobs, so no job stalls behind it; the worker is not ready (and other workers serve) meanwhile.
     const started = Date.now();
-    loadPiperVoice(piperVoicesDir).then(
+    await loadPiperVoice(piperVoicesDir).then(
       () => logger.info({ ms: Date.now() - started }, 'neural voice loaded'),
-      (err: unknown) => logger.error({ err }, 'neural voice failed to load'),
+      (err: unknown) => logger.error({ err }, 'neural voice failed to load; neural jobs will fail on this worker'),
     );
   }
   const hardStop = new AbortController();

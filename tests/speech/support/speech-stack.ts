@@ -41,6 +41,8 @@ export interface SpeechStackOptions {
   wsIdleTimeoutMs?: number;
   /** Concurrency the fake plan limiter grants per key (WebSocket sessions). */
   sessionLimit?: number;
+  /** Serve the neural model (its workers load the Piper voice at boot, which takes seconds). */
+  neural?: boolean;
   /** Mount issue 7's voices/history/user routes on the speech database, and use its voice lookup. */
   accountSpeech?: boolean;
 }
@@ -74,7 +76,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       SPEECH_KEY_PREFIX: prefix,
       SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
-      PIPER_VOICES_DIR,
+      PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
     },
     logger,
     // Stand-in for issue 7's subscription store: refuses once the test's allowance is spent.
@@ -132,7 +134,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
         SPEECH_KEY_PREFIX: prefix,
         WORKER_CONCURRENCY: String(options.concurrency ?? 2),
         SYNTHESIS_LOCK_MS: String(options.lockMs ?? 10_000),
-        PIPER_VOICES_DIR,
+        PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
         ...extra,
       },
       readyTimeoutMs: 60_000,

@@ -29,6 +29,25 @@ function clientGone(res: Response): AbortSignal {
 }
 
 /**
+ * Waits until a slow client has taken the bytes written so far, or has gone (a 'close' that
+ * happened before this call would never fire again, so the signal is checked too).
+ */
+async function drained(res: Response, signal: AbortSignal): Promise<void> {
+  if (signal.aborted || res.destroyed) return;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    // Each wait settles quietly when aborted below, so the loser of the race rejects nobody.
+    const quiet = (event: string) => once(res, event, { signal: controller.signal }).catch(() => undefined);
+    await Promise.race([quiet('drain'), quiet('close')]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    controller.abort();
+  }
+}
+
+/**
  * `POST /text-to-speech/{voice_id}` (whole file) and `…/stream` (chunked, first bytes after the
  * first sentence). Both enqueue one job and relay its frames.
  */
@@ -82,7 +101,7 @@ export function ttsRoutes(deps: TtsDeps): Router {
             // No Content-Length: Node sends chunked transfer encoding, one chunk per frame.
             res.writeHead(200, { 'Content-Type': request.format.contentType, 'history-item-id': job.jobId, 'request-id': job.jobId });
           }
-          if (!res.write(frame.data)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+          if (!res.write(frame.data)) await drained(res, signal);
         }
         if (frame.type === 'end') completed = true;
       }
