@@ -1,0 +1,76 @@
+import type { Redis } from 'ioredis';
+import { connectRedis } from '@platform/stores';
+import { stackEnv, uniqueName } from '@platform/testing';
+import { FrameTimeoutError, createBlockingPool, createFrameWriter, encodeFrame, readFrames, type ChunkFrame } from '../src';
+
+let redis: Redis;
+const prefix = uniqueName('frames');
+beforeAll(async () => {
+  redis = await connectRedis(stackEnv().REDIS_URL);
+});
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+async function collect(conn: Redis, key: string, idleTimeoutMs = 2000): Promise<ChunkFrame[]> {
+  const out: ChunkFrame[] = [];
+  for await (const frame of readFrames(conn, key, { idleTimeoutMs, blockMs: 100 })) out.push(frame);
+  return out;
+}
+
+describe('frames on a Redis stream', () => {
+  it('a reader that starts after the writer still gets every frame, in order, with a TTL on the key', async () => {
+    const key = `${prefix}:late`;
+    const writer = createFrameWriter(redis, key);
+    await writer.append({ type: 'audio', data: Buffer.from([1, 2, 3]) });
+    await writer.append({ type: 'audio', data: Buffer.from([4]) });
+    await writer.append({ type: 'end', characters: 3, durationSeconds: 0.1, pieces: 1, contentType: 'audio/mpeg' });
+    expect(await redis.ttl(key)).toBeGreaterThan(0);
+    const pool = createBlockingPool(redis);
+    const conn = await pool.acquire();
+    const frames = await collect(conn, key);
+    pool.release(conn);
+    await pool.close();
+    expect(frames.map((f) => [f.seq, f.type])).toEqual([
+      [0, 'audio'],
+      [1, 'audio'],
+      [2, 'end'],
+    ]);
+  });
+
+  it('a reader waiting before the writer gets frames as they come', async () => {
+    const key = `${prefix}:early`;
+    const conn = redis.duplicate();
+    const reading = collect(conn, key);
+    const writer = createFrameWriter(redis, key);
+    await new Promise((r) => setTimeout(r, 150));
+    await writer.append({ type: 'audio', data: Buffer.from('abc') });
+    await writer.append({ type: 'cancelled' });
+    expect((await reading).map((f) => f.type)).toEqual(['audio', 'cancelled']);
+    conn.disconnect();
+  });
+
+  it('duplicates are skipped and a gap ends the read with an error frame', async () => {
+    const key = `${prefix}:gap`;
+    await redis.xadd(key, '*', ...encodeFrame({ seq: 0, type: 'audio', data: Buffer.from('a') }));
+    await redis.xadd(key, '*', ...encodeFrame({ seq: 0, type: 'audio', data: Buffer.from('a') }));
+    await redis.xadd(key, '*', ...encodeFrame({ seq: 2, type: 'audio', data: Buffer.from('c') }));
+    const conn = redis.duplicate();
+    const frames = await collect(conn, key);
+    conn.disconnect();
+    expect(frames.map((f) => [f.seq, f.type])).toEqual([
+      [0, 'audio'],
+      [1, 'error'],
+    ]);
+  });
+
+  it('silence longer than the idle timeout is a FrameTimeoutError', async () => {
+    const conn = redis.duplicate();
+    const started = Date.now();
+    await expect(collect(conn, `${prefix}:silent`, 400)).rejects.toBeInstanceOf(FrameTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2000);
+    conn.disconnect();
+  });
+});
