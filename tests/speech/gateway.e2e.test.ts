@@ -19,7 +19,9 @@ let key: string;
 let client: ElevenLabsClient;
 
 beforeAll(async () => {
-  platform = await startPlatform({ gatewayEnv: { SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, MONGO_DB: speechDb, SPEECH_MONGO_DB: speechDb } });
+  // The plan limits are the gateway's own tests' concern; here the free plan gets room for a test's burst.
+  const roomy = JSON.stringify({ free: { rps: 100, concurrency: 10 } });
+  platform = await startPlatform({ gatewayEnv: { SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_MONGO_DB: speechDb, PLAN_LIMITS_JSON: roomy } });
   worker = await startApp({
     app: 'synthesis-worker',
     env: {
@@ -49,6 +51,34 @@ describe('speech through the gateway with a real API key', () => {
       await client.textToSpeech.stream(RACHEL, { text: 'Streaming through the gateway. Two sentences.', modelId: 'eleven_turbo_v2_5', outputFormat: 'pcm_22050' }),
     );
     expect(rms(pcmSamples(streamed.bytes))).toBeGreaterThan(500);
+  });
+
+  it('SDK voices.getAll and voices.get: premade voices with a preview that plays', async () => {
+    const { voices } = await client.voices.getAll();
+    expect(voices.filter((v) => v.category === 'premade').length).toBeGreaterThanOrEqual(15);
+    const rachel = await client.voices.get(RACHEL);
+    expect(rachel).toMatchObject({ voiceId: RACHEL, name: 'Rachel', category: 'premade', labels: { gender: 'female' } });
+    expect(rachel.previewUrl).toBe(`${platform.publicUrl}/v1/voice-previews/${RACHEL}.mp3`);
+    const preview = await fetch(rachel.previewUrl!, { headers: { 'xi-api-key': key } });
+    expect(preview.status).toBe(200);
+    expect(mp3DurationSeconds(parseMp3(Buffer.from(await preview.arrayBuffer())))).toBeGreaterThan(1);
+  });
+
+  it('characters are charged through the account store once the audio is delivered', async () => {
+    const usage = async () =>
+      ((await (await fetch(`${platform.publicUrl}/v1/user/subscription`, { headers: { 'xi-api-key': key } })).json()) as { character_count: number }).character_count;
+    const before = await usage();
+    const text = 'Exactly forty-two characters are here now.';
+    const res = await fetch(`${platform.publicUrl}/v1/text-to-speech/${RACHEL}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'xi-api-key': key },
+      body: JSON.stringify({ text }),
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const deadline = Date.now() + 10_000;
+    while ((await usage()) < before + text.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await usage()).toBe(before + text.length);
   });
 
   it('a bad key is refused in the speech error shape', async () => {

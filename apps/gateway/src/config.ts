@@ -46,6 +46,11 @@ export const gatewayConfigShape = {
   SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
   SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),
   SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
+  /** The speech database (issue 7: voices, history, subscriptions). Unset: /v1/voices, /history, /user are not served. */
+  MONGO_URL: env.mongoUrl.optional(),
+  SPEECH_MONGO_DB: z.string().min(1).default('speech'),
+  /** JSON overrides of the speech plan table (docs/speech.md). */
+  SPEECH_PLANS: optionalString,
   /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is listed and accepted when it is there. */
   PIPER_VOICES_DIR: z.string().default(''),
 };

@@ -15,7 +15,8 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits
 import { createRateLimiter } from './limits/rate-limiter';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { routeUpgrades } from './routing/upgrades';
-import { createSpeechEdge } from './speech';
+import { createSpeechEdge, premadeVoicesForStore } from './speech';
+import { createAccountSpeech } from './speech/user';
 import { createUpstream } from './routing/upstream';
 import { contentFieldFetcher } from './subscriptions/content-fetcher';
 import { serveSubscriptions } from './subscriptions/graphql-ws-server';
@@ -54,6 +55,17 @@ async function main(): Promise<void> {
     acquireSlot,
   );
 
+  // Issue 7's account features (cloned voices, quotas, history) on the speech database, when configured.
+  const account = config.MONGO_URL
+    ? await createAccountSpeech({
+        mongoUrl: config.MONGO_URL,
+        mongoDb: config.SPEECH_MONGO_DB,
+        publicUrl: config.PUBLIC_URL,
+        plansJson: config.SPEECH_PLANS,
+        premade: premadeVoicesForStore(config.PUBLIC_URL),
+        logger,
+      })
+    : null;
   const speech = createSpeechEdge({
     config: {
       REDIS_URL: config.REDIS_URL,
@@ -67,6 +79,7 @@ async function main(): Promise<void> {
     },
     logger,
     redis,
+    ...(account ? { hooks: { resolveVoice: account.hooks.resolveVoice, quota: account.hooks.quota }, accountRouter: account.router } : {}),
     authenticateApiKey: async (key) => {
       const record = await apiKeys.resolve(key);
       return record ? { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan } : null;
@@ -114,6 +127,7 @@ async function main(): Promise<void> {
         await withTimeout(feed.ready, 2_000, 'content feed');
         if (!feed.isReady()) throw new Error('content feed stopped');
       },
+      ...(account ? { speechDb: () => account.ready() } : {}),
     },
     mount(app) {
       app.set('trust proxy', config.TRUST_PROXY);
@@ -141,7 +155,7 @@ async function main(): Promise<void> {
       await speech.close().catch(() => undefined);
     },
     async close() {
-      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close()]);
+      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close(), account?.close()]);
     },
   });
 }

@@ -52,6 +52,8 @@ export interface SpeechEdgeDeps {
   limits: { acquire(identity: Identity): Promise<ReleaseSlot | null> };
   /** Account features (issue 7); each optional. */
   hooks?: SpeechHooks;
+  /** Issue 7's voices/history/user routes, served under the same `/v1` router. */
+  accountRouter?: Router;
 }
 
 export interface SpeechEdge {
@@ -92,6 +94,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, logger: deps.logger }));
   router.use(previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
+  if (deps.accountRouter) router.use(deps.accountRouter);
 
   const streamInput = createStreamInput({
     runner,
