@@ -138,6 +138,15 @@ describe('stream-input errors: a JSON error in the speech shape, then a close', 
     }
   });
 
+  it('a malformed path is refused without taking the server down', async () => {
+    const ws = new WebSocket(`${stack.wsUrl}/v1/text-to-speech/%E0%A4%A/stream-input`);
+    const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(status).toBe(400);
+    const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_8000`);
+    await s.opened;
+    s.ws.close();
+  });
+
   it('a bad key in the header is refused before any message', async () => {
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input`, { 'xi-api-key': 'sk_wrong' });
     await s.opened;

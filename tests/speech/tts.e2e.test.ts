@@ -243,6 +243,17 @@ describe('errors in the speech shape', () => {
     expect(json.detail.message.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['a malformed percent-encoding in the voice id', '/v1/text-to-speech/%E0%A4%A'],
+    ['an overlong voice id', `/v1/text-to-speech/${'x'.repeat(300)}`],
+    ['a voice id with odd characters', '/v1/text-to-speech/%00%0Avoice'],
+  ])('%s is a 4xx in the speech shape, never a 500', async (_name, path) => {
+    const res = await post(path, { text: 'hi' });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(((await res.json()) as { detail: { status: string } }).detail.status).toBeTruthy();
+  });
+
   it('text of exactly the maximum length is accepted', async () => {
     const text = `${LONG} `.repeat(Math.ceil(5000 / (LONG.length + 1))).slice(0, 5000);
     const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=pcm_22050`, { text });

@@ -64,10 +64,22 @@ export function createStreamInput(deps: StreamInputDeps) {
   const sessions = new Set<Session>();
 
   function handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean {
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://gateway');
+    } catch {
+      return false;
+    }
     const match = PATH.exec(url.pathname);
     if (!match?.[1]) return false;
-    const segment = decodeURIComponent(match[1]);
+    let segment: string;
+    try {
+      segment = decodeURIComponent(match[1]);
+    } catch {
+      // Malformed percent-encoding: answer the upgrade request plainly instead of throwing.
+      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"detail":{"status":"bad_request","message":"malformed path"}}');
+      return true;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       void open(ws, req, url, segment).catch((err: unknown) => {
         deps.logger.error({ err }, 'stream-input session failed');
