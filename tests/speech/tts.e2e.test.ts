@@ -1,4 +1,5 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { findPremadeVoice, parseVoiceSettings, renderParams, synthesizePcm } from '@platform/speech-engine';
 import { createSpeechStore, getHistoryAudio } from '@platform/speech-store';
 import { connectMongo } from '@platform/stores';
 import { stackEnv } from '@platform/testing';
@@ -84,6 +85,18 @@ describe('the audio is real', () => {
     expect(Math.abs(short44.length / 44100 - seconds)).toBeLessThan(0.01);
     expect(long16.length / 16000).toBeGreaterThan(seconds * 4);
     expect(rms(long16)).toBeGreaterThan(500);
+  });
+
+  it('sentence joins add no gaps and no clicks: same length and no larger jump than one uninterrupted engine run', async () => {
+    const settings = { use_speaker_boost: false };
+    const streamed = await readAll(
+      await client.textToSpeech.stream(RACHEL, { text: LONG, outputFormat: 'pcm_22050', voiceSettings: { useSpeakerBoost: false } }),
+    );
+    const pieces = pcmSamples(streamed.bytes);
+    const whole = await synthesizePcm(LONG, renderParams(findPremadeVoice(RACHEL)!.engine, parseVoiceSettings(settings)));
+    expect(Math.abs(pieces.length - whole.length) / whole.length).toBeLessThan(0.02);
+    const maxJump = (x: Int16Array) => x.reduce((m, v, i) => (i === 0 ? 0 : Math.max(m, Math.abs(v - x[i - 1]!))), 0);
+    expect(maxJump(pieces)).toBeLessThanOrEqual(maxJump(whole) * 1.1);
   });
 
   it('ulaw_8000 is one byte per sample with audio/basic', async () => {
