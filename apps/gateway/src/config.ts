@@ -34,8 +34,8 @@ export const gatewayConfigShape = {
   PLAN_LIMITS_JSON: optionalString,
   /** Prefix of the content topics (libs/events); lets test runs share one Kafka. */
   KAFKA_TOPIC_PREFIX: optionalString,
-  /** Events a slow subscriber may have queued before its connection is closed. */
-  SUBSCRIBER_BUFFER: env.positiveInt(100),
+  /** Events a subscriber may have queued before its connection is closed (room for a Kafka fetch's burst). */
+  SUBSCRIBER_BUFFER: env.positiveInt(256),
   /** Active subscriptions per graphql-ws connection. */
   MAX_SUBSCRIPTIONS_PER_CONNECTION: env.positiveInt(50),
   /** Bound for the nested-field fetch a subscription event may need from content. */
