@@ -25,6 +25,8 @@ beforeAll(async () => {
     RATE_LIMIT_PREFIX: uniqueName('gwup'),
     PLAN_LIMITS_JSON: JSON.stringify({ anonymous: { rps: 1000, concurrency: 100 } }),
     UPSTREAM_TIMEOUT_MS: '600',
+    MAX_BODY_BYTES: '4096',
+    MAX_GRAPHQL_BODY_BYTES: '2048',
   };
   const [downPort, slowPort] = [await freePort(), await freePort()];
   [gateway, slowGateway] = await Promise.all([
@@ -99,6 +101,33 @@ describe('an upstream that is slow', () => {
     const unknown = await timed(`${slowGateway.url}/internal/accounts`);
     expect(unknown.res.status).toBe(404);
     for (const r of await Promise.all(hanging)) expect(r.res.status).toBe(504);
+  });
+});
+
+describe('bounded input', () => {
+  it('refuses bodies over the limits with 413 in each shape, before any upstream is asked', async () => {
+    const rest = await timed(`${gateway.url}/api/v1/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x'.repeat(5000) }) });
+    expect(rest.res.status).toBe(413);
+    expect(rest.body).toEqual({ error: { code: 413, message: 'request body exceeds 4096 bytes' } });
+    const graphql = await timed(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ ${'a '.repeat(2000)} }` }) });
+    expect(graphql.res.status).toBe(413);
+    expect(graphql.body).toEqual({ errors: [{ message: 'request body exceeds 2048 bytes', extensions: { code: 'BAD_USER_INPUT' } }] });
+  });
+
+  it('never answers 500 to malformed requests', async () => {
+    const probes: [string, RequestInit][] = [
+      ['/api/v1/%E0%A4%A', {}],
+      ['/v1/models', { headers: { authorization: 'Bearer \u00ff' } }],
+      ['/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }],
+      ['/graphql?query=%7B', {}],
+      ['//evil.example/api/v1/posts', {}],
+      ['/v1/models', { headers: { 'xi-api-key': 'k'.repeat(9000) } }],
+    ];
+    for (const [path, init] of probes) {
+      const res = await fetch(`${gateway.url}${path}`, init);
+      expect([path, res.status]).not.toEqual([path, 500]);
+      expect(res.status).toBeLessThan(600);
+    }
   });
 });
 
