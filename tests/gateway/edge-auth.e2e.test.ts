@@ -95,6 +95,11 @@ describe('accepted forms', () => {
   it('xi-api-key and Bearer <api key> reach the speech API', async () => {
     expect((await call('/v1/models', { 'xi-api-key': apiKey })).status).toBe(200);
     expect((await call('/v1/models', { authorization: `Bearer ${apiKey}` })).status).toBe(200);
+    // The account features of the speech API (voices, user) are mounted too, for the key's account.
+    const user = await call('/v1/user/subscription', { 'xi-api-key': apiKey });
+    expect(user.status).toBe(200);
+    expect(user.body).toMatchObject({ tier: expect.any(String), character_limit: expect.any(Number) });
+    expect((await call('/v1/voices', { 'xi-api-key': apiKey })).status).toBe(200);
   });
 
   it('Bearer <JWT> reaches content and speech, and content sees the caller', async () => {

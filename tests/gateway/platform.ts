@@ -38,6 +38,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const common = { ...stack, INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl };
   const authUrl = `http://127.0.0.1:${authPort}`;
   const authDb = uniqueName('gwauth');
+  const speechDb = uniqueName('gwspeech');
   const contentUrl = `http://127.0.0.1:${contentPort}`;
   const [auth, content] = await Promise.all([
     startApp({ app: 'auth', env: { ...common, PORT: String(authPort), MONGO_DB: authDb, ...options.authEnv }, readyTimeoutMs: 60_000 }),
@@ -63,6 +64,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     KAFKA_TOPIC_PREFIX: topicPrefix,
     RATE_LIMIT_PREFIX: rateLimitPrefix,
     UPSTREAM_TIMEOUT_MS: '10000',
+    MONGO_URL: stack.MONGO_URL,
+    SPEECH_MONGO_DB: speechDb,
     ...options.gatewayEnv,
   });
   const gateways = await Promise.all(gatewayPorts.map((port) => startApp({ app: 'gateway', env: gatewayEnv(port), readyTimeoutMs: 60_000 })));

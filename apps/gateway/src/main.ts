@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
 import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
@@ -66,6 +67,17 @@ async function main(): Promise<void> {
         logger,
       })
     : null;
+  // Issue 7's account features (voices, history, user, quotas) when the speech database is configured.
+  const accountSpeech = config.MONGO_URL
+    ? await createAccountSpeech({
+        mongoUrl: config.MONGO_URL,
+        mongoDb: config.SPEECH_MONGO_DB,
+        publicUrl: config.PUBLIC_URL,
+        ...(config.SPEECH_PLANS ? { plansJson: config.SPEECH_PLANS } : {}),
+        premade: premadeVoicesForStore(config.PUBLIC_URL),
+        logger,
+      })
+    : undefined;
   const speech = createSpeechEdge({
     config: {
       REDIS_URL: config.REDIS_URL,
@@ -90,7 +102,11 @@ async function main(): Promise<void> {
         return lease ? () => lease.release() : null;
       },
     },
+    ...(accountSpeech ? { hooks: accountSpeech.hooks } : {}),
   });
+  const speechRoutes = Router();
+  speechRoutes.use(speech.router);
+  if (accountSpeech) speechRoutes.use(accountSpeech.router);
 
   const schema = buildSubscriptionSchema();
   const hub = new SubscriptionHub({
@@ -123,6 +139,7 @@ async function main(): Promise<void> {
     logger,
     checks: {
       redis: () => redis.ping(),
+      ...(accountSpeech ? { speechDb: () => accountSpeech.ready() } : {}),
       kafka: async () => {
         await withTimeout(feed.ready, 2_000, 'content feed');
         if (!feed.isReady()) throw new Error('content feed stopped');
@@ -142,7 +159,7 @@ async function main(): Promise<void> {
         limiter,
         content,
         auth,
-        speech: speech.router,
+        speech: speechRoutes,
       });
     },
     onServer(server) {
