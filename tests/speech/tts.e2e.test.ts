@@ -3,7 +3,7 @@ import { findPremadeVoice, parseVoiceSettings, renderParams, synthesizePcm } fro
 import { createSpeechStore, getHistoryAudio } from '@platform/speech-store';
 import { connectMongo } from '@platform/stores';
 import { stackEnv } from '@platform/testing';
-import { activeRms, mp3DurationSeconds, median, parseMp3, pcmSamples, pitchSpreadSemitones, pitchTrack, readAll, rms } from './support/audio';
+import { activeRms, mp3DurationSeconds, median, opusDurationSeconds, parseMp3, parseOgg, parseOpusHead, pcmSamples, pitchSpreadSemitones, pitchTrack, readAll, rms } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM'; // premade, female
@@ -147,6 +147,58 @@ describe('the audio is real', () => {
     expect(rachelOn).toBeGreaterThan(rachelOff * 1.3);
     expect(adamOn).toBeGreaterThan(adamOff * 1.3);
     expect(Math.abs(rachelOn - adamOn)).toBeLessThan(0.1 * adamOn);
+  });
+});
+
+/** An Ogg Opus body checked page by page: OpusHead (mono, 48 kHz), OpusTags, audio, end of stream. */
+function checkOggOpus(bytes: Buffer) {
+  const pages = parseOgg(bytes);
+  expect(pages.length).toBeGreaterThan(3);
+  expect(bytes.toString('latin1', 0, 4)).toBe('OggS');
+  expect(pages[0]!.headerType & 0x02).toBe(0x02); // beginning of stream
+  const head = parseOpusHead(pages[0]!);
+  expect(head).toMatchObject({ version: 1, channels: 1, inputSampleRate: 48000 });
+  expect(pages[1]!.body.toString('latin1', 0, 8)).toBe('OpusTags');
+  expect(pages[pages.length - 1]!.headerType & 0x04).toBe(0x04); // end of stream
+  expect(new Set(pages.map((p) => p.serial)).size).toBe(1);
+  pages.forEach((p, i) => expect(p.sequence).toBe(i));
+  return { pages, head, seconds: opusDurationSeconds(pages, head) };
+}
+
+describe('Opus in Ogg (opus_48000_*)', () => {
+  it('SDK convert with opus_48000_64: valid Ogg Opus, as long as the same text in PCM, at about 64 kbit/s', async () => {
+    const { bytes } = await readAll(await client.textToSpeech.convert(RACHEL, { text: LONG, outputFormat: 'opus_48000_64' }));
+    const { seconds, pages } = checkOggOpus(bytes);
+    const reference = (await pcm(RACHEL, LONG, {}, 16000)).length / 16000;
+    expect(Math.abs(seconds - reference)).toBeLessThan(0.05);
+    const audioBytes = pages.slice(2).reduce((n, p) => n + p.body.length, 0);
+    const kbps = (audioBytes * 8) / seconds / 1000;
+    expect(kbps).toBeGreaterThan(64 * 0.7);
+    expect(kbps).toBeLessThan(64 * 1.3);
+  });
+
+  it('the Content-Type is audio/ogg with codecs=opus; the bit rate follows the format; duration grows with the text', async () => {
+    const sizes: Record<string, number> = {};
+    for (const format of ['opus_48000_32', 'opus_48000_192']) {
+      const res = await post(`/v1/text-to-speech/${ADAM}?output_format=${format}`, { text: LONG });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('audio/ogg;codecs=opus');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      checkOggOpus(bytes);
+      sizes[format] = bytes.length;
+    }
+    expect(sizes.opus_48000_192!).toBeGreaterThan(sizes.opus_48000_32! * 3);
+    const short = checkOggOpus(Buffer.from(await (await post(`/v1/text-to-speech/${ADAM}`, { text: SHORT, output_format: 'opus_48000_96' })).arrayBuffer()));
+    const long = checkOggOpus(Buffer.from(await (await post(`/v1/text-to-speech/${ADAM}`, { text: LONG, output_format: 'opus_48000_128' })).arrayBuffer()));
+    expect(short.seconds).toBeGreaterThan(0.5);
+    expect(long.seconds).toBeGreaterThan(short.seconds * 4);
+  });
+
+  it('SDK stream with opus_48000_32 arrives in several chunks that join into one valid Ogg Opus stream', async () => {
+    const { bytes, chunks } = await readAll(await client.textToSpeech.stream(RACHEL, { text: LONG, outputFormat: 'opus_48000_32' }));
+    expect(chunks).toBeGreaterThan(1);
+    const { seconds } = checkOggOpus(bytes);
+    expect(seconds).toBeGreaterThan(4);
   });
 });
 

@@ -20,6 +20,7 @@ export interface AudioEncoder {
 
 export interface EncoderOptions {
   lameBinary?: string;
+  ffmpegBinary?: string;
 }
 
 function toBuffer(samples: Int16Array): Buffer {
@@ -46,7 +47,7 @@ export function createEncoder(format: OutputFormat, onData: (bytes: Buffer) => v
       },
     };
   }
-  return lameEncoder(format, resampler, onData, options);
+  return format.codec === 'opus' ? opusEncoder(format, resampler, onData, options) : lameEncoder(format, resampler, onData, options);
 }
 
 /** LAME, the reference MP3 encoder, as a process: `--flush` makes it hand over frames at once. */
@@ -58,7 +59,33 @@ function lameEncoder(format: OutputFormat, resampler: Resampler, onData: (bytes:
     '--cbr', '-b', String(format.bitrate ?? 128),
     '-q', '5', '--flush', '--silent', '--nohist', '-', '-',
   ];
-  const child: ChildProcessWithoutNullStreams = spawn(options.lameBinary ?? 'lame', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  return processEncoder(options.lameBinary ?? 'lame', args, resampler, onData);
+}
+
+/**
+ * Opus in Ogg through Debian's ffmpeg (libopus, the reference Opus encoder). Our resampler brings the
+ * engine's 22 050 Hz to 48 kHz (Opus's native rate, so libopus does no resampling of its own).
+ * `-probesize 32 -analyzeduration 0`: ffmpeg otherwise buffers about a second of input before it
+ * starts; `-page_duration 100000 -flush_packets 1`: an Ogg page leaves every 100 ms of audio instead
+ * of every second, so `/stream` gets its first pages right after the first sentence.
+ * Constrained VBR keeps the average at the declared bit rate (plain VBR overshoots it by half on
+ * eSpeak's buzzy signal).
+ */
+function opusEncoder(format: OutputFormat, resampler: Resampler, onData: (bytes: Buffer) => void, options: EncoderOptions): AudioEncoder {
+  const args = [
+    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-probesize', '32', '-analyzeduration', '0',
+    '-f', 's16le', '-ar', String(format.sampleRate), '-ac', '1', '-i', 'pipe:0',
+    '-c:a', 'libopus', '-b:a', `${format.bitrate ?? 64}k`, '-vbr', 'constrained', '-application', 'audio',
+    '-page_duration', '100000', '-flush_packets', '1',
+    '-f', 'ogg', 'pipe:1',
+  ];
+  return processEncoder(options.ffmpegBinary ?? 'ffmpeg', args, resampler, onData);
+}
+
+/** An encoder process fed raw 16-bit PCM on stdin, its encoded stream read from stdout. */
+function processEncoder(binary: string, args: string[], resampler: Resampler, onData: (bytes: Buffer) => void): AudioEncoder {
+  const child: ChildProcessWithoutNullStreams = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   let aborted = false;
   child.stdout.on('data', (d: Buffer) => {
@@ -72,7 +99,7 @@ function lameEncoder(format: OutputFormat, resampler: Resampler, onData: (bytes:
     child.once('error', reject);
     child.once('close', (code, signal) => {
       if (code === 0 || aborted) resolve();
-      else reject(new Error(`lame exited with ${code ?? signal}: ${stderr.trim()}`));
+      else reject(new Error(`${binary} exited with ${code ?? signal}: ${stderr.trim()}`));
     });
   });
   // Keep an unobserved failure from crashing the process; `end()` reports it.

@@ -1,9 +1,9 @@
 /** Output formats (`output_format`): `<codec>_<sample rate>[_<bit rate>]`. */
 export interface OutputFormat {
   id: string;
-  codec: 'mp3' | 'pcm' | 'ulaw';
+  codec: 'mp3' | 'pcm' | 'ulaw' | 'opus';
   sampleRate: number;
-  /** kbit/s, MP3 only. */
+  /** kbit/s, MP3 and Opus only. */
   bitrate?: number;
   contentType: string;
 }
@@ -23,6 +23,15 @@ const pcm = (rate: number): OutputFormat => ({
   contentType: `audio/pcm;rate=${rate}`,
 });
 
+// Opus in Ogg (RFC 7845), mono at 48 kHz; `codecs` tells players which codec the Ogg holds.
+const opus = (kbps: number): OutputFormat => ({
+  id: `opus_48000_${kbps}`,
+  codec: 'opus',
+  sampleRate: 48000,
+  bitrate: kbps,
+  contentType: 'audio/ogg;codecs=opus',
+});
+
 export const OUTPUT_FORMATS: readonly OutputFormat[] = [
   mp3(22050, 32),
   mp3(44100, 32),
@@ -36,6 +45,11 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = [
   pcm(24000),
   pcm(44100),
   { id: 'ulaw_8000', codec: 'ulaw', sampleRate: 8000, contentType: 'audio/basic' },
+  opus(32),
+  opus(64),
+  opus(96),
+  opus(128),
+  opus(192),
 ];
 
 export const DEFAULT_OUTPUT_FORMAT = 'mp3_44100_128';

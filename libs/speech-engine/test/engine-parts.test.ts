@@ -89,10 +89,11 @@ describe('catalogues', () => {
     expect(resolveModel('nope')).toBeNull();
   });
   it('knows every output format the docs list', () => {
-    for (const id of ['mp3_22050_32', 'mp3_44100_32', 'mp3_44100_64', 'mp3_44100_96', 'mp3_44100_128', 'mp3_44100_192', 'pcm_8000', 'pcm_16000', 'pcm_22050', 'pcm_24000', 'pcm_44100', 'ulaw_8000']) {
+    for (const id of ['mp3_22050_32', 'mp3_44100_32', 'mp3_44100_64', 'mp3_44100_96', 'mp3_44100_128', 'mp3_44100_192', 'pcm_8000', 'pcm_16000', 'pcm_22050', 'pcm_24000', 'pcm_44100', 'ulaw_8000', 'opus_48000_32', 'opus_48000_64', 'opus_48000_96', 'opus_48000_128', 'opus_48000_192']) {
       expect(resolveOutputFormat(id)?.id).toBe(id);
     }
-    expect(resolveOutputFormat('opus_48000_64')).toBeNull();
+    expect(resolveOutputFormat('opus_48000_64')).toMatchObject({ codec: 'opus', sampleRate: 48000, bitrate: 64, contentType: 'audio/ogg;codecs=opus' });
+    for (const id of ['opus_48000_48', 'opus_24000_64', 'flac_44100', 'mp3_44100']) expect(resolveOutputFormat(id)).toBeNull();
   });
   it('premade voices span both genders, several accents and languages', () => {
     expect(new Set(PREMADE_VOICES.map((v) => v.labels.gender))).toEqual(new Set(['male', 'female']));

@@ -136,3 +136,84 @@ export function pitchSpreadSemitones(track: number[]): number {
   if (s.length < 10) return 0;
   return s[Math.floor(s.length * 0.9)]! - s[Math.floor(s.length * 0.1)]!;
 }
+
+export interface OggPage {
+  offset: number;
+  headerType: number;
+  granule: bigint;
+  serial: number;
+  sequence: number;
+  /** Packet bytes of this page (segments concatenated). */
+  body: Buffer;
+}
+
+const OGG_CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let r = i << 24;
+    for (let j = 0; j < 8; j++) r = r & 0x80000000 ? (r << 1) ^ 0x04c11db7 : r << 1;
+    table[i] = r >>> 0;
+  }
+  return table;
+})();
+
+function oggCrc(bytes: Buffer): number {
+  let crc = 0;
+  for (const b of bytes) crc = ((crc << 8) ^ OGG_CRC_TABLE[((crc >>> 24) ^ b) & 0xff]!) >>> 0;
+  return crc;
+}
+
+/**
+ * Walks an Ogg stream page by page (RFC 3533), checking capture pattern, version and each page's
+ * CRC. Throws if a byte does not belong to a page: the whole body must be valid Ogg.
+ */
+export function parseOgg(buf: Buffer): OggPage[] {
+  const pages: OggPage[] = [];
+  let offset = 0;
+  while (offset < buf.length) {
+    if (offset + 27 > buf.length) throw new Error(`truncated page header at ${offset}`);
+    if (buf.toString('latin1', offset, offset + 4) !== 'OggS') throw new Error(`no capture pattern at byte ${offset}`);
+    if (buf[offset + 4] !== 0) throw new Error(`unknown Ogg version at byte ${offset}`);
+    const segments = buf[offset + 26]!;
+    const headerLength = 27 + segments;
+    if (offset + headerLength > buf.length) throw new Error(`truncated segment table at ${offset}`);
+    let bodyLength = 0;
+    for (let i = 0; i < segments; i++) bodyLength += buf[offset + 27 + i]!;
+    const end = offset + headerLength + bodyLength;
+    if (end > buf.length) throw new Error(`truncated page at byte ${offset}`);
+    const page = Buffer.from(buf.subarray(offset, end));
+    const declaredCrc = page.readUInt32LE(22);
+    page.writeUInt32LE(0, 22);
+    if (oggCrc(page) !== declaredCrc) throw new Error(`bad CRC in page at byte ${offset}`);
+    pages.push({
+      offset,
+      headerType: buf[offset + 5]!,
+      granule: buf.readBigInt64LE(offset + 6),
+      serial: buf.readUInt32LE(offset + 14),
+      sequence: buf.readUInt32LE(offset + 18),
+      body: buf.subarray(offset + headerLength, end),
+    });
+    offset = end;
+  }
+  return pages;
+}
+
+export interface OpusHead {
+  version: number;
+  channels: number;
+  preSkip: number;
+  inputSampleRate: number;
+}
+
+/** The identification header (RFC 7845 §5.1) from the first page of an Ogg Opus stream. */
+export function parseOpusHead(page: OggPage): OpusHead {
+  const b = page.body;
+  if (b.length < 19 || b.toString('latin1', 0, 8) !== 'OpusHead') throw new Error('first page is not an OpusHead');
+  return { version: b[8]!, channels: b[9]!, preSkip: b.readUInt16LE(10), inputSampleRate: b.readUInt32LE(12) };
+}
+
+/** Playback length of an Ogg Opus stream: last granule position (48 kHz samples) minus pre-skip. */
+export function opusDurationSeconds(pages: OggPage[], head: OpusHead): number {
+  const last = pages[pages.length - 1];
+  return last ? Number(last.granule - BigInt(head.preSkip)) / 48000 : 0;
+}
