@@ -42,7 +42,7 @@ describe('voices API', () => {
   it('adds, lists, gets, edits and deletes a cloned voice; premade voices are read-only', async () => {
     const added = await add('alice', { name: 'Alice clone', description: 'from a WAV', labels: '{"accent":"british","gender":"male"}' }, [{ name: 'speech.wav', bytes: speech }]);
     expect(added.status).toBe(200);
-    expect(added.body).toEqual({ voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), name: 'Alice clone', category: 'cloned' });
+    expect(added.body).toEqual({ voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), name: 'Alice clone', category: 'cloned', requires_verification: false });
     const voiceId = added.body.voice_id as string;
 
     const list = (await (await fetch(`${api.url}/voices`, { headers: as('alice') })).json()) as { voices: Record<string, unknown>[] };
@@ -224,6 +224,8 @@ describe('history API', () => {
       text: 'item 4',
       date_unix: 1_700_000_004,
       character_count_from_request: 11,
+      character_count_change_from: 0,
+      character_count_change_to: 11,
       content_type: 'audio/wav',
       state: 'complete',
       settings: { stability: 0.5, similarity_boost: 0.75 },
@@ -273,29 +275,50 @@ describe('history API', () => {
 });
 
 describe('user API', () => {
-  it('answers exactly the fields of the seed for /user and /user/subscription', async () => {
+  it('answers the fields of the seed for /user and /user/subscription, plus those the official SDK requires', async () => {
     const user = (await (await fetch(`${api.url}/user`, { headers: as('newbie', { 'x-test-plan': 'creator' }) })).json()) as Record<string, unknown>;
+    const sdkSubscription = {
+      voice_slots_used: 0,
+      professional_voice_slots_used: 0,
+      professional_voice_slots_used_in_workspace: 0,
+      professional_voice_limit: 0,
+      max_credit_limit_extension: 0,
+      can_extend_voice_limit: false,
+      can_use_instant_voice_cloning: true,
+      can_use_professional_voice_cloning: false,
+      current_overage: { amount: '0', currency: 'usd' },
+      status: 'active',
+      character_refresh_period: 'monthly_period',
+    };
+    const seedUserSubscription = {
+      tier: 'creator',
+      character_count: 0,
+      character_limit: DEFAULT_PLANS.creator.character_limit,
+      can_extend_character_limit: true,
+      allowed_to_extend_character_limit: true,
+      voice_limit: DEFAULT_PLANS.creator.voice_limit,
+      max_voice_add_edits: DEFAULT_PLANS.creator.max_voice_add_edits,
+      voice_add_edit_counter: 0,
+    };
     expect(user).toEqual({
-      subscription: {
-        tier: 'creator',
-        character_count: 0,
-        character_limit: DEFAULT_PLANS.creator.character_limit,
-        can_extend_character_limit: true,
-        allowed_to_extend_character_limit: true,
-        voice_limit: DEFAULT_PLANS.creator.voice_limit,
-        max_voice_add_edits: DEFAULT_PLANS.creator.max_voice_add_edits,
-        voice_add_edit_counter: 0,
-      },
+      subscription: { ...seedUserSubscription, ...sdkSubscription },
       is_new_user: true,
+      user_id: 'newbie',
+      workspace_id: 'newbie',
+      created_at: expect.any(Number),
+      seat_type: 'workspace_admin',
+      can_use_delayed_payment_methods: false,
+      is_onboarding_completed: true,
+      is_onboarding_checklist_completed: true,
     });
     const sub = (await (await fetch(`${api.url}/user/subscription`, { headers: as('newbie', { 'x-test-plan': 'creator' }) })).json()) as Record<string, unknown>;
     const now = new Date();
     expect(sub).toEqual({
-      tier: 'creator',
-      character_count: 0,
-      character_limit: DEFAULT_PLANS.creator.character_limit,
-      voice_limit: DEFAULT_PLANS.creator.voice_limit,
+      ...seedUserSubscription,
+      ...sdkSubscription,
       next_character_count_reset_unix: Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000,
+      open_invoices: [],
+      has_open_invoices: false,
     });
     expect((await fetch(`${api.url}/user`)).status).toBe(401);
   });

@@ -53,6 +53,8 @@ export interface HistoryRecord {
   /** The exact bytes sent to the client (complete: the whole file; otherwise what was produced). */
   audio: Buffer;
   createdAtUnix: number;
+  /** The same instant in milliseconds: orders history items created within one second. */
+  createdAtMs?: number;
 }
 
 /** Stores a history record; must be idempotent on `historyItemId` (a unique index suffices). */

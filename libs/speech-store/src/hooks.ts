@@ -36,6 +36,8 @@ export interface PipelineHistoryRecord {
   state: HistoryState;
   audio: Buffer;
   createdAtUnix: number;
+  /** Milliseconds, when the pipeline gives them: newest-first order within one second. */
+  createdAtMs?: number;
 }
 
 export interface StoreHooks {
@@ -83,7 +85,7 @@ export function createStoreHooks(store: SpeechStore): StoreHooks {
         accountId: record.accountId,
         jobId: record.historyItemId,
         historyItemId: record.historyItemId,
-        createdAtMs: record.createdAtUnix * 1000,
+        createdAtMs: record.createdAtMs ?? record.createdAtUnix * 1000,
         voiceId: record.voiceId,
         voiceName: record.voiceName,
         modelId: record.modelId,

@@ -52,6 +52,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     return 'expired';
   }
   metrics.jobsStarted++;
+  // One line per job taken, in the order the queue hands them out (plan priority is visible here).
+  log.info({ accountId: data.accountId, characters: [...data.text].length, outputFormat: data.outputFormat }, 'synthesis job started');
   const writer = createFrameWriter(redis, streamKey);
   const format = resolveOutputFormat(data.outputFormat);
   const audio: Buffer[] = [];
@@ -131,6 +133,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
       audio: Buffer.concat(audio),
       createdAtUnix: Math.floor(data.createdAt / 1000),
+      createdAtMs: data.createdAt,
     };
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }

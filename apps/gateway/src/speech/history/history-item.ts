@@ -1,6 +1,7 @@
 import type { HistoryDoc } from '@platform/speech-store';
 
-/** A history item in seed 000's shape (plus `model_id`, which the hosted API also reports). */
+/** A history item in seed 000's shape (plus `model_id`, which the hosted API also reports, and the
+ * `character_count_change_*` pair the official SDK requires). */
 export function historyItemBody(doc: HistoryDoc) {
   return {
     history_item_id: doc._id,
@@ -10,6 +11,9 @@ export function historyItemBody(doc: HistoryDoc) {
     text: doc.text,
     date_unix: doc.dateUnix,
     character_count_from_request: doc.characterCount,
+    // The official SDK requires these two; we report the item's own charge as a change from 0.
+    character_count_change_from: 0,
+    character_count_change_to: doc.characterCount,
     content_type: doc.contentType,
     state: doc.state,
     settings: { stability: doc.settings.stability, similarity_boost: doc.settings.similarity_boost },

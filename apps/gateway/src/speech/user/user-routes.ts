@@ -2,8 +2,9 @@ import { Router } from 'express';
 import type { Logger } from '@platform/logger';
 import { ensureSubscription, planOf, type SpeechStore } from '@platform/speech-store';
 import { accountErrors, callerOf, handle } from './account';
+import { subscriptionBody, userBody } from './user-body';
 
-/** `GET /user` and `GET /user/subscription`, with exactly the fields seed 000 gives each. */
+/** `GET /user` and `GET /user/subscription`, with the fields seed 000 gives each (plus those the official SDK requires: user-body.ts). */
 export function userRoutes(deps: { store: SpeechStore; logger: Logger }): Router {
   const router = Router();
   router.get(
@@ -12,19 +13,7 @@ export function userRoutes(deps: { store: SpeechStore; logger: Logger }): Router
       const caller = callerOf(req, 'speech:read');
       const sub = await ensureSubscription(deps.store, caller.accountId, caller.plan);
       const plan = planOf(deps.store, sub.tier);
-      res.json({
-        subscription: {
-          tier: sub.tier,
-          character_count: sub.characterCount,
-          character_limit: plan.character_limit,
-          can_extend_character_limit: plan.can_extend_character_limit,
-          allowed_to_extend_character_limit: plan.can_extend_character_limit,
-          voice_limit: plan.voice_limit,
-          max_voice_add_edits: plan.max_voice_add_edits,
-          voice_add_edit_counter: sub.voiceAddEditCounter,
-        },
-        is_new_user: !sub.active,
-      });
+      res.json(userBody(caller.accountId, sub, plan));
     }),
   );
   router.get(
@@ -33,13 +22,7 @@ export function userRoutes(deps: { store: SpeechStore; logger: Logger }): Router
       const caller = callerOf(req, 'speech:read');
       const sub = await ensureSubscription(deps.store, caller.accountId, caller.plan);
       const plan = planOf(deps.store, sub.tier);
-      res.json({
-        tier: sub.tier,
-        character_count: sub.characterCount,
-        character_limit: plan.character_limit,
-        voice_limit: plan.voice_limit,
-        next_character_count_reset_unix: sub.nextResetUnix,
-      });
+      res.json(subscriptionBody(sub, plan));
     }),
   );
   router.use('/user', accountErrors(deps.logger));

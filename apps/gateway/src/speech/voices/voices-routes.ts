@@ -90,7 +90,8 @@ export function voicesRoutes(deps: VoicesDeps): Router {
         analysis: cloned.analysis as unknown as Record<string, number>,
         engineParams: cloned.engineParams,
       });
-      res.status(200).json({ voice_id: doc._id, name: doc.name, category: 'cloned' });
+      // `requires_verification` is not in the seed; the official SDK's `voices.ivc.create` requires it.
+      res.status(200).json({ voice_id: doc._id, name: doc.name, category: 'cloned', requires_verification: false });
     }),
   );
 
