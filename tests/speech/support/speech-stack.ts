@@ -18,6 +18,8 @@ export interface SpeechStack {
   url: string;
   wsUrl: string;
   apiKey: string;
+  /** API keys of further accounts, one per plan: `acct_<plan>` with that plan (priority tests). */
+  planKeys: Record<PlanKeyName, string>;
   queue: string;
   prefix: string;
   /** The speech database the workers record history in. */
@@ -47,6 +49,9 @@ export interface SpeechStackOptions {
   accountSpeech?: boolean;
 }
 
+const PLAN_KEY_NAMES = ['free', 'pro'] as const;
+export type PlanKeyName = (typeof PLAN_KEY_NAMES)[number];
+
 /** Where `scripts/fetch-voices.mjs` (run by `npm test`) puts the neural voice. */
 export const PIPER_VOICES_DIR = process.env.PIPER_VOICES_DIR ?? path.resolve(__dirname, '../../../.stack/voices/piper');
 
@@ -58,6 +63,12 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const apiKey = `sk_test_${uniqueName('key')}`;
   const speechDb = uniqueName('speech_e2e');
   const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
+  const identities = new Map<string, Identity>([[apiKey, identity]]);
+  const planKeys = {} as Record<PlanKeyName, string>;
+  for (const plan of PLAN_KEY_NAMES) {
+    planKeys[plan] = `sk_test_${uniqueName(plan)}`;
+    identities.set(planKeys[plan], { ...identity, sub: `acct_${plan}`, plan });
+  }
   const redis = await connectRedis(redisUrl);
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -91,7 +102,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       },
     },
     redis,
-    authenticateApiKey: async (key) => (key === apiKey ? identity : null),
+    authenticateApiKey: async (key) => identities.get(key) ?? null,
     limits: {
       acquire: async () => {
         if (sessions >= sessionLimit) return null;
@@ -105,11 +116,12 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const app = express();
   app.use('/v1', (req, res, next) => {
     const header = req.headers['xi-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
-    if (header !== apiKey) {
+    const found = typeof header === 'string' ? identities.get(header) : undefined;
+    if (!found) {
       res.status(401).json({ detail: { status: 'invalid_api_key', message: 'invalid API key' } });
       return;
     }
-    (req as express.Request & { identity?: Identity }).identity = identity;
+    (req as express.Request & { identity?: Identity }).identity = found;
     next();
   });
   app.use('/v1', edge.router);
@@ -148,6 +160,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     apiKey,
+    planKeys,
     queue,
     prefix,
     speechDb,
