@@ -11,7 +11,6 @@ import net from 'node:net';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __TEST_CONTAINERS__: StartedTestContainer[] | undefined;
 }
 

@@ -5,7 +5,6 @@
 import type { StartedTestContainer } from 'testcontainers';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __TEST_CONTAINERS__: StartedTestContainer[] | undefined;
 }
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { SignJWT, calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
+import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { SignJWT, calculateJwkThumbprint, decodeJwt, exportJWK, type JWK } from 'jose';
 import { Issuer, type BaseClient } from 'openid-client';
 import { cli, type CreatedClient } from './helpers/fixtures';
 import { startAuth, type RunningAuth } from './helpers/start-auth';
@@ -11,12 +11,13 @@ jest.setTimeout(60_000);
 let auth: RunningAuth;
 let issuer: Issuer<BaseClient>;
 let client: CreatedClient;
-let key: { privateKey: KeyLike; jwk: JWK; jkt: string };
+// A node KeyObject, which both jose (proofs by hand) and openid-client (its DPoP option) take.
+let key: { privateKey: KeyObject; jwk: JWK; jkt: string };
 
 beforeAll(async () => {
   auth = await startAuth({ DPOP_REQUIRE_NONCE: 'true' });
   client = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Nonce client', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read']);
-  const pair = await generateKeyPair('ES256', { extractable: true });
+  const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = await exportJWK(pair.publicKey);
   key = { privateKey: pair.privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) };
   issuer = await Issuer.discover(`${auth.issuer}/.well-known/oauth-authorization-server`);
