@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { generators, type BaseClient, type TokenSet } from 'openid-client';
 import { stackEnv } from '@platform/testing';
 import { INTERNAL_SECRET, type RunningAuth } from './start-auth';
 
@@ -78,6 +79,11 @@ export class FormAgent {
     return { res, url: current, html: await res.text() };
   }
 
+  /** A cookie as this agent holds it (e.g. `auth_sid`, the sign-in session id). */
+  cookie(name: string): string | undefined {
+    return this.jar.get(name);
+  }
+
   static field(html: string, name: string): string {
     const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
     if (!match) throw new Error(`no field ${name} in page:\n${html}`);
@@ -98,4 +104,34 @@ export class FormAgent {
     for (const name of ['request', 'user_code']) if (page.html.includes(`name="${name}" value=`)) form[name] = FormAgent.field(page.html, name);
     return this.follow(action, { form });
   }
+}
+
+/**
+ * The code flow with PKCE by the forms, up to the callback: a new agent signs `user` in and approves.
+ * Returns what the client needs to redeem the code (openid-client's `oauthCallback`).
+ */
+export async function authorizeCode(issuerUrl: string, client: BaseClient, user: { email: string; password: string }, scope: string) {
+  const verifier = generators.codeVerifier();
+  const state = generators.state();
+  const agent = new FormAgent(issuerUrl);
+  const consent = await agent.signIn(await agent.follow(client.authorizationUrl({ scope, state, code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256' })), user);
+  const done = await agent.decide(consent, '/authorize/decision', 'approve');
+  const params = client.callbackParams(done.url);
+  if (!params.code) throw new Error(`no code in ${done.url}`);
+  return { params, verifier, state, agent, code: params.code };
+}
+
+/** The code flow through to the tokens; `redirectUri` must be the client's registered one. */
+export async function codeFlowTokens(issuerUrl: string, client: BaseClient, user: { email: string; password: string }, scope: string, redirectUri: string): Promise<TokenSet> {
+  const { params, verifier, state } = await authorizeCode(issuerUrl, client, user, scope);
+  return client.oauthCallback(redirectUri, params, { code_verifier: verifier, state });
+}
+
+/** A user signs in on the verification page, enters the user code and allows or denies (RFC 8628 §3.3). */
+export async function decideDevice(issuerUrl: string, handle: { verification_uri_complete?: string; user_code: string }, user: { email: string; password: string }, decision: 'approve' | 'deny') {
+  const agent = new FormAgent(issuerUrl);
+  const entry = await agent.signIn(await agent.follow(handle.verification_uri_complete!), user);
+  const confirm = await agent.follow('/device', { form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: handle.user_code } });
+  if (!confirm.html.includes('action="/device/decision"')) throw new Error(`no decision form:\n${confirm.html}`);
+  return { agent, page: await agent.decide(confirm, '/device/decision', decision) };
 }

@@ -15,7 +15,8 @@ export const deviceCodeGrant: GrantHandler = async (ctx) => {
   const now = Date.now();
   if (record.expiresAt <= now) throw new OAuthError('expired_token', 'the device code expired; start again');
   if (record.status === 'used') throw new OAuthError('invalid_grant', 'device_code was already redeemed');
-  if (record.status === 'denied') throw new OAuthError('access_denied', 'the user denied the request');
+  // RFC 8628 §3.5 answers with an RFC 6749 §5.2 error response: 400, not access_denied's default 403.
+  if (record.status === 'denied') throw new OAuthError('access_denied', 'the user denied the request', 400);
   const tooFast = record.lastPollAt !== undefined && now - record.lastPollAt < record.interval * 1000;
   record.lastPollAt = now;
   if (tooFast) {
