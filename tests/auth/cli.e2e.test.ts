@@ -1,0 +1,144 @@
+import { Redis } from 'ioredis';
+import { stackEnv } from '@platform/testing';
+import { cli, type CreatedClient } from './helpers/fixtures';
+import { startAuth, type RunningAuth } from './helpers/start-auth';
+
+// The admin CLI (apps/auth/dist/cli/main.js), run as operators run it, against the database of an auth
+// app started as a process: what it prints, and that what it creates works at the app.
+jest.setTimeout(60_000);
+
+interface PublicClient {
+  client_id: string;
+  name: string;
+  type: string;
+  grant_types: string[];
+  redirect_uris: string[];
+  scopes: string[];
+  resources: string[];
+  has_secret: boolean;
+  has_jwks: boolean;
+  created_at: string;
+}
+interface PublicAccount {
+  id: string;
+  name: string;
+  email: string;
+  roles: string[];
+  status: string;
+  plan: string;
+  createdAt: string;
+}
+interface PublicApiKey {
+  id: string;
+  accountId: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  revoked: boolean;
+}
+
+let auth: RunningAuth;
+
+beforeAll(async () => {
+  auth = await startAuth();
+}, 90_000);
+
+afterAll(async () => {
+  await auth?.stop();
+});
+
+/** A CLI run that must fail: its exit code and what it wrote to stderr. */
+async function cliFailure(args: string[]): Promise<{ code: unknown; stderr: string }> {
+  try {
+    await cli(auth, args);
+  } catch (err) {
+    const { code, stderr } = err as { code?: unknown; stderr?: string };
+    return { code, stderr: stderr ?? '' };
+  }
+  throw new Error(`expected ${args[0]} to fail`);
+}
+
+const email = `ops.${Date.now()}@Example.org`;
+const password = 'operator password 1';
+
+describe('clients', () => {
+  it('clients:list shows the created clients, with has_secret/has_jwks but never the secret', async () => {
+    const web = await cli<CreatedClient & PublicClient>(auth, [
+      'clients:create', '--name', 'Listed app', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token',
+      '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read offline_access', '--resource', `${auth.issuer}/v1`,
+    ]);
+    expect(web.client_secret).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
+    const tv = await cli<CreatedClient>(auth, ['clients:create', '--name', 'TV', '--type', 'public', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--client-id', 'tv-app-1']);
+    expect(tv).not.toHaveProperty('client_secret');
+
+    const list = await cli<PublicClient[]>(auth, ['clients:list']);
+    expect(list.find((c) => c.client_id === web.client_id)).toEqual({
+      client_id: web.client_id,
+      name: 'Listed app',
+      type: 'confidential',
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: ['https://app.example/cb'],
+      scopes: ['content:read', 'offline_access'],
+      resources: [`${auth.issuer}/v1`],
+      has_secret: true,
+      has_jwks: false,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    // No resource given: the platform (PUBLIC_URL) is the client's resource.
+    expect(list.find((c) => c.client_id === 'tv-app-1')).toMatchObject({ type: 'public', has_secret: false, resources: [auth.issuer] });
+    expect(JSON.stringify(list)).not.toContain(web.client_secret!);
+  });
+});
+
+describe('accounts', () => {
+  it('accounts:create makes an account that can log in; accounts:list shows it without any password material', async () => {
+    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', email, '--name', 'Operator', '--password', password, '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro']);
+    expect(account).toEqual({ id: expect.any(String), name: 'Operator', email, roles: ['ADMIN', 'USER'], status: 'active', plan: 'pro', createdAt: expect.any(String) });
+
+    const list = await cli<PublicAccount[]>(auth, ['accounts:list']);
+    expect(list).toContainEqual(account);
+    expect(JSON.stringify(list)).not.toMatch(/password|scrypt\$/i);
+
+    const login = await auth.internal('/login', { body: { email: email.toLowerCase(), password } });
+    expect(login.status).toBe(200);
+    expect(await login.json()).toMatchObject({ account: { id: account.id, roles: ['ADMIN', 'USER'] } });
+
+    expect(await cliFailure(['accounts:create', '--email', email.toUpperCase(), '--name', 'Twin', '--password', password])).toEqual({ code: 1, stderr: expect.stringContaining('email already registered') });
+  });
+});
+
+describe('API keys', () => {
+  it('api-keys:create shows the key once; api-keys:list shows only its prefix; api-keys:revoke stops the lookup and tells the gateways', async () => {
+    const account = (await cli<PublicAccount[]>(auth, ['accounts:list'])).find((a) => a.email === email)!;
+    const created = await cli<PublicApiKey & { key: string }>(auth, ['api-keys:create', '--account', email, '--name', 'ci']);
+    expect(created).toEqual({ id: expect.stringMatching(/^key_/), accountId: account.id, name: 'ci', prefix: created.key.slice(0, 10), createdAt: expect.any(String), revoked: false, key: expect.stringMatching(/^sk_[0-9a-f]{64}$/) });
+    const lookup = await auth.internal('/api-keys/lookup', { body: { key: created.key } });
+    expect(await lookup.json()).toEqual({ accountId: account.id, plan: 'pro', keyId: created.id, roles: ['ADMIN', 'USER'] });
+
+    const { key, ...listed } = created;
+    // By account id, and across all accounts: the prefix, never the key.
+    const mine = await cli<PublicApiKey[]>(auth, ['api-keys:list', '--account', account.id]);
+    expect(mine).toEqual([listed]);
+    const all = await cli<PublicApiKey[]>(auth, ['api-keys:list']);
+    expect(all).toContainEqual(listed);
+    for (const output of [mine, all]) expect(JSON.stringify(output)).not.toContain(key.slice(10));
+
+    const sub = new Redis(stackEnv().REDIS_URL);
+    try {
+      // The channel is shared with every auth on this Redis: wait for this key's id.
+      const published = new Promise<string>((resolve) => sub.on('message', (_channel, message: string) => message === created.id && resolve(message)));
+      await sub.subscribe('auth:api-key-revoked');
+      expect(await cli(auth, ['api-keys:revoke', '--id', created.id])).toEqual({ revoked: created.id });
+      expect(await published).toBe(created.id);
+    } finally {
+      sub.disconnect();
+    }
+    const gone = await auth.internal('/api-keys/lookup', { body: { key } });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: 'invalid_api_key' });
+    expect(await cli<PublicApiKey[]>(auth, ['api-keys:list', '--account', email])).toEqual([{ ...listed, revoked: true }]);
+
+    expect(await cliFailure(['api-keys:revoke', '--id', created.id])).toEqual({ code: 1, stderr: expect.stringContaining('no such active API key') });
+    expect(await cliFailure(['api-keys:create', '--account', 'nobody@example.org'])).toEqual({ code: 1, stderr: expect.stringContaining('--account must name an existing account') });
+  });
+});
