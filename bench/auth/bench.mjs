@@ -85,7 +85,7 @@ const client = JSON.parse(execFileSync(process.execPath, [path.join(root, 'apps/
 // oidc-provider
 const opPort = await freePort();
 const secret = randomBytes(24).toString('hex');
-children.push(spawn(process.execPath, [path.join(here, 'oidc-provider-server.mjs')], { env: { ...process.env, PORT: String(opPort), CLIENT_SECRET: secret, NODE_ENV: 'production' }, stdio: 'ignore' }));
+children.push(spawn(process.execPath, [path.join(here, 'oidc-provider-server.mjs')], { env: { ...process.env, PORT: String(opPort), CLIENT_SECRET: secret, REDIS_URL: stack.REDIS_URL, NODE_ENV: 'production' }, stdio: 'ignore' }));
 await waitFor(`http://127.0.0.1:${opPort}/.well-known/openid-configuration`);
 
 const ours = await prepare('ours', `${ourUrl}/token`, `${ourUrl}/introspect`, Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64'), 'grant_type=client_credentials&scope=speech:read');
