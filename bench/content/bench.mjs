@@ -85,9 +85,9 @@ start(path.join(here, 'floor-server.mjs'), { MONGO_URL: stack.MONGO_URL, MONGO_D
 await waitFor(`http://127.0.0.1:${contentPort}/readyz`);
 await waitFor(`http://127.0.0.1:${floorPort}/posts`);
 
-function load(url, { method = 'GET', headers = {}, body } = {}) {
+function load(url, { method = 'GET', headers = {}, body, requests } = {}) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, method, headers, body, connections, duration }, (err, result) => {
+    autocannon({ url, method, headers, body, connections, duration, ...(requests ? { requests } : {}) }, (err, result) => {
       if (err) return reject(err);
       if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
       resolve({ rps: result.requests.average, p99: result.latency.p99 });
@@ -118,11 +118,26 @@ const results = {
   gqlOurs: await load(gqlUrl, { method: 'POST', headers: await identity(), body: query }),
   gqlFloor: await load(`http://127.0.0.1:${floorPort}/graphql-equivalent`, { method: 'POST', body: '{}' }),
 };
+// The same query with @cache bypassed: the cache key includes the caller, so every request comes from a
+// caller not seen before (identities signed up front; a caller with no profile sees what anyone sees).
+const callers = await Promise.all(
+  Array.from({ length: 4000 }, (_, i) => signIdentity({ sub: `bench-caller-${i}`, roles: ['USER'], scope: 'content:read', method: 'bearer_jwt' }, SECRET)),
+);
+let next = 0;
+results.gqlUncached = await load(gqlUrl, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: query,
+  requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-platform-identity': callers[next++ % callers.length] } }) }],
+});
+results.gqlFloorAgain = await load(`http://127.0.0.1:${floorPort}/graphql-equivalent`, { method: 'POST', body: '{}' });
+if (next > callers.length) console.log(`note: ${next} requests cycled through ${callers.length} callers; some were cache hits`);
 const line = (name, ours, floor) =>
   `${name.padEnd(34)} ours ${ours.rps.toFixed(0).padStart(6)} req/s p99 ${String(ours.p99).padStart(4)} ms | floor ${floor.rps.toFixed(0).padStart(6)} req/s p99 ${String(floor.p99).padStart(4)} ms | ratio ${(ours.rps / floor.rps).toFixed(2)}x`;
 console.log(`bench/content (${duration} s, ${connections} connections, 500 published posts)`);
 console.log(line('GET /api/v1/posts?limit=20', results.restOurs, results.restFloor));
-console.log(line('GraphQL posts(first: 20) …', results.gqlOurs, results.gqlFloor));
+console.log(line('GraphQL posts(first: 20) … (@cache)', results.gqlOurs, results.gqlFloor));
+console.log(line('GraphQL posts(first: 20) … (no cache)', results.gqlUncached, results.gqlFloorAgain));
 
 await connection.dropDatabase();
 await connection.close();
