@@ -104,7 +104,8 @@ it('no client secret, password, API key, session id, code, device code, verifier
   secrets.code_verifier = first.verifier;
   const tokens = await client.oauthCallback(REDIRECT, first.params, { code_verifier: first.verifier, state: first.state });
   const rotated = await client.refresh(tokens.refresh_token!);
-  Object.assign(secrets, { 'access token (code)': tokens.access_token!, 'refresh token (used)': tokens.refresh_token!, 'refresh token (live)': rotated.refresh_token!, 'access token (refresh)': rotated.access_token! });
+  Object.assign(secrets, { 'access token (code)': tokens.access_token!, 'refresh token (used)': tokens.refresh_token!, 'access token (refresh)': rotated.access_token! });
+  secrets['refresh token (live)'] = rotated.refresh_token!;
   await client.revoke(rotated.access_token!, 'access_token');
   const waiting = await authorizeCode(auth.issuer, client, user, 'content:read');
   secrets['code (not redeemed)'] = waiting.code;
@@ -116,12 +117,9 @@ it('no client secret, password, API key, session id, code, device code, verifier
   const approved = await client.deviceAuthorization({ scope: 'speech:read' });
   await decideDevice(auth.issuer, approved, user, 'approve');
   const pending = await client.deviceAuthorization({ scope: 'speech:read' });
-  Object.assign(secrets, {
-    'device code (redeemed)': redeemed.device_code,
-    'device code (approved)': approved.device_code,
-    'device code (pending)': pending.device_code,
-    'refresh token (device)': deviceTokens.refresh_token!,
-  });
+  Object.assign(secrets, { 'device code (redeemed)': redeemed.device_code, 'refresh token (device)': deviceTokens.refresh_token! });
+  secrets['device code (approved)'] = approved.device_code;
+  secrets['device code (pending)'] = pending.device_code;
 
   // The platform's own login and refresh (content's register/login path).
   const login = (await (await auth.internal('/login', { body: { email: user.email, password: user.password } })).json()) as { access_token: string; refresh_token: string };
