@@ -1,23 +1,38 @@
 import { toGlobalId } from '@platform/graphql-schema';
-import { freePort } from '@platform/testing';
+import { freePort, stackEnv, type RunningApp } from '@platform/testing';
 import { collectEvents, type EventCollector } from './event-collector';
-import { api, eventually, gql, seedUser, startContent, stopContent, type RunningContent } from './helpers';
+import { startKafkaProxy, type KafkaProxy } from './kafka-proxy';
+import { api, eventually, gql, seedUser, startAuthApp, startContent, stopContent, type RunningContent } from './helpers';
 
 describe('content events on Kafka', () => {
   let app: RunningContent | undefined;
   let collector: EventCollector | undefined;
+  let auth: RunningApp | undefined;
+  let proxy: KafkaProxy | undefined;
 
   afterEach(async () => {
     await collector?.stop();
     await stopContent(app);
+    await auth?.stop();
+    await proxy?.close();
+    proxy = undefined;
     collector = undefined;
     app = undefined;
+    auth = undefined;
   });
 
   it('a scripted sequence of writes produces exactly the expected events, in a CloudEvents envelope', async () => {
-    app = await startContent();
+    auth = await startAuthApp();
+    app = await startContent({ AUTH_URL: auth.url });
     collector = await collectEvents(app.topicPrefix);
-    const user = await seedUser(app, { name: 'Evented' });
+    const admin = await seedUser(app, { name: 'Event Admin', role: 'ADMIN' });
+    // user.created: a registration through auth creates the profile.
+    const email = `evented.${Date.now()}@example.org`;
+    const registered = await api(app, 'POST', '/api/v1/auth/register', { caller: 'anonymous', body: { name: 'Evented', email, password: 'long enough pw' } });
+    expect(registered.status).toBe(201);
+    const user = { id: (registered.json.user as { id: string }).id, role: 'USER' as const };
+    // Registering the same email again fails and publishes nothing.
+    expect((await api(app, 'POST', '/api/v1/auth/register', { caller: 'anonymous', body: { name: 'Again', email, password: 'long enough pw' } })).status).toBe(400);
     const renamed = await api(app, 'PUT', '/api/v1/users', { caller: user, body: { name: 'Evented Renamed' } });
     expect(renamed.status).toBe(200);
     const created = await api(app, 'POST', '/api/v1/posts', { caller: user, body: { title: 'Event me', content: 'c', tags: ['k'] } });
@@ -25,24 +40,47 @@ describe('content events on Kafka', () => {
     await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: user, body: { published: true } });
     const comment = await gql(app, `mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }`, { i: { content: 'Nice', postId: String(id) } }, user);
     const commentId = (comment.data!.createComment as { id: string }).id;
+    const updateComment = `mutation($id: ID!, $c: String!) { updateComment(id: $id, input: { content: $c }) { id content } }`;
+    expect((await gql(app, updateComment, { id: commentId, c: 'Nice, edited' }, user)).data!.updateComment).toEqual({ id: commentId, content: 'Nice, edited' });
     // Failed writes publish nothing.
+    expect((await gql(app, updateComment, { id: commentId, c: 'not mine' }, { id: 'someone-else', role: 'USER' })).errors![0]!.extensions!.code).toBe('FORBIDDEN');
+    expect((await gql(app, updateComment, { id: commentId, c: '' }, user)).errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
     expect((await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: user, body: { title: '' } })).status).toBe(400);
     expect((await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: { id: 'someone-else', role: 'USER' }, body: { title: 'x' } })).status).toBe(403);
+    // Deleting the post also deletes its comment (comment.deleted).
     expect((await api(app, 'DELETE', `/api/v1/posts/${id}`, { caller: user })).status).toBe(204);
+    const userId = toGlobalId('User', user.id);
+    const deleteUser = `mutation($id: ID!) { deleteUser(id: $id) { success } }`;
+    expect((await gql(app, deleteUser, { id: userId }, user)).data!.deleteUser).toEqual({ success: false });
+    expect((await gql(app, deleteUser, { id: userId }, admin)).data!.deleteUser).toEqual({ success: true });
 
-    const events = await eventually(async () => (collector!.events.length >= 6 ? collector!.events : undefined), 30_000, '6 events');
+    const events = await eventually(async () => (collector!.events.length >= 9 ? collector!.events : undefined), 30_000, '9 events');
     // Give a wrong extra event a chance to show up before asserting "exactly".
     await new Promise((r) => setTimeout(r, 1500));
     const postId = toGlobalId('Post', id);
-    const userId = toGlobalId('User', user.id);
-    expect(collector.events.map((e) => `${e.type} ${e.subject}`).sort()).toEqual(
-      [`comment.created ${commentId}`, `comment.deleted ${commentId}`, `post.created ${postId}`, `post.deleted ${postId}`, `post.updated ${postId}`, `user.updated ${userId}`],
-    );
-    const commentEvent = events.find((e) => e.type === 'comment.created')!;
-    expect(commentEvent.data).toMatchObject({ id: commentId, content: 'Nice', parentId: null, author: { id: userId }, post: { id: postId, title: 'Event me' } });
-    const postEvents = events.filter((e) => e.subject === postId).map((e) => e.type);
-    expect(postEvents).toEqual(['post.created', 'post.updated', 'post.deleted']);
-    const first = events.find((e) => e.type === 'post.created')!;
+    expect(collector.events.map((e) => `${e.type} ${e.subject}`).sort()).toEqual([
+      `comment.created ${commentId}`,
+      `comment.deleted ${commentId}`,
+      `comment.updated ${commentId}`,
+      `post.created ${postId}`,
+      `post.deleted ${postId}`,
+      `post.updated ${postId}`,
+      `user.created ${userId}`,
+      `user.deleted ${userId}`,
+      `user.updated ${userId}`,
+    ]);
+    const typesOf = (subject: string) => events.filter((e) => e.subject === subject).map((e) => e.type);
+    expect(typesOf(userId)).toEqual(['user.created', 'user.updated', 'user.deleted']);
+    expect(typesOf(postId)).toEqual(['post.created', 'post.updated', 'post.deleted']);
+    expect(typesOf(commentId)).toEqual(['comment.created', 'comment.updated', 'comment.deleted']);
+    const byType = (type: string) => events.find((e) => e.type === type)!;
+    expect(byType('user.created').data).toMatchObject({ id: userId, localId: user.id, name: 'Evented', email, status: 'ACTIVE', role: 'USER', updatedAt: null });
+    expect(byType('user.updated').data).toMatchObject({ id: userId, name: 'Evented Renamed', updatedAt: expect.any(String) });
+    expect(byType('user.deleted').data).toMatchObject({ id: userId, name: 'Evented Renamed', status: 'DELETED' });
+    expect(byType('comment.created').data).toMatchObject({ id: commentId, content: 'Nice', parentId: null, updatedAt: null, author: { id: userId }, post: { id: postId, title: 'Event me' } });
+    expect(byType('comment.updated').data).toMatchObject({ id: commentId, content: 'Nice, edited', updatedAt: expect.any(String), author: { id: userId }, post: { id: postId } });
+    expect(byType('comment.deleted').data).toMatchObject({ id: commentId, content: 'Nice, edited' });
+    const first = byType('post.created');
     expect(first).toMatchObject({
       specversion: '1.0',
       source: '/content',
@@ -51,16 +89,76 @@ describe('content events on Kafka', () => {
       subject: postId,
       data: { id: postId, localId: id, title: 'Event me', status: 'DRAFT', tags: ['k'], author: { id: userId, name: 'Evented Renamed' } },
     });
-    const updated = events.find((e) => e.type === 'post.updated')!;
-    expect(updated.data).toMatchObject({ status: 'PUBLISHED', published: true, publishedAt: expect.any(String) });
+    expect(byType('post.updated').data).toMatchObject({ status: 'PUBLISHED', published: true, publishedAt: expect.any(String) });
     expect(new Set(collector.events.map((e) => e.id)).size).toBe(collector.events.length);
     expect(collector.keys.every((k, i) => k === collector!.events[i]!.subject)).toBe(true);
-    // The soft-deleted post is removed once its deletion event is out.
-    await eventually(async () => ((await app!.mongo.collection('posts').countDocuments({ _id: id as never })) === 0 ? true : undefined), 10_000, 'post removal');
+    // Soft-deleted entities are removed once their deletion events are out.
+    const gone = async (collection: string, _id: unknown) => ((await app!.mongo.collection(collection).countDocuments({ _id: _id as never })) === 0 ? true : undefined);
+    await eventually(() => gone('posts', id), 10_000, 'post removal');
+    await eventually(() => gone('users', user.id), 10_000, 'user removal');
     expect(await app.mongo.collection('outbox').countDocuments()).toBe(0);
-  }, 90_000);
+  }, 120_000);
 
-  it('with Kafka unreachable, writes succeed; when a broker answers, all 50 events arrive in per-entity order', async () => {
+  it('Kafka cut off while content runs: writes succeed, and when the broker is back all events arrive in per-entity order, content never restarted', async () => {
+    const broker = stackEnv().KAFKA_BROKERS.split(',')[0]!;
+    proxy = await startKafkaProxy(broker);
+    app = await startContent({ KAFKA_BROKERS: `127.0.0.1:${proxy.port}`, OUTBOX_POLL_MS: '100' });
+    const pid = app.process.pid;
+    collector = await collectEvents(app.topicPrefix);
+    const user = await seedUser(app, { name: 'Cut Off Writer' });
+
+    // Before the cut: an event goes through the proxy, and the producer was told the proxy's
+    // address as the broker's (so no connection of content's bypasses it).
+    const before = await api(app, 'POST', '/api/v1/posts', { caller: user, body: { title: 'Before the cut', content: 'c' } });
+    expect(before.status).toBe(201);
+    await eventually(async () => (collector!.events.length === 1 ? true : undefined), 30_000, 'the first event');
+    await eventually(async () => ((await app!.mongo.collection('outbox').countDocuments()) === 0 ? true : undefined), 10_000, 'empty outbox');
+    expect(proxy.rewrites).toBeGreaterThan(0);
+
+    await proxy.cut();
+    const ids: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await api(app, 'POST', '/api/v1/posts', { caller: user, body: { title: `Offline ${i}`, content: 'c' } });
+      expect(res.status).toBe(201);
+      ids.push(res.json.id as number);
+    }
+    // Two updates on each of ten posts: their order per entity is what must survive.
+    for (const id of ids.slice(0, 10)) {
+      expect((await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: user, body: { published: true } })).status).toBe(200);
+      expect((await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: user, body: { title: `Offline ${id} v2` } })).status).toBe(200);
+    }
+    // Give the relay several failing passes: nothing may get out while the proxy is down.
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(collector.events.length).toBe(1);
+    expect(await app.mongo.collection('outbox').countDocuments()).toBe(70);
+
+    await proxy.restore();
+    await eventually(async () => (collector!.events.length >= 71 ? true : undefined), 60_000, '71 events');
+    await eventually(async () => ((await app!.mongo.collection('outbox').countDocuments()) === 0 ? true : undefined), 10_000, 'empty outbox');
+    await new Promise((r) => setTimeout(r, 1500));
+    const events = collector.events.slice(1);
+    expect(events).toHaveLength(70);
+    expect(new Set(collector.events.map((e) => e.id)).size).toBe(71);
+    const created = events.filter((e) => e.type === 'post.created').map((e) => e.data.localId as number);
+    expect(created.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    for (const id of ids) {
+      const subject = toGlobalId('Post', id);
+      const mine = events
+        .filter((e) => e.subject === subject)
+        .map((e) => `${e.type} ${String((e.data as { title?: string }).title)} ${String((e.data as { status?: string }).status)}`);
+      expect(mine).toEqual(
+        ids.indexOf(id) < 10
+          ? [`post.created Offline ${ids.indexOf(id)} DRAFT`, `post.updated Offline ${ids.indexOf(id)} PUBLISHED`, `post.updated Offline ${id} v2 PUBLISHED`]
+          : [`post.created Offline ${ids.indexOf(id)} DRAFT`],
+      );
+    }
+    expect(proxy.problems).toEqual([]);
+    // The same content process did all of it.
+    expect(app.process.pid).toBe(pid);
+    expect(app.process.exitCode).toBeNull();
+  }, 150_000);
+
+  it('content started with no broker reachable and restarted against one publishes its earlier writes', async () => {
     const deadPort = await freePort();
     app = await startContent({ KAFKA_BROKERS: `127.0.0.1:${deadPort}` });
     const user = await seedUser(app, { name: 'Offline Writer' });

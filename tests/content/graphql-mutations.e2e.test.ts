@@ -1,4 +1,4 @@
-import { toGlobalId } from '@platform/graphql-schema';
+import { fromGlobalId, toGlobalId } from '@platform/graphql-schema';
 import { gql, seedUser, startAuthApp, startContent, stopContent, type RunningContent, type TestUser } from './helpers';
 
 let auth: Awaited<ReturnType<typeof startAuthApp>>;
@@ -68,6 +68,23 @@ describe('post mutations', () => {
     expect(invalid).toMatchObject({ success: false, errors: [{ field: 'input.title', code: 'VALIDATION_ERROR' }] });
   });
 
+  it('updatePost: @validate failures are FieldErrors naming the input path with the constraint, nothing written', async () => {
+    const update = `mutation($id: ID!, $i: UpdatePostInput!) { updatePost(id: $id, input: $i) { ${POST_FIELDS} } }`;
+    const before = await app.mongo.collection('posts').findOne({ _id: Number(fromGlobalId(postId)!.localId) as never });
+    const res = await gql(app, update, { id: postId, i: { title: 't'.repeat(256), content: ' ', excerpt: 'e'.repeat(501), tags: ['ok', 'Bad Tag'] } }, author);
+    expect(res.errors).toBeUndefined();
+    const payload = res.data!.updatePost as Payload;
+    expect(payload).toMatchObject({ success: false, post: null });
+    expect([...payload.errors!].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
+      { field: 'input.content', message: 'input.content must not be blank', code: 'VALIDATION_ERROR' },
+      { field: 'input.excerpt', message: 'input.excerpt must have at most 500 characters', code: 'VALIDATION_ERROR' },
+      { field: 'input.tags', message: 'input.tags must match ^[a-z0-9][a-z0-9-]{0,49}$', code: 'VALIDATION_ERROR' },
+      { field: 'input.title', message: 'input.title must have at most 255 characters', code: 'VALIDATION_ERROR' },
+    ]);
+    const after = await app.mongo.collection('posts').findOne({ _id: before!._id });
+    expect(after).toEqual(before);
+  });
+
   it('comments: create, reply, update, delete with their errors', async () => {
     const create = `mutation($i: CreateCommentInput!) { createComment(input: $i) { id content parent { id } } }`;
     const c1 = (await gql(app, create, { i: { content: 'First!', postId } }, other)).data!.createComment as { id: string };
@@ -128,6 +145,24 @@ describe('user mutations', () => {
     expect(statusByAdmin).toMatchObject({ success: true, user: { status: 'SUSPENDED' } });
     const badAvatar = (await gql(app, q, { id: toGlobalId('User', other.id), i: { avatar: 'javascript:alert(1)' } }, other)).data!.updateUser as Payload;
     expect(badAvatar).toMatchObject({ success: false, errors: [{ field: 'input.avatar', code: 'VALIDATION_ERROR' }] });
+  });
+
+  it('updateUser: @validate failures are FieldErrors naming the input path with the constraint, nothing written', async () => {
+    const q = `mutation($id: ID!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success message errors { field message code } user { id } } }`;
+    const before = await app.mongo.collection('users').findOne({ _id: other.id as never });
+    expect(before).toMatchObject({ name: 'Other Renamed' });
+    const res = await gql(app, q, { id: toGlobalId('User', other.id), i: { name: 'n'.repeat(101), email: 'not-an-email', avatar: 'ftp://example.org/a.png' } }, other);
+    expect(res.errors).toBeUndefined();
+    const payload = res.data!.updateUser as Payload;
+    expect(payload).toMatchObject({ success: false, user: null });
+    expect([...payload.errors!].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
+      { field: 'input.avatar', message: 'input.avatar must be an http(s) URL', code: 'VALIDATION_ERROR' },
+      { field: 'input.email', message: 'input.email must be a valid email address', code: 'VALIDATION_ERROR' },
+      { field: 'input.name', message: 'input.name must have at most 100 characters', code: 'VALIDATION_ERROR' },
+    ]);
+    const blank = (await gql(app, q, { id: toGlobalId('User', other.id), i: { name: '   ' } }, other)).data!.updateUser as Payload;
+    expect(blank.errors).toEqual([{ field: 'input.name', message: 'input.name must not be blank', code: 'VALIDATION_ERROR' }]);
+    expect(await app.mongo.collection('users').findOne({ _id: other.id as never })).toEqual(before);
   });
 
   it('deleteUser: ADMIN only', async () => {
