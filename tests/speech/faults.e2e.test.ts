@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '@platform/testing';
+import { peekSubscription, reserveCharacters } from '@platform/speech-store';
+import { freePort, stackEnv } from '@platform/testing';
 import { mp3DurationSeconds, parseMp3 } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
@@ -19,6 +20,27 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
   throw new Error('condition not met in time');
 }
 
+/** The account's `character_count` (reservations of running generations included). */
+async function characterCount(stack: SpeechStack): Promise<number> {
+  const res = await fetch(`${stack.url}/v1/user/subscription`, { headers: { 'xi-api-key': stack.apiKey } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { character_count: number }).character_count;
+}
+
+interface HistoryItem {
+  history_item_id: string;
+  text: string;
+  state: string;
+  character_count_from_request: number;
+  character_count_change_to: number;
+}
+
+async function historyItems(stack: SpeechStack): Promise<HistoryItem[]> {
+  const res = await fetch(`${stack.url}/v1/history?pageSize=1000`, { headers: { 'xi-api-key': stack.apiKey } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { history: HistoryItem[] }).history;
+}
+
 function tts(stack: SpeechStack, voice: string, body: unknown, stream = false) {
   return fetch(`${stack.url}/v1/text-to-speech/${voice}${stream ? '/stream' : ''}`, {
     method: 'POST',
@@ -30,15 +52,19 @@ function tts(stack: SpeechStack, voice: string, body: unknown, stream = false) {
 describe('a worker killed mid-stream', () => {
   let stack: SpeechStack;
   beforeAll(async () => {
-    stack = await startSpeechStack({ workers: 1, concurrency: 1, frameTimeoutMs: 3000, lockMs: 2000 });
+    stack = await startSpeechStack({ workers: 1, concurrency: 1, frameTimeoutMs: 3000, lockMs: 2000, accountSpeech: true, storeQuota: true });
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
   }, 30_000);
 
-  it('the client gets an incomplete response within the frame timeout, and nothing is left in Redis', async () => {
+  it('the client gets an incomplete response within the frame timeout, nothing is charged or recorded, and nothing is left in Redis', async () => {
+    const before = await characterCount(stack);
     const res = await tts(stack, RACHEL, { text: LONG, output_format: 'mp3_44100_192' }, true);
     expect(res.status).toBe(200);
+    const jobId = res.headers.get('history-item-id')!;
+    // While it runs, its characters are reserved.
+    expect(await characterCount(stack)).toBe(before + [...LONG].length);
     const reader = res.body!.getReader();
     await reader.read(); // the first audio is here: the worker is mid-job
     stack.workers[0]!.process.kill('SIGKILL');
@@ -68,6 +94,12 @@ describe('a worker killed mid-stream', () => {
     // Cancel flags expire on their own.
     for (const key of await stack.redis.keys(`${stack.prefix}:job:*`)) expect(await stack.redis.ttl(key)).toBeGreaterThan(0);
 
+    // The gateway gave up and settled at 0: the reservation is back. The dead worker never wrote a
+    // history item, and nobody else does (docs/speech.md, History).
+    expect(await characterCount(stack)).toBe(before);
+    const item = await fetch(`${stack.url}/v1/history/${jobId}`, { headers: { 'xi-api-key': stack.apiKey } });
+    expect(item.status).toBe(404);
+
     // And the next request is served in full.
     const next = await tts(stack, RACHEL, { text: 'Back to normal.' });
     expect(next.status).toBe(200);
@@ -76,12 +108,17 @@ describe('a worker killed mid-stream', () => {
 
   it('a whole-file request whose worker dies gets a 503 in the speech shape', async () => {
     const worker = stack.workers.at(-1)!;
-    const pending = tts(stack, RACHEL, { text: `${LONG} ${LONG}`, output_format: 'pcm_44100' });
+    const before = await characterCount(stack);
+    const text = `${LONG} ${LONG}`;
+    const pending = tts(stack, RACHEL, { text, output_format: 'pcm_44100' });
     await until(async () => ((await (await fetch(`${worker.url}/metrics`)).json()) as { jobsStarted: number }).jobsStarted > 1, 10_000);
     worker.process.kill('SIGKILL');
     const res = await pending;
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ detail: { status: 'error' } });
+    // Not charged, and no history item.
+    expect(await characterCount(stack)).toBe(before);
+    expect((await historyItems(stack)).filter((h) => h.text === text)).toEqual([]);
     await stack.startWorker();
   }, 60_000);
 });
@@ -91,7 +128,7 @@ describe('several workers, cancellation and draining', () => {
   const metrics = async (url: string) =>
     (await (await fetch(`${url}/metrics`)).json()) as { jobsStarted: number; jobsCompleted: number; jobsCancelled: number };
   beforeAll(async () => {
-    stack = await startSpeechStack({ workers: 2, concurrency: 1 });
+    stack = await startSpeechStack({ workers: 2, concurrency: 1, accountSpeech: true, storeQuota: true });
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
@@ -105,19 +142,37 @@ describe('several workers, cancellation and draining', () => {
     for (const c of counts) expect(c.jobsCompleted).toBeGreaterThan(0);
   }, 60_000);
 
-  it('an HTTP client that disconnects mid-stream cancels its job', async () => {
+  it('an HTTP client that disconnects mid-stream cancels its job: a cancelled history item, nothing charged', async () => {
     const before = (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0);
+    const countBefore = await characterCount(stack);
+    const text = `${LONG} ${LONG}`;
     const controller = new AbortController();
     const res = await fetch(`${stack.url}/v1/text-to-speech/${RACHEL}/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey },
-      body: JSON.stringify({ text: `${LONG} ${LONG}`, output_format: 'mp3_44100_192' }),
+      body: JSON.stringify({ text, output_format: 'mp3_44100_192' }),
       signal: controller.signal,
     });
-    await res.body!.getReader().read();
+    const jobId = res.headers.get('history-item-id')!;
+    const first = await res.body!.getReader().read();
+    expect(first.value!.length).toBeGreaterThan(0); // part of the audio reached the client
+    expect(await characterCount(stack)).toBe(countBefore + [...text].length);
     controller.abort();
     await until(async () => (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0) > before, 10_000);
     await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
+
+    // The worker records the generation once, as cancelled, with the audio it had produced.
+    await until(async () => (await fetch(`${stack.url}/v1/history/${jobId}`, { headers: { 'xi-api-key': stack.apiKey } })).status === 200, 10_000);
+    const items = (await historyItems(stack)).filter((h) => h.text === text);
+    expect(items).toEqual([
+      expect.objectContaining({ history_item_id: jobId, state: 'cancelled', character_count_from_request: [...text].length, character_count_change_to: 0 }),
+    ]);
+    const audio = await fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
+    expect(audio.status).toBe(200);
+    expect(audio.headers.get('content-type')).toMatch(/^audio\/mpeg/);
+    expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    // A cancelled generation is charged nothing: the reservation was given back in full.
+    expect(await characterCount(stack)).toBe(countBefore);
   }, 30_000);
 
   it('SIGTERM drains: the job in hand finishes, the worker exits 0, the other takes new work', async () => {
@@ -139,6 +194,54 @@ describe('several workers, cancellation and draining', () => {
     const after = await tts(stack, RACHEL, { text: 'Still here.' });
     expect(after.status).toBe(200);
     await after.arrayBuffer();
+  }, 60_000);
+});
+
+describe('a reservation left by a dead gateway', () => {
+  let stack: SpeechStack;
+  const MAX_AGE_MS = 3000;
+  beforeAll(async () => {
+    stack = await startSpeechStack({ workers: 0, accountSpeech: true, storeQuota: true });
+    await stack.startWorker({ SPEECH_RESERVATION_SWEEP_MS: '250', SPEECH_RESERVATION_MAX_AGE_MS: String(MAX_AGE_MS) });
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  it("is released by the workers' sweep once older than its maximum age; a younger one is kept", async () => {
+    const account = 'acct_dead_gateway';
+    const store = stack.store!;
+    // A process reserves characters through the gateway's quota hook, then is killed before settling.
+    const child = spawn(process.execPath, [path.join(__dirname, 'support/reserve-and-hang.mjs')], {
+      env: { ...process.env, MONGO_URL: stackEnv().MONGO_URL, MONGO_DB: stack.speechDb, ACCOUNT_ID: account, JOB_ID: 'job_of_a_dead_gateway', CHARACTERS: '120' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const reservedAt = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /reserved (\d+)/.exec(out);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the reserving process exited early (${code})`)));
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    expect((await peekSubscription(store, account))?.characterCount).toBe(120);
+
+    await until(async () => (await peekSubscription(store, account))?.pending.length === 0, 15_000);
+    const releasedAt = Date.now();
+    expect((await peekSubscription(store, account))?.characterCount).toBe(0);
+    // Not before its maximum age (a live gateway may still be relaying it).
+    expect(releasedAt - reservedAt).toBeGreaterThanOrEqual(MAX_AGE_MS - 100);
+
+    // A reservation younger than the maximum age survives several sweeps.
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'young', characters: 50 });
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await peekSubscription(store, account);
+    expect(later?.pending.map((p) => p.jobId)).toEqual(['young']);
+    expect(later?.characterCount).toBe(50);
   }, 60_000);
 });
 

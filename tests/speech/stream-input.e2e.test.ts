@@ -90,6 +90,19 @@ describe('stream-input: text in, audio out', () => {
     expect(Buffer.concat(s.binary).length).toBeGreaterThan(8000);
   });
 
+  it('accepts the key in the query string (?xi_api_key=), with none in the first message', async () => {
+    const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_8000&xi_api_key=${encodeURIComponent(stack.apiKey)}`);
+    await s.opened;
+    s.ws.send(JSON.stringify({ text: ' ' }));
+    s.ws.send(JSON.stringify({ text: 'Keyed by the query string.', flush: true }));
+    s.ws.send(JSON.stringify({ text: '' }));
+    expect((await s.closed).code).toBe(1000);
+    expect(s.texts.map((t) => JSON.parse(t))).toEqual([{ isFinal: true }]);
+    const pcm = pcmSamples(Buffer.concat(s.binary));
+    expect(pcm.length / 8000).toBeGreaterThan(1);
+    expect(rms(pcm)).toBeGreaterThan(500);
+  });
+
   it('a client that closes early cancels its job (the worker counts it)', async () => {
     const metrics = async () => (await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number };
     const before = (await metrics()).jobsCancelled;
@@ -152,6 +165,14 @@ describe('stream-input errors: a JSON error in the speech shape, then a close', 
     await s.opened;
     expect((await s.closed).code).toBe(1008);
     expect(errorOf(s)?.status).toBe('invalid_api_key');
+  });
+
+  it('a bad key in the query string is refused before any message', async () => {
+    const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?xi_api_key=sk_wrong`);
+    await s.opened;
+    expect((await s.closed).code).toBe(1008);
+    expect(errorOf(s)?.status).toBe('invalid_api_key');
+    expect(s.binary).toHaveLength(0);
   });
 
   it('the plan concurrency limit', async () => {

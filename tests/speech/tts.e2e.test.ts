@@ -202,6 +202,74 @@ describe('Opus in Ogg (opus_48000_*)', () => {
   });
 });
 
+describe('every MP3 and PCM format', () => {
+  const MP3_FORMATS = [
+    ['mp3_22050_32', 2, 22050, 32],
+    ['mp3_44100_32', 1, 44100, 32],
+    ['mp3_44100_64', 1, 44100, 64],
+    ['mp3_44100_96', 1, 44100, 96],
+    ['mp3_44100_128', 1, 44100, 128],
+    ['mp3_44100_192', 1, 44100, 192],
+  ] as const;
+  const PCM_RATES = [8000, 16000, 22050, 24000, 44100] as const;
+  // The engine's own rate: the reference duration every format must keep.
+  let referenceSeconds = 0;
+  beforeAll(async () => {
+    referenceSeconds = (await pcm(RACHEL, LONG, {}, 22050)).length / 22050;
+  });
+
+  it.each(MP3_FORMATS)('%s: audio/mpeg, every frame MPEG-%s at %i Hz, audio frames at %i kbit/s, as long as the PCM', async (format, version, rate, kbps) => {
+    const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=${format}`, { text: LONG });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const frames = parseMp3(bytes); // throws unless every byte belongs to a frame
+    expect(frames.length).toBeGreaterThan(50);
+    for (const f of frames) expect({ version: f.version, sampleRate: f.sampleRate }).toEqual({ version, sampleRate: rate });
+    // LAME's first frame (the Info tag) may have another bit rate; the audio frames have the declared one.
+    for (const f of frames.slice(1)) expect(f.bitrateKbps).toBe(kbps);
+    // Encoder delay and padding add a few frames at most.
+    const seconds = mp3DurationSeconds(frames);
+    expect(seconds).toBeGreaterThanOrEqual(referenceSeconds);
+    expect(seconds - referenceSeconds).toBeLessThan(0.15);
+    const measuredKbps = (frames.slice(1).reduce((n, f) => n + f.length, 0) * 8) / mp3DurationSeconds(frames.slice(1)) / 1000;
+    expect(Math.abs(measuredKbps - kbps) / kbps).toBeLessThan(0.01);
+  });
+
+  it.each(PCM_RATES)('pcm_%i: audio/pcm;rate=…, 16-bit samples whose count matches the duration', async (rate) => {
+    const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=pcm_${rate}`, { text: LONG });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(`audio/pcm;rate=${rate}`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length % 2).toBe(0);
+    const samples = pcmSamples(bytes);
+    // Same audio at every rate: the same duration within a few milliseconds of filter delay.
+    expect(Math.abs(samples.length / rate - referenceSeconds)).toBeLessThan(0.01);
+    expect(rms(samples)).toBeGreaterThan(500);
+  });
+});
+
+describe('/stream delivery', () => {
+  it('is chunked, and the first chunk of a long text arrives long before the last', async () => {
+    const text = Array.from({ length: 30 }, (_, i) => `This is sentence number ${i + 1} of a long text, streamed as it is spoken.`).join(' ');
+    const started = performance.now();
+    const res = await post(`/v1/text-to-speech/${RACHEL}/stream`, { text });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('transfer-encoding')).toBe('chunked');
+    expect(res.headers.get('content-length')).toBeNull();
+    // The headers leave with the first audio chunk, so time it from the request, not the headers.
+    const headersMs = performance.now() - started;
+    const { bytes, chunks, firstChunkMs } = await readAll(res.body!);
+    const firstAudioMs = headersMs + firstChunkMs;
+    const totalMs = performance.now() - started;
+    const seconds = mp3DurationSeconds(parseMp3(bytes));
+    expect(seconds).toBeGreaterThan(60);
+    expect(chunks).toBeGreaterThan(10);
+    // The first audio follows the first sentence; the rest takes the engine the other 29.
+    expect(firstAudioMs).toBeLessThan(totalMs / 4);
+  });
+});
+
 describe('premade voices through the official SDK', () => {
   it('voices.getAll lists the premade voices with both genders and several accents', async () => {
     const { voices } = await client.voices.getAll();

@@ -161,6 +161,48 @@ describe('voices API', () => {
       expect(await storedCounts('badupload')).toEqual({ voices: 0, files: 0 });
     }, 30_000);
 
+    describe('files together over the 40 MB limit, each under the 10 MB one', () => {
+      // Valid WAV headers followed by padding: only the sizes are wrong.
+      const files = (count: number, bytes: number) => Array.from({ length: count }, (_, i) => ({ name: `part${i}.wav`, bytes: Buffer.concat([toneWav(1), Buffer.alloc(bytes)]) }));
+      const userCounter = async (account: string) =>
+        ((await (await fetch(`${api.url}/user`, { headers: as(account) })).json()) as { subscription: { voice_add_edit_counter: number } }).subscription.voice_add_edit_counter;
+      const refused = async (account: string, res: Response, message: RegExp) => {
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ detail: { status: 'bad_request', message: expect.stringMatching(message) } });
+        expect(await storedCounts(account)).toEqual({ voices: 0, files: 0 });
+        expect(await userCounter(account)).toBe(0);
+      };
+
+      it('5 × 9 MB with a Content-Length: refused before the body is read', async () => {
+        const res = await fetch(`${api.url}/voices/add`, { method: 'POST', headers: as('bigupload1'), body: uploadForm({ name: 'x' }, files(5, 9_000_000)) });
+        await refused('bigupload1', res, /^The upload is larger than 40 MB/);
+      }, 30_000);
+
+      it('5 × 8.5 MB (42.7 MB, within the Content-Length allowance for multipart overhead): refused while streaming', async () => {
+        const res = await fetch(`${api.url}/voices/add`, { method: 'POST', headers: as('bigupload2'), body: uploadForm({ name: 'x' }, files(5, 8_500_000)) });
+        await refused('bigupload2', res, /^The files together are larger than 40 MB/);
+      }, 30_000);
+
+      it('5 × 9 MB sent chunked, with no Content-Length: refused while streaming', async () => {
+        const form = new Response(uploadForm({ name: 'x' }, files(5, 9_000_000)));
+        const res = await fetch(`${api.url}/voices/add`, {
+          method: 'POST',
+          headers: as('bigupload3', { 'content-type': form.headers.get('content-type')! }),
+          body: form.body,
+          duplex: 'half',
+        } as RequestInit);
+        await refused('bigupload3', res, /^The files together are larger than 40 MB/);
+      }, 30_000);
+
+      it('4 × 9 MB (36 MB) passes the size checks (and is refused later, its padding being no speech)', async () => {
+        const res = await fetch(`${api.url}/voices/add`, { method: 'POST', headers: as('bigupload4'), body: uploadForm({ name: 'x' }, files(4, 9_000_000)) });
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { detail: { message: string } };
+        expect(body.detail.message).toMatch(/^Too little speech/);
+        expect(await storedCounts('bigupload4')).toEqual({ voices: 0, files: 0 });
+      }, 30_000);
+    });
+
     it('a body that is not multipart', async () => {
       const res = await fetch(`${api.url}/voices/add`, { method: 'POST', headers: { ...as('badupload'), 'content-type': 'application/json' }, body: '{"name":"x"}' });
       expect(res.status).toBe(400);

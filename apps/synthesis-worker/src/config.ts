@@ -19,6 +19,17 @@ export const workerConfigShape = {
   SYNTHESIS_LOCK_MS: env.positiveInt(10_000),
   /** Where scripts/fetch-voices.mjs put the Piper voice (the neural model); empty = eSpeak NG only. */
   PIPER_VOICES_DIR: z.string().default(''),
+  /**
+   * How often this worker releases character reservations left by a gateway that died before
+   * settling them (milliseconds; 0 = never).
+   */
+  SPEECH_RESERVATION_SWEEP_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * Age at which an unsettled reservation is taken as abandoned. Must exceed the longest a
+   * generation can take to reach its client (a 5 000-character text is about 5 minutes of audio,
+   * and a slow /stream client receives it at its own pace).
+   */
+  SPEECH_RESERVATION_MAX_AGE_MS: env.positiveInt(15 * 60_000),
   /** eSpeak NG executable. */
   ESPEAK_BINARY: z.string().min(1).default('espeak-ng'),
 };

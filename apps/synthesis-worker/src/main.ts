@@ -3,11 +3,12 @@ import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { PREMADE_VOICES, loadPiperVoice, piperModelAvailable } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
-import { createSpeechStore, createStoreHooks } from '@platform/speech-store';
+import { createSpeechStore, createStoreHooks, releaseStaleReservations } from '@platform/speech-store';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
 import { processJob } from './synthesis/process-job';
+import { startStaleReservationSweeper } from './quota/stale-reservations';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
@@ -20,6 +21,13 @@ async function main(): Promise<void> {
     premade: PREMADE_VOICES.map((v) => ({ voiceId: v.voice_id, name: v.name, description: v.description, labels: v.labels, engineParams: v.engine })),
   });
   const { recordHistory } = createStoreHooks(store);
+  // Reservations a dead gateway never settled go back to their accounts (docs/speech.md, Quotas).
+  const sweeper = startStaleReservationSweeper({
+    release: (olderThanMs) => releaseStaleReservations(store, olderThanMs),
+    logger,
+    intervalMs: config.SPEECH_RESERVATION_SWEEP_MS,
+    maxAgeMs: config.SPEECH_RESERVATION_MAX_AGE_MS,
+  });
   const piperVoicesDir = piperModelAvailable(config.PIPER_VOICES_DIR) ? config.PIPER_VOICES_DIR : undefined;
   if (piperVoicesDir) {
     // Loading the neural model takes seconds of CPU (WebAssembly compilation). Do it before taking
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
     },
     async close() {
       hardStop.abort();
+      await sweeper.stop();
       await Promise.allSettled([mongo.close(), redis.quit(), workerConnection.quit()]);
     },
   });

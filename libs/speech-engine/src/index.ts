@@ -10,6 +10,7 @@ export {
   renderParams,
   type VoiceSettings,
   type RenderParams,
+  type RenderOptions,
 } from './settings';
 export { ENGINE_SAMPLE_RATE, synthesizePcm, espeakInvocation, pcmFromEspeakWav, type EspeakOptions } from './espeak';
 export { OUTPUT_FORMATS, DEFAULT_OUTPUT_FORMAT, resolveOutputFormat, type OutputFormat } from './formats';

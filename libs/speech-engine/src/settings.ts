@@ -65,18 +65,28 @@ export interface RenderParams extends EngineVoiceParams {
 const NEUTRAL = { pitch: 50, pitchRange: 50, speed: 175 };
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
+export interface RenderOptions {
+  /**
+   * `similarity_boost` has already been applied to the voice's parameters (cloned voices: the
+   * gateway applies `applySimilarity` of libs/voice-analysis when it resolves the voice, and marks
+   * the job), so pitch, range and rate are taken as given instead of being scaled again.
+   */
+  similarityApplied?: boolean;
+}
+
 /**
  * Applies voice settings to a voice. The effects, each audible:
- * - `similarity_boost` scales how far the voice's pitch, range and rate sit from eSpeak's neutral
- *   voice: 0 → halfway back to neutral, 0.75 → the voice as designed, 1 → 17 % beyond it;
+ * - `similarity_boost` (premade voices; see `RenderOptions.similarityApplied` for clones) scales
+ *   how far the voice's pitch, range and rate sit from eSpeak's neutral voice: 0 → halfway back to
+ *   neutral, 0.75 → the voice as designed, 1 → 17 % beyond it;
  * - `stability` narrows the intonation range: 0 → 160 % of the voice's range (lively, varied),
  *   0.5 → 100 %, 1 → 40 % (flat, monotone);
  * - `style` exaggerates emphasis and pace: up to +60 % pitch range and +20 % rate at 1;
  * - `speed` multiplies the rate;
  * - `use_speaker_boost` normalises loudness to a fixed level (see `normalizeLoudness`).
  */
-export function renderParams(voice: EngineVoiceParams, settings: VoiceSettings): RenderParams {
-  const character = 0.5 + (2 / 3) * settings.similarity_boost;
+export function renderParams(voice: EngineVoiceParams, settings: VoiceSettings, options: RenderOptions = {}): RenderParams {
+  const character = options.similarityApplied ? 1 : 0.5 + (2 / 3) * settings.similarity_boost;
   const pitch = NEUTRAL.pitch + (voice.pitch - NEUTRAL.pitch) * character;
   const range = NEUTRAL.pitchRange + (voice.pitchRange - NEUTRAL.pitchRange) * character;
   const speed = NEUTRAL.speed + (voice.speed - NEUTRAL.speed) * character;

@@ -120,5 +120,8 @@ describe('voice settings', () => {
     expect(fast.speed).toBeGreaterThan(renderParams(voice, parseVoiceSettings({})).speed);
     const neutral = renderParams({ ...voice, pitch: 80 }, parseVoiceSettings({ similarity_boost: 0 }));
     expect(neutral.pitch).toBe(65);
+    // A clone arrives with similarity_boost applied already: not scaled a second time.
+    const clone = renderParams({ ...voice, pitch: 80, pitchRange: 70, speed: 200 }, parseVoiceSettings({ similarity_boost: 0 }), { similarityApplied: true });
+    expect(clone).toMatchObject({ pitch: 80, pitchRange: 70, speed: 200 });
   });
 });

@@ -13,6 +13,11 @@ export interface SynthesisJobData {
     name: string;
     category: 'premade' | 'cloned';
     engine: EngineVoiceParams;
+    /**
+     * `engine` already has `settings.similarity_boost` applied (cloned voices, by the gateway);
+     * the worker then renders it without scaling the character again (`RenderOptions`).
+     */
+    similarityApplied?: boolean;
   };
   modelId: string;
   /** Canonical language tag when the request chose one; its eSpeak voice replaces the voice's. */

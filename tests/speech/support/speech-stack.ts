@@ -31,6 +31,8 @@ export interface SpeechStack {
   setSessionLimit(n: number): void;
   /** Characters the test quota still allows (Infinity = no quota hook refusals). */
   setQuota(characters: number): void;
+  /** The speech database's store, when `accountSpeech` is set. */
+  store: AccountSpeech['store'] | null;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,11 @@ export interface SpeechStackOptions {
   neural?: boolean;
   /** Mount issue 7's voices/history/user routes on the speech database, and use its voice lookup. */
   accountSpeech?: boolean;
+  /**
+   * With `accountSpeech`: reserve and settle characters in the speech database (the gateway's real
+   * quota hook) instead of the test's allowance (`setQuota` then has no effect).
+   */
+  storeQuota?: boolean;
 }
 
 const PLAN_KEY_NAMES = ['free', 'pro'] as const;
@@ -93,7 +100,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     // Stand-in for issue 7's subscription store: refuses once the test's allowance is spent.
     hooks: {
       ...(account ? { resolveVoice: account.hooks.resolveVoice } : {}),
-      quota: {
+      quota: account && options.storeQuota ? account.hooks.quota : {
         reserve: async (_account, characters) =>
           characters <= quota
             ? { ok: true, reservationId: `r_${characters}` }
@@ -173,6 +180,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     setQuota: (n) => {
       quota = n;
     },
+    store: account?.store ?? null,
     async stop() {
       await edge.close();
       await account?.close();

@@ -6,6 +6,7 @@ import {
   loadPiperVoice,
   renderParams,
   resolveOutputFormat,
+  type RenderParams,
   synthesizePiperPcm,
   synthesizeToStream,
 } from '@platform/speech-engine';
@@ -31,6 +32,15 @@ export interface ProcessDeps {
   piperVoicesDir?: string;
   /** Aborted on a hard stop: kills the engine processes of the job. */
   signal?: AbortSignal;
+}
+
+/**
+ * The engine parameters of a job: its voice (in the requested language, if any) with the settings
+ * applied. A cloned voice arrives with `similarity_boost` already applied by the gateway.
+ */
+export function jobRenderParams(data: Pick<SynthesisJobData, 'voice' | 'language' | 'settings'>): RenderParams {
+  const voice = data.language ? { ...data.voice.engine, voice: data.language.espeak } : data.voice.engine;
+  return renderParams(voice, data.settings, { similarityApplied: data.voice.similarityApplied === true });
 }
 
 export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired';
@@ -65,8 +75,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   let outcome: JobOutcome = 'failed';
   try {
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
-    const voice = data.language ? { ...data.voice.engine, voice: data.language.espeak } : data.voice.engine;
-    const params = renderParams(voice, data.settings);
+    const params = jobRenderParams(data);
     let pcmFor: ((piece: string) => Promise<Int16Array>) | undefined;
     if (data.modelId === NEURAL_MODEL_ID) {
       if (!deps.piperVoicesDir) throw new Error('this worker has no neural voice (PIPER_VOICES_DIR)');

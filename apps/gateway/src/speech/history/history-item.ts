@@ -12,8 +12,9 @@ export function historyItemBody(doc: HistoryDoc) {
     date_unix: doc.dateUnix,
     character_count_from_request: doc.characterCount,
     // The official SDK requires these two; we report the item's own charge as a change from 0.
+    // Only a complete generation is charged (a failed or cancelled one is settled at 0).
     character_count_change_from: 0,
-    character_count_change_to: doc.characterCount,
+    character_count_change_to: doc.state === 'complete' ? doc.characterCount : 0,
     content_type: doc.contentType,
     state: doc.state,
     settings: { stability: doc.settings.stability, similarity_boost: doc.settings.similarity_boost },

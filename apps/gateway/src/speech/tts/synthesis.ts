@@ -1,8 +1,9 @@
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { NEURAL_MODEL_ID } from '@platform/speech-engine';
-import { FrameTimeoutError, planPriority, type ChunkFrame, type SpeechHooks } from '@platform/speech-jobs';
+import { NEURAL_MODEL_ID, type VoiceSettings } from '@platform/speech-engine';
+import { FrameTimeoutError, planPriority, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import { applySimilarity } from '@platform/voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
 import { checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';
@@ -61,7 +62,7 @@ export async function prepareJob(
     settle,
     input: {
       accountId: identity.sub,
-      voice: { voiceId: voice.voiceId, name: voice.name, category: voice.category, engine: voice.engine },
+      voice: jobVoice(voice, settings),
       modelId: request.model.model_id,
       ...(request.language ? { language: { id: request.language.id, espeak: request.language.espeak } } : {}),
       text: request.text,
@@ -72,6 +73,19 @@ export async function prepareJob(
       recordHistory: kind !== 'websocket',
     },
   };
+}
+
+/**
+ * The voice as the job carries it. A cloned voice's derived parameters get `similarity_boost`
+ * applied here, once the request's settings are merged with the voice's saved ones
+ * (`applySimilarity`: full character from 0.75 up, blending towards the neutral voice below; see
+ * docs/speech.md, "Cloning: method and limits"), and the job says so, so the worker does not scale
+ * them again. Premade voices go as designed; the worker's `renderParams` applies the setting.
+ */
+export function jobVoice(voice: ResolvedVoice, settings: VoiceSettings): SynthesisJobData['voice'] {
+  const base = { voiceId: voice.voiceId, name: voice.name, category: voice.category };
+  if (voice.category !== 'cloned') return { ...base, engine: voice.engine };
+  return { ...base, engine: { ...voice.engine, ...applySimilarity(voice.engine, settings.similarity_boost) }, similarityApplied: true };
 }
 
 /** A frame that ends a job unsuccessfully, as the speech error the client sees. */
