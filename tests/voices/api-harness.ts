@@ -51,6 +51,6 @@ export function as(account: string, extra: Record<string, string> = {}): Record<
 export function uploadForm(fields: Record<string, string>, files: { name: string; bytes: Buffer; type?: string }[]): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append('files', new Blob([f.bytes], { type: f.type ?? 'audio/wav' }), f.name);
+  for (const f of files) form.append('files', new Blob([new Uint8Array(f.bytes)], { type: f.type ?? 'audio/wav' }), f.name);
   return form;
 }

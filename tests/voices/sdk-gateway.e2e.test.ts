@@ -82,7 +82,7 @@ describe('official SDK through the real gateway', () => {
       name: 'My clone',
       description: 'made by espeak-ng in the test',
       labels: { accent: 'american', gender: 'male' },
-      files: [new File([wav], 'reference.wav', { type: 'audio/wav' })],
+      files: [new File([new Uint8Array(wav)], 'reference.wav', { type: 'audio/wav' })],
     });
     expect(added.voiceId).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(added.requiresVerification).toBe(false);
@@ -103,7 +103,7 @@ describe('official SDK through the real gateway', () => {
 
     // SDK `voices.update` is the seed's POST /v1/voices/{id}/edit: rename and add a second sample.
     const second = espeakWav('A second sample of the same voice, to add to the first one.', 'en+m3', 30);
-    expect(await me.client.voices.update(added.voiceId, { name: 'Renamed clone', files: [new File([second], 'second.wav', { type: 'audio/wav' })] })).toEqual({ status: 'ok' });
+    expect(await me.client.voices.update(added.voiceId, { name: 'Renamed clone', files: [new File([new Uint8Array(second)], 'second.wav', { type: 'audio/wav' })] })).toEqual({ status: 'ok' });
     const edited = await me.client.voices.get(added.voiceId);
     expect(edited.name).toBe('Renamed clone');
     expect(edited.samples!.map((s) => s.fileName)).toEqual(['reference.wav', 'second.wav']);
@@ -232,7 +232,7 @@ describe('quotas through the real gateway', () => {
 
   it("isolation: another account's voice and history ids are 404 on every endpoint", async () => {
     const [owner, other] = await Promise.all([newCaller('Owner'), newCaller('Other')]);
-    const { voiceId } = await owner.client.voices.ivc.create({ name: 'Private', files: [new File([espeakWav(REFERENCE_TEXT, 'en+f3', 70)], 'ref.wav')] });
+    const { voiceId } = await owner.client.voices.ivc.create({ name: 'Private', files: [new File([new Uint8Array(espeakWav(REFERENCE_TEXT, 'en+f3', 70))], 'ref.wav')] });
     const sampleId = (await owner.client.voices.get(voiceId)).samples![0]!.sampleId!;
     const { rawResponse } = await owner.client.textToSpeech.convert(voiceId, { text: 'Only mine.' }).withRawResponse();
     const historyId = rawResponse.headers.get('history-item-id')!;
@@ -277,7 +277,7 @@ describe('cloning through the real gateway', () => {
     const me = await newCaller('Cloner');
     const reference = espeakWav(REFERENCE_TEXT, 'en+m3', 20);
     const refF0 = await medianF0(reference);
-    const { voiceId } = await me.client.voices.ivc.create({ name: 'Low clone', files: [new File([reference], 'low.wav', { type: 'audio/wav' })] });
+    const { voiceId } = await me.client.voices.ivc.create({ name: 'Low clone', files: [new File([new Uint8Array(reference)], 'low.wav', { type: 'audio/wav' })] });
     const pcm = (await readAll(await me.client.textToSpeech.convert(voiceId, { text: 'Every clone should sound like the voice it was made from, more or less.', outputFormat: 'pcm_16000' }))).bytes;
     const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.length - (pcm.length % 2))));
     const cloneF0 = await medianF0(wavFromPcm(samples, 16_000));
