@@ -276,11 +276,130 @@ describe('GraphQL subscriptions authenticate in connection_init', () => {
     await Promise.all([bad.dispose(), key.dispose()]);
   });
 
+  it('accepts DPoP credentials with a proof for GET {PUBLIC_URL}/graphql; refuses them without one, with a wrong or replayed proof, or as Bearer (4401)', async () => {
+    const key = await dpopKey();
+    const token = await clientToken({ scope: 'content:read' }, { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) });
+    const htu = `${platform.publicUrl}/graphql`;
+    const valid = await proof(key, 'GET', htu, token);
+    const ok = wsClient(gateway, { authorization: `DPoP ${token}`, dpop: valid });
+    const sub = collect<{ onPostCreated: { title: string } }>(ok, 'subscription { onPostCreated { title } }');
+    let n = 0;
+    await eventually(async () => {
+      n += 1;
+      const created = await call('/api/v1/posts', { authorization: `Bearer ${alice.token}` }, { method: 'POST', body: { title: `dpop probe ${n}`, content: 'x', published: true } });
+      expect(created.status).toBe(201);
+      return sub.items.some((i) => i.onPostCreated.title.startsWith('dpop probe'));
+    }, 20_000, 300);
+    expect(sub.errors).toEqual([]);
+    const refused: Record<string, string>[] = [
+      { authorization: `DPoP ${token}` },
+      { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', `${platform.publicUrl}/api/v1/posts`, token) },
+      { authorization: `DPoP ${token}`, dpop: await proof(key, 'POST', htu, token) },
+      { authorization: `DPoP ${token}`, dpop: await proof(await dpopKey(), 'GET', htu, token) },
+      { authorization: `DPoP ${token}`, dpop: valid },
+      { authorization: `Bearer ${token}` },
+    ];
+    for (const params of refused) {
+      const bad = wsClient(gateway, params);
+      const closed = closeCode(bad);
+      const attempt = collect(bad, 'subscription { onPostCreated { id } }');
+      expect([Object.keys(params).join('+'), await closed]).toEqual([Object.keys(params).join('+'), 4401]);
+      expect(attempt.items).toEqual([]);
+      await bad.dispose();
+    }
+    sub.dispose();
+    await ok.dispose();
+  }, 60_000);
+
+  it('applies @auth as content does: a client-credentials token (authenticated, no user role) counts as USER for onUserCreated', async () => {
+    const token = await clientToken({ scope: 'content:read' });
+    const machine = wsClient(gateway, { authorization: `Bearer ${token}` });
+    const sub = collect<{ onUserCreated: { name: string; email: string | null } }>(machine, 'subscription { onUserCreated { name email } }');
+    let n = 0;
+    await eventually(async () => {
+      n += 1;
+      await registerAccount(gateway, `Machine Probe ${n}`);
+      return sub.items.length > 0 || sub.errors.length > 0;
+    }, 20_000, 300);
+    expect(sub.errors).toEqual([]);
+    expect(sub.items[0]).toEqual({ onUserCreated: { name: expect.stringMatching(/^Machine Probe/), email: null } });
+    await machine.dispose();
+  }, 60_000);
+
   it('applies @auth: anonymous callers cannot subscribe to onUserCreated', async () => {
     const anonymous = wsClient(gateway);
     const sub = collect(anonymous, 'subscription { onUserCreated { id } }');
     await eventually(async () => sub.errors.length > 0, 10_000);
     expect(sub.errors).toEqual([expect.objectContaining({ extensions: { code: 'UNAUTHENTICATED' } })]);
     await anonymous.dispose();
+  });
+});
+
+describe('plans assigned in auth', () => {
+  it('a Starter account gets Starter’s 5 requests per second, shared by its API key and its token, and 429 in the speech shape', async () => {
+    // The plan lives on the auth account (admin CLI `--plan`, or PATCH /internal/accounts/{id});
+    // API-key lookups and the tokens issued after the change carry it.
+    const bob = await registerAccount(gateway, 'Bob Starter');
+    const patched = await fetch(`${platform.auth.url}/internal/accounts/${bob.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+      body: JSON.stringify({ plan: 'starter' }),
+    });
+    expect([patched.status, await json(patched)]).toEqual([200, expect.objectContaining({ plan: 'starter' })]);
+    const key = (await createApiKey(platform.auth.url, bob.id)).key;
+    const login = await fetch(`${gateway}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: bob.email, password: bob.password }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const asKey = { 'xi-api-key': key };
+    const asToken = { authorization: `Bearer ${token}` };
+    // Warm the API-key cache and the JWKS, then start from a fresh one-second window.
+    for (const headers of [asKey, asToken]) {
+      const warm = await call('/v1/models', headers);
+      expect(warm.status).toBe(200);
+      expect(warm.headers.get('x-ratelimit-limit')).toBe('5');
+    }
+    await new Promise((r) => setTimeout(r, 1100));
+    // One after another: Starter also allows only 2 at once, and this is about the rate.
+    const burst = [];
+    for (let i = 0; i < 8; i += 1) burst.push(await call('/v1/models', i % 2 === 0 ? asKey : asToken));
+    expect(burst.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    for (const r of burst) expect(r.headers.get('x-ratelimit-limit')).toBe('5');
+    for (const r of burst.slice(5)) {
+      expect(r.body).toEqual({ detail: { status: 'too_many_requests', message: 'too many requests: the plan allows 5 per second' } });
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    // Alice (Free, raised to 500 rps for this file) is not in Bob's budget.
+    expect((await call('/v1/models', { 'xi-api-key': apiKey })).status).toBe(200);
+  });
+});
+
+describe('request ids', () => {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  it.each(['gateway', 'content', 'auth'] as const)('%s echoes a well-formed x-request-id and generates one when it is missing or malformed', async (app) => {
+    const base = app === 'gateway' ? gateway : platform[app].url;
+    const path = app === 'auth' ? '/.well-known/oauth-authorization-server' : '/api/v1/posts';
+    const id = `e2e-${randomUUID()}`;
+    const echoed = await fetch(`${base}${path}`, { headers: { 'x-request-id': id } });
+    expect(echoed.headers.get('x-request-id')).toBe(id);
+    const seen = new Set<string>();
+    const variants: Record<string, string>[] = [{}, { 'x-request-id': 'not ok; has spaces' }, { 'x-request-id': 'y'.repeat(65) }];
+    for (const headers of variants) {
+      const generated = (await fetch(`${base}${path}`, { headers })).headers.get('x-request-id') ?? '';
+      expect(generated).toMatch(uuid);
+      seen.add(generated);
+    }
+    expect(seen.size).toBe(3);
+  });
+
+  it('one id from the client through the gateway to content and back', async () => {
+    const id = `e2e-${randomUUID()}`;
+    const res = await fetch(`${gateway}/api/v1/posts`, { headers: { 'x-request-id': id, authorization: `Bearer ${alice.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(id);
   });
 });

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from 'graphql-ws';
+import { toGlobalId } from '@platform/graphql-schema';
 import { startApp, type RunningApp } from '@platform/testing';
 import { createApiKey, eventually, json, registerAccount, revokeApiKey, startPlatform, type Account, type Platform } from './platform';
 import { collect, wsClient, type Collected } from './subscriptions-client';
@@ -49,6 +51,21 @@ async function createPost(gatewayUrl: string, title: string): Promise<{ id: numb
 
 interface Commented {
   onCommentAdded: { content: string; author: { name: string }; post: { title: string; author: { name: string } } };
+}
+
+interface UserUpdated {
+  onUserUpdated: { id: string; name: string; email: string | null };
+}
+
+/** Registers through a gateway (content → auth), without logging in; returns the account id. */
+async function register(gatewayUrl: string, name: string): Promise<string> {
+  const res = await fetch(`${gatewayUrl}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, email: `${randomUUID()}@example.com`, password: 'correct horse battery staple' }),
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${JSON.stringify(await json(res))}`);
+  return String(((await res.json()) as { user: { id: string } }).user.id);
 }
 
 interface Created {
@@ -144,6 +161,75 @@ describe('subscriptions across replicas', () => {
       });
       sub.dispose();
     }
+  }, 60_000);
+
+  it('onUserUpdated(id) on A delivers that user’s profile updates made through B, by REST PUT and by GraphQL, in order; email only to the user themself', async () => {
+    const carol = await registerAccount(b.url, 'Carol Replica');
+    const carolId = toGlobalId('User', carol.id);
+    const query = 'subscription($id: ID!) { onUserUpdated(id: $id) { id name email } }';
+    const byAlice = collect<UserUpdated>(client(a.url), query, { id: carolId });
+    const byCarol = collect<UserUpdated>(client(a.url, carol.token), query, { id: carolId });
+    const put = (name: string) =>
+      fetch(`${b.url}/api/v1/users/${carol.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${carol.token}` },
+        body: JSON.stringify({ name }),
+      }).then(async (r) => expect([r.status, await json(r)]).toEqual([200, expect.objectContaining({ name })]));
+    const mutate = (name: string) =>
+      fetch(`${b.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${carol.token}` },
+        body: JSON.stringify({
+          query: 'mutation($id: ID!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success user { name } } }',
+          variables: { id: carolId, i: { name } },
+        }),
+      }).then(async (r) => expect(await r.json()).toEqual({ data: { updateUser: { success: true, user: { name } } } }));
+    let n = 0;
+    await eventually(async () => {
+      n += 1;
+      await put(`warm ${n}`);
+      return byAlice.items.length > 0 && byCarol.items.length > 0;
+    }, 20_000, 300);
+    const names = ['Carol v1', 'Carol v2', 'Carol v3', 'Carol v4'];
+    // Another user's update must not reach these subscribers.
+    const bystander = await registerAccount(b.url, 'Bystander Replica');
+    await fetch(`${b.url}/api/v1/users/${bystander.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bystander.token}` },
+      body: JSON.stringify({ name: 'Bystander renamed' }),
+    }).then((r) => expect(r.status).toBe(200));
+    await put(names[0]!);
+    await mutate(names[1]!);
+    await put(names[2]!);
+    await mutate(names[3]!);
+    const updates = (sub: Collected<UserUpdated>) => sub.items.filter((i) => !i.onUserUpdated.name.startsWith('warm'));
+    await eventually(async () => updates(byAlice).length >= names.length && updates(byCarol).length >= names.length, 15_000);
+    for (const sub of [byAlice, byCarol]) {
+      expect(sub.errors).toEqual([]);
+      expect(updates(sub).map((u) => u.onUserUpdated.name)).toEqual(names);
+      expect(sub.items.every((u) => u.onUserUpdated.id === carolId)).toBe(true);
+      sub.dispose();
+    }
+    expect(byAlice.items.every((u) => u.onUserUpdated.email === null)).toBe(true);
+    expect(byCarol.items.every((u) => u.onUserUpdated.email === carol.email)).toBe(true);
+  }, 90_000);
+
+  it('onUserCreated on A receives, once, an account registered through B', async () => {
+    const sub = collect<{ onUserCreated: { id: string; name: string; email: string | null } }>(client(a.url), 'subscription { onUserCreated { id name email } }');
+    let n = 0;
+    await eventually(async () => {
+      n += 1;
+      await register(b.url, `probe user ${n}`);
+      return sub.items.length > 0;
+    }, 20_000, 400);
+    const name = `Dora ${randomUUID()}`;
+    const dora = await register(b.url, name);
+    await eventually(async () => sub.items.some((i) => i.onUserCreated.name === name), 15_000);
+    // Let any duplicate arrive before counting.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sub.items.filter((i) => i.onUserCreated.name === name)).toEqual([{ onUserCreated: { id: toGlobalId('User', dora), name, email: null } }]);
+    expect(sub.errors).toEqual([]);
+    sub.dispose();
   }, 60_000);
 
   it('a restarted replica resumes without delivering events from before it came back', async () => {

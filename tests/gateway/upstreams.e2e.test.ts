@@ -1,21 +1,89 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from 'jose';
 import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
-import { INTERNAL_SECRET, json } from './platform';
+import { eventually, INTERNAL_SECRET, json } from './platform';
 
 /**
  * Upstream failures: content down (nothing listening), content slow (accepts, never answers),
- * auth down. Each answers quickly in its interface's shape, and the gateway keeps serving.
+ * auth down, and upstreams that reset the connection or answer garbage. Each answers quickly in
+ * its interface's shape, and the gateway keeps serving.
+ *
+ * A third gateway ("scripted") stands in front of a fake auth (a JWKS of this test's own key, and
+ * API-key lookups from a table) and a fake content whose behaviour each test sets: it proves
+ * 502s, plan concurrency with held requests, and request-id propagation without the real services.
  */
 let gateway: RunningApp;
 let slowGateway: RunningApp;
+let scripted: RunningApp;
 let stalled: http.Server;
 const held: http.ServerResponse[] = [];
 
+type Behaviour = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+/** What the fake content does with the next requests (tests set it; `answer` by default). */
+let contentBehaviour: Behaviour;
+/** What the fake auth does with public paths and API-key lookups. */
+let authBehaviour: Behaviour;
+const contentSeen: http.IncomingHttpHeaders[] = [];
+const parked: http.ServerResponse[] = [];
+let fakeContent: http.Server;
+let fakeAuth: http.Server;
+let signingKey: KeyLike;
+/** API key → the record auth's lookup answers (docs/architecture.md, `/internal/api-keys/lookup`). */
+const apiKeys = new Map<string, { accountId: string; keyId: string; plan: string; roles: string[] }>();
+
+/** Answers as content does, echoing the request id it got (or making its own, as libs/logger does). */
+const answer: Behaviour = (req, res) => {
+  const given = req.headers['x-request-id'];
+  res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': typeof given === 'string' ? given : `content-${randomUUID()}` });
+  res.end(JSON.stringify({ data: [], path: req.url }));
+};
+/** TCP reset: the connection dies with RST, no status line. */
+const reset: Behaviour = (req) => req.socket.resetAndDestroy();
+/** Bytes that are not an HTTP response, then the connection closes. */
+const garbage: Behaviour = (req) => req.socket.end('HTTP/1.1 two hundred\r\n\x00\x01 not http at all\r\n\r\n');
+const park: Behaviour = (_req, res) => parked.push(res);
+/** The fake auth: API-key lookups from the table, 404 for everything else. */
+const authAnswer: Behaviour = (req, res) => {
+  if (req.url !== '/internal/api-keys/lookup') {
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+    return;
+  }
+  void readBody(req).then((body) => {
+    const record = apiKeys.get((JSON.parse(body) as { key: string }).key);
+    res.writeHead(record ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(record ?? { error: 'invalid_api_key' }));
+  });
+};
+
+async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return body;
+}
+
 beforeAll(async () => {
   stalled = http.createServer((_req, res) => held.push(res));
-  await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
-  const stalledUrl = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+  const stalledUrl = await listen(stalled);
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  signingKey = privateKey;
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'scripted', alg: 'ES256', use: 'sig' };
+  contentBehaviour = answer;
+  authBehaviour = authAnswer;
+  fakeContent = http.createServer((req, res) => {
+    contentSeen.push(req.headers);
+    contentBehaviour(req, res);
+  });
+  fakeAuth = http.createServer((req, res) => {
+    if (req.url === '/jwks') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    else authBehaviour(req, res);
+  });
+  const [fakeContentUrl, fakeAuthUrl] = [await listen(fakeContent), await listen(fakeAuth)];
   const deadUrl = `http://127.0.0.1:${await freePort()}`;
   const base = {
     ...stackEnv(),
@@ -28,19 +96,52 @@ beforeAll(async () => {
     MAX_BODY_BYTES: '4096',
     MAX_GRAPHQL_BODY_BYTES: '2048',
   };
-  const [downPort, slowPort] = [await freePort(), await freePort()];
-  [gateway, slowGateway] = await Promise.all([
+  const [downPort, slowPort, scriptedPort] = [await freePort(), await freePort(), await freePort()];
+  [gateway, slowGateway, scripted] = await Promise.all([
     startApp({ app: 'gateway', env: { ...base, PORT: String(downPort), CONTENT_URL: deadUrl, AUTH_URL: deadUrl }, readyTimeoutMs: 60_000 }),
     startApp({ app: 'gateway', env: { ...base, PORT: String(slowPort), CONTENT_URL: stalledUrl, AUTH_URL: stalledUrl }, readyTimeoutMs: 60_000 }),
+    startApp({
+      app: 'gateway',
+      env: {
+        ...base,
+        PORT: String(scriptedPort),
+        PUBLIC_URL: `http://127.0.0.1:${scriptedPort}`,
+        CONTENT_URL: fakeContentUrl,
+        AUTH_URL: fakeAuthUrl,
+        // Long enough that a 502 cannot be a timeout, and that held requests stay held.
+        UPSTREAM_TIMEOUT_MS: '10000',
+      },
+      readyTimeoutMs: 60_000,
+    }),
   ]);
-}, 90_000);
+}, 120_000);
 
 afterAll(async () => {
-  for (const res of held) res.destroy();
-  await Promise.allSettled([gateway?.stop(), slowGateway?.stop()]);
-  stalled?.closeAllConnections();
-  await new Promise((resolve) => stalled?.close(resolve));
+  for (const res of [...held, ...parked]) res.destroy();
+  await Promise.allSettled([gateway?.stop(), slowGateway?.stop(), scripted?.stop()]);
+  for (const server of [stalled, fakeContent, fakeAuth]) {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  }
 });
+
+afterEach(() => {
+  contentBehaviour = answer;
+  authBehaviour = authAnswer;
+  for (const res of parked.splice(0)) res.destroy();
+});
+
+/** An access token as auth would issue it (RFC 9068), signed with the key the fake JWKS serves. */
+async function accessToken(claims: { sub: string; plan?: string; roles?: string[]; scope?: string }): Promise<string> {
+  return new SignJWT({ scope: 'content:read content:write', roles: ['USER'], client_id: 'scripted-test', ...claims, jti: randomUUID() })
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'scripted' })
+    .setIssuer(scripted.url)
+    .setAudience(scripted.url)
+    .setSubject(claims.sub)
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(signingKey);
+}
 
 async function timed(url: string, init?: RequestInit) {
   const started = Date.now();
@@ -148,5 +249,130 @@ describe('routing', () => {
       req.end();
     });
     expect(status).toBe(404);
+  });
+});
+
+describe('an upstream that resets the connection or answers garbage', () => {
+  const failures: [string, Behaviour][] = [
+    ['resets the connection', reset],
+    ['sends a malformed response', garbage],
+  ];
+
+  it.each(failures)('content that %s: 502 in the REST and GraphQL shapes, at once', async (_what, behaviour) => {
+    contentBehaviour = behaviour;
+    const rest = await timed(`${scripted.url}/api/v1/posts`);
+    expect(rest.res.status).toBe(502);
+    expect(rest.body).toEqual({ error: { code: 502, message: 'content failed to answer' } });
+    // The upstream bound here is 10 s: a 502 this fast is the failure itself, not a timeout.
+    expect(rest.ms).toBeLessThan(1500);
+    const graphql = await timed(`${scripted.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ posts { totalCount } }' }),
+    });
+    expect(graphql.res.status).toBe(502);
+    expect(graphql.body).toEqual({ errors: [{ message: 'content failed to answer', extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] });
+    expect(graphql.ms).toBeLessThan(1500);
+    contentBehaviour = answer;
+    expect((await timed(`${scripted.url}/api/v1/posts`)).res.status).toBe(200);
+  });
+
+  it.each(failures)('auth that %s: 502 in the OAuth shape; an API key it cannot check gets 503 in the speech shape', async (_what, behaviour) => {
+    authBehaviour = behaviour;
+    const oauth = await timed(`${scripted.url}/.well-known/oauth-authorization-server`);
+    expect(oauth.res.status).toBe(502);
+    expect(oauth.body).toEqual({ error: 'temporarily_unavailable', error_description: 'auth failed to answer' });
+    expect(oauth.ms).toBeLessThan(1500);
+    // The speech API has no upstream of its own: its one remote call is the API-key lookup, and a
+    // lookup that fails is an outage (503), never a false invalid_api_key (docs/gateway.md).
+    const key = `sk_${randomUUID().replace(/-/g, '')}${'0'.repeat(32)}`;
+    const speech = await timed(`${scripted.url}/v1/models`, { headers: { 'xi-api-key': key } });
+    expect(speech.res.status).toBe(503);
+    expect(speech.body).toEqual({ detail: { status: 'error', message: 'authentication is temporarily unavailable' } });
+    expect(speech.res.headers.get('retry-after')).toBe('1');
+    expect(speech.ms).toBeLessThan(1500);
+  });
+
+  it('content that fails after its status line: the connection is cut, never left hanging', async () => {
+    contentBehaviour = (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"data":[');
+      setTimeout(() => req.socket.resetAndDestroy(), 50);
+    };
+    const started = Date.now();
+    const res = await fetch(`${scripted.url}/api/v1/posts`);
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+});
+
+describe('plan concurrency, with requests held upstream', () => {
+  // Free (no plan claim: docs say unknown or missing is Free) 3 rps / 2; Starter 5 / 2; Creator 10 / 5.
+  it.each([
+    ['free (no plan claim)', 2, 3, undefined],
+    ['starter', 2, 5, 'starter'],
+    ['creator', 5, 10, 'creator'],
+  ] as const)('%s: with its %i slots held, one more request gets 429 with Retry-After and X-RateLimit-*; a finished request frees its slot', async (_name, concurrency, rps, plan) => {
+    const sub = `acct-${randomUUID()}`;
+    const auth = { authorization: `Bearer ${await accessToken({ sub, ...(plan ? { plan } : {}) })}` };
+    contentBehaviour = park;
+    const slow = Array.from({ length: concurrency }, () => timed(`${scripted.url}/api/v1/posts`, { headers: auth }));
+    await eventually(async () => parked.length === concurrency, 10_000);
+    const reachedContent = contentSeen.length;
+
+    const extra = await timed(`${scripted.url}/api/v1/posts`, { headers: auth });
+    const now = Math.floor(Date.now() / 1000);
+    expect(extra.res.status).toBe(429);
+    expect(extra.body).toEqual({ error: { code: 429, message: 'too many concurrent requests for your plan; retry when one finishes' } });
+    expect(extra.res.headers.get('retry-after')).toBe('1');
+    expect(extra.res.headers.get('x-ratelimit-limit')).toBe(String(rps));
+    expect(Number(extra.res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+    expect(Number(extra.res.headers.get('x-ratelimit-remaining'))).toBeLessThan(rps);
+    expect(Number(extra.res.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(now - 1);
+    expect(Number(extra.res.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(now + 2);
+    expect(extra.ms).toBeLessThan(1500);
+    expect(contentSeen.length).toBe(reachedContent);
+
+    // Another account on the same plan has its own slots.
+    const other = timed(`${scripted.url}/api/v1/posts`, { headers: { authorization: `Bearer ${await accessToken({ sub: `acct-${randomUUID()}`, ...(plan ? { plan } : {}) })}` } });
+    await eventually(async () => parked.length === concurrency + 1, 10_000);
+
+    for (const res of parked.splice(0)) answer({ headers: {} } as http.IncomingMessage, res);
+    for (const done of [...(await Promise.all(slow)), await other]) {
+      expect(done.res.status).toBe(200);
+      expect(done.res.headers.get('x-ratelimit-limit')).toBe(String(rps));
+    }
+    contentBehaviour = answer;
+    // The held requests finished: their slots are free again. (Past this second's window first, so
+    // a small plan's rate — Free: 3 — cannot be what answers.)
+    const windowEnds = Number(extra.res.headers.get('x-ratelimit-reset')) * 1000;
+    await new Promise((r) => setTimeout(r, Math.max(0, windowEnds - Date.now()) + 50));
+    expect((await timed(`${scripted.url}/api/v1/posts`, { headers: auth })).res.status).toBe(200);
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a well-formed x-request-id and hands the same id to the upstream', async () => {
+    const id = `e2e-${randomUUID()}`;
+    const res = await fetch(`${scripted.url}/api/v1/posts`, { headers: { 'x-request-id': id } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    expect(contentSeen.at(-1)?.['x-request-id']).toBe(id);
+  });
+
+  it('generates one when it is missing or malformed, answers with it, and hands that id to the upstream', async () => {
+    for (const given of [undefined, 'has spaces and ; semicolons', 'x'.repeat(65)]) {
+      const res = await fetch(`${scripted.url}/api/v1/posts`, { headers: given ? { 'x-request-id': given } : {} });
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      // One id for the whole request: what the gateway logged is what content saw and the client got.
+      expect(contentSeen.at(-1)?.['x-request-id']).toBe(id);
+    }
+    // Answers the gateway makes itself carry one too.
+    const own = await fetch(`${scripted.url}/v1/models`);
+    expect(own.status).toBe(401);
+    expect(own.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -3,6 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { request } from 'undici';
+import { REQUEST_ID_HEADER } from '@platform/logger';
 import type { Upstream } from './upstream';
 import { upstreamFailure } from './upstream';
 import type { EdgeError } from './edge-errors';
@@ -60,6 +61,11 @@ function upstreamHeaders(req: Request, options: ForwardOptions): Record<string, 
     out['content-length'] = String(options.body.length);
     delete out['content-encoding'];
   }
+  // The id the gateway logs and answers with (libs/logger) follows the request upstream, so the
+  // service logs it and echoes it back; a client's malformed id was replaced, not passed on.
+  const requestId = (req as { id?: unknown }).id;
+  if (typeof requestId === 'string' && requestId) out[REQUEST_ID_HEADER] = requestId;
+  else delete out[REQUEST_ID_HEADER];
   return { ...out, ...(options.set ?? {}) };
 }
 

@@ -9,9 +9,14 @@ export interface Viewer {
 
 const RANK: Record<string, number> = { GUEST: 0, USER: 1, MODERATOR: 2, ADMIN: 3 };
 
-/** -1 for anonymous callers (no role at all). */
+/**
+ * -1 for anonymous callers. Any authenticated caller is at least USER, as content's own `@auth`
+ * has it (docs/content.md: `ROLE_USER` = any authenticated role), so a token without user roles (a
+ * client-credentials token) is judged the same over HTTP and over the WebSocket.
+ */
 export function viewerRank(viewer: Viewer): number {
-  return viewer.roles.reduce((best, role) => Math.max(best, RANK[role] ?? -1), -1);
+  const best = viewer.roles.reduce((rank, role) => Math.max(rank, RANK[role] ?? -1), -1);
+  return viewer.sub !== undefined ? Math.max(best, RANK.USER!) : best;
 }
 
 export function roleRank(role: string): number {
