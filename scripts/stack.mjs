@@ -678,7 +678,7 @@ async function buildFerretDB() {
   const bin = path.join(STACK, 'bin', `ferretdb-${FERRETDB_VERSION}-${FERRETDB_PATCH}`);
   if (fs.existsSync(bin)) return bin;
   const go = findGo();
-  if (!go) throw new StackError('mongo: neither mongod nor the Go toolchain (to build FerretDB) is available; install Go ≥ 1.21 or MongoDB, or set MONGO_URL');
+  if (!go) throw new StackError('mongo: neither mongod nor the Go toolchain (to build FerretDB) is available; install Go ≥ 1.21 (it fetches the Go 1.26.8 toolchain that infra/ferretdb/go.mod names from the Go module proxy) or MongoDB, or set MONGO_URL');
   const log = path.join(LOGS, 'ferretdb-build.log');
   const build = path.join(STACK, 'ferretdb', 'build');
   say('mongo', `building FerretDB ${FERRETDB_VERSION} from the Go module proxy (takes a minute or two; log: ${rel(log)})`);
