@@ -19,7 +19,7 @@ const prefix = `${uniqueName('batching')}:`;
 beforeAll(async () => {
   connection = mongoose.createConnection(stackEnv().MONGO_URL, { dbName: uniqueName('batching'), monitorCommands: true });
   await connection.asPromise();
-  connection.getClient().on('commandStarted', (event) => commands.push(event.commandName));
+  connection.getClient().on('commandStarted', (event) => commands.push(`${event.commandName} ${String(event.command[event.commandName])}`));
   redis = new Redis(stackEnv().REDIS_URL);
   models = createModels(connection);
   await syncIndexes(models);
@@ -55,25 +55,35 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-async function roundTrips(first: number): Promise<number> {
-  const cache = createVersionedCache(redis, prefix);
-  const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache.invalidate(t) };
-  // A fresh cache version so @cache on `posts` does not answer from Redis.
-  await cache.invalidate('Post');
-  const schema = buildSchema({ redis, cache, redisPrefix: prefix });
-  const caller = callerFromIdentity({ sub: 'u0', roles: ['USER'], scope: 'content:read', method: 'internal' }, '127.0.0.1');
+interface Run {
+  data: Record<string, unknown>;
+  /** `command collection` of every read, e.g. `find posts`, `aggregate posts` (countDocuments is an aggregate). */
+  reads: string[];
+  cacheHits: number | undefined;
+}
+
+const cache = () => createVersionedCache(redis, prefix);
+const caller = callerFromIdentity({ sub: 'u0', roles: ['USER'], scope: 'content:read', method: 'internal' }, '127.0.0.1');
+
+async function run(query: string, variableValues: Record<string, unknown> = {}): Promise<Run> {
+  const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache().invalidate(t) };
+  const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
+  const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps) };
   commands.length = 0;
-  const result = await execute({
-    schema,
-    document: parse(`query($n: Int) { posts(first: $n) { totalCount edges { node { title author { name } comments { totalCount } } } } }`),
-    variableValues: { n: first },
-    contextValue: { caller, deps, loaders: createLoaders(deps) },
-  });
+  const result = await execute({ schema, document: parse(query), variableValues, contextValue });
   expect(result.errors).toBeUndefined();
-  const edges = (result.data!.posts as { edges: { node: { author: { name: string }; comments: { totalCount: number } } }[] }).edges;
+  const reads = commands.filter((c) => ['find', 'aggregate', 'count'].includes(c.split(' ')[0]!));
+  return { data: result.data as Record<string, unknown>, reads: [...reads].sort(), cacheHits: contextValue.cacheHits as number | undefined };
+}
+
+async function roundTrips(first: number): Promise<number> {
+  // A fresh cache version so @cache on `posts` does not answer from Redis.
+  await cache().invalidate('Post');
+  const result = await run(`query($n: Int) { posts(first: $n) { totalCount edges { node { title author { name } comments { totalCount } } } } }`, { n: first });
+  const edges = (result.data.posts as { edges: { node: { author: { name: string }; comments: { totalCount: number } } }[] }).edges;
   expect(edges).toHaveLength(first);
   expect(edges.every((e) => e.node.author.name.startsWith('User') && e.node.comments.totalCount === 2)).toBe(true);
-  return commands.filter((c) => ['find', 'aggregate', 'count'].includes(c)).length;
+  return result.reads.length;
 }
 
 it('a page of 50 posts with authors and comment counts costs a constant number of database round trips', async () => {
@@ -82,4 +92,64 @@ it('a page of 50 posts with authors and comment counts costs a constant number o
   // posts page + totalCount + one batched author lookup + one batched comment-count aggregate.
   expect(fifty).toBe(4);
   expect(ten).toBe(fifty);
+});
+
+describe('totalCount is counted only when selected', () => {
+  const page = 'edges { node { title author { name } } }';
+
+  beforeEach(() => cache().invalidate('Post').then(() => cache().invalidate('User')));
+
+  it('posts: no count query without totalCount, one with it (directly, through a fragment, or unless skipped)', async () => {
+    const without = await run(`{ posts(first: 20) { ${page} pageInfo { hasNextPage } } }`);
+    expect(without.reads).toEqual(['find posts', 'find users']);
+    expect((without.data.posts as { edges: unknown[] }).edges).toHaveLength(20);
+
+    await cache().invalidate('Post');
+    const withCount = await run(`{ posts(first: 20) { totalCount ${page} } }`);
+    expect(withCount.reads).toEqual(['aggregate posts', 'find posts', 'find users']);
+    expect((withCount.data.posts as { totalCount: number }).totalCount).toBe(60);
+
+    await cache().invalidate('Post');
+    const fragment = await run(`{ posts(first: 20) { ...Counted ${page} } } fragment Counted on PostConnection { n: totalCount }`);
+    expect(fragment.reads).toEqual(['aggregate posts', 'find posts', 'find users']);
+    expect((fragment.data.posts as { n: number }).n).toBe(60);
+
+    await cache().invalidate('Post');
+    const skipped = await run(`query($s: Boolean!) { posts(first: 20) { ... on PostConnection { totalCount @skip(if: $s) } ${page} } }`, { s: true });
+    expect(skipped.reads).toEqual(['find posts', 'find users']);
+  });
+
+  it('users and a user’s posts and comments: the same rule', async () => {
+    const without = await run(`{ users(first: 5) { edges { node { name posts(first: 2) { edges { node { title } } } comments(first: 2) { edges { node { id } } } } } } }`);
+    expect(without.reads.filter((r) => r.startsWith('aggregate'))).toEqual([]);
+    await cache().invalidate('User');
+    const withCount = await run(`{ users(first: 5) { totalCount edges { node { name posts(first: 2) { totalCount } comments(first: 2) { totalCount } } } } }`);
+    const data = withCount.data.users as { totalCount: number; edges: { node: { posts: { totalCount: number }; comments: { totalCount: number } } }[] };
+    expect(data.totalCount).toBe(10);
+    expect(data.edges.every((e) => e.node.posts.totalCount === 6 && e.node.comments.totalCount === 12)).toBe(true);
+    // users count + 5 users' post counts + 5 users' comment counts.
+    expect(withCount.reads.filter((r) => r.startsWith('aggregate'))).toHaveLength(11);
+  });
+
+  it('@cache: an entry cached without totalCount is never served to a selection with it', async () => {
+    const without = `{ posts(first: 5) { ${page} } }`;
+    const withCount = `{ posts(first: 5) { totalCount ${page} } }`;
+    const miss = await run(without);
+    expect(miss.cacheHits).toBeUndefined();
+    expect(miss.reads).toEqual(['find posts', 'find users']);
+    const hit = await run(without);
+    expect(hit.cacheHits).toBe(1);
+    expect(hit.reads).toEqual(['find users']); // authors are resolved live
+    // Same field, arguments and caller, now with totalCount: counted (not an entry lacking it).
+    const counted = await run(withCount);
+    expect(counted.cacheHits).toBeUndefined();
+    expect(counted.reads).toEqual(['aggregate posts', 'find posts', 'find users']);
+    expect((counted.data.posts as { totalCount: number }).totalCount).toBe(60);
+    const countedHit = await run(withCount);
+    expect(countedHit.cacheHits).toBe(1);
+    expect(countedHit.reads).toEqual(['find users']);
+    expect(countedHit.data).toEqual(counted.data);
+    // And the entry with totalCount does not replace the one without it.
+    expect((await run(without)).cacheHits).toBe(1);
+  });
 });

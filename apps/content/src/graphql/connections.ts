@@ -88,6 +88,13 @@ function pageSize(value: number | null | undefined, name: string): number {
   return value;
 }
 
+/**
+ * One page of `model` under `filter`. `lazyCount` skips the count that otherwise runs beside the page
+ * query: `totalCount` is then a function the default resolver calls only if the client selected it.
+ * Resolvers pass `lazyCount: !selectsField(info, 'totalCount')`, so the count runs (in parallel with
+ * the page) exactly when it is asked for. A cached connection cannot hold the function; @cache handles
+ * that (see apply-directives).
+ */
 export async function paginate<T extends { _id: string | number }>(
   model: Model<T>,
   filter: FilterQuery<T>,

@@ -15,6 +15,7 @@ import type { CachedType, VersionedCache } from '../../cache/versioned-cache';
 import { hasRole, hasScope, isModerator, type Caller } from '../../identity/caller';
 import type { GraphQLContext } from '../context';
 import { badInput, gqlError } from '../errors';
+import { selectsField } from '../selection';
 import { compileConstraint, type Check } from './constraints';
 
 /**
@@ -95,14 +96,26 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
       if (cacheDirective && cachedType) {
         const ttl = Math.max(1, Number(cacheDirective.ttl));
         const inner = resolve;
+        const connection = returnType.endsWith('Connection');
         resolve = async (source, args, ctx, info) => {
-          const key = createHash('sha256').update(JSON.stringify([coordinate, args, cacheScope(ctx.caller)])).digest('base64url');
+          // A connection counts its items only when `totalCount` is selected (paginate's lazyCount), and
+          // JSON cannot hold a count not yet run: whether it is selected is part of the key, an entry made
+          // for a selection with `totalCount` stores the number, and a hit without one is not served to it.
+          const counted = connection && selectsField(info, 'totalCount');
+          const parts: unknown[] = [coordinate, args, cacheScope(ctx.caller)];
+          if (connection) parts.push({ totalCount: counted });
+          const key = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
           const hit = await deps.cache.get(cachedType, key).catch(() => null);
           if (hit !== null) {
-            ctx.cacheHits = (ctx.cacheHits ?? 0) + 1;
-            return JSON.parse(hit) as unknown;
+            const cached = JSON.parse(hit) as unknown;
+            if (!counted || typeof (cached as { totalCount?: unknown } | null)?.totalCount === 'number') {
+              ctx.cacheHits = (ctx.cacheHits ?? 0) + 1;
+              return cached;
+            }
           }
-          const value: unknown = await inner(source, args, ctx, info);
+          let value: unknown = await inner(source, args, ctx, info);
+          const lazyCount = counted ? (value as { totalCount?: unknown } | null)?.totalCount : undefined;
+          if (typeof lazyCount === 'function') value = { ...(value as object), totalCount: await (lazyCount as () => Promise<number>)() };
           await deps.cache.set(cachedType, key, JSON.stringify(value ?? null), ttl).catch(() => undefined);
           return value;
         };

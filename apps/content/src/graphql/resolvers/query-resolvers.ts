@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { FilterQuery } from 'mongoose';
 import { fromGlobalId } from '@platform/graphql-schema';
 import { ensureProfile } from '../../users/profiles';
@@ -8,6 +9,7 @@ import type { GraphQLContext } from '../context';
 import { localId, localNumericId } from '../ids';
 import { search, escapeRegex, type SearchType } from './search';
 import { toGraphQLError } from '../errors';
+import { selectsField } from '../selection';
 
 const USER_ORDER: Record<string, string> = { NAME: 'nameLower', EMAIL: 'email', CREATED_AT: 'createdAt', UPDATED_AT: 'updatedAtSort' };
 const POST_ORDER: Record<string, string> = { TITLE: 'titleLower', CREATED_AT: 'createdAt', PUBLISHED_AT: 'publishedAtSort', VIEW_COUNT: 'viewCount' };
@@ -56,18 +58,22 @@ export const queryResolvers = {
     _: unknown,
     args: PageArgs & { filter?: { status?: UserStatus; role?: UserRole; search?: string } | null; orderBy?: OrderBy | null },
     ctx: GraphQLContext,
+    info: GraphQLResolveInfo,
   ) => {
     const filter: FilterQuery<UserDoc> = { deletedAt: null };
     if (args.filter?.status) filter.status = args.filter.status;
     if (args.filter?.role) filter.role = args.filter.role;
     if (args.filter?.search) filter.nameLower = { $regex: escapeRegex(args.filter.search.toLowerCase()) };
-    return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args);
+    return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args, {
+      lazyCount: !selectsField(info, 'totalCount'),
+    });
   },
   post: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadPost(ctx, args.id),
   posts: (
     _: unknown,
     args: PageArgs & { filter?: { status?: PostStatus; authorId?: string; search?: string } | null; orderBy?: OrderBy | null },
     ctx: GraphQLContext,
+    info: GraphQLResolveInfo,
   ) => {
     const and: FilterQuery<PostDoc>[] = [visiblePostsFilter(ctx.caller)];
     if (args.filter?.status) and.push({ status: args.filter.status });
@@ -76,7 +82,9 @@ export const queryResolvers = {
       const re = { $regex: escapeRegex(args.filter.search), $options: 'i' };
       and.push({ $or: [{ title: re }, { content: re }] });
     }
-    return paginate(ctx.deps.models.posts, { $and: and }, sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args);
+    return paginate(ctx.deps.models.posts, { $and: and }, sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args, {
+      lazyCount: !selectsField(info, 'totalCount'),
+    });
   },
   comment: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadComment(ctx, args.id),
   search: (_: unknown, args: { query: string; type?: SearchType | null; limit?: number | null }, ctx: GraphQLContext) =>

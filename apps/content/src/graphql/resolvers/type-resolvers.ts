@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { FilterQuery } from 'mongoose';
 import { toGlobalId } from '@platform/graphql-schema';
 import { isAdmin } from '../../identity/caller';
@@ -6,6 +7,7 @@ import { canSeePost, visiblePostsFilter } from '../../posts/post-reads';
 import { paginate, type Connection, type PageArgs } from '../connections';
 import type { GraphQLContext } from '../context';
 import { gqlError } from '../errors';
+import { selectsField } from '../selection';
 
 /** Field resolvers of User, Post, Comment, the Node interface and the SearchResult union. */
 
@@ -35,12 +37,12 @@ export const typeResolvers = {
     id: (user: UserDoc) => toGlobalId('User', user._id),
     email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (ctx.caller.id === user._id || isAdmin(ctx.caller) ? user.email : null),
     avatar: (user: UserDoc) => user.avatar ?? null,
-    posts: (user: UserDoc, args: PageArgs & { status?: PostDoc['status'] | null }, ctx: GraphQLContext) => {
+    posts: (user: UserDoc, args: PageArgs & { status?: PostDoc['status'] | null }, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
       const filter: FilterQuery<PostDoc> = { $and: [visiblePostsFilter(ctx.caller), { author: user._id }, ...(args.status ? [{ status: args.status }] : [])] };
-      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args);
+      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, { lazyCount: !selectsField(info, 'totalCount') });
     },
-    comments: (user: UserDoc, args: PageArgs, ctx: GraphQLContext) =>
-      paginate(ctx.deps.models.comments, { author: user._id, deletedAt: null }, createdAsc, args),
+    comments: (user: UserDoc, args: PageArgs, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+      paginate(ctx.deps.models.comments, { author: user._id, deletedAt: null }, createdAsc, args, { lazyCount: !selectsField(info, 'totalCount') }),
   },
 
   Post: {
