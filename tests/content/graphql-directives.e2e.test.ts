@@ -65,6 +65,30 @@ describe('@cache(ttl:)', () => {
     expect(fresh.extensions?.cacheHits).toBeUndefined();
   });
 
+  it('a connection cached without totalCount is not served to the same query with totalCount (counted, then cached with it)', async () => {
+    const writer = await seedUser(app, { name: 'Counted Author' });
+    for (const title of ['Counted 1', 'Counted 2', 'Counted 3']) {
+      const res = await gql(app, `mutation($t: String!) { createPost(input: { title: $t, content: "c", status: PUBLISHED }) { success } }`, { t: title }, writer);
+      expect(res.data!.createPost).toEqual({ success: true });
+    }
+    const page = `edges { node { title } } pageInfo { hasNextPage }`;
+    const withoutCount = `query($a: ID) { posts(filter: { authorId: $a }, first: 2) { ${page} } }`;
+    const withCount = `query($a: ID) { posts(filter: { authorId: $a }, first: 2) { ${page} ...Total } } fragment Total on PostConnection { totalCount }`;
+    const vars = { a: writer.id };
+    const first = await raw(app, withoutCount, vars, reader);
+    expect(first.extensions?.cacheHits).toBeUndefined();
+    expect(first.data.posts).toEqual({ edges: [{ node: { title: 'Counted 3' } }, { node: { title: 'Counted 2' } }], pageInfo: { hasNextPage: true } });
+    expect((await raw(replica, withoutCount, vars, reader)).extensions?.cacheHits).toBe(1);
+    // Same field, arguments and caller, now selecting totalCount (through a fragment): counted, not a hit.
+    const counted = await raw(replica, withCount, vars, reader);
+    expect(counted.extensions?.cacheHits).toBeUndefined();
+    expect(counted.data.posts).toEqual({ ...first.data.posts as object, totalCount: 3 });
+    // Cached with its count: a hit on either replica carries the number.
+    const hit = await raw(app, withCount, vars, reader);
+    expect(hit.extensions?.cacheHits).toBe(1);
+    expect(hit.data.posts).toEqual(counted.data.posts);
+  });
+
   it('keeps callers’ views apart (a draft cached for its author is not served to others)', async () => {
     const created = await gql(app, `mutation { createPost(input: { title: "Private draft", content: "c" }) { post { id } } }`, {}, author);
     const id = ((created.data!.createPost as { post: { id: string } }).post).id;
