@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from 'jose';
 import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import { eventually, INTERNAL_SECRET, json } from './platform';
+import { closeCode, collect, wsClient } from './subscriptions-client';
 
 /**
  * Upstream failures: content down (nothing listening), content slow (accepts, never answers),
@@ -13,6 +14,9 @@ import { eventually, INTERNAL_SECRET, json } from './platform';
  * A third gateway ("scripted") stands in front of a fake auth (a JWKS of this test's own key, and
  * API-key lookups from a table) and a fake content whose behaviour each test sets: it proves
  * 502s, plan concurrency with held requests, and request-id propagation without the real services.
+ *
+ * A fourth gateway ("keyless") has its own fake auth, stopped until a test starts it: it has never
+ * fetched auth's signing keys when the first tokens reach it.
  */
 let gateway: RunningApp;
 let slowGateway: RunningApp;
@@ -30,6 +34,12 @@ const parked: http.ServerResponse[] = [];
 let fakeContent: http.Server;
 let fakeAuth: http.Server;
 let signingKey: KeyLike;
+/** The fake auth's JWKS (the public half of `signingKey`). */
+let jwks: { keys: object[] };
+let keyless: RunningApp;
+/** The keyless gateway's auth: a JWKS on a fixed port, down (nothing listening) until started. */
+let keylessAuth: http.Server | undefined;
+let keylessAuthPort: number;
 /** API key → the record auth's lookup answers (docs/architecture.md, `/internal/api-keys/lookup`). */
 const apiKeys = new Map<string, { accountId: string; keyId: string; plan: string; roles: string[] }>();
 
@@ -73,6 +83,7 @@ beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   signingKey = privateKey;
   const jwk = { ...(await exportJWK(publicKey)), kid: 'scripted', alg: 'ES256', use: 'sig' };
+  jwks = { keys: [jwk] };
   contentBehaviour = answer;
   authBehaviour = authAnswer;
   fakeContent = http.createServer((req, res) => {
@@ -96,8 +107,9 @@ beforeAll(async () => {
     MAX_BODY_BYTES: '4096',
     MAX_GRAPHQL_BODY_BYTES: '2048',
   };
-  const [downPort, slowPort, scriptedPort] = [await freePort(), await freePort(), await freePort()];
-  [gateway, slowGateway, scripted] = await Promise.all([
+  const [downPort, slowPort, scriptedPort, keylessPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  keylessAuthPort = await freePort();
+  [gateway, slowGateway, scripted, keyless] = await Promise.all([
     startApp({ app: 'gateway', env: { ...base, PORT: String(downPort), CONTENT_URL: deadUrl, AUTH_URL: deadUrl }, readyTimeoutMs: 60_000 }),
     startApp({ app: 'gateway', env: { ...base, PORT: String(slowPort), CONTENT_URL: stalledUrl, AUTH_URL: stalledUrl }, readyTimeoutMs: 60_000 }),
     startApp({
@@ -113,13 +125,24 @@ beforeAll(async () => {
       },
       readyTimeoutMs: 60_000,
     }),
+    startApp({
+      app: 'gateway',
+      env: {
+        ...base,
+        PORT: String(keylessPort),
+        PUBLIC_URL: `http://127.0.0.1:${keylessPort}`,
+        CONTENT_URL: fakeContentUrl,
+        AUTH_URL: `http://127.0.0.1:${keylessAuthPort}`,
+      },
+      readyTimeoutMs: 60_000,
+    }),
   ]);
 }, 120_000);
 
 afterAll(async () => {
   for (const res of [...held, ...parked]) res.destroy();
-  await Promise.allSettled([gateway?.stop(), slowGateway?.stop(), scripted?.stop()]);
-  for (const server of [stalled, fakeContent, fakeAuth]) {
+  await Promise.allSettled([gateway?.stop(), slowGateway?.stop(), scripted?.stop(), keyless?.stop()]);
+  for (const server of [stalled, fakeContent, fakeAuth, keylessAuth]) {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
   }
@@ -132,14 +155,18 @@ afterEach(() => {
 });
 
 /** An access token as auth would issue it (RFC 9068), signed with the key the fake JWKS serves. */
-async function accessToken(claims: { sub: string; plan?: string; roles?: string[]; scope?: string }): Promise<string> {
+async function accessToken(
+  claims: { sub: string; plan?: string; roles?: string[]; scope?: string },
+  options: { issuer?: string; expiresAt?: number | string } = {},
+): Promise<string> {
+  const issuer = options.issuer ?? scripted.url;
   return new SignJWT({ scope: 'content:read content:write', roles: ['USER'], client_id: 'scripted-test', ...claims, jti: randomUUID() })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'scripted' })
-    .setIssuer(scripted.url)
-    .setAudience(scripted.url)
+    .setIssuer(issuer)
+    .setAudience(issuer)
     .setSubject(claims.sub)
     .setIssuedAt()
-    .setExpirationTime('10m')
+    .setExpirationTime(options.expiresAt ?? '10m')
     .sign(signingKey);
 }
 
@@ -375,4 +402,80 @@ describe('request ids', () => {
     expect(own.status).toBe(401);
     expect(own.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
+});
+
+describe("a replica that has not fetched auth's signing keys while auth is down", () => {
+  async function startKeylessAuth(): Promise<void> {
+    keylessAuth = http.createServer((req, res) => {
+      if (req.url === '/jwks') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
+      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+    });
+    await new Promise<void>((resolve) => keylessAuth!.listen(keylessAuthPort, '127.0.0.1', resolve));
+  }
+
+  /** Resolves with the close code, or 0 once the connection is acknowledged. */
+  async function wsOutcome(token: string): Promise<number> {
+    const client = wsClient(keyless.url, { authorization: `Bearer ${token}` });
+    const outcome = new Promise<number>((resolve) => {
+      client.on('connected', () => resolve(0));
+      void closeCode(client).then(resolve);
+    });
+    collect(client, 'subscription { onPostCreated { id } }');
+    const code = await outcome;
+    await client.dispose();
+    return code;
+  }
+
+  it("answers a valid JWT 503 in each interface's shape (not 401: the token was never judged), then accepts it once auth is back", async () => {
+    const token = await accessToken({ sub: `acct-${randomUUID()}`, scope: 'content:read content:write speech:read speech:write' }, { issuer: keyless.url });
+    const headers = { authorization: `Bearer ${token}` };
+    const message = 'authentication is temporarily unavailable';
+
+    const speech = await timed(`${keyless.url}/v1/models`, { headers });
+    expect([speech.res.status, speech.body]).toEqual([503, { detail: { status: 'error', message } }]);
+    expect(speech.res.headers.get('retry-after')).toBe('1');
+    expect(speech.ms).toBeLessThan(2500);
+    const rest = await timed(`${keyless.url}/api/v1/posts`, { headers });
+    expect([rest.res.status, rest.body]).toEqual([503, { error: { code: 503, message } }]);
+    expect(rest.res.headers.get('retry-after')).toBe('1');
+    const graphql = await timed(`${keyless.url}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ posts { totalCount } }' }),
+    });
+    expect([graphql.res.status, graphql.body]).toEqual([503, { errors: [{ message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] }]);
+    // graphql-ws: 1013 "try again later" (clients retry it), not 4401 (clients give up on it).
+    expect(await wsOutcome(token)).toBe(1013);
+    expect(contentSeen.some((seen) => seen.authorization === headers.authorization)).toBe(false);
+
+    // A token that would be refused with keys too is still refused: it is expired whatever its signature.
+    const expired = await timed(`${keyless.url}/api/v1/posts`, {
+      headers: { authorization: `Bearer ${await accessToken({ sub: 'acct-expired' }, { issuer: keyless.url, expiresAt: Math.floor(Date.now() / 1000) - 60 })}` },
+    });
+    expect([expired.res.status, expired.body]).toEqual([401, { error: { code: 401, message: 'invalid_token: token expired' } }]);
+
+    await startKeylessAuth();
+    expect((await timed(`${keyless.url}/v1/models`, { headers })).res.status).toBe(200);
+    expect((await timed(`${keyless.url}/api/v1/posts`, { headers })).res.status).toBe(200);
+    expect(await wsOutcome(token)).toBe(0);
+  });
+});
+
+describe('a graphql-ws connection lives no longer than its token', () => {
+  it("is closed 4401 'token expired' at the token's exp", async () => {
+    const exp = Math.floor(Date.now() / 1000) + 3;
+    const client = wsClient(scripted.url, { authorization: `Bearer ${await accessToken({ sub: `acct-${randomUUID()}` }, { expiresAt: exp })}` });
+    let connected = false;
+    client.on('connected', () => {
+      connected = true;
+    });
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => client.on('closed', (event) => resolve(event as { code: number; reason: string })));
+    collect(client, 'subscription { onPostCreated { id } }');
+    const event = await closed;
+    expect(connected).toBe(true);
+    expect(event).toMatchObject({ code: 4401, reason: 'token expired' });
+    expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000 - 50);
+    expect(Date.now()).toBeLessThan(exp * 1000 + 1500);
+    await client.dispose();
+  }, 15_000);
 });

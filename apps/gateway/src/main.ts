@@ -47,7 +47,12 @@ async function main(): Promise<void> {
   await listenForApiKeyRevocations(revocations, apiKeys, logger);
   const authDeps = {
     apiKeys,
-    verifyAccessToken: oauthResourceVerifier({ publicUrl: config.PUBLIC_URL, authUrl: config.AUTH_URL, redis }),
+    verifyAccessToken: oauthResourceVerifier({
+      publicUrl: config.PUBLIC_URL,
+      authUrl: config.AUTH_URL,
+      redis,
+      jwksTimeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
+    }),
   };
   const acquireSlot = createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX });
   const limiter = createPlanLimiter(

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { buildChallenge, ResourceAuthError, type ResourceErrorCode } from './challenge';
 import { DEFAULT_DPOP_ALGORITHMS, DpopProofError, verifyDpopProof } from './dpop-proof';
+import { KeySetUnavailableError, remoteKeySet } from './key-set';
 import { redisNonceStore, redisReplayCache, type NonceStore } from './replay-cache';
 
 export const REVOKED_JTI_PREFIX = 'auth:revoked:jti:';
@@ -28,6 +29,8 @@ export interface TokenVerifierOptions {
   clockToleranceSeconds?: number;
   /** Minimum time between JWKS refetches triggered by an unknown `kid` (30 s; auth's KEY_ACTIVATION_DELAY must exceed it). */
   jwksCooldownSeconds?: number;
+  /** Bound on one JWKS fetch (5 s); a fetch that fails or times out is a `KeySetUnavailableError`. */
+  jwksTimeoutSeconds?: number;
   /** Test seam: a key resolver instead of the remote JWKS. */
   keys?: JWTVerifyGetKey;
 }
@@ -54,8 +57,38 @@ export interface VerifiedAccessToken {
 }
 
 export interface TokenVerifier {
-  /** Resolves with the token's claims, or throws a ResourceAuthError ready to be sent. */
+  /**
+   * Resolves with the token's claims, or throws a ResourceAuthError ready to be sent (the token
+   * is refused), or a KeySetUnavailableError (503: auth's keys could not be fetched, so the token
+   * could not be judged). Other errors (Redis down) are outages too.
+   */
   verify(request: ResourceRequest, requiredScopes?: string[]): Promise<VerifiedAccessToken>;
+}
+
+const ACCESS_TOKEN_ALGORITHMS = ['ES256', 'EdDSA'];
+const REQUIRED_CLAIMS = ['exp', 'iat', 'jti', 'sub'];
+
+/**
+ * Without keys a token cannot be accepted, but it can still be refused: when its unverified
+ * header and claims fail a check the signature cannot change (typ, issuer, expiry, audience), it
+ * would be refused with keys too, so the answer is that 401 and not a 503 to retry.
+ */
+function refusedWithoutKeys(token: string, options: TokenVerifierOptions): string | undefined {
+  let typ: unknown;
+  let claims: JWTPayload;
+  try {
+    typ = decodeProtectedHeader(token).typ;
+    claims = decodeJwt(token);
+  } catch {
+    return 'token is invalid';
+  }
+  if (typeof typ !== 'string' || typ.toLowerCase().replace(/^application\//, '') !== 'at+jwt') return 'token is invalid';
+  if (REQUIRED_CLAIMS.some((name) => !(name in claims)) || claims.iss !== options.issuer) return 'token is invalid';
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof claims.exp !== 'number' || claims.exp <= now - (options.clockToleranceSeconds ?? 5)) return 'token expired';
+  const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+  if (!audiences.some((aud) => options.audiences.includes(aud))) return 'token audience is not this resource';
+  return undefined;
 }
 
 /**
@@ -63,7 +96,13 @@ export interface TokenVerifier {
  * cached JWKS, revocation through Redis, audience, expiry, scopes, and DPoP proofs (RFC 9449).
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
-  const keys = options.keys ?? createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: (options.jwksCooldownSeconds ?? 30) * 1000, cacheMaxAge: 600_000 });
+  const keys =
+    options.keys ??
+    remoteKeySet(new URL(options.jwksUrl), {
+      cooldownMs: (options.jwksCooldownSeconds ?? 30) * 1000,
+      timeoutMs: (options.jwksTimeoutSeconds ?? 5) * 1000,
+      maxAgeMs: 600_000,
+    });
   const algs = options.dpop?.algorithms ?? DEFAULT_DPOP_ALGORITHMS;
   const replay = redisReplayCache(options.redis, options.dpop?.replayPrefix ?? 'rs:dpop-jti:');
   const nonces = options.dpop?.nonceStore ?? redisNonceStore(options.redis);
@@ -104,12 +143,17 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         ({ payload: claims } = await jwtVerify(token, keys, {
           issuer: options.issuer,
           audience: options.audiences,
-          algorithms: ['ES256', 'EdDSA'],
+          algorithms: ACCESS_TOKEN_ALGORITHMS,
           typ: 'at+jwt',
           clockTolerance: options.clockToleranceSeconds ?? 5,
-          requiredClaims: ['exp', 'iat', 'jti', 'sub'],
+          requiredClaims: REQUIRED_CLAIMS,
         }));
       } catch (err) {
+        if (err instanceof KeySetUnavailableError) {
+          const refused = refusedWithoutKeys(token, options);
+          if (refused) throw failure(scheme, 401, 'invalid_token', refused);
+          throw err;
+        }
         const why =
           err instanceof joseErrors.JWTExpired
             ? 'token expired'

@@ -1,17 +1,21 @@
 import type { Redis } from 'ioredis';
-import { createTokenVerifier, ResourceAuthError, type TokenVerifier } from '@platform/oauth-resource';
+import { createTokenVerifier, KeySetUnavailableError, ResourceAuthError, type TokenVerifier } from '@platform/oauth-resource';
 import { TokenRejectedError, type AccessTokenVerifier } from './access-token-verifier';
+import { AuthUnavailableError } from './api-key-lookup';
 
 export interface OAuthResourceOptions {
   publicUrl: string;
   authUrl: string;
   redis: Redis;
+  /** Bound on one fetch of auth's JWKS. */
+  jwksTimeoutMs: number;
 }
 
 /**
  * Adapts libs/oauth-resource (JWKS cache, revocation list in Redis, DPoP proofs with replay
  * protection) to the gateway's verifier. The library fixes audiences per verifier, so one is
- * built per audience set (speech, content) and reused.
+ * built per audience set (speech, content) and reused. A token that could not be judged because
+ * auth's JWKS could not be fetched is an outage (`AuthUnavailableError`, 503), not a rejection.
  */
 export function oauthResourceVerifier(options: OAuthResourceOptions): AccessTokenVerifier {
   const issuer = options.publicUrl.replace(/\/$/, '');
@@ -26,6 +30,7 @@ export function oauthResourceVerifier(options: OAuthResourceOptions): AccessToke
         audiences,
         redis: options.redis,
         realm: 'platform',
+        jwksTimeoutSeconds: options.jwksTimeoutMs / 1000,
       });
       verifiers.set(key, verifier);
     }
@@ -49,6 +54,7 @@ export function oauthResourceVerifier(options: OAuthResourceOptions): AccessToke
         exp: typeof claims.exp === 'number' ? claims.exp : 0,
       };
     } catch (err) {
+      if (err instanceof KeySetUnavailableError) throw new AuthUnavailableError(`auth's signing keys are unavailable: ${err.description}`);
       if (err instanceof ResourceAuthError) {
         const extra: Record<string, string> = {};
         if (err.headers['DPoP-Nonce']) extra['dpop-nonce'] = err.headers['DPoP-Nonce'];

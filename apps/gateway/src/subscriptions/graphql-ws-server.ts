@@ -22,6 +22,11 @@ export interface SubscriptionServerOptions {
 
 /** Close codes besides graphql-ws's own (4400 bad request, 4403 forbidden, 4409, 4429, 4499). */
 export const CLOSE_UNAUTHORIZED = 4401;
+/**
+ * The credential could not be checked (auth's keys or API-key lookup unavailable, Redis down):
+ * "try again later" (RFC 6455 registry), which graphql-ws clients retry, unlike 4401.
+ */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** Policy violation: the subscriber did not read fast enough and its buffer overflowed. */
 export const CLOSE_SLOW_CONSUMER = 1008;
 
@@ -80,8 +85,8 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           },
           options.authDeps,
         ).catch(() => null);
-        if (!outcome) {
-          ctx.extra.socket.close(1011, 'authentication unavailable');
+        if (!outcome || (!outcome.ok && outcome.error.status >= 500)) {
+          ctx.extra.socket.close(CLOSE_TRY_AGAIN_LATER, 'authentication unavailable');
           return false;
         }
         if (!outcome.ok) {
