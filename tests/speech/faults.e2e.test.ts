@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -58,7 +59,7 @@ describe('a worker killed mid-stream', () => {
     await stack?.stop();
   }, 30_000);
 
-  it('the client gets an incomplete response within the frame timeout, nothing is charged or recorded, and nothing is left in Redis', async () => {
+  it('the client gets an incomplete response within the frame timeout, nothing is charged, the gateway records it as failed, and nothing is left in Redis', async () => {
     const before = await characterCount(stack);
     const res = await tts(stack, RACHEL, { text: LONG, output_format: 'mp3_44100_192' }, true);
     expect(res.status).toBe(200);
@@ -95,10 +96,14 @@ describe('a worker killed mid-stream', () => {
     for (const key of await stack.redis.keys(`${stack.prefix}:job:*`)) expect(await stack.redis.ttl(key)).toBeGreaterThan(0);
 
     // The gateway gave up and settled at 0: the reservation is back. The dead worker never wrote a
-    // history item, and nobody else does (docs/speech.md, History).
+    // history item; the gateway recorded the generation once, as failed, charged nothing, without
+    // audio (docs/speech.md, History), before it cut the response off.
     expect(await characterCount(stack)).toBe(before);
     const item = await fetch(`${stack.url}/v1/history/${jobId}`, { headers: { 'xi-api-key': stack.apiKey } });
-    expect(item.status).toBe(404);
+    expect(item.status).toBe(200);
+    expect(await item.json()).toMatchObject({ history_item_id: jobId, text: LONG, state: 'failed', character_count_from_request: [...LONG].length, character_count_change_to: 0 });
+    expect((await historyItems(stack)).filter((h) => h.text === LONG)).toHaveLength(1);
+    expect((await fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } })).status).toBe(404);
 
     // And the next request is served in full.
     const next = await tts(stack, RACHEL, { text: 'Back to normal.' });
@@ -106,7 +111,7 @@ describe('a worker killed mid-stream', () => {
     expect(mp3DurationSeconds(parseMp3(Buffer.from(await next.arrayBuffer())))).toBeGreaterThan(0.5);
   }, 60_000);
 
-  it('a whole-file request whose worker dies gets a 503 in the speech shape', async () => {
+  it('a whole-file request whose worker dies gets a 503 in the speech shape and a failed history item', async () => {
     const worker = stack.workers.at(-1)!;
     const before = await characterCount(stack);
     const text = `${LONG} ${LONG}`;
@@ -116,9 +121,11 @@ describe('a worker killed mid-stream', () => {
     const res = await pending;
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ detail: { status: 'error' } });
-    // Not charged, and no history item.
+    // Not charged; recorded once as failed (before the 503 was sent), without audio.
     expect(await characterCount(stack)).toBe(before);
-    expect((await historyItems(stack)).filter((h) => h.text === text)).toEqual([]);
+    const items = (await historyItems(stack)).filter((h) => h.text === text);
+    expect(items).toEqual([expect.objectContaining({ state: 'failed', character_count_from_request: [...text].length, character_count_change_to: 0 })]);
+    expect((await fetch(`${stack.url}/v1/history/${items[0]!.history_item_id}/audio`, { headers: { 'xi-api-key': stack.apiKey } })).status).toBe(404);
     await stack.startWorker();
   }, 60_000);
 });
@@ -161,13 +168,15 @@ describe('several workers, cancellation and draining', () => {
     await until(async () => (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0) > before, 10_000);
     await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
 
-    // The worker records the generation once, as cancelled, with the audio it had produced.
-    await until(async () => (await fetch(`${stack.url}/v1/history/${jobId}`, { headers: { 'xi-api-key': stack.apiKey } })).status === 200, 10_000);
+    // The generation is recorded once, as cancelled (the gateway records it when the client leaves),
+    // with the audio the worker had produced when it stopped (the worker's record brings it).
+    const audioOf = () => fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
+    await until(async () => (await audioOf()).status === 200, 10_000);
     const items = (await historyItems(stack)).filter((h) => h.text === text);
     expect(items).toEqual([
       expect.objectContaining({ history_item_id: jobId, state: 'cancelled', character_count_from_request: [...text].length, character_count_change_to: 0 }),
     ]);
-    const audio = await fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
+    const audio = await audioOf();
     expect(audio.status).toBe(200);
     expect(audio.headers.get('content-type')).toMatch(/^audio\/mpeg/);
     expect((await audio.arrayBuffer()).byteLength).toBeGreaterThan(0);
@@ -194,6 +203,99 @@ describe('several workers, cancellation and draining', () => {
     const after = await tts(stack, RACHEL, { text: 'Still here.' });
     expect(after.status).toBe(200);
     await after.arrayBuffer();
+  }, 60_000);
+});
+
+describe('a /stream client that keeps the connection open but stops reading', () => {
+  let stack: SpeechStack;
+  const STALL_MS = 500;
+  beforeAll(async () => {
+    // Through the environment, as the gateway process takes it (its config does not name it; the
+    // speech edge reads it when created).
+    process.env.SPEECH_WRITE_STALL_TIMEOUT_MS = String(STALL_MS);
+    try {
+      stack = await startSpeechStack({ workers: 1, concurrency: 1, accountSpeech: true, storeQuota: true });
+    } finally {
+      delete process.env.SPEECH_WRITE_STALL_TIMEOUT_MS;
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  /**
+   * Sends a `/stream` request on a raw socket and takes the first bytes (the response head), then
+   * reads nothing more: the socket is paused, so Node stops reading once its own small buffer is
+   * full, the kernel's receive window closes, and the gateway's writes back up.
+   */
+  function stalledClient(body: unknown): Promise<{ socket: net.Socket; first: Buffer }> {
+    const { hostname, port } = new URL(stack.url);
+    const payload = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+        socket.write(
+          [
+            `POST /v1/text-to-speech/${RACHEL}/stream HTTP/1.1`,
+            `Host: ${hostname}:${port}`,
+            'Content-Type: application/json',
+            `xi-api-key: ${stack.apiKey}`,
+            `Content-Length: ${Buffer.byteLength(payload)}`,
+            '',
+            payload,
+          ].join('\r\n'),
+        );
+      });
+      socket.once('data', (first: Buffer) => {
+        socket.pause();
+        resolve({ socket, first });
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  it('is given up on after the write-stall timeout: job cancelled, response destroyed, a cancelled history item, characters refunded', async () => {
+    const before = await characterCount(stack);
+    const cancelledBefore = ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
+    // About five minutes of 44.1 kHz PCM (~26 MB): far more than the socket buffers hold.
+    const text = `${LONG} ${LONG}`;
+    const started = Date.now();
+    const { socket, first } = await stalledClient({ text, output_format: 'pcm_44100' });
+    const head = first.toString('latin1');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toMatch(/transfer-encoding: chunked/i);
+    const jobId = /history-item-id: (\w+)/i.exec(head)![1]!;
+    expect(await characterCount(stack)).toBe(before + [...text].length);
+
+    // The gateway gives up once no byte has been taken for the stall timeout, and cancels the job as
+    // a disconnect does: the worker (which needs a few seconds for this text) stops within a piece.
+    const cancelled = async () => ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
+    await until(async () => (await cancelled()) > cancelledBefore, 15_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS);
+    await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
+
+    // Recorded once, as cancelled, charged nothing: the reservation is back in full. The audio the
+    // worker had produced when it stopped joins the item.
+    const get = (suffix = '') => fetch(`${stack.url}/v1/history/${jobId}${suffix}`, { headers: { 'xi-api-key': stack.apiKey } });
+    await until(async () => (await get('/audio')).status === 200, 10_000);
+    expect(await (await get()).json()).toMatchObject({
+      history_item_id: jobId,
+      state: 'cancelled',
+      character_count_from_request: [...text].length,
+      character_count_change_to: 0,
+    });
+    expect((await historyItems(stack)).filter((h) => h.text === text)).toHaveLength(1);
+    expect(await characterCount(stack)).toBe(before);
+
+    // Reading again, the client gets what the kernel still held, then the connection ends without
+    // the chunked terminator: the response was destroyed, not completed.
+    const rest: Buffer[] = [first];
+    socket.on('data', (chunk: Buffer) => rest.push(chunk));
+    socket.resume();
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const received = Buffer.concat(rest);
+    expect(received.subarray(-7).toString('latin1')).not.toBe('\r\n0\r\n\r\n');
+    // Far less than the whole generation (about 26 MB) reached the client.
+    expect(received.length).toBeLessThan(10 * 1024 * 1024);
   }, 60_000);
 });
 

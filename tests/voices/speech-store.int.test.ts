@@ -144,6 +144,64 @@ describe('history', () => {
     expect(await store.connection.db!.collection('history_audio.files').countDocuments({})).toBe(0);
   });
 
+  describe('two records of one job (the gateway gives up, the worker ends it)', () => {
+    const audioFiles = (id: string) => store.connection.db!.collection('history_audio.files').countDocuments({ filename: id });
+    const items = (jobId: string) => store.models.History.find({ jobId }).lean();
+    // The gateway's record of a generation whose client did not get the whole audio carries none.
+    const gateway = (jobId: string, state: 'failed' | 'cancelled') => ({ ...base, accountId: 'acct-race', jobId, historyItemId: jobId, state });
+    const worker = (jobId: string, state: 'complete' | 'failed' | 'cancelled', audio: Buffer) => ({ ...base, accountId: 'acct-race', jobId, historyItemId: jobId, state, audio });
+    const orders = ['gateway first', 'worker first', 'at once'] as const;
+    type Record = Parameters<typeof recordHistory>[1];
+    async function inOrder(order: (typeof orders)[number], g: Record, w: Record) {
+      if (order === 'gateway first') return [await recordHistory(store, g), await recordHistory(store, w)];
+      if (order === 'worker first') return [await recordHistory(store, w), await recordHistory(store, g)];
+      return Promise.all([recordHistory(store, g), recordHistory(store, w)]);
+    }
+
+    it.each(orders)('the gateway failed it, the worker completed it (%s): one failed item, no audio kept', async (order) => {
+      for (let round = 0; round < 5; round++) {
+        const jobId = `race-fc-${order.replace(/ /g, '-')}-${round}`;
+        const docs = await inOrder(order, gateway(jobId, 'failed'), worker(jobId, 'complete', Buffer.from('the whole audio')));
+        const stored = await items(jobId);
+        expect(stored).toHaveLength(1);
+        expect(stored[0]).toMatchObject({ _id: jobId, state: 'failed', audioFileId: null, audioBytes: 0 });
+        // Both callers were answered with the item; the later one with the item as it ended.
+        expect(docs.map((d) => d._id)).toEqual([jobId, jobId]);
+        expect(await getHistoryAudio(store, 'acct-race', jobId)).toBeNull();
+        expect(await audioFiles(jobId)).toBe(0);
+      }
+    });
+
+    it.each(orders)('the gateway cancelled it, the worker stopped it with partial audio (%s): one cancelled item with that audio', async (order) => {
+      for (let round = 0; round < 5; round++) {
+        const jobId = `race-cc-${order.replace(/ /g, '-')}-${round}`;
+        const partial = Buffer.from(`partial audio ${round}`);
+        await inOrder(order, gateway(jobId, 'cancelled'), worker(jobId, 'cancelled', partial));
+        const stored = await items(jobId);
+        expect(stored).toHaveLength(1);
+        expect(stored[0]).toMatchObject({ _id: jobId, state: 'cancelled', audioBytes: partial.length });
+        expect((await getHistoryAudio(store, 'acct-race', jobId))?.bytes.equals(partial)).toBe(true);
+        expect(await audioFiles(jobId)).toBe(1);
+      }
+    });
+
+    it('the worker failed it with partial audio, the gateway failed it too: the first state and the audio stay', async () => {
+      const partial = Buffer.from('partial');
+      await recordHistory(store, worker('race-ff', 'failed', partial));
+      const doc = await recordHistory(store, gateway('race-ff', 'cancelled'));
+      expect(doc).toMatchObject({ state: 'failed', audioBytes: partial.length });
+      expect((await getHistoryAudio(store, 'acct-race', 'race-ff'))?.bytes.equals(partial)).toBe(true);
+    });
+
+    it('a complete item stays when recorded again complete, and a second audio is not kept', async () => {
+      await recordHistory(store, worker('race-kk', 'complete', Buffer.from('first')));
+      const doc = await recordHistory(store, worker('race-kk', 'complete', Buffer.from('second')));
+      expect(doc.state).toBe('complete');
+      expect((await getHistoryAudio(store, 'acct-race', 'race-kk'))?.bytes.toString()).toBe('first');
+      expect(await audioFiles('race-kk')).toBe(1);
+    });
+  });
+
   it('pages newest first with a cursor, filters by voice, and hides other accounts', async () => {
     for (let i = 0; i < 7; i++) {
       clock += 1000;

@@ -37,7 +37,12 @@ export interface QuotaHooks {
   settle(reservationId: string, deliveredCharacters: number): Promise<void>;
 }
 
-/** The worker's record of a finished job, handed over exactly once per job id. */
+/**
+ * A record of a generation, keyed by its job id. The worker hands one over when a job it ran ends;
+ * the gateway hands one over when the client did not get the whole audio (the worker died, the job
+ * failed, the client went away or stopped reading). See docs/speech.md, History, for how two
+ * records of one job meet.
+ */
 export interface HistoryRecord {
   historyItemId: string;
   accountId?: string;
@@ -50,17 +55,26 @@ export interface HistoryRecord {
   outputFormat: string;
   contentType: string;
   state: 'complete' | 'failed' | 'cancelled';
-  /** The exact bytes sent to the client (complete: the whole file; otherwise what was produced). */
+  /**
+   * The exact bytes produced (complete: the whole file the client received; failed or cancelled:
+   * what the worker had produced when it stopped). The gateway's records carry none (empty).
+   */
   audio: Buffer;
   createdAtUnix: number;
   /** The same instant in milliseconds: orders history items created within one second. */
   createdAtMs?: number;
 }
 
-/** Stores a history record; must be idempotent on `historyItemId` (a unique index suffices). */
+/**
+ * Stores a history record: one item per `historyItemId` however many records arrive, in any order.
+ * A failed or cancelled record replaces a complete item (the generation was not charged); nothing
+ * else replaces an item (`recordHistory` of libs/speech-store).
+ */
 export type RecordHistory = (record: HistoryRecord) => Promise<void>;
 
 export interface SpeechHooks {
   resolveVoice?: ResolveVoice;
   quota?: QuotaHooks;
+  /** The gateway's record of a generation whose client did not get the whole audio. */
+  recordHistory?: RecordHistory;
 }

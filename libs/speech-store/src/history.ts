@@ -6,7 +6,7 @@ import type { SpeechStore } from './store';
 
 export interface HistoryRecord {
   accountId: string;
-  /** The synthesis job; a job is recorded at most once however often this is called. */
+  /** The synthesis job; a job has at most one item however often this is called (see `recordHistory`). */
   jobId: string;
   /** The id to give the item (the pipeline may choose it up front); default a new one. */
   historyItemId?: string;
@@ -22,7 +22,7 @@ export interface HistoryRecord {
   contentType: string;
   state: HistoryState;
   settings: { stability: number; similarity_boost: number };
-  /** The exact bytes delivered; required for `complete`, absent for failed or cancelled jobs. */
+  /** The exact bytes delivered (required for `complete`); for failed or cancelled jobs what was produced, if any. */
   audio?: Buffer;
 }
 
@@ -30,19 +30,62 @@ function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
+const unsuccessful = (state: HistoryState) => state !== 'complete';
+
 /**
- * Records a generation exactly once, keyed by job id (unique index): a retry after a crash, or a
- * second worker, finds the first record and returns it, and its own audio copy is removed.
+ * Whether `record` would change `item` (see `recordHistory`): an unsuccessful record replaces a
+ * complete item; an unsuccessful record with audio fills an unsuccessful item without audio.
+ */
+function changes(item: HistoryDoc, record: HistoryRecord): boolean {
+  if (!unsuccessful(record.state)) return false;
+  if (!unsuccessful(item.state)) return true;
+  return record.audio !== undefined && item.audioFileId === null;
+}
+
+/**
+ * Records a generation: one item per job id (unique index), whoever records it and in whatever
+ * order. The worker records each job it ran when it ends; the gateway records a job whose client
+ * did not get the whole audio (worker dead, job failed, client gone). When a second record of a
+ * job arrives, the item already there stays, except:
+ *
+ * - a `failed` or `cancelled` record replaces a `complete` item, audio included (the gateway's
+ *   records have none). Such a generation was settled at 0: the item must not say it was charged,
+ *   nor keep the whole audio free of charge;
+ * - a `failed` or `cancelled` record with audio gives it to a `failed` or `cancelled` item that has
+ *   none (the worker's partial audio joins the gateway's earlier record of a cancelled job).
+ *
+ * So a `complete` record never replaces anything, and of two unsuccessful records the first state
+ * stays. Each rule is one conditional single-document update, so concurrent records end the same
+ * whichever lands first. Audio written for a record that changes nothing is removed again.
  */
 export async function recordHistory(store: SpeechStore, record: HistoryRecord): Promise<HistoryDoc> {
   const { History } = store.models;
   const existing = await History.findOne({ jobId: record.jobId }).lean<HistoryDoc>();
-  if (existing) return existing;
-  const id = record.historyItemId ?? newId();
+  if (existing && !changes(existing, record)) return existing;
+  const id = existing?._id ?? record.historyItemId ?? newId();
   const audioFileId = record.audio ? await putFile(store.audio, `${id}`, record.audio, record.contentType) : null;
+  let result: { item: HistoryDoc; replacedAudio: mongoose.Types.ObjectId | null } | null = null;
+  try {
+    const created = existing ? null : await createItem(store, id, record, audioFileId);
+    result = created ? { item: created, replacedAudio: null } : await mergeInto(store, record, audioFileId);
+  } finally {
+    // Our audio is kept only if the item now refers to it.
+    if (!result && audioFileId) await deleteFile(store.audio, audioFileId);
+  }
+  if (result) {
+    if (result.replacedAudio) await deleteFile(store.audio, result.replacedAudio);
+    return result.item;
+  }
+  const item = await History.findOne({ jobId: record.jobId }).lean<HistoryDoc>();
+  if (!item) throw new Error(`the history item of job ${record.jobId} vanished while being recorded`);
+  return item;
+}
+
+/** Inserts the job's item; null when the job has one already (unique index on `jobId`). */
+async function createItem(store: SpeechStore, id: string, record: HistoryRecord, audioFileId: mongoose.Types.ObjectId | null): Promise<HistoryDoc | null> {
   const now = record.createdAtMs ?? store.now();
   try {
-    const doc = await History.create({
+    const doc = await store.models.History.create({
       _id: id,
       accountId: record.accountId,
       jobId: record.jobId,
@@ -61,13 +104,36 @@ export async function recordHistory(store: SpeechStore, record: HistoryRecord): 
     });
     return doc.toObject<HistoryDoc>();
   } catch (err) {
-    if (audioFileId) await deleteFile(store.audio, audioFileId);
-    if (isDuplicateKey(err)) {
-      const winner = await History.findOne({ jobId: record.jobId }).lean<HistoryDoc>();
-      if (winner) return winner;
-    }
+    if (isDuplicateKey(err)) return null;
     throw err;
   }
+}
+
+/**
+ * Applies an unsuccessful record to the job's existing item by the rules of `recordHistory`, each
+ * rule one conditional update. Null when it changes nothing; else the item as it is now, and the
+ * audio it no longer refers to.
+ */
+async function mergeInto(
+  store: SpeechStore,
+  record: HistoryRecord,
+  audioFileId: mongoose.Types.ObjectId | null,
+): Promise<{ item: HistoryDoc; replacedAudio: mongoose.Types.ObjectId | null } | null> {
+  if (!unsuccessful(record.state)) return null;
+  const { History } = store.models;
+  const audio = { audioFileId, audioBytes: record.audio?.length ?? 0 };
+  // The item as it was (new: false), so the complete audio it held can be removed.
+  const replaced = await History.findOneAndUpdate({ jobId: record.jobId, state: 'complete' }, { $set: { state: record.state, ...audio } }, { new: false }).lean<HistoryDoc>();
+  if (replaced) {
+    return { item: { ...replaced, state: record.state, ...audio }, replacedAudio: (replaced.audioFileId as mongoose.Types.ObjectId | null) ?? null };
+  }
+  if (!audioFileId) return null;
+  const filled = await History.findOneAndUpdate(
+    { jobId: record.jobId, state: { $in: ['failed', 'cancelled'] }, audioFileId: null },
+    { $set: audio },
+    { new: true },
+  ).lean<HistoryDoc>();
+  return filled ? { item: filled, replacedAudio: null } : null;
 }
 
 export const HISTORY_PAGE_DEFAULT = 100;

@@ -97,9 +97,10 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
     },
     logger,
-    // Stand-in for issue 7's subscription store: refuses once the test's allowance is spent.
+    // Issue 7's store for voices and the gateway's history records (as the gateway process wires
+    // them); for quota, unless `storeQuota`, a stand-in that refuses once the test's allowance is spent.
     hooks: {
-      ...(account ? { resolveVoice: account.hooks.resolveVoice } : {}),
+      ...(account ? { resolveVoice: account.hooks.resolveVoice, recordHistory: account.hooks.recordHistory } : {}),
       quota: account && options.storeQuota ? account.hooks.quota : {
         reserve: async (_account, characters) =>
           characters <= quota

@@ -3,6 +3,7 @@ import type stream from 'node:stream';
 import { Queue } from 'bullmq';
 import express, { Router } from 'express';
 import type { Redis } from 'ioredis';
+import { env, loadConfig } from '@platform/config';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
@@ -32,6 +33,12 @@ export interface SpeechEdgeConfig {
   SPEECH_FRAME_TIMEOUT_MS?: number;
   /** Longest `text` per request (default 5000 characters). */
   SPEECH_MAX_TEXT_CHARS?: number;
+  /**
+   * A `/stream` client that takes no bytes for this long (the response's buffers full, no 'drain')
+   * is given up on: its job is cancelled and the response destroyed. Default: the environment
+   * variable of the same name, else 30000.
+   */
+  SPEECH_WRITE_STALL_TIMEOUT_MS?: number;
   /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
   SPEECH_WS_IDLE_TIMEOUT_MS?: number;
   /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is served when it is there. */
@@ -50,7 +57,10 @@ export interface SpeechEdgeDeps {
   authenticateApiKey(key: string): Promise<Identity | null>;
   /** Plan concurrency for WebSocket sessions (HTTP requests pass the gateway's middleware). */
   limits: { acquire(identity: Identity): Promise<ReleaseSlot | null> };
-  /** Account features (issue 7); each optional. */
+  /**
+   * Account features (issue 7); each optional. With `recordHistory`, the gateway records the
+   * generations whose client did not get the whole audio (failed, cancelled; docs/speech.md, History).
+   */
   hooks?: SpeechHooks;
   /** Issue 7's voices/history/user routes, served under the same `/v1` router. */
   accountRouter?: Router;
@@ -67,7 +77,18 @@ export const SPEECH_DEFAULTS = {
   SPEECH_FRAME_TIMEOUT_MS: 15_000,
   SPEECH_MAX_TEXT_CHARS: 5_000,
   SPEECH_WS_IDLE_TIMEOUT_MS: 20_000,
+  SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
 } as const;
+
+/**
+ * `SPEECH_WRITE_STALL_TIMEOUT_MS` when the caller's config does not give it: read from the
+ * environment here, so the gateway process honours it without its own configuration naming it.
+ * A malformed value fails the boot, as the gateway's other settings do.
+ */
+function writeStallTimeoutMs(config: SpeechEdgeConfig): number {
+  if (config.SPEECH_WRITE_STALL_TIMEOUT_MS !== undefined) return config.SPEECH_WRITE_STALL_TIMEOUT_MS;
+  return loadConfig({ SPEECH_WRITE_STALL_TIMEOUT_MS: env.positiveInt(SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS) }).SPEECH_WRITE_STALL_TIMEOUT_MS;
+}
 
 export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   const { config } = deps;
@@ -80,6 +101,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_FRAME_TIMEOUT_MS,
     maxTextChars: config.SPEECH_MAX_TEXT_CHARS ?? SPEECH_DEFAULTS.SPEECH_MAX_TEXT_CHARS,
     wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_IDLE_TIMEOUT_MS,
+    writeStallTimeoutMs: writeStallTimeoutMs(config),
     keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
   };
@@ -91,7 +113,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
   router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
   router.use(modelsRoutes(catalogue));
-  router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, logger: deps.logger }));
+  router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, writeStallTimeoutMs: settings.writeStallTimeoutMs, logger: deps.logger }));
   router.use(previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
   if (deps.accountRouter) router.use(deps.accountRouter);

@@ -17,6 +17,8 @@ export interface RunOptions {
   priority: number;
   /** Aborted when the client goes away: the job is cancelled. */
   signal: AbortSignal;
+  /** When the generation was asked for (the job's `createdAt`); default now. */
+  createdAt?: number;
 }
 
 export interface JobRunner {
@@ -64,7 +66,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
           v: 1,
           jobId,
           keyPrefix: deps.keyPrefix,
-          createdAt: now,
+          createdAt: options.createdAt ?? now,
           deadlineAt: now + deps.frameTimeoutMs,
         };
         await deps.queue.add('synthesize', data, {

@@ -21,8 +21,16 @@ export interface PreparedJob {
   input: JobInput;
   priority: number;
   characters: number;
+  /** When the generation was asked for (the job's `createdAt`, the history item's time). */
+  createdAt: number;
   /** Settles the quota reservation (if any) with the characters delivered; safe to call once or more. */
   settle(delivered: number): Promise<void>;
+  /**
+   * Ends a generation whose client did not get the whole audio: the reservation is settled at 0
+   * and the generation recorded in history as `state`, without audio (the `recordHistory` hook,
+   * when the job is one that history keeps). Safe to call once or more; never throws.
+   */
+  giveUp(state: 'failed' | 'cancelled'): Promise<void>;
 }
 
 /** Resolves the voice, merges settings, reserves quota: everything before the job is queued. */
@@ -42,6 +50,7 @@ export async function prepareJob(
   }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
   const jobId = deps.runner.newJobId();
+  const createdAt = Date.now();
   const characters = [...request.text].length;
   let settled = false;
   let settle = async (_delivered: number) => undefined as void;
@@ -55,24 +64,43 @@ export async function prepareJob(
       await quota.settle(reservation.reservationId, delivered).catch((err: unknown) => deps.logger.error({ err, jobId }, 'quota settle failed'));
     };
   }
-  return {
-    jobId,
-    characters,
-    priority: planPriority(identity.plan),
-    settle,
-    input: {
+  const input: JobInput = {
+    accountId: identity.sub,
+    voice: jobVoice(voice, settings),
+    modelId: request.model.model_id,
+    ...(request.language ? { language: { id: request.language.id, espeak: request.language.espeak } } : {}),
+    text: request.text,
+    ...(pieces ? { pieces } : {}),
+    settings,
+    outputFormat: request.format.id,
+    kind,
+    recordHistory: kind !== 'websocket',
+  };
+  let gaveUp = false;
+  const giveUp = async (state: 'failed' | 'cancelled') => {
+    if (gaveUp) return;
+    gaveUp = true;
+    await settle(0);
+    const record = deps.hooks.recordHistory;
+    if (!record || !input.recordHistory) return;
+    await record({
+      historyItemId: jobId,
       accountId: identity.sub,
-      voice: jobVoice(voice, settings),
+      voiceId: voice.voiceId,
+      voiceName: voice.name,
       modelId: request.model.model_id,
-      ...(request.language ? { language: { id: request.language.id, espeak: request.language.espeak } } : {}),
       text: request.text,
-      ...(pieces ? { pieces } : {}),
+      characterCount: characters,
       settings,
       outputFormat: request.format.id,
-      kind,
-      recordHistory: kind !== 'websocket',
-    },
+      contentType: request.format.contentType,
+      state,
+      audio: Buffer.alloc(0),
+      createdAtUnix: Math.floor(createdAt / 1000),
+      createdAtMs: createdAt,
+    }).catch((err: unknown) => deps.logger.error({ err, jobId, state }, 'history record failed'));
   };
+  return { jobId, characters, createdAt, priority: planPriority(identity.plan), settle, giveUp, input };
 }
 
 /**

@@ -1,19 +1,21 @@
-import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import type { Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
+import { drained } from './backpressure';
 import { sendSpeechError } from './errors';
 import type { JobRunner } from './job-runner';
 import { checkVoiceId, parseTtsRequest } from './parse-request';
-import { frameError, pipelineError, prepareJob, requireSpeaker } from './synthesis';
+import { frameError, pipelineError, prepareJob, requireSpeaker, type PreparedJob } from './synthesis';
 
 interface TtsDeps {
   runner: JobRunner;
   hooks: SpeechHooks;
   catalogue: readonly Model[];
   maxTextChars: number;
+  /** A `/stream` client that takes no bytes for this long is given up on (`SPEECH_WRITE_STALL_TIMEOUT_MS`). */
+  writeStallTimeoutMs: number;
   logger: Logger;
 }
 
@@ -29,25 +31,6 @@ function clientGone(res: Response): AbortSignal {
 }
 
 /**
- * Waits until a slow client has taken the bytes written so far, or has gone (a 'close' that
- * happened before this call would never fire again, so the signal is checked too).
- */
-async function drained(res: Response, signal: AbortSignal): Promise<void> {
-  if (signal.aborted || res.destroyed) return;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    // Each wait settles quietly when aborted below, so the loser of the race rejects nobody.
-    const quiet = (event: string) => once(res, event, { signal: controller.signal }).catch(() => undefined);
-    await Promise.race([quiet('drain'), quiet('close')]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    controller.abort();
-  }
-}
-
-/**
  * `POST /text-to-speech/{voice_id}` (whole file) and `…/stream` (chunked, first bytes after the
  * first sentence). Both enqueue one job and relay its frames.
  */
@@ -55,22 +38,21 @@ export function ttsRoutes(deps: TtsDeps): Router {
   const router = Router();
 
   router.post('/text-to-speech/:voice_id', async (req, res) => {
-    let settle: ((n: number) => Promise<void>) | undefined;
+    let job: PreparedJob | undefined;
+    const signal = clientGone(res);
     try {
       const identity = requireSpeaker(identityOf(req));
       const voiceId = checkVoiceId(String(req.params.voice_id));
       const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
-      const job = await prepareJob(deps, identity, voiceId, request, 'convert');
-      settle = job.settle;
-      const signal = clientGone(res);
+      job = await prepareJob(deps, identity, voiceId, request, 'convert');
       const parts: Buffer[] = [];
-      for await (const frame of deps.runner.run(job.jobId, job.input, { priority: job.priority, signal })) {
+      for await (const frame of deps.runner.run(job.jobId, job.input, { priority: job.priority, signal, createdAt: job.createdAt })) {
         const failure = frameError(frame);
         if (failure) throw failure;
         if (frame.type === 'audio') parts.push(frame.data);
       }
       if (signal.aborted) {
-        await job.settle(0);
+        await job.giveUp('cancelled');
         return;
       }
       const audio = Buffer.concat(parts);
@@ -78,22 +60,23 @@ export function ttsRoutes(deps: TtsDeps): Router {
       res.end(audio);
       await job.settle(job.characters);
     } catch (err) {
-      await settle?.(0);
+      // Recorded before the client hears of it: the failed item is there when the error arrives.
+      await job?.giveUp(signal.aborted ? 'cancelled' : 'failed');
       sendSpeechError(res, pipelineError(err));
     }
   });
 
   router.post('/text-to-speech/:voice_id/stream', async (req, res) => {
-    let settle: ((n: number) => Promise<void>) | undefined;
+    let job: PreparedJob | undefined;
+    const signal = clientGone(res);
     try {
       const identity = requireSpeaker(identityOf(req));
       const voiceId = checkVoiceId(String(req.params.voice_id));
       const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
-      const job = await prepareJob(deps, identity, voiceId, request, 'stream');
-      settle = job.settle;
-      const signal = clientGone(res);
+      job = await prepareJob(deps, identity, voiceId, request, 'stream');
       let completed = false;
-      for await (const frame of deps.runner.run(job.jobId, job.input, { priority: job.priority, signal })) {
+      let stalled = false;
+      for await (const frame of deps.runner.run(job.jobId, job.input, { priority: job.priority, signal, createdAt: job.createdAt })) {
         const failure = frameError(frame);
         if (failure) throw failure;
         if (frame.type === 'audio' && frame.data.length > 0) {
@@ -101,20 +84,26 @@ export function ttsRoutes(deps: TtsDeps): Router {
             // No Content-Length: Node sends chunked transfer encoding, one chunk per frame.
             res.writeHead(200, { 'Content-Type': request.format.contentType, 'history-item-id': job.jobId, 'request-id': job.jobId });
           }
-          if (!res.write(frame.data)) await drained(res, signal);
+          if (!res.write(frame.data) && (await drained(res, signal, deps.writeStallTimeoutMs)) === 'stalled') {
+            // Leaving the loop cancels the job, as a disconnect does.
+            deps.logger.info({ jobId: job.jobId, stallMs: deps.writeStallTimeoutMs }, 'stream client stopped reading; cancelling its job');
+            stalled = true;
+            break;
+          }
         }
         if (frame.type === 'end') completed = true;
       }
-      if (!completed || signal.aborted) {
-        await job.settle(0);
+      if (!completed || signal.aborted || stalled) {
+        const state = signal.aborted || stalled ? 'cancelled' : 'failed';
         if (!res.writableEnded) res.destroy();
+        await job.giveUp(state);
         return;
       }
       if (!res.headersSent) res.writeHead(200, { 'Content-Type': request.format.contentType, 'history-item-id': job.jobId });
       res.end();
       await job.settle(job.characters);
     } catch (err) {
-      await settle?.(0);
+      await job?.giveUp(signal.aborted ? 'cancelled' : 'failed');
       sendSpeechError(res, pipelineError(err));
     }
   });

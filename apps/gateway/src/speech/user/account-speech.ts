@@ -21,7 +21,7 @@ export interface AccountSpeech {
   store: SpeechStore;
   /** Voices, history, user: mount under `/v1` after authentication. */
   router: Router;
-  /** For `createSpeechEdge({ hooks })`: cloned voices, character reservations. */
+  /** For `createSpeechEdge({ hooks })`: cloned voices, character reservations, the gateway's history records. */
   hooks: StoreHooks;
   ready(): Promise<unknown>;
   close(): Promise<void>;
