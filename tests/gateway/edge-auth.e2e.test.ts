@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
+import { Redis } from 'ioredis';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
 import { freePort, stackEnv, startApp, type RunningApp } from '@platform/testing';
 import { createApiKey, eventually, INTERNAL_SECRET, json, registerAccount, startPlatform, type Account, type Platform } from './platform';
-import { closeCode, collect, wsClient } from './subscriptions-client';
+import { closeCode, collect, wsClient, type Collected } from './subscriptions-client';
 
 /**
  * Every authentication form the gateway accepts, and every way to get one wrong, each with the
@@ -334,6 +335,93 @@ describe('GraphQL subscriptions authenticate in connection_init', () => {
     await anonymous.dispose();
   });
 });
+
+describe('a graphql-ws connection ends with its token', () => {
+  type Posts = { onPostCreated: { title: string } };
+  let redis: Redis;
+
+  beforeAll(() => {
+    redis = new Redis(stackEnv().REDIS_URL);
+  });
+
+  afterAll(() => {
+    redis?.disconnect();
+  });
+
+  /** Creates posts titled `<prefix> n` until every subscriber has received one: they are all live. */
+  async function untilAllReceive(prefix: string, subs: Collected<Posts>[]): Promise<void> {
+    let n = 0;
+    await eventually(async () => {
+      n += 1;
+      const created = await call('/api/v1/posts', { authorization: `Bearer ${alice.token}` }, { method: 'POST', body: { title: `${prefix} ${n}`, content: 'x', published: true } });
+      expect(created.status).toBe(201);
+      return subs.every((sub) => sub.items.some((i) => i.onPostCreated.title.startsWith(prefix)));
+    }, 20_000, 300);
+  }
+
+  /** A subscription opened with `token`, and when and how its socket closed. */
+  function subscribeWith(token: string) {
+    const client = wsClient(gateway, { authorization: `Bearer ${token}` });
+    const closed = new Promise<{ code: number; reason: string; at: number }>((resolve) => {
+      client.on('closed', (event) => {
+        const { code, reason } = event as { code: number; reason: string };
+        resolve({ code, reason, at: Date.now() });
+      });
+    });
+    return { client, closed, sub: collect<Posts>(client, 'subscription { onPostCreated { title } }') };
+  }
+
+  it('is closed 4401 "token revoked" within 2 s of /revoke, and gets no event after it', async () => {
+    const token = await clientToken({ scope: 'content:read' });
+    const revokedOne = subscribeWith(token);
+    const control = subscribeWith(alice.token);
+    await untilAllReceive('before revoke', [revokedOne.sub, control.sub]);
+
+    const revokedAt = Date.now();
+    const revoked = await fetch(`${gateway}/revoke`, {
+      method: 'POST',
+      headers: { authorization: basic(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    const closed = await within(revokedOne.closed, 5_000);
+    expect(closed).toMatchObject({ code: 4401, reason: 'token revoked' });
+    expect(closed.at - revokedAt).toBeLessThan(2_000);
+
+    // Events keep flowing to the others; the closed subscription gets none of them.
+    const received = revokedOne.sub.items.length;
+    await untilAllReceive('after revoke', [control.sub]);
+    expect(revokedOne.sub.items.length).toBe(received);
+    expect(revokedOne.sub.items.some((i) => i.onPostCreated.title.startsWith('after revoke'))).toBe(false);
+    await Promise.all([revokedOne.client.dispose(), control.client.dispose()]);
+  }, 60_000);
+
+  it('is closed within the 5 s sweep when the revocation notice never arrived (the Redis key alone)', async () => {
+    const token = await clientToken({ scope: 'content:read' });
+    const { client, closed, sub } = subscribeWith(token);
+    await untilAllReceive('before silent revoke', [sub]);
+    // What auth's /revoke writes, without its pub/sub notice (as if the gateway's subscriber had missed it).
+    const revokedAt = Date.now();
+    await redis.set(`auth:revoked:jti:${String(decodeJwt(token).jti)}`, '1', 'EX', 300);
+    const event = await within(closed, 10_000);
+    expect(event).toMatchObject({ code: 4401, reason: 'token revoked' });
+    expect(event.at - revokedAt).toBeLessThan(5_000 + 1_000);
+    await client.dispose();
+  }, 60_000);
+});
+
+/** The promise's value, or a failure naming the bound. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`not closed within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 describe('plans assigned in auth', () => {
   it('a Starter account gets Starter’s 5 requests per second, shared by its API key and its token, and 429 in the speech shape', async () => {

@@ -38,6 +38,11 @@ export const gatewayConfigShape = {
   SUBSCRIBER_BUFFER: env.positiveInt(256),
   /** Active subscriptions per graphql-ws connection. */
   MAX_SUBSCRIPTIONS_PER_CONNECTION: env.positiveInt(50),
+  /**
+   * Every this many ms, the tokens of open graphql-ws connections are checked against auth's
+   * revocations in Redis: the bound when a revocation notice on `auth:revocations` was missed.
+   */
+  WS_REVOCATION_SWEEP_MS: env.positiveInt(5_000),
   /** Bound for the nested-field fetch a subscription event may need from content. */
   SUBSCRIPTION_FETCH_TIMEOUT_MS: env.positiveInt(3_000),
   /** Speech edge (apps/gateway/src/speech, docs/speech.md). */

@@ -10,6 +10,7 @@ import { API_KEY_SCOPE } from './auth/authenticate';
 import { authApiKeyLookup } from './auth/api-key-lookup';
 import { listenForApiKeyRevocations } from './auth/api-key-revocations';
 import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
+import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck } from './auth/token-revocations';
 import { createConcurrencyLimiter } from './limits/concurrency';
 import { createPlanLimiter } from './limits/limit-middleware';
 import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plans';
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     config.API_KEY_CACHE_TTL_MS,
   );
   await listenForApiKeyRevocations(revocations, apiKeys, logger);
+  // graphql-ws connections opened with a token that auth then revokes are closed (docs/gateway.md).
+  const tokenRevocations = createRevocationWatch(redisRevocationCheck(redis));
+  const revocationSweeps = await listenForTokenRevocations(revocations, tokenRevocations, { intervalMs: config.WS_REVOCATION_SWEEP_MS, logger });
   const authDeps = {
     apiKeys,
     verifyAccessToken: oauthResourceVerifier({
@@ -132,6 +136,7 @@ async function main(): Promise<void> {
     schema,
     hub,
     authDeps,
+    revocations: tokenRevocations,
     publicUrl: config.PUBLIC_URL,
     maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
     logger,
@@ -171,6 +176,7 @@ async function main(): Promise<void> {
       routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), logger });
     },
     async stopIntake() {
+      revocationSweeps.stop();
       await feed.stop();
       hub.closeAll();
       await Promise.resolve(subscriptions.dispose()).catch(() => undefined);

@@ -20,6 +20,8 @@ export interface VerifiedAccessToken {
   clientId?: string;
   roles: string[];
   plan?: string;
+  /** The token's id: what auth revokes (`auth:revoked:jti:<jti>`, channel `auth:revocations`). */
+  jti: string;
   /** Unix seconds. */
   exp: number;
 }

@@ -23,7 +23,8 @@ export interface AuthenticateDeps {
   verifyAccessToken: AccessTokenVerifier;
 }
 
-export type AuthOutcome = { ok: true; identity: Identity; expiresAt?: number } | { ok: false; error: EdgeError };
+/** For a JWT: `expiresAt` (Unix seconds) and `tokenId` (its jti), so a connection can end with it. */
+export type AuthOutcome = { ok: true; identity: Identity; expiresAt?: number; tokenId?: string } | { ok: false; error: EdgeError };
 
 /** API keys are speech keys: all speech scopes, no content scopes (docs/architecture.md). */
 export const API_KEY_SCOPE = 'speech:read speech:write';
@@ -150,6 +151,7 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
       return {
         ok: true,
         expiresAt: token.exp,
+        tokenId: token.jti,
         identity: {
           sub: token.sub,
           roles: token.roles.filter((r): r is Role => ROLES.has(r)),

@@ -51,6 +51,7 @@ export function oauthResourceVerifier(options: OAuthResourceOptions): AccessToke
         ...(token.clientId ? { clientId: token.clientId } : {}),
         roles: Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : [],
         ...(typeof claims.plan === 'string' ? { plan: claims.plan } : {}),
+        jti: String(claims.jti),
         exp: typeof claims.exp === 'number' ? claims.exp : 0,
       };
     } catch (err) {

@@ -7,6 +7,7 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { authenticate, type AuthenticateDeps } from '../auth/authenticate';
 import { readCredential, type CredentialHeaders } from '../auth/credentials';
+import type { RevocationWatch } from '../auth/token-revocations';
 import { checkAuthDirectives } from './auth-directive';
 import type { SubscriptionHub } from './hub';
 import { viewerOf } from './viewer';
@@ -15,6 +16,8 @@ export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
   hub: SubscriptionHub;
   authDeps: AuthenticateDeps;
+  /** Closes a connection when the token that opened it is revoked. */
+  revocations: RevocationWatch;
   publicUrl: string;
   maxSubscriptionsPerConnection: number;
   logger: Logger;
@@ -32,7 +35,6 @@ export const CLOSE_SLOW_CONSUMER = 1008;
 
 interface ConnectionState {
   identity: Identity;
-  expiryTimer?: NodeJS.Timeout;
 }
 
 type Extra = {
@@ -94,19 +96,27 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           ctx.extra.socket.close(forbidden ? 4403 : CLOSE_UNAUTHORIZED, outcome.error.message.slice(0, 120));
           return false;
         }
+        const socket = ctx.extra.socket;
+        // Closed while we were authenticating: its 'close' event has passed, nothing would undo a watch.
+        if (socket.readyState !== socket.OPEN) return false;
         const state: ConnectionState = { identity: outcome.identity };
+        // A connection lives no longer than the token that opened it: closed at its exp, or at once
+        // when it is revoked (notice on auth:revocations, or the periodic sweep; docs/gateway.md).
+        const ends: (() => void)[] = [];
         if (outcome.expiresAt) {
-          // A connection lives no longer than the token that opened it.
           const ms = Math.max(0, outcome.expiresAt * 1000 - Date.now());
-          state.expiryTimer = setTimeout(() => ctx.extra.socket.close(CLOSE_UNAUTHORIZED, 'token expired'), Math.min(ms, 2 ** 31 - 1));
-          state.expiryTimer.unref();
+          const expiry = setTimeout(() => socket.close(CLOSE_UNAUTHORIZED, 'token expired'), Math.min(ms, 2 ** 31 - 1));
+          expiry.unref();
+          ends.push(() => clearTimeout(expiry));
         }
+        if (outcome.tokenId) {
+          ends.push(options.revocations.watch(outcome.tokenId, () => socket.close(CLOSE_UNAUTHORIZED, 'token revoked')));
+        }
+        socket.once('close', () => {
+          for (const end of ends) end();
+        });
         states.set(ctx, state);
         return true;
-      },
-      onClose: (ctx) => {
-        const state = states.get(ctx);
-        if (state?.expiryTimer) clearTimeout(state.expiryTimer);
       },
       onSubscribe: (ctx, _id, payload) => {
         const state = states.get(ctx);
