@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Router } from 'express';
 import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
@@ -65,24 +64,14 @@ async function main(): Promise<void> {
     acquireSlot,
   );
 
-  // Issue 7's account features (cloned voices, quotas, history) on the speech database, when configured.
-  const account = config.MONGO_URL
-    ? await createAccountSpeech({
-        mongoUrl: config.MONGO_URL,
-        mongoDb: config.SPEECH_MONGO_DB,
-        publicUrl: config.PUBLIC_URL,
-        plansJson: config.SPEECH_PLANS,
-        premade: premadeVoicesForStore(config.PUBLIC_URL),
-        logger,
-      })
-    : null;
-  // Issue 7's account features (voices, history, user, quotas) when the speech database is configured.
+  // Issue 7's account features on the speech database, when configured: one connection serves the
+  // voices/history/user routes and the edge's hooks (cloned voices, quotas, the gateway's history records).
   const accountSpeech = config.MONGO_URL
     ? await createAccountSpeech({
         mongoUrl: config.MONGO_URL,
         mongoDb: config.SPEECH_MONGO_DB,
         publicUrl: config.PUBLIC_URL,
-        ...(config.SPEECH_PLANS ? { plansJson: config.SPEECH_PLANS } : {}),
+        plansJson: config.SPEECH_PLANS,
         premade: premadeVoicesForStore(config.PUBLIC_URL),
         logger,
       })
@@ -100,7 +89,7 @@ async function main(): Promise<void> {
     },
     logger,
     redis,
-    ...(account ? { hooks: { resolveVoice: account.hooks.resolveVoice, quota: account.hooks.quota }, accountRouter: account.router } : {}),
+    ...(accountSpeech ? { hooks: accountSpeech.hooks, accountRouter: accountSpeech.router } : {}),
     authenticateApiKey: async (key) => {
       const record = await apiKeys.resolve(key);
       return record ? { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan } : null;
@@ -111,11 +100,7 @@ async function main(): Promise<void> {
         return lease ? () => lease.release() : null;
       },
     },
-    ...(accountSpeech ? { hooks: accountSpeech.hooks } : {}),
   });
-  const speechRoutes = Router();
-  speechRoutes.use(speech.router);
-  if (accountSpeech) speechRoutes.use(accountSpeech.router);
 
   const schema = buildSubscriptionSchema();
   const hub = new SubscriptionHub({
@@ -154,7 +139,6 @@ async function main(): Promise<void> {
         await withTimeout(feed.ready, 2_000, 'content feed');
         if (!feed.isReady()) throw new Error('content feed stopped');
       },
-      ...(account ? { speechDb: () => account.ready() } : {}),
     },
     mount(app) {
       app.set('trust proxy', config.TRUST_PROXY);
@@ -169,7 +153,7 @@ async function main(): Promise<void> {
         limiter,
         content,
         auth,
-        speech: speechRoutes,
+        speech: speech.router,
       });
     },
     onServer(server) {
@@ -183,7 +167,7 @@ async function main(): Promise<void> {
       await speech.close().catch(() => undefined);
     },
     async close() {
-      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close(), account?.close()]);
+      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close(), accountSpeech?.close()]);
     },
   });
 }
