@@ -210,14 +210,7 @@ describe('a /stream client that keeps the connection open but stops reading', ()
   let stack: SpeechStack;
   const STALL_MS = 500;
   beforeAll(async () => {
-    // Through the environment, as the gateway process takes it (its config does not name it; the
-    // speech edge reads it when created).
-    process.env.SPEECH_WRITE_STALL_TIMEOUT_MS = String(STALL_MS);
-    try {
-      stack = await startSpeechStack({ workers: 1, concurrency: 1, accountSpeech: true, storeQuota: true });
-    } finally {
-      delete process.env.SPEECH_WRITE_STALL_TIMEOUT_MS;
-    }
+    stack = await startSpeechStack({ workers: 1, concurrency: 1, accountSpeech: true, storeQuota: true, writeStallTimeoutMs: STALL_MS });
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();

@@ -3,7 +3,6 @@ import type stream from 'node:stream';
 import { Queue } from 'bullmq';
 import express, { Router } from 'express';
 import type { Redis } from 'ioredis';
-import { env, loadConfig } from '@platform/config';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
@@ -35,8 +34,7 @@ export interface SpeechEdgeConfig {
   SPEECH_MAX_TEXT_CHARS?: number;
   /**
    * A `/stream` client that takes no bytes for this long (the response's buffers full, no 'drain')
-   * is given up on: its job is cancelled and the response destroyed. Default: the environment
-   * variable of the same name, else 30000.
+   * is given up on: its job is cancelled and the response destroyed (default 30000).
    */
   SPEECH_WRITE_STALL_TIMEOUT_MS?: number;
   /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
@@ -80,16 +78,6 @@ export const SPEECH_DEFAULTS = {
   SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
 } as const;
 
-/**
- * `SPEECH_WRITE_STALL_TIMEOUT_MS` when the caller's config does not give it: read from the
- * environment here, so the gateway process honours it without its own configuration naming it.
- * A malformed value fails the boot, as the gateway's other settings do.
- */
-function writeStallTimeoutMs(config: SpeechEdgeConfig): number {
-  if (config.SPEECH_WRITE_STALL_TIMEOUT_MS !== undefined) return config.SPEECH_WRITE_STALL_TIMEOUT_MS;
-  return loadConfig({ SPEECH_WRITE_STALL_TIMEOUT_MS: env.positiveInt(SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS) }).SPEECH_WRITE_STALL_TIMEOUT_MS;
-}
-
 export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   const { config } = deps;
   const queueConnection = deps.redis.duplicate({ maxRetriesPerRequest: null });
@@ -101,7 +89,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_FRAME_TIMEOUT_MS,
     maxTextChars: config.SPEECH_MAX_TEXT_CHARS ?? SPEECH_DEFAULTS.SPEECH_MAX_TEXT_CHARS,
     wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_IDLE_TIMEOUT_MS,
-    writeStallTimeoutMs: writeStallTimeoutMs(config),
+    writeStallTimeoutMs: config.SPEECH_WRITE_STALL_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS,
     keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
   };
