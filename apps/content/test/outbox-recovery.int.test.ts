@@ -9,9 +9,10 @@ import { stackEnv, uniqueName } from '@platform/testing';
 import type { ContentDeps } from '../src/domain/deps';
 import { callerFromIdentity } from '../src/identity/caller';
 import { createModels, syncIndexes, type Models } from '../src/models';
+import { EVENT_IDS_KEPT } from '../src/models/outbox-fields';
 import type { OutboxModel } from '../src/models/outbox-fields';
 import { createRelay, type Relay } from '../src/outbox/relay';
-import { createPost, updatePost } from '../src/posts/post-writes';
+import { createPost, deletePost, updatePost } from '../src/posts/post-writes';
 import { updateProfile } from '../src/users/profiles';
 
 /**
@@ -160,4 +161,124 @@ it('publishes a stale pending record whose write happened, discards one whose wr
   expect(warnings).toEqual(['discarding the event of a write that did not happen']);
   expect(await models.outbox.countDocuments()).toBe(0);
   expect(await relay.runOnce()).toBe(0);
+}, 60_000);
+
+/** The events received for one entity, waited for until there are `count` (then a moment for extras). */
+async function eventsOf(subject: string, count: number): Promise<ContentEvent[]> {
+  const deadline = Date.now() + 20_000;
+  const of = () => received.filter((e) => e.subject === subject);
+  while (of().length < count) {
+    if (Date.now() > deadline) throw new Error(`${count} events of ${subject} not received (got ${of().length})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  return of();
+}
+
+const titles = (events: ContentEvent[]) => events.map((e) => `${e.type} ${(e.data as { title: string }).title}`);
+const edits = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `post.updated Edit ${from + i}`);
+
+async function pastTimeout(eventId: string): Promise<void> {
+  const record = await models.outbox.findById(eventId).lean();
+  const at = new Date(record!.at).getTime();
+  await new Promise((r) => setTimeout(r, Math.max(0, at + PENDING_TIMEOUT_MS + 100 - Date.now())));
+}
+
+async function seedAuthor(id: string): Promise<void> {
+  const now = new Date();
+  await models.users.create({ _id: id, name: 'Outbox Author', nameLower: 'outbox author', email: `${id}@example.org`, createdAt: now, updatedAtSort: now, rev: 1 });
+}
+
+// More writes than `eventIds` keeps: the first record's id leaves the entity while it is pending.
+const MANY = EVENT_IDS_KEPT + 5;
+
+it('publishes a pending record however many later writes drop its id from the entity, and still discards a failed write', async () => {
+  warnings.length = 0;
+  const authorId = 'outboxauthor0000000000002';
+  await seedAuthor(authorId);
+  // The creation is written, its writer dies before step 3.
+  const { post } = await createPost(depsWith({ outbox: crashingOutbox(['updateOne']) }), caller(authorId), fields('Created'));
+  // An update that fails (the entity write throws), its writer dies before removing its record.
+  const failingPosts = new Proxy(models.posts, {
+    get: (target, prop, receiver) => (prop === 'updateOne' ? crash : (Reflect.get(target, prop, receiver) as unknown)),
+  });
+  await expect(
+    updatePost(depsWith({ outbox: crashingOutbox(['deleteOne']), posts: failingPosts }), caller(authorId), post._id, { title: 'Never written' }),
+  ).rejects.toThrow('writer crashed');
+  for (let i = 1; i <= MANY; i++) await updatePost(depsWith({}), caller(authorId), post._id, { title: `Edit ${i}` });
+
+  const stored = await models.posts.findById(post._id).lean();
+  const [creation, failed] = await models.outbox.find({}).sort({ at: 1, n: 1 }).limit(2).lean();
+  expect([creation!.event.type, failed!.event.type]).toEqual(['post.created', 'post.updated']);
+  // Both ids are gone from the entity: only the failed write's record may be discarded.
+  expect(stored!.eventIds).toHaveLength(EVENT_IDS_KEPT);
+  expect(stored!.eventIds).not.toContain(creation!._id);
+  expect(stored!.eventIds).not.toContain(failed!._id);
+
+  await pastTimeout(failed!._id);
+  expect(await relay.runOnce()).toBe(MANY + 1);
+  const events = await eventsOf(toGlobalId('Post', post._id), MANY + 1);
+  expect(titles(events)).toEqual(['post.created Created', ...edits(1, MANY)]);
+  expect(events.some((e) => e.id === failed!._id)).toBe(false);
+  expect(warnings).toEqual(['discarding the event of a write that did not happen']);
+  expect(await models.outbox.countDocuments()).toBe(0);
+}, 120_000);
+
+it('does not discard a record whose id leaves the entity while the relay resolves it', async () => {
+  warnings.length = 0;
+  const authorId = 'outboxauthor0000000000003';
+  await seedAuthor(authorId);
+  const { post } = await createPost(depsWith({ outbox: crashingOutbox(['updateOne']) }), caller(authorId), fields('Created'));
+  const [creation] = await models.outbox.find({ entityId: String(post._id) }).lean();
+  await pastTimeout(creation!._id);
+
+  // A relay whose look-up of the entity comes after enough writes to drop the creation's id.
+  const posts = new Proxy(models.posts, {
+    get(target, prop, receiver) {
+      if (prop !== 'exists') return Reflect.get(target, prop, receiver) as unknown;
+      return async (filter: Record<string, unknown>) => {
+        for (let i = 1; i <= EVENT_IDS_KEPT; i++) await updatePost(depsWith({}), caller(authorId), post._id, { title: `Edit ${i}` });
+        return target.exists(filter);
+      };
+    },
+  });
+  const racingProducer = kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true });
+  const logger = { warn: (_: unknown, msg: string) => void warnings.push(msg) } as unknown as Logger;
+  const racing = createRelay({ models: { ...models, posts }, redis, redisPrefix: `${redisPrefix}racing:`, producer: racingProducer, logger, topicPrefix, pendingTimeoutMs: PENDING_TIMEOUT_MS });
+  try {
+    // The id is gone when it looks, but the record is ready by then: kept, and the entity waits.
+    expect(await racing.runOnce()).toBe(0);
+  } finally {
+    await racing.stop();
+  }
+  expect(warnings).toEqual([]);
+  expect((await models.outbox.findById(creation!._id).lean())?.state).toBe('ready');
+
+  expect(await relay.runOnce()).toBe(EVENT_IDS_KEPT + 1);
+  const events = await eventsOf(toGlobalId('Post', post._id), EVENT_IDS_KEPT + 1);
+  expect(titles(events)).toEqual(['post.created Created', ...edits(1, EVENT_IDS_KEPT)]);
+  expect(await models.outbox.countDocuments()).toBe(0);
+}, 120_000);
+
+it('a deletion marks the pending records of its entity ready; the entity is removed once its deletion is out', async () => {
+  warnings.length = 0;
+  const authorId = 'outboxauthor0000000000004';
+  await seedAuthor(authorId);
+  const { post } = await createPost(depsWith({ outbox: crashingOutbox(['updateOne']) }), caller(authorId), fields('Created'));
+  await updatePost(depsWith({ outbox: crashingOutbox(['updateOne']) }), caller(authorId), post._id, { title: 'Edited' });
+  expect((await models.outbox.find({}).lean()).map((r) => r.state)).toEqual(['pending', 'pending']);
+  await deletePost(depsWith({}), caller(authorId), post._id);
+  expect((await models.outbox.find({}).sort({ at: 1, n: 1 }).lean()).map((r) => [r.event.type, r.state])).toEqual([
+    ['post.created', 'ready'],
+    ['post.updated', 'ready'],
+    ['post.deleted', 'ready'],
+  ]);
+
+  // No wait for the pending timeout: the deletion settled the records whose ids go with the entity.
+  expect(await relay.runOnce()).toBe(3);
+  const events = await eventsOf(toGlobalId('Post', post._id), 3);
+  expect(events.map((e) => e.type)).toEqual(['post.created', 'post.updated', 'post.deleted']);
+  expect(await models.posts.exists({ _id: post._id })).toBeNull();
+  expect(warnings).toEqual([]);
+  expect(await models.outbox.countDocuments()).toBe(0);
 }, 60_000);

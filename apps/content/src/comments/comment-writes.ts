@@ -2,7 +2,7 @@ import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/errors';
 import { isAdmin, isModerator, type Caller } from '../identity/caller';
-import { nextId, withEventId, type CommentDoc, type PostDoc } from '../models';
+import { nextId, type CommentDoc, type PostDoc } from '../models';
 import { commentSnapshot } from '../outbox/snapshots';
 import { writeWithEvent } from '../outbox/write-with-event';
 import { canSeePost } from '../posts/post-reads';
@@ -73,13 +73,13 @@ export async function updateComment(deps: ContentDeps, caller: Caller, id: numbe
   const now = new Date();
   const next: CommentDoc = { ...current, content, updatedAt: now };
   const event = buildContentEvent('comment.updated', commentSnapshot(next, author, post), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'comments', event, async () => {
+  const applied = await writeWithEvent(deps.models.outbox, 'comments', event, async (eventIds) => {
     const res = await deps.models.comments.updateOne(
       { _id: id, rev: current.rev, deletedAt: null },
-      { $set: { content, updatedAt: now, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+      { $set: { content, updatedAt: now, eventIds, rev: current.rev + 1 } },
     );
     return res.matchedCount === 1;
-  });
+  }, current);
   if (!applied) throw new DomainError('conflict', 'The comment changed meanwhile; retry');
   await deps.invalidate('Comment');
   return { ...next, rev: current.rev + 1 };

@@ -2,18 +2,28 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { ContentEvent } from '@platform/events';
 
 /**
- * Outbox without multi-document transactions (and without relying on atomic conditional
- * updates, which FerretDB does not guarantee under concurrency: tests/integration/ferret-atomic-probe).
+ * Outbox without multi-document transactions. It relies on single-document atomicity only: the
+ * entity update of step 2 is conditional on the `rev` the writer read, which MongoDB applies
+ * atomically, and so does the stack's patched FerretDB (docs/architecture.md, "Store constraints").
  *
  * A write happens in three steps:
  *   1. insert the event into `outbox` with state `pending` (a single-document insert),
- *   2. write the entity; the same document update records the event id in the entity's `eventIds`,
+ *   2. write the entity; the same document update (matching only the version the writer read)
+ *      records the event id in the entity's `eventIds`,
  *   3. mark the outbox record `ready` (or delete it when step 2 failed).
  * The relay publishes `ready` records. A `pending` record older than a timeout (the writer
  * crashed between steps) is resolved by looking at the entity: its id in `eventIds` means the
- * write happened (publish), otherwise it did not (discard). So a failed write never publishes
- * and a successful one always does. Per-entity order: records are ordered by (`at`, `_id`) and
- * an entity's later events wait while an earlier one is pending.
+ * write happened (publish), otherwise it did not (discard, only if the record is still pending).
+ * `eventIds` is bounded, so that rule needs one more step, taken before step 2 by a write that
+ * removes ids from the entity (an update of a full `eventIds` drops the oldest; a soft delete
+ * leads to the document's removal):
+ *   0. mark the outbox records of the ids it removes `ready` (their writes happened: the ids are
+ *      in the version the writer read, and step 2 matches only that version).
+ * So an id leaves its entity only after its record stopped being pending, and a pending record
+ * whose id is not in its entity belongs to a write that did not happen, however many writes
+ * followed. A failed write never publishes and a successful one always does. Per-entity order:
+ * records are ordered by (`at`, `n`) and an entity's later events wait while an earlier one is
+ * pending.
  */
 export interface EntityEventFields {
   /** Ids of the last events committed with this entity (bounded). */
@@ -33,8 +43,14 @@ export const entityEventSchemaFields = {
 export const EVENT_IDS_KEPT = 50;
 
 /** The `eventIds` value after appending `eventId` to what the writer read. */
-export function withEventId(current: string[] | undefined, eventId: string): string[] {
+export function withEventId(current: readonly string[] | undefined, eventId: string): string[] {
   return [...(current ?? []).slice(-(EVENT_IDS_KEPT - 1)), eventId];
+}
+
+/** The ids that appending one id to `current` drops (`withEventId` keeps the others). */
+export function idsDroppedByAppend(current: readonly string[] | undefined): string[] {
+  const list = current ?? [];
+  return list.slice(0, Math.max(0, list.length - (EVENT_IDS_KEPT - 1)));
 }
 
 export type OutboxState = 'pending' | 'ready';

@@ -78,11 +78,15 @@ export function createRelay(options: RelayOptions): Relay {
         blocked.add(entity);
         continue;
       }
-      if (await committed(record)) publish.push(record);
-      else {
-        logger.warn({ eventId: record._id, type: record.event.type }, 'discarding the event of a write that did not happen');
-        await models.outbox.deleteOne({ _id: record._id });
+      if (await committed(record)) {
+        publish.push(record);
+        continue;
       }
+      // Only while still pending: a writer that dropped the id from the entity after this pass
+      // read the record has marked it ready first (step 0); it goes out in order next pass.
+      const discarded = await models.outbox.deleteOne({ _id: record._id, state: 'pending' });
+      if (discarded.deletedCount === 1) logger.warn({ eventId: record._id, type: record.event.type }, 'discarding the event of a write that did not happen');
+      else blocked.add(entity);
     }
     if (publish.length === 0) return 0;
     if (!connected) {

@@ -1,18 +1,32 @@
 import type { ContentEvent } from '@platform/events';
-import type { OutboxEntityType, OutboxModel } from '../models/outbox-fields';
+import { idsDroppedByAppend, withEventId, type OutboxEntityType, type OutboxModel } from '../models/outbox-fields';
 
 let counter = 0;
 
+/** The entity version a write replaces (absent for a create). */
+export interface ReplacedVersion {
+  /** `eventIds` as the writer read it; the write must match only that version (`rev`). */
+  eventIds: readonly string[];
+  /** A soft delete: the relay removes the document, and every id with it, once the deletion is out. */
+  deletes?: boolean;
+}
+
 /**
- * Steps 1–3 of the outbox protocol (models/outbox-fields.ts) around an entity write.
- * `write` returns false when it matched nothing (the entity changed or vanished meanwhile).
+ * Steps 0–3 of the outbox protocol (models/outbox-fields.ts) around an entity write.
+ * `write` stores the `eventIds` it is handed (for a create: the event's id alone) and returns
+ * false when it matched nothing (the entity changed or vanished meanwhile).
  */
 export async function writeWithEvent<T>(
   outbox: OutboxModel,
   entityType: OutboxEntityType,
   event: ContentEvent,
-  write: () => Promise<T | false>,
+  write: (eventIds: string[]) => Promise<T | false>,
+  replaced?: ReplacedVersion,
 ): Promise<T | false> {
+  // Step 0: ids this write removes from the entity belong to writes that happened; their
+  // records must not be pending once the ids are gone, or the relay would discard them.
+  const removed = replaced?.deletes ? [...replaced.eventIds] : idsDroppedByAppend(replaced?.eventIds);
+  if (removed.length > 0) await outbox.updateMany({ _id: { $in: removed }, state: 'pending' }, { $set: { state: 'ready' } });
   await outbox.create({
     _id: event.id,
     entityType,
@@ -24,7 +38,7 @@ export async function writeWithEvent<T>(
   });
   let result: T | false;
   try {
-    result = await write();
+    result = await write(withEventId(replaced?.eventIds, event.id));
   } catch (err) {
     await outbox.deleteOne({ _id: event.id }).catch(() => undefined);
     throw err;

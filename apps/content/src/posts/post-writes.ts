@@ -2,7 +2,7 @@ import { buildContentEvent, type ContentEventType } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError } from '../domain/errors';
 import { isAdmin, type Caller } from '../identity/caller';
-import { nextId, withEventId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
+import { nextId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
 import { commentSnapshot, postSnapshot } from '../outbox/snapshots';
 import { ensureProfile, findUser } from '../users/profiles';
 import { slugify } from './slug';
@@ -120,13 +120,13 @@ export async function updatePost(
   const event = buildContentEvent('post.updated', postSnapshot(next, author), { time: now });
   // viewCount is left out: a concurrent $inc from a read must not be overwritten.
   const { eventIds: _e, rev: _r, _id: _i, viewCount: _v, ...set } = next;
-  const applied = await writeWithEvent(deps.models.outbox, 'posts', event, async () => {
+  const applied = await writeWithEvent(deps.models.outbox, 'posts', event, async (eventIds) => {
     const res = await deps.models.posts.updateOne(
       { _id: id, rev: current.rev, deletedAt: null },
-      { $set: { ...set, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+      { $set: { ...set, eventIds, rev: current.rev + 1 } },
     );
     return res.matchedCount === 1;
-  });
+  }, current);
   if (!applied) throw new DomainError('conflict', 'The post changed meanwhile; retry');
   await deps.invalidate('Post');
   return { post: { ...next, rev: current.rev + 1 }, author };
@@ -140,13 +140,13 @@ export async function deletePost(deps: ContentDeps, caller: Caller, id: number):
   const author = (await findUser(deps, current.author)) ?? (await ensureProfile(deps, caller));
   const now = new Date();
   const event = buildContentEvent('post.deleted', postSnapshot({ ...current, updatedAt: now }, author), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'posts', event, async () => {
+  const applied = await writeWithEvent(deps.models.outbox, 'posts', event, async (eventIds) => {
     const res = await deps.models.posts.updateOne(
       { _id: id, rev: current.rev, deletedAt: null },
-      { $set: { deletedAt: now, updatedAt: now, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+      { $set: { deletedAt: now, updatedAt: now, eventIds, rev: current.rev + 1 } },
     );
     return res.matchedCount === 1;
-  });
+  }, { eventIds: current.eventIds, deletes: true });
   if (!applied) throw new DomainError('conflict', 'The post changed meanwhile; retry');
   const comments = await deps.models.comments.find({ post: id, deletedAt: null }).lean<CommentDoc[]>();
   for (const comment of comments) {
@@ -166,12 +166,12 @@ export async function markCommentDeleted(
   type: Extract<ContentEventType, 'comment.deleted'>,
 ): Promise<boolean> {
   const event = buildContentEvent(type, commentSnapshot({ ...comment, updatedAt: now }, author, post), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'comments', event, async () => {
+  const applied = await writeWithEvent(deps.models.outbox, 'comments', event, async (eventIds) => {
     const res = await deps.models.comments.updateOne(
       { _id: comment._id, rev: comment.rev, deletedAt: null },
-      { $set: { deletedAt: now, updatedAt: now, eventIds: withEventId(comment.eventIds, event.id), rev: comment.rev + 1 } },
+      { $set: { deletedAt: now, updatedAt: now, eventIds, rev: comment.rev + 1 } },
     );
     return res.matchedCount === 1;
-  });
+  }, { eventIds: comment.eventIds, deletes: true });
   return applied !== false;
 }

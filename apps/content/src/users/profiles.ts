@@ -4,7 +4,7 @@ import { isAdmin } from '../identity/caller';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/errors';
 import type { ContentDeps } from '../domain/deps';
 import type { Account } from '../auth-client/auth-client';
-import { withEventId, type UserDoc, type UserRole, type UserStatus } from '../models';
+import { type UserDoc, type UserRole, type UserStatus } from '../models';
 import { writeWithEvent } from '../outbox/write-with-event';
 import { userSnapshot } from '../outbox/snapshots';
 
@@ -120,13 +120,13 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
   const event = buildContentEvent('user.updated', userSnapshot(next), { time: now });
   const { eventIds: _e, rev: _r, _id: _i, ...fields } = next;
   try {
-    const applied = await writeWithEvent(deps.models.outbox, 'users', event, async () => {
+    const applied = await writeWithEvent(deps.models.outbox, 'users', event, async (eventIds) => {
       const res = await deps.models.users.updateOne(
         { _id: id, rev: current.rev, ...LIVE },
-        { $set: { ...fields, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+        { $set: { ...fields, eventIds, rev: current.rev + 1 } },
       );
       return res.matchedCount === 1;
-    });
+    }, current);
     if (!applied) throw new DomainError('conflict', 'The profile changed meanwhile; retry');
   } catch (err) {
     if (isDuplicateKey(err)) throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
@@ -143,13 +143,13 @@ export async function deleteProfile(deps: ContentDeps, caller: Caller, id: strin
   if (!current) throw notFoundError('User');
   const now = new Date();
   const event = buildContentEvent('user.deleted', userSnapshot({ ...current, status: 'DELETED', updatedAt: now }), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'users', event, async () => {
+  const applied = await writeWithEvent(deps.models.outbox, 'users', event, async (eventIds) => {
     const res = await deps.models.users.updateOne(
       { _id: id, rev: current.rev, ...LIVE },
-      { $set: { deletedAt: now, updatedAt: now, eventIds: withEventId(current.eventIds, event.id), rev: current.rev + 1 } },
+      { $set: { deletedAt: now, updatedAt: now, eventIds, rev: current.rev + 1 } },
     );
     return res.matchedCount === 1;
-  });
+  }, { eventIds: current.eventIds, deletes: true });
   if (!applied) throw new DomainError('conflict', 'The profile changed meanwhile; retry');
   await deps.invalidate('User');
 }
