@@ -282,3 +282,35 @@ it('a deletion marks the pending records of its entity ready; the entity is remo
   expect(warnings).toEqual([]);
   expect(await models.outbox.countDocuments()).toBe(0);
 }, 60_000);
+
+it('a write whose outcome is unknown (applied, then the connection broke) keeps its record and its event is published', async () => {
+  warnings.length = 0;
+  const authorId = 'outboxauthor0000000000005';
+  await seedAuthor(authorId);
+  // The server applies the create, but the writer sees a network error instead of the answer.
+  const appliedThenLost = new Proxy(models.posts, {
+    get: (target, prop, receiver) =>
+      prop === 'create'
+        ? async (doc: unknown) => {
+            await target.create(doc);
+            throw new mongoose.mongo.MongoNetworkError('connection reset after the write');
+          }
+        : (Reflect.get(target, prop, receiver) as unknown),
+  });
+  await expect(createPost(depsWith({ posts: appliedThenLost }), caller(authorId), fields('Applied, answer lost'))).rejects.toThrow('connection reset');
+  // A write the server refused (duplicate _id: a MongoServerError) proves nothing was written: its record goes.
+  const existing = await models.posts.findOne({ author: authorId }).lean();
+  const refused = new Proxy(models.posts, {
+    get: (target, prop, receiver) =>
+      prop === 'create' ? (doc: Record<string, unknown>) => target.create({ ...doc, _id: existing!._id }) : (Reflect.get(target, prop, receiver) as unknown),
+  });
+  await expect(createPost(depsWith({ posts: refused }), caller(authorId), fields('Refused'))).rejects.toThrow();
+  const records = await models.outbox.find({}).lean();
+  expect(records.map((r) => [r.event.type, r.state, r.entityId])).toEqual([['post.created', 'pending', String(existing!._id)]]);
+
+  await pastTimeout(records[0]!._id);
+  expect(await relay.runOnce()).toBe(1);
+  const events = await eventsOf(toGlobalId('Post', existing!._id), 1);
+  expect(titles(events)).toEqual(['post.created Applied, answer lost']);
+  expect(await models.outbox.countDocuments()).toBe(0);
+}, 60_000);

@@ -1,4 +1,5 @@
 import type { ContentEvent } from '@platform/events';
+import { provesNothingWritten } from './write-outcome';
 import { idsDroppedByAppend, withEventId, type OutboxEntityType, type OutboxModel } from '../models/outbox-fields';
 
 let counter = 0;
@@ -40,7 +41,10 @@ export async function writeWithEvent<T>(
   try {
     result = await write(withEventId(replaced?.eventIds, event.id));
   } catch (err) {
-    await outbox.deleteOne({ _id: event.id }).catch(() => undefined);
+    // Only a failure that proves nothing was written removes the record; after any other (the
+    // server may have applied the write before the connection broke) it stays pending, and the
+    // relay publishes it or not by what the entity holds.
+    if (provesNothingWritten(err)) await outbox.deleteOne({ _id: event.id }).catch(() => undefined);
     throw err;
   }
   if (result === false) {
