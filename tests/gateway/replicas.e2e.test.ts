@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import { toGlobalId } from '@platform/graphql-schema';
 import { startApp, type RunningApp } from '@platform/testing';
@@ -277,6 +277,52 @@ describe('plan limits across replicas', () => {
     }
     // Admitted anonymous calls reach content, which requires authentication there.
     for (const r of admitted) expect(r.status).toBe(401);
+  });
+
+  it(`charges made-up API keys to the client IP's ${ANONYMOUS_RPS} per second on both replicas together; a good key from another IP is unaffected`, async () => {
+    const octet = () => Math.floor(Math.random() * 200) + 1;
+    const [attacker, elsewhere] = [`198.51.100.${octet()}`, `192.0.2.${octet()}`];
+    const good = await createApiKey(platform.auth.url, alice.id);
+    const unseen = await createApiKey(platform.auth.url, alice.id); // valid, never sent: no replica has it cached
+    const models = (gateway: RunningApp, key: string, ip: string) =>
+      fetch(`${gateway.url}/v1/models`, { headers: { 'xi-api-key': key, 'x-forwarded-for': ip } }).then(async (res) => ({
+        status: res.status,
+        headers: res.headers,
+        body: await json(res),
+      }));
+    const BURST = ANONYMOUS_RPS + 4;
+    const [burst, goodElsewhere] = await Promise.all([
+      Promise.all(Array.from({ length: BURST }, (_, i) => models(i % 2 === 0 ? a : b, `sk_${randomBytes(32).toString('hex')}`, attacker))),
+      Promise.all([a, b, a, b].map((g) => models(g, good.key, elsewhere))),
+    ]);
+    const refused = burst.filter((r) => r.status === 401);
+    const limited = burst.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(ANONYMOUS_RPS);
+    expect(limited).toHaveLength(BURST - ANONYMOUS_RPS);
+    const now = Math.floor(Date.now() / 1000);
+    for (const r of burst) {
+      expect(r.headers.get('x-ratelimit-limit')).toBe(String(ANONYMOUS_RPS));
+      expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(now - 1);
+      expect(Number(r.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(now + 2);
+    }
+    for (const r of refused) expect(r.body).toEqual({ detail: { status: 'invalid_api_key', message: expect.any(String) } });
+    expect(refused.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y)).toEqual(Array.from({ length: ANONYMOUS_RPS }, (_, i) => i));
+    for (const r of limited) {
+      expect(r.body).toEqual({ detail: { status: 'too_many_requests', message: expect.stringContaining(`${ANONYMOUS_RPS} per second`) } });
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    // The good key from another IP was served throughout, under its account's budget (free: 200).
+    for (const r of goodElsewhere) {
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-ratelimit-limit')).toBe('200');
+    }
+    // With the IP's budget spent, a key no replica has cached is refused before auth is asked: were
+    // it looked up, this valid key would be served. From another IP it is.
+    const probe = await models(b, unseen.key, attacker);
+    expect(probe.status).toBe(429);
+    expect(probe.body).toEqual({ detail: { status: 'too_many_requests', message: expect.any(String) } });
+    expect((await models(b, unseen.key, elsewhere)).status).toBe(200);
   });
 });
 

@@ -25,6 +25,11 @@ export const gatewayConfigShape = {
   MAX_GRAPHQL_BODY_BYTES: env.positiveInt(1024 * 1024),
   /** How long a resolved API key is trusted without asking auth again (revocation clears it at once). */
   API_KEY_CACHE_TTL_MS: env.positiveInt(30_000),
+  /**
+   * How long a key auth does not know is refused without asking auth again (0: never cached).
+   * Short on purpose: it only delays a disabled account's keys working again (docs/gateway.md).
+   */
+  API_KEY_UNKNOWN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Redis key prefix of the shared rate-limit state (tests use a unique one). */
   RATE_LIMIT_PREFIX: z.string().min(1).max(100).default('gw:limits'),
   /** Enterprise plan limits ("custom" in seed 000). */

@@ -11,6 +11,7 @@ import { listenForApiKeyRevocations } from './auth/api-key-revocations';
 import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
 import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck } from './auth/token-revocations';
 import { createConcurrencyLimiter } from './limits/concurrency';
+import { createFailedCredentialBudget } from './limits/failed-credentials';
 import { createPlanLimiter } from './limits/limit-middleware';
 import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plans';
 import { createRateLimiter } from './limits/rate-limiter';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
 
   const apiKeys = createApiKeyResolver(
     authApiKeyLookup(config.AUTH_URL, config.INTERNAL_SECRET, auth.agent, Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000)),
-    config.API_KEY_CACHE_TTL_MS,
+    { ttlMs: config.API_KEY_CACHE_TTL_MS, unknownTtlMs: config.API_KEY_UNKNOWN_CACHE_MS },
   );
   await listenForApiKeyRevocations(revocations, apiKeys, logger);
   // graphql-ws connections opened with a token that auth then revokes are closed (docs/gateway.md).
@@ -58,11 +59,9 @@ async function main(): Promise<void> {
     }),
   };
   const acquireSlot = createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX });
-  const limiter = createPlanLimiter(
-    plans,
-    createRateLimiter(redis, config.RATE_LIMIT_PREFIX),
-    acquireSlot,
-  );
+  const rate = createRateLimiter(redis, config.RATE_LIMIT_PREFIX);
+  const limiter = createPlanLimiter(plans, rate.consume, acquireSlot);
+  const failedCredentials = createFailedCredentialBudget(plans, rate);
 
   // Issue 7's account features on the speech database, when configured: one connection serves the
   // voices/history/user routes and the edge's hooks (cloned voices, quotas, the gateway's history records).
@@ -152,6 +151,7 @@ async function main(): Promise<void> {
         logger,
         authDeps,
         limiter,
+        failedCredentials,
         content,
         auth,
         speech: speech.router,

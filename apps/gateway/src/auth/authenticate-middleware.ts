@@ -1,15 +1,52 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@platform/logger';
-import { sendEdgeError, type Surface } from '../routing/edge-errors';
+import { clientAddress } from '../limits/client-address';
+import { isCredentialFailure, type FailedCredentialBudget } from '../limits/failed-credentials';
+import { setRateLimitHeaders, tooManyRequests } from '../limits/limit-middleware';
+import type { RateDecision } from '../limits/rate-limiter';
+import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-errors';
 import { ANONYMOUS, authenticate, type AuthenticateDeps, type RouteNeeds } from './authenticate';
-import { readCredential } from './credentials';
+import { readCredential, type Credential } from './credentials';
 import './request-identity';
 
 /** `skip` lets a route take everyone as anonymous (credentials are not even looked at). */
 export type NeedsFor = (req: Request) => RouteNeeds | 'skip';
 
-/** Sets `req.identity` or answers the route's interface's 400/401/403/503. */
-export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps: AuthenticateDeps, logger: Logger) {
+function addressSpent(decision: RateDecision): EdgeError {
+  return tooManyRequests(
+    `too many requests from this address: ${decision.limit} per second for requests without valid credentials`,
+    decision.retryAfter,
+  );
+}
+
+/**
+ * Sets `req.identity` or answers the route's interface's 400/401/403/503. A 400/401 is charged
+ * to the client IP's budget (limits/failed-credentials.ts) and carries its X-RateLimit-* headers;
+ * once that budget is spent it becomes a 429, and an API key this replica would have to ask auth
+ * about is not asked about at all.
+ */
+export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps: AuthenticateDeps, failures: FailedCredentialBudget, logger: Logger) {
+  /** Whether checking this credential means a lookup at auth (an API key this replica has not cached either way). */
+  const asksAuth = (credential: Credential) => credential.kind === 'api_key' && !deps.apiKeys.isCached(credential.key);
+
+  const refuse = async (res: Response, ip: string, error: EdgeError): Promise<void> => {
+    if (!isCredentialFailure(error.status)) {
+      sendEdgeError(res, surface, error);
+      return;
+    }
+    let decision: RateDecision;
+    try {
+      decision = await failures.charge(ip);
+    } catch (err) {
+      // Shared and insurance limiter both failed: the refusal stands, uncounted.
+      logger.error({ err }, 'rate limiter failed; credential failure not counted');
+      sendEdgeError(res, surface, error);
+      return;
+    }
+    setRateLimitHeaders(res, decision);
+    sendEdgeError(res, surface, decision.allowed ? error : addressSpent(decision));
+  };
+
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const needs = needsFor(req);
     if (needs === 'skip') {
@@ -17,10 +54,23 @@ export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps:
       next();
       return;
     }
+    const ip = clientAddress(req);
     try {
-      const outcome = await authenticate(readCredential(req.headers), needs, deps);
+      const credential = readCredential(req.headers);
+      if (asksAuth(credential)) {
+        const spent = await failures.spent(ip).catch((err: unknown) => {
+          logger.error({ err }, 'rate limiter failed; API key checked without the address budget');
+          return null;
+        });
+        if (spent) {
+          setRateLimitHeaders(res, spent);
+          sendEdgeError(res, surface, addressSpent(spent));
+          return;
+        }
+      }
+      const outcome = await authenticate(credential, needs, deps);
       if (!outcome.ok) {
-        sendEdgeError(res, surface, outcome.error);
+        await refuse(res, ip, outcome.error);
         return;
       }
       req.identity = outcome.identity;

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { sendEdgeError, type Surface } from '../routing/edge-errors';
+import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-errors';
+import { clientAddress } from './client-address';
 import type { AcquireSlot, SlotLease } from './concurrency';
 import { limitSubject, type PlanTable } from './plans';
 import type { ConsumeRate, RateDecision } from './rate-limiter';
@@ -43,6 +44,15 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
   };
 }
 
+export function setRateLimitHeaders(res: Response, decision: RateDecision): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+}
+
+/** The 429 every limit answers with, in the route's shape once given to `sendEdgeError`. */
+export function tooManyRequests(message: string, retryAfterSeconds: number): EdgeError {
+  return { status: 429, code: 'rate_limited', message, headers: { 'retry-after': String(retryAfterSeconds) } };
+}
+
 /**
  * Plan limits for a route group: sets the X-RateLimit-* headers on every response (also errors),
  * answers 429 with Retry-After in the surface's shape when the rate or concurrency is exceeded,
@@ -57,7 +67,7 @@ export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Lo
     }
     let admitted;
     try {
-      admitted = await limiter.admit(identity, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      admitted = await limiter.admit(identity, clientAddress(req));
     } catch (err) {
       // Both the shared and the insurance limiter failed: let the request through rather than
       // turn a limiter fault into an outage, and say so loudly.
@@ -65,18 +75,15 @@ export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Lo
       next();
       return;
     }
-    const headers = rateLimitHeaders(admitted.decision);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    setRateLimitHeaders(res, admitted.decision);
     if (!admitted.lease) {
-      const concurrency = admitted.reason === 'concurrency';
-      sendEdgeError(res, surface, {
-        status: 429,
-        code: 'rate_limited',
-        message: concurrency
-          ? 'too many concurrent requests for your plan; retry when one finishes'
-          : `too many requests: the plan allows ${admitted.decision.limit} per second`,
-        headers: { 'retry-after': concurrency ? '1' : String(admitted.decision.retryAfter) },
-      });
+      sendEdgeError(
+        res,
+        surface,
+        admitted.reason === 'concurrency'
+          ? tooManyRequests('too many concurrent requests for your plan; retry when one finishes', 1)
+          : tooManyRequests(`too many requests: the plan allows ${admitted.decision.limit} per second`, admitted.decision.retryAfter),
+      );
       return;
     }
     const lease = admitted.lease;

@@ -61,10 +61,16 @@ export interface LimitSubject {
  */
 export function limitSubject(identity: Identity, ip: string, table: PlanTable): LimitSubject {
   const free = table.free!;
-  if (identity.method === 'anonymous' || !identity.sub) {
-    return { key: `ip:${ip}`, plan: 'anonymous', limit: table.anonymous ?? free };
-  }
+  if (identity.method === 'anonymous' || !identity.sub) return anonymousSubject(ip, table);
   const plan = (identity.plan ?? 'free').toLowerCase();
   const limit = table[plan] ?? free;
   return { key: `acct:${identity.sub}`, plan: table[plan] ? plan : 'free', limit };
+}
+
+/**
+ * The budget of one client IP (as `TRUST_PROXY` resolves it): anonymous callers, and every
+ * request refused for its credentials (limits/failed-credentials.ts), share it.
+ */
+export function anonymousSubject(ip: string, table: PlanTable): LimitSubject {
+  return { key: `ip:${ip}`, plan: 'anonymous', limit: table.anonymous ?? table.free! };
 }

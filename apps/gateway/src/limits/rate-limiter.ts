@@ -35,22 +35,40 @@ export function createRateLimiter(redis: Redis, prefix: string, now: () => numbe
     return limiter;
   };
 
-  return async function consume(subject: LimitSubject): Promise<RateDecision> {
-    const points = subject.limit.rps;
-    const toDecision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
+  const toDecision = (points: number, res: RateLimiterRes, allowed: boolean): RateDecision => {
+    const msBeforeNext = Math.max(0, res.msBeforeNext);
+    return {
       allowed,
       limit: points,
       remaining: Math.max(0, res.remainingPoints),
-      resetUnix: Math.ceil((now() + res.msBeforeNext) / 1000),
-      retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-    });
-    try {
-      return toDecision(await limiterFor(points).consume(subject.key, 1), true);
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return toDecision(err, false);
-      throw err;
-    }
+      resetUnix: Math.ceil((now() + msBeforeNext) / 1000),
+      retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)),
+    };
+  };
+
+  return {
+    /** Counts one request against the subject's window; `allowed` false when it did not fit. */
+    async consume(subject: LimitSubject): Promise<RateDecision> {
+      const points = subject.limit.rps;
+      try {
+        return toDecision(points, await limiterFor(points).consume(subject.key, 1), true);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return toDecision(points, err, false);
+        throw err;
+      }
+    },
+    /**
+     * Reads the subject's window without counting anything: the decision the next request would
+     * get if the window is already spent, null while it still has room (or none is open).
+     */
+    async spent(subject: LimitSubject): Promise<RateDecision | null> {
+      const points = subject.limit.rps;
+      const res = await limiterFor(points).get(subject.key);
+      if (!res || res.consumedPoints < points) return null;
+      return toDecision(points, res, false);
+    },
   };
 }
 
-export type ConsumeRate = ReturnType<typeof createRateLimiter>;
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+export type ConsumeRate = RateLimiter['consume'];

@@ -2,6 +2,7 @@ import express, { type Express, type Request, type Response, type Router } from 
 import type { Logger } from '@platform/logger';
 import { authenticateRequests, publicRequestUrl } from '../auth/authenticate-middleware';
 import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
+import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
@@ -17,6 +18,8 @@ export interface EdgeRouteDeps {
   logger: Logger;
   authDeps: AuthenticateDeps;
   limiter: PlanLimiter;
+  /** The client IP's budget that requests refused for their credentials are charged to. */
+  failedCredentials: FailedCredentialBudget;
   content: Upstream;
   auth: Upstream;
   /** The speech API (apps/gateway/src/speech); mounted behind authentication and limits. */
@@ -85,7 +88,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
     url: publicRequestUrl(publicUrl, req),
   });
   const speech = express.Router();
-  speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, logger));
+  speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, deps.failedCredentials, logger));
   speech.use(limitRequests(deps.limiter, 'speech', logger));
   if (deps.speech) speech.use(deps.speech);
   speech.use((_req, res) => sendEdgeError(res, 'speech', { status: 404, code: 'not_found', message: 'no such speech endpoint' }));
@@ -103,7 +106,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
           url: publicRequestUrl(publicUrl, req),
         };
   const rest = express.Router();
-  rest.use(authenticateRequests('content', contentNeeds, deps.authDeps, logger));
+  rest.use(authenticateRequests('content', contentNeeds, deps.authDeps, deps.failedCredentials, logger));
   rest.use(limitRequests(deps.limiter, 'content', logger));
   rest.use((req, res) => toContent(req, res));
   app.use('/api/v1', rest);
@@ -142,7 +145,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       url: publicRequestUrl(publicUrl, req),
     };
   };
-  graphql.use(authenticateRequests('graphql', graphqlNeeds, deps.authDeps, logger));
+  graphql.use(authenticateRequests('graphql', graphqlNeeds, deps.authDeps, deps.failedCredentials, logger));
   graphql.use(limitRequests(deps.limiter, 'graphql', logger));
   graphql.use((req, res) => {
     if (req.method !== 'GET' && req.method !== 'POST') {
