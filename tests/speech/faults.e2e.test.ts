@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import WebSocket from 'ws';
 import { peekSubscription, reserveCharacters } from '@platform/speech-store';
 import { freePort, stackEnv } from '@platform/testing';
 import { mp3DurationSeconds, parseMp3 } from './support/audio';
@@ -206,7 +207,7 @@ describe('several workers, cancellation and draining', () => {
   }, 60_000);
 });
 
-describe('a /stream client that keeps the connection open but stops reading', () => {
+describe('a client that keeps the connection open but stops reading', () => {
   let stack: SpeechStack;
   const STALL_MS = 500;
   beforeAll(async () => {
@@ -216,19 +217,22 @@ describe('a /stream client that keeps the connection open but stops reading', ()
     await stack?.stop();
   }, 30_000);
 
+  const jobsCancelled = async () => ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
+
   /**
-   * Sends a `/stream` request on a raw socket and takes the first bytes (the response head), then
-   * reads nothing more: the socket is paused, so Node stops reading once its own small buffer is
-   * full, the kernel's receive window closes, and the gateway's writes back up.
+   * Sends a TTS request (`/stream` or the whole file) on a raw socket and takes the first bytes
+   * (the response head), then reads nothing more: the socket is paused, so Node stops reading once
+   * its own small buffer is full, the kernel's receive window closes, and the gateway's writes
+   * back up.
    */
-  function stalledClient(body: unknown): Promise<{ socket: net.Socket; first: Buffer }> {
+  function stalledClient(body: unknown, route: '/stream' | '' = '/stream'): Promise<{ socket: net.Socket; first: Buffer }> {
     const { hostname, port } = new URL(stack.url);
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host: hostname, port: Number(port) }, () => {
         socket.write(
           [
-            `POST /v1/text-to-speech/${RACHEL}/stream HTTP/1.1`,
+            `POST /v1/text-to-speech/${RACHEL}${route} HTTP/1.1`,
             `Host: ${hostname}:${port}`,
             'Content-Type: application/json',
             `xi-api-key: ${stack.apiKey}`,
@@ -246,7 +250,16 @@ describe('a /stream client that keeps the connection open but stops reading', ()
     });
   }
 
-  it('is given up on after the write-stall timeout: job cancelled, response destroyed, a cancelled history item, characters refunded', async () => {
+  /** Reads what the kernel still holds for a paused socket, until the gateway's close. */
+  async function readToClose(socket: net.Socket, first: Buffer): Promise<Buffer> {
+    const rest: Buffer[] = [first];
+    socket.on('data', (chunk: Buffer) => rest.push(chunk));
+    socket.resume();
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    return Buffer.concat(rest);
+  }
+
+  it('/stream: given up on after the write-stall timeout: job cancelled, response destroyed, a cancelled history item, characters refunded', async () => {
     const before = await characterCount(stack);
     const cancelledBefore = ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
     // About five minutes of 44.1 kHz PCM (~26 MB): far more than the socket buffers hold.
@@ -281,14 +294,91 @@ describe('a /stream client that keeps the connection open but stops reading', ()
 
     // Reading again, the client gets what the kernel still held, then the connection ends without
     // the chunked terminator: the response was destroyed, not completed.
-    const rest: Buffer[] = [first];
-    socket.on('data', (chunk: Buffer) => rest.push(chunk));
-    socket.resume();
-    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    const received = Buffer.concat(rest);
+    const received = await readToClose(socket, first);
     expect(received.subarray(-7).toString('latin1')).not.toBe('\r\n0\r\n\r\n');
     // Far less than the whole generation (about 26 MB) reached the client.
     expect(received.length).toBeLessThan(10 * 1024 * 1024);
+  }, 60_000);
+
+  it('the whole-file route: given up on after the write-stall timeout although the audio was generated: response cut short of its Content-Length, a cancelled history item without audio, characters refunded', async () => {
+    const before = await characterCount(stack);
+    // About five minutes of 44.1 kHz PCM (~26 MB), a text of its own (the /stream case has one item).
+    const text = `${LONG} ${LONG}`.replace(/Sentence/g, 'Line');
+    const started = Date.now();
+    const { socket, first } = await stalledClient({ text, output_format: 'pcm_44100' }, '');
+    // The head comes once the whole file is synthesised; the charge waits for the last byte.
+    const head = first.toString('latin1');
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+    expect(length).toBeGreaterThan(20 * 1024 * 1024);
+    const jobId = /history-item-id: (\w+)/i.exec(head)![1]!;
+    expect(await characterCount(stack)).toBe(before + [...text].length);
+
+    // The gateway gives up once no byte has been taken for the stall timeout: settled at 0.
+    await until(async () => (await characterCount(stack)) === before, 15_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS);
+
+    // The worker finished (it recorded `complete` with the whole file); the gateway's `cancelled`
+    // record replaces that item and its audio, whichever lands first: not delivered, not charged.
+    const get = (suffix = '') => fetch(`${stack.url}/v1/history/${jobId}${suffix}`, { headers: { 'xi-api-key': stack.apiKey } });
+    await until(async () => ((await (await get()).json()) as { state?: string }).state === 'cancelled', 10_000);
+    expect(await (await get()).json()).toMatchObject({
+      history_item_id: jobId,
+      state: 'cancelled',
+      character_count_from_request: [...text].length,
+      character_count_change_to: 0,
+    });
+    expect((await get('/audio')).status).toBe(404);
+    expect((await historyItems(stack)).filter((h) => h.text === text)).toHaveLength(1);
+
+    // Reading again, the client gets what the kernel still held, then the connection ends short of
+    // the declared length: the response was destroyed, not completed.
+    const received = await readToClose(socket, first);
+    const bodyLength = received.length - (received.indexOf('\r\n\r\n') + 4);
+    expect(bodyLength).toBeLessThan(length);
+    expect(received.length).toBeLessThan(10 * 1024 * 1024);
+  }, 60_000);
+
+  it('stream-input: a client whose socket is paused is closed 1008 with a speech error after the stall timeout; job cancelled, segment not charged', async () => {
+    const before = await characterCount(stack);
+    const cancelledBefore = await jobsCancelled();
+    const text = `${LONG} ${LONG}`.replace(/Sentence/g, 'Part');
+    const ws = new WebSocket(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_44100`);
+    const binary: Buffer[] = [];
+    const texts: string[] = [];
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (!isBinary) {
+        texts.push(data.toString());
+        return;
+      }
+      // From the first audio on, the client reads nothing: ws pauses its socket.
+      if (binary.length === 0) ws.pause();
+      binary.push(Buffer.from(data));
+    });
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    ws.send(JSON.stringify({ text: ' ', xi_api_key: stack.apiKey }));
+    ws.send(JSON.stringify({ text, flush: true }));
+    await until(async () => ws.isPaused, 15_000);
+    expect(await characterCount(stack)).toBe(before + [...text].length);
+
+    // The gateway stops sending once 256 KiB wait for the client, and gives up when the socket has
+    // not drained for the stall timeout: the job is cancelled, the segment settled at 0.
+    await until(async () => (await jobsCancelled()) > cancelledBefore, 15_000);
+    await until(async () => (await characterCount(stack)) === before, 10_000);
+    await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
+
+    // Reading again, the client gets the audio that was buffered, then the error and the close.
+    ws.resume();
+    expect(await closed).toEqual({ code: 1008, reason: `the client took no audio for ${STALL_MS / 1000} s` });
+    expect(texts.map((t) => JSON.parse(t) as unknown)).toEqual([{ detail: { status: 'bad_request', message: `the client took no audio for ${STALL_MS / 1000} s` } }]);
+    const audio = Buffer.concat(binary).length;
+    expect(audio).toBeGreaterThan(0);
+    // Far less than the whole generation (about 26 MB) reached the client.
+    expect(audio).toBeLessThan(10 * 1024 * 1024);
   }, 60_000);
 });
 

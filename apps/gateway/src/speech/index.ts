@@ -33,8 +33,9 @@ export interface SpeechEdgeConfig {
   /** Longest `text` per request (default 5000 characters). */
   SPEECH_MAX_TEXT_CHARS?: number;
   /**
-   * A `/stream` client that takes no bytes for this long (the response's buffers full, no 'drain')
-   * is given up on: its job is cancelled and the response destroyed (default 30000).
+   * A client that takes no bytes for this long (the response's or WebSocket's buffers full, no
+   * 'drain') is given up on: its job is cancelled, the response destroyed or the WebSocket closed
+   * 1008 (default 30000). Applies to `/stream`, the whole-file route and `stream-input`.
    */
   SPEECH_WRITE_STALL_TIMEOUT_MS?: number;
   /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
@@ -115,6 +116,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     limits: deps.limits,
     maxTextChars: settings.maxTextChars,
     idleTimeoutMs: settings.wsIdleTimeoutMs,
+    writeStallTimeoutMs: settings.writeStallTimeoutMs,
   });
 
   return {

@@ -6,6 +6,7 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { resolveModel, takeSentences, type Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
+import { drained } from '../tts/backpressure';
 import type { JobRunner } from '../tts/job-runner';
 import { checkFormat, checkLanguage, checkSettings, checkVoiceId, type TtsRequest } from '../tts/parse-request';
 import { resolveVoice } from '../tts/resolve-voice';
@@ -21,6 +22,8 @@ export interface StreamInputDeps {
   limits: { acquire(identity: Identity): Promise<(() => Promise<void> | void) | null> };
   maxTextChars: number;
   idleTimeoutMs: number;
+  /** A client that keeps more than `MAX_BUFFERED_BYTES` waiting for this long is given up on. */
+  writeStallTimeoutMs: number;
 }
 
 const PATH = /^\/v1\/text-to-speech\/([^/]{1,64})\/stream-input\/?$/;
@@ -30,9 +33,16 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 const MESSAGES_PER_SECOND = 50;
 /** Text waiting for synthesis; a client far ahead of the audio is told to slow down. */
 const MAX_PENDING_CHARS = 20_000;
+/**
+ * Audio waiting for the client (`ws.bufferedAmount`) above which no more is sent until the socket
+ * drains: the bound on what a slow or stalled reader makes the gateway hold (plus one message).
+ */
+const MAX_BUFFERED_BYTES = 256 * 1024;
 
 interface Session {
   ws: WebSocket;
+  /** The upgraded connection under `ws`: its 'drain' says the client took what was buffered. */
+  socket: stream.Duplex;
   identity: (Identity & { sub: string }) | null;
   release: (() => Promise<void> | void) | null;
   model: Model;
@@ -81,7 +91,7 @@ export function createStreamInput(deps: StreamInputDeps) {
       return true;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      void open(ws, req, url, segment).catch((err: unknown) => {
+      void open(ws, socket, req, url, segment).catch((err: unknown) => {
         deps.logger.error({ err }, 'stream-input session failed');
         fail(null, ws, new SpeechError(500, 'error', 'internal error'), CLOSE.internal);
       });
@@ -97,11 +107,12 @@ export function createStreamInput(deps: StreamInputDeps) {
     }
   }
 
-  async function open(ws: WebSocket, req: http.IncomingMessage, url: URL, segment: string): Promise<void> {
+  async function open(ws: WebSocket, socket: stream.Duplex, req: http.IncomingMessage, url: URL, segment: string): Promise<void> {
     const q = url.searchParams;
     const bySegment = resolveModel(segment, deps.catalogue);
     const session: Session = {
       ws,
+      socket,
       identity: null,
       release: null,
       model: bySegment ?? resolveModel(undefined)!,
@@ -344,12 +355,32 @@ export function createStreamInput(deps: StreamInputDeps) {
           session.audioMs += frame.durationSeconds * 1000;
         } else if (frame.type === 'end') {
           if (session.json && pendingAudio.length > 0) sendJsonAudio(session, Buffer.concat(pendingAudio), null);
-          delivered = true;
         }
+        // Leaving the loop (client stalled or gone) cancels the job; the segment is not charged.
+        if (!(await keptUp(session, job.jobId))) return;
+        if (frame.type === 'end') delivered = true;
       }
     } finally {
       await job.settle(delivered ? job.characters : 0);
     }
+  }
+
+  /**
+   * After a send: while more than `MAX_BUFFERED_BYTES` wait for the client, waits for its socket to
+   * drain (the same rule as `/stream`'s response). A client that takes nothing for
+   * `writeStallTimeoutMs` is told so and the connection closed (1008); its job is cancelled and
+   * nothing more is synthesised for it. False when the session cannot go on (stalled or gone).
+   */
+  async function keptUp(session: Session, jobId: string): Promise<boolean> {
+    if (session.ws.readyState !== session.ws.OPEN) return false;
+    if (session.ws.bufferedAmount <= MAX_BUFFERED_BYTES) return true;
+    const outcome = await drained(session.socket, session.abort.signal, deps.writeStallTimeoutMs);
+    if (outcome === 'stalled') {
+      deps.logger.info({ jobId, stallMs: deps.writeStallTimeoutMs, buffered: session.ws.bufferedAmount }, 'stream-input client stopped reading; closing');
+      session.abort.abort(); // no further segment starts; the one in hand is cancelled as the caller leaves
+      fail(session, session.ws, new SpeechError(408, 'bad_request', `the client took no audio for ${deps.writeStallTimeoutMs / 1000} s`), CLOSE.policy);
+    }
+    return outcome === 'drained' && session.ws.readyState === session.ws.OPEN;
   }
 
   function sendJsonAudio(session: Session, audio: Buffer, alignment: ReturnType<typeof estimateAlignment> | null): void {

@@ -3,7 +3,7 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import type { Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
-import { drained } from './backpressure';
+import { drained, finished, sendBody, type DrainOutcome } from './backpressure';
 import { sendSpeechError } from './errors';
 import type { JobRunner } from './job-runner';
 import { checkVoiceId, parseTtsRequest } from './parse-request';
@@ -14,7 +14,7 @@ interface TtsDeps {
   hooks: SpeechHooks;
   catalogue: readonly Model[];
   maxTextChars: number;
-  /** A `/stream` client that takes no bytes for this long is given up on (`SPEECH_WRITE_STALL_TIMEOUT_MS`). */
+  /** A client that takes no bytes for this long is given up on (`SPEECH_WRITE_STALL_TIMEOUT_MS`). */
   writeStallTimeoutMs: number;
   logger: Logger;
 }
@@ -56,8 +56,20 @@ export function ttsRoutes(deps: TtsDeps): Router {
         return;
       }
       const audio = Buffer.concat(parts);
-      res.status(200).set({ 'Content-Type': request.format.contentType, 'history-item-id': job.jobId, 'request-id': job.jobId });
-      res.end(audio);
+      res.status(200).set({
+        'Content-Type': request.format.contentType,
+        'Content-Length': String(audio.length),
+        'history-item-id': job.jobId,
+        'request-id': job.jobId,
+      });
+      // Charged once the client has been handed every byte: a client that stops reading (or
+      // leaves) mid-file did not get the audio, although all of it was generated.
+      const outcome = await sendBody(res, audio, signal, deps.writeStallTimeoutMs);
+      if (outcome !== 'drained') {
+        notDelivered(res, job.jobId, outcome);
+        await job.giveUp('cancelled');
+        return;
+      }
       await job.settle(job.characters);
     } catch (err) {
       // Recorded before the client hears of it: the failed item is there when the error arrives.
@@ -101,12 +113,24 @@ export function ttsRoutes(deps: TtsDeps): Router {
       }
       if (!res.headersSent) res.writeHead(200, { 'Content-Type': request.format.contentType, 'history-item-id': job.jobId });
       res.end();
+      const outcome = await finished(res, signal, deps.writeStallTimeoutMs);
+      if (outcome !== 'drained') {
+        notDelivered(res, job.jobId, outcome);
+        await job.giveUp('cancelled');
+        return;
+      }
       await job.settle(job.characters);
     } catch (err) {
       await job?.giveUp(signal.aborted ? 'cancelled' : 'failed');
       sendSpeechError(res, pipelineError(err));
     }
   });
+
+  /** The audio was generated but its client did not take all of it: the response is cut off. */
+  function notDelivered(res: Response, jobId: string, outcome: DrainOutcome): void {
+    if (outcome === 'stalled') deps.logger.info({ jobId, stallMs: deps.writeStallTimeoutMs }, 'client stopped reading; giving up on its response');
+    if (!res.destroyed) res.destroy();
+  }
 
   return router;
 }
