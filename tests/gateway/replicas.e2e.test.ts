@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client } from 'graphql-ws';
+import WebSocket from 'ws';
 import { toGlobalId } from '@platform/graphql-schema';
 import { startApp, type RunningApp } from '@platform/testing';
 import { createApiKey, eventually, json, registerAccount, revokeApiKey, startPlatform, type Account, type Platform } from './platform';
@@ -323,6 +324,89 @@ describe('plan limits across replicas', () => {
     expect(probe.status).toBe(429);
     expect(probe.body).toEqual({ detail: { status: 'too_many_requests', message: expect.any(String) } });
     expect((await models(b, unseen.key, elsewhere)).status).toBe(200);
+  });
+});
+
+type Closed = { code: number; reason: string };
+
+/** One graphql-ws login (raw protocol, no retries) from `ip` (X-Forwarded-For; loopback is a trusted proxy): acked, or closed. */
+function graphqlLogin(gateway: RunningApp, payload: Record<string, unknown>, ip: string): Promise<'ack' | Closed> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${gateway.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers: { 'x-forwarded-for': ip } });
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload })));
+    ws.on('message', (data) => {
+      if ((JSON.parse(String(data)) as { type?: string }).type !== 'connection_ack') return;
+      resolve('ack');
+      ws.close(1000);
+    });
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    ws.on('error', reject);
+  });
+}
+
+/** A stream-input login with the key in the header from `ip`; an accepted one ends the input at once ({"isFinal": true}, 1000). */
+function streamInputLogin(gateway: RunningApp, key: string, ip: string): Promise<Closed & { messages: { detail?: { status: string; message: string }; isFinal?: boolean }[] }> {
+  return new Promise((resolve, reject) => {
+    const url = `${gateway.url.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input`;
+    const ws = new WebSocket(url, { headers: { 'xi-api-key': key, 'x-forwarded-for': ip } });
+    const messages: { detail?: { status: string; message: string } }[] = [];
+    ws.on('open', () => {
+      ws.send(JSON.stringify({ text: ' ' }));
+      ws.send(JSON.stringify({ text: '' }));
+    });
+    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as (typeof messages)[number]));
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), messages }));
+    ws.on('error', reject);
+  });
+}
+
+describe('WebSocket logins refused for their credentials, across replicas', () => {
+  it(`graphql-ws and stream-input logins with made-up keys from one IP: ${ANONYMOUS_RPS} refused, then 4429 / too_many_requests without asking auth; another IP is served`, async () => {
+    const hex = () => randomBytes(2).toString('hex');
+    const [attacker, elsewhere] = [`2001:db8:${hex()}::${hex()}`, `2001:db8:${hex()}::${hex()}`];
+    const madeUp = () => `sk_${randomBytes(32).toString('hex')}`;
+    const good = await createApiKey(platform.auth.url, alice.id);
+    const unseen = await createApiKey(platform.auth.url, alice.id); // valid, never sent: no replica has it cached
+    const BURST = ANONYMOUS_RPS + 5;
+    // Both sockets and both replicas in one burst: one budget.
+    const logins = Array.from({ length: BURST }, (_, i) => {
+      const gateway = i % 2 === 0 ? a : b;
+      return i % 4 < 2
+        ? graphqlLogin(gateway, { 'xi-api-key': madeUp() }, attacker).then((r) => ({ socket: 'graphql' as const, ...(r === 'ack' ? { code: 0, reason: 'ack' } : r), status: undefined }))
+        : streamInputLogin(gateway, madeUp(), attacker).then((r) => ({ socket: 'speech' as const, code: r.code, reason: r.reason, status: r.messages[0]?.detail?.status, message: r.messages[0]?.detail?.message }));
+    });
+    const [burst, graphqlElsewhere, speechElsewhere] = await Promise.all([
+      Promise.all(logins),
+      Promise.all([a, b].map((g) => graphqlLogin(g, { authorization: `Bearer ${alice.token}` }, elsewhere))),
+      Promise.all([a, b].map((g) => streamInputLogin(g, good.key, elsewhere))),
+    ]);
+    const refused = burst.filter((r) => (r.socket === 'graphql' ? r.code === 4401 : r.status === 'invalid_api_key'));
+    const limited = burst.filter((r) => (r.socket === 'graphql' ? r.code === 4429 : r.status === 'too_many_requests'));
+    expect(refused).toHaveLength(ANONYMOUS_RPS);
+    expect(limited).toHaveLength(BURST - ANONYMOUS_RPS);
+    for (const r of refused) expect(r.code).toBe(r.socket === 'graphql' ? 4401 : 1008);
+    for (const r of limited) {
+      expect(r.code).toBe(r.socket === 'graphql' ? 4429 : 1013);
+      expect(r.reason).toContain(`${ANONYMOUS_RPS} per second`);
+      if (r.socket === 'speech') expect(r.message).toContain(`${ANONYMOUS_RPS} per second for requests without valid credentials`);
+    }
+    expect(graphqlElsewhere).toEqual(['ack', 'ack']);
+    for (const r of speechElsewhere) {
+      expect(r.code).toBe(1000);
+      expect(r.messages).toEqual([{ isFinal: true }]);
+    }
+    // The IP's budget is spent: a valid API key no replica has cached is refused before auth is
+    // asked (were it looked up, stream-input would serve it and graphql-ws close 4403 for its
+    // scopes); a token, checked locally, still logs in from that address.
+    const [speechProbe, graphqlProbe, tokenProbe] = await Promise.all([
+      streamInputLogin(b, unseen.key, attacker),
+      graphqlLogin(a, { 'xi-api-key': unseen.key }, attacker),
+      graphqlLogin(b, { authorization: `Bearer ${alice.token}` }, attacker),
+    ]);
+    expect(speechProbe).toMatchObject({ code: 1013, messages: [{ detail: { status: 'too_many_requests', message: expect.any(String) } }] });
+    expect(graphqlProbe).toMatchObject({ code: 4429 });
+    expect(tokenProbe).toBe('ack');
+    expect((await streamInputLogin(b, unseen.key, elsewhere)).code).toBe(1000);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { pcmSamples, rms } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
@@ -20,8 +21,8 @@ interface Session {
   opened: Promise<void>;
 }
 
-function connect(path: string, headers: Record<string, string> = {}): Session {
-  const ws = new WebSocket(`${stack.wsUrl}${path}`, { headers });
+function connect(path: string, headers: Record<string, string> = {}, base = stack.wsUrl): Session {
+  const ws = new WebSocket(`${base}${path}`, { headers });
   const binary: Buffer[] = [];
   const texts: string[] = [];
   ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? binary.push(Buffer.from(data)) : texts.push(data.toString())));
@@ -227,5 +228,75 @@ describe('stream-input errors: a JSON error in the speech shape, then a close', 
     s.ws.send(init());
     s.ws.send(JSON.stringify({ text: 'a'.repeat(100_000) }));
     expect((await s.closed).code).toBe(1009);
+  });
+});
+
+describe('stream-input logins refused for their key pay from the client IP budget', () => {
+  const RPS = 5;
+  // A stack of its own: its budget must not see the other tests' refusals (all from 127.0.0.1).
+  let guarded: SpeechStack;
+  beforeAll(async () => {
+    guarded = await startSpeechStack({ workers: 0, loginBudgetRps: RPS });
+  }, 60_000);
+  afterAll(async () => {
+    await guarded?.stop();
+  }, 30_000);
+
+  const octet = () => Math.floor(Math.random() * 200) + 1;
+  const madeUp = () => `sk_${randomBytes(32).toString('hex')}`;
+  /** A login from `ip` (X-Forwarded-For; the socket's peer is loopback, a trusted proxy), or from loopback itself (''). */
+  async function login(ip: string, where: 'first message' | 'header' | 'query', key: string) {
+    const query = where === 'query' ? `?xi_api_key=${encodeURIComponent(key)}` : '';
+    const headers: Record<string, string> = { ...(ip ? { 'x-forwarded-for': ip } : {}), ...(where === 'header' ? { 'xi-api-key': key } : {}) };
+    const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input${query}`, headers, guarded.wsUrl);
+    await s.opened;
+    s.ws.send(JSON.stringify({ text: ' ', ...(where === 'first message' ? { xi_api_key: key } : {}) }));
+    s.ws.send(JSON.stringify({ text: '' })); // accepted: {"isFinal": true} and 1000, no synthesis needed
+    const closed = await s.closed;
+    return { ...closed, error: errorOf(s), texts: s.texts };
+  }
+
+  it(`made-up keys from one IP: ${RPS} refused invalid_api_key, then too_many_requests (1013) without a lookup; another IP is served`, async () => {
+    const [attacker, elsewhere] = [`198.51.100.${octet()}`, `192.0.2.${octet()}`];
+    const places = ['first message', 'header', 'query'] as const;
+    const BURST = RPS + 4;
+    const [burst, goodElsewhere] = await Promise.all([
+      Promise.all(Array.from({ length: BURST }, (_, i) => login(attacker, places[i % places.length]!, madeUp()))),
+      Promise.all(places.map((where) => login(elsewhere, where, guarded.apiKey))),
+    ]);
+    const refused = burst.filter((r) => r.error?.status === 'invalid_api_key');
+    const limited = burst.filter((r) => r.error?.status === 'too_many_requests');
+    expect(refused).toHaveLength(RPS);
+    expect(limited).toHaveLength(BURST - RPS);
+    for (const r of refused) expect(r.code).toBe(1008);
+    for (const r of limited) {
+      expect(r.code).toBe(1013);
+      expect(r.error).toEqual({ status: 'too_many_requests', message: expect.stringContaining(`${RPS} per second`) });
+      expect(r.texts).toHaveLength(1);
+    }
+    for (const r of goodElsewhere) {
+      expect(r.code).toBe(1000);
+      expect(r.texts.map((t) => JSON.parse(t))).toEqual([{ isFinal: true }]);
+    }
+    // With the IP's budget spent, even a valid key is refused before it is looked up (this stack has
+    // no key cache); a missing key too. From another IP the same key is served.
+    const lookups = guarded.keyLookups();
+    const probe = await login(attacker, 'header', guarded.apiKey);
+    expect(probe.code).toBe(1013);
+    expect(probe.error?.status).toBe('too_many_requests');
+    expect(guarded.keyLookups()).toBe(lookups);
+    const none = connect(`/v1/text-to-speech/${RACHEL}/stream-input`, { 'x-forwarded-for': attacker }, guarded.wsUrl);
+    await none.opened;
+    none.ws.send(JSON.stringify({ text: ' ' }));
+    expect((await none.closed).code).toBe(1013);
+    expect(errorOf(none)?.status).toBe('too_many_requests');
+    expect((await login(`192.0.2.${octet()}`, 'header', guarded.apiKey)).code).toBe(1000);
+  });
+
+  it('without X-Forwarded-For from a trusted hop, the socket peer is the one charged', async () => {
+    // Refusals from loopback without the header are loopback's; a forwarded IP keeps its own budget.
+    const results = await Promise.all(Array.from({ length: RPS + 1 }, () => login('', 'first message', madeUp())));
+    expect(results.filter((r) => r.error?.status === 'too_many_requests')).toHaveLength(1);
+    expect((await login(`203.0.113.${octet()}`, 'first message', madeUp())).error?.status).toBe('invalid_api_key');
   });
 });

@@ -11,10 +11,12 @@ import { listenForApiKeyRevocations } from './auth/api-key-revocations';
 import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
 import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck } from './auth/token-revocations';
 import { createConcurrencyLimiter } from './limits/concurrency';
+import { upgradeClientAddress } from './limits/client-address';
 import { createFailedCredentialBudget } from './limits/failed-credentials';
 import { createPlanLimiter } from './limits/limit-middleware';
 import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plans';
 import { createRateLimiter } from './limits/rate-limiter';
+import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { routeUpgrades } from './routing/upgrades';
 import { createSpeechEdge, premadeVoicesForStore } from './speech';
@@ -62,6 +64,13 @@ async function main(): Promise<void> {
   const rate = createRateLimiter(redis, config.RATE_LIMIT_PREFIX);
   const limiter = createPlanLimiter(plans, rate.consume, acquireSlot);
   const failedCredentials = createFailedCredentialBudget(plans, rate);
+  // WebSocket logins (graphql-ws, stream-input) refused for their credentials pay from the same budget.
+  const webSocketLogins = createWebSocketLogins({
+    failures: failedCredentials,
+    apiKeys,
+    addressOf: upgradeClientAddress(config.TRUST_PROXY),
+    logger,
+  });
 
   // Issue 7's account features on the speech database, when configured: one connection serves the
   // voices/history/user routes and the edge's hooks (cloned voices, quotas, the gateway's history records).
@@ -94,6 +103,7 @@ async function main(): Promise<void> {
       const record = await apiKeys.resolve(key);
       return record ? { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan } : null;
     },
+    logins: webSocketLogins,
     limits: {
       acquire: async (identity) => {
         const lease = await acquireSlot(limitSubject(identity, 'websocket', plans));
@@ -122,6 +132,7 @@ async function main(): Promise<void> {
     hub,
     authDeps,
     revocations: tokenRevocations,
+    logins: webSocketLogins,
     publicUrl: config.PUBLIC_URL,
     maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
     logger,

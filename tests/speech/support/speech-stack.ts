@@ -6,6 +6,10 @@ import type { Identity } from '@platform/identity';
 import { connectRedis } from '@platform/stores';
 import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import type { Redis } from 'ioredis';
+import { upgradeClientAddress } from '../../../apps/gateway/src/limits/client-address';
+import { createFailedCredentialBudget } from '../../../apps/gateway/src/limits/failed-credentials';
+import { createRateLimiter } from '../../../apps/gateway/src/limits/rate-limiter';
+import { createWebSocketLogins } from '../../../apps/gateway/src/limits/websocket-logins';
 import { createSpeechEdge, premadeVoicesForStore, type SpeechEdge } from '../../../apps/gateway/src/speech';
 import { createAccountSpeech, type AccountSpeech } from '../../../apps/gateway/src/speech/user';
 
@@ -29,6 +33,8 @@ export interface SpeechStack {
   startWorker(env?: Record<string, string>): Promise<RunningApp>;
   /** WebSocket sessions the fake plan limiter grants at once. */
   setSessionLimit(n: number): void;
+  /** API keys the edge has asked the (fake) key lookup about so far. */
+  keyLookups(): number;
   /** Characters the test quota still allows (Infinity = no quota hook refusals). */
   setQuota(characters: number): void;
   /** The speech database's store, when `accountSpeech` is set. */
@@ -56,6 +62,13 @@ export interface SpeechStackOptions {
    * quota hook) instead of the test's allowance (`setQuota` then has no effect).
    */
   storeQuota?: boolean;
+  /**
+   * Charge WebSocket logins refused for their key to the client IP's budget of this many per second,
+   * as the gateway does: its real Redis rate limiter (a prefix of the run's own) and its reading of
+   * the upgrade's client IP under `TRUST_PROXY=loopback` (tests send X-Forwarded-For). The fake key
+   * lookup has no cache: every key would ask auth.
+   */
+  loginBudgetRps?: number;
 }
 
 const PLAN_KEY_NAMES = ['free', 'pro'] as const;
@@ -88,6 +101,16 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   let sessions = 0;
   let sessionLimit = options.sessionLimit ?? 100;
   let quota = Number.POSITIVE_INFINITY;
+  let keyLookups = 0;
+  const logins =
+    options.loginBudgetRps === undefined
+      ? undefined
+      : createWebSocketLogins({
+          failures: createFailedCredentialBudget({ anonymous: { rps: options.loginBudgetRps, concurrency: 1 } }, createRateLimiter(redis, uniqueName('speechrl'))),
+          apiKeys: { isCached: () => false },
+          addressOf: upgradeClientAddress('loopback'),
+          logger,
+        });
   const edge: SpeechEdge = createSpeechEdge({
     config: {
       REDIS_URL: redisUrl,
@@ -113,7 +136,11 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       },
     },
     redis,
-    authenticateApiKey: async (key) => identities.get(key) ?? null,
+    authenticateApiKey: async (key) => {
+      keyLookups += 1;
+      return identities.get(key) ?? null;
+    },
+    ...(logins ? { logins } : {}),
     limits: {
       acquire: async () => {
         if (sessions >= sessionLimit) return null;
@@ -181,6 +208,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     setSessionLimit: (n) => {
       sessionLimit = n;
     },
+    keyLookups: () => keyLookups,
     setQuota: (n) => {
       quota = n;
     },

@@ -1,22 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@platform/logger';
 import { clientAddress } from '../limits/client-address';
-import { isCredentialFailure, type FailedCredentialBudget } from '../limits/failed-credentials';
+import { addressSpentMessage, asksAuth, isCredentialFailure, type FailedCredentialBudget } from '../limits/failed-credentials';
 import { setRateLimitHeaders, tooManyRequests } from '../limits/limit-middleware';
 import type { RateDecision } from '../limits/rate-limiter';
 import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-errors';
 import { ANONYMOUS, authenticate, type AuthenticateDeps, type RouteNeeds } from './authenticate';
-import { readCredential, type Credential } from './credentials';
+import { readCredential } from './credentials';
 import './request-identity';
 
 /** `skip` lets a route take everyone as anonymous (credentials are not even looked at). */
 export type NeedsFor = (req: Request) => RouteNeeds | 'skip';
 
 function addressSpent(decision: RateDecision): EdgeError {
-  return tooManyRequests(
-    `too many requests from this address: ${decision.limit} per second for requests without valid credentials`,
-    decision.retryAfter,
-  );
+  return tooManyRequests(addressSpentMessage(decision), decision.retryAfter);
 }
 
 /**
@@ -26,9 +23,6 @@ function addressSpent(decision: RateDecision): EdgeError {
  * about is not asked about at all.
  */
 export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps: AuthenticateDeps, failures: FailedCredentialBudget, logger: Logger) {
-  /** Whether checking this credential means a lookup at auth (an API key this replica has not cached either way). */
-  const asksAuth = (credential: Credential) => credential.kind === 'api_key' && !deps.apiKeys.isCached(credential.key);
-
   const refuse = async (res: Response, ip: string, error: EdgeError): Promise<void> => {
     if (!isCredentialFailure(error.status)) {
       sendEdgeError(res, surface, error);
@@ -57,7 +51,7 @@ export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps:
     const ip = clientAddress(req);
     try {
       const credential = readCredential(req.headers);
-      if (asksAuth(credential)) {
+      if (asksAuth(credential, deps.apiKeys)) {
         const spent = await failures.spent(ip).catch((err: unknown) => {
           logger.error({ err }, 'rate limiter failed; API key checked without the address budget');
           return null;

@@ -1,4 +1,5 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express, { type Request } from 'express';
 
 /**
  * The client's IP as Express resolves it under `trust proxy` (`TRUST_PROXY`): the nearest
@@ -7,4 +8,21 @@ import type { Request } from 'express';
  */
 export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The same for WebSocket upgrade requests, which never pass through Express: the upgrade request
+ * is read through Express's own request (its `ip` getter, `trust proxy` compiled by Express from
+ * the same `TRUST_PROXY` value), so an upgrade and an HTTP request from one client resolve alike.
+ */
+export function upgradeClientAddress(trustProxy: string): (req: IncomingMessage) => string {
+  const app = express();
+  app.set('trust proxy', trustProxy);
+  return (req) =>
+    clientAddress(
+      Object.create(app.request, {
+        headers: { value: req.headers },
+        socket: { value: req.socket },
+      }) as Request,
+    );
 }

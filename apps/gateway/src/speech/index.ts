@@ -7,6 +7,7 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
 import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import type { WebSocketLogins } from '../limits/websocket-logins';
 import { modelsRoutes } from './models/models-routes';
 import { createStreamInput } from './stream-input/stream-input';
 import { speechErrorHandler } from './tts/errors';
@@ -56,6 +57,11 @@ export interface SpeechEdgeDeps {
   authenticateApiKey(key: string): Promise<Identity | null>;
   /** Plan concurrency for WebSocket sessions (HTTP requests pass the gateway's middleware). */
   limits: { acquire(identity: Identity): Promise<ReleaseSlot | null> };
+  /**
+   * The gateway's per-IP budget for WebSocket logins refused for their key (docs/gateway.md,
+   * "Requests refused for their credentials"); absent: such refusals are not charged.
+   */
+  logins?: WebSocketLogins;
   /**
    * Account features (issue 7); each optional. With `recordHistory`, the gateway records the
    * generations whose client did not get the whole audio (failed, cancelled; docs/speech.md, History).
@@ -114,6 +120,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     logger: deps.logger,
     authenticateApiKey: deps.authenticateApiKey,
     limits: deps.limits,
+    ...(deps.logins ? { logins: deps.logins } : {}),
     maxTextChars: settings.maxTextChars,
     idleTimeoutMs: settings.wsIdleTimeoutMs,
     writeStallTimeoutMs: settings.writeStallTimeoutMs,

@@ -8,6 +8,9 @@ import type { Logger } from '@platform/logger';
 import { authenticate, type AuthenticateDeps } from '../auth/authenticate';
 import { readCredential, type CredentialHeaders } from '../auth/credentials';
 import type { RevocationWatch } from '../auth/token-revocations';
+import { addressSpentMessage, isCredentialFailure } from '../limits/failed-credentials';
+import type { RateDecision } from '../limits/rate-limiter';
+import type { WebSocketLogins } from '../limits/websocket-logins';
 import { checkAuthDirectives } from './auth-directive';
 import type { SubscriptionHub } from './hub';
 import { viewerOf } from './viewer';
@@ -18,6 +21,8 @@ export interface SubscriptionServerOptions {
   authDeps: AuthenticateDeps;
   /** Closes a connection when the token that opened it is revoked. */
   revocations: RevocationWatch;
+  /** Logins refused for their credentials pay from the client IP's budget (limits/websocket-logins.ts). */
+  logins: WebSocketLogins;
   publicUrl: string;
   maxSubscriptionsPerConnection: number;
   logger: Logger;
@@ -25,6 +30,12 @@ export interface SubscriptionServerOptions {
 
 /** Close codes besides graphql-ws's own (4400 bad request, 4403 forbidden, 4409, 4429, 4499). */
 export const CLOSE_UNAUTHORIZED = 4401;
+/**
+ * The client IP's budget for logins refused for their credentials is spent (HTTP's 429). graphql-ws
+ * uses 4429 for too many `connection_init`s on one socket; its clients treat the code as fatal, like
+ * 4401, and do not retry on their own: a retry in the same second would only be refused again.
+ */
+export const CLOSE_TOO_MANY_REQUESTS = 4429;
 /**
  * The credential could not be checked (auth's keys or API-key lookup unavailable, Redis down):
  * "try again later" (RFC 6455 registry), which graphql-ws clients retry, unlike 4401.
@@ -76,6 +87,12 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
       connectionInitWaitTimeout: 5_000,
       onConnect: async (ctx) => {
         const credential = readCredential(credentialFromConnectionParams(ctx.connectionParams));
+        const tooMany = (decision: RateDecision) => {
+          ctx.extra.socket.close(CLOSE_TOO_MANY_REQUESTS, addressSpentMessage(decision).slice(0, 120));
+          return false;
+        };
+        const spent = await options.logins.refuseUnchecked(ctx.extra.request, credential);
+        if (spent) return tooMany(spent);
         const outcome = await authenticate(
           credential,
           {
@@ -92,6 +109,10 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           return false;
         }
         if (!outcome.ok) {
+          if (isCredentialFailure(outcome.error.status)) {
+            const over = await options.logins.chargeRefusal(ctx.extra.request);
+            if (over) return tooMany(over);
+          }
           const forbidden = outcome.error.status === 403;
           ctx.extra.socket.close(forbidden ? 4403 : CLOSE_UNAUTHORIZED, outcome.error.message.slice(0, 120));
           return false;

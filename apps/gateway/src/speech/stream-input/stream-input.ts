@@ -6,6 +6,9 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { resolveModel, takeSentences, type Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
+import { addressSpentMessage } from '../../limits/failed-credentials';
+import type { RateDecision } from '../../limits/rate-limiter';
+import type { WebSocketLogins } from '../../limits/websocket-logins';
 import { drained } from '../tts/backpressure';
 import type { JobRunner } from '../tts/job-runner';
 import { checkFormat, checkLanguage, checkSettings, checkVoiceId, type TtsRequest } from '../tts/parse-request';
@@ -20,6 +23,11 @@ export interface StreamInputDeps {
   logger: Logger;
   authenticateApiKey(key: string): Promise<Identity | null>;
   limits: { acquire(identity: Identity): Promise<(() => Promise<void> | void) | null> };
+  /**
+   * The gateway's per-IP budget for logins refused for their key (no key, a key not accepted): each
+   * refusal is charged; once spent, a key is refused 429 without asking auth. Absent: not charged.
+   */
+  logins?: WebSocketLogins;
   maxTextChars: number;
   idleTimeoutMs: number;
   /** A client that keeps more than `MAX_BUFFERED_BYTES` waiting for this long is given up on. */
@@ -41,6 +49,8 @@ const MAX_BUFFERED_BYTES = 256 * 1024;
 
 interface Session {
   ws: WebSocket;
+  /** The upgrade request: its client IP pays for refused keys. */
+  upgrade: http.IncomingMessage;
   /** The upgraded connection under `ws`: its 'drain' says the client took what was buffered. */
   socket: stream.Duplex;
   identity: (Identity & { sub: string }) | null;
@@ -112,6 +122,7 @@ export function createStreamInput(deps: StreamInputDeps) {
     const bySegment = resolveModel(segment, deps.catalogue);
     const session: Session = {
       ws,
+      upgrade: req,
       socket,
       identity: null,
       release: null,
@@ -190,16 +201,27 @@ export function createStreamInput(deps: StreamInputDeps) {
     }
   }
 
+  function addressSpent(decision: RateDecision): SpeechError {
+    return new SpeechError(429, 'too_many_requests', addressSpentMessage(decision));
+  }
+
   function checkModelQuery(value: string | null): Model {
     const model = resolveModel(value ?? undefined, deps.catalogue);
     if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(value)} does not exist; see GET /v1/models`);
     return model;
   }
 
+  /** A refusal for the key (none, not accepted): charged to the client IP; a 429 once its budget is spent. */
+  async function refuseKey(session: Session, error: SpeechError): Promise<SpeechError> {
+    const over = await deps.logins?.chargeRefusal(session.upgrade);
+    return over ? addressSpent(over) : error;
+  }
+
   async function authenticate(session: Session, key: string): Promise<void> {
-    if (key.length > 512) throw new SpeechError(401, 'invalid_api_key', 'invalid API key');
-    const identity = await deps.authenticateApiKey(key);
-    if (!identity) throw new SpeechError(401, 'invalid_api_key', 'invalid API key');
+    const spent = await deps.logins?.refuseUnchecked(session.upgrade, { kind: 'api_key', key });
+    if (spent) throw addressSpent(spent);
+    const identity = key.length > 512 ? null : await deps.authenticateApiKey(key);
+    if (!identity) throw await refuseKey(session, new SpeechError(401, 'invalid_api_key', 'invalid API key'));
     session.identity = requireSpeaker(identity);
     const release = await deps.limits.acquire(identity);
     if (!release) throw new SpeechError(429, 'too_many_requests', 'too many concurrent requests for your plan');
@@ -269,7 +291,7 @@ export function createStreamInput(deps: StreamInputDeps) {
 
   async function begin(session: Session, first: ClientMessage): Promise<void> {
     if (!session.identity) {
-      if (!first.apiKey) throw new SpeechError(401, 'unauthorized', 'send the API key as xi_api_key in the first message or the xi-api-key header');
+      if (!first.apiKey) throw await refuseKey(session, new SpeechError(401, 'unauthorized', 'send the API key as xi_api_key in the first message or the xi-api-key header'));
       await authenticate(session, first.apiKey);
     }
     if (first.voiceId && session.voiceId === null) session.voiceId = first.voiceId;
