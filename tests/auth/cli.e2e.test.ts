@@ -2,40 +2,13 @@ import { Redis } from 'ioredis';
 import { stackEnv } from '@platform/testing';
 import { cli, type CreatedClient } from './helpers/fixtures';
 import { startAuth, type RunningAuth } from './helpers/start-auth';
+import type { PublicAccount } from '../../apps/auth/src/accounts/account-model';
+import type { PublicApiKey } from '../../apps/auth/src/api-keys/api-keys';
+import type { PublicClient } from '../../apps/auth/src/clients/clients';
 
 // The admin CLI (apps/auth/dist/cli/main.js), run as operators run it, against the database of an auth
 // app started as a process: what it prints, and that what it creates works at the app.
 jest.setTimeout(60_000);
-
-interface PublicClient {
-  client_id: string;
-  name: string;
-  type: string;
-  grant_types: string[];
-  redirect_uris: string[];
-  scopes: string[];
-  resources: string[];
-  has_secret: boolean;
-  has_jwks: boolean;
-  created_at: string;
-}
-interface PublicAccount {
-  id: string;
-  name: string;
-  email: string;
-  roles: string[];
-  status: string;
-  plan: string;
-  createdAt: string;
-}
-interface PublicApiKey {
-  id: string;
-  accountId: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  revoked: boolean;
-}
 
 let auth: RunningAuth;
 
