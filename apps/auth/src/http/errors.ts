@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { OAuthError, httpStatusOf } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import { BodyError } from './form-body';
 
 export function sendOAuthError(res: Response, err: OAuthError): void {
   for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
@@ -16,9 +17,11 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof OAuthError) return sendOAuthError(res, err);
+    // RFC 6749 §5.2: error answers are not to be cached, whatever produced them.
+    res.setHeader('Cache-Control', 'no-store');
     const status = httpStatusOf(err);
     if (status < 500) {
-      const description = status === 413 ? 'request body too large' : 'malformed request';
+      const description = status === 413 ? 'request body too large' : err instanceof BodyError ? err.message : 'malformed request';
       res.status(status).json({ error: 'invalid_request', error_description: description });
       return;
     }

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 export const FORM_LIMIT_BYTES = 16 * 1024;
 export const FORM_MAX_PARAMS = 64;
 
-class BodyError extends Error {
+/** A body this server will not read; its message is safe to show the client. */
+export class BodyError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
   }
