@@ -7,6 +7,7 @@
  */
 import WebSocket from 'ws';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
+import { connectSession, errorOf, type Session } from './support/ws-session';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const FRAME_TIMEOUT_MS = 1500;
@@ -19,29 +20,9 @@ afterAll(async () => {
   await stack?.stop();
 }, 30_000);
 
-interface Session {
-  ws: WebSocket;
-  binary: Buffer[];
-  texts: string[];
-  closed: Promise<{ code: number; reason: string }>;
-  opened: Promise<void>;
-}
-
-function connect(path: string): Session {
-  const ws = new WebSocket(`${stack.wsUrl}${path}`);
-  const binary: Buffer[] = [];
-  const texts: string[] = [];
-  ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? binary.push(Buffer.from(data)) : texts.push(data.toString())));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return { ws, binary, texts, closed, opened };
-}
+const connect = (path: string): Session => connectSession(`${stack.wsUrl}${path}`);
 
 const init = () => JSON.stringify({ text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: stack.apiKey });
-const errorOf = (s: Session) => s.texts.map((t) => JSON.parse(t) as { detail?: { status: string; message: string } }).find((m) => m.detail)?.detail;
 
 async function post(path: string, body: unknown) {
   return fetch(`${stack.url}${path}`, {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { pcmSamples, rms } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
+import { connectSession, errorOf, type Session } from './support/ws-session';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 
@@ -13,25 +14,8 @@ afterAll(async () => {
   await stack?.stop();
 }, 30_000);
 
-interface Session {
-  ws: WebSocket;
-  binary: Buffer[];
-  texts: string[];
-  closed: Promise<{ code: number; reason: string }>;
-  opened: Promise<void>;
-}
-
 function connect(path: string, headers: Record<string, string> = {}, base = stack.wsUrl): Session {
-  const ws = new WebSocket(`${base}${path}`, { headers });
-  const binary: Buffer[] = [];
-  const texts: string[] = [];
-  ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? binary.push(Buffer.from(data)) : texts.push(data.toString())));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return { ws, binary, texts, closed, opened };
+  return connectSession(`${base}${path}`, headers);
 }
 
 async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
@@ -44,7 +28,6 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Prom
 }
 
 const init = (extra: Record<string, unknown> = {}) => JSON.stringify({ text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: stack.apiKey, ...extra });
-const errorOf = (s: Session) => s.texts.map((t) => JSON.parse(t) as { detail?: { status: string; message: string } }).find((m) => m.detail)?.detail;
 
 describe('stream-input: text in, audio out', () => {
   it('text in five messages with a flush yields audio in order, then a final message and a normal close', async () => {
