@@ -1,13 +1,14 @@
 /**
  * Jest globalSetup for people with Docker: `TEST_INFRA=containers npm test` runs the tests against
- * throwaway containers (redis:7, mongo:7, apache/kafka:3.9.1) instead of the local stack that
- * `node scripts/stack.mjs up` starts. Without TEST_INFRA=containers it does nothing.
+ * throwaway containers (redis:7, mongo:8.0 as the single-node replica set rs0, apache/kafka:3.9.1) instead
+ * of the local stack that `node scripts/stack.mjs up` starts. Without TEST_INFRA=containers it does nothing.
  *
  * It sets REDIS_URL, KAFKA_BROKERS and MONGO_URL in process.env; jest starts its workers after
  * globalSetup, so they inherit them (and libs/testing's stackEnv() prefers the environment).
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 
 declare global {
@@ -33,11 +34,40 @@ function startRedis(): Promise<StartedTestContainer> {
     .start();
 }
 
-function startMongo(): Promise<StartedTestContainer> {
-  return new GenericContainer('mongo:7')
+const MONGO_REPLICA_SET = 'rs0';
+
+/**
+ * mongosh script, as docker-compose.yml's healthcheck: initiate the replica set if this member has never
+ * been (NotYetInitialized; any other error fails), then fail until it is the writable PRIMARY. The member
+ * is named as the container sees itself (mongod checks that the name resolves to itself).
+ */
+const MONGO_INITIATE_UNTIL_PRIMARY = [
+  "try { rs.status().ok } catch (e) { if (e.codeName !== 'NotYetInitialized') throw e;",
+  `rs.initiate({_id: '${MONGO_REPLICA_SET}', members: [{_id: 0, host: 'localhost:27017'}]}).ok };`,
+  "if (!db.hello().isWritablePrimary) throw new Error('not PRIMARY yet'); 'PRIMARY'",
+].join(' ');
+
+/**
+ * mongod as a single-node replica set, like docker-compose.yml and the local stack: the apps use
+ * transactions and change streams, which a standalone mongod refuses. Resolves once the member is PRIMARY.
+ */
+async function startMongo(): Promise<StartedTestContainer> {
+  const container = await new GenericContainer('mongo:8.0')
+    .withCommand(['mongod', '--replSet', MONGO_REPLICA_SET, '--bind_ip_all', '--wiredTigerCacheSizeGB', '0.5'])
     .withExposedPorts(27017)
     .withWaitStrategy(Wait.forLogMessage(/Waiting for connections/))
+    .withStartupTimeout(120_000)
     .start();
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const result = await container.exec(['mongosh', '--quiet', '--eval', MONGO_INITIATE_UNTIL_PRIMARY]);
+    if (result.exitCode === 0) return container;
+    if (Date.now() > deadline) {
+      await container.stop().catch(() => undefined);
+      throw new Error(`mongo: replica set ${MONGO_REPLICA_SET} has no PRIMARY after 60 s: ${result.output.trim()}`);
+    }
+    await sleep(500);
+  }
 }
 
 /**
@@ -78,6 +108,12 @@ export default async function globalSetup(): Promise<void> {
   const [redis, mongo, kafka] = await Promise.all([startRedis(), startMongo(), startKafka(host)]);
   globalThis.__TEST_CONTAINERS__ = [redis, mongo, kafka];
   process.env.REDIS_URL = `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`;
-  process.env.MONGO_URL = `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}`;
+  // directConnection=true, not replicaSet=rs0: the set's only member is configured as localhost:27017, the
+  // container's own view, which from this host is not the container (its port is mapped elsewhere, and the
+  // engine may be remote). Without directConnection (with or without replicaSet=) the driver reads that name
+  // from the member's hello, drops the address it was given and connects there; a direct connection talks
+  // only to the address given. It is the PRIMARY, so transactions and change
+  // streams work over it as they do through a replica-set URL.
+  process.env.MONGO_URL = `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/?directConnection=true`;
   process.env.KAFKA_BROKERS = `${host}:${kafka.getMappedPort(9092)}`;
 }
