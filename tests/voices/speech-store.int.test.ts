@@ -1,5 +1,8 @@
 import {
   DEFAULT_PLANS,
+  createClonedVoice,
+  deleteClonedVoice,
+  editClonedVoice,
   ensureSubscription,
   listHistory,
   recordHistory,
@@ -10,10 +13,12 @@ import {
   getHistoryAudio,
   deleteHistoryItem,
   nextMonthStartUnix,
+  peekSubscription,
   type SpeechStore,
 } from '@platform/speech-store';
 import { SpeechError } from '@platform/errors';
 import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
+import { toneWav } from './audio';
 import { testStore } from './helpers';
 
 const PREMADE = [{ voiceId: 'premade1', name: 'Rachel', description: null, labels: { gender: 'female' }, engineParams: { ...NEUTRAL_PARAMS, variant: 'f3' } }];
@@ -220,5 +225,127 @@ describe('history', () => {
     expect((await listHistory(store, { accountId: 'acct-other', pageSize: 10 })).items).toHaveLength(0);
     await expect(listHistory(store, { accountId: 'acct-other', pageSize: 3, startAfterId: first.lastId! })).rejects.toThrow(/start_after_history_item_id/);
     expect(await getHistoryAudio(store, 'acct-p', first.items[0]!._id)).toBeNull();
+  });
+});
+
+// Against the real mongod: every rule below is decided by the server (a guarded update, or a
+// transaction), so these counts are exact, not "at most".
+describe('concurrency on one account', () => {
+  const refusedWith = (results: PromiseSettledResult<unknown>[], status: string, httpStatus: number) => {
+    for (const r of results) {
+      if (r.status === 'fulfilled') continue;
+      expect(r.reason).toBeInstanceOf(SpeechError);
+      expect(r.reason).toMatchObject({ status, httpStatus });
+    }
+  };
+
+  it('50 concurrent first reservations of a new account admit exactly what fits, on one subscription document', async () => {
+    const account = 'acct-fresh-race';
+    expect(await peekSubscription(store, account)).toBeNull();
+    // 50 × 30 against a limit of 1000: exactly 33 fit, and the account is created by whichever lands first.
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => reserveCharacters(store, { accountId: account, plan: 'free', jobId: `fresh-${i}`, characters: 30 })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
+    refusedWith(results, 'character_limit_exceeded', 401);
+    const sub = await ensureSubscription(store, account, 'free');
+    expect(sub.characterCount).toBe(990);
+    expect(sub.pending).toHaveLength(33);
+    expect(await store.models.Subscription.countDocuments({ _id: account })).toBe(1);
+  });
+
+  it('reservations and settlements interleaved: the count ends at exactly what was used', async () => {
+    const account = 'acct-interleaved';
+    // 60 jobs of 100 characters (limit 1000), each settled as soon as it is reserved, using 25.
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, async (_, i) => {
+        const reservation = await reserveCharacters(store, { accountId: account, plan: 'free', jobId: `mix-${i}`, characters: 100 });
+        return settleCharacters(store, { accountId: account, jobId: reservation.jobId, usedCharacters: 25 });
+      }),
+    );
+    refusedWith(results, 'character_limit_exceeded', 401);
+    const settled = results.filter((r): r is PromiseFulfilledResult<{ refunded: number; settled: boolean }> => r.status === 'fulfilled');
+    expect(settled.length).toBeGreaterThanOrEqual(10);
+    for (const r of settled) expect(r.value).toEqual({ refunded: 75, settled: true });
+    const sub = await ensureSubscription(store, account, 'free');
+    expect(sub.pending).toHaveLength(0);
+    expect(sub.characterCount).toBe(25 * settled.length);
+  });
+
+  describe('voices and the voice counters (transactions)', () => {
+    // The free plan here: voice_limit 3, max_voice_add_edits 10.
+    const newVoice = (accountId: string, name = 'clone') => ({
+      accountId,
+      plan: 'free',
+      name,
+      description: null,
+      labels: {},
+      samples: [{ fileName: 's.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 220) }],
+      analysis: {},
+      engineParams: NEUTRAL_PARAMS,
+    });
+    /** Sample files no voice refers to (left behind by a refused or failed change). */
+    const strayFiles = async () => {
+      const referenced = new Set((await store.models.Voice.find({}, { samples: 1 }).lean()).flatMap((v) => v.samples.map((s) => String(s.file_id))));
+      const files = await store.connection.db!.collection('voice_samples.files').find({}, { projection: { _id: 1 } }).toArray();
+      return files.filter((f) => !referenced.has(String(f._id))).length;
+    };
+    const counters = async (accountId: string) => {
+      const sub = await peekSubscription(store, accountId);
+      return { voiceCount: sub?.voiceCount, voiceAddEditCounter: sub?.voiceAddEditCounter, stored: await store.models.Voice.countDocuments({ accountId }) };
+    };
+
+    it('20 concurrent adds beyond the voice limit create exactly the allowed number, the counter equal to the voices stored', async () => {
+      const account = 'acct-voice-race';
+      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => createClonedVoice(store, newVoice(account, `v${i}`))));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      refusedWith(results, 'quota_exceeded', 429);
+      expect(await counters(account)).toEqual({ voiceCount: 3, voiceAddEditCounter: 3, stored: 3 });
+      expect(await strayFiles()).toBe(0);
+    });
+
+    it('concurrent deletes of one voice free its slot once', async () => {
+      const account = 'acct-delete-race';
+      const voice = await createClonedVoice(store, newVoice(account));
+      await createClonedVoice(store, newVoice(account));
+      const results = await Promise.all(Array.from({ length: 10 }, () => deleteClonedVoice(store, account, voice._id)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await counters(account)).toEqual({ voiceCount: 1, voiceAddEditCounter: 2, stored: 1 });
+      expect(await strayFiles()).toBe(0);
+    });
+
+    it('concurrent sample edits: only the edits that happened are counted, and never past the allowance', async () => {
+      const account = 'acct-edit-race';
+      const voices = await Promise.all([createClonedVoice(store, newVoice(account, 'a')), createClonedVoice(store, newVoice(account, 'b'))]);
+      const edit = (voiceId: string) =>
+        editClonedVoice(store, {
+          accountId: account,
+          plan: 'free',
+          voiceId,
+          samples: { keep: [], add: [{ fileName: 'x.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 330) }], analysis: {}, engineParams: NEUTRAL_PARAMS },
+        });
+      // Edits of one voice that start from the same version: one swaps it, the others get 409 and are not counted.
+      const results = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => edit(voices[i % 2]!._id)));
+      const done = results.filter((r) => r.status === 'fulfilled').length;
+      expect(done).toBeGreaterThanOrEqual(2);
+      for (const r of results) {
+        if (r.status === 'rejected') expect([409, 429]).toContain((r.reason as SpeechError).httpStatus);
+      }
+      expect(await counters(account)).toEqual({ voiceCount: 2, voiceAddEditCounter: 2 + done, stored: 2 });
+      // One by one up to the allowance, then refused.
+      for (let used = 2 + done; used < 10; used++) await edit(voices[0]!._id);
+      await expect(edit(voices[1]!._id)).rejects.toMatchObject({ status: 'quota_exceeded', httpStatus: 429 });
+      expect(await counters(account)).toEqual({ voiceCount: 2, voiceAddEditCounter: 10, stored: 2 });
+      expect(await strayFiles()).toBe(0);
+    });
+
+    it('a voice that fails to be stored changes no counter and leaves no sample behind', async () => {
+      const account = 'acct-voice-fails';
+      await createClonedVoice(store, newVoice(account));
+      // An empty name fails the voice schema's validation inside the transaction, after the claim.
+      await expect(createClonedVoice(store, newVoice(account, ''))).rejects.toThrow(/name/);
+      expect(await counters(account)).toEqual({ voiceCount: 1, voiceAddEditCounter: 1, stored: 1 });
+      expect(await strayFiles()).toBe(0);
+    });
   });
 });

@@ -11,8 +11,6 @@ export {
   reserveCharacters,
   settleCharacters,
   releaseStaleReservations,
-  claimVoiceChange,
-  releaseVoiceSlot,
   characterLimitExceeded,
   voiceQuotaExceeded,
   type Reservation,

@@ -41,26 +41,27 @@ export interface PendingReservation {
 }
 
 /**
- * One revision of an account's subscription state. Revisions are append-only: a change inserts
- * revision n+1, and the unique `_id` (`<account>:<n+1>`) lets exactly one concurrent writer win.
- * This is the one atomic primitive every MongoDB-compatible server has; FerretDB's conditional
- * updates are not atomic under concurrency (measured: 50 concurrent `$lte`-guarded `$inc`s all
- * succeeded), so counters must not rely on them.
+ * An account's subscription: one document per account, changed only by conditional updates that
+ * carry their own guard (a reservation applies only while the count stays within the limit), and
+ * by transactions where a change spans documents (a voice and the voice counters). See
+ * subscriptions.ts.
  */
 export interface SubscriptionDoc {
-  /** `<accountId>:<rev, 12 digits>`. */
+  /** The account id. */
   _id: string;
-  accountId: string;
-  rev: number;
-  /** When this revision was written (old revisions are pruned by age). */
-  at: Date;
   tier: string;
+  /** Characters used this period, reservations of running generations included. */
   characterCount: number;
+  /** The account's cloned voices; changes in the same transaction as the voice itself. */
   voiceCount: number;
   voiceAddEditCounter: number;
   /** Unix seconds of the next monthly reset; a period is identified by it. */
   nextResetUnix: number;
-  /** Reservations not settled yet; settling removes the entry in the same update that refunds. */
+  /**
+   * Reservations not settled yet. A reservation adds to `characterCount` in the same update that
+   * appends its entry, and settling removes the entry in the same update that refunds, so
+   * `characterCount` is never less than the sum of the pending entries.
+   */
   pending: PendingReservation[];
   /** Set on the first generation or voice change (`is_new_user` is its negation). */
   active: boolean;
@@ -139,9 +140,6 @@ const voiceSchema = new Schema<VoiceDoc>(
 const subscriptionSchema = new Schema<SubscriptionDoc>(
   {
     _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    rev: { type: Number, required: true },
-    at: { type: Date, required: true },
     tier: { type: String, required: true },
     characterCount: { type: Number, required: true, default: 0 },
     voiceCount: { type: Number, required: true, default: 0 },
@@ -151,9 +149,10 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
     active: { type: Boolean, required: true, default: false },
     createdAt: { type: Date, required: true },
   },
-  { collection: 'subscription_revisions', versionKey: false },
+  { collection: 'subscriptions', versionKey: false },
 );
-subscriptionSchema.index({ accountId: 1, rev: -1 });
+// The stale-reservation sweep looks for old pending entries across accounts.
+subscriptionSchema.index({ 'pending.at': 1 });
 
 const historySchema = new Schema<HistoryDoc>(
   {

@@ -1,3 +1,4 @@
+import type { ClientSession } from 'mongoose';
 import type { VoiceSettings } from './models';
 import type { SpeechStore } from './store';
 
@@ -31,8 +32,8 @@ export async function setVoiceSettings(
   return settings;
 }
 
-export async function deleteVoiceSettings(store: SpeechStore, accountId: string, voiceId: string): Promise<void> {
-  await store.models.VoiceSettings.deleteOne({ _id: `${accountId}:${voiceId}` });
+export async function deleteVoiceSettings(store: SpeechStore, accountId: string, voiceId: string, session?: ClientSession): Promise<void> {
+  await store.models.VoiceSettings.deleteOne({ _id: `${accountId}:${voiceId}` }, session ? { session } : {});
 }
 
 function pickSettings(value: Partial<VoiceSettings>): Partial<VoiceSettings> {

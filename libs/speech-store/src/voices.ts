@@ -7,7 +7,8 @@ import { isPlausibleId, newId } from './ids';
 import type { SampleDoc, VoiceDoc, VoiceSettings } from './models';
 import type { PremadeVoice } from './premade';
 import type { SpeechStore } from './store';
-import { claimVoiceChange, releaseVoiceSlot } from './subscriptions';
+import { checkVoiceChange, claimVoiceChange, releaseVoiceSlot } from './subscriptions';
+import { inTransaction } from './transaction';
 import { deleteVoiceSettings, getVoiceSettings } from './voice-settings';
 
 export type StoredVoice = { category: 'premade'; premade: PremadeVoice } | { category: 'cloned'; doc: VoiceDoc };
@@ -119,29 +120,37 @@ async function removeSampleFiles(store: SpeechStore, samples: Pick<SampleDoc, 'f
 }
 
 /**
- * Stores a cloned voice: claims a voice slot and an add/edit from the plan, stores the samples
- * in GridFS, then the voice. Any failure undoes what was done, so nothing is left behind.
+ * Stores a cloned voice: the samples go to GridFS first, then one transaction takes a voice slot
+ * and an add/edit from the plan and inserts the voice, so the counters and the voices stored never
+ * disagree. A refusal or failure removes the samples again, so nothing is left behind.
  */
 export async function createClonedVoice(store: SpeechStore, input: NewClonedVoice): Promise<VoiceDoc> {
-  await claimVoiceChange(store, input.accountId, input.plan, 'add');
+  await checkVoiceChange(store, input.accountId, input.plan, 'add');
   const voiceId = newId();
-  let samples: SampleDoc[] = [];
+  const samples = await storeSamples(store, voiceId, input.samples);
   try {
-    samples = await storeSamples(store, voiceId, input.samples);
-    const doc = await store.models.Voice.create({
-      _id: voiceId,
-      accountId: input.accountId,
-      name: input.name,
-      description: input.description,
-      labels: input.labels,
-      samples,
-      analysis: input.analysis,
-      engineParams: input.engineParams,
+    return await inTransaction(store, async (session) => {
+      await claimVoiceChange(store, session, input.accountId, input.plan, 'add');
+      const [doc] = await store.models.Voice.create(
+        [
+          {
+            _id: voiceId,
+            accountId: input.accountId,
+            name: input.name,
+            description: input.description,
+            labels: input.labels,
+            samples,
+            analysis: input.analysis,
+            engineParams: input.engineParams,
+          },
+        ],
+        { session },
+      );
+      if (!doc) throw new Error('voice insert returned nothing');
+      return doc.toObject<VoiceDoc>();
     });
-    return doc.toObject<VoiceDoc>();
   } catch (err) {
     await removeSampleFiles(store, samples);
-    await releaseVoiceSlot(store, input.accountId, 'add');
     throw err;
   }
 }
@@ -159,8 +168,9 @@ export interface VoiceEdit {
 
 /**
  * Edits a cloned voice. Changing samples counts against `max_voice_add_edits`; renaming does not.
- * The voice is swapped in one update guarded by the sample set it was derived from, so two
- * concurrent edits cannot leave a voice whose parameters describe other samples.
+ * A sample change is one transaction that takes the add/edit and swaps the voice, guarded by the
+ * version the new parameters were derived from: two concurrent edits cannot leave a voice whose
+ * parameters describe other samples, and an edit that loses that race is not counted.
  */
 export async function editClonedVoice(store: SpeechStore, edit: VoiceEdit): Promise<VoiceDoc> {
   const current = await findVoice(store, edit.accountId, edit.voiceId);
@@ -175,39 +185,49 @@ export async function editClonedVoice(store: SpeechStore, edit: VoiceEdit): Prom
     if (!doc) throw voiceNotFound(edit.voiceId);
     return doc;
   }
-  await claimVoiceChange(store, edit.accountId, edit.plan, 'edit');
+  await checkVoiceChange(store, edit.accountId, edit.plan, 'edit');
   const keep = new Set(edit.samples.keep);
   const kept = current.doc.samples.filter((s) => keep.has(s.sample_id));
   const dropped = current.doc.samples.filter((s) => !keep.has(s.sample_id));
-  let added: SampleDoc[] = [];
+  const added = await storeSamples(store, edit.voiceId, edit.samples.add);
+  set.samples = [...kept, ...added];
+  set.analysis = edit.samples.analysis;
+  set.engineParams = edit.samples.engineParams;
+  let doc: VoiceDoc;
   try {
-    added = await storeSamples(store, edit.voiceId, edit.samples.add);
-    set.samples = [...kept, ...added];
-    set.analysis = edit.samples.analysis;
-    set.engineParams = edit.samples.engineParams;
-    const doc = await store.models.Voice.findOneAndUpdate(
-      { _id: edit.voiceId, accountId: edit.accountId, updatedAt: current.doc.updatedAt },
-      { $set: set },
-      { new: true },
-    ).lean<VoiceDoc>();
-    if (!doc) throw new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
-    await removeSampleFiles(store, dropped);
-    return doc;
+    doc = await inTransaction(store, async (session) => {
+      await claimVoiceChange(store, session, edit.accountId, edit.plan, 'edit');
+      const swapped = await store.models.Voice.findOneAndUpdate(
+        { _id: edit.voiceId, accountId: edit.accountId, updatedAt: current.doc.updatedAt },
+        { $set: set },
+        { new: true, session },
+      ).lean<VoiceDoc>();
+      if (!swapped) throw new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
+      return swapped;
+    });
   } catch (err) {
     await removeSampleFiles(store, added);
-    await releaseVoiceSlot(store, edit.accountId, 'edit');
     throw err;
   }
+  await removeSampleFiles(store, dropped);
+  return doc;
 }
 
-/** Deletes a cloned voice with its samples and saved settings; false when it is not the account's. */
+/**
+ * Deletes a cloned voice with its saved settings and frees its slot, in one transaction; then its
+ * sample files. False when it is not the account's.
+ */
 export async function deleteClonedVoice(store: SpeechStore, accountId: string, voiceId: string): Promise<boolean> {
   if (!isPlausibleId(voiceId)) return false;
-  const doc = await store.models.Voice.findOneAndDelete({ _id: voiceId, accountId }).lean<VoiceDoc>();
+  const doc = await inTransaction(store, async (session) => {
+    const deleted = await store.models.Voice.findOneAndDelete({ _id: voiceId, accountId }, { session }).lean<VoiceDoc>();
+    if (!deleted) return null;
+    await deleteVoiceSettings(store, accountId, voiceId, session);
+    await releaseVoiceSlot(store, session, accountId);
+    return deleted;
+  });
   if (!doc) return false;
   await removeSampleFiles(store, doc.samples);
-  await deleteVoiceSettings(store, accountId, voiceId);
-  await releaseVoiceSlot(store, accountId, 'delete');
   return true;
 }
 
