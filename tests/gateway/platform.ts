@@ -137,12 +137,5 @@ export async function revokeApiKey(authUrl: string, keyId: string): Promise<void
   if (res.status !== 204) throw new Error(`revoke: ${res.status}`);
 }
 
-/** Polls `check` until it returns true or the deadline passes; returns the time it took. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 50): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check()) return Date.now() - started;
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
+/** The shared poll-until helper (libs/testing), re-exported for the gateway tests. */
+export { eventually } from '@platform/testing';

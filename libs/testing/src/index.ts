@@ -2,3 +2,4 @@ export { stackEnv, type StackEnv } from './stack-env';
 export { startApp, type RunningApp, type StartAppOptions } from './start-app';
 export { uniqueName } from './unique-name';
 export { freePort } from './free-port';
+export { eventually, untilClock, inOneWindow, type OneWindowOptions } from './eventually';
