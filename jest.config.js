@@ -1,5 +1,5 @@
-// Three projects: `unit` (no I/O, fakes allowed), `integration` (real Redis, Kafka and the
-// MongoDB-compatible server from the local stack), `e2e` (the built apps started as processes).
+// Three projects: `unit` (no I/O, fakes allowed), `integration` (real Redis, Kafka and MongoDB from
+// the local stack), `e2e` (the built apps started as processes).
 // Tests are TypeScript run through swc; `@platform/*` resolves to library sources so tests never
 // depend on a stale build. ESM-only client libraries are transformed to CommonJS for jest.
 const esmOnly = ['jose', 'openid-client', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
