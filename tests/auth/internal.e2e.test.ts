@@ -69,6 +69,30 @@ describe('internal API: register → login → refresh', () => {
     expect(await redis.exists(`auth:revoked:jti:${secondJti}`)).toBe(1);
   });
 
+  it('concurrent uses of one refresh token: at most one rotation answers, the others are reuse, and the whole family ends revoked', async () => {
+    const email = `Concurrent.${Date.now()}@example.org`;
+    expect((await auth.internal('/accounts', { body: { name: 'Con', email, password: 'correct horse battery' } })).status).toBe(201);
+    const tokens = (await (await auth.internal('/login', { body: { email, password: 'correct horse battery' } })).json()) as LoginBody;
+    const jwks = createLocalJWKSet((await (await fetch(`${auth.url}/jwks`)).json()) as JSONWebKeySet);
+    const jtiOf = async (accessToken: string) => (await jwtVerify(accessToken, jwks)).payload.jti;
+
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const res = await auth.internal('/refresh', { body: { refresh_token: tokens.refresh_token } });
+        return { status: res.status, body: (await res.json()) as Partial<LoginBody> & { error?: string } };
+      }),
+    );
+    const rotated = answers.filter((a) => a.status === 200);
+    expect(rotated.length).toBeLessThanOrEqual(1);
+    for (const a of answers) if (a.status !== 200) expect(a).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_grant' }) });
+    // Concurrent use is reuse (RFC 9700 §4.14): the family is revoked, including what a winning rotation issued.
+    expect(await redis.exists(`auth:revoked:jti:${await jtiOf(tokens.access_token)}`)).toBe(1);
+    for (const { body } of rotated) {
+      expect(await redis.exists(`auth:revoked:jti:${await jtiOf(body.access_token!)}`)).toBe(1);
+      expect((await auth.internal('/refresh', { body: { refresh_token: body.refresh_token } })).status).toBe(401);
+    }
+  });
+
   it('refuses wrong passwords, unknown emails, a missing secret, and malformed bodies without a 500', async () => {
     const wrong = await auth.internal('/login', { body: { email: 'nobody@example.org', password: 'whatever12' } });
     expect(wrong.status).toBe(401);

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
+import { SignJWT, decodeJwt, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
 import { ALL_GRANTS, cli, createUser, FormAgent, type CreatedClient } from './helpers/fixtures';
 import { startAuth, type RunningAuth } from './helpers/start-auth';
 
@@ -13,7 +13,7 @@ let dpop: { privateKey: KeyLike; jwk: JWK; privateJwk: JWK };
 const REDIRECT = 'https://app.example/cb';
 
 beforeAll(async () => {
-  // Short lifetimes so expiry is observable within the test's deadline.
+  // Short lifetimes so the tests can wait for expiry.
   auth = await startAuth({ ACCESS_TOKEN_TTL: '2', DEVICE_CODE_TTL: '2' });
   const common = ['--scope', 'content:read speech:read offline_access', '--resource', auth.issuer, '--redirect-uri', REDIRECT];
   conf = await cli<CreatedClient>(auth, ['clients:create', '--name', 'conf', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), ...common]);
@@ -26,6 +26,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await auth?.stop();
 });
+
+/** Resolves once this machine's clock has passed `atMs`: waiting for an instant the test knows, not for a guess. */
+async function clockPasses(atMs: number): Promise<void> {
+  while (Date.now() <= atMs) await new Promise((r) => setTimeout(r, atMs + 1 - Date.now()));
+}
 
 const basic = () => `Basic ${Buffer.from(`${conf.client_id}:${conf.client_secret}`).toString('base64')}`;
 
@@ -153,13 +158,10 @@ describe('expiry and revocation at introspection', () => {
     const set = await token({ grant_type: 'client_credentials' });
     const at = set.body.access_token as string;
     expect((await introspect(at)).active).toBe(true);
-    const deadline = Date.now() + 10_000;
-    let info = await introspect(at);
-    while (info.active && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      info = await introspect(at);
-    }
-    expect(info).toEqual({ active: false });
+    // Inactive from the second of its `exp` on (auth runs on this machine's clock): wait for that instant, then ask once.
+    const { exp } = decodeJwt(at);
+    await clockPasses(exp! * 1000);
+    expect(await introspect(at)).toEqual({ active: false });
   });
 
   it('a revoked refresh token and unknown tokens are {active:false}; introspection needs client authentication', async () => {
@@ -179,17 +181,14 @@ describe('expiry and revocation at introspection', () => {
 
 describe('device flow negatives', () => {
   it('slow_down when polling too fast, then expired_token', async () => {
-    const start = (await (await fetch(`${auth.issuer}/device_authorization`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `client_id=${pub.client_id}` })).json()) as { device_code: string; interval: number };
+    const start = (await (await fetch(`${auth.issuer}/device_authorization`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `client_id=${pub.client_id}` })).json()) as { device_code: string; interval: number; expires_in: number };
+    // The code was created before this answer arrived, so it has expired by this instant at the latest.
+    const expiredBy = Date.now() + start.expires_in * 1000;
     const poll = () => token({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: start.device_code, client_id: pub.client_id }, {});
     expect((await poll()).body.error).toBe('authorization_pending');
     expect((await poll()).body).toMatchObject({ error: 'slow_down', error_description: expect.stringContaining(`${start.interval + 5}`) });
-    const deadline = Date.now() + 10_000;
-    let last = await poll();
-    while (last.body.error !== 'expired_token' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      last = await poll();
-    }
-    expect(last.body.error).toBe('expired_token');
+    await clockPasses(expiredBy);
+    expect((await poll()).body.error).toBe('expired_token');
   });
 
   it('wrong user codes are rate-limited per address', async () => {

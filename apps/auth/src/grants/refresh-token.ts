@@ -2,7 +2,7 @@ import { OAuthError } from '@platform/errors';
 import type { AccountDoc } from '../accounts/account-model';
 import { repeated, required, scopeParam } from '../oauth/params';
 import { narrowAudience, narrowTo } from '../oauth/resources';
-import { consumeRefreshToken, findRefreshToken } from '../tokens/refresh-tokens';
+import { consumeRefreshToken, findRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';
 import { issueTokenSet } from '../tokens/issue-tokens';
 import type { GrantHandler } from './grant-context';
 
@@ -47,5 +47,6 @@ export const refreshTokenGrant: GrantHandler = async (ctx) => {
     ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
     ...(doc.jkt ? { refreshJkt: doc.jkt } : {}),
   });
+  if (await revokedDuringRotation(deps.refreshTokens, deps.redis, doc.familyId)) throw new OAuthError('invalid_grant', REASONS.reused);
   return issued.response;
 };

@@ -1,6 +1,6 @@
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
-import { consumeRefreshToken } from '../tokens/refresh-tokens';
+import { consumeRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';
 import { issueTokenSet } from '../tokens/issue-tokens';
 
 /** The first-party client that content's register/login acts as (docs/architecture.md). */
@@ -42,5 +42,6 @@ export async function refreshLogin(deps: Deps, refreshToken: string): Promise<Lo
   if (!used.ok) return null;
   const account = await deps.accounts.findById(used.doc.sub).lean<AccountDoc>();
   if (!account || account.status !== 'active') return null;
-  return loginTokens(deps, account, used.doc.familyId);
+  const answer = await loginTokens(deps, account, used.doc.familyId);
+  return (await revokedDuringRotation(deps.refreshTokens, deps.redis, used.doc.familyId)) ? null : answer;
 }

@@ -4,8 +4,9 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import { sealer, type Sealed } from '../crypto/secrets';
 
 /**
- * ES256 signing keys. All keys live in ONE document (`_id: "keyset"`) so creation and rotation are
- * single-document atomic updates (no transactions on FerretDB) and every replica agrees on the set.
+ * ES256 signing keys. All keys live in ONE document (`_id: "keyset"`): the set is read whole, so every
+ * replica sees a consistent current/previous pair, and creation (an upsert) and rotation (an update
+ * conditional on the version read) are each one atomic write that needs no transaction.
  * Private keys are sealed with AES-256-GCM under a key derived from INTERNAL_SECRET.
  */
 interface StoredKey {

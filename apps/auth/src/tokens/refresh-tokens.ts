@@ -104,10 +104,9 @@ export async function consumeRefreshToken(
     return { ok: false, reason: 'reused' };
   }
   if (new Date(existing.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
-  // FerretDB's conditional updates are not reliably atomic under concurrency, so the one-time claim is
-  // a Redis SET NX; the MongoDB update below only records it.
-  const first = await redis.set(`auth:rt-used:${id}`, '1', 'EX', Math.max(60, Math.ceil((new Date(existing.expiresAt).getTime() - Date.now()) / 1000)), 'NX');
-  const claimed = first !== 'OK' ? null : await model
+  // The one-time claim: one conditional update, so of concurrent uses of the token exactly one
+  // finds it unused and marks it.
+  const claimed = await model
     .findOneAndUpdate({ _id: id, usedAt: null, revokedAt: null }, { $set: { usedAt: new Date() } }, { new: true })
     .lean<RefreshTokenDoc>();
   if (!claimed) {
@@ -116,6 +115,18 @@ export async function consumeRefreshToken(
     return { ok: false, reason: 'reused' };
   }
   return { ok: true, doc: claimed };
+}
+
+/**
+ * Closes the window between a rotation's claim and the storing of its new token: a concurrent reuse
+ * of the old token revokes the family in between and misses the new token if that is stored after
+ * the revocation. Called once the new token is stored: when any token of the family is revoked, the
+ * family is revoked again, the new token and its access token with it. True when it is revoked.
+ */
+export async function revokedDuringRotation(model: Model<RefreshTokenDoc>, redis: Redis, familyId: string): Promise<boolean> {
+  if (!(await model.exists({ familyId, revokedAt: { $ne: null } }))) return false;
+  await revokeFamily(model, redis, familyId);
+  return true;
 }
 
 /** Revokes every refresh token of a family and the access tokens issued with them. */
