@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { stackEnv, uniqueName } from '@platform/testing';
+import { eventually, inOneWindow, stackEnv, uniqueName, untilClock } from '@platform/testing';
 import { ANONYMOUS } from '../src/auth/authenticate';
 import { createConcurrencyLimiter } from '../src/limits/concurrency';
 import { createFailedCredentialBudget } from '../src/limits/failed-credentials';
@@ -48,21 +48,32 @@ describe('concurrency limiter (Redis leases)', () => {
 
   it('lets the leases of a replica that died (stopped renewing, never released) expire', async () => {
     const prefix = uniqueName('gwint');
-    const doomed = new Redis(stackEnv().REDIS_URL, { maxRetriesPerRequest: 0, retryStrategy: () => null });
-    const dyingReplica = createConcurrencyLimiter(doomed, { prefix, leaseMs: 300 });
-    const survivor = createConcurrencyLimiter(redis, { prefix, leaseMs: 300 });
-    const s = subject(1);
-    expect(await dyingReplica(s)).not.toBeNull();
-    doomed.disconnect();
-    expect(await survivor(s)).toBeNull();
-    const started = Date.now();
-    let next = await survivor(s);
-    while (!next && Date.now() - started < 5_000) {
-      await new Promise((r) => setTimeout(r, 50));
-      next = await survivor(s);
-    }
+    const LEASE_MS = 1_000;
+    const survivor = createConcurrencyLimiter(redis, { prefix, leaseMs: LEASE_MS });
+    // "Still held" means something only while the dead replica's lease is younger than LEASE_MS:
+    // an attempt whose two calls took longer is discarded and redone on a fresh subject.
+    const { s, dying, whileLive } = await inOneWindow(
+      async ({ s, doomed }) => {
+        const dying = await createConcurrencyLimiter(doomed, { prefix, leaseMs: LEASE_MS })(s);
+        doomed.disconnect();
+        return { s, dying, whileLive: await survivor(s) };
+      },
+      {
+        windowMs: LEASE_MS,
+        before: async () => {
+          const doomed = new Redis(stackEnv().REDIS_URL, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+          await doomed.ping();
+          return { s: subject(1), doomed };
+        },
+      },
+    );
+    expect(dying).not.toBeNull();
+    expect(whileLive).toBeNull();
+    // Nothing releases or renews it now: the slot comes back once the lease runs out. The bound
+    // only ends a hang (the default lease is 30 s; this one is 1 s).
+    let next: Awaited<ReturnType<typeof survivor>> = null;
+    await eventually(async () => (next = await survivor(s)) !== null, 10_000);
     expect(next).not.toBeNull();
-    expect(Date.now() - started).toBeLessThan(2_000);
     await next!.release();
   });
 });
@@ -70,12 +81,15 @@ describe('concurrency limiter (Redis leases)', () => {
 describe('rate limiter (rate-limiter-flexible on Redis)', () => {
   it('admits rps requests per window and reports remaining, reset and retry-after', async () => {
     const { consume } = createRateLimiter(redis, uniqueName('gwint'));
-    const s = subject(10, 3);
-    const decisions = [];
-    for (let i = 0; i < 5; i += 1) decisions.push(await consume(s));
+    // All five must be counted in one window: an attempt that straddled two is redone on a fresh subject.
+    const { decisions, now } = await inOneWindow(async () => {
+      const s = subject(10, 3);
+      const decisions = [];
+      for (let i = 0; i < 5; i += 1) decisions.push(await consume(s));
+      return { decisions, now: Math.floor(Date.now() / 1000) };
+    });
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
     expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0, 0]);
-    const now = Math.floor(Date.now() / 1000);
     for (const d of decisions) {
       expect(d.limit).toBe(3);
       expect(d.resetUnix).toBeGreaterThanOrEqual(now);
@@ -86,15 +100,18 @@ describe('rate limiter (rate-limiter-flexible on Redis)', () => {
 
   it('reads a window without counting: null while it has room, the refusal once it is spent', async () => {
     const { consume, spent } = createRateLimiter(redis, uniqueName('gwint'));
-    const s = subject(10, 2);
-    expect(await spent(s)).toBeNull(); // no window open
-    await consume(s);
-    expect(await spent(s)).toBeNull();
-    expect(await spent(s)).toBeNull(); // reading took nothing
-    await consume(s);
-    const refused = await spent(s);
-    expect(refused).toMatchObject({ allowed: false, limit: 2, remaining: 0, retryAfter: 1 });
-    expect(refused!.resetUnix).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 2);
+    const seen = await inOneWindow(async () => {
+      const s = subject(10, 2);
+      const noWindow = await spent(s);
+      await consume(s);
+      const withRoom = [await spent(s), await spent(s)];
+      await consume(s);
+      return { noWindow, withRoom, refused: await spent(s), now: Math.floor(Date.now() / 1000) };
+    });
+    expect(seen.noWindow).toBeNull(); // no window open
+    expect(seen.withRoom).toEqual([null, null]); // the second read: reading took nothing
+    expect(seen.refused).toMatchObject({ allowed: false, limit: 2, remaining: 0, retryAfter: 1 });
+    expect(seen.refused!.resetUnix).toBeLessThanOrEqual(seen.now + 2);
   });
 });
 
@@ -102,31 +119,39 @@ describe('the budget of requests refused for their credentials', () => {
   const table = planTableWithOverrides(defaultPlanTable({ rps: 50, concurrency: 25 }), JSON.stringify({ anonymous: { rps: 3, concurrency: 5 } }));
 
   it('is the anonymous budget of the client IP, shared across replicas and with anonymous callers', async () => {
-    const prefix = uniqueName('gwint');
-    // Two replicas: each its own limiter objects on the same Redis prefix.
-    const [replicaA, replicaB] = [createRateLimiter(redis, prefix), createRateLimiter(redis, prefix)];
-    const plansA = createPlanLimiter(table, replicaA.consume, createConcurrencyLimiter(redis, { prefix }));
-    const failuresA = createFailedCredentialBudget(table, replicaA);
-    const failuresB = createFailedCredentialBudget(table, replicaB);
-    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
-
-    const anonymous = await plansA.admit(ANONYMOUS, ip);
-    expect(anonymous.decision).toMatchObject({ allowed: true, remaining: 2 });
-    await anonymous.lease?.release();
-    expect(await failuresB.charge(ip)).toMatchObject({ allowed: true, limit: 3, remaining: 1 });
-    expect(await failuresA.spent(ip)).toBeNull();
-    expect(await failuresA.charge(ip)).toMatchObject({ allowed: true, remaining: 0 });
-    expect(await failuresB.spent(ip)).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
-    expect(await failuresB.charge(ip)).toMatchObject({ allowed: false, remaining: 0 });
+    // One window for the whole sequence: an attempt that straddled two is redone with a fresh IP and prefix.
+    const seen = await inOneWindow(async () => {
+      const prefix = uniqueName('gwint');
+      // Two replicas: each its own limiter objects on the same Redis prefix.
+      const [replicaA, replicaB] = [createRateLimiter(redis, prefix), createRateLimiter(redis, prefix)];
+      const plansA = createPlanLimiter(table, replicaA.consume, createConcurrencyLimiter(redis, { prefix }));
+      const failuresA = createFailedCredentialBudget(table, replicaA);
+      const failuresB = createFailedCredentialBudget(table, replicaB);
+      const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+      const anonymous = await plansA.admit(ANONYMOUS, ip);
+      await anonymous.lease?.release();
+      const charges = [await failuresB.charge(ip), await failuresA.spent(ip), await failuresA.charge(ip), await failuresB.spent(ip), await failuresB.charge(ip)];
+      const anonymousAgain = await plansA.admit(ANONYMOUS, ip);
+      const otherIp = await failuresA.spent(`${ip}0`);
+      const account = await plansA.admit({ sub: 'acc1', roles: ['USER'], scope: '', method: 'api_key', plan: 'free' }, ip);
+      await account.lease?.release();
+      return { ip, failuresA, failuresB, anonymous, charges, anonymousAgain, otherIp, account };
+    });
+    const { ip, failuresA, failuresB } = seen;
+    expect(seen.anonymous.decision).toMatchObject({ allowed: true, remaining: 2 });
+    const [chargedB, spentA, chargedA, spentB, refusedB] = seen.charges;
+    expect(chargedB).toMatchObject({ allowed: true, limit: 3, remaining: 1 });
+    expect(spentA).toBeNull();
+    expect(chargedA).toMatchObject({ allowed: true, remaining: 0 });
+    expect(spentB).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
+    expect(refusedB).toMatchObject({ allowed: false, remaining: 0 });
     // An anonymous request from that IP is refused too: one budget.
-    expect(await plansA.admit(ANONYMOUS, ip)).toMatchObject({ lease: null, reason: 'rate' });
+    expect(seen.anonymousAgain).toMatchObject({ lease: null, reason: 'rate' });
     // Another IP, and an account calling from the same IP, are not touched.
-    expect(await failuresA.spent(`${ip}0`)).toBeNull();
-    const account = await plansA.admit({ sub: 'acc1', roles: ['USER'], scope: '', method: 'api_key', plan: 'free' }, ip);
-    expect(account.decision.allowed).toBe(true);
-    await account.lease?.release();
-    // The window is one second: after it the IP may try again.
-    await new Promise((r) => setTimeout(r, 1_100));
+    expect(seen.otherIp).toBeNull();
+    expect(seen.account.decision.allowed).toBe(true);
+    // The window is one second: once the clock passes the reset it announced, the IP may try again.
+    await untilClock(spentB!.resetUnix * 1000);
     expect(await failuresB.spent(ip)).toBeNull();
     expect(await failuresA.charge(ip)).toMatchObject({ allowed: true, remaining: 2 });
   });
