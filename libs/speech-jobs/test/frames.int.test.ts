@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { connectRedis } from '@platform/stores';
-import { stackEnv, uniqueName } from '@platform/testing';
+import { eventually, stackEnv, uniqueName } from '@platform/testing';
 import { FrameTimeoutError, createBlockingPool, createFrameWriter, encodeFrame, readFrames, type ChunkFrame } from '../src';
 
 let redis: Redis;
@@ -14,7 +14,8 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-async function collect(conn: Redis, key: string, idleTimeoutMs = 2000): Promise<ChunkFrame[]> {
+/** Reads until the stream's last frame; the idle timeout only turns a lost frame into a failure. */
+async function collect(conn: Redis, key: string, idleTimeoutMs = 15_000): Promise<ChunkFrame[]> {
   const out: ChunkFrame[] = [];
   for await (const frame of readFrames(conn, key, { idleTimeoutMs, blockMs: 100 })) out.push(frame);
   return out;
@@ -43,9 +44,11 @@ describe('frames on a Redis stream', () => {
   it('a reader waiting before the writer gets frames as they come', async () => {
     const key = `${prefix}:early`;
     const conn = redis.duplicate();
+    const id = (await conn.client('ID')) as number;
     const reading = collect(conn, key);
     const writer = createFrameWriter(redis, key);
-    await new Promise((r) => setTimeout(r, 150));
+    // The reader is waiting once Redis shows its connection blocked (flags=b) in XREAD.
+    await eventually(async () => /\bflags=\w*b\w*\b.*\bcmd=xread\b/.test(String(await redis.client('LIST', 'ID', String(id)))), 10_000, 10);
     await writer.append({ type: 'audio', data: Buffer.from('abc') });
     await writer.append({ type: 'cancelled' });
     expect((await reading).map((f) => f.type)).toEqual(['audio', 'cancelled']);
@@ -70,7 +73,10 @@ describe('frames on a Redis stream', () => {
     const conn = redis.duplicate();
     const started = Date.now();
     await expect(collect(conn, `${prefix}:silent`, 400)).rejects.toBeInstanceOf(FrameTimeoutError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The 400 ms idle timeout is what ended it: not before it, and well before anything else could
+    // (the margin is for a loaded machine).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(Date.now() - started).toBeLessThan(400 + 5_000);
     conn.disconnect();
   });
 });
