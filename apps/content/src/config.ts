@@ -14,9 +14,8 @@ export const contentConfigShape = {
   KAFKA_TOPIC_PREFIX: z.string().max(100).regex(/^[A-Za-z0-9._-]*$/).default(''),
   INTERNAL_SECRET: env.internalSecret,
   AUTH_URL: env.httpUrl.default('http://127.0.0.1:8081'),
+  /** Relay poll interval when idle; commits and the outbox change stream wake it sooner. */
   OUTBOX_POLL_MS: env.positiveInt(200),
-  /** Age after which the relay resolves a pending outbox record from its entity (writer crashed). */
-  OUTBOX_PENDING_TIMEOUT_MS: env.positiveInt(30_000),
   /** Turn the relay off on replicas that should only serve requests. */
   OUTBOX_RELAY: env.boolean(true),
 };

@@ -18,24 +18,23 @@ async function main(): Promise<void> {
   const models = createModels(mongo);
   await syncIndexes(models);
   const cache = createVersionedCache(redis, config.REDIS_PREFIX);
-  const deps: ContentDeps = {
-    models,
-    auth: createAuthClient(config.AUTH_URL, config.INTERNAL_SECRET),
-    invalidate: (type) => cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
-  };
   // Kafka is not a readiness dependency: writes go to the outbox and the relay publishes when
   // the broker answers (that is the outbox's purpose).
   const kafka = createKafka('content', config.KAFKA_BROKERS);
   const relay = createRelay({
     models,
-    redis,
-    redisPrefix: config.REDIS_PREFIX,
-    pendingTimeoutMs: config.OUTBOX_PENDING_TIMEOUT_MS,
     producer: kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true }),
     logger,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     pollMs: config.OUTBOX_POLL_MS,
   });
+  const deps: ContentDeps = {
+    models,
+    auth: createAuthClient(config.AUTH_URL, config.INTERNAL_SECRET),
+    invalidate: (type) => cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
+    // A write committed here is published at once, not at the next poll.
+    outboxCommitted: () => relay.wake(),
+  };
   const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger });
   await runService({
     name: 'content',
@@ -58,7 +57,7 @@ async function main(): Promise<void> {
       await Promise.allSettled([mongo.close(), redis.quit()]);
     },
   });
-  if (config.OUTBOX_RELAY) relay.start();
+  if (config.OUTBOX_RELAY) void relay.start();
 }
 
 main().catch(exitOnBootFailure('content'));

@@ -7,4 +7,6 @@ export interface ContentDeps {
   auth: AuthClient;
   /** Called after every successful write so caches of that type drop their entries. */
   invalidate: (type: 'User' | 'Post' | 'Comment') => Promise<void>;
+  /** Called after every commit that stored outbox records (main.ts: wakes this process's relay). */
+  outboxCommitted?: () => void;
 }

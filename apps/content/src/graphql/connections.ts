@@ -1,4 +1,5 @@
 import type { FilterQuery, Model } from 'mongoose';
+import { countAll } from '../models/count';
 import { badInput } from './errors';
 
 /**
@@ -72,12 +73,25 @@ export function decodeCursor(cursor: string, sort: SortSpec, argName: string): {
   return { value: queryValue(value as KeyValue), id };
 }
 
-/** Items strictly after (forward) or before (backward) the cursor position in `sort` order. */
+/**
+ * Items strictly after (forward) or before (backward) the cursor position in `sort` order:
+ * `field ≥ v` (or `≤`) minus the items at `v` up to the cursor's `_id`. Written as a range on the
+ * sort field plus a negation, not as the equivalent `$or`, so the planner always reads the order's
+ * index from `v` on, and never turns the two `$or` branches into separately indexed scans whose
+ * union then has to be sorted in memory.
+ */
 function beyond(sort: SortSpec, position: { value: unknown; id: string | number }, forward: boolean): FilterQuery<unknown> {
   const ascending = (sort.direction === 1) === forward;
-  const op = ascending ? '$gt' : '$lt';
-  if (sort.field === '_id') return { _id: { [op]: position.id } };
-  return { $or: [{ [sort.field]: { [op]: position.value } }, { [sort.field]: position.value, _id: { [op]: position.id } }] };
+  if (sort.field === '_id') return { _id: { [ascending ? '$gt' : '$lt']: position.id } };
+  return {
+    [sort.field]: { [ascending ? '$gte' : '$lte']: position.value },
+    $nor: [{ [sort.field]: position.value, _id: { [ascending ? '$lte' : '$gte']: position.id } }],
+  };
+}
+
+/** The connection of a list the caller can see nothing of (no query). */
+export function emptyConnection<T>(): Connection<T> {
+  return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: 0 };
 }
 
 function pageSize(value: number | null | undefined, name: string): number {
@@ -112,10 +126,9 @@ export async function paginate<T extends { _id: string | number }>(
   const pageFilter: FilterQuery<T> = position ? ({ $and: [filter, beyond(sort, position, !backward)] } as FilterQuery<T>) : filter;
   const direction = backward ? -sort.direction : sort.direction;
   const mongoSort: Record<string, 1 | -1> = sort.field === '_id' ? { _id: direction as 1 | -1 } : { [sort.field]: direction as 1 | -1, _id: direction as 1 | -1 };
-  const projection = options.projection ?? { eventIds: 0 };
   const [rows, count, hasOtherSide] = await Promise.all([
-    size === 0 ? Promise.resolve([] as T[]) : model.find(pageFilter, projection).sort(mongoSort).limit(size + 1).lean<T[]>(),
-    options.lazyCount ? Promise.resolve(null) : model.countDocuments(filter),
+    size === 0 ? Promise.resolve([] as T[]) : model.find(pageFilter, options.projection).sort(mongoSort).limit(size + 1).lean<T[]>(),
+    options.lazyCount ? Promise.resolve(null) : countAll(model, filter),
     position ? model.exists({ $and: [filter, beyond(sort, position, backward)] } as FilterQuery<T>).then((x) => x !== null) : Promise.resolve(false),
   ]);
   const hasMore = rows.length > size;
@@ -130,6 +143,6 @@ export async function paginate<T extends { _id: string | number }>(
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges[edges.length - 1]?.cursor ?? null,
     },
-    totalCount: count ?? (() => model.countDocuments(filter)),
+    totalCount: count ?? (() => countAll(model, filter)),
   };
 }

@@ -24,13 +24,13 @@ export function createLoaders(deps: ContentDeps): Loaders {
   const { models } = deps;
   return {
     user: new DataLoader(async (ids) =>
-      byId(ids, await models.users.find({ _id: { $in: [...ids] }, deletedAt: null }, { eventIds: 0 }).lean<UserDoc[]>()),
+      byId(ids, await models.users.find({ _id: { $in: [...ids] } }).lean<UserDoc[]>()),
     ),
     post: new DataLoader(async (ids) =>
-      byId(ids, await models.posts.find({ _id: { $in: [...ids] }, deletedAt: null }, { eventIds: 0 }).lean<PostDoc[]>()),
+      byId(ids, await models.posts.find({ _id: { $in: [...ids] } }).lean<PostDoc[]>()),
     ),
     comment: new DataLoader(async (ids) =>
-      byId(ids, await models.comments.find({ _id: { $in: [...ids] }, deletedAt: null }, { eventIds: 0 }).lean<CommentDoc[]>()),
+      byId(ids, await models.comments.find({ _id: { $in: [...ids] } }).lean<CommentDoc[]>()),
     ),
     // Keys "post:<id>" or "parent:<id>".
     commentCount: new DataLoader(async (keys) => {
@@ -40,7 +40,7 @@ export function createLoaders(deps: ContentDeps): Loaders {
       const group = async (field: 'post' | 'parent', ids: number[]) => {
         if (ids.length === 0) return;
         const rows = await models.comments.aggregate<{ _id: number; n: number }>([
-          { $match: { [field]: { $in: ids }, deletedAt: null } },
+          { $match: { [field]: { $in: ids } } },
           { $group: { _id: `$${field}`, n: { $sum: 1 } } },
         ]);
         for (const row of rows) counts.set(`${field}:${row._id}`, row.n);

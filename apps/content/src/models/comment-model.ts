@@ -1,8 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { entityEventSchemaFields, type EntityEventFields } from './outbox-fields';
 
 /** Threaded comments: `parent` is the comment replied to; replies are the comments whose parent it is. */
-export interface CommentDoc extends EntityEventFields {
+export interface CommentDoc {
   _id: number;
   content: string;
   author: string;
@@ -10,6 +9,8 @@ export interface CommentDoc extends EntityEventFields {
   parent: number | null;
   createdAt: Date;
   updatedAt: Date | null;
+  /** Revision: 1 at creation, incremented by every write in the write's transaction (outbox order). */
+  rev: number;
 }
 
 const schema = new Schema<CommentDoc>(
@@ -21,13 +22,15 @@ const schema = new Schema<CommentDoc>(
     parent: { type: Number, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, default: null },
-    ...entityEventSchemaFields,
+    rev: { type: Number, required: true },
   },
   { versionKey: false, collection: 'comments' },
 );
 schema.index({ post: 1, createdAt: 1, _id: 1 });
 schema.index({ parent: 1, createdAt: 1, _id: 1 });
 schema.index({ author: 1, createdAt: 1, _id: 1 });
+// Search walks comments newest first.
+schema.index({ createdAt: 1, _id: 1 });
 
 export type CommentModel = Model<CommentDoc>;
 export function commentModel(connection: Connection): CommentModel {

@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import { commentModel, type CommentModel } from './comment-model';
 import { counterModel, type CounterModel } from './counters';
-import { outboxModel, type OutboxModel } from './outbox-fields';
+import { leaseModel, type LeaseModel } from './lease-model';
+import { outboxModel, type OutboxModel } from './outbox-model';
 import { postModel, type PostModel } from './post-model';
 import { categoryModel, tagModel, type TaxonomyModel } from './taxonomy-models';
 import { userModel, type UserModel } from './user-model';
@@ -14,6 +15,7 @@ export interface Models {
   tags: TaxonomyModel;
   counters: CounterModel;
   outbox: OutboxModel;
+  leases: LeaseModel;
 }
 
 export function createModels(connection: Connection): Models {
@@ -25,10 +27,14 @@ export function createModels(connection: Connection): Models {
     tags: tagModel(connection),
     counters: counterModel(connection),
     outbox: outboxModel(connection),
+    leases: leaseModel(connection),
   };
 }
 
-/** Builds indexes before the service reports ready. */
+/**
+ * Builds indexes before the service reports ready. That also creates the collections the write
+ * transactions use, so no transaction has to create one (which concurrent ones would conflict on).
+ */
 export async function syncIndexes(models: Models): Promise<void> {
   await Promise.all([models.users, models.posts, models.comments, models.outbox].map((m) => m.createIndexes()));
 }
@@ -36,5 +42,7 @@ export async function syncIndexes(models: Models): Promise<void> {
 export type { UserDoc, UserRole, UserStatus } from './user-model';
 export type { PostDoc, PostStatus } from './post-model';
 export type { CommentDoc } from './comment-model';
+export type { OutboxDoc, OutboxEntityType } from './outbox-model';
+export { USER_ORDERS } from './user-model';
+export { POST_ORDERS } from './post-model';
 export { nextId } from './counters';
-export { withEventId, type OutboxDoc, type OutboxEntityType } from './outbox-fields';

@@ -1,11 +1,13 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { entityEventSchemaFields, type EntityEventFields } from './outbox-fields';
 
 export type UserStatus = 'ACTIVE' | 'INACTIVE' | 'PENDING' | 'SUSPENDED' | 'DELETED';
 export type UserRole = 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
 
+/** The fields users are listed by (GraphQL `UserOrderField`, the REST list's `createdAt`). */
+export const USER_ORDERS = ['nameLower', 'email', 'createdAt', 'updatedAtSort'] as const;
+
 /** A user's profile; `_id` is the account id in auth (one person, one id, design notes). */
-export interface UserDoc extends EntityEventFields {
+export interface UserDoc {
   _id: string;
   name: string;
   /** Lower-cased copy for case-insensitive ordering and search. */
@@ -18,6 +20,8 @@ export interface UserDoc extends EntityEventFields {
   updatedAt: Date | null;
   /** updatedAt, or createdAt when never updated: the UPDATED_AT order needs a non-null key. */
   updatedAtSort: Date;
+  /** Revision, incremented by every write in the write's transaction (outbox order). */
+  rev: number;
 }
 
 const schema = new Schema<UserDoc>(
@@ -32,19 +36,19 @@ const schema = new Schema<UserDoc>(
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, default: null },
     updatedAtSort: { type: Date, required: true },
-    ...entityEventSchemaFields,
+    rev: { type: Number, required: true },
   },
   { versionKey: false, collection: 'users' },
 );
-// One index per order the interfaces offer (with _id as the tie-breaker of keyset cursors),
-// plus the filters.
 schema.index({ email: 1 }, { unique: true });
-schema.index({ nameLower: 1, _id: 1 });
-schema.index({ createdAt: 1, _id: 1 });
-schema.index({ updatedAtSort: 1, _id: 1 });
-schema.index({ email: 1, _id: 1 });
-schema.index({ status: 1 });
-schema.index({ role: 1 });
+// Every list is a sorted page: one index per order the interfaces offer (with _id, the tie-breaker
+// of keyset cursors), alone and after each equality filter (`status`, `role`), so the page is read
+// in index order and never sorted in memory (test/list-indexes.int.test.ts checks every query).
+for (const order of USER_ORDERS) {
+  schema.index({ [order]: 1, _id: 1 });
+  schema.index({ status: 1, [order]: 1, _id: 1 });
+  schema.index({ role: 1, [order]: 1, _id: 1 });
+}
 
 export type UserModel = Model<UserDoc>;
 export function userModel(connection: Connection): UserModel {

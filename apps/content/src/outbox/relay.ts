@@ -1,115 +1,97 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { mongo } from 'mongoose';
 import type { Producer } from 'kafkajs';
 import { contentTopic, entityOfType, serializeContentEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import type { Models, OutboxDoc } from '../models';
-import { acquireLease, releaseLease } from './redis-lease';
+import { createLease } from './lease';
 
 /**
- * Publishes outbox records (protocol in models/outbox-fields.ts) to Kafka.
+ * Publishes outbox records (models/outbox-model.ts) to Kafka: a polling relay, with wake-ups.
  *
- * - One relay at a time across replicas: a Redis lease renewed on every pass. A replica paused
- *   past the TTL may publish a batch again; delivery is at least once and consumers dedupe by
- *   event id (architecture.md).
- * - Per-entity order: records sorted by (`at`, `n`); an entity's records after a pending one
- *   wait; a batch is sent with one request in flight and the entity's global id as key.
- * - Records are deleted only after Kafka acknowledged them: with Kafka down they stay, and the
- *   next pass that reaches a broker publishes them.
+ * - Source of truth: the outbox collection, read with readConcern "snapshot" in
+ *   (entity, revision) order. Transactions writing one entity commit one after the other, so a
+ *   snapshot that holds an entity's revision r+1 holds every earlier one still in the outbox, and
+ *   publishing each entity's records in revision order is publishing them in commit order. A batch
+ *   cut by the limit ends with a prefix of one entity's records; the rest follow next pass.
+ * - Records are deleted only after Kafka acknowledged them (acks -1, one request in flight, the
+ *   entity's global id as key). A relay that dies between the two publishes them again: delivery
+ *   is at least once, consumers dedupe by event id.
+ * - Latency: a pass runs at once when this process commits a write (`wake`, from main.ts) or when
+ *   a change stream on the outbox reports an insert by any replica; polling every `pollMs`
+ *   remains, so a missed wake-up costs at most one interval. After a full batch the next pass
+ *   follows at once.
+ * - One relay at a time across replicas: a lease in MongoDB (outbox/lease.ts), checked every pass.
+ *   Replicas without it keep polling for it and ignore wake-ups. A relay paused past the lease TTL
+ *   may publish a batch twice (at least once, see above).
+ * - Kafka down: a pass fails, records stay, passes back off (≤ 3 s) and ignore wake-ups until a
+ *   broker answers.
  */
 export interface RelayOptions {
   models: Models;
-  redis: Redis;
-  redisPrefix: string;
   producer: Producer;
   logger: Logger;
   topicPrefix: string;
   pollMs?: number;
   leaseTtlMs?: number;
-  /** Age after which a pending record is resolved from its entity (the writer must be gone). */
-  pendingTimeoutMs?: number;
   batchSize?: number;
+  /** Wake up on inserts into the outbox seen through a change stream (default true). */
+  watch?: boolean;
 }
 
 export interface Relay {
-  /** One pass; resolves with the number of events published. */
+  /** One pass; resolves with the number of events published (0 when another replica holds the lease). */
   runOnce: () => Promise<number>;
-  start: () => void;
+  /** A pass as soon as possible: this process committed outbox records. */
+  wake: () => void;
+  /** Starts watching and polling; resolves once the change stream is open and a first pass ran. Never rejects. */
+  start: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
+export const RELAY_LEASE = 'outbox-relay';
+const BACKOFF_MAX_MS = 3000;
+const REWATCH_MS = 1000;
+
 export function createRelay(options: RelayOptions): Relay {
-  const { models, producer, logger, topicPrefix, redis } = options;
+  const { models, producer, logger, topicPrefix } = options;
   const pollMs = options.pollMs ?? 200;
-  const leaseTtlMs = options.leaseTtlMs ?? 10_000;
-  const pendingTimeoutMs = options.pendingTimeoutMs ?? 30_000;
   const batchSize = options.batchSize ?? 500;
-  const leaseKey = `${options.redisPrefix}outbox-relay-lease`;
-  const holder = randomUUID();
+  const lease = createLease(models.leases, RELAY_LEASE, randomUUID(), options.leaseTtlMs ?? 10_000);
   let connected = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
+  let holding = false;
   let stopped = true;
   let failures = 0;
-
-  async function committed(record: OutboxDoc): Promise<boolean> {
-    const model = models[record.entityType] as unknown as {
-      exists: (filter: Record<string, unknown>) => Promise<unknown>;
-    };
-    const id = record.entityType === 'users' ? record.entityId : Number(record.entityId);
-    return (await model.exists({ _id: id, eventIds: record._id })) !== null;
-  }
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let rewatch: NodeJS.Timeout | undefined;
+  let stream: mongo.ChangeStream | undefined;
+  let running: Promise<number> | undefined;
 
   async function pass(): Promise<number> {
-    if (!(await acquireLease(redis, leaseKey, holder, leaseTtlMs))) return 0;
-    const records = await models.outbox.find({}).sort({ at: 1, n: 1 }).limit(batchSize).lean<OutboxDoc[]>();
+    holding = await lease.hold();
+    if (!holding) return 0;
+    const records = await models.outbox
+      .find({})
+      .sort({ entityType: 1, entityId: 1, rev: 1 })
+      .limit(batchSize)
+      .readConcern('snapshot')
+      .lean<OutboxDoc[]>();
     if (records.length === 0) return 0;
-    const blocked = new Set<string>();
-    const publish: OutboxDoc[] = [];
-    const now = Date.now();
-    for (const record of records) {
-      const entity = `${record.entityType}:${record.entityId}`;
-      if (blocked.has(entity)) continue;
-      if (record.state === 'ready') {
-        publish.push(record);
-        continue;
-      }
-      if (now - new Date(record.at).getTime() < pendingTimeoutMs) {
-        blocked.add(entity);
-        continue;
-      }
-      if (await committed(record)) {
-        publish.push(record);
-        continue;
-      }
-      // Only while still pending: a writer that dropped the id from the entity after this pass
-      // read the record has marked it ready first (step 0); it goes out in order next pass.
-      const discarded = await models.outbox.deleteOne({ _id: record._id, state: 'pending' });
-      if (discarded.deletedCount === 1) logger.warn({ eventId: record._id, type: record.event.type }, 'discarding the event of a write that did not happen');
-      else blocked.add(entity);
-    }
-    if (publish.length === 0) return 0;
     if (!connected) {
       await producer.connect();
       connected = true;
     }
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
-    for (const record of publish) {
-      const topic = contentTopic(entityOfType(record.event.type), topicPrefix);
+    for (const { event } of records) {
+      const topic = contentTopic(entityOfType(event.type), topicPrefix);
       const list = byTopic.get(topic) ?? [];
-      list.push({ key: record.event.subject, value: serializeContentEvent(record.event), headers: { ce_id: record.event.id, ce_type: record.event.type } });
+      list.push({ key: event.subject, value: serializeContentEvent(event), headers: { ce_id: event.id, ce_type: event.type } });
       byTopic.set(topic, list);
     }
     await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
-    await models.outbox.deleteMany({ _id: { $in: publish.map((r) => r._id) } });
-    // A soft-deleted entity goes away once its deletion is out.
-    for (const record of publish) {
-      if (!record.event.type.endsWith('.deleted')) continue;
-      const model = models[record.entityType] as unknown as { deleteOne: (f: Record<string, unknown>) => Promise<unknown> };
-      const id = record.entityType === 'users' ? record.entityId : Number(record.entityId);
-      await model.deleteOne({ _id: id, deletedAt: { $ne: null } });
-    }
-    return publish.length;
+    await models.outbox.deleteMany({ _id: { $in: records.map((r) => r._id) } });
+    return records.length;
   }
 
   function runOnce(): Promise<number> {
@@ -119,34 +101,74 @@ export function createRelay(options: RelayOptions): Relay {
 
   function schedule(delay: number): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      runOnce().then(
-        (count) => {
-          failures = 0;
-          schedule(count > 0 ? 0 : pollMs);
-        },
-        (err: unknown) => {
-          failures += 1;
-          if (connected) void producer.disconnect().catch(() => undefined);
-          connected = false;
-          if (failures === 1 || failures % 50 === 0) logger.warn({ err: String(err), failures }, 'outbox relay pass failed; retrying');
-          schedule(Math.min(pollMs * 2 ** Math.min(failures, 4), 3000));
-        },
-      );
-    }, delay);
+    clearTimeout(timer);
+    timer = setTimeout(() => void tick(), delay);
+  }
+
+  /** A pass, then the next one scheduled by its outcome. Never rejects. */
+  async function tick(): Promise<void> {
+    timer = undefined;
+    again = false;
+    try {
+      const count = await runOnce();
+      failures = 0;
+      schedule(again || count >= batchSize ? 0 : pollMs);
+    } catch (err) {
+      failures += 1;
+      holding = false;
+      if (connected) void producer.disconnect().catch(() => undefined);
+      connected = false;
+      if (failures === 1 || failures % 50 === 0) logger.warn({ err: String(err), failures }, 'outbox relay pass failed; retrying');
+      schedule(Math.min(pollMs * 2 ** Math.min(failures, 4), BACKOFF_MAX_MS));
+    }
+  }
+
+  function wake(): void {
+    if (stopped || !holding || failures > 0) return;
+    if (running) again = true;
+    else schedule(0);
+  }
+
+  /** Opens the change stream; resolves once the server answered (or the stream failed). */
+  function watch(): Promise<void> {
+    return new Promise((resolve) => {
+      const changes = models.outbox.collection.watch([{ $match: { operationType: 'insert' } }, { $project: { _id: 1 } }]);
+      stream = changes;
+      // The first resume token comes with the server's answer: inserts from now on are reported,
+      // and a pass catches up with any committed before.
+      changes.once('resumeTokenChanged', () => {
+        resolve();
+        wake();
+      });
+      changes.on('change', wake);
+      changes.once('error', (err: unknown) => {
+        logger.warn({ err: String(err) }, 'outbox change stream failed; polling only until it is reopened');
+        void changes.close().catch(() => undefined);
+      });
+      changes.once('close', () => {
+        resolve();
+        if (stream === changes) stream = undefined;
+        if (!stopped) rewatch = setTimeout(() => void watch(), REWATCH_MS);
+      });
+    });
   }
 
   return {
     runOnce,
-    start() {
+    wake,
+    async start() {
+      if (!stopped) return;
       stopped = false;
-      schedule(0);
+      if (options.watch ?? true) await watch();
+      if (!stopped) await tick();
     },
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
+      clearTimeout(rewatch);
+      await stream?.close().catch(() => undefined);
       await running?.catch(() => 0);
-      await releaseLease(redis, leaseKey, holder).catch(() => undefined);
+      await lease.release().catch(() => undefined);
       if (connected) await producer.disconnect().catch(() => undefined);
     },
   };

@@ -1,17 +1,19 @@
-import { buildContentEvent, type ContentEventType } from '@platform/events';
+import type { ClientSession } from 'mongoose';
+import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError } from '../domain/errors';
 import { isAdmin, type Caller } from '../identity/caller';
 import { nextId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
 import { commentSnapshot, postSnapshot } from '../outbox/snapshots';
+import { writeWithEvents, type EntityEvent } from '../outbox/write-with-events';
 import { ensureProfile, findUser } from '../users/profiles';
 import { slugify } from './slug';
-import { writeWithEvent } from '../outbox/write-with-event';
 
 /**
  * Post writes shared by REST and GraphQL. Inputs arrive validated; these functions enforce the
  * rules: author = caller, ownership (author or ADMIN), PUBLISHED ⇔ published, publishedAt on
- * first publication, unique slug, and one event per write through the outbox.
+ * first publication, unique slug, and one event per write, stored with the write in one
+ * transaction (outbox/write-with-events.ts).
  */
 export interface PostFields {
   title: string;
@@ -32,47 +34,50 @@ export function reconcileStatus(current: PostStatus | undefined, change: { statu
   return current ?? 'DRAFT';
 }
 
-async function rememberTaxonomy(deps: ContentDeps, category: string | null, tags: string[], names: Map<string, string>): Promise<void> {
-  const ops: Promise<unknown>[] = [];
-  if (category) ops.push(deps.models.categories.updateOne({ _id: category }, { $setOnInsert: { name: names.get(category) ?? category } }, { upsert: true }));
-  for (const tag of tags) ops.push(deps.models.tags.updateOne({ _id: tag }, { $setOnInsert: { name: names.get(tag) ?? tag } }, { upsert: true }));
-  // Two posts introducing the same tag at once race on the upsert; the loser's duplicate key is harmless.
-  await Promise.all(ops.map((p) => p.catch((err: unknown) => (isDuplicateKey(err) ? undefined : Promise.reject(err)))));
+/** Categories and tags are created on first use, in the transaction of the post that uses them. */
+async function rememberTaxonomy(deps: ContentDeps, session: ClientSession, category: string | null, tags: string[], names: Map<string, string>): Promise<void> {
+  const upsert = { upsert: true, session };
+  if (category) await deps.models.categories.updateOne({ _id: category }, { $setOnInsert: { name: names.get(category) ?? category } }, upsert);
+  for (const tag of tags) await deps.models.tags.updateOne({ _id: tag }, { $setOnInsert: { name: names.get(tag) ?? tag } }, upsert);
 }
 
 export async function createPost(deps: ContentDeps, caller: Caller, fields: PostFields, names = new Map<string, string>()): Promise<{ post: PostDoc; author: UserDoc }> {
   const author = await ensureProfile(deps, caller);
-  await rememberTaxonomy(deps, fields.category, fields.tags, names);
   const now = new Date();
   const published = fields.status === 'PUBLISHED';
   const base = slugify(fields.title);
-  // The id counter's $inc may hand one value out twice on servers without atomic updates; a
-  // duplicate _id is retried with a fresh id, a duplicate slug with the id as suffix.
+  // A post committed meanwhile with the same slug makes the insert a duplicate key: the next
+  // attempt sees it and takes the id as suffix.
   for (let attempt = 0; attempt < 8; attempt++) {
+    // Ids come from a counter outside the transaction (one counter document in every creating
+    // transaction would make them all conflict); an aborted write leaves a gap.
     const id = await nextId(deps.models.counters, 'posts');
-    const slug = (await deps.models.posts.exists({ slug: base })) ? `${base}-${id}` : base;
-    const doc: PostDoc = {
-      _id: id,
-      ...fields,
-      titleLower: fields.title.toLowerCase(),
-      slug,
-      published,
-      publishedAt: published ? now : null,
-      publishedAtSort: published ? now : EPOCH,
-      viewCount: 0,
-      author: author._id,
-      createdAt: now,
-      updatedAt: null,
-      eventIds: [],
-      deletedAt: null,
-      rev: 1,
-    };
-    const event = buildContentEvent('post.created', postSnapshot(doc, author), { time: now });
-    doc.eventIds = [event.id];
     try {
-      await writeWithEvent(deps.models.outbox, 'posts', event, () => deps.models.posts.create(doc));
+      const post = await writeWithEvents(deps, async (session) => {
+        await rememberTaxonomy(deps, session, fields.category, fields.tags, names);
+        const taken = await deps.models.posts.exists({ slug: base }).session(session);
+        const doc: PostDoc = {
+          _id: id,
+          ...fields,
+          titleLower: fields.title.toLowerCase(),
+          slug: taken ? `${base}-${id}` : base,
+          published,
+          publishedAt: published ? now : null,
+          publishedAtSort: published ? now : EPOCH,
+          viewCount: 0,
+          author: author._id,
+          createdAt: now,
+          updatedAt: null,
+          // Post ids are never reused, so a post's revisions start at 1.
+          rev: 1,
+          commentInserts: 0,
+        };
+        await deps.models.posts.create([doc], { session });
+        const event = buildContentEvent('post.created', postSnapshot(doc, author), { time: now });
+        return { result: doc, events: [{ entityType: 'posts', entityId: id, rev: doc.rev, event }] };
+      });
       await deps.invalidate('Post');
-      return { post: doc, author };
+      return { post, author };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
@@ -80,13 +85,25 @@ export async function createPost(deps: ContentDeps, caller: Caller, fields: Post
   throw new DomainError('conflict', 'Could not allocate a unique slug');
 }
 
-export async function findPost(deps: ContentDeps, id: number): Promise<PostDoc | null> {
-  return deps.models.posts.findOne({ _id: id, deletedAt: null }).lean<PostDoc>();
+export async function findPost(deps: ContentDeps, id: number, session?: ClientSession): Promise<PostDoc | null> {
+  return deps.models.posts.findById(id).session(session ?? null).lean<PostDoc>();
 }
 
 function assertOwner(caller: Caller, post: PostDoc): void {
   if (!caller.id) throw new DomainError('unauthenticated', 'Authentication required');
   if (post.author !== caller.id && !isAdmin(caller)) throw forbiddenError('Only the author or an admin may change this post');
+}
+
+/**
+ * The post as the caller may change it, and its author's profile for the event (a post's author
+ * never changes, so this is read once, before the transaction; an author whose profile was
+ * deleted is shown as the caller, who can only be an admin or the author themself).
+ */
+async function ownedPost(deps: ContentDeps, caller: Caller, id: number): Promise<UserDoc> {
+  const post = await findPost(deps, id);
+  if (!post) throw notFoundError('Post');
+  assertOwner(caller, post);
+  return (await findUser(deps, post.author)) ?? (await ensureProfile(deps, caller));
 }
 
 /** Applies `changes` (already merged for PATCH, or complete for PUT) to a post the caller owns. */
@@ -97,81 +114,67 @@ export async function updatePost(
   changes: Partial<PostFields> & { published?: boolean },
   names = new Map<string, string>(),
 ): Promise<{ post: PostDoc; author: UserDoc }> {
-  const current = await findPost(deps, id);
-  if (!current) throw notFoundError('Post');
-  assertOwner(caller, current);
-  const author = (await findUser(deps, current.author)) ?? (await ensureProfile(deps, caller));
+  const author = await ownedPost(deps, caller, id);
   const { published: publishedChange, ...fields } = changes;
-  const status = reconcileStatus(current.status, { status: fields.status, published: publishedChange });
-  const published = status === 'PUBLISHED';
-  const now = new Date();
-  const publishedAt = current.publishedAt ?? (published ? now : null);
-  const next: PostDoc = {
-    ...current,
-    ...fields,
-    ...(fields.title !== undefined ? { titleLower: fields.title.toLowerCase() } : {}),
-    status,
-    published,
-    publishedAt,
-    publishedAtSort: publishedAt ?? EPOCH,
-    updatedAt: now,
-  };
-  await rememberTaxonomy(deps, next.category, fields.tags ?? [], names);
-  const event = buildContentEvent('post.updated', postSnapshot(next, author), { time: now });
-  // viewCount is left out: a concurrent $inc from a read must not be overwritten.
-  const { eventIds: _e, rev: _r, _id: _i, viewCount: _v, ...set } = next;
-  const applied = await writeWithEvent(deps.models.outbox, 'posts', event, async (eventIds) => {
-    const res = await deps.models.posts.updateOne(
-      { _id: id, rev: current.rev, deletedAt: null },
-      { $set: { ...set, eventIds, rev: current.rev + 1 } },
-    );
-    return res.matchedCount === 1;
-  }, current);
-  if (!applied) throw new DomainError('conflict', 'The post changed meanwhile; retry');
+  const post = await writeWithEvents(deps, async (session) => {
+    // Read again in the transaction: a concurrent write of this post makes one of the two
+    // conflict and run again on the other's result, so no change is lost and revisions follow
+    // commit order.
+    const current = await findPost(deps, id, session);
+    if (!current) throw notFoundError('Post');
+    const status = reconcileStatus(current.status, { status: fields.status, published: publishedChange });
+    const published = status === 'PUBLISHED';
+    const now = new Date();
+    const publishedAt = current.publishedAt ?? (published ? now : null);
+    const next: PostDoc = {
+      ...current,
+      ...fields,
+      ...(fields.title !== undefined ? { titleLower: fields.title.toLowerCase() } : {}),
+      status,
+      published,
+      publishedAt,
+      publishedAtSort: publishedAt ?? EPOCH,
+      updatedAt: now,
+      rev: current.rev + 1,
+    };
+    await rememberTaxonomy(deps, session, fields.category ?? null, fields.tags ?? [], names);
+    // viewCount and commentInserts are left out: other writes increment them.
+    const { _id: _i, viewCount: _v, commentInserts: _c, ...set } = next;
+    await deps.models.posts.updateOne({ _id: id }, { $set: set }, { session });
+    const event = buildContentEvent('post.updated', postSnapshot(next, author), { time: now });
+    return { result: next, events: [{ entityType: 'posts', entityId: id, rev: next.rev, event }] };
+  });
   await deps.invalidate('Post');
-  return { post: { ...next, rev: current.rev + 1 }, author };
+  return { post, author };
 }
 
-/** Soft-deletes a post and then its comments, each with its own `*.deleted` event. */
+/** Deletes a post and its comments, each with its own `*.deleted` event, in one transaction. */
 export async function deletePost(deps: ContentDeps, caller: Caller, id: number): Promise<void> {
-  const current = await findPost(deps, id);
-  if (!current) throw notFoundError('Post');
-  assertOwner(caller, current);
-  const author = (await findUser(deps, current.author)) ?? (await ensureProfile(deps, caller));
-  const now = new Date();
-  const event = buildContentEvent('post.deleted', postSnapshot({ ...current, updatedAt: now }, author), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'posts', event, async (eventIds) => {
-    const res = await deps.models.posts.updateOne(
-      { _id: id, rev: current.rev, deletedAt: null },
-      { $set: { deletedAt: now, updatedAt: now, eventIds, rev: current.rev + 1 } },
+  const author = await ownedPost(deps, caller, id);
+  const deletedComments = await writeWithEvents(deps, async (session) => {
+    const current = await findPost(deps, id, session);
+    if (!current) throw notFoundError('Post');
+    const now = new Date();
+    // A comment created concurrently increments the post's commentInserts, so it conflicts with
+    // the deletion below: it is either in this list or fails (its post is gone).
+    const comments = await deps.models.comments.find({ post: id }).session(session).lean<CommentDoc[]>();
+    const authorIds = [...new Set(comments.map((c) => c.author))];
+    const commentAuthors = new Map(
+      (await deps.models.users.find({ _id: { $in: authorIds } }).session(session).lean<UserDoc[]>()).map((u) => [u._id, u]),
     );
-    return res.matchedCount === 1;
-  }, { eventIds: current.eventIds, deletes: true });
-  if (!applied) throw new DomainError('conflict', 'The post changed meanwhile; retry');
-  const comments = await deps.models.comments.find({ post: id, deletedAt: null }).lean<CommentDoc[]>();
-  for (const comment of comments) {
-    const commentAuthor = (await findUser(deps, comment.author)) ?? author;
-    await markCommentDeleted(deps, comment, commentAuthor, current, now, 'comment.deleted');
-  }
+    await deps.models.posts.deleteOne({ _id: id }, { session });
+    if (comments.length > 0) await deps.models.comments.deleteMany({ _id: { $in: comments.map((c) => c._id) } }, { session });
+    const events: EntityEvent[] = [
+      { entityType: 'posts', entityId: id, rev: current.rev + 1, event: buildContentEvent('post.deleted', postSnapshot({ ...current, updatedAt: now }, author), { time: now }) },
+      ...comments.map((comment): EntityEvent => ({
+        entityType: 'comments',
+        entityId: comment._id,
+        rev: comment.rev + 1,
+        event: buildContentEvent('comment.deleted', commentSnapshot({ ...comment, updatedAt: now }, commentAuthors.get(comment.author) ?? author, current), { time: now }),
+      })),
+    ];
+    return { result: comments.length, events };
+  });
   await deps.invalidate('Post');
-  if (comments.length > 0) await deps.invalidate('Comment');
-}
-
-export async function markCommentDeleted(
-  deps: ContentDeps,
-  comment: CommentDoc,
-  author: UserDoc,
-  post: PostDoc,
-  now: Date,
-  type: Extract<ContentEventType, 'comment.deleted'>,
-): Promise<boolean> {
-  const event = buildContentEvent(type, commentSnapshot({ ...comment, updatedAt: now }, author, post), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'comments', event, async (eventIds) => {
-    const res = await deps.models.comments.updateOne(
-      { _id: comment._id, rev: comment.rev, deletedAt: null },
-      { $set: { deletedAt: now, updatedAt: now, eventIds, rev: comment.rev + 1 } },
-    );
-    return res.matchedCount === 1;
-  }, { eventIds: comment.eventIds, deletes: true });
-  return applied !== false;
+  if (deletedComments > 0) await deps.invalidate('Comment');
 }

@@ -1,3 +1,4 @@
+import type { ClientSession } from 'mongoose';
 import { buildContentEvent } from '@platform/events';
 import type { Caller } from '../identity/caller';
 import { isAdmin } from '../identity/caller';
@@ -5,12 +6,14 @@ import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationE
 import type { ContentDeps } from '../domain/deps';
 import type { Account } from '../auth-client/auth-client';
 import { type UserDoc, type UserRole, type UserStatus } from '../models';
-import { writeWithEvent } from '../outbox/write-with-event';
+import { firstRevision, writeWithEvents } from '../outbox/write-with-events';
 import { userSnapshot } from '../outbox/snapshots';
 
-/** User profiles: created from auth accounts, changed by their owner or an admin. */
+/**
+ * User profiles: created from auth accounts, changed by their owner or an admin. Each write and
+ * its event commit in one transaction (outbox/write-with-events.ts).
+ */
 
-const LIVE = { deletedAt: null };
 const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
 
 function roleOf(account: Account): UserRole {
@@ -18,41 +21,47 @@ function roleOf(account: Account): UserRole {
   return 'USER';
 }
 
-export async function findUser(deps: ContentDeps, id: string): Promise<UserDoc | null> {
-  return deps.models.users.findOne({ _id: id, ...LIVE }).lean<UserDoc>();
+export async function findUser(deps: ContentDeps, id: string, session?: ClientSession): Promise<UserDoc | null> {
+  return deps.models.users.findById(id).session(session ?? null).lean<UserDoc>();
 }
 
 /** Creates the profile of an auth account (idempotent: an existing profile is returned). */
 export async function createProfile(deps: ContentDeps, account: Account, now = new Date()): Promise<UserDoc> {
   const existing = await findUser(deps, account.id);
   if (existing) return existing;
-  const doc: UserDoc = {
-    _id: account.id,
-    name: account.name,
-    nameLower: account.name.toLowerCase(),
-    email: account.email.toLowerCase(),
-    avatar: null,
-    status: 'ACTIVE',
-    role: roleOf(account),
-    createdAt: now,
-    updatedAt: null,
-    updatedAtSort: now,
-    eventIds: [],
-    deletedAt: null,
-    rev: 1,
-  };
-  const event = buildContentEvent('user.created', userSnapshot(doc), { time: now });
-  doc.eventIds = [event.id];
+  let created = false;
+  let user: UserDoc;
   try {
-    await writeWithEvent(deps.models.outbox, 'users', event, () => deps.models.users.create(doc));
+    user = await writeWithEvents(deps, async (session) => {
+      const raced = await findUser(deps, account.id, session);
+      created = raced === null;
+      if (raced) return { result: raced, events: [] };
+      const doc: UserDoc = {
+        _id: account.id,
+        name: account.name,
+        nameLower: account.name.toLowerCase(),
+        email: account.email.toLowerCase(),
+        avatar: null,
+        status: 'ACTIVE',
+        role: roleOf(account),
+        createdAt: now,
+        updatedAt: null,
+        updatedAtSort: now,
+        // A profile deleted earlier may come back (its account still signs in): its revisions go on.
+        rev: await firstRevision(deps.models, session, 'users', account.id),
+      };
+      await deps.models.users.create([doc], { session });
+      const event = buildContentEvent('user.created', userSnapshot(doc), { time: now });
+      return { result: doc, events: [{ entityType: 'users', entityId: doc._id, rev: doc.rev, event }] };
+    });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     const raced = await findUser(deps, account.id);
     if (raced) return raced;
     throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
   }
-  await deps.invalidate('User');
-  return doc;
+  if (created) await deps.invalidate('User');
+  return user;
 }
 
 /**
@@ -106,50 +115,46 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
       throw validationError({ [Object.keys(authChanges)[0]!]: 'This value was rejected by the authorization service.' });
     }
   }
-  const now = new Date();
-  const next: UserDoc = {
-    ...current,
-    ...(changes.name !== undefined ? { name: changes.name, nameLower: changes.name.toLowerCase() } : {}),
-    ...(email !== undefined ? { email } : {}),
-    ...(changes.avatar !== undefined ? { avatar: changes.avatar } : {}),
-    ...(changes.status !== undefined ? { status: changes.status } : {}),
-    ...(changes.role !== undefined ? { role: changes.role } : {}),
-    updatedAt: now,
-    updatedAtSort: now,
-  };
-  const event = buildContentEvent('user.updated', userSnapshot(next), { time: now });
-  const { eventIds: _e, rev: _r, _id: _i, ...fields } = next;
+  let user: UserDoc;
   try {
-    const applied = await writeWithEvent(deps.models.outbox, 'users', event, async (eventIds) => {
-      const res = await deps.models.users.updateOne(
-        { _id: id, rev: current.rev, ...LIVE },
-        { $set: { ...fields, eventIds, rev: current.rev + 1 } },
-      );
-      return res.matchedCount === 1;
-    }, current);
-    if (!applied) throw new DomainError('conflict', 'The profile changed meanwhile; retry');
+    user = await writeWithEvents(deps, async (session) => {
+      const latest = await findUser(deps, id, session);
+      if (!latest) throw notFoundError('User');
+      const now = new Date();
+      const next: UserDoc = {
+        ...latest,
+        ...(changes.name !== undefined ? { name: changes.name, nameLower: changes.name.toLowerCase() } : {}),
+        ...(email !== undefined ? { email } : {}),
+        ...(changes.avatar !== undefined ? { avatar: changes.avatar } : {}),
+        ...(changes.status !== undefined ? { status: changes.status } : {}),
+        ...(changes.role !== undefined ? { role: changes.role } : {}),
+        updatedAt: now,
+        updatedAtSort: now,
+        rev: latest.rev + 1,
+      };
+      const { _id: _i, ...fields } = next;
+      await deps.models.users.updateOne({ _id: id }, { $set: fields }, { session });
+      const event = buildContentEvent('user.updated', userSnapshot(next), { time: now });
+      return { result: next, events: [{ entityType: 'users', entityId: id, rev: next.rev, event }] };
+    });
   } catch (err) {
     if (isDuplicateKey(err)) throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
     throw err;
   }
   await deps.invalidate('User');
-  return { ...next, rev: current.rev + 1 };
+  return user;
 }
 
-/** Soft-deletes the profile; the relay removes it once `user.deleted` is out. ADMIN only. */
+/** Deletes the profile (ADMIN only); its `user.deleted` event commits with the deletion. */
 export async function deleteProfile(deps: ContentDeps, caller: Caller, id: string): Promise<void> {
   if (!isAdmin(caller)) throw forbiddenError('Only an admin may delete users');
-  const current = await findUser(deps, id);
-  if (!current) throw notFoundError('User');
-  const now = new Date();
-  const event = buildContentEvent('user.deleted', userSnapshot({ ...current, status: 'DELETED', updatedAt: now }), { time: now });
-  const applied = await writeWithEvent(deps.models.outbox, 'users', event, async (eventIds) => {
-    const res = await deps.models.users.updateOne(
-      { _id: id, rev: current.rev, ...LIVE },
-      { $set: { deletedAt: now, updatedAt: now, eventIds, rev: current.rev + 1 } },
-    );
-    return res.matchedCount === 1;
-  }, { eventIds: current.eventIds, deletes: true });
-  if (!applied) throw new DomainError('conflict', 'The profile changed meanwhile; retry');
+  await writeWithEvents(deps, async (session) => {
+    const current = await findUser(deps, id, session);
+    if (!current) throw notFoundError('User');
+    const now = new Date();
+    await deps.models.users.deleteOne({ _id: id }, { session });
+    const event = buildContentEvent('user.deleted', userSnapshot({ ...current, status: 'DELETED', updatedAt: now }), { time: now });
+    return { result: undefined, events: [{ entityType: 'users', entityId: id, rev: current.rev + 1, event }] };
+  });
   await deps.invalidate('User');
 }

@@ -4,9 +4,10 @@ import { notFoundError } from '../domain/errors';
 import { requireAuthenticated } from '../http/rest-guards';
 import { isEmail, isHttpUrl, Problems, queryPositiveInt, readString, rejectUnknown, rejectUnknownQuery, requireObjectBody } from '../http/validate';
 import { callerOf } from '../identity/identity-middleware';
-import type { UserDoc, UserRole, UserStatus } from '../models';
+import type { UserRole, UserStatus } from '../models';
 import { ensureProfile, findUser, updateProfile, type ProfileChanges } from './profiles';
 import { renderUser } from './rest-user-view';
+import { listUsers } from './user-reads';
 
 export const MAX_USER_LIMIT = 100;
 const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit']);
@@ -63,11 +64,7 @@ export function userRoutes(deps: ContentDeps): Router {
     rejectUnknownQuery(query, LIST_PARAMS);
     const page = queryPositiveInt(query, 'page', 1, 1_000_000);
     const limit = queryPositiveInt(query, 'limit', 10, MAX_USER_LIMIT);
-    const filter = { deletedAt: null };
-    const [users, total] = await Promise.all([
-      deps.models.users.find(filter, { outbox: 0 }).sort({ createdAt: -1, _id: -1 }).skip((page - 1) * limit).limit(limit).lean<UserDoc[]>(),
-      deps.models.users.countDocuments(filter),
-    ]);
+    const { users, total } = await listUsers(deps, { page, limit });
     res.json({ data: users.map((u) => renderUser(u, caller)), meta: { total, page, limit, pages: Math.ceil(total / limit) } });
   });
 

@@ -2,17 +2,19 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { FilterQuery } from 'mongoose';
 import { fromGlobalId } from '@platform/graphql-schema';
 import { ensureProfile } from '../../users/profiles';
-import { canSeePost, visiblePostsFilter } from '../../posts/post-reads';
-import type { PostDoc, PostStatus, UserDoc, UserRole, UserStatus } from '../../models';
-import { paginate, type PageArgs, type SortSpec } from '../connections';
+import { canSeePost, visiblePosts } from '../../posts/post-reads';
+import type { PostDoc, PostStatus, UserDoc, UserRole, UserStatus, POST_ORDERS, USER_ORDERS } from '../../models';
+import { emptyConnection, paginate, type PageArgs, type SortSpec } from '../connections';
 import type { GraphQLContext } from '../context';
 import { localId, localNumericId } from '../ids';
 import { search, escapeRegex, type SearchType } from './search';
 import { toGraphQLError } from '../errors';
 import { selectsField } from '../selection';
+import { allOf } from '../../models/count';
 
-const USER_ORDER: Record<string, string> = { NAME: 'nameLower', EMAIL: 'email', CREATED_AT: 'createdAt', UPDATED_AT: 'updatedAtSort' };
-const POST_ORDER: Record<string, string> = { TITLE: 'titleLower', CREATED_AT: 'createdAt', PUBLISHED_AT: 'publishedAtSort', VIEW_COUNT: 'viewCount' };
+// Each of these fields has its indexes (models/user-model.ts, models/post-model.ts).
+const USER_ORDER: Record<string, (typeof USER_ORDERS)[number]> = { NAME: 'nameLower', EMAIL: 'email', CREATED_AT: 'createdAt', UPDATED_AT: 'updatedAtSort' };
+const POST_ORDER: Record<string, (typeof POST_ORDERS)[number]> = { TITLE: 'titleLower', CREATED_AT: 'createdAt', PUBLISHED_AT: 'publishedAtSort', VIEW_COUNT: 'viewCount' };
 
 interface OrderBy {
   field: string;
@@ -60,7 +62,7 @@ export const queryResolvers = {
     ctx: GraphQLContext,
     info: GraphQLResolveInfo,
   ) => {
-    const filter: FilterQuery<UserDoc> = { deletedAt: null };
+    const filter: FilterQuery<UserDoc> = {};
     if (args.filter?.status) filter.status = args.filter.status;
     if (args.filter?.role) filter.role = args.filter.role;
     if (args.filter?.search) filter.nameLower = { $regex: escapeRegex(args.filter.search.toLowerCase()) };
@@ -75,14 +77,15 @@ export const queryResolvers = {
     ctx: GraphQLContext,
     info: GraphQLResolveInfo,
   ) => {
-    const and: FilterQuery<PostDoc>[] = [visiblePostsFilter(ctx.caller)];
-    if (args.filter?.status) and.push({ status: args.filter.status });
-    if (args.filter?.authorId) and.push({ author: localId(args.filter.authorId, 'User') ?? '\u0000' });
+    const author = args.filter?.authorId ? (localId(args.filter.authorId, 'User') ?? '\u0000') : undefined;
+    const visible = visiblePosts(ctx.caller, { author, status: args.filter?.status });
+    if (!visible) return emptyConnection<PostDoc>();
+    const and: FilterQuery<PostDoc>[] = [visible];
     if (args.filter?.search) {
       const re = { $regex: escapeRegex(args.filter.search), $options: 'i' };
       and.push({ $or: [{ title: re }, { content: re }] });
     }
-    return paginate(ctx.deps.models.posts, { $and: and }, sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args, {
+    return paginate(ctx.deps.models.posts, allOf(...and), sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args, {
       lazyCount: !selectsField(info, 'totalCount'),
     });
   },

@@ -2,15 +2,18 @@ import type { ContentDeps } from '../../domain/deps';
 import { visiblePostsFilter } from '../../posts/post-reads';
 import type { Caller } from '../../identity/caller';
 import type { CommentDoc, PostDoc, UserDoc } from '../../models';
+import { allOf } from '../../models/count';
 
 /**
- * Search without `$text` (not every MongoDB-compatible server has it): each term becomes an
- * escaped, case-insensitive regex; candidates are fetched per type (bounded) and ranked here:
- * a whole-word match scores more than a substring, a title or name more than a body, every
+ * Search by substring: each term becomes an escaped, case-insensitive regex (a `$text` index
+ * would find whole, stemmed words only, and the ranking scores substrings too). Candidates are
+ * fetched per type, newest first through the `createdAt` index, at most 200 of each, and ranked
+ * here: a whole-word match scores more than a substring, a title or name more than a body, every
  * term found adds up, ties go to the newest.
  */
 export type SearchType = 'USER' | 'POST' | 'COMMENT' | 'ALL';
 const CANDIDATES = 200;
+const NEWEST = { createdAt: -1, _id: -1 } as const;
 const MAX_TERMS = 5;
 
 export function escapeRegex(text: string): string {
@@ -48,7 +51,8 @@ export async function search(
   if (type === 'USER' || type === 'ALL') {
     tasks.push(
       deps.models.users
-        .find({ deletedAt: null, ...anyTerm('name') }, { eventIds: 0 })
+        .find(anyTerm('name'))
+        .sort(NEWEST)
         .limit(CANDIDATES)
         .lean<UserDoc[]>()
         .then((users) => {
@@ -59,7 +63,8 @@ export async function search(
   if (type === 'POST' || type === 'ALL') {
     tasks.push(
       deps.models.posts
-        .find({ $and: [visiblePostsFilter(caller), { $or: [anyTerm('title'), anyTerm('content'), anyTerm('excerpt'), { tags: { $in: terms } }] }] }, { eventIds: 0 })
+        .find(allOf<PostDoc>(visiblePostsFilter(caller), { $or: [anyTerm('title'), anyTerm('content'), anyTerm('excerpt'), { tags: { $in: terms } }] }))
+        .sort(NEWEST)
         .limit(CANDIDATES)
         .lean<PostDoc[]>()
         .then((posts) => {
@@ -73,10 +78,10 @@ export async function search(
   if (type === 'COMMENT' || type === 'ALL') {
     tasks.push(
       (async () => {
-        const comments = await deps.models.comments.find({ deletedAt: null, ...anyTerm('content') }, { eventIds: 0 }).limit(CANDIDATES).lean<CommentDoc[]>();
+        const comments = await deps.models.comments.find(anyTerm('content')).sort(NEWEST).limit(CANDIDATES).lean<CommentDoc[]>();
         const postIds = [...new Set(comments.map((c) => c.post))];
         const visible = new Set(
-          (await deps.models.posts.find({ $and: [visiblePostsFilter(caller), { _id: { $in: postIds } }] }, { _id: 1 }).lean<{ _id: number }[]>()).map((p) => p._id),
+          (await deps.models.posts.find(allOf<PostDoc>(visiblePostsFilter(caller), { _id: { $in: postIds } }), { _id: 1 }).lean<{ _id: number }[]>()).map((p) => p._id),
         );
         for (const c of comments) if (visible.has(c.post)) scored.push({ doc: c, score: scoreText(c.content, terms, 1), at: new Date(c.createdAt).getTime() });
       })(),

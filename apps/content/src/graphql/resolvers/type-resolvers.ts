@@ -1,10 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { FilterQuery } from 'mongoose';
 import { toGlobalId } from '@platform/graphql-schema';
 import { isAdmin } from '../../identity/caller';
 import type { CommentDoc, PostDoc, UserDoc } from '../../models';
-import { canSeePost, visiblePostsFilter } from '../../posts/post-reads';
-import { paginate, type Connection, type PageArgs } from '../connections';
+import { canSeePost, visiblePosts } from '../../posts/post-reads';
+import { emptyConnection, paginate, type Connection, type PageArgs } from '../connections';
 import type { GraphQLContext } from '../context';
 import { gqlError } from '../errors';
 import { selectsField } from '../selection';
@@ -38,11 +37,12 @@ export const typeResolvers = {
     email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (ctx.caller.id === user._id || isAdmin(ctx.caller) ? user.email : null),
     avatar: (user: UserDoc) => user.avatar ?? null,
     posts: (user: UserDoc, args: PageArgs & { status?: PostDoc['status'] | null }, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
-      const filter: FilterQuery<PostDoc> = { $and: [visiblePostsFilter(ctx.caller), { author: user._id }, ...(args.status ? [{ status: args.status }] : [])] };
+      const filter = visiblePosts(ctx.caller, { author: user._id, status: args.status });
+      if (!filter) return emptyConnection<PostDoc>();
       return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, { lazyCount: !selectsField(info, 'totalCount') });
     },
     comments: (user: UserDoc, args: PageArgs, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-      paginate(ctx.deps.models.comments, { author: user._id, deletedAt: null }, createdAsc, args, { lazyCount: !selectsField(info, 'totalCount') }),
+      paginate(ctx.deps.models.comments, { author: user._id }, createdAsc, args, { lazyCount: !selectsField(info, 'totalCount') }),
   },
 
   Post: {
@@ -55,7 +55,7 @@ export const typeResolvers = {
     },
     comments: (post: PostDoc, args: PageArgs, ctx: GraphQLContext) =>
       lazyConnection(
-        () => paginate(ctx.deps.models.comments, { post: post._id, deletedAt: null }, createdAsc, args, { lazyCount: true }),
+        () => paginate(ctx.deps.models.comments, { post: post._id }, createdAsc, args, { lazyCount: true }),
         () => ctx.loaders.commentCount.load(`post:${post._id}`),
       ),
   },
@@ -75,7 +75,7 @@ export const typeResolvers = {
     parent: (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => (comment.parent === null ? null : ctx.loaders.comment.load(comment.parent)),
     replies: (comment: CommentDoc, args: PageArgs, ctx: GraphQLContext) =>
       lazyConnection(
-        () => paginate(ctx.deps.models.comments, { parent: comment._id, deletedAt: null }, createdAsc, args, { lazyCount: true }),
+        () => paginate(ctx.deps.models.comments, { parent: comment._id }, createdAsc, args, { lazyCount: true }),
         () => ctx.loaders.commentCount.load(`parent:${comment._id}`),
       ),
   },
