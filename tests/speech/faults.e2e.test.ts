@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
-import { peekSubscription, reserveCharacters } from '@platform/speech-store';
+import { peekSubscription, reserveCharacters, type SpeechStore } from '@platform/speech-store';
 import { freePort, stackEnv } from '@platform/testing';
 import { mp3DurationSeconds, parseMp3 } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
@@ -421,9 +421,15 @@ describe('a reservation left by a dead gateway', () => {
     // Not before its maximum age (a live gateway may still be relaying it).
     expect(releasedAt - reservedAt).toBeGreaterThanOrEqual(MAX_AGE_MS - 100);
 
-    // A reservation younger than the maximum age survives several sweeps.
-    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'young', characters: 50 });
-    await new Promise((r) => setTimeout(r, 1500));
+    // A reservation younger than the maximum age survives several sweeps. It is stamped a minute
+    // ahead, so no scheduling delay can age it past the maximum while the test watches; each sweep
+    // is observed through an aged marker reserved after it, which that sweep releases.
+    const stamped = (offsetMs: number): SpeechStore => ({ ...store, now: () => Date.now() + offsetMs });
+    await reserveCharacters(stamped(60_000), { accountId: account, plan: 'free', jobId: 'young', characters: 50 });
+    for (const marker of ['aged-1', 'aged-2', 'aged-3']) {
+      await reserveCharacters(stamped(-2 * MAX_AGE_MS), { accountId: account, plan: 'free', jobId: marker, characters: 10 });
+      await until(async () => !(await peekSubscription(store, account))?.pending.some((p) => p.jobId === marker), 15_000);
+    }
     const later = await peekSubscription(store, account);
     expect(later?.pending.map((p) => p.jobId)).toEqual(['young']);
     expect(later?.characterCount).toBe(50);
