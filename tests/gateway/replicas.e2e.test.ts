@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { toGlobalId } from '@platform/graphql-schema';
-import { startApp, type RunningApp } from '@platform/testing';
+import { inOneWindow, startApp, type RunningApp } from '@platform/testing';
 import { createApiKey, eventually, json, registerAccount, revokeApiKey, startPlatform, type Account, type Platform } from './platform';
 import { collect, wsClient, type Collected } from './subscriptions-client';
 
@@ -17,6 +17,21 @@ let alice: Account;
 const clients: Client[] = [];
 
 const ANONYMOUS_RPS = 5;
+
+/**
+ * Client addresses (X-Forwarded-For) never used before in this file: each burst attempt starts on
+ * fresh per-IP windows.
+ */
+let hosts = 0;
+const freshIp = (net: '203.0.113' | '198.51.100' | '192.0.2') => {
+  hosts += 1;
+  if (hosts > 254) throw new Error('out of test addresses');
+  return `${net}.${hosts}`;
+};
+const freshIpv6 = () => {
+  hosts += 1;
+  return `2001:db8:${hosts.toString(16)}::${randomBytes(2).toString('hex')}`;
+};
 
 beforeAll(async () => {
   platform = await startPlatform({
@@ -216,7 +231,8 @@ describe('subscriptions across replicas', () => {
   }, 90_000);
 
   it('onUserCreated on A receives, once, an account registered through B', async () => {
-    const sub = collect<{ onUserCreated: { id: string; name: string; email: string | null } }>(client(a.url), 'subscription { onUserCreated { id name email } }');
+    const connection = client(a.url);
+    const sub = collect<{ onUserCreated: { id: string; name: string; email: string | null } }>(connection, 'subscription { onUserCreated { id name email } }');
     let n = 0;
     await eventually(async () => {
       n += 1;
@@ -224,12 +240,28 @@ describe('subscriptions across replicas', () => {
       return sub.items.length > 0;
     }, 20_000, 400);
     const name = `Dora ${randomUUID()}`;
-    const dora = await register(b.url, name);
+    const dora = await registerAccount(b.url, name);
+    const doraId = toGlobalId('User', dora.id);
     await eventually(async () => sub.items.some((i) => i.onUserCreated.name === name), 15_000);
-    // Let any duplicate arrive before counting.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sub.items.filter((i) => i.onUserCreated.name === name)).toEqual([{ onUserCreated: { id: toGlobalId('User', dora), name, email: null } }]);
+    // Before counting, a later event of Dora's own: her profile updates share her registration's
+    // key, hence its partition, after it. Once A has delivered one (same connection), it has
+    // consumed everything before it there, a redelivered registration included.
+    const marker = collect<UserUpdated>(connection, 'subscription($id: ID!) { onUserUpdated(id: $id) { id name email } }', { id: doraId });
+    let m = 0;
+    await eventually(async () => {
+      m += 1;
+      const res = await fetch(`${b.url}/api/v1/users/${dora.id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${dora.token}` },
+        body: JSON.stringify({ name: `${name} marker ${m}` }),
+      });
+      expect(res.status).toBe(200);
+      return marker.items.length > 0;
+    }, 20_000, 300);
+    expect(sub.items.filter((i) => i.onUserCreated.name === name)).toEqual([{ onUserCreated: { id: doraId, name, email: null } }]);
     expect(sub.errors).toEqual([]);
+    expect(marker.errors).toEqual([]);
+    marker.dispose();
     sub.dispose();
   }, 60_000);
 
@@ -250,21 +282,26 @@ describe('subscriptions across replicas', () => {
 
 describe('plan limits across replicas', () => {
   it(`holds ${ANONYMOUS_RPS} requests per second for one client across both replicas together`, async () => {
-    const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
-    const burst = await Promise.all(
-      Array.from({ length: 14 }, (_, i) =>
-        fetch(`${(i % 2 === 0 ? a : b).url}/api/v1/posts`, { headers: { 'x-forwarded-for': ip } }).then(async (res) => ({
-          status: res.status,
-          headers: res.headers,
-          body: await json(res),
-        })),
-      ),
+    // All fourteen must be counted in one window: an attempt that took longer is redone from a fresh IP.
+    const { burst, now } = await inOneWindow(
+      async (ip) => {
+        const burst = await Promise.all(
+          Array.from({ length: 14 }, (_, i) =>
+            fetch(`${(i % 2 === 0 ? a : b).url}/api/v1/posts`, { headers: { 'x-forwarded-for': ip } }).then(async (res) => ({
+              status: res.status,
+              headers: res.headers,
+              body: await json(res),
+            })),
+          ),
+        );
+        return { burst, now: Math.floor(Date.now() / 1000) };
+      },
+      { before: async () => freshIp('203.0.113') },
     );
     const limited = burst.filter((r) => r.status === 429);
     const admitted = burst.filter((r) => r.status !== 429);
     expect(admitted).toHaveLength(ANONYMOUS_RPS);
     expect(limited).toHaveLength(14 - ANONYMOUS_RPS);
-    const now = Math.floor(Date.now() / 1000);
     for (const r of burst) {
       expect(r.headers.get('x-ratelimit-limit')).toBe(String(ANONYMOUS_RPS));
       expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
@@ -281,10 +318,7 @@ describe('plan limits across replicas', () => {
   });
 
   it(`charges made-up API keys to the client IP's ${ANONYMOUS_RPS} per second on both replicas together; a good key from another IP is unaffected`, async () => {
-    const octet = () => Math.floor(Math.random() * 200) + 1;
-    const [attacker, elsewhere] = [`198.51.100.${octet()}`, `192.0.2.${octet()}`];
     const good = await createApiKey(platform.auth.url, alice.id);
-    const unseen = await createApiKey(platform.auth.url, alice.id); // valid, never sent: no replica has it cached
     const models = (gateway: RunningApp, key: string, ip: string) =>
       fetch(`${gateway.url}/v1/models`, { headers: { 'xi-api-key': key, 'x-forwarded-for': ip } }).then(async (res) => ({
         status: res.status,
@@ -292,15 +326,29 @@ describe('plan limits across replicas', () => {
         body: await json(res),
       }));
     const BURST = ANONYMOUS_RPS + 4;
-    const [burst, goodElsewhere] = await Promise.all([
-      Promise.all(Array.from({ length: BURST }, (_, i) => models(i % 2 === 0 ? a : b, `sk_${randomBytes(32).toString('hex')}`, attacker))),
-      Promise.all([a, b, a, b].map((g) => models(g, good.key, elsewhere))),
-    ]);
+    // The burst and the probe after it must be counted in one window of the attacker's IP: an
+    // attempt that took longer is redone from fresh addresses with a fresh unseen key.
+    const { elsewhere, unseen, burst, goodElsewhere, probe, now } = await inOneWindow(
+      async ({ attacker, elsewhere, unseen }) => {
+        const [burst, goodElsewhere] = await Promise.all([
+          Promise.all(Array.from({ length: BURST }, (_, i) => models(i % 2 === 0 ? a : b, `sk_${randomBytes(32).toString('hex')}`, attacker))),
+          Promise.all([a, b, a, b].map((g) => models(g, good.key, elsewhere))),
+        ]);
+        const probe = await models(b, unseen.key, attacker);
+        return { elsewhere, unseen, burst, goodElsewhere, probe, now: Math.floor(Date.now() / 1000) };
+      },
+      {
+        before: async () => ({
+          attacker: freshIp('198.51.100'),
+          elsewhere: freshIp('192.0.2'),
+          unseen: await createApiKey(platform.auth.url, alice.id), // valid, never sent: no replica has it cached
+        }),
+      },
+    );
     const refused = burst.filter((r) => r.status === 401);
     const limited = burst.filter((r) => r.status === 429);
     expect(refused).toHaveLength(ANONYMOUS_RPS);
     expect(limited).toHaveLength(BURST - ANONYMOUS_RPS);
-    const now = Math.floor(Date.now() / 1000);
     for (const r of burst) {
       expect(r.headers.get('x-ratelimit-limit')).toBe(String(ANONYMOUS_RPS));
       expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(now - 1);
@@ -320,7 +368,6 @@ describe('plan limits across replicas', () => {
     }
     // With the IP's budget spent, a key no replica has cached is refused before auth is asked: were
     // it looked up, this valid key would be served. From another IP it is.
-    const probe = await models(b, unseen.key, attacker);
     expect(probe.status).toBe(429);
     expect(probe.body).toEqual({ detail: { status: 'too_many_requests', message: expect.any(String) } });
     expect((await models(b, unseen.key, elsewhere)).status).toBe(200);
@@ -362,24 +409,37 @@ function streamInputLogin(gateway: RunningApp, key: string, ip: string): Promise
 
 describe('WebSocket logins refused for their credentials, across replicas', () => {
   it(`graphql-ws and stream-input logins with made-up keys from one IP: ${ANONYMOUS_RPS} refused, then 4429 / too_many_requests without asking auth; another IP is served`, async () => {
-    const hex = () => randomBytes(2).toString('hex');
-    const [attacker, elsewhere] = [`2001:db8:${hex()}::${hex()}`, `2001:db8:${hex()}::${hex()}`];
     const madeUp = () => `sk_${randomBytes(32).toString('hex')}`;
     const good = await createApiKey(platform.auth.url, alice.id);
-    const unseen = await createApiKey(platform.auth.url, alice.id); // valid, never sent: no replica has it cached
     const BURST = ANONYMOUS_RPS + 5;
-    // Both sockets and both replicas in one burst: one budget.
-    const logins = Array.from({ length: BURST }, (_, i) => {
-      const gateway = i % 2 === 0 ? a : b;
-      return i % 4 < 2
-        ? graphqlLogin(gateway, { 'xi-api-key': madeUp() }, attacker).then((r) => ({ socket: 'graphql' as const, ...(r === 'ack' ? { code: 0, reason: 'ack' } : r), status: undefined }))
-        : streamInputLogin(gateway, madeUp(), attacker).then((r) => ({ socket: 'speech' as const, code: r.code, reason: r.reason, status: r.messages[0]?.detail?.status, message: r.messages[0]?.detail?.message }));
-    });
-    const [burst, graphqlElsewhere, speechElsewhere] = await Promise.all([
-      Promise.all(logins),
-      Promise.all([a, b].map((g) => graphqlLogin(g, { authorization: `Bearer ${alice.token}` }, elsewhere))),
-      Promise.all([a, b].map((g) => streamInputLogin(g, good.key, elsewhere))),
-    ]);
+    // The burst and the probes after it must be counted in one window of the attacker's IP: an
+    // attempt that took longer is redone from fresh addresses with a fresh unseen key.
+    const { elsewhere, unseen, burst, graphqlElsewhere, speechElsewhere, speechProbe, graphqlProbe, tokenProbe } = await inOneWindow(
+      async ({ attacker, elsewhere, unseen }) => {
+        // Both sockets and both replicas in one burst: one budget.
+        const logins = Array.from({ length: BURST }, (_, i) => {
+          const gateway = i % 2 === 0 ? a : b;
+          return i % 4 < 2
+            ? graphqlLogin(gateway, { 'xi-api-key': madeUp() }, attacker).then((r) => ({ socket: 'graphql' as const, ...(r === 'ack' ? { code: 0, reason: 'ack' } : r), status: undefined }))
+            : streamInputLogin(gateway, madeUp(), attacker).then((r) => ({ socket: 'speech' as const, code: r.code, reason: r.reason, status: r.messages[0]?.detail?.status, message: r.messages[0]?.detail?.message }));
+        });
+        const [burst, graphqlElsewhere, speechElsewhere] = await Promise.all([
+          Promise.all(logins),
+          Promise.all([a, b].map((g) => graphqlLogin(g, { authorization: `Bearer ${alice.token}` }, elsewhere))),
+          Promise.all([a, b].map((g) => streamInputLogin(g, good.key, elsewhere))),
+        ]);
+        // The IP's budget is spent: a valid API key no replica has cached is refused before auth is
+        // asked (were it looked up, stream-input would serve it and graphql-ws close 4403 for its
+        // scopes); a token, checked locally, still logs in from that address.
+        const [speechProbe, graphqlProbe, tokenProbe] = await Promise.all([
+          streamInputLogin(b, unseen.key, attacker),
+          graphqlLogin(a, { 'xi-api-key': unseen.key }, attacker),
+          graphqlLogin(b, { authorization: `Bearer ${alice.token}` }, attacker),
+        ]);
+        return { elsewhere, unseen, burst, graphqlElsewhere, speechElsewhere, speechProbe, graphqlProbe, tokenProbe };
+      },
+      { before: async () => ({ attacker: freshIpv6(), elsewhere: freshIpv6(), unseen: await createApiKey(platform.auth.url, alice.id) }) },
+    );
     const refused = burst.filter((r) => (r.socket === 'graphql' ? r.code === 4401 : r.status === 'invalid_api_key'));
     const limited = burst.filter((r) => (r.socket === 'graphql' ? r.code === 4429 : r.status === 'too_many_requests'));
     expect(refused).toHaveLength(ANONYMOUS_RPS);
@@ -395,14 +455,6 @@ describe('WebSocket logins refused for their credentials, across replicas', () =
       expect(r.code).toBe(1000);
       expect(r.messages).toEqual([{ isFinal: true }]);
     }
-    // The IP's budget is spent: a valid API key no replica has cached is refused before auth is
-    // asked (were it looked up, stream-input would serve it and graphql-ws close 4403 for its
-    // scopes); a token, checked locally, still logs in from that address.
-    const [speechProbe, graphqlProbe, tokenProbe] = await Promise.all([
-      streamInputLogin(b, unseen.key, attacker),
-      graphqlLogin(a, { 'xi-api-key': unseen.key }, attacker),
-      graphqlLogin(b, { authorization: `Bearer ${alice.token}` }, attacker),
-    ]);
     expect(speechProbe).toMatchObject({ code: 1013, messages: [{ detail: { status: 'too_many_requests', message: expect.any(String) } }] });
     expect(graphqlProbe).toMatchObject({ code: 4429 });
     expect(tokenProbe).toBe('ack');
