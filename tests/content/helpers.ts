@@ -76,8 +76,6 @@ export async function seedUser(app: RunningContent, partial: Partial<TestUser> &
     createdAt: partial.createdAt ?? new Date(),
     updatedAt: null,
     updatedAtSort: partial.createdAt ?? new Date(),
-    eventIds: [],
-    deletedAt: null,
     rev: 1,
   });
   return user;

@@ -19,11 +19,16 @@ export interface KafkaProxy {
   readonly accepted: number;
   /** Metadata responses whose broker list was rewritten. */
   readonly rewrites: number;
+  /** Connections turned away while cut (each one a client's attempt to reach the broker). */
+  readonly refused: number;
   /** Protocol problems met (a test should expect none). */
   readonly problems: string[];
-  /** Stops listening and destroys every open connection, both sides. */
+  /**
+   * Destroys every open connection, both sides, and from then on closes each new connection as
+   * soon as it is accepted (counted in `refused`), without reaching the broker.
+   */
   cut(): Promise<void>;
-  /** Listens again on the same port. */
+  /** Forwards new connections to the broker again (same port). */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -106,9 +111,17 @@ export async function startKafkaProxy(broker: string, host = '127.0.0.1'): Promi
   const problems: string[] = [];
   let accepted = 0;
   let rewrites = 0;
+  let refused = 0;
+  let cutOff = false;
   let port = 0;
 
   function onConnection(client: net.Socket): void {
+    if (cutOff) {
+      refused += 1;
+      client.on('error', () => undefined);
+      client.destroy();
+      return;
+    }
     accepted += 1;
     const upstream = net.connect(target.port, target.host);
     sockets.add(client).add(upstream);
@@ -163,23 +176,19 @@ export async function startKafkaProxy(broker: string, host = '127.0.0.1'): Promi
     );
   }
 
-  let server = net.createServer(onConnection);
-  const listen = (p: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(p, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
+  const server = net.createServer(onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      server.off('error', reject);
+      resolve();
     });
-  await listen(0);
+  });
   port = (server.address() as net.AddressInfo).port;
 
-  const cut = async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const dropAll = () => {
     for (const socket of sockets) socket.destroy();
     sockets.clear();
-    await closed;
   };
 
   return {
@@ -190,12 +199,21 @@ export async function startKafkaProxy(broker: string, host = '127.0.0.1'): Promi
     get rewrites() {
       return rewrites;
     },
-    problems,
-    cut,
-    async restore() {
-      server = net.createServer(onConnection);
-      await listen(port);
+    get refused() {
+      return refused;
     },
-    close: () => (server.listening ? cut() : Promise.resolve()),
+    problems,
+    async cut() {
+      cutOff = true;
+      dropAll();
+    },
+    async restore() {
+      cutOff = false;
+    },
+    async close() {
+      cutOff = true;
+      dropAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

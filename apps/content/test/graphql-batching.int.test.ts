@@ -9,7 +9,7 @@ import { createLoaders } from '../src/graphql/loaders';
 import { callerFromIdentity } from '../src/identity/caller';
 import { createModels, syncIndexes, type Models } from '../src/models';
 
-/** Counts the database round trips one GraphQL operation costs, on the real MongoDB-compatible server. */
+/** Counts the database round trips one GraphQL operation costs, on a real mongod. */
 let connection: Connection;
 let redis: Redis;
 let models: Models;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await syncIndexes(models);
   const now = Date.now();
   await models.users.insertMany(
-    Array.from({ length: 10 }, (_, i) => ({ _id: `u${i}`, name: `User ${i}`, nameLower: `user ${i}`, email: `u${i}@example.org`, createdAt: new Date(now), updatedAtSort: new Date(now) })),
+    Array.from({ length: 10 }, (_, i) => ({ _id: `u${i}`, name: `User ${i}`, nameLower: `user ${i}`, email: `u${i}@example.org`, createdAt: new Date(now), updatedAtSort: new Date(now), rev: 1 })),
   );
   await models.posts.insertMany(
     Array.from({ length: 60 }, (_, i) => ({
@@ -40,10 +40,11 @@ beforeAll(async () => {
       publishedAtSort: new Date(now),
       author: `u${i % 10}`,
       createdAt: new Date(now + i),
+      rev: 1,
     })),
   );
   await models.comments.insertMany(
-    Array.from({ length: 120 }, (_, i) => ({ _id: i + 1, content: 'hi', author: `u${i % 10}`, post: (i % 60) + 1, createdAt: new Date(now + i) })),
+    Array.from({ length: 120 }, (_, i) => ({ _id: i + 1, content: 'hi', author: `u${i % 10}`, post: (i % 60) + 1, createdAt: new Date(now + i), rev: 1 })),
   );
 }, 60_000);
 
