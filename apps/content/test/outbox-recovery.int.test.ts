@@ -307,8 +307,8 @@ describe('wake-ups: a relay that polls every ten minutes publishes each commit a
   it('committed by another process: seen through the change stream on the outbox', async () => {
     const writer = await seedAuthor();
     const watching = relay({ pollMs: TEN_MINUTES, watch: true });
-    // Resolves once the change stream is open and the first pass ran: from here on only a wake-up
-    // can start a pass within the ten minutes.
+    // Resolves once the first pass ran and the change stream is open: from here on, within the ten
+    // minutes, only a wake-up starts a pass (the stream's first answer is one, to catch up).
     await watching.start();
     for (let i = 0; i < 3; i++) {
       const { post } = await createPost(deps(), caller(writer), fields(`Watched ${i}`));

@@ -44,7 +44,7 @@ export interface Relay {
   runOnce: () => Promise<number>;
   /** A pass as soon as possible: this process committed outbox records. */
   wake: () => void;
-  /** Starts watching and polling; resolves once the change stream is open and a first pass ran. Never rejects. */
+  /** Starts polling at once, and watching; resolves once a first pass ran and the change stream is open (or failed). Never rejects. */
   start: () => Promise<void>;
   stop: () => Promise<void>;
 }
@@ -129,10 +129,21 @@ export function createRelay(options: RelayOptions): Relay {
     else schedule(0);
   }
 
-  /** Opens the change stream; resolves once the server answered (or the stream failed). */
+  /** Opens the change stream; resolves once the server answered (or the stream failed). Never rejects. */
   function watch(): Promise<void> {
     return new Promise((resolve) => {
-      const changes = models.outbox.collection.watch([{ $match: { operationType: 'insert' } }, { $project: { _id: 1 } }]);
+      const reopen = () => {
+        resolve();
+        if (!stopped) rewatch = setTimeout(() => void watch(), REWATCH_MS);
+      };
+      let changes: mongo.ChangeStream;
+      try {
+        changes = models.outbox.collection.watch([{ $match: { operationType: 'insert' } }, { $project: { _id: 1 } }]);
+      } catch (err) {
+        logger.warn({ err: String(err) }, 'outbox change stream failed to open; polling only until it is reopened');
+        reopen();
+        return;
+      }
       stream = changes;
       // The first resume token comes with the server's answer: inserts from now on are reported,
       // and a pass catches up with any committed before.
@@ -141,14 +152,13 @@ export function createRelay(options: RelayOptions): Relay {
         wake();
       });
       changes.on('change', wake);
-      changes.once('error', (err: unknown) => {
+      changes.on('error', (err: unknown) => {
         logger.warn({ err: String(err) }, 'outbox change stream failed; polling only until it is reopened');
         void changes.close().catch(() => undefined);
       });
       changes.once('close', () => {
-        resolve();
         if (stream === changes) stream = undefined;
-        if (!stopped) rewatch = setTimeout(() => void watch(), REWATCH_MS);
+        reopen();
       });
     });
   }
@@ -159,8 +169,10 @@ export function createRelay(options: RelayOptions): Relay {
     async start() {
       if (!stopped) return;
       stopped = false;
-      if (options.watch ?? true) await watch();
-      if (!stopped) await tick();
+      // Polling does not wait for the change stream: it is the source of truth.
+      const watching = (options.watch ?? true) ? watch() : Promise.resolve();
+      await tick();
+      await watching;
     },
     async stop() {
       stopped = true;
