@@ -2,7 +2,8 @@
 // bench/content: GET /api/v1/posts?limit=20 and GraphQL posts(first: 20) { edges { node { title author { name } } } }
 // against a seeded database, requests/s and p99, beside a bare express + mongoose floor doing the same reads, in
 // the same run. Usage (after `npx tsc -b apps/content` and `node scripts/stack.mjs up`):
-//   node bench/content/bench.mjs [--duration 10] [--connections 16]
+//   node bench/content/bench.mjs [--duration 10] [--connections 16] [--posts 600]
+// --posts sets how many posts are seeded (5 in 6 published), to show how a sorted page scales.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,7 +19,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const require = createRequire(import.meta.url);
 const { signIdentity } = require(path.join(root, 'libs/identity/dist/index.js'));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' }, posts: { type: 'string', default: '600' } } });
+const postCount = Number(values.posts);
+const publishedCount = Array.from({ length: postCount }, (_, i) => i % 6 !== 0).filter(Boolean).length;
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const stack = Object.fromEntries(
@@ -57,20 +60,21 @@ function start(file, env) {
   return child;
 }
 
-// Seed: 20 authors, 500 published posts and 100 drafts.
+// Seed: 20 authors and --posts posts, 5 in 6 published.
 const connection = mongoose.createConnection(stack.MONGO_URL, { dbName: db });
 await connection.asPromise();
 const now = Date.now();
 await connection.collection('users').insertMany(
-  Array.from({ length: 20 }, (_, i) => ({ _id: `author${i}`, name: `Author ${i}`, nameLower: `author ${i}`, email: `a${i}@example.org`, avatar: null, status: 'ACTIVE', role: 'USER', createdAt: new Date(now), updatedAt: null, updatedAtSort: new Date(now), eventIds: [], deletedAt: null, rev: 1 })),
+  Array.from({ length: 20 }, (_, i) => ({ _id: `author${i}`, name: `Author ${i}`, nameLower: `author ${i}`, email: `a${i}@example.org`, avatar: null, status: 'ACTIVE', role: 'USER', createdAt: new Date(now), updatedAt: null, updatedAtSort: new Date(now), rev: 1 })),
 );
-await connection.collection('posts').insertMany(
-  Array.from({ length: 600 }, (_, i) => {
+for (let from = 0; from < postCount; from += 5000) await connection.collection('posts').insertMany(
+  Array.from({ length: Math.min(5000, postCount - from) }, (_, k) => {
+    const i = from + k;
     const published = i % 6 !== 0;
     return {
       _id: i + 1, title: `Post number ${i}`, titleLower: `post number ${i}`, slug: `post-number-${i}`, content: 'Lorem ipsum '.repeat(40), excerpt: null,
       status: published ? 'PUBLISHED' : 'DRAFT', published, publishedAt: published ? new Date(now + i) : null, publishedAtSort: new Date(published ? now + i : 0),
-      viewCount: 0, author: `author${i % 20}`, category: null, tags: ['bench'], createdAt: new Date(now + i * 1000), updatedAt: null, eventIds: [], deletedAt: null, rev: 1,
+      viewCount: 0, author: `author${i % 20}`, category: null, tags: ['bench'], createdAt: new Date(now + i * 1000), updatedAt: null, rev: 1, commentInserts: 0,
     };
   }),
 );
@@ -106,7 +110,7 @@ const gqlUrl = `http://127.0.0.1:${contentPort}/graphql`;
 
 // Sanity: both answer what they should.
 const sample = await (await fetch(rest, { headers: await identity() })).json();
-if (sample.data.length !== 20 || sample.meta.total !== 500) throw new Error(`unexpected REST answer ${JSON.stringify(sample.meta)}`);
+if (sample.data.length !== 20 || sample.meta.total !== publishedCount) throw new Error(`unexpected REST answer ${JSON.stringify(sample.meta)}`);
 const gsample = await (await fetch(gqlUrl, { method: 'POST', headers: await identity(), body: query })).json();
 if (gsample.data?.posts?.edges?.length !== 20) throw new Error(`unexpected GraphQL answer ${JSON.stringify(gsample).slice(0, 200)}`);
 
@@ -134,7 +138,7 @@ results.gqlFloorAgain = await load(`http://127.0.0.1:${floorPort}/graphql-equiva
 if (next > callers.length) console.log(`note: ${next} requests cycled through ${callers.length} callers; some were cache hits`);
 const line = (name, ours, floor) =>
   `${name.padEnd(34)} ours ${ours.rps.toFixed(0).padStart(6)} req/s p99 ${String(ours.p99).padStart(4)} ms | floor ${floor.rps.toFixed(0).padStart(6)} req/s p99 ${String(floor.p99).padStart(4)} ms | ratio ${(ours.rps / floor.rps).toFixed(2)}x`;
-console.log(`bench/content (${duration} s, ${connections} connections, 500 published posts)`);
+console.log(`bench/content (${duration} s, ${connections} connections, ${postCount} posts of which ${publishedCount} published)`);
 console.log(line('GET /api/v1/posts?limit=20', results.restOurs, results.restFloor));
 console.log(line('GraphQL posts(first: 20) … (@cache)', results.gqlOurs, results.gqlFloor));
 console.log(line('GraphQL posts(first: 20) … (no cache)', results.gqlUncached, results.gqlFloorAgain));

@@ -12,7 +12,7 @@ const posts = connection.collection('posts');
 const users = connection.collection('users');
 
 async function page(withCount) {
-  const filter = { published: true, deletedAt: null };
+  const filter = { published: true };
   const [rows, total] = await Promise.all([
     posts.find(filter).sort({ createdAt: -1, _id: -1 }).limit(20).toArray(),
     withCount ? posts.countDocuments(filter) : Promise.resolve(null),
