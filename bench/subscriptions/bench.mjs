@@ -7,8 +7,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createClient } from 'graphql-ws';
+import { Kafka, logLevel } from 'kafkajs';
 import WebSocket from 'ws';
-import { account, freePort, percentile, root, startPlatform, startProcess } from './platform.mjs';
+import { account, freePort, percentile, root, stackEnv, startPlatform, startProcess } from './platform.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +32,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function scenario(name, { wsUrls, connectionParams, mutate }) {
   const received = new Float64Array(SUBSCRIBERS * MUTATIONS).fill(-1);
+  // Wall-clock receipt times, to compare with the CloudEvent and Kafka timestamps (where the time goes).
+  const receivedWall = new Float64Array(SUBSCRIBERS * MUTATIONS).fill(-1);
   const counts = new Uint16Array(SUBSCRIBERS * MUTATIONS);
   const warmed = new Uint8Array(SUBSCRIBERS);
   const clients = [];
@@ -52,7 +55,10 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
           if (!title.startsWith('m-') || !Number.isInteger(i) || i < 0 || i >= MUTATIONS) return;
           const slot = s * MUTATIONS + i;
           counts[slot] += 1;
-          if (counts[slot] === 1) received[slot] = now;
+          if (counts[slot] === 1) {
+            received[slot] = now;
+            receivedWall[slot] = Date.now();
+          }
         },
         error: () => (subscriptionErrors += 1),
         complete: () => undefined,
@@ -138,7 +144,57 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
     lost,
     duplicates,
     subscriptionErrors,
+    receivedWall,
+    responded,
   };
+}
+
+/**
+ * Where our time goes, per mutation (medians over mutations): the CloudEvent's `time` (stamped by
+ * content when it builds the write) to the Kafka record's timestamp (set by the relay's producer when
+ * it sends: transaction commit + relay wake-up + produce), that timestamp to this process's Kafka
+ * consumer receiving it (broker + fetch), and that receipt to the median subscriber's receipt
+ * (gateway consumer + filter + graphql-ws fan-out over two replicas).
+ */
+async function watchTopic(topic) {
+  const kafka = new Kafka({ clientId: 'bench-split', brokers: stackEnvBrokers(), logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `bench-split-${Date.now()}` });
+  const seen = new Map();
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const consumedAt = Date.now();
+      const event = JSON.parse(message.value.toString());
+      const title = event.data?.title ?? '';
+      if (!title.startsWith('m-')) return;
+      seen.set(Number(title.slice(2)), { eventTime: Date.parse(event.time), kafkaTime: Number(message.timestamp), consumedAt });
+    },
+  });
+  return { seen, stop: () => consumer.disconnect() };
+}
+
+function stackEnvBrokers() {
+  return stackEnv().KAFKA_BROKERS.split(',');
+}
+
+function split(result, seen) {
+  const outbox = [];
+  const kafka = [];
+  const fanout = [];
+  for (let i = 0; i < MUTATIONS; i += 1) {
+    const at = seen.get(i);
+    if (!at || result.responded[i] < 0) continue;
+    outbox.push(at.kafkaTime - at.eventTime);
+    kafka.push(at.consumedAt - at.kafkaTime);
+    const receipts = [];
+    for (let s = 0; s < SUBSCRIBERS; s += 1) if (result.receivedWall[s * MUTATIONS + i] >= 0) receipts.push(result.receivedWall[s * MUTATIONS + i] - at.consumedAt);
+    receipts.sort((a, b) => a - b);
+    if (receipts.length) fanout.push(percentile(receipts, 50));
+  }
+  for (const list of [outbox, kafka, fanout]) list.sort((a, b) => a - b);
+  const f = (list) => `p50 ${percentile(list, 50).toFixed(1)} ms p99 ${percentile(list, 99).toFixed(1)} ms`;
+  console.log(`where the time goes (${outbox.length} mutations, wall clock): write → Kafka record (outbox) ${f(outbox)} | Kafka record → a consumer ${f(kafka)} | consumer → median subscriber (fan-out) ${f(fanout)}`);
 }
 
 function print(r) {
@@ -176,6 +232,7 @@ print(floorResult);
 // Ours: two gateway replicas, content (REST create → outbox → Kafka), auth.
 const platform = await startPlatform({ gateways: 2 });
 let ours;
+const watched = await watchTopic(`${platform.topicPrefix}content.posts`);
 try {
   const [a, b] = platform.gateways;
   const token = await account(a.url);
@@ -195,9 +252,11 @@ try {
     },
   });
 } finally {
+  await watched.stop();
   await platform.stop();
 }
 print(ours);
+split(ours, watched.seen);
 // The floor publishes inside the mutation resolver, so its deliveries can precede the HTTP response
 // (negative latency from the response); the ratio is therefore taken on latency from the request.
 console.log(`ratio (ours / floor), latency from request sent: p50 ${(ours.sendP50 / floorResult.sendP50).toFixed(2)}x, p99 ${(ours.sendP99 / floorResult.sendP99).toFixed(2)}x`);

@@ -121,6 +121,7 @@ export async function startPlatform({ gateways = 1 } = {}) {
     gateways: replicas,
     publicUrl,
     contentDb,
+    topicPrefix,
     async stop() {
       await Promise.allSettled(processes.map((p) => p.stop()));
     },
