@@ -1,6 +1,6 @@
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
-import { connectMongo, connectRedis } from '@platform/stores';
+import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import { mountAuth } from './app';
 import { requestLog } from './http/request-log';
 import { loadAuthConfig } from './config';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     logger,
     checks: {
-      mongo: () => mongo.db!.admin().ping(),
+      mongo: () => mongoReadiness(mongo),
       redis: () => redis.ping(),
     },
     mount(app) {

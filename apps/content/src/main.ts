@@ -1,6 +1,6 @@
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
-import { connectMongo, connectRedis, createKafka } from '@platform/stores';
+import { connectMongo, connectRedis, createKafka, mongoReadiness } from '@platform/stores';
 import { createAuthClient } from './auth-client/auth-client';
 import { createVersionedCache } from './cache/versioned-cache';
 import { loadContentConfig } from './config';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     logger,
     checks: {
-      mongo: () => mongo.db!.admin().ping(),
+      mongo: () => mongoReadiness(mongo),
       redis: () => redis.ping(),
     },
     mount(app) {

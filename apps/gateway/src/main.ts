@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     logger,
     checks: {
       redis: () => redis.ping(),
-      ...(accountSpeech ? { speechDb: () => accountSpeech.ready() } : {}),
+      ...(accountSpeech ? { mongo: () => accountSpeech.ready() } : {}),
       kafka: async () => {
         await withTimeout(feed.ready, 2_000, 'content feed');
         if (!feed.isReady()) throw new Error('content feed stopped');

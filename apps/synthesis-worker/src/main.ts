@@ -4,7 +4,7 @@ import { exitOnBootFailure, runService } from '@platform/service';
 import { PREMADE_VOICES, loadPiperVoice, piperModelAvailable } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
 import { createSpeechStore, createStoreHooks, releaseStaleReservations } from '@platform/speech-store';
-import { connectMongo, connectRedis } from '@platform/stores';
+import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
 import { processJob } from './synthesis/process-job';
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     logger,
     checks: {
-      mongo: () => mongo.db!.admin().ping(),
+      mongo: () => mongoReadiness(mongo),
       redis: () => redis.ping(),
     },
     mount(app) {

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { withTimeout } from './with-timeout';
 
+/** Resolves when the dependency answers; a string it resolves with says what answered (shown instead of `ok`). */
 export type ReadinessCheck = () => Promise<unknown>;
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -24,8 +25,8 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, isDraining:
     await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
         try {
-          await withTimeout(check(), CHECK_TIMEOUT_MS, name);
-          results[name] = 'ok';
+          const answer = await withTimeout(check(), CHECK_TIMEOUT_MS, name);
+          results[name] = typeof answer === 'string' ? answer : 'ok';
         } catch (err) {
           ready = false;
           results[name] = err instanceof Error ? err.message : 'failed';

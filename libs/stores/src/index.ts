@@ -1,3 +1,3 @@
-export { connectMongo } from './mongo';
+export { connectMongo, isStoreUnavailable, mongoReadiness } from './mongo';
 export { connectRedis } from './redis';
 export { createKafka, kafkaReady } from './kafka';

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { OAuthError, httpStatusOf } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import { isStoreUnavailable } from '@platform/stores';
 import { BodyError } from './form-body';
 
 export function sendOAuthError(res: Response, err: OAuthError): void {
@@ -23,6 +24,13 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
     if (status < 500) {
       const description = status === 413 ? 'request body too large' : err instanceof BodyError ? err.message : 'malformed request';
       res.status(status).json({ error: 'invalid_request', error_description: description });
+      return;
+    }
+    if (isStoreUnavailable(err)) {
+      // MongoDB has no primary (or cannot be reached): an outage to retry after, not a server bug.
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'store unavailable');
+      res.setHeader('Retry-After', '1');
+      res.status(503).json({ error: 'temporarily_unavailable', error_description: 'the authorization server store is temporarily unavailable' });
       return;
     }
     logger.error({ err }, 'unhandled error');

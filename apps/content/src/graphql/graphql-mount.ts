@@ -1,4 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
@@ -8,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { GraphQLErrorCode } from '@platform/errors';
 import { typeDefs } from '@platform/graphql-schema';
 import type { Logger } from '@platform/logger';
+import { isStoreUnavailable } from '@platform/stores';
 import type { VersionedCache } from '../cache/versioned-cache';
 import type { ContentDeps } from '../domain/deps';
 import { callerOf } from '../identity/identity-middleware';
@@ -120,6 +122,10 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     stopOnTerminationSignals: false,
     // Unexpected errors are logged and masked; every expected one already carries its code.
     formatError(formatted, error) {
+      if (isStoreUnavailable(unwrapResolverError(error))) {
+        // An outage of MongoDB (no primary): retryable, so not masked as an internal error.
+        return { message: 'the content store is temporarily unavailable', extensions: { code: GraphQLErrorCode.UPSTREAM_UNAVAILABLE }, ...(formatted.path ? { path: formatted.path } : {}) };
+      }
       const code = String(formatted.extensions?.code ?? '');
       if (KNOWN_CODES.has(code)) {
         const { http: _http, stacktrace: _s, ...extensions } = formatted.extensions ?? {};

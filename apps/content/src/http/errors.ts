@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ContentHttpError, ContentValidationError, contentErrorResponse } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import { isStoreUnavailable } from '@platform/stores';
 
 export { ContentHttpError, ContentValidationError };
 
@@ -20,6 +21,7 @@ export function restErrorHandler(logger: Logger) {
 
 /** body-parser's errors carry a `type`; give them messages a client can act on. */
 function normalize(err: unknown): unknown {
+  if (isStoreUnavailable(err)) return new ContentHttpError(503, 'The content store is temporarily unavailable; retry shortly');
   if (typeof err === 'object' && err !== null && 'type' in err) {
     const type = (err as { type?: unknown }).type;
     if (type === 'entity.too.large') return new ContentHttpError(413, 'Request body too large');

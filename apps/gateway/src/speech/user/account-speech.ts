@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Logger } from '@platform/logger';
-import { connectMongo } from '@platform/stores';
+import { connectMongo, mongoReadiness } from '@platform/stores';
 import { createSpeechStore, createStoreHooks, loadPlans, type PremadeVoice, type SpeechStore, type StoreHooks } from '@platform/speech-store';
 import { historyRoutes } from '../history';
 import { voicesRoutes } from '../voices';
@@ -40,7 +40,7 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
     store,
     router,
     hooks: createStoreHooks(store),
-    ready: () => connection.db!.admin().ping(),
+    ready: () => mongoReadiness(connection),
     close: () => connection.close(),
   };
 }
