@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { SpeechError, httpStatusOf, speechErrorBody } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import { isStoreUnavailable } from '@platform/stores';
 
 export function sendSpeechError(res: Response, err: SpeechError): void {
   if (res.headersSent) {
@@ -31,6 +32,10 @@ export function speechErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (status < 500) {
       sendSpeechError(res, new SpeechError(status, 'bad_request', 'request body must be valid JSON'));
+      return;
+    }
+    if (isStoreUnavailable(err) && !res.headersSent) {
+      sendSpeechError(res, new SpeechError(503, 'error', 'the speech store is temporarily unavailable; try again'));
       return;
     }
     logger.error({ err }, 'speech request failed');

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { SpeechError, speechErrorBody } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
+import { isStoreUnavailable } from '@platform/stores';
 
 /** The caller as the gateway's authentication set it (`req.identity`). */
 export interface Caller {
@@ -47,6 +48,10 @@ export function accountErrors(logger: Logger) {
     const status = (err as { status?: unknown; type?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       res.status(400).json(speechErrorBody('bad_request', status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON.'));
+      return;
+    }
+    if (isStoreUnavailable(err)) {
+      res.status(503).json(speechErrorBody('error', 'The speech store is temporarily unavailable; try again.'));
       return;
     }
     logger.error({ err }, 'speech account route failed');
