@@ -1,7 +1,11 @@
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mountAuth } from './app';
+import { fastLane } from './http/fast-lane';
+import { introspectEndpoint } from './oauth/introspect-route';
+import { tokenEndpoint } from './oauth/token-route';
 import { requestLog } from './http/request-log';
 import { loadAuthConfig } from './config';
 import { signingKeys } from './keys/signing-keys';
@@ -11,10 +15,13 @@ async function main(): Promise<void> {
   const config = loadAuthConfig();
   const logger = createLogger('auth', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
-  const redis = await connectRedis(config.REDIS_URL);
+  // Auto-pipelining: the revocation lookups of concurrent /introspect requests (and any other commands
+  // issued in the same tick) leave in one write instead of one write each; order and replies are unchanged.
+  const redis = await connectRedis(config.REDIS_URL, { enableAutoPipelining: true });
   const models = await authModels(mongo);
   const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: config.KEY_ROTATION_SECONDS, cacheSeconds: config.KEY_CACHE_SECONDS, activationDelaySeconds: config.KEY_ACTIVATION_DELAY });
   await keys.current(); // creates the first key at first boot, before the app says it is ready
+  const deps = { config, logger, redis, keys, ...models };
   await runService({
     name: 'auth',
     host: config.HOST,
@@ -28,7 +35,17 @@ async function main(): Promise<void> {
       // Token responses are no-store: an ETag (a hash of every body) buys nothing.
       app.set('etag', false);
       app.use(requestLog(logger));
-      mountAuth(app, { config, logger, redis, keys, ...models });
+      mountAuth(app, deps);
+    },
+    onServer(server) {
+      // POST /token and POST /introspect take the fast lane; every other request goes to express.
+      const lane = fastLane(logger, { '/token': tokenEndpoint(deps), '/introspect': introspectEndpoint(deps) });
+      const [app] = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+      if (!app) throw new Error('the HTTP server has no request listener');
+      server.removeAllListeners('request');
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (!lane(req, res)) app(req, res);
+      });
     },
     async close() {
       await Promise.allSettled([mongo.close(), redis.quit()]);

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { OAuthError } from '@platform/errors';
 import { redisReplayCache } from '@platform/oauth-resource';
@@ -41,7 +41,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
  * Client authentication at /token, /revoke, /introspect and /device_authorization (RFC 6749 §2.3,
  * RFC 7523 §2.2). Exactly one method per request; `allowNone` admits public clients by client_id.
  */
-export async function authenticateClient(deps: Deps, req: Request, params: Params, endpointPath: string, allowNone = true): Promise<AuthenticatedClient> {
+export async function authenticateClient(deps: Deps, req: IncomingMessage, params: Params, endpointPath: string, allowNone = true): Promise<AuthenticatedClient> {
   const basic = basicCredentials(typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined);
   const bodyId = single(params, 'client_id', 128);
   const bodySecret = single(params, 'client_secret', 512);

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { ClientDoc } from '../clients/client-model';
 import type { ClientAuthMethod } from '../clients/client-auth';
 import type { Deps } from '../deps';
@@ -7,7 +7,7 @@ import type { TokenResponse } from '../tokens/issue-tokens';
 
 export interface GrantContext {
   deps: Deps;
-  req: Request;
+  req: IncomingMessage;
   params: Params;
   client: ClientDoc;
   method: ClientAuthMethod;

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const FORM_LIMIT_BYTES = 16 * 1024;
 export const FORM_MAX_PARAMS = 64;
@@ -20,7 +20,10 @@ export class BodyError extends Error {
  * generality (charsets, inflation, qs/type-is/iconv per request) cost a measurable share of each
  * request (see docs/benchmarks.md); this does the same checks for our one format.
  */
-export function formBody(): RequestHandler {
+/** A request whose body `formBody` has read. */
+export type FormRequest = IncomingMessage & { body?: unknown };
+
+export function formBody(): (req: FormRequest, res: ServerResponse, next: (err?: unknown) => void) => void {
   return (req, _res, next) => {
     const type = req.headers['content-type'];
     const mediaType = typeof type === 'string' ? type.split(';', 1)[0]!.trim().toLowerCase() : '';

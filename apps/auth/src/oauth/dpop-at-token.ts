@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { OAuthError } from '@platform/errors';
 import { DpopProofError, redisNonceStore, redisReplayCache, verifyDpopProof } from '@platform/oauth-resource';
 import type { Deps } from '../deps';
@@ -14,13 +14,13 @@ export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'ES384', 'PS256', 'RS256'];
  * The DPoP proof sent to an authorization-server endpoint (RFC 9449 §5), if any. `htu` is compared
  * with PUBLIC_URL + path: the URL the client addressed through the gateway.
  */
-export async function dpopProofAt(deps: Deps, req: Request, path: string): Promise<string | undefined> {
+export async function dpopProofAt(deps: Deps, req: IncomingMessage, path: string): Promise<string | undefined> {
   const header = req.headers.dpop;
   if (header === undefined) return undefined;
   if (typeof header !== 'string' || header.includes(',')) throw new OAuthError('invalid_dpop_proof', 'exactly one DPoP header is allowed');
   try {
     const proof = await verifyDpopProof(header, {
-      method: req.method,
+      method: req.method ?? '',
       url: publicEndpoint(deps.config.PUBLIC_URL, path),
       algorithms: DPOP_ALGORITHMS,
       iatWindowSeconds: deps.config.DPOP_IAT_WINDOW,

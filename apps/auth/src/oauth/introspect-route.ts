@@ -1,9 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { authenticateClient } from '../clients/client-auth';
 import type { Deps } from '../deps';
+import { sendNoStoreJson } from '../http/no-store-json';
 import { looksLikeJwt, verifyOwnAccessToken } from '../tokens/access-token';
 import { findRefreshToken } from '../tokens/refresh-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
+import type { FormRequest } from '../http/form-body';
 import { formBody, paramsOf, required, single } from './params';
 
 type Introspection = Record<string, unknown> & { active: boolean };
@@ -14,15 +17,20 @@ type Introspection = Record<string, unknown> & { active: boolean };
  */
 export function introspectRoute(deps: Deps): Router {
   const router = Router();
-  router.post('/introspect', formBody(), async (req, res) => {
+  const endpoint = introspectEndpoint(deps);
+  router.post('/introspect', formBody(), (req, res) => endpoint(req, res));
+  return router;
+}
+
+/** `POST /introspect` once the form body is read (the HTTP server's fast lane calls it too, see main.ts). */
+export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
     const params = paramsOf(req.body);
     await authenticateClient(deps, req, params, '/introspect', false);
     const token = required(params, 'token', 8192);
     single(params, 'token_type_hint', 100);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(await introspect(deps, token));
-  });
-  return router;
+    sendNoStoreJson(res, 200, await introspect(deps, token));
+  };
 }
 
 export async function introspect(deps: Deps, token: string): Promise<Introspection> {

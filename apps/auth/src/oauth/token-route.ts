@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { OAuthError } from '@platform/errors';
 import { authenticateClient } from '../clients/client-auth';
@@ -11,7 +12,9 @@ import { jwtBearerGrant } from '../grants/jwt-bearer';
 import { refreshTokenGrant } from '../grants/refresh-token';
 import { tokenExchangeGrant } from '../grants/token-exchange';
 import { redisNonceStore } from '@platform/oauth-resource';
+import { sendNoStoreJson } from '../http/no-store-json';
 import { dpopProofAt } from './dpop-at-token';
+import type { FormRequest } from '../http/form-body';
 import { formBody, paramsOf, required } from './params';
 
 export const GRANTS: Record<GrantType, GrantHandler> = {
@@ -23,10 +26,17 @@ export const GRANTS: Record<GrantType, GrantHandler> = {
   'urn:ietf:params:oauth:grant-type:token-exchange': tokenExchangeGrant,
 };
 
-/** `POST /token`: client authentication, DPoP proof, then the grant's own module. */
+/** `POST /token` as an express router (the HTTP server's fast lane serves the same endpoint, see main.ts). */
 export function tokenRoute(deps: Deps): Router {
   const router = Router();
-  router.post('/token', formBody(), async (req, res) => {
+  const endpoint = tokenEndpoint(deps);
+  router.post('/token', formBody(), (req, res) => endpoint(req, res));
+  return router;
+}
+
+/** `POST /token` once the form body is read: client authentication, DPoP proof, then the grant's own module. */
+export function tokenEndpoint(deps: Deps): (req: FormRequest, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
     const params = paramsOf(req.body);
     const grantType = required(params, 'grant_type', 200);
     const grant = GRANTS[grantType as GrantType] as GrantHandler | undefined;
@@ -42,12 +52,10 @@ export function tokenRoute(deps: Deps): Router {
       if (!client.grantTypes.includes(grantType as GrantType)) throw new OAuthError('unauthorized_client', `this client may not use ${grantType}`);
       response = await grant({ deps, req, params, client, method, ...(jkt ? { jkt } : {}) });
     }
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
-    if (deps.config.DPOP_REQUIRE_NONCE) res.setHeader('DPoP-Nonce', await redisNonceStore(deps.redis).issue());
-    res.json(response);
-  });
-  return router;
+    const headers: Record<string, string> = { Pragma: 'no-cache' };
+    if (deps.config.DPOP_REQUIRE_NONCE) headers['DPoP-Nonce'] = await redisNonceStore(deps.redis).issue();
+    sendNoStoreJson(res, 200, response, headers);
+  };
 }
 
 /**
