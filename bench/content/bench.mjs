@@ -4,6 +4,7 @@
 // the same run. Usage (after `npx tsc -b apps/content` and `node scripts/stack.mjs up`):
 //   node bench/content/bench.mjs [--duration 10] [--connections 16] [--posts 600]
 // --posts sets how many posts are seeded (5 in 6 published), to show how a sorted page scales.
+// --cpu-prof <dir> writes a V8 CPU profile of the content service (not the floor) into <dir> when it exits.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,7 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const require = createRequire(import.meta.url);
 const { signIdentity } = require(path.join(root, 'libs/identity/dist/index.js'));
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' }, posts: { type: 'string', default: '600' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' }, posts: { type: 'string', default: '600' }, 'cpu-prof': { type: 'string' } } });
 const postCount = Number(values.posts);
 const publishedCount = Array.from({ length: postCount }, (_, i) => i % 6 !== 0).filter(Boolean).length;
 const duration = Number(values.duration);
@@ -54,19 +55,21 @@ async function waitFor(url) {
 
 const children = [];
 process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
-function start(file, env) {
-  const child = spawn(process.execPath, [file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(file, env, flags = []) {
+  const child = spawn(process.execPath, [...flags, file], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
 }
 
-// Seed: 20 authors and --posts posts, 5 in 6 published.
+// Seed: 20 authors and --posts posts, 5 in 6 published, all tagged `bench`.
 const connection = mongoose.createConnection(stack.MONGO_URL, { dbName: db });
 await connection.asPromise();
 const now = Date.now();
 await connection.collection('users').insertMany(
   Array.from({ length: 20 }, (_, i) => ({ _id: `author${i}`, name: `Author ${i}`, nameLower: `author ${i}`, email: `a${i}@example.org`, avatar: null, status: 'ACTIVE', role: 'USER', createdAt: new Date(now), updatedAt: null, updatedAtSort: new Date(now), rev: 1 })),
 );
+// The tag every post carries has its document, as the service's post writes create it ($setOnInsert).
+await connection.collection('tags').insertOne({ _id: 'bench', name: 'Bench' });
 for (let from = 0; from < postCount; from += 5000) await connection.collection('posts').insertMany(
   Array.from({ length: Math.min(5000, postCount - from) }, (_, k) => {
     const i = from + k;
@@ -84,7 +87,7 @@ const floorPort = await freePort();
 start(path.join(root, 'apps/content/dist/main.js'), {
   ...stack, PORT: String(contentPort), MONGO_DB: db, INTERNAL_SECRET: SECRET, LOG_LEVEL: 'warn',
   REDIS_PREFIX: `${db}:`, KAFKA_TOPIC_PREFIX: `${db}.`, OUTBOX_RELAY: 'false',
-});
+}, values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : []);
 start(path.join(here, 'floor-server.mjs'), { MONGO_URL: stack.MONGO_URL, MONGO_DB: db, PORT: String(floorPort) });
 await waitFor(`http://127.0.0.1:${contentPort}/readyz`);
 await waitFor(`http://127.0.0.1:${floorPort}/posts`);
