@@ -1,32 +1,46 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Redis cache shared by all replicas. Entries are keyed by the current version of the entity
- * type they depend on; a mutation bumps the version (one INCR), so every replica stops reading
- * the old entries at once and they expire on their own TTL. No key scans, no stale reads after
- * the mutation returned.
+ * Redis cache shared by all replicas. Every entry records the version of the entity type it was
+ * computed under; a mutation bumps the version (one INCR), so every replica stops serving the older
+ * entries at once and they expire on their own TTL. No key scans, no stale reads after the mutation
+ * returned.
+ *
+ * A lookup is one round trip (MGET of the version and the entry: an entry whose version is not the
+ * current one is a miss), a store another (SET, under the version read by the lookup, so a result
+ * computed while a mutation landed is stored as already outdated rather than as current).
  */
 export type CachedType = 'User' | 'Post' | 'Comment';
 
+export interface CacheLookup {
+  /** The entry, when one was stored under the current version. */
+  value: string | null;
+  /** The current version, to store a freshly computed value under (`set`). */
+  version: string;
+}
+
 export interface VersionedCache {
-  get(type: CachedType, key: string): Promise<string | null>;
-  set(type: CachedType, key: string, value: string, ttlSeconds: number): Promise<void>;
+  get(type: CachedType, key: string): Promise<CacheLookup>;
+  set(type: CachedType, key: string, version: string, value: string, ttlSeconds: number): Promise<void>;
   invalidate(type: CachedType): Promise<void>;
 }
 
+/** Versions are INCR counters (digits only), so the first `:` ends the version in a stored entry. */
+const SEPARATOR = ':';
+
 export function createVersionedCache(redis: Redis, prefix: string): VersionedCache {
   const versionKey = (type: CachedType) => `${prefix}cache:ver:${type}`;
-  async function version(type: CachedType): Promise<string> {
-    return (await redis.get(versionKey(type))) ?? '0';
-  }
+  const entryKey = (type: CachedType, key: string) => `${prefix}cache:${type}:${key}`;
   return {
     async get(type, key) {
-      const v = await version(type);
-      return redis.get(`${prefix}cache:${type}:${v}:${key}`);
+      const [storedVersion, entry] = await redis.mget(versionKey(type), entryKey(type, key));
+      const version = storedVersion ?? '0';
+      const cut = entry ? entry.indexOf(SEPARATOR) : -1;
+      const current = entry && cut > 0 && entry.slice(0, cut) === version;
+      return { value: current ? entry.slice(cut + 1) : null, version };
     },
-    async set(type, key, value, ttlSeconds) {
-      const v = await version(type);
-      await redis.set(`${prefix}cache:${type}:${v}:${key}`, value, 'EX', ttlSeconds);
+    async set(type, key, version, value, ttlSeconds) {
+      await redis.set(entryKey(type, key), `${version}${SEPARATOR}${value}`, 'EX', ttlSeconds);
     },
     async invalidate(type) {
       await redis.incr(versionKey(type));

@@ -1,6 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -116,7 +116,9 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
   };
   const server = new ApolloServer<GraphQLContext>({
     schema: buildSchema(options),
-    plugins: [ApolloServerPluginLandingPageDisabled(), limits],
+    // No schema sets cache-control hints (caching is @cache's, in Redis), so Apollo's default cache-control
+    // plugin would only compute a policy nobody reads, wrapping every field resolution to do it.
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limits],
     includeStacktraceInErrorResponses: false,
     // runService owns shutdown (drain, then close); Apollo's own handler would re-raise SIGTERM and skip the drain.
     stopOnTerminationSignals: false,

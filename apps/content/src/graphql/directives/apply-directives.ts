@@ -105,7 +105,8 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           const parts: unknown[] = [coordinate, args, cacheScope(ctx.caller)];
           if (connection) parts.push({ totalCount: counted });
           const key = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
-          const hit = await deps.cache.get(cachedType, key).catch(() => null);
+          const lookup = await deps.cache.get(cachedType, key).catch(() => null);
+          const hit = lookup?.value ?? null;
           if (hit !== null) {
             const cached = JSON.parse(hit) as unknown;
             if (!counted || typeof (cached as { totalCount?: unknown } | null)?.totalCount === 'number') {
@@ -116,7 +117,9 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           let value: unknown = await inner(source, args, ctx, info);
           const lazyCount = counted ? (value as { totalCount?: unknown } | null)?.totalCount : undefined;
           if (typeof lazyCount === 'function') value = { ...(value as object), totalCount: await (lazyCount as () => Promise<number>)() };
-          await deps.cache.set(cachedType, key, JSON.stringify(value ?? null), ttl).catch(() => undefined);
+          // Stored without waiting for Redis: the SET is written to Redis's socket now, before this response
+          // can reach the client, so a request that follows it finds the entry; a failed store is only a miss.
+          if (lookup) void deps.cache.set(cachedType, key, lookup.version, JSON.stringify(value ?? null), ttl).catch(() => undefined);
           return value;
         };
       }
