@@ -1,5 +1,6 @@
 import type { ContentDeps } from '../domain/deps';
 import type { PostDoc, UserDoc } from '../models';
+import { taxonomyNames } from './taxonomy-names';
 
 /** The REST Post resource of seed 001 (plus status/excerpt/viewCount/publishedAt, read-only). */
 export interface RestPost {
@@ -20,19 +21,17 @@ export interface RestPost {
   tags: { slug: string; name: string }[];
 }
 
-/** Renders posts with one query each for authors, categories and tags, however many posts. */
+/** Renders posts with one query for authors and at most one each for category and tag names not known yet, however many posts. */
 export async function renderPosts(deps: ContentDeps, posts: PostDoc[]): Promise<RestPost[]> {
   const authorIds = [...new Set(posts.map((p) => p.author))];
   const categoryIds = [...new Set(posts.flatMap((p) => (p.category ? [p.category] : [])))];
   const tagIds = [...new Set(posts.flatMap((p) => p.tags))];
-  const [authors, categories, tags] = await Promise.all([
+  const [authors, categoryName, tagName] = await Promise.all([
     authorIds.length ? deps.models.users.find({ _id: { $in: authorIds } }, { name: 1 }).lean<Pick<UserDoc, '_id' | 'name'>[]>() : [],
-    categoryIds.length ? deps.models.categories.find({ _id: { $in: categoryIds } }).lean() : [],
-    tagIds.length ? deps.models.tags.find({ _id: { $in: tagIds } }).lean() : [],
+    taxonomyNames(deps.models.categories, categoryIds),
+    taxonomyNames(deps.models.tags, tagIds),
   ]);
   const authorName = new Map(authors.map((a) => [a._id, a.name]));
-  const categoryName = new Map(categories.map((c) => [c._id, c.name]));
-  const tagName = new Map(tags.map((t) => [t._id, t.name]));
   return posts.map((post) => {
     const name = authorName.get(post.author) ?? null;
     return {
