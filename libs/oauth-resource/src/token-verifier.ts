@@ -33,6 +33,24 @@ export interface TokenVerifierOptions {
   jwksTimeoutSeconds?: number;
   /** Test seam: a key resolver instead of the remote JWKS. */
   keys?: JWTVerifyGetKey;
+  /**
+   * How long a token whose signature and claims were verified is remembered by its exact bytes
+   * (60 s; never past 5 s before its `exp`; 0 turns the cache off). A hit skips only the signature
+   * and claim checks: `exp` is checked again, and revocation, DPoP binding, the proof and scopes
+   * on every request.
+   */
+  verifiedTokenCacheMs?: number;
+  /** Test seam: the clock, in milliseconds. */
+  now?: () => number;
+}
+
+export interface VerifyOptions {
+  /**
+   * `deferred`: the caller checks `auth:revoked:jti:<jti>` itself for this request (the gateway
+   * does it in the same Redis round trip as its limits) and refuses the token if it is there.
+   * Default `check`: the verifier asks Redis.
+   */
+  revocation?: 'check' | 'deferred';
 }
 
 export interface ResourceRequest {
@@ -62,7 +80,36 @@ export interface TokenVerifier {
    * is refused), or a KeySetUnavailableError (503: auth's keys could not be fetched, so the token
    * could not be judged). Other errors (Redis down) are outages too.
    */
-  verify(request: ResourceRequest, requiredScopes?: string[]): Promise<VerifiedAccessToken>;
+  verify(request: ResourceRequest, requiredScopes?: string[], verifyOptions?: VerifyOptions): Promise<VerifiedAccessToken>;
+}
+
+type Claims = VerifiedAccessToken['claims'];
+
+const VERIFIED_CACHE_ENTRIES = 10_000;
+const EXPIRY_MARGIN_MS = 5_000;
+
+/** Tokens whose signature and claims passed, by their exact text, each until its `until`. */
+function verifiedTokenCache(lifetimeMs: number, now: () => number) {
+  const entries = new Map<string, { claims: Claims; until: number }>();
+  return {
+    get(token: string): Claims | undefined {
+      const hit = entries.get(token);
+      if (!hit) return undefined;
+      const exp = hit.claims.exp;
+      if (now() >= hit.until || typeof exp !== 'number' || exp * 1000 <= now()) {
+        entries.delete(token);
+        return undefined;
+      }
+      return hit.claims;
+    },
+    set(token: string, claims: Claims): void {
+      if (lifetimeMs <= 0 || typeof claims.exp !== 'number') return;
+      const until = Math.min(now() + lifetimeMs, claims.exp * 1000 - EXPIRY_MARGIN_MS);
+      if (until <= now()) return;
+      if (entries.size >= VERIFIED_CACHE_ENTRIES) entries.delete(entries.keys().next().value!);
+      entries.set(token, { claims: Object.freeze(claims), until });
+    },
+  };
 }
 
 const ACCESS_TOKEN_ALGORITHMS = ['ES256', 'EdDSA'];
@@ -106,6 +153,39 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   const algs = options.dpop?.algorithms ?? DEFAULT_DPOP_ALGORITHMS;
   const replay = redisReplayCache(options.redis, options.dpop?.replayPrefix ?? 'rs:dpop-jti:');
   const nonces = options.dpop?.nonceStore ?? redisNonceStore(options.redis);
+  const verified = verifiedTokenCache(options.verifiedTokenCacheMs ?? 60_000, options.now ?? Date.now);
+
+  async function verifySignatureAndClaims(scheme: 'Bearer' | 'DPoP', token: string): Promise<Claims> {
+    const cached = verified.get(token);
+    if (cached) return cached;
+    let claims: Claims;
+    try {
+      ({ payload: claims } = await jwtVerify(token, keys, {
+        issuer: options.issuer,
+        audience: options.audiences,
+        algorithms: ACCESS_TOKEN_ALGORITHMS,
+        typ: 'at+jwt',
+        clockTolerance: options.clockToleranceSeconds ?? 5,
+        requiredClaims: REQUIRED_CLAIMS,
+        ...(options.now ? { currentDate: new Date(options.now()) } : {}),
+      }));
+    } catch (err) {
+      if (err instanceof KeySetUnavailableError) {
+        const refused = refusedWithoutKeys(token, options);
+        if (refused) throw failure(scheme, 401, 'invalid_token', refused);
+        throw err;
+      }
+      const why =
+        err instanceof joseErrors.JWTExpired
+          ? 'token expired'
+          : err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud'
+            ? 'token audience is not this resource'
+            : 'token is invalid';
+      throw failure(scheme, 401, 'invalid_token', why);
+    }
+    verified.set(token, claims);
+    return claims;
+  }
 
   function failure(scheme: 'Bearer' | 'DPoP', status: 400 | 401 | 403, error: ResourceErrorCode | 'missing_token', description: string, extra: { scope?: string; nonce?: string } = {}): ResourceAuthError {
     const headers: Record<string, string> = {};
@@ -128,7 +208,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   }
 
   return {
-    async verify(request, requiredScopes = []) {
+    async verify(request, requiredScopes = [], verifyOptions = {}) {
       const authorization = request.authorization;
       if (authorization === undefined || authorization === '') throw failure('Bearer', 401, 'missing_token', 'no access token');
       if (Array.isArray(authorization)) throw failure('Bearer', 400, 'invalid_request', 'more than one Authorization header');
@@ -138,31 +218,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       const token = match[2]!;
       if (token.length > 8192) throw failure(scheme, 401, 'invalid_token', 'token too long');
 
-      let claims: VerifiedAccessToken['claims'];
-      try {
-        ({ payload: claims } = await jwtVerify(token, keys, {
-          issuer: options.issuer,
-          audience: options.audiences,
-          algorithms: ACCESS_TOKEN_ALGORITHMS,
-          typ: 'at+jwt',
-          clockTolerance: options.clockToleranceSeconds ?? 5,
-          requiredClaims: REQUIRED_CLAIMS,
-        }));
-      } catch (err) {
-        if (err instanceof KeySetUnavailableError) {
-          const refused = refusedWithoutKeys(token, options);
-          if (refused) throw failure(scheme, 401, 'invalid_token', refused);
-          throw err;
-        }
-        const why =
-          err instanceof joseErrors.JWTExpired
-            ? 'token expired'
-            : err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'aud'
-              ? 'token audience is not this resource'
-              : 'token is invalid';
-        throw failure(scheme, 401, 'invalid_token', why);
-      }
-      if ((await options.redis.exists(`${REVOKED_JTI_PREFIX}${String(claims.jti)}`)) === 1) {
+      const claims = await verifySignatureAndClaims(scheme, token);
+      if (verifyOptions.revocation !== 'deferred' && (await options.redis.exists(`${REVOKED_JTI_PREFIX}${String(claims.jti)}`)) === 1) {
         throw failure(scheme, 401, 'invalid_token', 'token revoked');
       }
       const jkt = typeof claims.cnf?.jkt === 'string' ? claims.cnf.jkt : undefined;

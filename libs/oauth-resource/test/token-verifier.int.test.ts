@@ -2,7 +2,7 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
 import { freePort, stackEnv, uniqueName } from '@platform/testing';
-import { accessTokenHash, createTokenVerifier, ResourceAuthError, type TokenVerifier } from '../src';
+import { accessTokenHash, createTokenVerifier, ResourceAuthError, REVOKED_JTI_PREFIX, type TokenVerifier } from '../src';
 
 const ISSUER = 'https://platform.example.org';
 const API = `${ISSUER}/v1/voices`;
@@ -10,6 +10,7 @@ let server: http.Server;
 let redis: Redis;
 let verifier: TokenVerifier;
 let signingKey: KeyLike;
+let signingPublic: KeyLike;
 let dpopKey: { privateKey: KeyLike; jwk: JWK; jkt: string };
 
 async function accessToken(claims: Record<string, unknown> = {}, lifetime = 300): Promise<string> {
@@ -43,6 +44,7 @@ async function failure(promise: Promise<unknown>): Promise<ResourceAuthError> {
 beforeAll(async () => {
   const pair = await generateKeyPair('ES256');
   signingKey = pair.privateKey;
+  signingPublic = pair.publicKey;
   const jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256' }] };
   const dpop = await generateKeyPair('ES256');
   const jwk = await exportJWK(dpop.publicKey);
@@ -136,5 +138,70 @@ describe('createTokenVerifier (real Redis, JWKS over HTTP)', () => {
       expect(err.status).toBe(401);
     }
     expect((await failure(verifier.verify({ authorization: ['Bearer a', 'Bearer b'], method: 'GET', url: API }))).status).toBe(400);
+  });
+});
+
+describe('verified-token cache and deferred revocation', () => {
+  const counted = (now: () => number, verifiedTokenCacheMs?: number) => {
+    let keyLookups = 0;
+    const cached = createTokenVerifier({
+      issuer: ISSUER,
+      jwksUrl: 'http://127.0.0.1:1/unused',
+      audiences: [ISSUER],
+      redis,
+      keys: async () => {
+        keyLookups += 1;
+        return signingPublic;
+      },
+      now,
+      ...(verifiedTokenCacheMs !== undefined ? { verifiedTokenCacheMs } : {}),
+      dpop: { replayPrefix: `${uniqueName('dpop')}:` },
+    });
+    return { cached, lookups: () => keyLookups };
+  };
+
+  it('verifies a token signature once, but checks revocation on every request', async () => {
+    let clock = Date.now();
+    const { cached, lookups } = counted(() => clock);
+    const token = await accessToken();
+    const request = { authorization: `Bearer ${token}`, method: 'GET', url: API };
+    expect((await cached.verify(request)).sub).toBe('acct-1');
+    clock += 30_000;
+    expect((await cached.verify(request)).sub).toBe('acct-1');
+    expect(lookups()).toBe(1);
+    const jti = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti;
+    await redis.set(`${REVOKED_JTI_PREFIX}${jti}`, '1', 'EX', 60);
+    expect((await failure(cached.verify(request))).description).toBe('token revoked');
+    // Deferred: the caller checks revocation (the gateway, with its limits); the cache still serves the claims.
+    expect((await cached.verify(request, [], { revocation: 'deferred' })).sub).toBe('acct-1');
+    expect(lookups()).toBe(1);
+  });
+
+  it('re-checks expiry on a hit, forgets a token 5 s before its exp and after the cache lifetime', async () => {
+    let clock = Date.now();
+    const { cached, lookups } = counted(() => clock, 10_000);
+    const shortLived = await accessToken({}, 20);
+    const request = { authorization: `Bearer ${shortLived}`, method: 'GET', url: API };
+    await cached.verify(request);
+    clock += 9_000;
+    await cached.verify(request);
+    expect(lookups()).toBe(1);
+    clock += 2_000; // past the 10 s lifetime: verified again
+    await cached.verify(request);
+    expect(lookups()).toBe(2);
+    clock += 5_000; // 4 s before exp: not served from the cache, verified again (still valid)
+    await cached.verify(request);
+    expect(lookups()).toBe(3);
+    clock += 10_000; // past exp and its 5 s tolerance
+    expect((await failure(cached.verify(request))).description).toBe('token expired');
+  });
+
+  it('never caches a token that failed', async () => {
+    const { cached, lookups } = counted(() => Date.now());
+    const token = await accessToken({ aud: 'https://elsewhere.example.org' });
+    const request = { authorization: `Bearer ${token}`, method: 'GET', url: API };
+    expect((await failure(cached.verify(request))).description).toBe('token audience is not this resource');
+    expect((await failure(cached.verify(request))).description).toBe('token audience is not this resource');
+    expect(lookups()).toBe(2);
   });
 });
