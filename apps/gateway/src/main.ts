@@ -10,6 +10,7 @@ import { authApiKeyLookup } from './auth/api-key-lookup';
 import { listenForApiKeyRevocations } from './auth/api-key-revocations';
 import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
 import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck } from './auth/token-revocations';
+import { createAdmission } from './limits/admission';
 import { createConcurrencyLimiter } from './limits/concurrency';
 import { upgradeClientAddress } from './limits/client-address';
 import { createFailedCredentialBudget } from './limits/failed-credentials';
@@ -51,8 +52,10 @@ async function main(): Promise<void> {
   // graphql-ws connections opened with a token that auth then revokes are closed (docs/gateway.md).
   const tokenRevocations = createRevocationWatch(redisRevocationCheck(redis));
   const revocationSweeps = await listenForTokenRevocations(revocations, tokenRevocations, { intervalMs: config.WS_REVOCATION_SWEEP_MS, logger });
+  const isRevoked = redisRevocationCheck(redis);
   const authDeps = {
     apiKeys,
+    isTokenRevoked: async (jti: string) => (await isRevoked([jti]))[0] === true,
     verifyAccessToken: oauthResourceVerifier({
       publicUrl: config.PUBLIC_URL,
       authUrl: config.AUTH_URL,
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
   };
   const acquireSlot = createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX });
   const rate = createRateLimiter(redis, config.RATE_LIMIT_PREFIX);
-  const limiter = createPlanLimiter(plans, rate.consume, acquireSlot);
+  const limiter = createPlanLimiter(plans, rate.consume, acquireSlot, createAdmission(redis, { prefix: config.RATE_LIMIT_PREFIX }));
   const failedCredentials = createFailedCredentialBudget(plans, rate);
   // WebSocket logins (graphql-ws, stream-input) refused for their credentials pay from the same budget.
   const webSocketLogins = createWebSocketLogins({

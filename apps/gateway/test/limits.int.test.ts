@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { eventually, inOneWindow, stackEnv, uniqueName, untilClock } from '@platform/testing';
 import { ANONYMOUS } from '../src/auth/authenticate';
+import { createAdmission } from '../src/limits/admission';
 import { createConcurrencyLimiter } from '../src/limits/concurrency';
 import { createFailedCredentialBudget } from '../src/limits/failed-credentials';
 import { createPlanLimiter } from '../src/limits/limit-middleware';
@@ -154,5 +155,60 @@ describe('the budget of requests refused for their credentials', () => {
     await untilClock(spentB!.resetUnix * 1000);
     expect(await failuresB.spent(ip)).toBeNull();
     expect(await failuresA.charge(ip)).toMatchObject({ allowed: true, remaining: 2 });
+  });
+});
+
+describe('one-trip admission (revocation + rate + concurrency in one script)', () => {
+  const table = planTableWithOverrides(defaultPlanTable({ rps: 50, concurrency: 25 }), JSON.stringify({ free: { rps: 3, concurrency: 1 } }));
+  const caller = () => ({ sub: uniqueName('acct'), roles: ['USER' as const], scope: '', method: 'bearer_jwt' as const, plan: 'free' });
+
+  it('counts in the same windows and slots as the rate and concurrency limiters', async () => {
+    const seen = await inOneWindow(async () => {
+      const prefix = uniqueName('gwint');
+      const rate = createRateLimiter(redis, prefix);
+      const acquire = createConcurrencyLimiter(redis, { prefix });
+      const oneTrip = createPlanLimiter(table, rate.consume, acquire, createAdmission(redis, { prefix }));
+      const twoCalls = createPlanLimiter(table, rate.consume, acquire);
+      const who = caller();
+      const first = await oneTrip.admit(who, '192.0.2.1');
+      const whileHeld = await twoCalls.admit(who, '192.0.2.1'); // the one slot is taken
+      await first.lease?.release();
+      const second = await twoCalls.admit(who, '192.0.2.1');
+      await second.lease?.release();
+      const third = await oneTrip.admit(who, '192.0.2.1');
+      return { first, whileHeld, second, third };
+    });
+    expect(seen.first).toMatchObject({ decision: { allowed: true, limit: 3, remaining: 2 } });
+    expect(seen.first.lease).not.toBeNull();
+    expect(seen.whileHeld).toMatchObject({ lease: null, reason: 'concurrency', decision: { remaining: 1 } });
+    expect(seen.second.decision.remaining).toBe(0);
+    expect(seen.third).toMatchObject({ lease: null, reason: 'rate', decision: { allowed: false, remaining: 0, retryAfter: 1 } });
+  });
+
+  it('refuses a revoked token before touching any limit, and checks an unrevoked one in the same trip', async () => {
+    const prefix = uniqueName('gwint');
+    const rate = createRateLimiter(redis, prefix);
+    const limiter = createPlanLimiter(table, rate.consume, createConcurrencyLimiter(redis, { prefix }), createAdmission(redis, { prefix }));
+    const who = caller();
+    const revokedKey = `auth:revoked:jti:${uniqueName('jti')}`;
+    await redis.set(revokedKey, '1', 'EX', 60);
+    expect(await limiter.admitToken(who, '192.0.2.1', revokedKey)).toEqual({ revoked: true });
+    expect(await rate.spent({ key: `acct:${who.sub}`, plan: 'free', limit: { rps: 1, concurrency: 1 } })).toBeNull();
+    const live = await limiter.admitToken(who, '192.0.2.1', `auth:revoked:jti:${uniqueName('jti')}`);
+    expect(live).toMatchObject({ revoked: false, decision: { allowed: true } });
+    if (!live.revoked) await live.lease?.release();
+  });
+
+  it('fails closed for a token when Redis fails, and falls back to the two calls without one', async () => {
+    const broken = new Redis(stackEnv().REDIS_URL, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await broken.ping();
+    broken.disconnect();
+    const prefix = uniqueName('gwint');
+    const rate = createRateLimiter(redis, prefix);
+    const limiter = createPlanLimiter(table, rate.consume, createConcurrencyLimiter(redis, { prefix }), createAdmission(broken, { prefix }));
+    await expect(limiter.admitToken(caller(), '192.0.2.1', 'auth:revoked:jti:x')).rejects.toThrow();
+    const admitted = await limiter.admit(caller(), '192.0.2.1');
+    expect(admitted.decision.allowed).toBe(true);
+    await admitted.lease?.release();
   });
 });

@@ -12,6 +12,8 @@ export interface AccessTokenInput {
   url: string;
   /** Any one of these must be in the token's `aud`. */
   audiences: string[];
+  /** `deferred`: the caller checks revocation itself (limits/admission.ts); default `check`. */
+  revocation?: 'check' | 'deferred';
 }
 
 export interface VerifiedAccessToken {

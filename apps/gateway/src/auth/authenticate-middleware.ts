@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@platform/logger';
+import { REVOKED_JTI_PREFIX } from '@platform/oauth-resource';
 import { clientAddress } from '../limits/client-address';
 import { addressSpentMessage, asksAuth, isCredentialFailure, type FailedCredentialBudget } from '../limits/failed-credentials';
 import { setRateLimitHeaders, tooManyRequests } from '../limits/limit-middleware';
@@ -16,14 +17,16 @@ function addressSpent(decision: RateDecision): EdgeError {
   return tooManyRequests(addressSpentMessage(decision), decision.retryAfter);
 }
 
+/** What a refused credential costs (refuse): charged to the client IP's budget, 429 once that is spent. */
+export type RefuseCredential = (res: Response, ip: string, error: EdgeError) => Promise<void>;
+
 /**
- * Sets `req.identity` or answers the route's interface's 400/401/403/503. A 400/401 is charged
- * to the client IP's budget (limits/failed-credentials.ts) and carries its X-RateLimit-* headers;
- * once that budget is spent it becomes a 429, and an API key this replica would have to ask auth
- * about is not asked about at all.
+ * Answers a refusal in the surface's shape. A 400/401 is charged to the client IP's budget
+ * (limits/failed-credentials.ts) and carries its X-RateLimit-* headers; once that budget is spent
+ * it becomes a 429.
  */
-export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps: AuthenticateDeps, failures: FailedCredentialBudget, logger: Logger) {
-  const refuse = async (res: Response, ip: string, error: EdgeError): Promise<void> => {
+export function credentialRefusal(surface: Surface, failures: FailedCredentialBudget, logger: Logger): RefuseCredential {
+  return async (res, ip, error) => {
     if (!isCredentialFailure(error.status)) {
       sendEdgeError(res, surface, error);
       return;
@@ -40,6 +43,16 @@ export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps:
     setRateLimitHeaders(res, decision);
     sendEdgeError(res, surface, decision.allowed ? error : addressSpent(decision));
   };
+}
+
+/**
+ * Sets `req.identity` or answers the route's interface's 400/401/403/503 (`credentialRefusal`);
+ * once the IP's budget is spent, an API key this replica would have to ask auth about is not
+ * asked about at all. A token verified with its revocation deferred (`RouteNeeds.revocation`)
+ * leaves `req.tokenRevocation` for the plan limiter to check.
+ */
+export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps: AuthenticateDeps, failures: FailedCredentialBudget, logger: Logger) {
+  const refuse = credentialRefusal(surface, failures, logger);
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const needs = needsFor(req);
@@ -68,6 +81,9 @@ export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps:
         return;
       }
       req.identity = outcome.identity;
+      if (outcome.revocationDeferred && outcome.tokenId !== undefined && credential.kind === 'jwt') {
+        req.tokenRevocation = { key: `${REVOKED_JTI_PREFIX}${outcome.tokenId}`, scheme: credential.scheme };
+      }
       next();
     } catch (err) {
       logger.error({ err }, 'authentication failed unexpectedly');

@@ -16,15 +16,30 @@ export interface RouteNeeds {
   /** DPoP `htm` and `htu`. */
   method: string;
   url: string;
+  /**
+   * `deferred`: a JWT's revocation is left to the caller, which must check it before serving the
+   * request (HTTP routes: the plan limiter, in the same Redis round trip as the limits).
+   */
+  revocation?: 'check' | 'deferred';
 }
 
 export interface AuthenticateDeps {
   apiKeys: ApiKeyResolver;
   verifyAccessToken: AccessTokenVerifier;
+  /**
+   * Whether a token's jti is revoked (`auth:revoked:jti:<jti>`). Needed to defer revocation
+   * (`RouteNeeds.revocation`): without it every token is checked inside the verifier.
+   */
+  isTokenRevoked?: (jti: string) => Promise<boolean>;
 }
 
-/** For a JWT: `expiresAt` (Unix seconds) and `tokenId` (its jti), so a connection can end with it. */
-export type AuthOutcome = { ok: true; identity: Identity; expiresAt?: number; tokenId?: string } | { ok: false; error: EdgeError };
+/**
+ * For a JWT: `expiresAt` (Unix seconds) and `tokenId` (its jti), so a connection can end with it;
+ * `revocationDeferred` when its revocation is still to be checked by the caller.
+ */
+export type AuthOutcome =
+  | { ok: true; identity: Identity; expiresAt?: number; tokenId?: string; revocationDeferred?: true }
+  | { ok: false; error: EdgeError };
 
 /** API keys are speech keys: all speech scopes, no content scopes (docs/architecture.md). */
 export const API_KEY_SCOPE = 'speech:read speech:write';
@@ -51,6 +66,25 @@ function insufficientScope(scheme: 'Bearer' | 'DPoP', needed: string): EdgeError
     message: `insufficient_scope: this call needs the scope ${needed}`,
     headers: { 'www-authenticate': challenge(scheme, { error: 'insufficient_scope', scope: needed }) },
   };
+}
+
+/** A JWT (or its DPoP proof) refused: RFC 6750/9449's code, with the scheme's challenge. */
+export function tokenRejection(scheme: 'Bearer' | 'DPoP', err: TokenRejectedError): EdgeError {
+  return {
+    status: err.error === 'invalid_request' ? 400 : 401,
+    code: err.error === 'invalid_request' ? 'invalid_request' : 'invalid_token',
+    field: 'authorization',
+    message: `${err.error}: ${err.description}`,
+    headers: {
+      ...err.headers,
+      'www-authenticate': challenge(scheme, { error: err.error, error_description: err.description }),
+    },
+  };
+}
+
+/** What a revoked access token gets, wherever its revocation was found. */
+export function revokedToken(scheme: 'Bearer' | 'DPoP'): EdgeError {
+  return tokenRejection(scheme, new TokenRejectedError('invalid_token', 'token revoked'));
 }
 
 function authUnavailable(): EdgeError {
@@ -118,32 +152,23 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
       };
     }
     case 'jwt': {
+      const input = {
+        token: credential.token,
+        scheme: credential.scheme,
+        ...(credential.proof !== undefined ? { proof: credential.proof } : {}),
+        method: needs.method,
+        url: needs.url,
+        audiences: needs.audiences,
+      };
+      const isRevoked = needs.revocation === 'deferred' ? deps.isTokenRevoked : undefined;
+      const deferred = isRevoked !== undefined;
       let token;
       try {
-        token = await deps.verifyAccessToken({
-          token: credential.token,
-          scheme: credential.scheme,
-          ...(credential.proof !== undefined ? { proof: credential.proof } : {}),
-          method: needs.method,
-          url: needs.url,
-          audiences: needs.audiences,
-        });
+        token = await deps.verifyAccessToken({ ...input, revocation: deferred ? 'deferred' : 'check' });
+        // A revoked token is refused as revoked (401) before its scope is judged (403), as when checked here.
+        if (isRevoked && !hasScope(token.scope, needs.scope) && (await isRevoked(token.jti))) return { ok: false, error: revokedToken(credential.scheme) };
       } catch (err) {
-        if (err instanceof TokenRejectedError) {
-          return {
-            ok: false,
-            error: {
-              status: err.error === 'invalid_request' ? 400 : 401,
-              code: err.error === 'invalid_request' ? 'invalid_request' : 'invalid_token',
-              field: 'authorization',
-              message: `${err.error}: ${err.description}`,
-              headers: {
-                ...err.headers,
-                'www-authenticate': challenge(credential.scheme, { error: err.error, error_description: err.description }),
-              },
-            },
-          };
-        }
+        if (err instanceof TokenRejectedError) return { ok: false, error: tokenRejection(credential.scheme, err) };
         if (err instanceof AuthUnavailableError) return { ok: false, error: authUnavailable() };
         throw err;
       }
@@ -152,6 +177,7 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
         ok: true,
         expiresAt: token.exp,
         tokenId: token.jti,
+        ...(deferred ? { revocationDeferred: true as const } : {}),
         identity: {
           sub: token.sub,
           roles: token.roles.filter((r): r is Role => ROLES.has(r)),

@@ -43,7 +43,7 @@ export function oauthResourceVerifier(options: OAuthResourceOptions): AccessToke
         ...(input.proof !== undefined ? { dpop: input.proof } : {}),
         method: input.method,
         url: input.url,
-      });
+      }, [], { revocation: input.revocation ?? 'check' });
       const { claims } = token;
       return {
         sub: token.sub,

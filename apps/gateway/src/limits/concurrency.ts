@@ -40,26 +40,35 @@ export interface ConcurrencyOptions {
   leaseMs?: number;
 }
 
+export function concurrencyKey(prefix: string, subject: LimitSubject): string {
+  return `${prefix}:conc:${subject.key}`;
+}
+
+/** A granted slot: renewed every third of its lease until released (once; later calls do nothing). */
+export function holdLease(redis: Redis, key: string, id: string, options: { leaseMs: number }): SlotLease {
+  const { leaseMs } = options;
+  const renewal = setInterval(() => {
+    redis.eval(RENEW, 1, key, leaseMs, id).catch(() => undefined);
+  }, Math.floor(leaseMs / 3));
+  renewal.unref();
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(renewal);
+      await redis.zrem(key, id).catch(() => undefined);
+    },
+  };
+}
+
 export function createConcurrencyLimiter(redis: Redis, options: ConcurrencyOptions) {
-  const leaseMs = options.leaseMs ?? 30_000;
+  const terms = { leaseMs: options.leaseMs ?? 30_000 };
   return async function acquire(subject: LimitSubject): Promise<SlotLease | null> {
-    const key = `${options.prefix}:conc:${subject.key}`;
+    const key = concurrencyKey(options.prefix, subject);
     const id = randomUUID();
-    const granted = await redis.eval(ACQUIRE, 1, key, subject.limit.concurrency, leaseMs, id);
-    if (granted !== 1) return null;
-    const renewal = setInterval(() => {
-      redis.eval(RENEW, 1, key, leaseMs, id).catch(() => undefined);
-    }, Math.floor(leaseMs / 3));
-    renewal.unref();
-    let released = false;
-    return {
-      async release() {
-        if (released) return;
-        released = true;
-        clearInterval(renewal);
-        await redis.zrem(key, id).catch(() => undefined);
-      },
-    };
+    const granted = await redis.eval(ACQUIRE, 1, key, subject.limit.concurrency, terms.leaseMs, id);
+    return granted === 1 ? holdLease(redis, key, id, terms) : null;
   };
 }
 

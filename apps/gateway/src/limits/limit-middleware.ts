@@ -1,37 +1,68 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
+import type { RefuseCredential } from '../auth/authenticate-middleware';
+import { revokedToken } from '../auth/authenticate';
 import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-errors';
 import { clientAddress } from './client-address';
+import type { Admission, Admit } from './admission';
 import type { AcquireSlot, SlotLease } from './concurrency';
-import { limitSubject, type PlanTable } from './plans';
+import { limitSubject, type LimitSubject, type PlanTable } from './plans';
 import type { ConsumeRate, RateDecision } from './rate-limiter';
+
+export interface LimitAdmission {
+  decision: RateDecision;
+  lease: SlotLease | null;
+  reason?: 'rate' | 'concurrency';
+}
 
 export interface PlanLimiter {
   /** Rate then concurrency for one request; null lease with the decision when refused. */
-  admit(identity: Identity, ip: string): Promise<{ decision: RateDecision; lease: SlotLease | null; reason?: 'rate' | 'concurrency' }>;
+  admit(identity: Identity, ip: string): Promise<LimitAdmission>;
+  /**
+   * The same, for a request whose access token was verified with its revocation check deferred:
+   * `revocationKey` (`auth:revoked:jti:<jti>`) is checked first, in the same Redis round trip.
+   * `revoked` touches no limit; a failure to check throws (the token is not taken for unrevoked).
+   */
+  admitToken(identity: Identity, ip: string, revocationKey: string): Promise<({ revoked: false } & LimitAdmission) | { revoked: true }>;
 }
 
-export function createPlanLimiter(table: PlanTable, consumeRate: ConsumeRate, acquireSlot: AcquireSlot): PlanLimiter {
+export function createPlanLimiter(table: PlanTable, consumeRate: ConsumeRate, acquireSlot: AcquireSlot, admitInOneTrip?: Admit): PlanLimiter {
+  // Rate and concurrency as two calls at once: the fallback when the one-trip script fails (the
+  // rate limiter then falls back to its in-memory insurance limiter).
+  const admitSeparately = async (subject: LimitSubject): Promise<LimitAdmission> => {
+    const [rate, slot] = await Promise.allSettled([consumeRate(subject), acquireSlot(subject)]);
+    // Concurrency state unreadable: do not refuse for it (the rate limit still holds).
+    const lease = slot.status === 'fulfilled' ? slot.value : { release: async () => undefined };
+    if (rate.status === 'rejected') {
+      await lease?.release();
+      throw rate.reason;
+    }
+    const decision = rate.value;
+    if (!decision.allowed) {
+      await lease?.release();
+      return { decision, lease: null, reason: 'rate' };
+    }
+    if (!lease) return { decision, lease: null, reason: 'concurrency' };
+    return { decision, lease };
+  };
   return {
     async admit(identity, ip) {
       const subject = limitSubject(identity, ip, table);
-      // Both checks at once (one Redis round trip of latency instead of two); a slot taken for a
-      // request the rate refuses is given back at once.
-      const [rate, slot] = await Promise.allSettled([consumeRate(subject), acquireSlot(subject)]);
-      // Concurrency state unreadable: do not refuse for it (the rate limit still holds).
-      const lease = slot.status === 'fulfilled' ? slot.value : { release: async () => undefined };
-      if (rate.status === 'rejected') {
-        await lease?.release();
-        throw rate.reason;
+      if (!admitInOneTrip) return admitSeparately(subject);
+      let admission: Admission;
+      try {
+        admission = await admitInOneTrip(subject);
+      } catch {
+        // Redis failed: the two calls again, the rate limiter's in-memory insurance behind them.
+        return admitSeparately(subject);
       }
-      const decision = rate.value;
-      if (!decision.allowed) {
-        await lease?.release();
-        return { decision, lease: null, reason: 'rate' };
-      }
-      if (!lease) return { decision, lease: null, reason: 'concurrency' };
-      return { decision, lease };
+      if (admission.revoked) throw new Error('admission answered revoked without a revocation key');
+      return admission;
+    },
+    async admitToken(identity, ip, revocationKey) {
+      if (!admitInOneTrip) throw new Error('a deferred revocation check needs the one-trip admission');
+      return admitInOneTrip(limitSubject(identity, ip, table), revocationKey);
     },
   };
 }
@@ -58,21 +89,33 @@ export function tooManyRequests(message: string, retryAfterSeconds: number): Edg
  * answers 429 with Retry-After in the surface's shape when the rate or concurrency is exceeded,
  * and holds a concurrency slot until the response is finished or the client goes away.
  */
-export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Logger) {
+export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Logger, refuseCredential: RefuseCredential) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const identity = req.identity;
     if (!identity) {
       next();
       return;
     }
+    const revocation = req.tokenRevocation;
+    const ip = clientAddress(req);
     let admitted;
     try {
-      admitted = await limiter.admit(identity, clientAddress(req));
+      admitted = revocation ? await limiter.admitToken(identity, ip, revocation.key) : { revoked: false as const, ...(await limiter.admit(identity, ip)) };
     } catch (err) {
+      if (revocation) {
+        // The token's revocation could not be checked: it is not served unchecked.
+        logger.error({ err }, 'revocation and limits check failed');
+        sendEdgeError(res, surface, { status: 503, code: 'upstream_unavailable', message: 'authentication is temporarily unavailable', headers: { 'retry-after': '1' } });
+        return;
+      }
       // Both the shared and the insurance limiter failed: let the request through rather than
       // turn a limiter fault into an outage, and say so loudly.
       logger.error({ err }, 'rate limiter failed; request admitted unlimited');
       next();
+      return;
+    }
+    if (admitted.revoked) {
+      await refuseCredential(res, ip, revokedToken(revocation?.scheme ?? 'Bearer'));
       return;
     }
     setRateLimitHeaders(res, admitted.decision);

@@ -12,6 +12,23 @@ export interface RateDecision {
   retryAfter: number;
 }
 
+/** rate-limiter-flexible's key for a subject's window (`RateLimiterRedis`: `<keyPrefix>:<key>`); limits/admission.ts writes it too. */
+export function rateWindowKey(prefix: string, subject: LimitSubject): string {
+  return `${prefix}:rps:${subject.limit.rps}:${subject.key}`;
+}
+
+/** The decision for a window that counts `consumed` requests and ends in `msBeforeNext`. */
+export function rateDecision(points: number, consumed: number, msBeforeNext: number, allowed: boolean, now: () => number = Date.now): RateDecision {
+  const ms = Math.max(0, msBeforeNext);
+  return {
+    allowed,
+    limit: points,
+    remaining: Math.max(0, points - consumed),
+    resetUnix: Math.ceil((now() + ms) / 1000),
+    retryAfter: Math.max(1, Math.ceil(ms / 1000)),
+  };
+}
+
 /**
  * Requests per second across all replicas: one fixed one-second window per subject in Redis
  * (rate-limiter-flexible's atomic increment-with-expiry). If Redis fails, each replica falls back
@@ -35,16 +52,8 @@ export function createRateLimiter(redis: Redis, prefix: string, now: () => numbe
     return limiter;
   };
 
-  const toDecision = (points: number, res: RateLimiterRes, allowed: boolean): RateDecision => {
-    const msBeforeNext = Math.max(0, res.msBeforeNext);
-    return {
-      allowed,
-      limit: points,
-      remaining: Math.max(0, res.remainingPoints),
-      resetUnix: Math.ceil((now() + msBeforeNext) / 1000),
-      retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)),
-    };
-  };
+  const toDecision = (points: number, res: RateLimiterRes, allowed: boolean): RateDecision =>
+    rateDecision(points, points - res.remainingPoints, res.msBeforeNext, allowed, now);
 
   return {
     /** Counts one request against the subject's window; `allowed` false when it did not fit. */

@@ -1,6 +1,6 @@
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import type { Logger } from '@platform/logger';
-import { authenticateRequests, publicRequestUrl } from '../auth/authenticate-middleware';
+import { authenticateRequests, credentialRefusal, publicRequestUrl } from '../auth/authenticate-middleware';
 import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
 import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
@@ -79,6 +79,8 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       res,
     );
 
+  // Every HTTP route group authenticates, then limits: a JWT's revocation is checked by the plan
+  // limiter in the same Redis round trip as the rate and concurrency limits (limits/admission.ts).
   // Speech API: every call needs a credential (seed 000, "Authentication").
   const speechNeeds = (req: Request): RouteNeeds => ({
     audiences: speechAudiences,
@@ -89,7 +91,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   });
   const speech = express.Router();
   speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, deps.failedCredentials, logger));
-  speech.use(limitRequests(deps.limiter, 'speech', logger));
+  speech.use(limitRequests(deps.limiter, 'speech', logger, credentialRefusal('speech', deps.failedCredentials, logger)));
   if (deps.speech) speech.use(deps.speech);
   speech.use((_req, res) => sendEdgeError(res, 'speech', { status: 404, code: 'not_found', message: 'no such speech endpoint' }));
   app.use('/v1', speech);
@@ -104,10 +106,11 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
           credentialsRequired: false,
           method: req.method,
           url: publicRequestUrl(publicUrl, req),
+          revocation: 'deferred',
         };
   const rest = express.Router();
   rest.use(authenticateRequests('content', contentNeeds, deps.authDeps, deps.failedCredentials, logger));
-  rest.use(limitRequests(deps.limiter, 'content', logger));
+  rest.use(limitRequests(deps.limiter, 'content', logger, credentialRefusal('content', deps.failedCredentials, logger)));
   rest.use((req, res) => toContent(req, res));
   app.use('/api/v1', rest);
 
@@ -143,10 +146,11 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       credentialsRequired: false,
       method: req.method,
       url: publicRequestUrl(publicUrl, req),
+      revocation: 'deferred',
     };
   };
   graphql.use(authenticateRequests('graphql', graphqlNeeds, deps.authDeps, deps.failedCredentials, logger));
-  graphql.use(limitRequests(deps.limiter, 'graphql', logger));
+  graphql.use(limitRequests(deps.limiter, 'graphql', logger, credentialRefusal('graphql', deps.failedCredentials, logger)));
   graphql.use((req, res) => {
     if (req.method !== 'GET' && req.method !== 'POST') {
       sendEdgeError(res, 'graphql', { status: 405, code: 'invalid_request', message: 'use GET or POST for GraphQL over HTTP' });
