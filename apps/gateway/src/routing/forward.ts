@@ -35,16 +35,32 @@ export interface ForwardOptions {
   onFailure: (err: EdgeError) => void;
 }
 
+/** The set of headers never forwarded, built once per `drop` list (routes pass constant lists). */
+const droppedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+const ALWAYS_DROPPED: ReadonlySet<string> = new Set([...HOP_BY_HOP, ...GATEWAY_ONLY_HEADERS]);
+
+function droppedHeaders(drop: readonly string[] | undefined): ReadonlySet<string> {
+  if (!drop) return ALWAYS_DROPPED;
+  let set = droppedSets.get(drop);
+  if (!set) {
+    set = new Set([...ALWAYS_DROPPED, ...drop]);
+    droppedSets.set(drop, set);
+  }
+  return set;
+}
+
 function upstreamHeaders(req: Request, options: ForwardOptions): Record<string, string> {
-  const dropped = new Set([...HOP_BY_HOP, ...GATEWAY_ONLY_HEADERS, ...(options.drop ?? [])]);
-  const connectionTokens = String(req.headers.connection ?? '')
-    .split(',')
-    .map((t) => t.trim().toLowerCase())
-    .filter(Boolean);
-  for (const token of connectionTokens) dropped.add(token);
+  const dropped = droppedHeaders(options.drop);
+  // Headers the client's Connection header names are hop-by-hop too (RFC 9110 §7.6.1).
+  const connectionTokens = req.headers.connection
+    ? String(req.headers.connection)
+        .split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean)
+    : [];
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers as IncomingHttpHeaders)) {
-    if (value === undefined || dropped.has(name)) continue;
+    if (value === undefined || dropped.has(name) || connectionTokens.includes(name)) continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   // X-Forwarded-* from the client are kept only when it is a trusted proxy (TRUST_PROXY); then
