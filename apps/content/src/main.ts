@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const cache = createVersionedCache(redis, config.REDIS_PREFIX);
   // Kafka is not a readiness dependency: writes go to the outbox and the relay publishes when
   // the broker answers (that is the outbox's purpose).
-  const kafka = createKafka('content', config.KAFKA_BROKERS);
+  const kafka = createKafka('content', config.KAFKA_BROKERS, logger);
   const relay = createRelay({
     models,
     producer: kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true }),

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   );
   const redis = await connectRedis(config.REDIS_URL);
   const revocations = await connectRedis(config.REDIS_URL);
-  const kafka = createKafka(`gateway-${randomUUID().slice(0, 8)}`, config.KAFKA_BROKERS);
+  const kafka = createKafka(`gateway-${randomUUID().slice(0, 8)}`, config.KAFKA_BROKERS, logger);
 
   const bounds = { timeoutMs: config.UPSTREAM_TIMEOUT_MS, connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS };
   const content = createUpstream('content', config.CONTENT_URL, bounds);

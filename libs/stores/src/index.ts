@@ -1,3 +1,3 @@
 export { connectMongo, isStoreUnavailable, mongoReadiness } from './mongo';
 export { connectRedis } from './redis';
-export { createKafka, kafkaReady } from './kafka';
+export { createKafka, kafkaReady, type KafkaLogSink } from './kafka';
