@@ -6,6 +6,7 @@ import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
+import { refuseNonCanonicalPaths } from './path-guard';
 import { graphqlOperationKind, graphqlOperationKindFromQueryString } from './graphql-operation';
 import { createIdentitySigner } from './identity-signer';
 import type { Upstream } from './upstream';
@@ -57,6 +58,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   const signIdentity = createIdentitySigner(deps.internalSecret);
   const speechAudiences = [base, `${base}/v1`];
   const contentAudiences = [base, `${base}/api`];
+  app.use(refuseNonCanonicalPaths);
 
   // A proxied request must never become an unhandled rejection (it would end the process).
   const settle = (work: Promise<void>, res: Response) =>

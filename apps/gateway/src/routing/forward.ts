@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER } from '@platform/logger';
 import type { Upstream } from './upstream';
 import { upstreamFailure } from './upstream';
 import type { EdgeError } from './edge-errors';
+import { nonCanonicalPath } from './canonical-path';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) never cross the gateway. */
 const HOP_BY_HOP = new Set([
@@ -108,6 +109,13 @@ function limitBytes(max: number): Transform {
  * shape); a failure mid-body can only cut the connection.
  */
 export async function forward(req: Request, res: Response, upstream: Upstream, path: string, options: ForwardOptions): Promise<void> {
+  // The route was chosen by this path as written; one the URL parser would resolve differently goes nowhere.
+  const notCanonical = nonCanonicalPath(path);
+  if (notCanonical) {
+    options.onFailure({ status: 400, code: 'invalid_request', message: notCanonical, field: 'path' });
+    req.resume();
+    return;
+  }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
     options.onFailure({ status: 413, code: 'payload_too_large', message: `request body exceeds ${options.maxBodyBytes} bytes` });

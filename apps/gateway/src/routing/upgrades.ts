@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import type { Logger } from '@platform/logger';
+import { nonCanonicalPath } from './canonical-path';
 
 export interface UpgradeRoutes {
   graphql: WebSocketServer;
@@ -14,6 +15,11 @@ export interface UpgradeRoutes {
 export function routeUpgrades(server: Server, routes: UpgradeRoutes): void {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    // As for HTTP (path-guard.ts): routed only by a path no parser would resolve differently.
+    if (nonCanonicalPath(req.url ?? '/')) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     let path: string;
     try {
       path = new URL(req.url ?? '/', 'http://gateway').pathname;
