@@ -8,6 +8,7 @@ import type { ContentDeps } from './domain/deps';
 import { mountContent } from './http/content-app';
 import { createModels, syncIndexes } from './models';
 import { createRelay } from './outbox/relay';
+import { createCursorCodec } from './graphql/cursors';
 import { graphqlMount } from './graphql/graphql-mount';
 
 async function main(): Promise<void> {
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
     // A write committed here is published at once, not at the next poll.
     outboxCommitted: () => relay.wake(),
   };
-  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger });
+  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET) });
   await runService({
     name: 'content',
     host: config.HOST,

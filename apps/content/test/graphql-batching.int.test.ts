@@ -5,6 +5,7 @@ import { stackEnv, uniqueName } from '@platform/testing';
 import { createVersionedCache } from '../src/cache/versioned-cache';
 import type { ContentDeps } from '../src/domain/deps';
 import { buildSchema } from '../src/graphql/graphql-mount';
+import { createCursorCodec } from '../src/graphql/cursors';
 import { createLoaders } from '../src/graphql/loaders';
 import { callerFromIdentity } from '../src/identity/caller';
 import { createModels, syncIndexes, type Models } from '../src/models';
@@ -69,7 +70,7 @@ const caller = callerFromIdentity({ sub: 'u0', roles: ['USER'], scope: 'content:
 async function run(query: string, variableValues: Record<string, unknown> = {}): Promise<Run> {
   const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache().invalidate(t) };
   const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
-  const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps) };
+  const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps), cursors: createCursorCodec('graphql-batching-test-secret-0123456789') };
   commands.length = 0;
   const result = await execute({ schema, document: parse(query), variableValues, contextValue });
   expect(result.errors).toBeUndefined();

@@ -1,6 +1,7 @@
 import { compileConstraint } from '../src/graphql/directives/constraints';
 import { checkLimits } from '../src/graphql/limits';
 import { decodeCursor, encodeCursor } from '../src/graphql/connections';
+import { createCursorCodec } from '../src/graphql/cursors';
 import { scoreText, searchTerms } from '../src/graphql/resolvers/search';
 import { reconcileStatus } from '../src/posts/post-writes';
 import { slugify } from '../src/posts/slug';
@@ -40,13 +41,31 @@ describe('@validate constraint language', () => {
 });
 
 describe('cursors', () => {
+  const codec = createCursorCodec('pure-functions-test-secret-0123456789');
   it('round-trip and reject tampering', () => {
     const sort = { field: 'createdAt', direction: -1 as const };
-    const cursor = encodeCursor(sort, { _id: 7, createdAt: new Date('2025-01-01T00:00:00Z') });
-    expect(decodeCursor(cursor, sort, 'after')).toEqual({ value: new Date('2025-01-01T00:00:00Z'), id: 7 });
-    expect(() => decodeCursor(cursor, { field: 'nameLower', direction: 1 }, 'after')).toThrow(/malformed/);
-    expect(() => decodeCursor(Buffer.from('[1,2]').toString('base64url'), sort, 'after')).toThrow(/malformed/);
-    expect(() => decodeCursor('!!', sort, 'after')).toThrow(/malformed/);
+    const cursor = encodeCursor(codec, sort, { _id: 7, createdAt: new Date('2025-01-01T00:00:00Z') });
+    expect(decodeCursor(codec, cursor, sort, 'after')).toEqual({ value: new Date('2025-01-01T00:00:00Z'), id: 7 });
+    expect(() => decodeCursor(codec, cursor, { field: 'nameLower', direction: 1 }, 'after')).toThrow(/malformed/);
+    expect(() => decodeCursor(codec, Buffer.from('[1,2]').toString('base64url'), sort, 'after')).toThrow(/malformed/);
+    expect(() => decodeCursor(codec, '!!', sort, 'after')).toThrow(/malformed/);
+  });
+
+  it('are sealed: nothing of the sort value is readable, every altered byte and every other key is refused', () => {
+    const sort = { field: 'email', direction: 1 as const };
+    const cursor = encodeCursor(codec, sort, { _id: 'u1', email: 'someone@example.org' });
+    expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toMatch(/someone|example|u1/);
+    expect(decodeCursor(codec, cursor, sort, 'after')).toEqual({ value: 'someone@example.org', id: 'u1' });
+    const raw = Buffer.from(cursor, 'base64url');
+    for (let i = 0; i < raw.length; i++) {
+      const altered = Buffer.from(raw);
+      altered[i] = altered[i]! ^ 1;
+      expect(() => decodeCursor(codec, altered.toString('base64url'), sort, 'after')).toThrow(/malformed/);
+    }
+    const otherReplicaKey = createCursorCodec('another-deployment-secret-0123456789');
+    expect(() => decodeCursor(otherReplicaKey, cursor, sort, 'after')).toThrow(/malformed/);
+    // Replicas sharing the secret read each other's cursors.
+    expect(decodeCursor(createCursorCodec('pure-functions-test-secret-0123456789'), cursor, sort, 'after').id).toBe('u1');
   });
 });
 

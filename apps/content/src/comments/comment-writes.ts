@@ -7,13 +7,15 @@ import { nextId, type CommentDoc, type PostDoc, type UserDoc } from '../models';
 import { commentSnapshot } from '../outbox/snapshots';
 import { writeWithEvents } from '../outbox/write-with-events';
 import { canSeePost } from '../posts/post-reads';
+import { canSeeComment } from './comment-reads';
 import { findPost } from '../posts/post-writes';
 import { ensureProfile, findUser } from '../users/profiles';
 
 /**
  * Threaded comments. Anyone authenticated who can see a post may comment on it; a reply's
  * parent must be a comment of the same post. The author (or an admin) edits; the author or a
- * moderator/admin deletes (moderation). Each write and its event commit in one transaction
+ * moderator/admin deletes (moderation); a comment the caller may not see (comment-reads.ts) is
+ * not found, for its own author too. Each write and its event commit in one transaction
  * (outbox/write-with-events.ts).
  */
 export async function findComment(deps: ContentDeps, id: number, session?: ClientSession): Promise<CommentDoc | null> {
@@ -80,9 +82,15 @@ async function currentComment(deps: ContentDeps, id: number, session: ClientSess
   return { comment, post };
 }
 
+/** The comment if the caller may see it (comment-reads.ts); one they may not see is missing, as for a lookup. */
+async function visibleComment(deps: ContentDeps, caller: Caller, id: number): Promise<CommentDoc> {
+  const comment = await findComment(deps, id);
+  if (!comment || !canSeeComment(caller, await findPost(deps, comment.post))) throw notFoundError('Comment');
+  return comment;
+}
+
 export async function updateComment(deps: ContentDeps, caller: Caller, id: number, content: string): Promise<CommentDoc> {
-  const before = await findComment(deps, id);
-  if (!before) throw notFoundError('Comment');
+  const before = await visibleComment(deps, caller, id);
   if (before.author !== caller.id && !isAdmin(caller)) throw forbiddenError('Only the author or an admin may edit this comment');
   const author = await authorOf(deps, caller, before);
   const updated = await writeWithEvents(deps, async (session) => {
@@ -98,8 +106,7 @@ export async function updateComment(deps: ContentDeps, caller: Caller, id: numbe
 }
 
 export async function deleteComment(deps: ContentDeps, caller: Caller, id: number): Promise<void> {
-  const before = await findComment(deps, id);
-  if (!before) throw notFoundError('Comment');
+  const before = await visibleComment(deps, caller, id);
   if (before.author !== caller.id && !isModerator(caller)) throw forbiddenError('Only the author or a moderator may delete this comment');
   const author = await authorOf(deps, caller, before);
   await writeWithEvents(deps, async (session) => {

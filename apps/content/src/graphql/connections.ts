@@ -1,11 +1,14 @@
 import type { FilterQuery, Model } from 'mongoose';
 import { countAll } from '../models/count';
+import type { CursorCodec } from './cursors';
 import { badInput } from './errors';
 
 /**
  * Relay connections with keyset pagination: the cursor holds the sort key of an item (its sort
  * field value and `_id`), so pages stay gap- and repeat-free while items are added or removed,
- * and cost the same on page 1 and page 1000. Cursors are opaque (base64url JSON) and validated.
+ * and cost the same on page 1 and page 1000. Cursors are opaque: the sort key is sealed
+ * (cursors.ts), so a cursor reveals nothing of the item, and one not sealed by the service for the
+ * same sort field is refused as malformed.
  */
 export const DEFAULT_PAGE = 10;
 export const MAX_PAGE = 100;
@@ -47,23 +50,24 @@ function queryValue(value: KeyValue): unknown {
   return typeof value === 'object' && value !== null ? new Date(value.d) : value;
 }
 
-export function encodeCursor(sort: SortSpec, doc: Record<string, unknown>): string {
+export function encodeCursor(codec: CursorCodec, sort: SortSpec, doc: Record<string, unknown>): string {
   const raw = doc[sort.field];
   const value = sort.field.endsWith('At') || sort.field.endsWith('Sort') ? { d: new Date(raw as string | Date).getTime() } : keyValue(raw);
-  return Buffer.from(JSON.stringify([sort.field, value, doc._id])).toString('base64url');
+  return codec.seal(JSON.stringify([value, doc._id]), sort.field);
 }
 
-export function decodeCursor(cursor: string, sort: SortSpec, argName: string): { value: unknown; id: string | number } {
+export function decodeCursor(codec: CursorCodec, cursor: string, sort: SortSpec, argName: string): { value: unknown; id: string | number } {
   const fail = () => badInput(`${argName}: malformed cursor`, [{ field: argName, message: 'Malformed cursor', code: 'VALIDATION_ERROR' }]);
-  if (typeof cursor !== 'string' || cursor.length > 500 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw fail();
+  const plaintext = codec.open(cursor, sort.field);
+  if (plaintext === null) throw fail();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = JSON.parse(plaintext);
   } catch {
     throw fail();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort.field) throw fail();
-  const [, value, id] = parsed as [unknown, unknown, unknown];
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw fail();
+  const [value, id] = parsed as [unknown, unknown];
   const okValue =
     value === null ||
     typeof value === 'string' ||
@@ -114,7 +118,7 @@ export async function paginate<T extends { _id: string | number }>(
   filter: FilterQuery<T>,
   sort: SortSpec,
   args: PageArgs,
-  options: { projection?: Record<string, 0 | 1>; lazyCount?: boolean } = {},
+  options: { cursors: CursorCodec; projection?: Record<string, 0 | 1>; lazyCount?: boolean },
 ): Promise<Connection<T>> {
   const backward = (args.last !== undefined && args.last !== null) || (args.before !== undefined && args.before !== null);
   if (backward && ((args.first ?? null) !== null || (args.after ?? null) !== null)) {
@@ -122,7 +126,7 @@ export async function paginate<T extends { _id: string | number }>(
   }
   const size = backward ? pageSize(args.last, 'last') : pageSize(args.first, 'first');
   const cursorArg = backward ? args.before : args.after;
-  const position = cursorArg ? decodeCursor(cursorArg, sort, backward ? 'before' : 'after') : null;
+  const position = cursorArg ? decodeCursor(options.cursors, cursorArg, sort, backward ? 'before' : 'after') : null;
   const pageFilter: FilterQuery<T> = position ? ({ $and: [filter, beyond(sort, position, !backward)] } as FilterQuery<T>) : filter;
   const direction = backward ? -sort.direction : sort.direction;
   const mongoSort: Record<string, 1 | -1> = sort.field === '_id' ? { _id: direction as 1 | -1 } : { [sort.field]: direction as 1 | -1, _id: direction as 1 | -1 };
@@ -134,7 +138,7 @@ export async function paginate<T extends { _id: string | number }>(
   const hasMore = rows.length > size;
   const items = rows.slice(0, size);
   if (backward) items.reverse();
-  const edges = items.map((node) => ({ node, cursor: encodeCursor(sort, node as unknown as Record<string, unknown>) }));
+  const edges = items.map((node) => ({ node, cursor: encodeCursor(options.cursors, sort, node as unknown as Record<string, unknown>) }));
   return {
     edges,
     pageInfo: {

@@ -14,6 +14,7 @@ import type { VersionedCache } from '../cache/versioned-cache';
 import type { ContentDeps } from '../domain/deps';
 import { callerOf } from '../identity/identity-middleware';
 import type { GraphQLContext } from './context';
+import type { CursorCodec } from './cursors';
 import { applyDirectives } from './directives/apply-directives';
 import { checkLimits } from './limits';
 import { createLoaders } from './loaders';
@@ -27,6 +28,8 @@ export interface GraphQLMountOptions {
   cache: VersionedCache;
   redisPrefix: string;
   logger: Logger;
+  /** Page cursors, sealed with a key every replica shares (cursors.ts). */
+  cursors: CursorCodec;
 }
 
 export const GRAPHQL_BODY_LIMIT = '100kb';
@@ -144,7 +147,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
         '/graphql',
         express.json({ limit: GRAPHQL_BODY_LIMIT }),
         expressMiddleware(server, {
-          context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps) }),
+          context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps), cursors: options.cursors }),
         }),
         // Body parser failures on /graphql, in the GraphQL shape.
         (err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -29,6 +29,8 @@ const schema = new Schema<CommentDoc>(
 schema.index({ post: 1, createdAt: 1, _id: 1 });
 schema.index({ parent: 1, createdAt: 1, _id: 1 });
 schema.index({ author: 1, createdAt: 1, _id: 1 });
+// The posts a user commented on, read without a document (comments/comment-reads.ts, visibility).
+schema.index({ author: 1, post: 1 });
 // Search walks comments newest first.
 schema.index({ createdAt: 1, _id: 1 });
 

@@ -1,5 +1,6 @@
-import { isAdmin, type Caller } from '../identity/caller';
+import type { Caller } from '../identity/caller';
 import type { UserDoc } from '../models';
+import { canReadEmail } from './email-visibility';
 
 /**
  * The REST user resource (the seed does not show it). `email` only to the user themself and to
@@ -23,7 +24,7 @@ export function restRoles(role: string): string[] {
 }
 
 export function renderUser(user: UserDoc, viewer: Caller | 'self'): RestUser {
-  const showEmail = viewer === 'self' || viewer.id === user._id || isAdmin(viewer);
+  const showEmail = viewer === 'self' || canReadEmail(viewer, user._id);
   return {
     id: user._id,
     name: user.name,

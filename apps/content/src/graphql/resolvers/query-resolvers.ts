@@ -1,6 +1,8 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { FilterQuery } from 'mongoose';
+import { GraphQLErrorCode } from '@platform/errors';
 import { fromGlobalId } from '@platform/graphql-schema';
+import { canReadEveryEmail } from '../../users/email-visibility';
 import { ensureProfile } from '../../users/profiles';
 import { canSeePost, visiblePosts } from '../../posts/post-reads';
 import type { PostDoc, PostStatus, UserDoc, UserRole, UserStatus, POST_ORDERS, USER_ORDERS } from '../../models';
@@ -8,9 +10,10 @@ import { emptyConnection, paginate, type PageArgs, type SortSpec } from '../conn
 import type { GraphQLContext } from '../context';
 import { localId, localNumericId } from '../ids';
 import { search, escapeRegex, type SearchType } from './search';
-import { toGraphQLError } from '../errors';
+import { gqlError, toGraphQLError } from '../errors';
 import { selectsField } from '../selection';
 import { allOf } from '../../models/count';
+import { shownComment } from './type-resolvers';
 
 // Each of these fields has its indexes (models/user-model.ts, models/post-model.ts).
 const USER_ORDER: Record<string, (typeof USER_ORDERS)[number]> = { NAME: 'nameLower', EMAIL: 'email', CREATED_AT: 'createdAt', UPDATED_AT: 'updatedAtSort' };
@@ -35,11 +38,7 @@ async function loadPost(ctx: GraphQLContext, id: string): Promise<PostDoc | null
 
 async function loadComment(ctx: GraphQLContext, id: string) {
   const local = localNumericId(id, 'Comment');
-  if (local === null) return null;
-  const comment = await ctx.loaders.comment.load(local);
-  if (!comment) return null;
-  const post = await ctx.loaders.post.load(comment.post);
-  return post && canSeePost(ctx.caller, post) ? comment : null;
+  return local === null ? null : shownComment(ctx, await ctx.loaders.comment.load(local));
 }
 
 async function loadUser(ctx: GraphQLContext, id: string): Promise<UserDoc | null> {
@@ -62,11 +61,16 @@ export const queryResolvers = {
     ctx: GraphQLContext,
     info: GraphQLResolveInfo,
   ) => {
+    // An order is as revealing as the values it sorts by (a page of users by email, around one's own, tells whose email is near it).
+    if (args.orderBy?.field === 'EMAIL' && !canReadEveryEmail(ctx.caller)) {
+      throw gqlError(GraphQLErrorCode.FORBIDDEN, 'Ordering users by EMAIL requires the ADMIN role (only admins may read other users’ emails)');
+    }
     const filter: FilterQuery<UserDoc> = {};
     if (args.filter?.status) filter.status = args.filter.status;
     if (args.filter?.role) filter.role = args.filter.role;
     if (args.filter?.search) filter.nameLower = { $regex: escapeRegex(args.filter.search.toLowerCase()) };
     return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args, {
+      cursors: ctx.cursors,
       lazyCount: !selectsField(info, 'totalCount'),
     });
   },
@@ -86,6 +90,7 @@ export const queryResolvers = {
       and.push({ $or: [{ title: re }, { content: re }] });
     }
     return paginate(ctx.deps.models.posts, allOf(...and), sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args, {
+      cursors: ctx.cursors,
       lazyCount: !selectsField(info, 'totalCount'),
     });
   },

@@ -1,3 +1,4 @@
+import { keepVisibleComments } from '../../comments/comment-reads';
 import type { ContentDeps } from '../../domain/deps';
 import { visiblePostsFilter } from '../../posts/post-reads';
 import type { Caller } from '../../identity/caller';
@@ -78,12 +79,8 @@ export async function search(
   if (type === 'COMMENT' || type === 'ALL') {
     tasks.push(
       (async () => {
-        const comments = await deps.models.comments.find(anyTerm('content')).sort(NEWEST).limit(CANDIDATES).lean<CommentDoc[]>();
-        const postIds = [...new Set(comments.map((c) => c.post))];
-        const visible = new Set(
-          (await deps.models.posts.find(allOf<PostDoc>(visiblePostsFilter(caller), { _id: { $in: postIds } }), { _id: 1 }).lean<{ _id: number }[]>()).map((p) => p._id),
-        );
-        for (const c of comments) if (visible.has(c.post)) scored.push({ doc: c, score: scoreText(c.content, terms, 1), at: new Date(c.createdAt).getTime() });
+        const candidates = await deps.models.comments.find(anyTerm('content')).sort(NEWEST).limit(CANDIDATES).lean<CommentDoc[]>();
+        for (const c of await keepVisibleComments(deps, caller, candidates)) scored.push({ doc: c, score: scoreText(c.content, terms, 1), at: new Date(c.createdAt).getTime() });
       })(),
     );
   }

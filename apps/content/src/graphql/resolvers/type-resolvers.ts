@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { toGlobalId } from '@platform/graphql-schema';
-import { isAdmin } from '../../identity/caller';
+import { canSeeComment, visibleCommentsFilter } from '../../comments/comment-reads';
 import type { CommentDoc, PostDoc, UserDoc } from '../../models';
 import { canSeePost, visiblePosts } from '../../posts/post-reads';
+import { canReadEmail } from '../../users/email-visibility';
 import { emptyConnection, paginate, type Connection, type PageArgs } from '../connections';
 import type { GraphQLContext } from '../context';
 import { gqlError } from '../errors';
@@ -21,6 +22,14 @@ function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Prom
 
 const createdAsc = { field: 'createdAt', direction: 1 as const };
 
+const emptyLazy = <T>(): Lazy<T> => lazyConnection(async () => emptyConnection<T>(), async () => 0);
+
+/** `comment` if the caller may see it (comments/comment-reads.ts), else null: every lookup of a comment goes through here. */
+export async function shownComment(ctx: GraphQLContext, comment: CommentDoc | null): Promise<CommentDoc | null> {
+  if (!comment) return null;
+  return canSeeComment(ctx.caller, await ctx.loaders.post.load(comment.post)) ? comment : null;
+}
+
 export function nodeTypeOf(value: Record<string, unknown>): 'User' | 'Post' | 'Comment' | null {
   if ('title' in value) return 'Post';
   if ('email' in value || 'nameLower' in value) return 'User';
@@ -34,15 +43,19 @@ export const typeResolvers = {
 
   User: {
     id: (user: UserDoc) => toGlobalId('User', user._id),
-    email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (ctx.caller.id === user._id || isAdmin(ctx.caller) ? user.email : null),
+    email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (canReadEmail(ctx.caller, user._id) ? user.email : null),
     avatar: (user: UserDoc) => user.avatar ?? null,
     posts: (user: UserDoc, args: PageArgs & { status?: PostDoc['status'] | null }, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
       const filter = visiblePosts(ctx.caller, { author: user._id, status: args.status });
       if (!filter) return emptyConnection<PostDoc>();
-      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, { lazyCount: !selectsField(info, 'totalCount') });
+      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, { cursors: ctx.cursors, lazyCount: !selectsField(info, 'totalCount') });
     },
-    comments: (user: UserDoc, args: PageArgs, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-      paginate(ctx.deps.models.comments, { author: user._id }, createdAsc, args, { lazyCount: !selectsField(info, 'totalCount') }),
+    // A user's comments span posts, some of which the caller may not see: the page and its count leave their comments out.
+    comments: async (user: UserDoc, args: PageArgs, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+      paginate(ctx.deps.models.comments, await visibleCommentsFilter(ctx.deps, ctx.caller, { author: user._id }), createdAsc, args, {
+        cursors: ctx.cursors,
+        lazyCount: !selectsField(info, 'totalCount'),
+      }),
   },
 
   Post: {
@@ -53,11 +66,14 @@ export const typeResolvers = {
       if (!author) throw gqlError('NOT_FOUND', 'Author not found');
       return author;
     },
+    // A post reaches the caller only if visible; checked again here so that no path can list or count comments the rule hides.
     comments: (post: PostDoc, args: PageArgs, ctx: GraphQLContext) =>
-      lazyConnection(
-        () => paginate(ctx.deps.models.comments, { post: post._id }, createdAsc, args, { lazyCount: true }),
-        () => ctx.loaders.commentCount.load(`post:${post._id}`),
-      ),
+      canSeeComment(ctx.caller, post)
+        ? lazyConnection(
+            () => paginate(ctx.deps.models.comments, { post: post._id }, createdAsc, args, { cursors: ctx.cursors, lazyCount: true }),
+            () => ctx.loaders.commentCount.load(`post:${post._id}`),
+          )
+        : emptyLazy<CommentDoc>(),
   },
 
   Comment: {
@@ -72,11 +88,15 @@ export const typeResolvers = {
       if (!post || !canSeePost(ctx.caller, post)) throw gqlError('NOT_FOUND', 'Post not found');
       return post;
     },
-    parent: (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => (comment.parent === null ? null : ctx.loaders.comment.load(comment.parent)),
-    replies: (comment: CommentDoc, args: PageArgs, ctx: GraphQLContext) =>
-      lazyConnection(
-        () => paginate(ctx.deps.models.comments, { parent: comment._id }, createdAsc, args, { lazyCount: true }),
-        () => ctx.loaders.commentCount.load(`parent:${comment._id}`),
-      ),
+    parent: async (comment: CommentDoc, _: unknown, ctx: GraphQLContext) =>
+      comment.parent === null ? null : shownComment(ctx, await ctx.loaders.comment.load(comment.parent)),
+    // Replies are on the comment's post: visible with it, or not at all.
+    replies: async (comment: CommentDoc, args: PageArgs, ctx: GraphQLContext) =>
+      (await shownComment(ctx, comment))
+        ? lazyConnection(
+            () => paginate(ctx.deps.models.comments, { parent: comment._id }, createdAsc, args, { cursors: ctx.cursors, lazyCount: true }),
+            () => ctx.loaders.commentCount.load(`parent:${comment._id}`),
+          )
+        : emptyLazy<CommentDoc>(),
   },
 };
