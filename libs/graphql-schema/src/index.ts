@@ -1,2 +1,3 @@
 export { typeDefs } from './sdl';
 export { toGlobalId, fromGlobalId, type NodeType } from './global-id';
+export { FIELD_COST, QUERY_SHAPE_LIMITS, measureQuery, queryLimitError, type QueryMeasure } from './query-cost';

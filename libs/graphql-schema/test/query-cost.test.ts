@@ -1,0 +1,65 @@
+import { buildSchema, parse } from 'graphql';
+import { FIELD_COST, measureQuery, queryLimitError, QUERY_SHAPE_LIMITS, typeDefs } from '@platform/graphql-schema';
+
+const schema = buildSchema(typeDefs);
+const measure = (query: string, variables: Record<string, unknown> = {}) => measureQuery(schema, parse(query), variables);
+const { field, page, count, textSearch } = FIELD_COST;
+
+describe('query cost model', () => {
+  it('prices a page query, and its items by page size (first: 0 still runs the page query)', () => {
+    // posts + edges + node + title, the last two once per item.
+    expect(measure('{ posts(first: 5) { edges { node { title } } } }').cost).toBe(field + page + field + 5 * (2 * field));
+    expect(measure('{ posts(first: 0) { edges { node { id } } } }').cost).toBe(field + page + field + 2 * field);
+    expect(measure('query($n: Int) { posts(first: $n) { edges { node { id } } } }', { n: 40 }).cost).toBe(field + page + field + 40 * 2 * field);
+    // Without first: the default page of 10; above the maximum: priced at the maximum.
+    expect(measure('{ posts { edges { node { id } } } }').cost).toBe(field + page + field + 10 * 2 * field);
+    expect(measure('{ posts(first: 1000) { edges { node { id } } } }').cost).toBe(field + page + field + QUERY_SHAPE_LIMITS.maxPageSize * 2 * field);
+  });
+
+  it('prices totalCount once per connection, and a text search for the scan it causes', () => {
+    expect(measure('{ posts(first: 0) { totalCount } }').cost).toBe(field + page + field + count);
+    expect(measure('{ posts(first: 0, filter: { search: "x" }) { totalCount } }').cost).toBe(field + page + textSearch + field + textSearch);
+    expect(measure('query($f: PostFilter) { users(filter: $f) { totalCount } }', { f: { search: 'ada' } }).cost).toBe(field + page + textSearch + field + textSearch);
+    // An empty search string filters nothing.
+    expect(measure('{ posts(first: 0, filter: { search: "" }) { totalCount } }').cost).toBe(field + page + field + count);
+    // Nested connections: each author's count is paid for each post.
+    expect(measure('{ posts(first: 20) { edges { node { comments(first: 0) { totalCount } } } } }').cost).toBe(
+      field + page + field + 20 * (field + (field + page + field + count)),
+    );
+  });
+
+  it('prices search() as a text search with limit items', () => {
+    expect(measure('{ search(query: "kafka", limit: 20) { ... on Post { title } } }').cost).toBe(field + textSearch + 20 * field);
+    expect(measure('{ search(query: "kafka") { __typename } }').cost).toBe(field + textSearch);
+  });
+
+  it('counts repeated selections (aliases of a field already selected), fragments included; a rename is free', () => {
+    expect(measure('{ p: posts { totalCount } }').aliases).toBe(0);
+    expect(measure('{ a: post(id: "1") { id } b: post(id: "2") { id } c: post(id: "3") { id } }').aliases).toBe(2);
+    expect(measure('{ post(id: "1") { ...F } } fragment F on Post { t1: title t2: title title }').aliases).toBe(2);
+    expect(measure('{ post(id: "1") { x: id } posts { edges { node { x: id y: id } } } }').aliases).toBe(1);
+  });
+
+  it('measures depth without introspection fields', () => {
+    expect(measure('{ post(id: "1") { author { name } } }').depth).toBe(3);
+    expect(measure('{ __schema { types { fields { type { name } } } } }').depth).toBe(0);
+  });
+
+  it('measures subscriptions by the same rules', () => {
+    expect(measure('subscription { onPostCreated { title comments(first: 3) { totalCount } } }').cost).toBe(field + field + field + page + field + count);
+  });
+
+  it('turns a breach into QUERY_TOO_DEEP or QUERY_TOO_COMPLEX, depth first', () => {
+    expect(queryLimitError({ depth: 10, cost: 100, aliases: 30 }, 100)).toBeNull();
+    expect(queryLimitError({ depth: 11, cost: 1e9, aliases: 1000 }, 100)?.extensions.code).toBe('QUERY_TOO_DEEP');
+    expect(queryLimitError({ depth: 2, cost: 1, aliases: 31 }, 100)?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', aliases: 31, maxAliases: 30 });
+    expect(queryLimitError({ depth: 2, cost: 101, aliases: 0 }, 100)?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 101, maxCost: 100 });
+  });
+
+  it('prices a thousand aliased text-search counts far over any budget', () => {
+    const fields = Array.from({ length: 1000 }, (_, i) => `p${i}: posts(first: 0, filter: { search: "needle" }) { totalCount }`).join(' ');
+    const m = measure(`{ ${fields} }`);
+    expect(m.aliases).toBe(999);
+    expect(m.cost).toBe(1000 * (field + page + textSearch + field + textSearch));
+  });
+});
