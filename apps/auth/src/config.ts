@@ -57,6 +57,16 @@ export const authConfigShape = {
   KEY_ACTIVATION_DELAY: env.positiveInt(70),
   /** Failed user-code entries allowed per client address per 15 minutes. */
   USER_CODE_MAX_ATTEMPTS: env.positiveInt(10),
+  /** Password attempts per account identifier before each further one locks it (1 s, doubling). */
+  LOGIN_ACCOUNT_MAX_FAILURES: env.positiveInt(5),
+  /** Password attempts per client address before each further one locks it (1 s, doubling). */
+  LOGIN_ADDRESS_MAX_FAILURES: env.positiveInt(50),
+  /** The first sign-in lock (seconds); each further attempt while over budget doubles it. */
+  LOGIN_FIRST_LOCK_SECONDS: env.positiveInt(1),
+  /** The longest sign-in lock (seconds). */
+  LOGIN_MAX_LOCK_SECONDS: env.positiveInt(900),
+  /** Sign-in failures are forgotten this long after the last one (seconds). */
+  LOGIN_FAILURE_WINDOW: env.positiveInt(86400),
   JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,
 };
 

@@ -3,6 +3,7 @@ import type { Model } from 'mongoose';
 import { z } from 'zod';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../crypto/secrets';
 import type { AccountDoc, AccountStatus, Role } from './account-model';
+import { emailKeyOf } from './email-key';
 
 export const ROLES = ['ADMIN', 'MODERATOR', 'USER'] as const;
 
@@ -44,8 +45,8 @@ export async function createAccount(model: Model<AccountDoc>, input: NewAccountI
     const doc = await model.create({
       _id: randomUUID(),
       name: input.name,
-      email: input.email,
-      emailKey: input.email.toLowerCase(),
+      email: input.email.trim(),
+      emailKey: emailKeyOf(input.email),
       passwordHash,
       roles: input.roles ?? ['USER'],
       status: 'active',
@@ -63,15 +64,15 @@ export async function findAccount(model: Model<AccountDoc>, id: string): Promise
 }
 
 export async function findAccountByEmail(model: Model<AccountDoc>, email: string): Promise<AccountDoc | null> {
-  return model.findOne({ emailKey: email.trim().toLowerCase() }).lean<AccountDoc>();
+  return model.findOne({ emailKey: emailKeyOf(email) }).lean<AccountDoc>();
 }
 
 export async function updateAccount(model: Model<AccountDoc>, id: string, patch: AccountPatch): Promise<AccountDoc | null> {
   const set: Partial<AccountDoc> = {};
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.email !== undefined) {
-    set.email = patch.email;
-    set.emailKey = patch.email.toLowerCase();
+    set.email = patch.email.trim();
+    set.emailKey = emailKeyOf(patch.email);
   }
   if (patch.password !== undefined) set.passwordHash = await hashPassword(patch.password);
   if (patch.roles !== undefined) set.roles = patch.roles as Role[];

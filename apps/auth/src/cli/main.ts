@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { toPublicAccount } from '../accounts/account-model';
 import { createAccount, findAccount, findAccountByEmail } from '../accounts/accounts';
+import { unlockLogins } from '../accounts/login-limits';
 import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
 import { createClient, listClients, toPublicClient, type NewClientInput } from '../clients/clients';
 import { loadAuthConfig } from '../config';
@@ -17,9 +18,11 @@ import { authModels } from '../stores';
 const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   clients:create  --name N --type confidential|public --grant G... [--redirect-uri U...] [--scope S...]
                   [--resource R...] [--jwks-file F] [--client-id ID] [--no-secret]
+                  [--exchange-client ID...]  (token exchange: other clients whose tokens it may exchange)
   clients:list
   accounts:create --email E --name N --password P [--role ADMIN|MODERATOR|USER...] [--plan P]
   accounts:list
+  logins:unlock   [--email E] [--address A]   (forget sign-in failures; ends a lock)
   api-keys:create --account <id or email> [--name N]
   api-keys:list   [--account <id or email>]
   api-keys:revoke --id KEY_ID
@@ -35,12 +38,14 @@ const options = {
   'jwks-file': { type: 'string' },
   'client-id': { type: 'string' },
   'no-secret': { type: 'boolean' },
+  'exchange-client': { type: 'string', multiple: true },
   email: { type: 'string' },
   password: { type: 'string' },
   role: { type: 'string', multiple: true },
   plan: { type: 'string' },
   account: { type: 'string' },
   id: { type: 'string' },
+  address: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -69,6 +74,7 @@ async function main(): Promise<number> {
           resources: values.resource ?? [],
           secret: !values['no-secret'],
           ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
+          ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),
           ...(values['jwks-file'] ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] } : {}),
         };
         const { client, secret } = await createClient(models.clients, config.INTERNAL_SECRET, input, config.PUBLIC_URL);
@@ -92,6 +98,12 @@ async function main(): Promise<number> {
       case 'accounts:list':
         print((await models.accounts.find({}).sort({ createdAt: 1 }).limit(1000).lean()).map(toPublicAccount));
         break;
+      case 'logins:unlock': {
+        if (values.email === undefined && values.address === undefined) throw new Error('--email or --address is required');
+        const cleared = await unlockLogins(redis, config.MONGO_DB, { ...(values.email !== undefined ? { email: values.email } : {}), ...(values.address !== undefined ? { address: values.address } : {}) });
+        print({ cleared });
+        break;
+      }
       case 'api-keys:create': {
         const account = values.account ? await accountOf(values.account) : null;
         if (!account) throw new Error('--account must name an existing account (id or email)');

@@ -2,15 +2,16 @@ import express, { Router, type Request, type Response } from 'express';
 import type { ZodError } from 'zod';
 import { z } from 'zod';
 import { toPublicAccount } from '../accounts/account-model';
+import { changeAccount } from '../accounts/account-changes';
 import {
   EmailTakenError,
   accountPatchInput,
-  checkCredentials,
   createAccount,
   findAccount,
   newAccountInput,
-  updateAccount,
 } from '../accounts/accounts';
+import { unlockLogins } from '../accounts/login-limits';
+import { signIn } from '../accounts/sign-in';
 import { createApiKey, listApiKeys, lookupApiKey, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
 import type { Deps } from '../deps';
 import { requireInternalSecret } from './internal-auth';
@@ -35,7 +36,13 @@ function idParam(req: Request): string | undefined {
   return typeof id === 'string' && ID.test(id) ? id : undefined;
 }
 
-const loginInput = z.object({ email: z.string().max(254), password: z.string().max(256) });
+// client_address: the end user's address as the calling service saw it (content's REST login), for the
+// per-address sign-in limit; without it the caller's own address is used.
+const loginInput = z.object({ email: z.string().max(254), password: z.string().max(256), client_address: z.string().min(1).max(100).optional() });
+const unlockInput = z
+  .object({ email: z.string().min(1).max(254).optional(), address: z.string().min(1).max(100).optional() })
+  .strict()
+  .refine((v) => v.email !== undefined || v.address !== undefined, 'email or address is required');
 const refreshInput = z.object({ refresh_token: z.string().min(1).max(200) });
 const lookupInput = z.object({ key: z.string().min(1).max(200) });
 const apiKeyInput = z.object({ name: z.string().trim().min(1).max(100).default('default') });
@@ -76,7 +83,7 @@ export function internalRoutes(deps: Deps): Router {
     const parsed = accountPatchInput.safeParse(req.body ?? {});
     if (!parsed.success) return invalid(res, parsed.error);
     try {
-      const account = id ? await updateAccount(deps.accounts, id, parsed.data) : null;
+      const account = id ? await changeAccount(deps, id, parsed.data) : null;
       if (!account) {
         res.status(404).json({ error: 'not_found', error_description: 'no such account' });
         return;
@@ -93,13 +100,31 @@ export function internalRoutes(deps: Deps): Router {
 
   router.post('/login', async (req, res) => {
     const parsed = loginInput.safeParse(req.body ?? {});
-    const account = parsed.success ? await checkCredentials(deps.accounts, parsed.data.email, parsed.data.password) : null;
-    if (!account) {
+    if (!parsed.success) {
       res.status(401).json({ error: 'invalid_grant', error_description: 'email or password is wrong' });
       return;
     }
+    const { email, password, client_address: address } = parsed.data;
+    const result = await signIn(deps, { email, password, address: address ?? req.ip ?? 'unknown' });
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await loginTokens(deps, account));
+    if (!result.ok && result.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(result.retryAfterSeconds));
+      res.status(429).json({ error: 'too_many_attempts', error_description: 'too many sign-in attempts; retry later', retry_after: result.retryAfterSeconds });
+      return;
+    }
+    if (!result.ok) {
+      res.status(401).json({ error: 'invalid_grant', error_description: 'email or password is wrong' });
+      return;
+    }
+    res.json(await loginTokens(deps, result.account));
+  });
+
+  // Admin unlock of the sign-in limits (the CLI's logins:unlock does the same).
+  router.post('/login-locks/unlock', async (req, res) => {
+    const parsed = unlockInput.safeParse(req.body ?? {});
+    if (!parsed.success) return invalid(res, parsed.error);
+    const cleared = await unlockLogins(deps.redis, deps.config.MONGO_DB, parsed.data);
+    res.json({ cleared });
   });
 
   router.post('/refresh', async (req, res) => {

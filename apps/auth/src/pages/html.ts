@@ -1,3 +1,5 @@
+import type { Response } from 'express';
+
 /** Server-rendered pages: plain HTML forms that work without JavaScript. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -13,4 +15,23 @@ export function page(title: string, body: string): string {
 
 export function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+}
+
+/**
+ * Headers of every HTML page: never cached, never framed (clickjacking: `frame-ancestors 'none'` and
+ * the older `X-Frame-Options`), no scripts or other loads (`default-src 'none'`; the inline style is the
+ * page's only resource), forms post only to this server. `formTargets` adds the origins a form's answer
+ * may redirect to (the consent form redirects to the client's redirect_uri; browsers apply form-action
+ * to that redirect).
+ */
+export function pageHeaders(res: Response, formTargets: string[] = []): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`);
+}
+
+/** Answers an HTML page with `pageHeaders`. */
+export function sendPage(res: Response, status: number, title: string, body: string, formTargets: string[] = []): void {
+  pageHeaders(res, formTargets);
+  res.status(status).type('html').send(page(title, body));
 }

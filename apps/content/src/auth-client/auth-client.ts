@@ -22,11 +22,13 @@ export interface TokenResponse {
   account: Account;
 }
 
-export type AuthResult<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown> };
+/** A refusal carries auth's status and body, and its Retry-After (seconds) when auth sent one (429). */
+export type AuthResult<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown>; retryAfter?: number };
 
 export interface AuthClient {
   createAccount(input: { name: string; email: string; password: string }): Promise<AuthResult<Account>>;
-  login(input: { email: string; password: string }): Promise<AuthResult<TokenResponse>>;
+  /** `client_address`: the end user's address, for auth's per-address sign-in limit. */
+  login(input: { email: string; password: string; client_address?: string }): Promise<AuthResult<TokenResponse>>;
   refresh(refreshToken: string): Promise<AuthResult<TokenResponse>>;
   getAccount(id: string): Promise<AuthResult<Account>>;
   updateAccount(id: string, changes: { name?: string; email?: string; roles?: string[]; status?: string }): Promise<AuthResult<Account>>;
@@ -57,7 +59,8 @@ export function createAuthClient(baseUrl: string, secret: string, fetchImpl: typ
     const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
     if (res.ok) return { ok: true, value: record as T };
     if (res.status >= 500) throw new DomainError('unavailable', 'Authorization service failed');
-    return { ok: false, status: res.status, body: record };
+    const retryAfter = Number(res.headers.get('retry-after'));
+    return { ok: false, status: res.status, body: record, ...(Number.isInteger(retryAfter) && retryAfter > 0 ? { retryAfter } : {}) };
   }
   return {
     createAccount: (input) => call('POST', '/internal/accounts', input),

@@ -59,7 +59,12 @@ export function authRoutes(deps: ContentDeps): Router {
     const email = readString(problems, body, 'email', { required: true, max: 320 });
     const password = readString(problems, body, 'password', { required: true, max: 128, trim: false });
     problems.throwIfAny();
-    const result = await deps.auth.login({ email: email!.toLowerCase(), password: password! });
+    const result = await deps.auth.login({ email: email!.toLowerCase(), password: password!, ...(req.ip ? { client_address: req.ip } : {}) });
+    if (!result.ok && result.status === 429) {
+      // auth's brute-force limit: the same answer whether or not the account exists.
+      res.setHeader('Retry-After', String(result.retryAfter ?? 1));
+      throw new ContentHttpError(429, 'Too many sign-in attempts; retry later.');
+    }
     if (!result.ok) throw new ContentHttpError(401, 'Invalid credentials.');
     const user = await createProfile(deps, result.value.account);
     res.json(tokenBody(result.value, renderUser(user, 'self')));
