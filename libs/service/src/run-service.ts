@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import type { Logger } from '@platform/logger';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
+import { answerWithSecurityHeaders } from './security-headers';
 
 export type { ReadinessCheck };
 
@@ -52,6 +53,8 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
     socket.on('close', () => sockets.delete(socket));
   });
   options.onServer?.(server);
+  // After onServer: a service may replace the request listener there (auth's fast lane).
+  answerWithSecurityHeaders(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
