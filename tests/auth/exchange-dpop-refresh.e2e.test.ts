@@ -20,8 +20,10 @@ let user: { id: string; email: string; password: string };
 beforeAll(async () => {
   auth = await startAuth();
   const resources = ['--resource', auth.issuer, '--resource', `${auth.issuer}/v1`, '--resource', `${auth.issuer}/api`];
-  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read content:write speech:read speech:write offline_access', ...resources]);
   other = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Actor service', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read', '--resource', auth.issuer]);
+  // The exchange policy: the exchanger may present the first-party login's tokens ('platform') and the actor service's.
+  const mayExchange = ['--exchange-client', 'platform', '--exchange-client', other.client_id];
+  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read content:write speech:read speech:write offline_access', ...resources, ...mayExchange]);
   const device = await cli<CreatedClient>(auth, ['clients:create', '--name', 'TV app', '--type', 'public', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token', '--scope', 'speech:read offline_access', '--resource', auth.issuer]);
   deviceClientId = device.client_id;
   user = await createUser(auth);
@@ -86,16 +88,18 @@ describe('token exchange (RFC 8693)', () => {
     await expect(client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: await userToken(), subject_token_type: ACCESS_TOKEN_TYPE, scope: 'admin:all' })).rejects.toMatchObject({ error: 'invalid_scope' });
   });
 
-  it('resource and audience become the aud; a target the client may not use is invalid_target', async () => {
+  it("resource and audience narrow the aud within the subject token's; a target the client may not use is invalid_target", async () => {
     const client = confidentialClient();
-    const byResource = await client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: await userToken(), subject_token_type: ACCESS_TOKEN_TYPE, resource: `${auth.issuer}/v1` });
+    // The exchange never widens the audience: the subject token carries all three targets.
+    const wide = (await client.grant({ grant_type: 'client_credentials', scope: 'speech:read', resource: [auth.issuer, `${auth.issuer}/v1`, `${auth.issuer}/api`] } as unknown as Parameters<BaseClient['grant']>[0])).access_token!;
+    const byResource = await client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: wide, subject_token_type: ACCESS_TOKEN_TYPE, resource: `${auth.issuer}/v1` });
     expect(decodeJwt(byResource.access_token!).aud).toBe(`${auth.issuer}/v1`);
-    const byAudience = await client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: await userToken(), subject_token_type: ACCESS_TOKEN_TYPE, audience: `${auth.issuer}/api` });
+    const byAudience = await client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: wide, subject_token_type: ACCESS_TOKEN_TYPE, audience: `${auth.issuer}/api` });
     expect(decodeJwt(byAudience.access_token!).aud).toBe(`${auth.issuer}/api`);
-    const both = await client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: await userToken(), subject_token_type: ACCESS_TOKEN_TYPE, resource: `${auth.issuer}/v1`, audience: `${auth.issuer}/api` });
+    const both = await client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: wide, subject_token_type: ACCESS_TOKEN_TYPE, resource: `${auth.issuer}/v1`, audience: `${auth.issuer}/api` });
     expect(decodeJwt(both.access_token!).aud).toEqual([`${auth.issuer}/v1`, `${auth.issuer}/api`]);
     expect(await client.introspect(both.access_token!)).toMatchObject({ active: true, aud: [`${auth.issuer}/v1`, `${auth.issuer}/api`] });
-    await expect(client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: await userToken(), subject_token_type: ACCESS_TOKEN_TYPE, audience: 'https://elsewhere.example/api' })).rejects.toMatchObject({ error: 'invalid_target' });
+    await expect(client.grant({ grant_type: TOKEN_EXCHANGE, subject_token: wide, subject_token_type: ACCESS_TOKEN_TYPE, audience: 'https://elsewhere.example/api' })).rejects.toMatchObject({ error: 'invalid_target' });
   });
 
   it('refuses revoked and malformed subject tokens and wrong token types', async () => {

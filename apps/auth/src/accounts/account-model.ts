@@ -13,6 +13,11 @@ export interface AccountDoc {
   roles: Role[];
   status: AccountStatus;
   plan: string;
+  /**
+   * Bumped by every change of what the account may do (roles, status, password): tokens issued from
+   * an older version are revoked (tokens/account-revocation.ts). Missing on accounts never changed: 0.
+   */
+  securityVersion?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,6 +32,7 @@ const schema = new Schema<AccountDoc>(
     roles: { type: [String], default: ['USER'] },
     status: { type: String, default: 'active' },
     plan: { type: String, default: 'free' },
+    securityVersion: { type: Number, default: 0 },
   },
   { collection: 'accounts', timestamps: true, versionKey: false },
 );

@@ -27,6 +27,11 @@ export interface ClientDoc {
   secretSealed?: Sealed | null;
   /** Public keys for private_key_jwt. */
   jwks?: { keys: Record<string, unknown>[] } | null;
+  /**
+   * Token exchange policy (RFC 8693 §5): besides tokens issued to itself, the clients whose access
+   * tokens this client may present as `subject_token` or `actor_token`. None: only its own.
+   */
+  tokenExchange?: { allowedClients: string[] } | null;
   createdAt: Date;
 }
 
@@ -42,6 +47,7 @@ const schema = new Schema<ClientDoc>(
     secretHash: { type: String, default: null },
     secretSealed: { type: Schema.Types.Mixed, default: null },
     jwks: { type: Schema.Types.Mixed, default: null },
+    tokenExchange: { type: Schema.Types.Mixed, default: null },
   },
   { collection: 'clients', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { randomToken, sealer, sha256 } from '../crypto/secrets';
 import { GRANT_TYPES, type ClientDoc } from './client-model';
 
+const CLIENT_ID = /^[A-Za-z0-9._-]{3,64}$/;
+
 export const newClientInput = z.object({
-  client_id: z.string().regex(/^[A-Za-z0-9._-]{3,64}$/).optional(),
+  client_id: z.string().regex(CLIENT_ID).optional(),
   name: z.string().min(1).max(100),
   type: z.enum(['confidential', 'public']),
   grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
@@ -12,6 +14,8 @@ export const newClientInput = z.object({
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
   resources: z.array(z.string().url().max(2000)).max(20).default([]),
   jwks: z.object({ keys: z.array(z.record(z.unknown())).min(1) }).optional(),
+  /** Token exchange: other clients whose tokens this one may exchange (see ClientDoc.tokenExchange). */
+  token_exchange: z.object({ allowed_clients: z.array(z.string().regex(CLIENT_ID)).max(50) }).optional(),
   /** Confidential clients get a generated secret unless they authenticate only with private_key_jwt. */
   secret: z.boolean().default(true),
 });
@@ -27,6 +31,7 @@ export interface PublicClient {
   resources: string[];
   has_secret: boolean;
   has_jwks: boolean;
+  token_exchange: { allowed_clients: string[] };
   created_at: string;
 }
 
@@ -41,6 +46,7 @@ export function toPublicClient(doc: ClientDoc): PublicClient {
     resources: doc.resources,
     has_secret: Boolean(doc.secretHash),
     has_jwks: Boolean(doc.jwks),
+    token_exchange: { allowed_clients: doc.tokenExchange?.allowedClients ?? [] },
     created_at: new Date(doc.createdAt).toISOString(),
   };
 }
@@ -69,6 +75,7 @@ export async function createClient(
     secretHash: secret ? sha256(secret) : null,
     secretSealed: secret ? clientSecretSealer(internalSecret).seal(secret) : null,
     jwks: input.jwks ?? null,
+    tokenExchange: input.token_exchange?.allowed_clients.length ? { allowedClients: input.token_exchange.allowed_clients } : null,
   });
   return { client: created.toObject(), ...(secret ? { secret } : {}) };
 }

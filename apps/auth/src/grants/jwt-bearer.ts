@@ -54,6 +54,8 @@ export const jwtBearerGrant: GrantHandler = async (ctx) => {
   const scopes = scopesFor(allowed, requested);
   const sub = String(payload.sub);
   const account = sub.length <= 64 ? await deps.accounts.findById(sub).lean<AccountDoc>() : null;
+  // A disabled account gets no new tokens by any grant, an assertion included.
+  if (account && account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is not active');
   const issued = await issueTokenSet(deps, {
     sub,
     // Without client authentication the assertion's issuer is the party the token was issued to.
@@ -61,7 +63,7 @@ export const jwtBearerGrant: GrantHandler = async (ctx) => {
     scopes,
     audience: audienceFor(ctx.client, repeated(ctx.params, 'resource'), deps.config.PUBLIC_URL),
     withRefresh: false,
-    account: account?.status === 'active' ? account : null,
+    account,
     ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
   });
   return issued.response;

@@ -1,11 +1,12 @@
 import { OAuthError } from '@platform/errors';
+import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
 import { repeated, required, scopeParam, single } from '../oauth/params';
-import { audienceFor, narrowTo } from '../oauth/resources';
+import { audienceFor, narrowAudience, narrowTo } from '../oauth/resources';
 import { verifyOwnAccessToken, type AccessTokenClaims } from '../tokens/access-token';
 import { issueTokenSet } from '../tokens/issue-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
-import type { GrantHandler } from './grant-context';
+import type { GrantContext, GrantHandler } from './grant-context';
 
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
@@ -16,8 +17,39 @@ async function ownActiveToken(deps: Deps, token: string, what: string): Promise<
 }
 
 /**
- * RFC 8693: exchanges one of our access tokens for another with narrower scope and/or another
- * audience, optionally on behalf of an actor (`act` claim). Never widens scope.
+ * The exchange policy (RFC 8693 §5), for the subject token and the actor token alike:
+ * - a client presents only tokens issued to itself, or to a client its registration lists in
+ *   `token_exchange.allowed_clients` (another client's token: `invalid_grant`, as for a code or a
+ *   refresh token of another client, RFC 6749 §5.2);
+ * - a DPoP-bound token (`cnf.jkt`) is presented only with a DPoP proof made with its key
+ *   (`invalid_dpop_proof`, RFC 9449 §5): a stolen bound token stays useless, exchange included.
+ */
+function presentable(ctx: GrantContext, token: AccessTokenClaims, what: string): void {
+  const allowed = token.client_id === ctx.client._id || (ctx.client.tokenExchange?.allowedClients ?? []).includes(token.client_id);
+  if (!allowed) throw new OAuthError('invalid_grant', `${what} was issued to another client, which this client may not act for`);
+  const jkt = token.cnf?.jkt;
+  if (jkt !== undefined && jkt !== ctx.jkt) throw new OAuthError('invalid_dpop_proof', `${what} is DPoP-bound: send a DPoP proof made with its key`);
+}
+
+/**
+ * The new token's `aud` never reaches beyond the subject token's: requested targets (`resource`,
+ * `audience`) must be among the client's resources and among the subject token's audience
+ * (`invalid_target` otherwise, RFC 8693 §2.2.2); without any, the subject token's audience as far
+ * as the client may use it.
+ */
+function exchangedAudience(client: ClientDoc, subject: AccessTokenClaims, targets: string[], publicUrl: string): string[] {
+  const subjectAudience = Array.isArray(subject.aud) ? subject.aud : [subject.aud];
+  if (targets.length) return narrowAudience(subjectAudience, audienceFor(client, targets, publicUrl));
+  const usable = subjectAudience.filter((a) => client.resources.includes(a));
+  if (!usable.length) throw new OAuthError('invalid_target', "none of the subject token's audience is among this client's resources");
+  return usable;
+}
+
+/**
+ * RFC 8693: exchanges one of our access tokens for another with narrower scope and/or audience,
+ * optionally on behalf of an actor (`act` claim). Never widens scope, audience, lifetime or the
+ * sender constraint; the new token is revoked with the subject token (and so with its refresh
+ * token family, and with the account's tokens on a change of its rights).
  */
 export const tokenExchangeGrant: GrantHandler = async (ctx) => {
   const { deps, params } = ctx;
@@ -34,9 +66,15 @@ export const tokenExchangeGrant: GrantHandler = async (ctx) => {
   const requestedScopes = scopeParam(params);
 
   const subject = await ownActiveToken(deps, subjectToken, 'subject_token');
+  presentable(ctx, subject, 'subject_token');
   const actor = actorToken ? await ownActiveToken(deps, actorToken, 'actor_token') : undefined;
-  const scopes = narrowTo(subject.scope.split(' ').filter(Boolean), requestedScopes);
-  const audience = targets.length ? audienceFor(ctx.client, targets, deps.config.PUBLIC_URL) : Array.isArray(subject.aud) ? subject.aud : [subject.aud];
+  if (actor) presentable(ctx, actor, 'actor_token');
+  // Scopes: within the subject token's and the client's own.
+  const scopes = narrowTo(subject.scope.split(' ').filter((s) => s && ctx.client.scopes.includes(s)), requestedScopes);
+  if (!scopes.length) throw new OAuthError('invalid_scope', "none of the subject token's scopes is allowed for this client");
+  const audience = exchangedAudience(ctx.client, subject, targets, deps.config.PUBLIC_URL);
+  const lifetime = subject.exp - Math.floor(Date.now() / 1000);
+  if (lifetime < 1) throw new OAuthError('invalid_grant', 'subject_token is invalid, expired or revoked');
   const act = actor ? { sub: actor.sub, client_id: actor.client_id, ...(actor.act ? { act: actor.act } : {}) } : subject.act;
   const issued = await issueTokenSet(deps, {
     sub: subject.sub,
@@ -49,6 +87,9 @@ export const tokenExchangeGrant: GrantHandler = async (ctx) => {
       ...(subject.plan ? { plan: subject.plan } : {}),
       ...(subject.username ? { username: subject.username } : {}),
     },
+    // Never outlives the subject token: its revocation (kept until its exp) cascades to this one.
+    ttlSeconds: lifetime,
+    derivedFrom: { jti: subject.jti, exp: subject.exp },
     ...(act ? { act } : {}),
     ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
   });

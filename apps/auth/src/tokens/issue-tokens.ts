@@ -1,7 +1,10 @@
+import { OAuthError } from '@platform/errors';
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
 import { issueAccessToken } from './access-token';
-import { storeRefreshToken } from './refresh-tokens';
+import { revokeFamily, storeRefreshToken } from './refresh-tokens';
+import { revokeAccessToken } from './revocation';
+import { trackIssuedToken } from './token-tracking';
 
 export interface TokenSetInput {
   sub: string;
@@ -18,6 +21,10 @@ export interface TokenSetInput {
   act?: Record<string, unknown>;
   /** Account claims copied from another token (token exchange) when no account document is at hand. */
   profile?: { roles?: string[]; plan?: string; username?: string };
+  /** Shorter access token lifetime than ACCESS_TOKEN_TTL (token exchange: never past the subject token's exp). */
+  ttlSeconds?: number;
+  /** The token this one is exchanged from (RFC 8693): revoking that one revokes this one. */
+  derivedFrom?: { jti: string; exp: number };
 }
 
 export interface TokenResponse {
@@ -38,15 +45,16 @@ export interface IssuedTokenSet {
 }
 
 /** Signs the access token and, when the grant allows it, stores a refresh token in the same family. */
-export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'refreshTokens'>, input: TokenSetInput): Promise<IssuedTokenSet> {
+export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens'>, input: TokenSetInput): Promise<IssuedTokenSet> {
   const { config } = deps;
+  const ttlSeconds = Math.min(input.ttlSeconds ?? config.ACCESS_TOKEN_TTL, config.ACCESS_TOKEN_TTL);
   const at = await issueAccessToken(deps.keys, {
     issuer: config.PUBLIC_URL,
     sub: input.sub,
     clientId: input.clientId,
     scopes: input.scopes,
     audience: input.audience,
-    ttlSeconds: config.ACCESS_TOKEN_TTL,
+    ttlSeconds,
     ...(input.jkt ? { jkt: input.jkt } : {}),
     ...(input.account
       ? { roles: input.account.roles, plan: input.account.plan, username: input.account.email }
@@ -60,7 +68,7 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'refres
   const response: TokenResponse = {
     access_token: at.token,
     token_type: input.jkt ? 'DPoP' : 'Bearer',
-    expires_in: config.ACCESS_TOKEN_TTL,
+    expires_in: ttlSeconds,
     scope: input.scopes.join(' '),
   };
   let familyId: string | undefined;
@@ -78,6 +86,21 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'refres
     });
     response.refresh_token = rt.token;
     familyId = rt.familyId;
+  }
+  // A client's tokens for itself (client_credentials) belong to no account: nothing to track.
+  if (input.sub !== input.clientId || input.derivedFrom) {
+    const stale = await trackIssuedToken(deps.redis, {
+      sub: input.sub,
+      jti: at.jti,
+      exp: at.exp,
+      ...(input.account ? { accountVersion: input.account.securityVersion ?? 0 } : {}),
+      ...(input.derivedFrom ? { derivedFrom: input.derivedFrom } : {}),
+    });
+    if (stale) {
+      await revokeAccessToken(deps.redis, at.jti, at.exp);
+      if (familyId) await revokeFamily(deps.refreshTokens, deps.redis, familyId);
+      throw new OAuthError('invalid_grant', 'the account or the token it was issued from changed meanwhile; try again');
+    }
   }
   return { response, jti: at.jti, exp: at.exp, ...(familyId ? { familyId } : {}) };
 }
