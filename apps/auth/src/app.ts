@@ -11,6 +11,7 @@ import { tokenRoute } from './oauth/token-route';
 import { authorizeRoutes } from './pages/authorize-routes';
 import { deviceRoutes } from './pages/device-routes';
 import { loginRoutes } from './pages/login-routes';
+import { logoutRoutes } from './pages/logout-routes';
 
 /** Mounts every route of the authorization server on `app`. */
 export function mountAuth(app: Express, deps: Deps): void {
@@ -24,6 +25,7 @@ export function mountAuth(app: Express, deps: Deps): void {
   app.use(deviceAuthorizationRoute(deps));
   app.use(authorizeRoutes(deps));
   app.use(loginRoutes(deps));
+  app.use(logoutRoutes(deps));
   app.use(deviceRoutes(deps));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' });

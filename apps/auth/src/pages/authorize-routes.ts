@@ -7,7 +7,7 @@ import type { Deps } from '../deps';
 import { storeCode, type CodeRecord } from '../grants/authorization-code';
 import { formBody, paramsOf, repeated, scopeParam, single, type Params } from '../oauth/params';
 import { audienceFor, scopesFor } from '../oauth/resources';
-import { escapeHtml, hidden, page } from './html';
+import { escapeHtml, hidden, sendPage } from './html';
 import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
 
 interface PendingRequest extends Omit<CodeRecord, 'sub'> {
@@ -18,8 +18,7 @@ const REQUEST_TTL = 600;
 const requestKey = (id: string) => `auth:authz-request:${id}`;
 
 function errorPage(res: Response, status: number, message: string): void {
-  res.status(status).setHeader('Cache-Control', 'no-store');
-  res.type('html').send(page('Authorization error', `<p class="error" role="alert">${escapeHtml(message)}</p>`));
+  sendPage(res, status, 'Authorization error', `<p class="error" role="alert">${escapeHtml(message)}</p>`);
 }
 
 /** RFC 6749 §4.1.2.1 redirect with `error`, `state` and RFC 9207 `iss`. */
@@ -31,10 +30,10 @@ function redirectWith(res: Response, deps: Deps, redirectUri: string, values: Re
   res.redirect(303, url.href);
 }
 
-function securityHeaders(res: Response): void {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'");
+/** The CSP source of a redirect_uri: its origin, or its scheme for a private-use scheme (RFC 8252 §7.1). */
+function redirectSource(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.origin === 'null' ? url.protocol : url.origin;
 }
 
 /** Validates everything that may be redirected; throws OAuthError for the redirect. */
@@ -66,11 +65,12 @@ function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirect
 
 function consentPage(deps: Deps, req: Request, res: Response, id: string, client: ClientDoc, pending: PendingRequest, email: string): void {
   const csrf = csrfToken(deps, req, res);
-  securityHeaders(res);
   const scopes = pending.scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('') || '<li>(no scopes)</li>';
-  res.type('html').send(
-    page(
-      `Allow ${client.name}?`,
+  // The decision redirects to the client's redirect_uri, which browsers check against form-action.
+  sendPage(
+    res,
+    200,
+    `Allow ${client.name}?`,
       `<p>Signed in as <strong>${escapeHtml(email)}</strong>.</p>
 <p><strong>${escapeHtml(client.name)}</strong> asks for:</p><ul>${scopes}</ul>
 <p>for ${pending.audience.map(escapeHtml).join(', ')}</p>
@@ -79,7 +79,7 @@ ${hidden('csrf', csrf)}${hidden('request', id)}
 <button type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>`,
-    ),
+    [redirectSource(pending.redirectUri)],
   );
 }
 

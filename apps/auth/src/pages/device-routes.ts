@@ -3,24 +3,16 @@ import { findClient } from '../clients/clients';
 import type { Deps } from '../deps';
 import { findByUserCode, formatUserCode, normalizeUserCode, retireUserCode, writeDevice } from '../device/device-codes';
 import { formBody, paramsOf } from '../oauth/params';
-import { escapeHtml, hidden, page } from './html';
+import { escapeHtml, hidden, sendPage } from './html';
 import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
 
 const WINDOW_SECONDS = 900;
 // Namespaced by the auth database so separate deployments (and test runs) sharing a Redis do not share counters.
 const attemptsKey = (deps: Deps, ip: string) => `auth:user-code-failures:${deps.config.MONGO_DB}:${ip}`;
 
-function send(res: Response, status: number, title: string, body: string): void {
-  res.status(status);
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
-  res.type('html').send(page(title, body));
-}
-
 function entryPage(deps: Deps, req: Request, res: Response, status: number, userCode: string, error?: string): void {
   const csrf = csrfToken(deps, req, res);
-  send(
+  sendPage(
     res,
     status,
     'Connect a device',
@@ -70,7 +62,7 @@ export function deviceRoutes(deps: Deps): Router {
     }
     const client = await findClient(deps.clients, found.record.clientId);
     const csrf = csrfToken(deps, req, res);
-    send(
+    sendPage(
       res,
       200,
       `Allow ${client?.name ?? found.record.clientId}?`,
@@ -93,7 +85,7 @@ export function deviceRoutes(deps: Deps): Router {
     const approve = params.decision === 'approve';
     await writeDevice(deps, found.key, { ...found.record, status: approve ? 'approved' : 'denied', sub: account._id });
     await retireUserCode(deps, normalized);
-    send(res, 200, approve ? 'Device connected' : 'Request denied', `<p>${approve ? 'You can return to your device.' : 'The device was not given access.'}</p>`);
+    sendPage(res, 200, approve ? 'Device connected' : 'Request denied', `<p>${approve ? 'You can return to your device.' : 'The device was not given access.'}</p>`);
   });
 
   return router;

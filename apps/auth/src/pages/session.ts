@@ -49,6 +49,14 @@ export async function startSession(deps: Deps, res: Response, accountId: string)
   appendCookie(res, `${SESSION_COOKIE}=${sid}; ${cookieAttributes(deps, deps.config.SESSION_TTL)}`);
 }
 
+/** Signs out: the server-side session is deleted (the cookie's id is then worthless anywhere) and the cookie cleared. */
+export async function endSession(deps: Deps, req: Request, res: Response): Promise<boolean> {
+  const sid = cookies(req)[SESSION_COOKIE];
+  const deleted = sid ? (await deps.redis.del(sessionKey(sid))) > 0 : false;
+  appendCookie(res, `${SESSION_COOKIE}=; ${cookieAttributes(deps, 0)}`);
+  return deleted;
+}
+
 /**
  * CSRF protection for the forms: a random double-submit token in an HttpOnly SameSite=Lax cookie that
  * each form repeats in a hidden field; a cross-site page can neither read the cookie nor set it.
