@@ -56,6 +56,8 @@ export const gatewayConfigShape = {
   SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
   SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),
   SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
+  /** A stream-input WebSocket that has not sent a valid API key within this long is closed 1008. */
+  SPEECH_WS_AUTH_TIMEOUT_MS: env.positiveInt(10_000),
   /** A `/stream` client that takes no bytes for this long is given up on (job cancelled, characters refunded). */
   SPEECH_WRITE_STALL_TIMEOUT_MS: env.positiveInt(30_000),
   /** The speech database (issue 7: voices, history, subscriptions). Unset: /v1/voices, /history, /user are not served. */

@@ -49,6 +49,8 @@ export interface SpeechStackOptions {
   lockMs?: number;
   redisUrl?: string;
   wsIdleTimeoutMs?: number;
+  /** The gateway's `SPEECH_WS_AUTH_TIMEOUT_MS` (its default when unset). */
+  wsAuthTimeoutMs?: number;
   /** The gateway's `SPEECH_WRITE_STALL_TIMEOUT_MS` (its default when unset). */
   writeStallTimeoutMs?: number;
   /** Concurrency the fake plan limiter grants per key (WebSocket sessions). */
@@ -119,6 +121,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       SPEECH_KEY_PREFIX: prefix,
       SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
+      ...(options.wsAuthTimeoutMs ? { SPEECH_WS_AUTH_TIMEOUT_MS: options.wsAuthTimeoutMs } : {}),
       ...(options.writeStallTimeoutMs ? { SPEECH_WRITE_STALL_TIMEOUT_MS: options.writeStallTimeoutMs } : {}),
       PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
     },

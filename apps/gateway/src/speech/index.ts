@@ -41,6 +41,11 @@ export interface SpeechEdgeConfig {
   SPEECH_WRITE_STALL_TIMEOUT_MS?: number;
   /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
   SPEECH_WS_IDLE_TIMEOUT_MS?: number;
+  /**
+   * A WebSocket without a valid API key this long after it opened is closed 1008 (default 10000):
+   * the key may come in the first message, but an anonymous connection is not held open for long.
+   */
+  SPEECH_WS_AUTH_TIMEOUT_MS?: number;
   /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is served when it is there. */
   PIPER_VOICES_DIR?: string;
 }
@@ -82,6 +87,7 @@ export const SPEECH_DEFAULTS = {
   SPEECH_FRAME_TIMEOUT_MS: 15_000,
   SPEECH_MAX_TEXT_CHARS: 5_000,
   SPEECH_WS_IDLE_TIMEOUT_MS: 20_000,
+  SPEECH_WS_AUTH_TIMEOUT_MS: 10_000,
   SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
 } as const;
 
@@ -96,6 +102,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_FRAME_TIMEOUT_MS,
     maxTextChars: config.SPEECH_MAX_TEXT_CHARS ?? SPEECH_DEFAULTS.SPEECH_MAX_TEXT_CHARS,
     wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_IDLE_TIMEOUT_MS,
+    wsAuthTimeoutMs: config.SPEECH_WS_AUTH_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_AUTH_TIMEOUT_MS,
     writeStallTimeoutMs: config.SPEECH_WRITE_STALL_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS,
     keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
     publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
@@ -123,6 +130,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     ...(deps.logins ? { logins: deps.logins } : {}),
     maxTextChars: settings.maxTextChars,
     idleTimeoutMs: settings.wsIdleTimeoutMs,
+    authTimeoutMs: settings.wsAuthTimeoutMs,
     writeStallTimeoutMs: settings.writeStallTimeoutMs,
   });
 

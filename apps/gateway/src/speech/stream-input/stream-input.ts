@@ -30,6 +30,8 @@ export interface StreamInputDeps {
   logins?: WebSocketLogins;
   maxTextChars: number;
   idleTimeoutMs: number;
+  /** A connection still without an accepted API key this long after it opened is closed 1008. */
+  authTimeoutMs: number;
   /** A client that keeps more than `MAX_BUFFERED_BYTES` waiting for this long is given up on. */
   writeStallTimeoutMs: number;
 }
@@ -69,6 +71,8 @@ interface Session {
   closing: boolean;
   abort: AbortController;
   idleTimer: NodeJS.Timeout | null;
+  /** Runs until the session has an identity; then cleared. */
+  authTimer: NodeJS.Timeout | null;
   idleMs: number;
   tokens: number;
   lastRefill: number;
@@ -140,6 +144,7 @@ export function createStreamInput(deps: StreamInputDeps) {
       closing: false,
       abort: new AbortController(),
       idleTimer: null,
+      authTimer: null,
       idleMs: deps.idleTimeoutMs,
       tokens: MESSAGES_PER_SECOND * 2,
       lastRefill: Date.now(),
@@ -151,9 +156,17 @@ export function createStreamInput(deps: StreamInputDeps) {
       session.closing = true;
       session.abort.abort(); // cancels the job being synthesised, if any
       if (session.idleTimer) clearTimeout(session.idleTimer);
+      if (session.authTimer) clearTimeout(session.authTimer);
       void Promise.resolve(session.release?.()).catch(() => undefined);
     });
     ws.on('error', () => undefined);
+    // The key may come in the first message (the hosted API's protocol), but only this soon: an
+    // anonymous connection is not held open for the idle timeout (up to 180 s).
+    session.authTimer = setTimeout(() => {
+      if (session.identity) return;
+      fail(session, ws, new SpeechError(401, 'unauthorized', `no API key within ${deps.authTimeoutMs / 1000} s of connecting`), CLOSE.policy);
+    }, deps.authTimeoutMs);
+    session.authTimer.unref();
 
     // Queue messages that arrive while the connection is being set up, then handle them in order.
     const early: RawData[] = [];
@@ -223,6 +236,8 @@ export function createStreamInput(deps: StreamInputDeps) {
     const identity = key.length > 512 ? null : await deps.authenticateApiKey(key);
     if (!identity) throw await refuseKey(session, new SpeechError(401, 'invalid_api_key', 'invalid API key'));
     session.identity = requireSpeaker(identity);
+    if (session.authTimer) clearTimeout(session.authTimer);
+    session.authTimer = null;
     const release = await deps.limits.acquire(identity);
     if (!release) throw new SpeechError(429, 'too_many_requests', 'too many concurrent requests for your plan');
     if (session.closing) {
