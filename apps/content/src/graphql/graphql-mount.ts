@@ -63,16 +63,15 @@ const Upload = new GraphQLScalarType({
   },
 });
 
-/** Subscriptions are served by the gateway from Kafka; here they answer with a clear error. */
+/**
+ * Subscriptions are served by the gateway from Kafka; here they answer with a clear error. A subscription
+ * operation POSTed over HTTP is executed like a query (each root field resolved once), hence `resolve` too.
+ */
+const notServedHere = () => {
+  throw new GraphQLError('Subscriptions are served by the gateway over WebSocket', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } });
+};
 const subscriptionResolvers = Object.fromEntries(
-  ['onUserCreated', 'onUserUpdated', 'onPostCreated', 'onPostUpdated', 'onCommentAdded'].map((name) => [
-    name,
-    {
-      subscribe: () => {
-        throw new GraphQLError('Subscriptions are served by the gateway over WebSocket', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } });
-      },
-    },
-  ]),
+  ['onUserCreated', 'onUserUpdated', 'onPostCreated', 'onPostUpdated', 'onCommentAdded'].map((name) => [name, { subscribe: notServedHere, resolve: notServedHere }]),
 );
 
 const KNOWN_CODES: ReadonlySet<string> = new Set([
@@ -84,6 +83,12 @@ const KNOWN_CODES: ReadonlySet<string> = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
 ]);
+
+/** Whether Apollo answered `error` with a 4xx status (set on the error as `extensions.http.status`). */
+function isClientStatus(error: unknown): boolean {
+  const http = error instanceof GraphQLError ? (error.extensions.http as { status?: unknown } | undefined) : undefined;
+  return typeof http?.status === 'number' && http.status >= 400 && http.status < 500;
+}
 
 export function buildSchema(options: Pick<GraphQLMountOptions, 'redis' | 'cache' | 'redisPrefix'>) {
   const schema = makeExecutableSchema<GraphQLContext>({
@@ -134,6 +139,9 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
       const code = String(formatted.extensions?.code ?? '');
       if (KNOWN_CODES.has(code)) {
         const { http: _http, stacktrace: _s, ...extensions } = formatted.extensions ?? {};
+        // Apollo rejects some requests (a persisted query whose hash does not match its text) with a 4xx but no
+        // code, which it then reports as INTERNAL_SERVER_ERROR: the client's mistake is a BAD_REQUEST.
+        if (code === GraphQLErrorCode.INTERNAL_SERVER_ERROR && isClientStatus(error)) return { ...formatted, extensions: { ...extensions, code: 'BAD_REQUEST' } };
         return { ...formatted, extensions };
       }
       options.logger.error({ err: error }, 'graphql resolver failed');
