@@ -1,3 +1,4 @@
+import { toGlobalId } from '@platform/graphql-schema';
 import { bearer, INTERNAL_SECRET, startEdge, type Edge } from '../content/helpers';
 import { wsClient } from '../gateway/subscriptions-client';
 
@@ -116,6 +117,21 @@ describe('role and status changes revoke what the account holds', () => {
     expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/refresh', null, { refresh_token: sam.refresh })).status).toBe(401);
     expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/login', null, { email: sam.email, password: sam.password })).status).toBe(401);
     expect((await bearer(edge.gateway, 'GET', `/api/v1/posts/${postId}`, alice.token)).json).toMatchObject({ title: 'Edited by Sam' });
+  });
+
+  it('a deleted user: the account goes too, so the token held is refused on the next request and no sign-in brings it back', async () => {
+    const dora = await register('Dora Deleted');
+    expect((await bearer(edge.gateway, 'GET', '/api/v1/users/me', dora.token)).status).toBe(200);
+    const res = await fetch(`${edge.gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${root!.token}` },
+      body: JSON.stringify({ query: 'mutation($id: ID!) { deleteUser(id: $id) { success } }', variables: { id: toGlobalId('User', dora.id) } }),
+    });
+    expect(await res.json()).toEqual({ data: { deleteUser: { success: true } } });
+
+    expect((await bearer(edge.gateway, 'GET', '/api/v1/users/me', dora.token)).status).toBe(401);
+    expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/refresh', null, { refresh_token: dora.refresh })).status).toBe(401);
+    expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/login', null, { email: dora.email, password: dora.password })).status).toBe(401);
   });
 
   it('a change that does not touch rights (the name) leaves the tokens working', async () => {

@@ -55,10 +55,14 @@ describe('clients', () => {
       resources: [`${auth.issuer}/v1`],
       has_secret: true,
       has_jwks: false,
+      token_exchange: { allowed_clients: [] },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     // No resource given: the platform (PUBLIC_URL) is the client's resource.
     expect(list.find((c) => c.client_id === 'tv-app-1')).toMatchObject({ type: 'public', has_secret: false, resources: [auth.issuer] });
+    // The token exchange policy of a registration: the other clients whose tokens it may exchange.
+    const exchanger = await cli<PublicClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--exchange-client', 'platform', '--exchange-client', 'tv-app-1']);
+    expect(exchanger.token_exchange).toEqual({ allowed_clients: ['platform', 'tv-app-1'] });
     expect(JSON.stringify(list)).not.toContain(web.client_secret!);
   });
 });

@@ -21,7 +21,8 @@ beforeAll(async () => {
   const idpJwk = { ...(await exportJWK(idp.publicKey)), kid: 'idp-1', alg: 'ES256' };
   auth = await startAuth({ JWT_BEARER_TRUSTED_ISSUERS: JSON.stringify([{ issuer: TRUSTED_ISSUER, jwks: { keys: [idpJwk] }, scopes: 'content:read speech:read' }]) });
   const common = ['--scope', 'content:read content:write speech:read speech:write offline_access', '--resource', auth.issuer, '--resource', `${auth.issuer}/v1`];
-  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Web app', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', REDIRECT, ...common]);
+  // --exchange-client platform: the token exchange policy lets this client exchange the first-party login's tokens.
+  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Web app', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', REDIRECT, ...common, '--exchange-client', 'platform']);
 
   const pkj = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const fs = await import('node:fs');
@@ -200,7 +201,7 @@ describe('jwt-bearer (RFC 7523)', () => {
 });
 
 describe('token exchange (RFC 8693)', () => {
-  it('down-scopes a user token for another audience with an actor', async () => {
+  it('down-scopes a user token with an actor, within its audience', async () => {
     const login = (await (await auth.internal('/login', { body: { email: user.email, password: user.password } })).json()) as { access_token: string };
     const client = clientWith('client_secret_basic');
     const actor = await client.grant({ grant_type: 'client_credentials', scope: 'speech:read' });
@@ -211,11 +212,11 @@ describe('token exchange (RFC 8693)', () => {
       actor_token: actor.access_token!,
       actor_token_type: 'urn:ietf:params:oauth:token-type:access_token',
       scope: 'speech:read',
-      resource: `${auth.issuer}/v1`,
+      resource: auth.issuer,
     });
     expect(set.issued_token_type).toBe('urn:ietf:params:oauth:token-type:access_token');
     const info = await client.introspect(set.access_token!);
-    expect(info).toMatchObject({ active: true, sub: user.id, scope: 'speech:read', aud: `${auth.issuer}/v1`, act: { sub: confidential.client_id } });
+    expect(info).toMatchObject({ active: true, sub: user.id, scope: 'speech:read', aud: auth.issuer, act: { sub: confidential.client_id } });
     await expect(
       client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: set.access_token!, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', scope: 'speech:write' }),
     ).rejects.toMatchObject({ error: 'invalid_scope' });

@@ -148,6 +148,12 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
 /** Deletes the profile (ADMIN only); its `user.deleted` event commits with the deletion. */
 export async function deleteProfile(deps: ContentDeps, caller: Caller, id: string): Promise<void> {
   if (!isAdmin(caller)) throw forbiddenError('Only an admin may delete users');
+  if (!(await findUser(deps, id))) throw notFoundError('User');
+  // The account goes with its profile: disabled in auth first, which revokes every token it holds, so
+  // the deleted user can neither go on with a token nor sign in again (and get a new profile from auth).
+  // An account auth does not know (404) has nothing to disable.
+  const disabled = await deps.auth.updateAccount(id, { status: 'disabled' });
+  if (!disabled.ok && disabled.status !== 404) throw new DomainError('unavailable', 'The authorization service did not disable the account');
   await writeWithEvents(deps, async (session) => {
     const current = await findUser(deps, id, session);
     if (!current) throw notFoundError('User');
