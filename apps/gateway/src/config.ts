@@ -43,6 +43,12 @@ export const gatewayConfigShape = {
   SUBSCRIBER_BUFFER: env.positiveInt(256),
   /** Active subscriptions per graphql-ws connection. */
   MAX_SUBSCRIPTIONS_PER_CONNECTION: env.positiveInt(50),
+  /** Cost of one subscription per event, in libs/graphql-schema's cost model (docs/gateway.md). */
+  SUBSCRIPTION_MAX_COST: env.positiveInt(500),
+  /** Cost of all of one graphql-ws connection's active subscriptions together, per event. */
+  SUBSCRIPTION_CONNECTION_MAX_COST: env.positiveInt(2_000),
+  /** Nested fetches from content one event may cause for one connection's subscriptions. */
+  SUBSCRIPTION_CONNECTION_MAX_FETCHES: env.positiveInt(20),
   /**
    * Every this many ms, the tokens of open graphql-ws connections are checked against auth's
    * revocations in Redis: the bound when a revocation notice on `auth:revocations` was missed.

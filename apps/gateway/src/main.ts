@@ -139,6 +139,11 @@ async function main(): Promise<void> {
     logins: webSocketLogins,
     publicUrl: config.PUBLIC_URL,
     maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    limits: {
+      maxCost: config.SUBSCRIPTION_MAX_COST,
+      maxConnectionCost: config.SUBSCRIPTION_CONNECTION_MAX_COST,
+      maxFetchesPerEvent: config.SUBSCRIPTION_CONNECTION_MAX_FETCHES,
+    },
     logger,
   });
 

@@ -3,6 +3,7 @@ import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, t
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { GraphQLErrorCode } from '@platform/errors';
+import { measureQuery } from '@platform/graphql-schema';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { authenticate, type AuthenticateDeps } from '../auth/authenticate';
@@ -13,6 +14,7 @@ import type { RateDecision } from '../limits/rate-limiter';
 import type { WebSocketLogins } from '../limits/websocket-logins';
 import { checkAuthDirectives } from './auth-directive';
 import type { SubscriptionHub } from './hub';
+import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from './subscription-budget';
 import { viewerOf } from './viewer';
 
 export interface SubscriptionServerOptions {
@@ -25,6 +27,8 @@ export interface SubscriptionServerOptions {
   logins: WebSocketLogins;
   publicUrl: string;
   maxSubscriptionsPerConnection: number;
+  /** Cost budgets and the nested-fetch bound (subscription-budget.ts). */
+  limits: SubscriptionLimits;
   logger: Logger;
 }
 
@@ -46,6 +50,9 @@ export const CLOSE_SLOW_CONSUMER = 1008;
 
 interface ConnectionState {
   identity: Identity;
+  /** Booked cost of each active subscription, by id. */
+  costs: Map<string, number>;
+  fetches: EventFetchAllowance;
 }
 
 type Extra = {
@@ -120,7 +127,7 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         const socket = ctx.extra.socket;
         // Closed while we were authenticating: its 'close' event has passed, nothing would undo a watch.
         if (socket.readyState !== socket.OPEN) return false;
-        const state: ConnectionState = { identity: outcome.identity };
+        const state: ConnectionState = { identity: outcome.identity, costs: new Map(), fetches: new EventFetchAllowance(options.limits.maxFetchesPerEvent) };
         // A connection lives no longer than the token that opened it: closed at its exp, or at once
         // when it is revoked (notice on auth:revocations, or the periodic sweep; docs/gateway.md).
         const ends: (() => void)[] = [];
@@ -139,7 +146,7 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         states.set(ctx, state);
         return true;
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: (ctx, id, payload) => {
         const state = states.get(ctx);
         if (!state) return [new GraphQLError('connection not initialised', { extensions: { code: GraphQLErrorCode.UNAUTHENTICATED } })];
         if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
@@ -159,22 +166,27 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         const viewer = viewerOf(state.identity);
         const denied = checkAuthDirectives(options.schema, document, viewer);
         if (denied.length > 0) return denied;
+        // Priced before it starts: every event pays the selection's cost again.
+        const measure = measureQuery(options.schema, document, payload.variables ?? {});
+        const overBudget = bookSubscription(state.costs, (other) => other in ctx.subscriptions, id, measure, options.limits);
+        if (overBudget) return [overBudget];
         const args: ExecutionArgs = {
           schema: options.schema,
           document,
           operationName: payload.operationName ?? null,
           variableValues: payload.variables ?? null,
-          contextValue: { viewer, socket: ctx.extra.socket },
+          contextValue: { viewer, socket: ctx.extra.socket, fetches: state.fetches },
         };
         return args;
       },
       subscribe: (args) => {
-        const { viewer, socket } = args.contextValue as { viewer: ReturnType<typeof viewerOf>; socket: WebSocket };
+        const { viewer, socket, fetches } = args.contextValue as { viewer: ReturnType<typeof viewerOf>; socket: WebSocket; fetches: EventFetchAllowance };
         return options.hub.subscribe({
           document: args.document,
           operationName: args.operationName ?? null,
           variables: (args.variableValues as Record<string, unknown> | null | undefined) ?? null,
           viewer,
+          fetches,
           onOverflow: () => {
             options.logger.warn('closing a slow subscriber: buffer overflow');
             socket.close(CLOSE_SLOW_CONSUMER, 'subscriber too slow: buffer overflow');

@@ -17,6 +17,7 @@ import { GraphQLErrorCode } from '@platform/errors';
 import { FILTER_ARGUMENT, routeKey, routeOfEvent } from './event-routes';
 import { nestedFieldQuery, selectsEmail, type FieldFetcher } from './nested-fetch';
 import { SubscriberQueue } from './subscriber-queue';
+import type { EventFetchAllowance } from './subscription-budget';
 import { eventFieldResolver, markFetched, type EventContext } from './subscription-schema';
 import { canSeeEvent, type Viewer } from './viewer';
 
@@ -27,11 +28,14 @@ export interface SubscribeRequest {
   viewer: Viewer;
   /** Called once when this subscriber's buffer overflows (close its connection). */
   onOverflow: () => void;
+  /** The nested fetches its connection may cause per event; shared by the connection's subscriptions. Unbounded without one. */
+  fetches?: EventFetchAllowance;
 }
 
 interface Subscriber {
   viewer: Viewer;
   queue: SubscriberQueue<ExecutionResult>;
+  fetches?: EventFetchAllowance;
 }
 
 /** Subscribers whose results are identical: same document, variables and (if it matters) viewer. */
@@ -72,7 +76,9 @@ function errorResult(message: string, code: string): ExecutionResult {
  * Fans content events out to this replica's subscribers. Subscribers with the same selection
  * share a group: each event is executed once per group and the one result is queued to every
  * member allowed to see it. Nested fields missing from the snapshot are fetched once per event
- * (a cache shared by all groups). Events are published one at a time, so each subscriber gets
+ * (a cache shared by all groups: a fetch another group already made costs nothing). A new fetch is
+ * charged to the connections of the group's recipients and made while one of them has fetches left
+ * for this event; otherwise the field fails with QUERY_TOO_COMPLEX. Events are published one at a time, so each subscriber gets
  * them in the order the feed delivers them (per entity: Kafka partition order).
  */
 export class SubscriptionHub {
@@ -141,6 +147,7 @@ export class SubscriptionHub {
     const subscriber: Subscriber = {
       viewer: request.viewer,
       queue: new SubscriberQueue<ExecutionResult>(this.options.capacity, request.onOverflow, () => this.leave(owner, subscriber)),
+      ...(request.fetches ? { fetches: request.fetches } : {}),
     };
     owner.subscribers.add(subscriber);
     return subscriber.queue;
@@ -153,11 +160,24 @@ export class SubscriptionHub {
     const groups = this.routes.get(routeKey(target.field, target.argument?.value));
     if (!groups || groups.size === 0) return;
     const cache = new Map<string, Promise<unknown>>();
-    const fetchNested = (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
+    // One group's fetches, charged to its recipients' connections (none listed: unbounded).
+    const fetcherFor = (allowances: EventFetchAllowance[] | null) => (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
       const built = nestedFieldQuery(typeName, id, info);
       if (!built) return Promise.resolve(null);
       let pending = cache.get(built.key);
       if (!pending) {
+        if (allowances) {
+          const open = allowances.filter((allowance) => allowance.available(event.id));
+          if (open.length === 0) {
+            const max = Math.max(...allowances.map((allowance) => allowance.max));
+            return Promise.reject(
+              new GraphQLError(`this connection's subscriptions need more than ${max} nested fetches for one event`, {
+                extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, maxFetches: max },
+              }),
+            );
+          }
+          for (const allowance of open) allowance.charge(event.id);
+        }
         pending = this.options.fetchField(built.query, built.variables);
         cache.set(built.key, pending);
       }
@@ -170,7 +190,9 @@ export class SubscriptionHub {
     const work = [...groups].map(async (group) => {
       const recipients = [...group.subscribers].filter((s) => canSeeEvent(event, s.viewer));
       if (recipients.length === 0) return;
-      const context: EventContext = { viewer: group.viewer, fetchNested };
+      const allowances = recipients.flatMap((s) => (s.fetches ? [s.fetches] : []));
+      const bounded = allowances.length === recipients.length ? [...new Set(allowances)] : null;
+      const context: EventContext = { viewer: group.viewer, fetchNested: fetcherFor(bounded) };
       let result: ExecutionResult;
       try {
         result = await execute({
