@@ -4,7 +4,9 @@ import express from 'express';
 import { createLogger } from '@platform/logger';
 import type { Identity } from '@platform/identity';
 import type { SpeechStore } from '@platform/speech-store';
+import { createAnalysisPool } from '@platform/voice-analysis';
 import { voicesRoutes } from '../../apps/gateway/src/speech/voices';
+import { createCloneAdmission } from '../../apps/gateway/src/speech/voices/clone-admission';
 import { historyRoutes } from '../../apps/gateway/src/speech/history';
 import { userRoutes } from '../../apps/gateway/src/speech/user';
 
@@ -31,7 +33,9 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
     next();
   });
   const v1 = express.Router();
-  v1.use(voicesRoutes({ store, logger, publicUrl: 'http://platform.test' }));
+  // The gateway's defaults: one analysis thread, two uploads waiting, one upload per account at once.
+  const analysis = createAnalysisPool({ threads: 1, maxQueued: 2 });
+  v1.use(voicesRoutes({ store, logger, publicUrl: 'http://platform.test', analysis, admission: createCloneAdmission(1) }));
   v1.use(historyRoutes({ store, logger }));
   v1.use(userRoutes({ store, logger }));
   app.use('/v1', v1);
@@ -40,7 +44,10 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await analysis.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

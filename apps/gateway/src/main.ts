@@ -83,6 +83,7 @@ async function main(): Promise<void> {
         mongoDb: config.SPEECH_MONGO_DB,
         publicUrl: config.PUBLIC_URL,
         plansJson: config.SPEECH_PLANS,
+        voiceAnalysis: { threads: config.VOICE_ANALYSIS_THREADS, queue: config.VOICE_ANALYSIS_QUEUE, perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT },
         premade: premadeVoicesForStore(config.PUBLIC_URL),
         logger,
       })

@@ -13,6 +13,7 @@ export {
   releaseStaleReservations,
   characterLimitExceeded,
   voiceQuotaExceeded,
+  checkVoiceChange,
   type Reservation,
   type ReserveInput,
   type SettleInput,

@@ -6,3 +6,5 @@ export { yinTrack } from './pitch';
 export { median, quantile, semitones } from './stats';
 export { deriveParams, pitchFor, type Derivation } from './derive';
 export { VARIANTS, type VariantCalibration } from './calibration';
+export { analyseClone, type CloneFailure, type CloneLimits, type CloneOutcome } from './clone-analysis';
+export { createAnalysisPool, AnalysisPoolFull, type AnalysisPool, type AnalysisPoolOptions, type AnalysisResult } from './analysis-pool';

@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import type { Logger } from '@platform/logger';
 import { connectMongo, mongoReadiness } from '@platform/stores';
+import { createAnalysisPool } from '@platform/voice-analysis';
 import { createSpeechStore, createStoreHooks, loadPlans, type PremadeVoice, type SpeechStore, type StoreHooks } from '@platform/speech-store';
 import { historyRoutes } from '../history';
 import { voicesRoutes } from '../voices';
+import { createCloneAdmission } from '../voices/clone-admission';
 import { userRoutes } from './user-routes';
 
 export interface AccountSpeechOptions {
@@ -15,7 +17,14 @@ export interface AccountSpeechOptions {
   plansJson?: string;
   premade: readonly PremadeVoice[];
   logger: Logger;
+  /**
+   * Voice cloning's CPU work (docs/configuration.md): analysis threads (default 1), uploads that
+   * may wait for one (default 2), and voice uploads in progress per account (default 1).
+   */
+  voiceAnalysis?: { threads?: number; queue?: number; perAccount?: number };
 }
+
+export const VOICE_ANALYSIS_DEFAULTS = { threads: 1, queue: 2, perAccount: 1 } as const;
 
 export interface AccountSpeech {
   store: SpeechStore;
@@ -32,8 +41,11 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
   const plans = loadPlans(options.plansJson);
   const connection = await connectMongo(options.mongoUrl, options.mongoDb ?? 'speech');
   const store = await createSpeechStore(connection, { plans, premade: options.premade });
+  const cloning = { ...VOICE_ANALYSIS_DEFAULTS, ...options.voiceAnalysis };
+  const analysis = createAnalysisPool({ threads: cloning.threads, maxQueued: cloning.queue });
+  const admission = createCloneAdmission(cloning.perAccount);
   const router = Router();
-  router.use(voicesRoutes({ store, logger: options.logger, publicUrl: options.publicUrl }));
+  router.use(voicesRoutes({ store, logger: options.logger, publicUrl: options.publicUrl, analysis, admission }));
   router.use(historyRoutes({ store, logger: options.logger }));
   router.use(userRoutes({ store, logger: options.logger }));
   return {
@@ -41,6 +53,9 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
     router,
     hooks: createStoreHooks(store),
     ready: () => mongoReadiness(connection),
-    close: () => connection.close(),
+    close: async () => {
+      await analysis.close();
+      await connection.close();
+    },
   };
 }

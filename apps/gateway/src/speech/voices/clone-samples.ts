@@ -1,47 +1,49 @@
 import { SpeechError } from '@platform/errors';
-import { AnalysisError, analyseVoice, decodeAudio, DecodeError, deriveParams, MEDIA_TYPES, sniffContainer, type VoiceAnalysis, type VoiceEngineParams } from '@platform/voice-analysis';
+import { AnalysisPoolFull, MEDIA_TYPES, sniffContainer, type AnalysisPool, type CloneFailure, type VoiceAnalysis, type VoiceEngineParams } from '@platform/voice-analysis';
 import type { SampleInput } from '@platform/speech-store';
 import { UPLOAD_LIMITS } from './upload-limits';
 
 export interface Cloned {
   analysis: VoiceAnalysis & { timbreDistance: number };
   engineParams: VoiceEngineParams;
+  /** The samples to store: the same files, their bytes given back by the analysis thread. */
+  samples: SampleInput[];
 }
 
 function bad(message: string): SpeechError {
   return new SpeechError(400, 'bad_request', message);
 }
 
+function refusal(failure: CloneFailure, samples: readonly SampleInput[]): SpeechError {
+  if (failure.kind === 'too_little_speech') return bad(`Too little speech to clone: ${failure.message}.`);
+  const name = samples[failure.file]?.fileName ?? 'sample';
+  if (failure.kind === 'too_short') return bad(`The file ${name} is shorter than ${UPLOAD_LIMITS.minFileSeconds} second.`);
+  const why = failure.kind === 'not_audio' ? 'is not a WAV, MP3, Ogg/Opus or FLAC file' : failure.kind === 'too_long' ? `is longer than ${UPLOAD_LIMITS.maxFileSeconds} seconds` : 'is corrupt or truncated';
+  return bad(`The file ${name} ${why}.`);
+}
+
 /**
  * Decodes every sample (refusing what is not audio, corrupt, too short or too long), analyses them
- * together as one speaker, and derives engine parameters. Pure with respect to storage.
+ * together as one speaker, and derives engine parameters, on a thread of `pool` (seconds of CPU for
+ * long samples: never on the event loop). A full pool is a 429. Pure with respect to storage.
  */
-export async function cloneFromSamples(samples: SampleInput[]): Promise<Cloned> {
-  const decoded: Float32Array[] = [];
-  for (const sample of samples) {
-    try {
-      const audio = await decodeAudio(sample.bytes, { maxDurationSec: UPLOAD_LIMITS.maxFileSeconds });
-      if (audio.durationSec < UPLOAD_LIMITS.minFileSeconds) {
-        throw bad(`The file ${sample.fileName} is shorter than ${UPLOAD_LIMITS.minFileSeconds} second.`);
-      }
-      decoded.push(audio.samples);
-    } catch (err) {
-      if (err instanceof DecodeError) {
-        const why = err.reason === 'not_audio' ? 'is not a WAV, MP3, Ogg/Opus or FLAC file' : err.reason === 'too_long' ? `is longer than ${UPLOAD_LIMITS.maxFileSeconds} seconds` : 'is corrupt or truncated';
-        throw bad(`The file ${sample.fileName} ${why}.`);
-      }
-      throw err;
-    }
-  }
-  let analysis: VoiceAnalysis;
+export async function cloneFromSamples(pool: AnalysisPool, samples: SampleInput[]): Promise<Cloned> {
+  let result;
   try {
-    analysis = analyseVoice(decoded);
+    result = await pool.analyse(
+      samples.map((s) => s.bytes),
+      { maxFileSeconds: UPLOAD_LIMITS.maxFileSeconds, minFileSeconds: UPLOAD_LIMITS.minFileSeconds },
+    );
   } catch (err) {
-    if (err instanceof AnalysisError) throw bad(`Too little speech to clone: ${err.message}.`);
+    if (err instanceof AnalysisPoolFull) throw new SpeechError(429, 'too_many_requests', 'Too many voice samples are being analysed right now; try again shortly.');
     throw err;
   }
-  const derived = deriveParams(analysis);
-  return { analysis: { ...analysis, timbreDistance: derived.timbreDistance }, engineParams: derived.params };
+  if (!result.outcome.ok) throw refusal(result.outcome.failure, samples);
+  return {
+    analysis: result.outcome.analysis,
+    engineParams: result.outcome.engineParams,
+    samples: samples.map((s, i) => ({ ...s, bytes: result.samples[i] ?? s.bytes })),
+  };
 }
 
 /** The media type we store for a sample: what its bytes are, not what the client claimed. */

@@ -1,7 +1,9 @@
 import express, { Router, type Request } from 'express';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import type { AnalysisPool } from '@platform/voice-analysis';
 import {
+  checkVoiceChange,
   createClonedVoice,
   deleteClonedVoice,
   DEFAULT_VOICE_SETTINGS,
@@ -18,6 +20,7 @@ import {
   type StoredVoice,
 } from '@platform/speech-store';
 import { accountErrors, callerOf, handle } from '../user/account';
+import type { CloneAdmission } from './clone-admission';
 import { cloneFromSamples, sampleMediaType } from './clone-samples';
 import { parseVoiceUpload, type UploadedFile } from './multipart';
 import { UPLOAD_LIMITS } from './upload-limits';
@@ -30,6 +33,10 @@ export interface VoicesDeps {
   logger: Logger;
   /** The platform as clients see it, for absolute `preview_url`s. */
   publicUrl: string;
+  /** Worker threads that decode and analyse clone samples (never the event loop). */
+  analysis: AnalysisPool;
+  /** Voice uploads in progress per account. */
+  admission: CloneAdmission;
 }
 
 function toSamples(files: UploadedFile[]): SampleInput[] {
@@ -73,25 +80,32 @@ export function voicesRoutes(deps: VoicesDeps): Router {
     '/voices/add',
     handle(async (req, res) => {
       const caller = callerOf(req, 'speech:write');
-      const upload = await parseVoiceUpload(req);
-      const name = parseName(upload.fields.get('name'), true)!;
-      const description = parseDescription(upload.fields.get('description')) ?? null;
-      const labels = parseLabels(upload.fields.get('labels')) ?? {};
-      if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
-      const samples = toSamples(upload.files);
-      const cloned = await cloneFromSamples(samples);
-      const doc = await createClonedVoice(store, {
-        accountId: caller.accountId,
-        plan: caller.plan,
-        name,
-        description,
-        labels,
-        samples,
-        analysis: cloned.analysis as unknown as Record<string, number>,
-        engineParams: cloned.engineParams,
-      });
-      // `requires_verification` is not in the seed; the official SDK's `voices.ivc.create` requires it.
-      res.status(200).json({ voice_id: doc._id, name: doc.name, category: 'cloned', requires_verification: false });
+      // Permission and quota first, then the upload is read: an account without a free slot is
+      // answered before its bytes are, and never costs an analysis.
+      await checkVoiceChange(store, caller.accountId, caller.plan, 'add');
+      const leave = deps.admission.enter(caller.accountId);
+      try {
+        const upload = await parseVoiceUpload(req);
+        const name = parseName(upload.fields.get('name'), true)!;
+        const description = parseDescription(upload.fields.get('description')) ?? null;
+        const labels = parseLabels(upload.fields.get('labels')) ?? {};
+        if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
+        const cloned = await cloneFromSamples(deps.analysis, toSamples(upload.files));
+        const doc = await createClonedVoice(store, {
+          accountId: caller.accountId,
+          plan: caller.plan,
+          name,
+          description,
+          labels,
+          samples: cloned.samples,
+          analysis: cloned.analysis as unknown as Record<string, number>,
+          engineParams: cloned.engineParams,
+        });
+        // `requires_verification` is not in the seed; the official SDK's `voices.ivc.create` requires it.
+        res.status(200).json({ voice_id: doc._id, name: doc.name, category: 'cloned', requires_verification: false });
+      } finally {
+        leave();
+      }
     }),
   );
 
@@ -149,35 +163,42 @@ export function voicesRoutes(deps: VoicesDeps): Router {
       const existing = await findVoice(store, caller.accountId, voiceId);
       if (!existing) throw voiceNotFound(voiceId);
       if (existing.category === 'premade') throw premadeImmutable();
-      const upload = await parseVoiceUpload(req);
-      const name = parseName(upload.fields.get('name'), false);
-      const description = parseDescription(upload.fields.get('description'));
-      const labels = parseLabels(upload.fields.get('labels'));
-      const replace = parseBoolean(upload.fields.get('replace_samples'), 'replace_samples');
-      let samples: Parameters<typeof editClonedVoice>[1]['samples'];
-      if (upload.files.length > 0 || replace) {
-        if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'replace_samples needs at least one file.');
-        const added = toSamples(upload.files);
-        const keep = replace ? [] : existing.doc.samples.map((s) => s.sample_id);
-        const kept: SampleInput[] = [];
-        for (const id of keep) {
-          const got = await getSampleAudio(store, caller.accountId, voiceId, id);
-          if (got) kept.push({ fileName: got.sample.file_name, mimeType: got.sample.mime_type, bytes: got.bytes });
+      const leave = deps.admission.enter(caller.accountId);
+      try {
+        const upload = await parseVoiceUpload(req);
+        const name = parseName(upload.fields.get('name'), false);
+        const description = parseDescription(upload.fields.get('description'));
+        const labels = parseLabels(upload.fields.get('labels'));
+        const replace = parseBoolean(upload.fields.get('replace_samples'), 'replace_samples');
+        let samples: Parameters<typeof editClonedVoice>[1]['samples'];
+        if (upload.files.length > 0 || replace) {
+          if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'replace_samples needs at least one file.');
+          const added = toSamples(upload.files);
+          const keep = replace ? [] : existing.doc.samples.map((s) => s.sample_id);
+          if (keep.length + added.length > UPLOAD_LIMITS.maxFiles) throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
+          // The plan's allowance before the stored samples are read and anything is analysed.
+          await checkVoiceChange(store, caller.accountId, caller.plan, 'edit');
+          const kept: SampleInput[] = [];
+          for (const id of keep) {
+            const got = await getSampleAudio(store, caller.accountId, voiceId, id);
+            if (got) kept.push({ fileName: got.sample.file_name, mimeType: got.sample.mime_type, bytes: got.bytes });
+          }
+          const cloned = await cloneFromSamples(deps.analysis, [...kept, ...added]);
+          samples = { keep, add: cloned.samples.slice(kept.length), analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
         }
-        if (kept.length + added.length > UPLOAD_LIMITS.maxFiles) throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
-        const cloned = await cloneFromSamples([...kept, ...added]);
-        samples = { keep, add: added, analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
+        await editClonedVoice(store, {
+          accountId: caller.accountId,
+          plan: caller.plan,
+          voiceId,
+          ...(name !== undefined ? { name } : {}),
+          ...(description !== undefined ? { description } : {}),
+          ...(labels !== undefined ? { labels } : {}),
+          ...(samples ? { samples } : {}),
+        });
+        res.json({ status: 'ok' });
+      } finally {
+        leave();
       }
-      await editClonedVoice(store, {
-        accountId: caller.accountId,
-        plan: caller.plan,
-        voiceId,
-        ...(name !== undefined ? { name } : {}),
-        ...(description !== undefined ? { description } : {}),
-        ...(labels !== undefined ? { labels } : {}),
-        ...(samples ? { samples } : {}),
-      });
-      res.json({ status: 'ok' });
     }),
   );
 
