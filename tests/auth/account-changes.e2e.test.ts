@@ -134,6 +134,22 @@ describe('role and status changes revoke what the account holds', () => {
     expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/login', null, { email: dora.email, password: dora.password })).status).toBe(401);
   });
 
+  it('a password change revokes the tokens: the next request is 401, the refresh token is refused, the new password signs in', async () => {
+    const paula = await register('Paula Password');
+    expect((await bearer(edge.gateway, 'GET', '/api/v1/users/me', paula.token)).status).toBe(200);
+    const changed = await fetch(`${edge.auth.url}/internal/accounts/${paula.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+      body: JSON.stringify({ password: 'a brand new password' }),
+    });
+    expect(changed.status).toBe(200);
+
+    expect((await bearer(edge.gateway, 'GET', '/api/v1/users/me', paula.token)).status).toBe(401);
+    expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/refresh', null, { refresh_token: paula.refresh })).status).toBe(401);
+    const fresh = await login(paula.email, 'a brand new password');
+    expect((await bearer(edge.gateway, 'GET', '/api/v1/users/me', fresh.token)).status).toBe(200);
+  });
+
   it('a change that does not touch rights (the name) leaves the tokens working', async () => {
     const nina = await register('Nina Admin', 'ADMIN');
     const renamed = await bearer(edge.gateway, 'PUT', `/api/v1/users/${nina.id}`, root!.token, { name: 'Nina Renamed' });
