@@ -25,6 +25,7 @@ import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { openPrivateLog } from './private-log.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STACK = path.resolve(process.env.STACK_DIR || path.join(ROOT, '.stack'));
@@ -95,7 +96,7 @@ function which(bin) {
 /** Runs a command to completion, output appended to `log`. Rejects with the log's path on failure. */
 function run(part, cmd, args, { cwd = ROOT, env = process.env, log } = {}) {
   return new Promise((resolve, reject) => {
-    const fd = fs.openSync(log, 'a');
+    const fd = openPrivateLog(log);
     fs.writeSync(fd, `\n=== ${new Date().toISOString()} $ ${cmd} ${args.join(' ')}\n`);
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', fd, fd] });
     fs.closeSync(fd);
@@ -168,7 +169,7 @@ function removePidFile(part) {
 /** Starts a long-running process detached from us, output to .stack/logs/<part>.log, pid to .stack/pids/<part>.pid. */
 function startDetached(part, cmd, args, { cwd, env = process.env } = {}) {
   mkdirs(LOGS, PIDS);
-  const fd = fs.openSync(logFile(part), 'a');
+  const fd = openPrivateLog(logFile(part));
   fs.writeSync(fd, `\n=== ${new Date().toISOString()} starting: ${cmd} ${args.join(' ')}\n`);
   const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);

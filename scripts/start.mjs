@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fetchVoices, piperVoicesDir } from './fetch-voices.mjs';
+import { openPrivateLog } from './private-log.mjs';
 import { ensureDependencies, ensureSystemPackages, localSecrets, root, run, stackDir, stackEnv, stackUp } from './lib.mjs';
 
 ensureDependencies();
@@ -31,9 +32,8 @@ const apps = [
   ['gateway', gatewayPort],
 ];
 
-fs.mkdirSync(path.join(stackDir, 'logs'), { recursive: true });
 const children = apps.map(([name, port]) => {
-  const log = fs.openSync(path.join(stackDir, 'logs', `${name}.log`), 'a');
+  const log = openPrivateLog(path.join(stackDir, 'logs', `${name}.log`));
   const child = spawn(process.execPath, [path.join(root, 'apps', name, 'dist', 'main.js')], {
     env: { ...process.env, ...shared, PORT: String(port) },
     stdio: ['ignore', log, log],

@@ -1,8 +1,19 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Issuer } from 'openid-client';
 import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
-import { startPlatform, type Platform } from './platform';
+import { authorizeCode } from '../auth/helpers/fixtures';
+import { createApiKey, eventually, INTERNAL_SECRET, registerAccount, startPlatform, type Platform } from './platform';
+
+const run = promisify(execFile);
 
 /**
- * HTTP hygiene every app shares: each answer, of every interface and every app (successes, the
+ * HTTP hygiene every app shares. Logs: a sign-in and the authorization code flow through the
+ * gateway, tokens used, refreshed and revoked, leave no cookie value, code, state, token or API
+ * key in the gateway's log output (its request log records every URL and response header).
+ * And each answer, of every interface and every app (successes, the
  * gateway's own refusals, upstream errors, 404s, auth's fast lane, health routes), says
  * `X-Content-Type-Options: nosniff`, so a browser never sniffs a JSON body into HTML or script.
  */
@@ -77,5 +88,73 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
     const token = await fetch(`${platform.auth.url}/token`, form({ grant_type: 'client_credentials' }));
     await token.arrayBuffer();
     expect(token.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('the gateway\'s log output after a sign-in and the code flow through it', () => {
+  it('holds no cookie value, code, state, token or API key, while it logs every one of those requests', async () => {
+    const publicUrl = platform.publicUrl;
+    const redirectUri = `http://127.0.0.1:${await freePort()}/cb`;
+    const { stdout } = await run(
+      process.execPath,
+      [
+        path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'),
+        ...['clients:create', '--name', 'log-e2e', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token'],
+        ...['--redirect-uri', redirectUri, '--scope', 'content:read offline_access'],
+      ],
+      { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl }, timeout: 30_000 },
+    );
+    const created = JSON.parse(stdout) as { client_id: string; client_secret: string };
+    const issuer = await Issuer.discover(`${publicUrl}/.well-known/oauth-authorization-server`);
+    const client = new issuer.Client({ client_id: created.client_id, client_secret: created.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
+    const account = await registerAccount(publicUrl);
+
+    // Sign-in form, consent, the redirect with the code: all through the gateway.
+    const { params, verifier, state, agent, code } = await authorizeCode(publicUrl, client, account, 'content:read offline_access');
+    const tokens = await client.oauthCallback(redirectUri, params, { code_verifier: verifier, state });
+    const refreshed = await client.refresh(tokens.refresh_token!);
+    const me = await fetch(`${publicUrl}/api/v1/posts?page=1&limit=1`, { headers: { authorization: `Bearer ${refreshed.access_token!}` } });
+    expect(`${me.status} ${await me.text()}`).toMatch(/^200 /);
+    await client.revoke(refreshed.refresh_token!, 'refresh_token');
+    const apiKey = (await createApiKey(platform.auth.url, account.id)).key;
+    // A credential in a query string (as WebSocket clients send one) is logged without its value.
+    const keyed = await fetch(`${publicUrl}/v1/models?xi_api_key=${apiKey}`, { headers: { 'xi-api-key': apiKey } });
+    expect(`${keyed.status} ${await keyed.text()}`).toMatch(/^200 /);
+
+    const marker = `log-marker-${randomUUID()}`;
+    await fetch(`${publicUrl}/jwks`, { headers: { 'x-request-id': marker } });
+    const output = () => platform.gateways[0]!.output();
+    await eventually(() => output().includes(marker), 10_000);
+
+    const secrets: Record<string, string> = {
+      code,
+      state,
+      'session cookie': agent.cookie('auth_sid')!,
+      'csrf cookie': agent.cookie('auth_csrf')!,
+      'access token': tokens.access_token!,
+      'refresh token': tokens.refresh_token!,
+      'refreshed access token': refreshed.access_token!,
+      'rotated refresh token': refreshed.refresh_token!,
+      'content login token': account.token,
+      'API key': apiKey,
+      'client secret': created.client_secret,
+      password: account.password,
+    };
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(value).toBeTruthy();
+      expect({ name, leaked: output().includes(value) }).toEqual({ name, leaked: false });
+    }
+    // The requests were logged (so the absence above means something): the consent's redirect with
+    // its Location, the token call, the sign-in and the keyed request.
+    const lines = output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { req?: { url?: string }; res?: { statusCode?: number; headers?: Record<string, unknown> } });
+    const redirect = lines.find((l) => l.req?.url === '/authorize/decision' && l.res?.statusCode === 303) ?? lines.find((l) => l.req?.url === '/authorize/decision');
+    expect(redirect?.res?.headers?.location).toEqual(expect.stringContaining('code=[redacted]'));
+    expect(redirect?.res?.headers?.location).toEqual(expect.stringContaining('state=[redacted]'));
+    expect(lines.some((l) => l.req?.url === '/login' && l.res?.headers?.['set-cookie'] === '[redacted]')).toBe(true);
+    expect(lines.some((l) => l.req?.url === '/token')).toBe(true);
+    expect(lines.some((l) => l.req?.url === '/v1/models?xi_api_key=[redacted]')).toBe(true);
   });
 });

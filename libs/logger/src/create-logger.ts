@@ -1,13 +1,16 @@
 import pino from 'pino';
+import { scrubSecrets } from './redact';
 
 export type Logger = pino.Logger;
 
 /**
  * JSON logger for a service. Secrets travel in a few well-known places; they are redacted here
- * once so no handler can log them by accident.
+ * once so no handler can log them by accident: by path for the fields we know, and in every
+ * serialized line (child loggers and kafkajs lines included) for whatever looks like a secret
+ * wherever it turns up (redact.ts). `destination` is for tests; services write to stdout.
  */
-export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -26,5 +29,7 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
       ],
       censor: '[redacted]',
     },
-  });
+    hooks: { streamWrite: scrubSecrets },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

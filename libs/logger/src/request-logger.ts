@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from './create-logger';
+import { redactHeaders, redactUrl } from './redact';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -10,7 +11,8 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /**
  * Per-request child logger with a request id: taken from `x-request-id` when it is well formed
  * (so one id follows a request through the gateway to the services), generated otherwise, and
- * echoed on the response.
+ * echoed on the response. The URL is logged with its query values redacted and the response's
+ * headers without cookies or a redirect's code (redact.ts).
  */
 export function requestLogger(logger: Logger) {
   return pinoHttp({
@@ -23,7 +25,11 @@ export function requestLogger(logger: Logger) {
     },
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+      res: (res: { statusCode: number; headers?: Record<string, string | number | string[] | undefined> }) => ({
+        statusCode: res.statusCode,
+        headers: redactHeaders(res.headers),
+      }),
     },
   });
 }
