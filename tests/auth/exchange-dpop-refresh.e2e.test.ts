@@ -14,11 +14,13 @@ let auth: RunningAuth;
 let issuer: Issuer<BaseClient>;
 let confidential: CreatedClient;
 let other: CreatedClient;
+let resourceServer: CreatedClient;
 let deviceClientId: string;
 let user: { id: string; email: string; password: string };
 
 beforeAll(async () => {
-  auth = await startAuth();
+  // A resource server for the platform audience may introspect other clients' tokens (RFC 7662 §4).
+  auth = await startAuth({ INTROSPECTION_RESOURCE_SERVERS: 'platform-resource-server' });
   const resources = ['--resource', auth.issuer, '--resource', `${auth.issuer}/v1`, '--resource', `${auth.issuer}/api`];
   other = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Actor service', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read', '--resource', auth.issuer]);
   // The exchange policy: the exchanger may present the first-party login's tokens ('platform') and the actor service's.
@@ -26,6 +28,7 @@ beforeAll(async () => {
   confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read content:write speech:read speech:write offline_access', ...resources, ...mayExchange]);
   const device = await cli<CreatedClient>(auth, ['clients:create', '--name', 'TV app', '--type', 'public', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token', '--scope', 'speech:read offline_access', '--resource', auth.issuer]);
   deviceClientId = device.client_id;
+  resourceServer = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Resource server', '--type', 'confidential', '--client-id', 'platform-resource-server', '--grant', 'client_credentials', '--scope', 'speech:read', '--resource', auth.issuer]);
   user = await createUser(auth);
   issuer = await Issuer.discover(`${auth.issuer}/.well-known/oauth-authorization-server`);
 }, 120_000);
@@ -54,7 +57,9 @@ describe('token exchange (RFC 8693)', () => {
     expect(set.refresh_token).toBeUndefined();
     const before = decodeJwt(subject);
     const claims = decodeJwt(set.access_token!);
-    expect(claims).toMatchObject({ sub: user.id, client_id: confidential.client_id, scope: before.scope, aud: before.aud, username: user.email, iss: auth.issuer });
+    expect(claims).toMatchObject({ sub: user.id, client_id: confidential.client_id, scope: before.scope, aud: before.aud, iss: auth.issuer });
+    // No email scope, so no email-derived claim.
+    expect(claims).not.toHaveProperty('username');
     expect(claims.act).toBeUndefined();
     expect(claims.jti).not.toBe(before.jti);
     expect(await client.introspect(set.access_token!)).toMatchObject({ active: true, sub: user.id, client_id: confidential.client_id });
@@ -133,7 +138,7 @@ describe('DPoP-bound refresh tokens of a public client (RFC 9449 §5)', () => {
     expect(set.token_type).toBe('DPoP');
     expect(set.refresh_token).toMatch(/^rt_/);
     expect(decodeJwt(set.access_token!).cnf).toEqual({ jkt });
-    const introspector = confidentialClient();
+    const introspector = confidentialClient(resourceServer);
     expect(await introspector.introspect(set.refresh_token!)).toMatchObject({ active: true, token_type: 'refresh_token', cnf: { jkt } });
 
     // Without a proof, and with a proof made with another key: refused.

@@ -127,7 +127,9 @@ describe('authorization_code with PKCE, refresh rotation, code replay', () => {
     const tokens = await client.oauthCallback(REDIRECT, params, { code_verifier: verifier, state });
     expect(tokens.refresh_token).toMatch(/^rt_/);
     const info = await client.introspect(tokens.access_token!);
-    expect(info).toMatchObject({ active: true, sub: user.id, username: user.email, aud: `${auth.issuer}/v1`, scope: 'content:read offline_access' });
+    expect(info).toMatchObject({ active: true, sub: user.id, aud: `${auth.issuer}/v1`, scope: 'content:read offline_access' });
+    // The account's email is only for tokens granted the email scope.
+    expect(info).not.toHaveProperty('username');
 
     const refreshed = await client.refresh(tokens.refresh_token!);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);

@@ -14,9 +14,10 @@ const REDIRECT = 'https://app.example/cb';
 
 beforeAll(async () => {
   // Short lifetimes so the tests can wait for expiry.
-  auth = await startAuth({ ACCESS_TOKEN_TTL: '2', DEVICE_CODE_TTL: '2' });
+  // conf is also a resource server for the platform audience, so it may introspect the first-party login's tokens (RFC 7662 §4).
+  auth = await startAuth({ ACCESS_TOKEN_TTL: '2', DEVICE_CODE_TTL: '2', INTROSPECTION_RESOURCE_SERVERS: 'negative-conf' });
   const common = ['--scope', 'content:read speech:read offline_access', '--resource', auth.issuer, '--redirect-uri', REDIRECT];
-  conf = await cli<CreatedClient>(auth, ['clients:create', '--name', 'conf', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), ...common]);
+  conf = await cli<CreatedClient>(auth, ['clients:create', '--name', 'conf', '--client-id', 'negative-conf', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), ...common]);
   pub = await cli<CreatedClient>(auth, ['clients:create', '--name', 'pub', '--type', 'public', '--grant', 'authorization_code', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token', ...common]);
   user = await createUser(auth);
   const pair = await generateKeyPair('ES256', { extractable: true });

@@ -38,7 +38,7 @@ function expectProtected(res: Response, formTargets: string[] = []): void {
 
 describe('HTML page headers', () => {
   it('the /authorize error pages', async () => {
-    const queries = [{ client_id: 'nope', redirect_uri: REDIRECT }, { client_id: client.client_id, redirect_uri: 'https://evil.example/cb' }, {}];
+    const queries: Record<string, string>[] = [{ client_id: 'nope', redirect_uri: REDIRECT }, { client_id: client.client_id, redirect_uri: 'https://evil.example/cb' }, {}];
     for (const q of queries) {
       const res = await fetch(`${auth.issuer}/authorize?${new URLSearchParams({ response_type: 'code', ...q }).toString()}`, { redirect: 'manual' });
       expect(res.status).toBe(400);
@@ -53,7 +53,7 @@ describe('HTML page headers', () => {
     const agent = new FormAgent(auth.issuer);
     const login = await agent.follow(`/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'content:read' }).toString()}`);
     expectProtected(login.res);
-    const consent = await agent.signIn(login, user);
+    const consent = await agent.follow('/login', { form: { csrf: FormAgent.field(login.html, 'csrf'), return_to: FormAgent.field(login.html, 'return_to'), email: user.email, password: user.password } });
     expect(consent.html).toContain('action="/authorize/decision"');
     expectProtected(consent.res, ['https://app.example']);
     const device = await agent.follow('/device');
@@ -61,8 +61,11 @@ describe('HTML page headers', () => {
     expectProtected(device.res);
     const logout = await agent.follow('/logout');
     expectProtected(logout.res);
-    const wrongPassword = await new FormAgent(auth.issuer).signIn(await new FormAgent(auth.issuer).follow('/login'), { email: user.email, password: 'wrong' });
-    expectProtected(wrongPassword.res);
+    const stranger = new FormAgent(auth.issuer);
+    const form = await stranger.follow('/login');
+    const wrongPassword = await stranger.request('/login', { form: { csrf: FormAgent.field(form.html, 'csrf'), return_to: '/device', email: user.email, password: 'wrong' } });
+    expect(wrongPassword.status).toBe(401);
+    expectProtected(wrongPassword);
   });
 });
 

@@ -119,7 +119,8 @@ describe('/revoke errors', () => {
   it("another client's access token is invalid_request and stays active", async () => {
     const at = (await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(machine) })).body!.access_token as string;
     expectOAuthError(await post('/revoke', { token: at, token_type_hint: 'access_token' }, { authorization: basic(conf) }), 400, 'invalid_request');
-    expect((await post('/introspect', { token: at }, { authorization: basic(conf) })).body).toMatchObject({ active: true });
+    // Still active, as its own client learns (conf may not introspect another client's token).
+    expect((await post('/introspect', { token: at }, { authorization: basic(machine) })).body).toMatchObject({ active: true });
   });
 });
 

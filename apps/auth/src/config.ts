@@ -68,6 +68,14 @@ export const authConfigShape = {
   /** Sign-in failures are forgotten this long after the last one (seconds). */
   LOGIN_FAILURE_WINDOW: env.positiveInt(86400),
   JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,
+  /**
+   * Comma-separated client ids of resource servers allowed to introspect tokens issued to other clients,
+   * when the token's audience is one of the resource server's registered resources (RFC 7662 §4).
+   */
+  INTROSPECTION_RESOURCE_SERVERS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((id) => id.trim()).filter(Boolean)),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -7,13 +7,15 @@ import { looksLikeJwt, verifyOwnAccessToken } from '../tokens/access-token';
 import { findRefreshToken } from '../tokens/refresh-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
 import type { FormRequest } from '../http/form-body';
+import { mayIntrospect } from './introspection-policy';
 import { formBody, paramsOf, required, single } from './params';
 
-type Introspection = Record<string, unknown> & { active: boolean };
+type Introspection = { active: false } | (Record<string, unknown> & { active: true; client_id: string; aud: string | string[] });
 
 /**
- * `POST /introspect` (RFC 7662). Any authenticated confidential client (resource servers are clients)
- * may ask; the answer is authoritative (signature, expiry, revocation). Inactive: only `{active:false}`.
+ * `POST /introspect` (RFC 7662). Authenticated confidential clients may ask; the answer is authoritative
+ * (signature, expiry, revocation) for the token's own client and the resource servers it is meant for
+ * (introspection-policy.ts). Inactive, or not the caller's to know: only `{active:false}`.
  */
 export function introspectRoute(deps: Deps): Router {
   const router = Router();
@@ -26,10 +28,12 @@ export function introspectRoute(deps: Deps): Router {
 export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     const params = paramsOf(req.body);
-    await authenticateClient(deps, req, params, '/introspect', false);
+    const { client } = await authenticateClient(deps, req, params, '/introspect', false);
     const token = required(params, 'token', 8192);
     single(params, 'token_type_hint', 100);
-    sendNoStoreJson(res, 200, await introspect(deps, token));
+    const answer = await introspect(deps, token);
+    const allowed = answer.active && mayIntrospect(client, deps.config.INTROSPECTION_RESOURCE_SERVERS, { clientId: answer.client_id, audience: answer.aud });
+    sendNoStoreJson(res, 200, allowed ? answer : { active: false });
   };
 }
 
@@ -66,7 +70,7 @@ export async function introspect(deps: Deps, token: string): Promise<Introspecti
     iat,
     nbf: iat,
     sub: refresh.sub,
-    aud: refresh.audience.length === 1 ? refresh.audience[0] : refresh.audience,
+    aud: refresh.audience.length === 1 ? refresh.audience[0]! : refresh.audience,
     iss: deps.config.PUBLIC_URL,
     ...(refresh.jkt ? { cnf: { jkt: refresh.jkt } } : {}),
   };

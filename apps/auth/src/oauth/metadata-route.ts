@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { GRANT_TYPES } from '../clients/client-model';
 import type { Deps } from '../deps';
 import { DPOP_ALGORITHMS, publicEndpoint } from './dpop-at-token';
+import { SUPPORTED_SCOPES } from './scopes';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
 const AUTH_SIGNING_ALGS = ['HS256', 'HS384', 'HS512', 'ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
@@ -28,7 +29,7 @@ export function metadata(deps: Deps) {
     introspection_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
     code_challenge_methods_supported: ['S256'],
-    scopes_supported: ['content:read', 'content:write', 'speech:read', 'speech:write', 'offline_access'],
+    scopes_supported: SUPPORTED_SCOPES,
     dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     authorization_response_iss_parameter_supported: true,
     access_token_signing_alg_values_supported: ['ES256'],

@@ -1,6 +1,7 @@
 import { OAuthError } from '@platform/errors';
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
+import { EMAIL_SCOPE } from '../oauth/scopes';
 import { issueAccessToken } from './access-token';
 import { revokeFamily, storeRefreshToken } from './refresh-tokens';
 import { revokeAccessToken } from './revocation';
@@ -48,6 +49,8 @@ export interface IssuedTokenSet {
 export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens'>, input: TokenSetInput): Promise<IssuedTokenSet> {
   const { config } = deps;
   const ttlSeconds = Math.min(input.ttlSeconds ?? config.ACCESS_TOKEN_TTL, config.ACCESS_TOKEN_TTL);
+  // The account's email (`username`) only for tokens granted the email scope.
+  const withEmail = input.scopes.includes(EMAIL_SCOPE);
   const at = await issueAccessToken(deps.keys, {
     issuer: config.PUBLIC_URL,
     sub: input.sub,
@@ -57,11 +60,11 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
     ttlSeconds,
     ...(input.jkt ? { jkt: input.jkt } : {}),
     ...(input.account
-      ? { roles: input.account.roles, plan: input.account.plan, username: input.account.email }
+      ? { roles: input.account.roles, plan: input.account.plan, ...(withEmail ? { username: input.account.email } : {}) }
       : {
           ...(input.profile?.roles ? { roles: input.profile.roles } : {}),
           ...(input.profile?.plan ? { plan: input.profile.plan } : {}),
-          ...(input.profile?.username ? { username: input.profile.username } : {}),
+          ...(withEmail && input.profile?.username ? { username: input.profile.username } : {}),
         }),
     ...(input.act ? { act: input.act } : {}),
   });
