@@ -81,7 +81,7 @@ describe('content events on Kafka', () => {
     expect(byType('user.created').data).toMatchObject({ id: userId, localId: user.id, name: 'Evented', email, status: 'ACTIVE', role: 'USER', updatedAt: null });
     expect(byType('user.updated').data).toMatchObject({ id: userId, name: 'Evented Renamed', updatedAt: expect.any(String) });
     expect(byType('user.deleted').data).toMatchObject({ id: userId, name: 'Evented Renamed', status: 'DELETED' });
-    expect(byType('comment.created').data).toMatchObject({ id: commentId, content: 'Nice', parentId: null, updatedAt: null, author: { id: userId }, post: { id: postId, title: 'Event me' } });
+    expect(byType('comment.created').data).toMatchObject({ id: commentId, content: 'Nice', parentId: null, updatedAt: null, author: { id: userId }, post: { id: postId, title: 'Event me', authorId: user.id } });
     expect(byType('comment.updated').data).toMatchObject({ id: commentId, content: 'Nice, edited', updatedAt: expect.any(String), author: { id: userId }, post: { id: postId } });
     expect(byType('comment.deleted').data).toMatchObject({ id: commentId, content: 'Nice, edited' });
     const first = byType('post.created');

@@ -46,7 +46,14 @@ export interface PostSnapshot {
 }
 
 /** Nested post: the scalar fields, without its author or content body repeated. */
-export type PostRefSnapshot = Pick<PostSnapshot, 'id' | 'localId' | 'title' | 'slug' | 'status' | 'published' | 'createdAt'>;
+export type PostRefSnapshot = Pick<PostSnapshot, 'id' | 'localId' | 'title' | 'slug' | 'status' | 'published' | 'createdAt'> & {
+  /**
+   * The post's author's account id: a comment on a draft is visible to the post's author (and
+   * moderators) only, and subscribers are filtered by the same rule. Absent in events written by
+   * content before it carried this field; such comments on drafts reach moderators only.
+   */
+  authorId?: string;
+};
 
 export interface CommentSnapshot {
   id: string;

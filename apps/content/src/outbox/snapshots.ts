@@ -53,6 +53,7 @@ export function postRefSnapshot(post: PostDoc): PostRefSnapshot {
     status: post.status,
     published: post.published,
     createdAt: iso(post.createdAt)!,
+    authorId: post.author,
   };
 }
 

@@ -30,8 +30,9 @@ export function viewerOf(identity: Identity): Viewer {
 const privileged = (viewer: Viewer) => viewer.roles.includes('ADMIN') || viewer.roles.includes('MODERATOR');
 
 /**
- * Unpublished posts (and comments on them) reach only their author and moderators, as content
- * shows drafts only to them; everyone else never learns they exist.
+ * Unpublished posts reach only their author and moderators, and comments on them only the post's
+ * author and moderators (not the comment's own author), as content shows them; everyone else never
+ * learns they exist.
  */
 export function canSeeEvent(event: ContentEvent, viewer: Viewer): boolean {
   switch (event.type) {
@@ -42,7 +43,7 @@ export function canSeeEvent(event: ContentEvent, viewer: Viewer): boolean {
     case 'comment.created':
     case 'comment.updated':
     case 'comment.deleted':
-      return event.data.post.status === 'PUBLISHED' || privileged(viewer) || (viewer.sub !== undefined && event.data.author.localId === viewer.sub);
+      return event.data.post.status === 'PUBLISHED' || privileged(viewer) || (viewer.sub !== undefined && event.data.post.authorId === viewer.sub);
     default:
       return true;
   }
