@@ -67,6 +67,18 @@ describe('query cost', () => {
     expect(over.errors![0]!.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', aliases: 31, maxAliases: 30 });
   });
 
+  it('checks repeated selections before validation (whose overlapping-fields check is quadratic in them)', async () => {
+    // 600 selections under one response name, with a field that does not exist: refused for its shape, never validated.
+    const repeated = `{ ${Array.from({ length: 600 }, () => 'a: posts { totalCount nope }').join(' ')} }`;
+    const res = await gql(app, repeated, {}, reader);
+    expect(res.status).toBe(400);
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors![0]!.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', aliases: 599, maxAliases: 30 });
+    // The same mistake without the repeats is a validation error as before.
+    const once = await gql(app, '{ a: posts { totalCount nope } }', {}, reader);
+    expect(once.errors![0]!.extensions!.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('prices a count per item: a page of 100 posts with three counts each is over budget, a page of 20 is not', async () => {
     const q = `query($n: Int) { posts(first: $n) { edges { node { comments(first: 0) { totalCount } author { posts(first: 0) { totalCount } comments(first: 0) { totalCount } } } } } }`;
     const big = await gql(app, q, { n: 100 }, reader);

@@ -37,15 +37,17 @@ export const FIELD_COST = { field: 1, page: 5, count: 10, textSearch: 50 } as co
 
 /**
  * Breadth and depth, independent of the budget: at most `maxAliases` repeated selections (a field
- * selected again under another response name in the same selection set, counted after fragments are
- * expanded: a plain rename costs nothing) and at most `maxDepth` nested fields.
+ * selected again in the same selection set, under an alias or not, counted after fragments are
+ * expanded; a plain rename costs nothing) and at most `maxDepth` nested fields. Repeats are what
+ * multiply work without raising depth, and what makes validation's overlapping-fields check
+ * quadratic, so they are capped before validation runs.
  */
 export const QUERY_SHAPE_LIMITS = { maxDepth: 10, maxAliases: 30, maxPageSize: 100, defaultPageSize: 10 } as const;
 
 export interface QueryMeasure {
   depth: number;
   cost: number;
-  /** Repeated selections (aliases of a field already selected in the same selection set). */
+  /** Repeated selections: a field selected again in the same selection set (aliased or not). */
   aliases: number;
 }
 
@@ -86,9 +88,9 @@ function searchesText(args: Record<string, unknown>, fieldName: string, parentNa
 /** One selection set under `parent`; `connection` says whether it is a connection's, and with a text filter. */
 function measureSet(walk: Walk, set: SelectionSetNode | undefined, parent: GraphQLNamedType | undefined, connection: { items: number; textSearch: boolean } | null): { depth: number; cost: number } {
   if (!set) return { depth: 0, cost: 0 };
-  const names = new Map<string, Set<string>>();
+  const names = new Map<string, number>();
   const result = measureSelections(walk, set, parent, connection, names);
-  for (const keys of names.values()) walk.aliases += keys.size - 1;
+  for (const selections of names.values()) walk.aliases += selections - 1;
   return result;
 }
 
@@ -97,17 +99,19 @@ function measureSelections(
   set: SelectionSetNode,
   parent: GraphQLNamedType | undefined,
   connection: { items: number; textSearch: boolean } | null,
-  names: Map<string, Set<string>>,
+  names: Map<string, number>,
 ): { depth: number; cost: number } {
   let depth = 0;
   let cost = 0;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
       const name = selection.name.value;
-      if (name.startsWith('__')) continue;
-      const keys = names.get(name) ?? new Set<string>();
-      keys.add(selection.alias?.value ?? name);
-      names.set(name, keys);
+      names.set(name, (names.get(name) ?? 0) + 1);
+      if (name.startsWith('__')) {
+        // Free, but its repeats count: validation compares every pair of same-named selections.
+        measureSet(walk, selection.selectionSet, undefined, null);
+        continue;
+      }
       const definition = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
       const type = definition ? getNamedType(definition.type) : undefined;
       const args = definition ? argumentsOf(definition, selection, walk.variables) : {};
@@ -156,7 +160,8 @@ function measureSelections(
 
 /**
  * Depth, cost and repeated selections of the document's costliest operation, with the variables it
- * will run with. Expects a document that passed validation against `schema`; unknown fields cost 1.
+ * will run with. Safe before validation: unknown fields cost 1, bad arguments are priced at their
+ * defaults, fragment cycles are followed once.
  */
 export function measureQuery(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}): QueryMeasure {
   const fragments: Record<string, FragmentDefinitionNode> = {};
@@ -186,7 +191,7 @@ export function queryLimitError(measure: QueryMeasure, maxCost: number): GraphQL
     });
   }
   if (measure.aliases > maxAliases) {
-    return new GraphQLError(`Query repeats fields under ${measure.aliases} aliases; at most ${maxAliases} are allowed`, {
+    return new GraphQLError(`Query selects fields again ${measure.aliases} times (aliases or repeats in one selection set); at most ${maxAliases} are allowed`, {
       extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, aliases: measure.aliases, maxAliases },
     });
   }

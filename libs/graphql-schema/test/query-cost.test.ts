@@ -38,6 +38,9 @@ describe('query cost model', () => {
     expect(measure('{ a: post(id: "1") { id } b: post(id: "2") { id } c: post(id: "3") { id } }').aliases).toBe(2);
     expect(measure('{ post(id: "1") { ...F } } fragment F on Post { t1: title t2: title title }').aliases).toBe(2);
     expect(measure('{ post(id: "1") { x: id } posts { edges { node { x: id y: id } } } }').aliases).toBe(1);
+    // Repeats under the same response name count too (they merge, but validation compares every pair).
+    expect(measure('{ a: posts { totalCount } a: posts { totalCount } }').aliases).toBe(1);
+    expect(measure('{ __typename __typename __schema { types { name name } } }').aliases).toBe(2);
   });
 
   it('measures depth without introspection fields', () => {

@@ -17,6 +17,7 @@ import type { GraphQLContext } from './context';
 import type { CursorCodec } from './cursors';
 import { applyDirectives } from './directives/apply-directives';
 import { checkLimits } from './limits';
+import { limitsGate } from './limits-gate';
 import { createLoaders } from './loaders';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
@@ -154,6 +155,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
       app.use(
         '/graphql',
         express.json({ limit: GRAPHQL_BODY_LIMIT }),
+        limitsGate,
         expressMiddleware(server, {
           context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps), cursors: options.cursors }),
         }),

@@ -3,7 +3,7 @@ import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, t
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { GraphQLErrorCode } from '@platform/errors';
-import { measureQuery } from '@platform/graphql-schema';
+import { measureQuery, queryLimitError } from '@platform/graphql-schema';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { authenticate, type AuthenticateDeps } from '../auth/authenticate';
@@ -161,13 +161,16 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         } catch (err) {
           return [err instanceof GraphQLError ? err : new GraphQLError('query could not be parsed')];
         }
+        // Shape and own budget before validation, whose overlapping-fields check is quadratic in repeats.
+        const measure = measureQuery(options.schema, document, payload.variables ?? {});
+        const tooCostly = queryLimitError(measure, options.limits.maxCost);
+        if (tooCostly) return [tooCostly];
         const invalid = validate(options.schema, document);
         if (invalid.length > 0) return invalid;
         const viewer = viewerOf(state.identity);
         const denied = checkAuthDirectives(options.schema, document, viewer);
         if (denied.length > 0) return denied;
-        // Priced before it starts: every event pays the selection's cost again.
-        const measure = measureQuery(options.schema, document, payload.variables ?? {});
+        // Booked before it starts: every event pays the selection's cost again.
         const overBudget = bookSubscription(state.costs, (other) => other in ctx.subscriptions, id, measure, options.limits);
         if (overBudget) return [overBudget];
         const args: ExecutionArgs = {
