@@ -35,7 +35,10 @@ export class EmailTakenError extends Error {
   }
 }
 
+/** MongoDB's duplicate-key error (code 11000): of the unique indexes (`_id`, a random UUID, and `emailKey`) only `emailKey` can clash. */
 function isDuplicateKey(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  if ((err as { code?: unknown }).code === 11000) return true;
   return err instanceof Error && /E11000|duplicate key/i.test(err.message);
 }
 
