@@ -105,6 +105,26 @@ describe('role and status changes revoke what the account holds', () => {
     await subscription.dispose();
   });
 
+  it('an admin made outside content (in auth) and demoted through content loses the rights on the next request', async () => {
+    // Promoted in auth directly, as the operators' tooling does: content's profile still says USER.
+    const olga = await register('Olga Operator');
+    const promoted = await fetch(`${edge.auth.url}/internal/accounts/${olga.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+      body: JSON.stringify({ roles: ['ADMIN'] }),
+    });
+    expect(promoted.status).toBe(200);
+    const asAdmin = await login(olga.email, olga.password);
+    const postId = await alicePost();
+    expect((await bearer(edge.gateway, 'PATCH', `/api/v1/posts/${postId}`, asAdmin.token, { title: 'Edited by Olga' })).status).toBe(200);
+
+    const demoted = await bearer(edge.gateway, 'PUT', `/api/v1/users/${olga.id}`, root!.token, { name: olga.name, roles: ['ROLE_USER'] });
+    expect(demoted.status).toBe(200);
+    expect((await bearer(edge.gateway, 'PATCH', `/api/v1/posts/${postId}`, asAdmin.token, { title: 'Edited after demotion' })).status).toBe(401);
+    const again = await login(olga.email, olga.password);
+    expect((await bearer(edge.gateway, 'PATCH', `/api/v1/posts/${postId}`, again.token, { title: 'Edited as a user' })).status).toBe(403);
+  });
+
   it('a suspended admin: the next request with the same token is refused, the refresh token dead, no new sign-in', async () => {
     const sam = await register('Sam Admin', 'ADMIN');
     const postId = await alicePost();

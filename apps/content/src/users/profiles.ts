@@ -103,9 +103,19 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
   const email = changes.email?.toLowerCase();
   const authChanges: { email?: string; roles?: string[]; status?: string; name?: string } = {};
   if (email !== undefined && email !== current.email) authChanges.email = email;
-  if (changes.role !== undefined && changes.role !== current.role) authChanges.roles = [changes.role];
-  // auth knows two account states: only ACTIVE profiles may sign in.
-  if (changes.status !== undefined && changes.status !== current.status) authChanges.status = changes.status === 'ACTIVE' ? 'active' : 'disabled';
+  if (changes.role !== undefined || changes.status !== undefined) {
+    // Role and status are compared with auth's account, not with this profile: the account may have been
+    // changed in auth directly (operators' tooling), and a demotion or suspension that this profile
+    // already shows must still reach auth, which revokes the account's tokens when they change.
+    const account = await deps.auth.getAccount(id);
+    if (!account.ok && account.status !== 404) throw new DomainError('unavailable', 'Authorization service refused the account lookup');
+    const held = account.ok ? account.value : undefined;
+    const sameRoles = held !== undefined && held.roles.length === 1 && held.roles[0] === changes.role;
+    if (changes.role !== undefined && (held ? !sameRoles : changes.role !== current.role)) authChanges.roles = [changes.role];
+    // auth knows two account states: only ACTIVE profiles may sign in.
+    const authStatus = changes.status === 'ACTIVE' ? 'active' : 'disabled';
+    if (changes.status !== undefined && (held ? held.status !== authStatus : changes.status !== current.status)) authChanges.status = authStatus;
+  }
   if (Object.keys(authChanges).length > 0) {
     if (changes.name !== undefined) authChanges.name = changes.name;
     const result = await deps.auth.updateAccount(id, authChanges);
