@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { Redis } from 'ioredis';
 import { stackEnv } from '@platform/testing';
 import { cli, type CreatedClient } from './helpers/fixtures';
@@ -81,6 +82,28 @@ describe('accounts', () => {
     expect(await login.json()).toMatchObject({ account: { id: account.id, roles: ['ADMIN', 'USER'] } });
 
     expect(await cliFailure(['accounts:create', '--email', email.toUpperCase(), '--name', 'Twin', '--password', password])).toEqual({ code: 1, stderr: expect.stringContaining('email already registered') });
+  });
+});
+
+describe('account changes', () => {
+  it('accounts:update of the role or status revokes every token the account holds; the refresh token is refused', async () => {
+    const target = `demote.${Date.now()}@example.org`;
+    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', target, '--name', 'To demote', '--password', password, '--role', 'ADMIN']);
+    const login = (await (await auth.internal('/login', { body: { email: target, password } })).json()) as { access_token: string; refresh_token: string };
+    const redis = new Redis(stackEnv().REDIS_URL);
+    try {
+      const revoked = async () => (await redis.exists(`auth:revoked:jti:${decodeJwt(login.access_token).jti!}`)) === 1;
+      expect(await revoked()).toBe(false);
+      expect(await cli<PublicAccount>(auth, ['accounts:update', '--account', target, '--role', 'USER'])).toMatchObject({ id: account.id, roles: ['USER'], status: 'active' });
+      expect(await revoked()).toBe(true);
+    } finally {
+      await redis.quit();
+    }
+    expect((await auth.internal('/refresh', { body: { refresh_token: login.refresh_token } })).status).toBe(401);
+
+    expect(await cli<PublicAccount>(auth, ['accounts:update', '--account', account.id, '--status', 'disabled'])).toMatchObject({ status: 'disabled' });
+    expect((await auth.internal('/login', { body: { email: target, password } })).status).toBe(401);
+    expect(await cliFailure(['accounts:update', '--account', target, '--status', 'frozen'])).toMatchObject({ code: 1 });
   });
 });
 

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { toPublicAccount } from '../accounts/account-model';
-import { createAccount, findAccount, findAccountByEmail } from '../accounts/accounts';
+import { changeAccount } from '../accounts/account-changes';
+import { accountPatchInput, createAccount, findAccount, findAccountByEmail } from '../accounts/accounts';
 import { unlockLogins } from '../accounts/login-limits';
 import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
 import { createClient, listClients, toPublicClient, type NewClientInput } from '../clients/clients';
@@ -22,6 +23,8 @@ const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   clients:list
   accounts:create --email E --name N --password P [--role ADMIN|MODERATOR|USER...] [--plan P]
   accounts:list
+  accounts:update --account <id or email> [--role ADMIN|MODERATOR|USER...] [--status active|disabled] [--plan P]
+                  (a role or status change revokes every token the account holds at once)
   logins:unlock   [--email E] [--address A]   (forget sign-in failures; ends a lock)
   api-keys:create --account <id or email> [--name N]
   api-keys:list   [--account <id or email>]
@@ -46,6 +49,7 @@ const options = {
   account: { type: 'string' },
   id: { type: 'string' },
   address: { type: 'string' },
+  status: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -93,6 +97,19 @@ async function main(): Promise<number> {
           ...(values.plan ? { plan: values.plan } : {}),
         });
         print(toPublicAccount(account));
+        break;
+      }
+      case 'accounts:update': {
+        const account = values.account ? await accountOf(values.account) : null;
+        if (!account) throw new Error('--account must name an existing account (id or email)');
+        const patch = accountPatchInput.parse({
+          ...(values.role ? { roles: values.role } : {}),
+          ...(values.status ? { status: values.status } : {}),
+          ...(values.plan ? { plan: values.plan } : {}),
+        });
+        const changed = await changeAccount({ config, redis, ...models }, account._id, patch);
+        if (!changed) throw new Error('no such account');
+        print(toPublicAccount(changed));
         break;
       }
       case 'accounts:list':
