@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Issuer } from 'openid-client';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
-import { authorizeCode } from '../auth/helpers/fixtures';
+import { freePort, inOneWindow, stackEnv, startApp, uniqueName, untilClock, type RunningApp } from '@platform/testing';
+import { authorizeCode, FormAgent } from '../auth/helpers/fixtures';
 import { createApiKey, eventually, INTERNAL_SECRET, registerAccount, startPlatform, type Platform } from './platform';
 
 const run = promisify(execFile);
@@ -13,17 +13,28 @@ const run = promisify(execFile);
  * HTTP hygiene every app shares. Logs: a sign-in and the authorization code flow through the
  * gateway, tokens used, refreshed and revoked, leave no cookie value, code, state, token or API
  * key in the gateway's log output (its request log records every URL and response header).
- * And each answer, of every interface and every app (successes, the
+ * Client addresses: X-Forwarded-For is believed only from TRUSTED_PROXIES (none by default), and
+ * auth and content take the address from the gateway's signed identity, so per-address limits (the
+ * gateway's anonymous budget, auth's wrong device codes and sign-in failures) cannot be reset by
+ * rotating the header. And each answer, of every interface and every app (successes, the
  * gateway's own refusals, upstream errors, 404s, auth's fast lane, health routes), says
  * `X-Content-Type-Options: nosniff`, so a browser never sniffs a JSON body into HTML or script.
  */
 let platform: Platform;
 let gateway: string;
 let worker: RunningApp;
+/** Budgets per address in this file's auth: small, so a few attempts show the limit. */
+const USER_CODE_MAX_ATTEMPTS = 3;
+const LOGIN_ADDRESS_MAX_FAILURES = 3;
 
 beforeAll(async () => {
   platform = await startPlatform({
-    authEnv: { LOG_LEVEL: 'info' },
+    authEnv: {
+      LOG_LEVEL: 'info',
+      USER_CODE_MAX_ATTEMPTS: String(USER_CODE_MAX_ATTEMPTS),
+      LOGIN_ADDRESS_MAX_FAILURES: String(LOGIN_ADDRESS_MAX_FAILURES),
+      LOGIN_FIRST_LOCK_SECONDS: '600',
+    },
     gatewayEnv: { LOG_LEVEL: 'info', PLAN_LIMITS_JSON: JSON.stringify({ anonymous: { rps: 1000, concurrency: 100 } }) },
   });
   gateway = platform.gateways[0]!.url;
@@ -156,5 +167,128 @@ describe('the gateway\'s log output after a sign-in and the code flow through it
     expect(lines.some((l) => l.req?.url === '/login' && l.res?.headers?.['set-cookie'] === '[redacted]')).toBe(true);
     expect(lines.some((l) => l.req?.url === '/token')).toBe(true);
     expect(lines.some((l) => l.req?.url === '/v1/models?xi_api_key=[redacted]')).toBe(true);
+  });
+});
+
+/**
+ * Last in this file: it spends the loopback address's device-code and sign-in budgets in this auth.
+ * `gateway` runs with the default TRUSTED_PROXIES (none); `strict` too, with an anonymous budget of
+ * 2 per second; `trusting` has TRUSTED_PROXIES=loopback (the test is its load balancer) and the same budget.
+ */
+describe('client addresses: X-Forwarded-For only from trusted proxies, and services read the signed one', () => {
+  const ANONYMOUS_RPS = 2;
+  let strict: RunningApp;
+  let trusting: RunningApp;
+  let lastBurstEnd = 0;
+
+  beforeAll(async () => {
+    const start = async (extra: Record<string, string>) => {
+      const port = await freePort();
+      return startApp({
+        app: 'gateway',
+        env: {
+          ...platform.gatewayEnv(port),
+          RATE_LIMIT_PREFIX: uniqueName('hygrl'),
+          PLAN_LIMITS_JSON: JSON.stringify({ anonymous: { rps: ANONYMOUS_RPS, concurrency: 50 } }),
+          ...extra,
+        },
+        readyTimeoutMs: 60_000,
+      });
+    };
+    [strict, trusting] = await Promise.all([start({}), start({ TRUSTED_PROXIES: 'loopback' })]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.allSettled([strict?.stop(), trusting?.stop()]);
+  });
+
+  let octet = 0;
+  /** A documentation address (RFC 5737) not used before in this file. */
+  const freshAddress = () => `203.0.113.${(octet += 1)}`;
+
+  /** Anonymous GraphQL requests in one rate window, each from `addresses[i]` by X-Forwarded-For; the statuses in order. */
+  const burst = (via: RunningApp, addresses: string[]) =>
+    inOneWindow(
+      async () => {
+        const statuses: number[] = [];
+        for (const address of addresses) {
+          const res = await fetch(`${via.url}/graphql`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+            body: '{"query":"{__typename}"}',
+          });
+          await res.arrayBuffer();
+          statuses.push(res.status);
+        }
+        lastBurstEnd = Date.now();
+        return statuses;
+      },
+      // Each attempt on a new window: the last one's budget for these addresses has run out by then.
+      { before: () => untilClock(lastBurstEnd + 1100) },
+    );
+
+  it('an untrusted client rotating X-Forwarded-For still spends one anonymous budget (its socket address)', async () => {
+    const statuses = await burst(strict, Array.from({ length: 6 }, freshAddress));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(ANONYMOUS_RPS);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6 - ANONYMOUS_RPS);
+  });
+
+  it('with TRUSTED_PROXIES set, the forwarded address is the client: each has its own budget', async () => {
+    const one = freshAddress();
+    const statuses = await burst(trusting, [one, one, one, freshAddress(), freshAddress(), freshAddress()]);
+    expect(statuses).toEqual([200, 200, 429, 200, 200, 200]);
+  });
+
+  /** Signs a new account in on `via`'s device page and returns the agent and the entry form's page. */
+  async function deviceEntry(via: string) {
+    const account = await registerAccount(via);
+    const agent = new FormAgent(via);
+    const page = await agent.signIn(await agent.follow('/device'), account);
+    if (!page.html.includes('action="/device"')) throw new Error(`no device entry form:\n${page.html}`);
+    return { agent, page };
+  }
+
+  /** Wrong user codes, each sent with the given X-Forwarded-For; the statuses in order. */
+  async function wrongCodes(via: string, addresses: string[]): Promise<number[]> {
+    const entry = await deviceEntry(via);
+    const { agent } = entry;
+    let { page } = entry;
+    const statuses: number[] = [];
+    for (const address of addresses) {
+      const res = await agent.request('/device', {
+        form: { csrf: FormAgent.field(page.html, 'csrf'), user_code: 'BCDF-GHJK' },
+        headers: { 'x-forwarded-for': address },
+      });
+      const html = await res.text();
+      statuses.push(res.status);
+      page = { html };
+    }
+    return statuses;
+  }
+
+  it('auth counts wrong device codes against the address the gateway vouches for, not a rotated header', async () => {
+    const statuses = await wrongCodes(gateway, Array.from({ length: USER_CODE_MAX_ATTEMPTS + 2 }, freshAddress));
+    expect(statuses).toEqual([...Array<number>(USER_CODE_MAX_ATTEMPTS).fill(400), 429, 429]);
+  });
+
+  it('behind a trusted proxy, auth counts them per forwarded client address', async () => {
+    const one = freshAddress();
+    const statuses = await wrongCodes(trusting.url, [...Array<string>(USER_CODE_MAX_ATTEMPTS + 1).fill(one), freshAddress()]);
+    expect(statuses).toEqual([...Array<number>(USER_CODE_MAX_ATTEMPTS).fill(400), 429, 400]);
+  });
+
+  it('content\'s sign-in reaches auth\'s address limit with the signed address, however the header rotates', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < LOGIN_ADDRESS_MAX_FAILURES + 2; i += 1) {
+      const res = await fetch(`${gateway}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': freshAddress() },
+        body: JSON.stringify({ email: `nobody-${randomUUID()}@example.com`, password: 'wrong password' }),
+      });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, LOGIN_ADDRESS_MAX_FAILURES)).toEqual(Array<number>(LOGIN_ADDRESS_MAX_FAILURES).fill(401));
+    expect(statuses.slice(LOGIN_ADDRESS_MAX_FAILURES)).toEqual([429, 429]);
   });
 });

@@ -38,6 +38,8 @@ beforeAll(async () => {
     gateways: 2,
     gatewayEnv: {
       PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 200, concurrency: 50 }, anonymous: { rps: ANONYMOUS_RPS, concurrency: 50 } }),
+      // The test stands in for the load balancer: its X-Forwarded-For picks each burst's client IP.
+      TRUSTED_PROXIES: 'loopback',
     },
   });
   [a, b] = platform.gateways as [RunningApp, RunningApp];

@@ -1,5 +1,6 @@
 import { env, loadConfig } from '@platform/config';
 import { z } from 'zod';
+import { trustedProxiesProblem } from './limits/trusted-proxies';
 
 const optionalString = z.string().default('');
 
@@ -13,8 +14,20 @@ export const gatewayConfigShape = {
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   AUTH_URL: env.httpUrl.default('http://127.0.0.1:8081'),
   CONTENT_URL: env.httpUrl.default('http://127.0.0.1:8082'),
-  /** Express `trust proxy`: which hops may set X-Forwarded-For (the load balancer's address). */
-  TRUST_PROXY: z.string().min(1).default('loopback'),
+  /**
+   * The hops whose X-Forwarded-For is believed (the load balancer's addresses): a comma-separated list
+   * of addresses, CIDR ranges or loopback/linklocal/uniquelocal. Empty (default): none; the client is
+   * the socket's peer.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      const problem = trustedProxiesProblem(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
+  /** Renamed TRUSTED_PROXIES (whose default trusts no one): refused, so a deployment that set it notices. */
+  TRUST_PROXY: z.undefined({ message: 'renamed TRUSTED_PROXIES (a list of proxy addresses/CIDRs; default: none)' }).optional(),
   /** Upstream must answer with headers within this many ms, else 504. */
   UPSTREAM_TIMEOUT_MS: env.positiveInt(10_000),
   /** TCP connect bound for upstreams; a dead host answers 503 this fast. */

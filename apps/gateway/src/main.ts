@@ -13,6 +13,7 @@ import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck 
 import { createAdmission } from './limits/admission';
 import { createConcurrencyLimiter } from './limits/concurrency';
 import { upgradeClientAddress } from './limits/client-address';
+import { proxyTrust } from './limits/trusted-proxies';
 import { createFailedCredentialBudget } from './limits/failed-credentials';
 import { createPlanLimiter } from './limits/limit-middleware';
 import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plans';
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
   const webSocketLogins = createWebSocketLogins({
     failures: failedCredentials,
     apiKeys,
-    addressOf: upgradeClientAddress(config.TRUST_PROXY),
+    addressOf: upgradeClientAddress(config.TRUSTED_PROXIES),
     logger,
   });
 
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
       },
     },
     mount(app) {
-      app.set('trust proxy', config.TRUST_PROXY);
+      app.set('trust proxy', proxyTrust(config.TRUSTED_PROXIES));
       app.use(requestLogger(logger));
       mountEdgeRoutes(app, {
         publicUrl: config.PUBLIC_URL,

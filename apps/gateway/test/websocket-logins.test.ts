@@ -8,7 +8,7 @@ import { createWebSocketLogins } from '../src/limits/websocket-logins';
 const upgrade = (peer: string, forwardedFor?: string) =>
   ({ headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
 
-describe('the client IP of a WebSocket upgrade (TRUST_PROXY, as for HTTP)', () => {
+describe('the client IP of a WebSocket upgrade (TRUSTED_PROXIES, as for HTTP)', () => {
   it('takes X-Forwarded-For only from a trusted hop', () => {
     const loopback = upgradeClientAddress('loopback');
     expect(loopback(upgrade('127.0.0.1', '198.51.100.7'))).toBe('198.51.100.7');

@@ -20,6 +20,12 @@ export interface Identity {
   clientId?: string;
   /** Speech plan of the account, when known. */
   plan?: string;
+  /**
+   * The client's address as the gateway resolved it (its socket peer, or X-Forwarded-For from a
+   * trusted proxy only): what services limit anonymous callers and sign-in attempts by. Services
+   * never read X-Forwarded-For themselves; anyone can send that header.
+   */
+  clientAddress?: string;
 }
 
 const ISSUER = 'platform-gateway';
@@ -44,6 +50,7 @@ export async function signIdentity(identity: Identity, secret: string): Promise<
     method: identity.method,
     ...(identity.clientId ? { client_id: identity.clientId } : {}),
     ...(identity.plan ? { plan: identity.plan } : {}),
+    ...(identity.clientAddress ? { addr: identity.clientAddress } : {}),
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'platform-identity+jwt' })
     .setIssuer(ISSUER)
@@ -77,6 +84,7 @@ export async function verifyIdentity(token: string | undefined, secret: string):
       method,
       ...(typeof payload.client_id === 'string' ? { clientId: payload.client_id } : {}),
       ...(typeof payload.plan === 'string' ? { plan: payload.plan } : {}),
+      ...(typeof payload.addr === 'string' ? { clientAddress: payload.addr } : {}),
     };
   } catch (err) {
     if (err instanceof IdentityError) throw err;

@@ -22,6 +22,13 @@ describe('internal identity header', () => {
     expect(identity.method).toBe('anonymous');
   });
 
+  it('carries the client address the gateway resolved (services never read X-Forwarded-For)', async () => {
+    const token = await signIdentity({ roles: [], scope: '', method: 'anonymous', clientAddress: '203.0.113.9' }, secret);
+    await expect(verifyIdentity(token, secret)).resolves.toEqual({ roles: [], scope: '', method: 'anonymous', clientAddress: '203.0.113.9' });
+    const without = await signIdentity({ roles: [], scope: '', method: 'internal' }, secret);
+    expect((await verifyIdentity(without, secret)).clientAddress).toBeUndefined();
+  });
+
   it('rejects a missing header, another key, and a token not made by the gateway', async () => {
     await expect(verifyIdentity(undefined, secret)).rejects.toThrow(IdentityError);
     const other = await signIdentity({ sub: 'x', roles: ['ADMIN'], scope: '', method: 'internal' }, 'o'.repeat(40));

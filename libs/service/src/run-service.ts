@@ -42,7 +42,9 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
   let draining = false;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For is nobody's to believe but the gateway's (TRUSTED_PROXIES there); services take
+  // the client's address from the gateway's signed identity, and req.ip is the socket's peer.
+  app.set('trust proxy', false);
   app.use(healthRoutes(options.checks, () => draining));
   options.mount(app);
 

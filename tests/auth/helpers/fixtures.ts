@@ -52,13 +52,14 @@ export class FormAgent {
     }
   }
 
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
     const res = await fetch(new URL(url, this.base), {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
         cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '),
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
       },
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { findClient } from '../clients/clients';
 import type { Deps } from '../deps';
+import { clientAddress } from '../http/client-address';
 import { findByUserCode, formatUserCode, normalizeUserCode, retireUserCode, writeDevice } from '../device/device-codes';
 import { formBody, paramsOf } from '../oauth/params';
 import { escapeHtml, hidden, sendPage } from './html';
@@ -52,7 +53,7 @@ export function deviceRoutes(deps: Deps): Router {
     if (!account) return res.redirect(303, loginRedirect('/device'));
     const given = typeof params.user_code === 'string' ? params.user_code.slice(0, 20) : '';
     if (!csrfValid(req, params.csrf)) return entryPage(deps, req, res, 403, given, 'Your form expired. Please try again.');
-    const ip = req.ip ?? 'unknown';
+    const ip = await clientAddress(req, deps.config.INTERNAL_SECRET);
     if (await tooManyFailures(deps, ip)) return entryPage(deps, req, res, 429, '', 'Too many wrong codes. Wait 15 minutes and try again.');
     const normalized = normalizeUserCode(given);
     const found = normalized ? await findByUserCode(deps, normalized) : null;

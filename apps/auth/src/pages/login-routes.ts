@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { formBody, paramsOf } from '../oauth/params';
 import { escapeHtml, hidden, sendPage } from './html';
 import { csrfToken, csrfValid, safeReturnTo, startSession } from './session';
+import { clientAddress } from '../http/client-address';
 
 function loginPage(deps: Deps, req: Request, res: Response, status: number, returnTo: string, error?: string): void {
   const csrf = csrfToken(deps, req, res);
@@ -31,7 +32,7 @@ export function loginRoutes(deps: Deps): Router {
     if (!csrfValid(req, params.csrf)) return loginPage(deps, req, res, 403, returnTo, 'Your form expired. Please try again.');
     const email = typeof params.email === 'string' ? params.email : '';
     const password = typeof params.password === 'string' ? params.password : '';
-    const result = await signIn(deps, { email, password, address: req.ip ?? 'unknown' });
+    const result = await signIn(deps, { email, password, address: await clientAddress(req, deps.config.INTERNAL_SECRET) });
     if (!result.ok && result.retryAfterSeconds !== undefined) {
       // The same answer whether or not the account exists: the limit is kept per identifier.
       res.setHeader('Retry-After', String(result.retryAfterSeconds));

@@ -11,6 +11,8 @@ export interface Caller {
   method: Identity['method'];
   /** Stable key for per-caller limits and caches: the account id, or the client address. */
   key: string;
+  /** The client's address as the gateway resolved and signed it (identity `clientAddress`). */
+  address: string;
 }
 
 const RANK: Record<Role, number> = { USER: 1, MODERATOR: 2, ADMIN: 3 };
@@ -23,6 +25,7 @@ export function callerFromIdentity(identity: Identity, address: string): Caller 
     scope: new Set(identity.scope.split(' ').filter(Boolean)),
     method: identity.method,
     key: identity.sub ? `u:${identity.sub}` : `a:${address}`,
+    address,
   };
 }
 

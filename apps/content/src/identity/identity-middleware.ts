@@ -22,7 +22,8 @@ export function identityMiddleware(secret: string) {
         identity = await verifyIdentity(header, secret);
         if (header !== undefined) verified.put(header, identity, REMEMBER_SECONDS, Date.now());
       }
-      res.locals.caller = callerFromIdentity(identity, req.ip ?? 'unknown');
+      // The address the gateway signed (it alone decides whether X-Forwarded-For is believed).
+      res.locals.caller = callerFromIdentity(identity, identity.clientAddress ?? req.socket.remoteAddress ?? 'unknown');
       next();
     } catch (err) {
       if (!(err instanceof IdentityError)) return next(err);

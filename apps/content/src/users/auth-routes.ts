@@ -3,6 +3,7 @@ import { ContentHttpError, ContentValidationError } from '@platform/errors';
 import type { TokenResponse } from '../auth-client/auth-client';
 import type { ContentDeps } from '../domain/deps';
 import { isEmail, Problems, readString, rejectUnknown, requireObjectBody } from '../http/validate';
+import { callerOf } from '../identity/identity-middleware';
 import { createProfile } from './profiles';
 import { renderUser } from './rest-user-view';
 
@@ -59,7 +60,7 @@ export function authRoutes(deps: ContentDeps): Router {
     const email = readString(problems, body, 'email', { required: true, max: 320 });
     const password = readString(problems, body, 'password', { required: true, max: 128, trim: false });
     problems.throwIfAny();
-    const result = await deps.auth.login({ email: email!.toLowerCase(), password: password!, ...(req.ip ? { client_address: req.ip } : {}) });
+    const result = await deps.auth.login({ email: email!.toLowerCase(), password: password!, client_address: callerOf(res).address });
     if (!result.ok && result.status === 429) {
       // auth's brute-force limit: the same answer whether or not the account exists.
       res.setHeader('Retry-After', String(result.retryAfter ?? 1));

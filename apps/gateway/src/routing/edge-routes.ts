@@ -2,6 +2,7 @@ import express, { type Express, type Request, type Response, type Router } from 
 import type { Logger } from '@platform/logger';
 import { authenticateRequests, credentialRefusal, publicRequestUrl } from '../auth/authenticate-middleware';
 import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
+import { clientAddress } from '../limits/client-address';
 import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
 import { sendEdgeError } from './edge-errors';
@@ -67,9 +68,11 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       res.destroy();
     });
 
+  // The services limit by the client address the gateway resolved (TRUSTED_PROXIES), signed with
+  // the identity: never by an X-Forwarded-For they would have to trust.
   const toContent = (req: Request, res: Response, body?: Buffer, surface: 'content' | 'graphql' = 'content') =>
     settle(
-      signIdentity(req.identity!).then((identity) =>
+      signIdentity({ ...req.identity!, clientAddress: clientAddress(req) }).then((identity) =>
         forward(req, res, deps.content, req.originalUrl, {
           drop: CREDENTIAL_HEADERS,
           set: { 'x-platform-identity': identity },
@@ -169,11 +172,16 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       next();
       return;
     }
+    // Auth authenticates its own callers here; the identity only vouches for the client's address
+    // (its sign-in and device-code limits count per address).
     settle(
-      forward(req, res, deps.auth, req.originalUrl, {
-        maxBodyBytes: deps.maxBodyBytes,
-        onFailure: (err) => sendEdgeError(res, 'oauth', err),
-      }),
+      signIdentity({ roles: [], scope: '', method: 'anonymous', clientAddress: clientAddress(req) }).then((identity) =>
+        forward(req, res, deps.auth, req.originalUrl, {
+          set: { 'x-platform-identity': identity },
+          maxBodyBytes: deps.maxBodyBytes,
+          onFailure: (err) => sendEdgeError(res, 'oauth', err),
+        }),
+      ),
       res,
     );
   });
