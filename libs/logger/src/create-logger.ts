@@ -4,6 +4,22 @@ import { scrubSecrets } from './redact';
 export type Logger = pino.Logger;
 
 /**
+ * Properties some errors carry that hold what a client sent or what went over the wire: body-parser's
+ * `body` (the raw request body of a JSON syntax error, passwords included), HTTP clients' request and
+ * response objects with their headers.
+ */
+const PAYLOAD_PROPERTIES = ['body', 'rawBody', 'headers', 'config', 'request', 'response'];
+
+/** pino's error serializer without the payload an error may carry. */
+function errorWithoutPayload(err: Error): unknown {
+  const serialized = pino.stdSerializers.err(err) as unknown;
+  if (typeof serialized === 'object' && serialized !== null) {
+    for (const name of PAYLOAD_PROPERTIES) delete (serialized as Record<string, unknown>)[name];
+  }
+  return serialized;
+}
+
+/**
  * JSON logger for a service. Secrets travel in a few well-known places; they are redacted here
  * once so no handler can log them by accident: by path for the fields we know, and in every
  * serialized line (child loggers and kafkajs lines included) for whatever looks like a secret
@@ -29,6 +45,7 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
       ],
       censor: '[redacted]',
     },
+    serializers: { err: errorWithoutPayload },
     hooks: { streamWrite: scrubSecrets },
   };
   return destination ? pino(options, destination) : pino(options);

@@ -121,4 +121,20 @@ describe('createLogger', () => {
     expect(lines[1]).toMatchObject({ msg: `token ${REDACTED}`, detail: { refresh_token: REDACTED } });
     expect(lines[2]).toMatchObject({ req: { headers: { cookie: REDACTED, authorization: REDACTED } } });
   });
+
+  it('logs an error without the request body or headers it carries (body-parser, HTTP clients)', () => {
+    const out = captured();
+    const logger = createLogger('test', 'info', out.stream);
+    const parseError = Object.assign(new SyntaxError('Unexpected token } in JSON'), {
+      type: 'entity.parse.failed',
+      status: 400,
+      body: '{"email":"a@example.com","pass": "correct horse battery"}',
+      headers: { 'x-custom': 'private' },
+    });
+    logger.error({ err: parseError }, 'request failed');
+    const [line] = out.lines();
+    expect(line).toMatchObject({ err: { type: 'SyntaxError', message: 'Unexpected token } in JSON', status: 400 } });
+    expect(out.raw()).not.toContain('correct horse battery');
+    expect(out.raw()).not.toContain('private');
+  });
 });
