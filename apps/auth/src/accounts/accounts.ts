@@ -70,6 +70,12 @@ export async function findAccountByEmail(model: Model<AccountDoc>, email: string
   return model.findOne({ emailKey: emailKeyOf(email) }).lean<AccountDoc>();
 }
 
+/** Whether a patch changes what the account may do (or who can sign in as it): its tokens must go. */
+export function changesRights(patch: AccountPatch): boolean {
+  return patch.roles !== undefined || patch.status !== undefined || patch.password !== undefined;
+}
+
+/** Applies a patch; a change of rights bumps `securityVersion` in the same write (accounts/account-changes.ts revokes). */
 export async function updateAccount(model: Model<AccountDoc>, id: string, patch: AccountPatch): Promise<AccountDoc | null> {
   const set: Partial<AccountDoc> = {};
   if (patch.name !== undefined) set.name = patch.name;
@@ -82,7 +88,8 @@ export async function updateAccount(model: Model<AccountDoc>, id: string, patch:
   if (patch.status !== undefined) set.status = patch.status as AccountStatus;
   if (patch.plan !== undefined) set.plan = patch.plan;
   try {
-    return await model.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<AccountDoc>();
+    const update = changesRights(patch) ? { $set: set, $inc: { securityVersion: 1 } } : { $set: set };
+    return await model.findOneAndUpdate({ _id: id }, update, { new: true }).lean<AccountDoc>();
   } catch (err) {
     if (isDuplicateKey(err)) throw new EmailTakenError();
     throw err;
