@@ -129,11 +129,22 @@ describe('role and status changes revoke what the account holds', () => {
     const sam = await register('Sam Admin', 'ADMIN');
     const postId = await alicePost();
     expect((await bearer(edge.gateway, 'PATCH', `/api/v1/posts/${postId}`, sam.token, { title: 'Edited by Sam' })).status).toBe(200);
+    // A speech API key of the account, in the gateway's lookup cache once used.
+    const created = await fetch(`${edge.auth.url}/internal/accounts/${sam.id}/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+      body: JSON.stringify({ name: 'sam' }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const withKey = () => fetch(`${edge.gateway.url}/v1/models`, { headers: { 'xi-api-key': key } });
+    expect((await withKey()).status).toBe(200);
 
     const suspended = await bearer(edge.gateway, 'PUT', `/api/v1/users/${sam.id}`, root!.token, { name: sam.name, status: 'SUSPENDED' });
     expect(suspended.status).toBe(200);
 
     expect((await bearer(edge.gateway, 'PATCH', `/api/v1/posts/${postId}`, sam.token, { title: 'Edited while suspended' })).status).toBe(401);
+    // The gateway does not answer from its cached lookup: the key of a suspended account is refused at once.
+    expect((await withKey()).status).toBe(401);
     expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/refresh', null, { refresh_token: sam.refresh })).status).toBe(401);
     expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/login', null, { email: sam.email, password: sam.password })).status).toBe(401);
     expect((await bearer(edge.gateway, 'GET', `/api/v1/posts/${postId}`, alice.token)).json).toMatchObject({ title: 'Edited by Sam' });
