@@ -36,6 +36,17 @@ export interface AuthClient {
 
 const TIMEOUT_MS = 5000;
 
+/**
+ * An account id as one path segment of auth's internal API. encodeURIComponent leaves dots alone, and
+ * the URL parser resolves a `.` or `..` segment (`/internal/accounts/..` is `/internal/`), so those name
+ * no account and are never sent.
+ */
+function accountPath(id: string): string | undefined {
+  return id === '' || id === '.' || id === '..' ? undefined : `/internal/accounts/${encodeURIComponent(id)}`;
+}
+
+const NO_SUCH_ACCOUNT = { ok: false, status: 404, body: { error: 'not_found', error_description: 'no such account' } } as const;
+
 export function createAuthClient(baseUrl: string, secret: string, fetchImpl: typeof fetch = fetch): AuthClient {
   async function call<T>(method: string, path: string, body?: unknown): Promise<AuthResult<T>> {
     let res: Response;
@@ -66,7 +77,13 @@ export function createAuthClient(baseUrl: string, secret: string, fetchImpl: typ
     createAccount: (input) => call('POST', '/internal/accounts', input),
     login: (input) => call('POST', '/internal/login', input),
     refresh: (refreshToken) => call('POST', '/internal/refresh', { refresh_token: refreshToken }),
-    getAccount: (id) => call('GET', `/internal/accounts/${encodeURIComponent(id)}`),
-    updateAccount: (id, changes) => call('PATCH', `/internal/accounts/${encodeURIComponent(id)}`, changes),
+    getAccount: async (id) => {
+      const path = accountPath(id);
+      return path ? call('GET', path) : NO_SUCH_ACCOUNT;
+    },
+    updateAccount: async (id, changes) => {
+      const path = accountPath(id);
+      return path ? call('PATCH', path, changes) : NO_SUCH_ACCOUNT;
+    },
   };
 }
