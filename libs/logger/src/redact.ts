@@ -115,6 +115,8 @@ const SECRET_MEMBER =
 const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?/g;
 /** The platform's own secrets, recognisable by prefix: API keys, refresh tokens, device codes, client secrets. */
 const PREFIXED_SECRET = /(?<![A-Za-z0-9])(sk|rt|dc|cs)_[A-Za-z0-9_-]{16,}/g;
+/** The password of a URL's userinfo (`redis://:pw@host`, `mongodb://user:pw@host`), as connection errors may print it. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^/\s:@"\\]*:)[^@\s/"\\]+@/gi;
 /** Credentials after an HTTP authentication scheme, wherever a header value was copied into text. */
 const AUTH_SCHEME = /\b(Bearer|DPoP|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
 /**
@@ -133,6 +135,7 @@ export function scrubSecrets(text: string): string {
     .replace(JWT, REDACTED)
     .replace(PREFIXED_SECRET, (_m, prefix: string) => `${prefix}_${REDACTED}`)
     .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(URL_PASSWORD, (_m, before: string) => `${before}${REDACTED}@`)
     .replace(SECRET_PAIR, (_m, name: string) => `${name}=${REDACTED}`)
     .replace(OPAQUE_TOKEN, REDACTED);
 }

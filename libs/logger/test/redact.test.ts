@@ -73,6 +73,8 @@ describe('scrubSecrets: every serialized line', () => {
     ['a set-cookie array member', '{"headers":{"set-cookie":["a=1","b=2"]}}', 'a=1'],
     ['an opaque session id', `{"sid":"${SESSION}"}`, SESSION],
     ['an opaque code', `{"msg":"saw ${CODE}"}`, CODE],
+    ['a connection URL password', '{"err":"connect ECONNREFUSED redis://:s3cret-pw@10.0.0.5:6379"}', 's3cret-pw'],
+    ['a MongoDB URL password', 'failed: mongodb://app:pa55word@db1:27017,db2:27017/?replicaSet=rs0', 'pa55word'],
   ])('%s', (_name, line, secret) => {
     const scrubbed = scrubSecrets(line);
     expect(scrubbed).not.toContain(secret);
@@ -86,6 +88,7 @@ describe('scrubSecrets: every serialized line', () => {
     ['error codes and words', '{"err":{"code":"ECONNREFUSED","type":"NotWritablePrimaryError"},"msg":"upstream unavailable"}'],
     ['a voice id', '{"voice":"21m00Tcm4TlvDq8ikWAM"}'],
     ['an error code member', '{"code":"invalid_grant","state":"open"}'],
+    ['a URL without credentials', '{"url":"mongodb://127.0.0.1:27027/?replicaSet=rs0","other":"http://a:8080/x"}'],
   ])('leaves %s alone', (_name, line) => {
     expect(scrubSecrets(line)).toBe(line);
   });
