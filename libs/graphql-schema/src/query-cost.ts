@@ -57,7 +57,17 @@ interface Walk {
   variables: Record<string, unknown>;
   visiting: Set<string>;
   aliases: number;
+  /** Selection sets and fragments entered and not yet left; past MAX_NESTING the walk stops. */
+  nesting: number;
+  truncated: boolean;
 }
+
+/**
+ * The walk runs before validation, on any document that parses, so it bounds its own recursion:
+ * a document nested deeper than this (fields, inline fragments and spreads together) is reported
+ * with this depth, which is over every limit, instead of being walked to the end.
+ */
+const MAX_NESTING = 64;
 
 function isConnection(type: GraphQLNamedType): boolean {
   return isObjectType(type) && type.name.endsWith('Connection') && 'edges' in type.getFields();
@@ -101,6 +111,11 @@ function measureSelections(
   connection: { items: number; textSearch: boolean } | null,
   names: Map<string, number>,
 ): { depth: number; cost: number } {
+  if (walk.nesting >= MAX_NESTING) {
+    walk.truncated = true;
+    return { depth: 0, cost: 0 };
+  }
+  walk.nesting += 1;
   let depth = 0;
   let cost = 0;
   for (const selection of set.selections) {
@@ -155,6 +170,7 @@ function measureSelections(
     depth = Math.max(depth, measured.depth);
     cost += measured.cost;
   }
+  walk.nesting -= 1;
   return { depth, cost };
 }
 
@@ -169,10 +185,10 @@ export function measureQuery(schema: GraphQLSchema, document: DocumentNode, vari
   const worst: QueryMeasure = { depth: 0, cost: 0, aliases: 0 };
   for (const def of document.definitions) {
     if (def.kind !== Kind.OPERATION_DEFINITION) continue;
-    const walk: Walk = { schema, fragments, variables, visiting: new Set(), aliases: 0 };
+    const walk: Walk = { schema, fragments, variables, visiting: new Set(), aliases: 0, nesting: 0, truncated: false };
     const root = def.operation === 'query' ? schema.getQueryType() : def.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
     const { depth, cost } = measureSet(walk, def.selectionSet, root ?? undefined, null);
-    worst.depth = Math.max(worst.depth, depth);
+    worst.depth = Math.max(worst.depth, walk.truncated ? MAX_NESTING : depth);
     worst.cost = Math.max(worst.cost, cost);
     worst.aliases = Math.max(worst.aliases, walk.aliases);
   }

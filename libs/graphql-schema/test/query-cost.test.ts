@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { buildSchema, parse } from 'graphql';
 import { FIELD_COST, measureQuery, queryLimitError, QUERY_SHAPE_LIMITS, typeDefs } from '@platform/graphql-schema';
 
@@ -64,5 +65,43 @@ describe('query cost model', () => {
     const m = measure(`{ ${fields} }`);
     expect(m.aliases).toBe(999);
     expect(m.cost).toBe(1000 * (field + page + textSearch + field + textSearch));
+  });
+
+  it('stops walking a document nested past every limit instead of recursing to its end', () => {
+    const deep = `{ ${'post(id: "1") { author { '.repeat(400)}id${' } }'.repeat(400)} }`;
+    expect(() => measure(deep)).not.toThrow();
+    expect(queryLimitError(measure(deep), 5000)?.extensions.code).toBe('QUERY_TOO_DEEP');
+    // Spreads nest without nesting the text: the parser takes a chain of 20 000 in its stride.
+    const chain = Array.from({ length: 20_000 }, (_, i) => `fragment F${i} on Post { ...F${i + 1} }`).join(' ');
+    const chained = measure(`{ post(id: "1") { ...F0 } } ${chain} fragment F20000 on Post { id }`);
+    expect(chained.depth).toBeGreaterThan(QUERY_SHAPE_LIMITS.maxDepth);
+  });
+
+  it('measures any document that parses, valid or not, without throwing (seeded)', () => {
+    const names = ['posts', 'post', 'users', 'comments', 'replies', 'author', 'edges', 'node', 'totalCount', 'title', 'search', 'nope', '__typename'];
+    const args = ['', '(first: 0)', '(first: 100)', '(first: $n)', '(first: "x")', '(limit: 50)', '(filter: { search: "x" })', '(filter: $f)', '(query: "q")', '(id: 1)'];
+    const selection: fc.Arbitrary<string> = fc.letrec<{ set: string }>((tie) => ({
+      set: fc
+        .array(
+          fc.oneof(
+            { depthSize: 'small' },
+            fc.tuple(fc.option(fc.constantFrom('a', 'b'), { nil: undefined }), fc.constantFrom(...names), fc.constantFrom(...args), fc.option(tie('set'), { nil: undefined })).map(
+              ([alias, name, arg, inner]) => `${alias ? `${alias}: ` : ''}${name}${arg}${inner ? ` ${inner}` : ''}`,
+            ),
+            tie('set').map((inner) => `... on ${['Post', 'User', 'Nope'][inner.length % 3]} ${inner}`),
+            fc.constantFrom('...F', '...G'),
+          ),
+          { minLength: 1, maxLength: 4 },
+        )
+        .map((items) => `{ ${items.join(' ')} }`),
+    })).set;
+    fc.assert(
+      fc.property(selection, selection, fc.jsonValue(), (operation, fragment, n) => {
+        const document = parse(`query($n: Int, $f: PostFilter) ${operation} fragment F on Post ${fragment} fragment G on PostConnection { ...F totalCount }`);
+        const m = measureQuery(schema, document, { n, f: { search: n } });
+        expect(Number.isFinite(m.cost) && m.cost >= 0 && m.depth >= 0 && m.aliases >= 0).toBe(true);
+      }),
+      { seed: 20261123, numRuns: 300 },
+    );
   });
 });
