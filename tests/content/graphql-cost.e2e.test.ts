@@ -89,3 +89,21 @@ describe('query cost', () => {
     expect((small.data!.posts as { edges: unknown[] }).edges).toHaveLength(6);
   });
 });
+
+describe('GRAPHQL_MAX_COST', () => {
+  let small: RunningContent;
+  beforeAll(async () => {
+    small = await startContent({ GRAPHQL_MAX_COST: '100' });
+  }, 120_000);
+  afterAll(async () => stopContent(small));
+
+  it('sets the budget per request', async () => {
+    // 1 + 5 + 50 for the searched page, 1 + 50 for its count: 107.
+    const search = '{ posts(first: 0, filter: { search: "needle" }) { totalCount } }';
+    const refused = await gql(small, search, {}, 'anonymous');
+    expect(refused.status).toBe(400);
+    expect(refused.errors![0]!.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 107, maxCost: 100 });
+    expect((await gql(small, '{ posts(first: 10) { edges { node { title } } } }', {}, 'anonymous')).errors).toBeUndefined();
+    expect((await gql(app, search, {}, reader)).errors).toBeUndefined();
+  });
+});

@@ -18,6 +18,11 @@ export const contentConfigShape = {
   OUTBOX_POLL_MS: env.positiveInt(200),
   /** Turn the relay off on replicas that should only serve requests. */
   OUTBOX_RELAY: env.boolean(true),
+  /**
+   * Cost budget of one GraphQL request (libs/graphql-schema's cost model). Keep it at least the gateway's
+   * SUBSCRIPTION_MAX_COST: the gateway's nested fetches for subscriptions are requests here too.
+   */
+  GRAPHQL_MAX_COST: env.positiveInt(5_000),
 };
 
 export type ContentConfig = ReturnType<typeof loadContentConfig>;

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     // A write committed here is published at once, not at the next poll.
     outboxCommitted: () => relay.wake(),
   };
-  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET) });
+  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET), maxCost: config.GRAPHQL_MAX_COST });
   await runService({
     name: 'content',
     host: config.HOST,

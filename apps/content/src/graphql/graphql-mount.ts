@@ -31,6 +31,8 @@ export interface GraphQLMountOptions {
   logger: Logger;
   /** Page cursors, sealed with a key every replica shares (cursors.ts). */
   cursors: CursorCodec;
+  /** Cost budget of one request (`GRAPHQL_MAX_COST`; limits.ts). */
+  maxCost?: number;
 }
 
 export const GRAPHQL_BODY_LIMIT = '100kb';
@@ -112,7 +114,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     async requestDidStart() {
       return {
         async didResolveOperation({ document, request }) {
-          const error = checkLimits(document, (request.variables ?? {}) as Record<string, unknown>);
+          const error = checkLimits(document, (request.variables ?? {}) as Record<string, unknown>, { maxCost: options.maxCost });
           if (error) throw error;
         },
         async willSendResponse({ contextValue, response }) {
@@ -155,7 +157,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
       app.use(
         '/graphql',
         express.json({ limit: GRAPHQL_BODY_LIMIT }),
-        limitsGate,
+        limitsGate(options.maxCost),
         expressMiddleware(server, {
           context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps), cursors: options.cursors }),
         }),

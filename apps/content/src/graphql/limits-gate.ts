@@ -20,19 +20,21 @@ function variablesOf(value: unknown): Record<string, unknown> {
  * validation (an error thrown there becomes a 500), hence this step in front of it. Anything it
  * cannot read (no query, a syntax error) goes on to Apollo, which answers it in its own way.
  */
-export function limitsGate(req: Request, res: Response, next: NextFunction): void {
-  const source: unknown = req.method === 'GET' ? req.query : req.body;
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) return next();
-  const { query, variables } = source as { query?: unknown; variables?: unknown };
-  if (typeof query !== 'string') return next();
-  let document: DocumentNode;
-  try {
-    document = parse(query);
-  } catch {
-    return next();
-  }
-  const error = checkLimits(document, variablesOf(variables));
-  if (!error) return next();
-  const { http: _http, ...extensions } = error.extensions;
-  res.status(400).json({ errors: [{ message: error.message, extensions }] });
+export function limitsGate(maxCost?: number): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const source: unknown = req.method === 'GET' ? req.query : req.body;
+    if (typeof source !== 'object' || source === null || Array.isArray(source)) return next();
+    const { query, variables } = source as { query?: unknown; variables?: unknown };
+    if (typeof query !== 'string') return next();
+    let document: DocumentNode;
+    try {
+      document = parse(query);
+    } catch {
+      return next();
+    }
+    const error = checkLimits(document, variablesOf(variables), { maxCost });
+    if (!error) return next();
+    const { http: _http, ...extensions } = error.extensions;
+    res.status(400).json({ errors: [{ message: error.message, extensions }] });
+  };
 }

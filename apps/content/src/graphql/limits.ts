@@ -18,7 +18,7 @@ let sdlSchema: GraphQLSchema | undefined;
 export function checkLimits(
   document: DocumentNode,
   variables: Record<string, unknown> = {},
-  options: { schema?: GraphQLSchema; maxCost?: number } = {},
+  options: { schema?: GraphQLSchema; maxCost?: number | undefined } = {},
 ): GraphQLError | null {
   const schema = options.schema ?? (sdlSchema ??= buildSchema(typeDefs));
   const error = queryLimitError(measureQuery(schema, document, variables), options.maxCost ?? MAX_COST);
