@@ -72,6 +72,14 @@ describe('paths with dot segments, encoded separators, backslashes or empty segm
     await eventually(() => authSaw(id), 10_000);
   });
 
+  it('the sign-out page is served through the gateway (the origin the sign-in cookie belongs to)', async () => {
+    const answer = await rawRequest('/logout');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.body).toContain('action="/logout"');
+  });
+
   it.each(TRAVERSALS)('%s is refused with 400 invalid_request and never reaches auth', async (path) => {
     const id = `trav-${randomUUID()}`;
     const answer = await rawRequest(path, { 'x-request-id': id });

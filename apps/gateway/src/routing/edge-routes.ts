@@ -37,6 +37,7 @@ export const AUTH_PUBLIC_PREFIXES = [
   '/jwks',
   '/authorize',
   '/login',
+  '/logout',
   '/device',
   '/token',
   '/revoke',
