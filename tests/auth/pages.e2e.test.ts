@@ -97,3 +97,24 @@ describe('sign-out', () => {
     expect(replay.headers.get('location')).toMatch(/^\/login\?/);
   });
 });
+
+describe('sign-in sessions and changes of rights', () => {
+  it("a password change ends the account's sign-in sessions; a name change does not", async () => {
+    const person = await createUser(auth);
+    const agent = new FormAgent(auth.issuer);
+    await agent.signIn(await agent.follow('/login?return_to=/device'), person);
+    expect((await agent.follow('/device')).html).toContain('action="/device"');
+
+    const renamed = await auth.internal(`/accounts/${person.id}`, { method: 'PATCH', body: { name: 'Renamed' } });
+    expect(renamed.status).toBe(200);
+    expect((await agent.follow('/device')).html).toContain('action="/device"');
+
+    const changed = await auth.internal(`/accounts/${person.id}`, { method: 'PATCH', body: { password: 'a-new-password-123' } });
+    expect(changed.status).toBe(200);
+    expect((await agent.follow('/device')).html).toContain('action="/login"');
+
+    // Signing in again with the new password starts a session that works.
+    await agent.signIn(await agent.follow('/login?return_to=/device'), { ...person, password: 'a-new-password-123' });
+    expect((await agent.follow('/device')).html).toContain('action="/device"');
+  });
+});

@@ -39,7 +39,7 @@ export function loginRoutes(deps: Deps): Router {
       return loginPage(deps, req, res, 429, returnTo, `Too many sign-in attempts. Try again in ${result.retryAfterSeconds} seconds.`);
     }
     if (!result.ok) return loginPage(deps, req, res, 401, returnTo, 'Email or password is wrong.');
-    await startSession(deps, res, result.account._id);
+    await startSession(deps, res, result.account);
     res.redirect(303, returnTo);
   });
   return router;

@@ -33,19 +33,28 @@ function appendCookie(res: Response, cookie: string): void {
 
 const sessionKey = (sid: string) => `auth:session:${sha256(sid)}`;
 
+/**
+ * The session holds the account id and the account's `securityVersion` when it signed in
+ * (`<id> <version>`): a change of the account's rights (password, roles, status) bumps the version,
+ * which ends every sign-in session begun before it, as it revokes the account's tokens.
+ */
+function sessionValue(account: Pick<AccountDoc, '_id' | 'securityVersion'>): string {
+  return `${account._id} ${account.securityVersion ?? 0}`;
+}
+
 /** The signed-in account of the sign-in session (Redis, HttpOnly cookie), if any. */
 export async function sessionAccount(deps: Deps, req: Request): Promise<AccountDoc | null> {
   const sid = cookies(req)[SESSION_COOKIE];
   if (!sid) return null;
-  const accountId = await deps.redis.get(sessionKey(sid));
-  if (!accountId) return null;
-  const account = await deps.accounts.findById(accountId).lean<AccountDoc>();
-  return account?.status === 'active' ? account : null;
+  const stored = await deps.redis.get(sessionKey(sid));
+  if (!stored) return null;
+  const account = await deps.accounts.findById(stored.split(' ')[0]).lean<AccountDoc>();
+  return account?.status === 'active' && stored === sessionValue(account) ? account : null;
 }
 
-export async function startSession(deps: Deps, res: Response, accountId: string): Promise<void> {
+export async function startSession(deps: Deps, res: Response, account: Pick<AccountDoc, '_id' | 'securityVersion'>): Promise<void> {
   const sid = randomToken();
-  await deps.redis.set(sessionKey(sid), accountId, 'EX', deps.config.SESSION_TTL);
+  await deps.redis.set(sessionKey(sid), sessionValue(account), 'EX', deps.config.SESSION_TTL);
   appendCookie(res, `${SESSION_COOKIE}=${sid}; ${cookieAttributes(deps, deps.config.SESSION_TTL)}`);
 }
 
