@@ -1,5 +1,6 @@
-// Three projects: `unit` (no I/O, fakes allowed), `integration` (real Redis, Kafka and MongoDB from
-// the local stack), `e2e` (the built apps started as processes).
+// Four projects: `unit` (no I/O, fakes allowed), `integration` (real Redis, Kafka and MongoDB from
+// the local stack), `e2e` (the built apps started as processes), and `alone`: e2e tests that assert a
+// latency bound, which `npm test` runs by themselves after the others (scripts/test.mjs).
 // Tests are TypeScript run through swc; `@platform/*` resolves to library sources so tests never
 // depend on a stale build. ESM-only client libraries are transformed to CommonJS for jest.
 const esmOnly = ['jose', 'openid-client', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
@@ -33,7 +34,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/**/*.test.ts'],
-      testPathIgnorePatterns: [...ignore, '\\.int\\.test\\.ts$', '\\.e2e\\.test\\.ts$'],
+      testPathIgnorePatterns: [...ignore, '\\.int\\.test\\.ts$', '\\.e2e\\.test\\.ts$', '\\.alone\\.test\\.ts$'],
     },
     {
       ...shared,
@@ -45,6 +46,12 @@ module.exports = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/**/*.e2e.test.ts'],
+      testPathIgnorePatterns: ignore,
+    },
+    {
+      ...shared,
+      displayName: 'alone',
+      testMatch: ['<rootDir>/**/*.alone.test.ts'],
       testPathIgnorePatterns: ignore,
     },
   ],

@@ -1,0 +1,105 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UPLOAD_LIMITS } from '../../../apps/gateway/src/speech/voices/upload-limits';
+import { createApiKey, registerAccount } from '../../gateway/platform';
+import { espeakWav, REFERENCE_TEXT } from '../../voices/audio';
+
+/** Clients of `/v1/voices/add` for the upload tests: accounts, large samples, streamed bodies, a health prober. */
+export interface Caller {
+  key: string;
+}
+
+export async function newCaller(platform: { publicUrl: string; auth: { url: string } }, name: string): Promise<Caller> {
+  const account = await registerAccount(platform.publicUrl, name);
+  return { key: (await createApiKey(platform.auth.url, account.id)).key };
+}
+
+/** Speech looped to just under the longest allowed sample, as FLAC (about 3 MB). */
+let longest: Buffer | undefined;
+export function longestSample(): Buffer {
+  if (longest) return longest;
+  // ffmpeg loops a file, not a pipe.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-uploads-'));
+  try {
+    const speech = path.join(dir, 'speech.wav');
+    fs.writeFileSync(speech, espeakWav(REFERENCE_TEXT, 'en+m3', 30));
+    const seconds = String(UPLOAD_LIMITS.maxFileSeconds - 1);
+    longest = execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-stream_loop', '-1', '-i', speech, '-t', seconds, '-c:a', 'flac', '-f', 'flac', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+    return longest;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A multipart/form-data body as the platform's clients send it (fetch's own encoding of FormData). */
+export async function encodeForm(fields: Record<string, string>, files: { name: string; bytes: Buffer }[]): Promise<{ body: Buffer; contentType: string }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) form.append('files', new Blob([new Uint8Array(f.bytes)], { type: 'audio/flac' }), f.name);
+  const request = new Request('http://encoder.invalid/', { method: 'POST', body: form });
+  return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+}
+
+/**
+ * Streams `body` in pieces; `hold` (when given) is awaited before anything past the first `holdAfter`
+ * bytes is sent. `sent` resolves once the last byte has been handed to the connection.
+ */
+export function streamedBody(body: Buffer, options: { holdAfter?: number; hold?: Promise<unknown> } = {}) {
+  let offset = 0;
+  let markSent!: () => void;
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (options.hold && options.holdAfter !== undefined && offset >= options.holdAfter) await options.hold;
+      const end = Math.min(body.length, offset + 256 * 1024, options.holdAfter !== undefined && offset < options.holdAfter ? options.holdAfter : body.length);
+      controller.enqueue(new Uint8Array(body.subarray(offset, end)));
+      offset = end;
+      if (offset >= body.length) {
+        controller.close();
+        markSent();
+      }
+    },
+  });
+  return { stream, sent, sentBytes: () => offset };
+}
+
+export function upload(gateway: string, caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> {
+  return fetch(`${gateway}/v1/voices/add`, {
+    method: 'POST',
+    headers: { 'xi-api-key': caller.key, 'content-type': contentType },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+export interface Probe {
+  sentAt: number;
+  latencyMs: number;
+  status: number;
+}
+
+/** `/healthz` probed from a process of its own (support/healthz-prober.mjs) until `stop`. */
+export function startProber(url: string) {
+  const child = spawn(process.execPath, [path.join(__dirname, 'healthz-prober.mjs'), url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const probes: Probe[] = [];
+  let rest = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const [sentAt, latencyMs, status] = line.split(' ').map(Number);
+      probes.push({ sentAt: sentAt!, latencyMs: latencyMs!, status: status! });
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    probes,
+    async stop(): Promise<Probe[]> {
+      child.stdin.end();
+      await exited;
+      return probes;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { UPLOAD_LIMITS } from '../../apps/gateway/src/speech/voices/upload-limits';
+import { eventually, startPlatform, type Platform } from '../gateway/platform';
+import { encodeForm, longestSample, newCaller as newCallerOf, startProber, streamedBody, upload as uploadTo, type Caller } from './support/voice-uploads';
+
+/**
+ * `/healthz` keeps answering within 50 ms while the largest allowed clone upload is decoded and
+ * analysed (on worker threads, at the lowest CPU priority). A latency bound is only meaningful on a
+ * machine that is not busy with other work, so this file is in the `alone` jest project, which
+ * `npm test` runs by itself after every other test, once the load average has come down.
+ */
+const HEALTHZ_BOUND_MS = 50;
+
+let platform: Platform;
+let gateway: string;
+const newCaller = (name: string): Promise<Caller> => newCallerOf(platform, name);
+const upload = (caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> => uploadTo(gateway, caller, contentType, stream);
+
+beforeAll(async () => {
+  platform = await startPlatform({
+    gatewayEnv: {
+      SPEECH_PLANS: JSON.stringify({ free: { character_limit: 1_000, voice_limit: 1, max_voice_add_edits: 10 } }),
+      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
+      LOG_LEVEL: 'warn',
+    },
+  });
+  gateway = platform.publicUrl;
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+}, 30_000);
+
+describe('voice cloning does not stall the gateway', () => {
+  it('/healthz answers within 50 ms while the largest allowed upload is decoded and analysed', async () => {
+    const me = await newCaller('Big upload');
+    const sample = longestSample();
+    // As many of the longest files as the per-request byte bound allows, never more than maxFiles.
+    const count = Math.min(UPLOAD_LIMITS.maxFiles, Math.floor((UPLOAD_LIMITS.maxTotalBytes - 64 * 1024) / sample.length));
+    expect(count).toBe(UPLOAD_LIMITS.maxFiles);
+    const files = Array.from({ length: count }, (_, i) => ({ name: `long-${i}.flac`, bytes: sample }));
+    const { body, contentType } = await encodeForm({ name: 'Ten long samples' }, files);
+
+    const prober = startProber(`${gateway}/healthz`);
+    // The prober is up and warm (its first fetch sets up its client and connection) before the upload starts.
+    await eventually(() => prober.probes.length >= 5, 10_000);
+    const uploadStartedAt = Date.now();
+    const streamed = streamedBody(body);
+    let bodySentAt = Number.POSITIVE_INFINITY;
+    void streamed.sent.then(() => (bodySentAt = Date.now()));
+    const res = await upload(me, contentType, streamed.stream);
+    const answeredAt = Date.now();
+    const probes = (await prober.stop()).filter((p) => p.sentAt >= uploadStartedAt);
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 200,
+      body: { voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), name: 'Ten long samples', category: 'cloned', requires_verification: false },
+    });
+    // The analysis of ten two-minute files takes seconds: many probes fell inside it.
+    expect(probes.filter((p) => p.sentAt > bodySentAt && p.sentAt < answeredAt).length).toBeGreaterThanOrEqual(10);
+    expect(probes.every((p) => p.status === 200)).toBe(true);
+    expect(Math.max(...probes.map((p) => p.latencyMs))).toBeLessThan(HEALTHZ_BOUND_MS);
+  }, 120_000);
+
+});
