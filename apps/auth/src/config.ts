@@ -67,6 +67,10 @@ export const authConfigShape = {
   LOGIN_MAX_LOCK_SECONDS: env.positiveInt(900),
   /** Sign-in failures are forgotten this long after the last one (seconds). */
   LOGIN_FAILURE_WINDOW: env.positiveInt(86400),
+  /** Password hashes (scrypt, ~50 ms and 32 MiB each) running at once in this replica (crypto/hash-slots.ts). */
+  PASSWORD_HASH_CONCURRENCY: env.positiveInt(2),
+  /** Password hashes waiting for a slot; beyond, 503 `temporarily_unavailable` at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,
   /**
    * Comma-separated client ids of resource servers allowed to introspect tokens issued to other clients,

@@ -8,12 +8,14 @@ import { introspectEndpoint } from './oauth/introspect-route';
 import { tokenEndpoint } from './oauth/token-route';
 import { requestLog } from './http/request-log';
 import { loadAuthConfig } from './config';
+import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './stores';
 
 async function main(): Promise<void> {
   const config = loadAuthConfig();
   const logger = createLogger('auth', config.LOG_LEVEL);
+  limitPasswordHashing(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   // Auto-pipelining: the revocation lookups of concurrent /introspect requests (and any other commands
   // issued in the same tick) leave in one write instead of one write each; order and replies are unchanged.

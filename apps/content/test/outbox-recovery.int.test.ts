@@ -45,7 +45,9 @@ interface Received {
 /** Every message the consumer got, duplicates included, in arrival order (per partition: Kafka's order). */
 const received: Received[] = [];
 
-const deps = (overrides: Partial<ContentDeps> = {}): ContentDeps => ({ models, auth: {} as ContentDeps['auth'], invalidate: async () => undefined, ...overrides });
+// No auth here: deleting a profile asks auth to disable the account, which answers that it does not know it.
+const noAuth = { updateAccount: async () => ({ ok: false as const, status: 404, body: {} }) } as unknown as ContentDeps['auth'];
+const deps = (overrides: Partial<ContentDeps> = {}): ContentDeps => ({ models, auth: noAuth, invalidate: async () => undefined, ...overrides });
 const caller = (id: string, role: 'USER' | 'ADMIN' = 'USER') => callerFromIdentity({ sub: id, roles: [role], scope: 'content:write', method: 'bearer_jwt' }, 'test');
 const fields = (title: string) => ({ title, content: 'c', excerpt: null, status: 'DRAFT' as const, category: null, tags: [] });
 const relays: Relay[] = [];

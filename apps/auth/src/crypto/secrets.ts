@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHashSlots, type HashSlots } from './hash-slots';
 
 /** A high-entropy random token (base64url), optionally prefixed so it can be recognised in logs and scanners. */
 export function randomToken(prefix = '', bytes = 32): string {
@@ -24,10 +25,20 @@ export function safeEqual(a: string, b: string): boolean {
 // so a login costs ~50 ms on this hardware. The parameters are stored with each hash so they can grow.
 const SCRYPT = { N: 32768, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 };
 
+let hashSlots: HashSlots = createHashSlots(2, 32);
+
+/** Sets this replica's bound on concurrent password hashes (crypto/hash-slots.ts), from the config at boot. */
+export function limitPasswordHashing(concurrency: number, queue: number): void {
+  hashSlots = createHashSlots(concurrency, queue);
+}
+
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, keylen, { N, r, p, maxmem: SCRYPT.maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return hashSlots.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password, salt, keylen, { N, r, p, maxmem: SCRYPT.maxmem }, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -3,6 +3,7 @@ import type { ErrorRequestHandler } from 'express';
 import { OAuthError, httpStatusOf } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { isStoreUnavailable } from '@platform/stores';
+import { PasswordHashBusy } from '../crypto/hash-slots';
 import { BodyError } from './form-body';
 import { sendNoStoreJson } from './no-store-json';
 
@@ -22,6 +23,11 @@ export function answerError(logger: Logger, err: unknown, res: ServerResponse): 
   if (status < 500) {
     const description = status === 413 ? 'request body too large' : err instanceof BodyError ? err.message : 'malformed request';
     sendNoStoreJson(res, status, { error: 'invalid_request', error_description: description });
+    return;
+  }
+  if (err instanceof PasswordHashBusy) {
+    // Every password-hash slot of this replica is taken and its queue is full: a load peak, not a bug.
+    sendNoStoreJson(res, 503, { error: 'temporarily_unavailable', error_description: 'too many password checks in progress; retry shortly' }, { 'Retry-After': '1' });
     return;
   }
   if (isStoreUnavailable(err)) {

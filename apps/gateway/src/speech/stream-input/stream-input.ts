@@ -56,6 +56,8 @@ interface Session {
   /** The upgraded connection under `ws`: its 'drain' says the client took what was buffered. */
   socket: stream.Duplex;
   identity: (Identity & { sub: string }) | null;
+  /** The accepted key, checked again before every segment (a key revoked meanwhile stops the stream). */
+  apiKey: string | null;
   release: (() => Promise<void> | void) | null;
   model: Model;
   voiceId: string | null;
@@ -129,6 +131,7 @@ export function createStreamInput(deps: StreamInputDeps) {
       upgrade: req,
       socket,
       identity: null,
+      apiKey: null,
       release: null,
       model: bySegment ?? resolveModel(undefined)!,
       voiceId: bySegment ? q.get('voice_id') : segment,
@@ -236,6 +239,7 @@ export function createStreamInput(deps: StreamInputDeps) {
     const identity = key.length > 512 ? null : await deps.authenticateApiKey(key);
     if (!identity) throw await refuseKey(session, new SpeechError(401, 'invalid_api_key', 'invalid API key'));
     session.identity = requireSpeaker(identity);
+    session.apiKey = key;
     if (session.authTimer) clearTimeout(session.authTimer);
     session.authTimer = null;
     const release = await deps.limits.acquire(identity);
@@ -369,7 +373,19 @@ export function createStreamInput(deps: StreamInputDeps) {
     }
   }
 
+  /**
+   * The key again, before each segment: revoking it, or a change of the account's rights (auth then
+   * announces the account's keys as revoked), takes effect at the open socket's next generation, as it
+   * does at the next HTTP request. A live key is a hit in this replica's key cache (no call to auth).
+   */
+  async function recheckKey(session: Session): Promise<void> {
+    const identity = session.apiKey ? await deps.authenticateApiKey(session.apiKey) : null;
+    if (!identity) throw new SpeechError(401, 'invalid_api_key', 'the API key was revoked or its account changed');
+    session.identity = requireSpeaker(identity);
+  }
+
   async function synthesizeSegment(session: Session, text: string, pieces: string[]): Promise<void> {
+    await recheckKey(session);
     const request: TtsRequest = { ...session.request, text, rawSettings: session.settings };
     const job = await prepareJob(deps, session.identity!, session.voiceId!, request, 'websocket', pieces);
     let pendingAudio: Buffer[] = [];
