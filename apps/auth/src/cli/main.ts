@@ -18,6 +18,7 @@ import { authModels } from '../stores';
 
 const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   clients:create  --name N --type confidential|public --grant G... [--redirect-uri U...] [--scope S...]
+                  [--post-logout-redirect-uri U...]  (OpenID Connect RP-Initiated Logout)
                   [--resource R...] [--jwks-file F] [--client-id ID] [--no-secret]
                   [--exchange-client ID...]  (token exchange: other clients whose tokens it may exchange)
   clients:list
@@ -36,6 +37,7 @@ const options = {
   type: { type: 'string' },
   grant: { type: 'string', multiple: true },
   'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
   scope: { type: 'string', multiple: true },
   resource: { type: 'string', multiple: true },
   'jwks-file': { type: 'string' },
@@ -74,6 +76,7 @@ async function main(): Promise<number> {
           type: values.type as 'confidential' | 'public',
           grant_types: (values.grant ?? []) as NewClientInput['grant_types'],
           redirect_uris: values['redirect-uri'] ?? [],
+          post_logout_redirect_uris: values['post-logout-redirect-uri'] ?? [],
           scopes: (values.scope ?? []).flatMap((s) => s.split(' ')).filter(Boolean),
           resources: values.resource ?? [],
           secret: !values['no-secret'],

@@ -17,6 +17,11 @@ export interface ClientDoc {
   type: 'confidential' | 'public';
   grantTypes: GrantType[];
   redirectUris: string[];
+  /**
+   * OpenID Connect RP-Initiated Logout 1.0: where /logout may send the browser back to after signing
+   * out (`post_logout_redirect_uri`, exact match). Missing on clients registered before: none.
+   */
+  postLogoutRedirectUris?: string[];
   /** Scopes the client may ask for. */
   scopes: string[];
   /** Resource indicators (RFC 8707) the client may ask for; its tokens' `aud` values. */
@@ -42,6 +47,7 @@ const schema = new Schema<ClientDoc>(
     type: String,
     grantTypes: [String],
     redirectUris: [String],
+    postLogoutRedirectUris: { type: [String], default: [] },
     scopes: [String],
     resources: [String],
     secretHash: { type: String, default: null },

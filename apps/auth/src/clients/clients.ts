@@ -11,6 +11,7 @@ export const newClientInput = z.object({
   type: z.enum(['confidential', 'public']),
   grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
   redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
+  post_logout_redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
   resources: z.array(z.string().url().max(2000)).max(20).default([]),
   jwks: z.object({ keys: z.array(z.record(z.unknown())).min(1) }).optional(),
@@ -27,6 +28,7 @@ export interface PublicClient {
   type: ClientDoc['type'];
   grant_types: string[];
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   scopes: string[];
   resources: string[];
   has_secret: boolean;
@@ -42,6 +44,7 @@ export function toPublicClient(doc: ClientDoc): PublicClient {
     type: doc.type,
     grant_types: doc.grantTypes,
     redirect_uris: doc.redirectUris,
+    post_logout_redirect_uris: doc.postLogoutRedirectUris ?? [],
     scopes: doc.scopes,
     resources: doc.resources,
     has_secret: Boolean(doc.secretHash),
@@ -70,6 +73,7 @@ export async function createClient(
     type: input.type,
     grantTypes: input.grant_types,
     redirectUris: input.redirect_uris,
+    postLogoutRedirectUris: input.post_logout_redirect_uris,
     scopes: input.scopes,
     resources: input.resources.length ? input.resources : [defaultResource],
     secretHash: secret ? sha256(secret) : null,
