@@ -10,7 +10,7 @@ export interface ChallengeInput {
   /** Scopes the resource needs, for `insufficient_scope`. */
   scope?: string;
   /** DPoP: algorithms accepted for proofs. */
-  algs?: string[];
+  algs?: readonly string[];
 }
 
 function quote(value: string): string {

@@ -2,8 +2,39 @@ import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
 import type { NonceStore, ReplayCache } from './replay-cache';
 
-/** Algorithms accepted for DPoP proofs unless the caller narrows them (asymmetric only: RFC 9449 §4.2). */
-export const DEFAULT_DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'ES384', 'PS256', 'RS256'];
+/**
+ * The DPoP proof algorithms this platform accepts (asymmetric only: RFC 9449 §4.2), defined once:
+ * auth's metadata (`dpop_signing_alg_values_supported`), auth's /token, and every resource server's
+ * check and `WWW-Authenticate: DPoP algs=` use this list. `Ed25519` is RFC 9864's fully-specified
+ * name for EdDSA over Ed25519 (current oauth4webapi and openid-client send it); `EdDSA` is the
+ * older, polymorphic name (RFC 8037) older clients send.
+ */
+export const DPOP_SIGNING_ALGORITHMS: readonly string[] = Object.freeze(['ES256', 'Ed25519', 'EdDSA', 'ES384', 'PS256', 'RS256']);
+/** The same list under its older name. */
+export const DEFAULT_DPOP_ALGORITHMS = DPOP_SIGNING_ALGORITHMS;
+
+/**
+ * Whether a JWS `alg` can be made by the key in the proof's `jwk`. jose checks this as well when it
+ * verifies; checking here first gives the client a clear reason, and keeps the rule explicit should
+ * the library's ever loosen (a proof must not pass under an algorithm its key cannot make).
+ */
+function algorithmFitsKey(alg: string, jwk: JWK): boolean {
+  switch (alg) {
+    case 'ES256':
+      return jwk.kty === 'EC' && jwk.crv === 'P-256';
+    case 'ES384':
+      return jwk.kty === 'EC' && jwk.crv === 'P-384';
+    case 'Ed25519':
+      return jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
+    case 'EdDSA':
+      return jwk.kty === 'OKP' && (jwk.crv === 'Ed25519' || jwk.crv === 'Ed448');
+    case 'PS256':
+    case 'RS256':
+      return jwk.kty === 'RSA';
+    default:
+      return false;
+  }
+}
 
 export class DpopProofError extends Error {
   constructor(
@@ -23,7 +54,7 @@ export interface DpopCheckOptions {
   url: string;
   /** Access token presented with the proof: the proof's `ath` must be its hash. */
   accessToken?: string;
-  algorithms?: string[];
+  algorithms?: readonly string[];
   /** How far `iat` may be from now, in seconds (default 60). */
   iatWindowSeconds?: number;
   replay: ReplayCache;
@@ -73,6 +104,7 @@ export async function verifyDpopProof(proof: string, options: DpopCheckOptions):
   const jwk = header.jwk;
   if (!jwk || typeof jwk !== 'object') fail('DPoP proof has no jwk');
   if (jwk!.kty === 'oct' || PRIVATE_MEMBERS.some((m) => m in jwk!)) fail('DPoP proof jwk must be a public key');
+  if (!algorithmFitsKey(header.alg!, jwk as JWK)) fail(`DPoP proof alg does not fit its jwk (${header.alg!} cannot be made by this key)`);
 
   let payload: Record<string, unknown>;
   try {

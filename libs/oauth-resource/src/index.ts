@@ -26,5 +26,5 @@
 export { createTokenVerifier, onApiKeyRevoked, REVOKED_JTI_PREFIX, type TokenVerifier, type TokenVerifierOptions, type VerifyOptions, type ResourceRequest, type VerifiedAccessToken } from './token-verifier';
 export { KeySetUnavailableError, remoteKeySet, type RemoteKeySetOptions } from './key-set';
 export { ResourceAuthError, buildChallenge, type ChallengeInput, type ResourceErrorCode } from './challenge';
-export { verifyDpopProof, accessTokenHash, DpopProofError, DEFAULT_DPOP_ALGORITHMS, type DpopCheckOptions, type VerifiedDpopProof } from './dpop-proof';
+export { verifyDpopProof, accessTokenHash, DpopProofError, DPOP_SIGNING_ALGORITHMS, DEFAULT_DPOP_ALGORITHMS, type DpopCheckOptions, type VerifiedDpopProof } from './dpop-proof';
 export { redisReplayCache, redisNonceStore, DEFAULT_NONCE_PREFIX, type ReplayCache, type NonceStore } from './replay-cache';

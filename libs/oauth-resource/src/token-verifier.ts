@@ -19,7 +19,7 @@ export interface TokenVerifierOptions {
   /** `realm` in challenges. */
   realm?: string;
   dpop?: {
-    algorithms?: string[];
+    algorithms?: readonly string[];
     iatWindowSeconds?: number;
     /** Demand server nonces in proofs (RFC 9449 §9). */
     requireNonce?: boolean;

@@ -1,5 +1,6 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
-import { accessTokenHash, buildChallenge, DpopProofError, verifyDpopProof, type ReplayCache } from '../src';
+import { accessTokenHash, buildChallenge, DPOP_SIGNING_ALGORITHMS, DpopProofError, verifyDpopProof, type ReplayCache } from '../src';
 
 function memoryReplay(): ReplayCache {
   const seen = new Set<string>();
@@ -118,5 +119,42 @@ describe('buildChallenge', () => {
     expect(buildChallenge({ scheme: 'DPoP', algs: ['ES256'], error: 'invalid_dpop_proof', description: 'bad' })).toBe(
       'DPoP algs="ES256", error="invalid_dpop_proof", error_description="bad"',
     );
+  });
+});
+
+/**
+ * RFC 9864 (Fully-Specified Algorithms for JOSE) names EdDSA over Ed25519 `Ed25519`; current
+ * oauth4webapi and openid-client send that name, older clients send `EdDSA`. Both are accepted, and
+ * the name must fit the key in the proof's `jwk`.
+ */
+describe('verifyDpopProof: Ed25519 and EdDSA (RFC 9864)', () => {
+  /** Signed by hand (node:crypto), so the header may name any `alg` for any key, as a forger would. */
+  async function okpProof(alg: string, curve: 'ed25519' | 'ed448', jwkOf?: JWK): Promise<string> {
+    const pair = generateKeyPairSync(curve as 'ed25519');
+    const jwk = jwkOf ?? (await exportJWK(pair.publicKey));
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${part({ typ: 'dpop+jwt', alg, jwk })}.${part({ jti: crypto.randomUUID(), htm: 'GET', htu: URL_, iat: Math.floor(Date.now() / 1000) })}`;
+    return `${input}.${sign(null, Buffer.from(input), pair.privateKey).toString('base64url')}`;
+  }
+
+  it('the default list names both Ed25519 and EdDSA', () => {
+    expect(DPOP_SIGNING_ALGORITHMS).toEqual(expect.arrayContaining(['Ed25519', 'EdDSA', 'ES256']));
+  });
+
+  it('accepts a proof whose alg is Ed25519 (an OKP Ed25519 key)', async () => {
+    expect(await rejection(await okpProof('Ed25519', 'ed25519'))).toBe('accepted');
+  });
+
+  it('accepts a proof whose alg is EdDSA (an OKP Ed25519 key)', async () => {
+    expect(await rejection(await okpProof('EdDSA', 'ed25519'))).toBe('accepted');
+  });
+
+  it('refuses Ed25519 naming an Ed448 key', async () => {
+    expect(await rejection(await okpProof('Ed25519', 'ed448'))).toMatch(/alg does not fit/);
+  });
+
+  it('refuses Ed25519 naming an EC key, and ES256 naming an OKP key', async () => {
+    expect(await rejection(await okpProof('Ed25519', 'ed25519', publicJwk))).toMatch(/alg does not fit/);
+    expect(await rejection(await proof({ header: { jwk: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' } } }))).toMatch(/alg does not fit/);
   });
 });

@@ -78,7 +78,7 @@ describe('createTokenVerifier (real Redis, JWKS over HTTP)', () => {
   it('answers 401 without an error code when no token is sent, offering Bearer and DPoP', async () => {
     const err = await failure(verifier.verify({ method: 'GET', url: API }));
     expect(err.status).toBe(401);
-    expect(err.wwwAuthenticate).toBe('Bearer realm="platform", DPoP realm="platform", algs="ES256 EdDSA ES384 PS256 RS256"');
+    expect(err.wwwAuthenticate).toBe('Bearer realm="platform", DPoP realm="platform", algs="ES256 Ed25519 EdDSA ES384 PS256 RS256"');
   });
 
   it('answers 403 insufficient_scope with the needed scope in the challenge', async () => {

@@ -1,14 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { OAuthError } from '@platform/errors';
-import { DpopProofError, redisNonceStore, redisReplayCache, verifyDpopProof } from '@platform/oauth-resource';
+import { DPOP_SIGNING_ALGORITHMS, DpopProofError, redisNonceStore, redisReplayCache, verifyDpopProof } from '@platform/oauth-resource';
 import type { Deps } from '../deps';
 
 /** `{PUBLIC_URL}/path` whether or not PUBLIC_URL ends with a slash. */
 export function publicEndpoint(publicUrl: string, path: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${path}`;
 }
-
-export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'ES384', 'PS256', 'RS256'];
 
 /**
  * The DPoP proof sent to an authorization-server endpoint (RFC 9449 §5), if any. `htu` is compared
@@ -22,7 +20,7 @@ export async function dpopProofAt(deps: Deps, req: IncomingMessage, path: string
     const proof = await verifyDpopProof(header, {
       method: req.method ?? '',
       url: publicEndpoint(deps.config.PUBLIC_URL, path),
-      algorithms: DPOP_ALGORITHMS,
+      algorithms: DPOP_SIGNING_ALGORITHMS,
       iatWindowSeconds: deps.config.DPOP_IAT_WINDOW,
       replay: redisReplayCache(deps.redis, 'auth:dpop-jti:'),
       nonces: redisNonceStore(deps.redis),

@@ -1,7 +1,8 @@
 import { Router } from 'express';
+import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
 import { GRANT_TYPES } from '../clients/client-model';
 import type { Deps } from '../deps';
-import { DPOP_ALGORITHMS, publicEndpoint } from './dpop-at-token';
+import { publicEndpoint } from './dpop-at-token';
 import { SUPPORTED_SCOPES } from './scopes';
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
@@ -30,7 +31,7 @@ export function metadata(deps: Deps) {
     introspection_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
     code_challenge_methods_supported: ['S256'],
     scopes_supported: SUPPORTED_SCOPES,
-    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
+    dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
     authorization_response_iss_parameter_supported: true,
     access_token_signing_alg_values_supported: ['ES256'],
   };

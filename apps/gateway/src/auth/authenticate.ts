@@ -1,4 +1,5 @@
 import type { Identity, Role } from '@platform/identity';
+import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
 import type { EdgeError } from '../routing/edge-errors';
 import type { ApiKeyResolver } from './api-key-cache';
 import { AuthUnavailableError } from './api-key-lookup';
@@ -49,7 +50,8 @@ const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
 
 function challenge(scheme: 'Bearer' | 'DPoP', params: Record<string, string>): string {
   const quoted = Object.entries(params).map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`);
-  const algs = scheme === 'DPoP' ? ['algs="ES256"'] : [];
+  // RFC 9449 §7.1: the algorithms a proof may use, the same list as auth's dpop_signing_alg_values_supported.
+  const algs = scheme === 'DPoP' ? [`algs="${DPOP_SIGNING_ALGORITHMS.join(' ')}"`] : [];
   return [`${scheme} realm="platform"`, ...algs, ...quoted].join(', ');
 }
 
