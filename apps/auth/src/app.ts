@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { adminRoutes } from './admin/admin-routes';
 import type { Deps } from './deps';
 import { oauthErrorHandler } from './http/errors';
 import { internalRoutes } from './internal/internal-routes';
@@ -19,6 +20,7 @@ export function mountAuth(app: Express, deps: Deps): void {
   app.use(tokenRoute(deps));
   app.use(introspectRoute(deps));
   app.use('/internal', internalRoutes(deps));
+  app.use('/admin', adminRoutes(deps));
   app.use(jwksRoute(deps.keys));
   app.use(metadataRoute(deps));
   app.use(revokeRoute(deps));

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Model } from 'mongoose';
 import type { Logger } from '@platform/logger';
 import type { AccountDoc } from './accounts/account-model';
+import type { AuditEntryDoc } from './admin/admin-audit';
 import type { ApiKeyDoc } from './api-keys/api-key-model';
 import type { ClientDoc } from './clients/client-model';
 import type { AuthConfig } from './config';
@@ -18,4 +19,6 @@ export interface Deps {
   apiKeys: Model<ApiKeyDoc>;
   clients: Model<ClientDoc>;
   refreshTokens: Model<RefreshTokenDoc>;
+  /** Append-only log of administration changes (admin/admin-audit.ts). */
+  adminAudit: Model<AuditEntryDoc>;
 }

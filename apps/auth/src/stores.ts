@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { auditModel } from './admin/admin-audit';
 import { accountModel } from './accounts/account-model';
 import { apiKeyModel } from './api-keys/api-key-model';
 import { clientModel } from './clients/client-model';
@@ -11,6 +12,7 @@ export async function authModels(conn: Connection) {
     apiKeys: apiKeyModel(conn),
     clients: clientModel(conn),
     refreshTokens: refreshTokenModel(conn),
+    adminAudit: auditModel(conn),
   };
   await Promise.all(Object.values(models).map((m) => m.init()));
   return models;

@@ -103,6 +103,11 @@ export async function findClient(model: Model<ClientDoc>, clientId: string): Pro
   return doc;
 }
 
+/** Drops this replica's cached copy of a client after an admin change (other replicas: within CLIENT_CACHE_MS). */
+export function forgetClient(model: Model<ClientDoc>, clientId: string): void {
+  clientCache.delete(`${model.db.name}/${clientId}`);
+}
+
 export async function listClients(model: Model<ClientDoc>): Promise<ClientDoc[]> {
   return model.find({}).sort({ createdAt: 1 }).limit(1000).lean<ClientDoc[]>();
 }

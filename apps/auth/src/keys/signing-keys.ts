@@ -53,6 +53,23 @@ export interface SigningKeys {
   /** Public key by kid (for verifying our own tokens). */
   publicKey(kid: string): Promise<KeyLike | undefined>;
   rotate(): Promise<string>;
+  /** Every key of the set, newest first, with what it does now (admin API; no private material). */
+  list(): Promise<KeyInfo[]>;
+  /**
+   * Takes the previous key out of the set at once (a key suspected compromised): it leaves /jwks and
+   * auth stops accepting tokens it signed. The current key cannot be retired (rotate first).
+   */
+  retire(kid: string): Promise<'retired' | 'current' | 'unknown'>;
+}
+
+export interface KeyInfo {
+  kid: string;
+  alg: string;
+  created_at: string;
+  /** `current`: newest; `previous`: still in /jwks for tokens in flight. */
+  status: 'current' | 'previous';
+  /** Whether new tokens are signed with it now (a new key waits KEY_ACTIVATION_DELAY). */
+  signing: boolean;
 }
 
 const ALG = 'ES256';
@@ -134,6 +151,21 @@ export function signingKeys(conn: Connection, internalSecret: string, options: S
       const c = await load(true);
       await rotateFrom(c.doc);
       return (await load(true)).doc.current.kid;
+    },
+    async list() {
+      const { doc } = await load(true);
+      const signer = (await this.current()).kid;
+      const info = (k: StoredKey, status: KeyInfo['status']): KeyInfo => ({ kid: k.kid, alg: ALG, created_at: new Date(k.createdAt).toISOString(), status, signing: k.kid === signer });
+      return [info(doc.current, 'current'), ...(doc.previous ? [info(doc.previous, 'previous')] : [])];
+    },
+    async retire(kid) {
+      const { doc } = await load(true);
+      if (doc.current.kid === kid) return 'current';
+      if (doc.previous?.kid !== kid) return 'unknown';
+      // Conditional on the version read, like a rotation: a concurrent rotation wins and this retires nothing it did not see.
+      const done = await model.updateOne({ _id: 'keyset', version: doc.version, 'previous.kid': kid }, { $set: { previous: null, version: doc.version + 1 } });
+      await load(true);
+      return done.modifiedCount === 1 ? 'retired' : 'unknown';
     },
   };
 }

@@ -1,8 +1,10 @@
 import { OAuthError } from '@platform/errors';
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
+import { grantableScopes } from '../admin/admin-scope';
 import { EMAIL_SCOPE } from '../oauth/scopes';
 import { issueAccessToken } from './access-token';
+import { trackClientToken } from './client-token-tracking';
 import { revokeFamily, storeRefreshToken } from './refresh-tokens';
 import { revokeAccessToken } from './revocation';
 import { trackIssuedToken } from './token-tracking';
@@ -46,8 +48,11 @@ export interface IssuedTokenSet {
 }
 
 /** Signs the access token and, when the grant allows it, stores a refresh token in the same family. */
-export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens'>, input: TokenSetInput): Promise<IssuedTokenSet> {
+export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens'>, requested: TokenSetInput): Promise<IssuedTokenSet> {
   const { config } = deps;
+  // The admin scope only for ADMIN accounts and clients' own tokens (admin/admin-scope.ts).
+  const roles = requested.account ? requested.account.roles : requested.profile?.roles ?? (requested.sub === requested.clientId ? undefined : []);
+  const input = { ...requested, scopes: grantableScopes(requested.scopes, { sub: requested.sub, clientId: requested.clientId, roles }) };
   const ttlSeconds = Math.min(input.ttlSeconds ?? config.ACCESS_TOKEN_TTL, config.ACCESS_TOKEN_TTL);
   // The account's email (`username`) only for tokens granted the email scope.
   const withEmail = input.scopes.includes(EMAIL_SCOPE);
@@ -89,6 +94,12 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
     });
     response.refresh_token = rt.token;
     familyId = rt.familyId;
+  }
+  // Per client, every token: deleting the client revokes them (tokens/client-token-tracking.ts).
+  if (await trackClientToken(deps.redis, input.clientId, at.jti, at.exp)) {
+    await revokeAccessToken(deps.redis, at.jti, at.exp);
+    if (familyId) await revokeFamily(deps.refreshTokens, deps.redis, familyId);
+    throw new OAuthError('invalid_client', 'the client was deleted', 401);
   }
   // A client's tokens for itself (client_credentials) belong to no account: nothing to track.
   if (input.sub !== input.clientId || input.derivedFrom) {

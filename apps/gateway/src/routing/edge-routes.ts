@@ -43,6 +43,8 @@ export const AUTH_PUBLIC_PREFIXES = [
   '/revoke',
   '/introspect',
   '/device_authorization',
+  // The administration API: auth authenticates every call itself (an admin-scoped access token).
+  '/admin',
 ];
 
 function underPrefix(path: string, prefix: string): boolean {

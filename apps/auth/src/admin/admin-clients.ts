@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { randomToken, sha256 } from '../crypto/secrets';
+import type { ClientDoc } from '../clients/client-model';
+import { clientSecretSealer, createClient, forgetClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
+import type { Deps } from '../deps';
+import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
+import { conflict, invalidInput, notFound } from './admin-errors';
+import { toPage, type Page, type PageRequest } from './paging';
+
+type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens'>;
+
+/** What an administrator may change on a registration (secrets have their own action: rotation). */
+export const clientPatchInput = newClientInput
+  .pick({ name: true, grant_types: true, redirect_uris: true, scopes: true, resources: true, token_exchange: true })
+  .extend({ redirect_uris: newClientInput.shape.redirect_uris.removeDefault(), scopes: newClientInput.shape.scopes.removeDefault(), resources: newClientInput.shape.resources.removeDefault().min(1) })
+  .partial()
+  .strict()
+  .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
+export type ClientPatch = z.infer<typeof clientPatchInput>;
+
+export async function registerClient(deps: ClientDeps, raw: unknown): Promise<{ client: PublicClient; secret?: string }> {
+  const parsed = newClientInput.safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const id = parsed.data.client_id;
+  if (id !== undefined) {
+    if (await deps.clients.exists({ _id: id })) throw conflict('a client with this client_id exists');
+    // Its tokens are being revoked: a new registration under the same id would be refused tokens too.
+    if (await isClientGone(deps.redis, id)) throw conflict('a client with this client_id was deleted recently; choose another id or wait ACCESS_TOKEN_TTL');
+  }
+  const { client, secret } = await createClient(deps.clients, deps.config.INTERNAL_SECRET, raw as NewClientInput, deps.config.PUBLIC_URL);
+  return { client: toPublicClient(client), ...(secret ? { secret } : {}) };
+}
+
+export async function getClient(deps: ClientDeps, id: string): Promise<PublicClient> {
+  const doc = await deps.clients.findById(id).lean<ClientDoc>();
+  if (!doc) throw notFound('client');
+  return toPublicClient(doc);
+}
+
+/** In client_id order. */
+export async function listClientsPage(deps: ClientDeps, page: PageRequest): Promise<Page<PublicClient>> {
+  const rows = await deps.clients.find(page.after ? { _id: { $gt: page.after } } : {}).sort({ _id: 1 }).limit(page.limit + 1).lean<ClientDoc[]>();
+  return toPage(rows, page.limit, (r) => r._id, toPublicClient);
+}
+
+/** Applies a patch; returns the client and the fields changed (their new values, for the audit log). */
+export async function updateClient(deps: ClientDeps, id: string, raw: unknown): Promise<{ client: PublicClient; changes: Record<string, unknown> }> {
+  const parsed = clientPatchInput.safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const patch = parsed.data;
+  const set: Partial<ClientDoc> = {};
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.grant_types !== undefined) set.grantTypes = patch.grant_types;
+  if (patch.redirect_uris !== undefined) set.redirectUris = patch.redirect_uris;
+  if (patch.scopes !== undefined) set.scopes = patch.scopes;
+  if (patch.resources !== undefined) set.resources = patch.resources;
+  if (patch.token_exchange !== undefined) set.tokenExchange = patch.token_exchange.allowed_clients.length ? { allowedClients: patch.token_exchange.allowed_clients } : null;
+  const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
+  if (!doc) throw notFound('client');
+  forgetClient(deps.clients, id);
+  return { client: toPublicClient(doc), changes: patch };
+}
+
+/**
+ * A new secret for a confidential client, returned once. The old one stops working at once on this
+ * replica and within the client cache's 30 seconds on the others (no grace period: a rotation is
+ * usually done because the old secret leaked; a client is given the new secret before the rotation
+ * counts as done).
+ */
+export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<{ client_id: string; client_secret: string }> {
+  const doc = await deps.clients.findById(id).lean<ClientDoc>();
+  if (!doc) throw notFound('client');
+  if (doc.type !== 'confidential') throw conflict('a public client has no secret');
+  const secret = randomToken('cs_');
+  await deps.clients.updateOne({ _id: id }, { $set: { secretHash: sha256(secret), secretSealed: clientSecretSealer(deps.config.INTERNAL_SECRET).seal(secret) } });
+  forgetClient(deps.clients, id);
+  return { client_id: id, client_secret: secret };
+}
+
+/** Deletes a registration and revokes every token issued to it (tokens/client-token-tracking.ts). */
+export async function deleteClient(deps: ClientDeps, id: string): Promise<{ revoked_access_tokens: number }> {
+  const removed = await deps.clients.findOneAndDelete({ _id: id }).lean<ClientDoc>();
+  if (!removed) throw notFound('client');
+  forgetClient(deps.clients, id);
+  return { revoked_access_tokens: await revokeClientTokens(deps, id) };
+}
