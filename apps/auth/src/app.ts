@@ -8,6 +8,8 @@ import { deviceAuthorizationRoute } from './oauth/device-authorization-route';
 import { introspectRoute } from './oauth/introspect-route';
 import { metadataRoute } from './oauth/metadata-route';
 import { revokeRoute } from './oauth/revoke-route';
+import { discoveryRoute } from './oidc/discovery-route';
+import { userinfoRoute } from './oidc/userinfo-route';
 import { tokenRoute } from './oauth/token-route';
 import { authorizeRoutes } from './pages/authorize-routes';
 import { deviceRoutes } from './pages/device-routes';
@@ -23,6 +25,8 @@ export function mountAuth(app: Express, deps: Deps): void {
   app.use('/admin', adminRoutes(deps));
   app.use(jwksRoute(deps.keys));
   app.use(metadataRoute(deps));
+  app.use(discoveryRoute(deps));
+  app.use(userinfoRoute(deps));
   app.use(revokeRoute(deps));
   app.use(deviceAuthorizationRoute(deps));
   app.use(authorizeRoutes(deps));

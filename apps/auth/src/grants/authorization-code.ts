@@ -5,8 +5,10 @@ import { sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
 import { repeated, required, single } from '../oauth/params';
 import { narrowAudience } from '../oauth/resources';
+import { OPENID_SCOPE } from '../oauth/scopes';
+import { issueIdToken } from '../oidc/id-token';
 import { revokeFamily } from '../tokens/refresh-tokens';
-import { issueTokenSet } from '../tokens/issue-tokens';
+import { issueTokenSet, type TokenResponse } from '../tokens/issue-tokens';
 import { revokeAccessToken } from '../tokens/revocation';
 import { refreshBinding, type GrantHandler } from './grant-context';
 
@@ -20,6 +22,10 @@ export interface CodeRecord {
   codeChallenge?: string;
   /** RFC 9449 §10: the DPoP key the code is bound to (`dpop_jkt` at /authorize). */
   dpopJkt?: string;
+  /** OpenID Connect: the authorization request's `nonce`, repeated in the ID token. */
+  nonce?: string;
+  /** OpenID Connect: when the person signed in (seconds), the ID token's `auth_time`. */
+  authTime?: number;
 }
 
 const codeKey = (hash: string) => `auth:code:${hash}`;
@@ -65,6 +71,8 @@ export const authorizationCodeGrant: GrantHandler = async (ctx) => {
   const audience = narrowAudience(record.audience, repeated(ctx.params, 'resource'));
   const account = await deps.accounts.findById(record.sub).lean<AccountDoc>();
   if (!account || account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is no longer active');
+  const openid = record.scopes.includes(OPENID_SCOPE);
+  const authTime = record.authTime ?? 0;
   const issued = await issueTokenSet(deps, {
     sub: record.sub,
     clientId: ctx.client._id,
@@ -74,7 +82,23 @@ export const authorizationCodeGrant: GrantHandler = async (ctx) => {
     account,
     ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
     ...refreshBinding(ctx),
+    // Refresh tokens of an OpenID Connect authentication remember when it happened (Core §12.2).
+    ...(openid ? { authTime } : {}),
   });
   await deps.redis.set(usedKey(hash), JSON.stringify({ jti: issued.jti, exp: issued.exp, familyId: issued.familyId }), 'EX', deps.config.ACCESS_TOKEN_TTL);
-  return issued.response;
+  if (!openid) return issued.response;
+  // OpenID Connect Core 1.0 §3.1.3.3: a code flow that asked for `openid` gets an ID token.
+  const response: TokenResponse = {
+    ...issued.response,
+    id_token: await issueIdToken(deps, {
+      sub: record.sub,
+      clientId: ctx.client._id,
+      scopes: record.scopes,
+      account,
+      authTime,
+      ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
+      accessToken: issued.response.access_token,
+    }),
+  };
+  return response;
 };

@@ -2,8 +2,10 @@ import { OAuthError } from '@platform/errors';
 import type { AccountDoc } from '../accounts/account-model';
 import { repeated, required, scopeParam } from '../oauth/params';
 import { narrowAudience, narrowTo } from '../oauth/resources';
+import { OPENID_SCOPE } from '../oauth/scopes';
+import { issueIdToken } from '../oidc/id-token';
 import { consumeRefreshToken, findRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';
-import { issueTokenSet } from '../tokens/issue-tokens';
+import { issueTokenSet, type TokenResponse } from '../tokens/issue-tokens';
 import type { GrantHandler } from './grant-context';
 
 const REASONS = {
@@ -36,17 +38,27 @@ export const refreshTokenGrant: GrantHandler = async (ctx) => {
   if (doc.jkt && doc.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
   const account = await deps.accounts.findById(doc.sub).lean<AccountDoc>();
   if (doc.sub !== doc.clientId && (!account || account.status !== 'active')) throw new OAuthError('invalid_grant', 'the account is no longer active');
+  const granted = narrowTo(doc.scopes, scopes);
+  const authTime = typeof doc.authTime === 'number' ? doc.authTime : undefined;
   const issued = await issueTokenSet(deps, {
     sub: doc.sub,
     clientId: doc.clientId,
-    scopes: narrowTo(doc.scopes, scopes),
+    scopes: granted,
     audience: narrowAudience(doc.audience, resources),
     withRefresh: true,
     familyId: doc.familyId,
     account,
     ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
     ...(doc.jkt ? { refreshJkt: doc.jkt } : {}),
+    ...(authTime !== undefined ? { authTime } : {}),
   });
   if (await revokedDuringRotation(deps.refreshTokens, deps.redis, doc.familyId)) throw new OAuthError('invalid_grant', REASONS.reused);
-  return issued.response;
+  // OpenID Connect Core 1.0 §12.2: a refresh of an OpenID Connect grant gets a new ID token for the
+  // same `sub` and the original `auth_time` (and no `nonce`), while `openid` is still granted.
+  if (authTime === undefined || !account || !granted.includes(OPENID_SCOPE)) return issued.response;
+  const response: TokenResponse = {
+    ...issued.response,
+    id_token: await issueIdToken(deps, { sub: doc.sub, clientId: doc.clientId, scopes: granted, account, authTime, accessToken: issued.response.access_token }),
+  };
+  return response;
 };

@@ -5,5 +5,12 @@
  */
 export const EMAIL_SCOPE = 'email';
 
+/**
+ * OpenID Connect Core 1.0 §3.1.2.1: a code flow that asks for `openid` gets an ID token; `profile`
+ * adds the account's name to the ID token and /userinfo (`email` adds `email`, `email_verified`).
+ */
+export const OPENID_SCOPE = 'openid';
+export const PROFILE_SCOPE = 'profile';
+
 /** Scopes this server knows (metadata `scopes_supported`); a client is registered with a subset. */
-export const SUPPORTED_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', 'offline_access', EMAIL_SCOPE];
+export const SUPPORTED_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', 'offline_access', OPENID_SCOPE, PROFILE_SCOPE, EMAIL_SCOPE];

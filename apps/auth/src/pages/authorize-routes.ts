@@ -7,10 +7,11 @@ import type { Deps } from '../deps';
 import { storeCode, type CodeRecord } from '../grants/authorization-code';
 import { formBody, paramsOf, repeated, scopeParam, single, type Params } from '../oauth/params';
 import { audienceFor, scopesFor } from '../oauth/resources';
+import { authenticationRequirements, signInSatisfies, type AuthenticationRequirements } from '../oidc/authentication-request';
 import { escapeHtml, hidden, sendPage } from './html';
-import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
+import { csrfToken, csrfValid, currentSession, loginRedirect } from './session';
 
-interface PendingRequest extends Omit<CodeRecord, 'sub'> {
+interface PendingRequest extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
   state?: string;
 }
 
@@ -54,6 +55,7 @@ function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirect
   const scopes = scopesFor(client.scopes, scopeParam(params));
   const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
   return {
+    ...authenticationRequirements(params, scopes, Date.now()),
     clientId: client._id,
     redirectUri,
     scopes,
@@ -113,6 +115,13 @@ export function authorizeRoutes(deps: Deps): Router {
       if (err instanceof OAuthError) return redirectWith(res, deps, redirectUri, { error: err.error, error_description: err.description, state: typeof params.state === 'string' ? params.state.slice(0, 1000) : undefined });
       throw err;
     }
+    if (pending.promptNone) {
+      // OpenID Connect Core 1.0 §3.1.2.6: no page may be shown. Consent is asked on every request,
+      // so a signed-in person still has to be asked: consent_required.
+      const session = await currentSession(deps, req);
+      const error = session && signInSatisfies(pending, session.authTime) ? 'consent_required' : 'login_required';
+      return redirectWith(res, deps, redirectUri, { error, error_description: error === 'login_required' ? 'the person is not signed in' : 'the person has to consent on a page', state });
+    }
     const id = randomToken('', 18);
     await deps.redis.set(requestKey(id), JSON.stringify(pending), 'EX', REQUEST_TTL);
     res.redirect(303, `/authorize/continue?request=${id}`);
@@ -122,9 +131,11 @@ export function authorizeRoutes(deps: Deps): Router {
     const id = typeof req.query.request === 'string' && /^[A-Za-z0-9_-]{24}$/.test(req.query.request) ? req.query.request : undefined;
     const raw = id ? await deps.redis.get(requestKey(id)) : null;
     if (!id || !raw) return errorPage(res, 400, 'This authorization request expired or is unknown. Start again from the application.');
-    const account = await sessionAccount(deps, req);
-    if (!account) return res.redirect(303, loginRedirect(`/authorize/continue?request=${id}`));
     const pending = JSON.parse(raw) as PendingRequest;
+    const session = await currentSession(deps, req);
+    // No session, or one older than prompt=login / max_age allow: sign in (again) first.
+    if (!session || !signInSatisfies(pending, session.authTime)) return res.redirect(303, loginRedirect(`/authorize/continue?request=${id}`));
+    const { account } = session;
     const client = await findClient(deps.clients, pending.clientId);
     if (!client) return errorPage(res, 400, 'Unknown client.');
     consentPage(deps, req, res, id, client, pending, account.email);
@@ -133,19 +144,20 @@ export function authorizeRoutes(deps: Deps): Router {
   router.post('/authorize/decision', formBody(), async (req, res) => {
     const params = paramsOf(req.body);
     if (!csrfValid(req, params.csrf)) return errorPage(res, 403, 'Your form expired. Start again from the application.');
-    const account = await sessionAccount(deps, req);
-    if (!account) return errorPage(res, 401, 'You are not signed in. Start again from the application.');
+    const session = await currentSession(deps, req);
+    if (!session) return errorPage(res, 401, 'You are not signed in. Start again from the application.');
     const id = typeof params.request === 'string' && /^[A-Za-z0-9_-]{24}$/.test(params.request) ? params.request : undefined;
     // GETDEL: a request is decided once, even if the form is submitted twice.
     const raw = id ? await deps.redis.getdel(requestKey(id)) : null;
     if (!raw) return errorPage(res, 400, 'This authorization request expired or was already answered.');
     const pending = JSON.parse(raw) as PendingRequest;
+    if (!signInSatisfies(pending, session.authTime)) return errorPage(res, 401, 'Please sign in again. Start again from the application.');
     if (params.decision !== 'approve') {
       return redirectWith(res, deps, pending.redirectUri, { error: 'access_denied', error_description: 'the user denied the request', state: pending.state });
     }
     const code = randomToken('ac_');
-    const { state, ...record } = pending;
-    await storeCode(deps, code, { ...record, sub: account._id });
+    const { state, promptNone: _none, signedInSince: _since, ...record } = pending;
+    await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000) });
     redirectWith(res, deps, pending.redirectUri, { code, state });
   });
 

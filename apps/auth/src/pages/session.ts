@@ -34,27 +34,43 @@ function appendCookie(res: Response, cookie: string): void {
 const sessionKey = (sid: string) => `auth:session:${sha256(sid)}`;
 
 /**
- * The session holds the account id and the account's `securityVersion` when it signed in
- * (`<id> <version>`): a change of the account's rights (password, roles, status) bumps the version,
- * which ends every sign-in session begun before it, as it revokes the account's tokens.
+ * The session holds the account id, the account's `securityVersion` when it signed in and the time
+ * it signed in (`<id> <version> <authTime ms>`): a change of the account's rights (password, roles,
+ * status) bumps the version, which ends every sign-in session begun before it, as it revokes the
+ * account's tokens. The sign-in time is OpenID Connect's `auth_time` (`max_age`, `prompt=login`);
+ * a session stored before it was recorded counts as signed in at 0 (too old for any `max_age`).
  */
 function sessionValue(account: Pick<AccountDoc, '_id' | 'securityVersion'>): string {
   return `${account._id} ${account.securityVersion ?? 0}`;
 }
 
-/** The signed-in account of the sign-in session (Redis, HttpOnly cookie), if any. */
-export async function sessionAccount(deps: Deps, req: Request): Promise<AccountDoc | null> {
+export interface SignInSession {
+  account: AccountDoc;
+  /** When the person signed in (ms since the epoch). */
+  authTime: number;
+}
+
+/** The sign-in session (Redis, HttpOnly cookie), if any, with its account and sign-in time. */
+export async function currentSession(deps: Deps, req: Request): Promise<SignInSession | null> {
   const sid = cookies(req)[SESSION_COOKIE];
   if (!sid) return null;
   const stored = await deps.redis.get(sessionKey(sid));
   if (!stored) return null;
-  const account = await deps.accounts.findById(stored.split(' ')[0]).lean<AccountDoc>();
-  return account?.status === 'active' && stored === sessionValue(account) ? account : null;
+  const [id, version, authTime] = stored.split(' ');
+  const account = await deps.accounts.findById(id).lean<AccountDoc>();
+  if (account?.status !== 'active' || `${id} ${version}` !== sessionValue(account)) return null;
+  const at = Number(authTime);
+  return { account, authTime: Number.isSafeInteger(at) && at > 0 ? at : 0 };
+}
+
+/** The signed-in account of the sign-in session, if any. */
+export async function sessionAccount(deps: Deps, req: Request): Promise<AccountDoc | null> {
+  return (await currentSession(deps, req))?.account ?? null;
 }
 
 export async function startSession(deps: Deps, res: Response, account: Pick<AccountDoc, '_id' | 'securityVersion'>): Promise<void> {
   const sid = randomToken();
-  await deps.redis.set(sessionKey(sid), sessionValue(account), 'EX', deps.config.SESSION_TTL);
+  await deps.redis.set(sessionKey(sid), `${sessionValue(account)} ${Date.now()}`, 'EX', deps.config.SESSION_TTL);
   appendCookie(res, `${SESSION_COOKIE}=${sid}; ${cookieAttributes(deps, deps.config.SESSION_TTL)}`);
 }
 

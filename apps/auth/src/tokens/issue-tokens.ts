@@ -28,6 +28,8 @@ export interface TokenSetInput {
   ttlSeconds?: number;
   /** The token this one is exchanged from (RFC 8693): revoking that one revokes this one. */
   derivedFrom?: { jti: string; exp: number };
+  /** OpenID Connect: when the person signed in (seconds), kept with the refresh token for its ID tokens. */
+  authTime?: number;
 }
 
 export interface TokenResponse {
@@ -38,6 +40,8 @@ export interface TokenResponse {
   refresh_token?: string;
   refresh_expires_in?: number;
   issued_token_type?: string;
+  /** OpenID Connect Core 1.0 §3.1.3.3. */
+  id_token?: string;
 }
 
 export interface IssuedTokenSet {
@@ -90,6 +94,7 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
       ...(input.refreshJkt ? { jkt: input.refreshJkt } : {}),
       accessJti: at.jti,
       accessExp: at.exp,
+      ...(input.authTime !== undefined ? { authTime: input.authTime } : {}),
       ttlSeconds: config.REFRESH_TOKEN_TTL,
     });
     response.refresh_token = rt.token;

@@ -21,6 +21,8 @@ export interface RefreshTokenDoc {
   /** The access token issued alongside, revoked with the family. */
   accessJti: string;
   accessExp: number;
+  /** OpenID Connect: when the person signed in (seconds), for the ID tokens of refreshes (Core §12.2). */
+  authTime?: number | null;
   expiresAt: Date;
   usedAt?: Date | null;
   revokedAt?: Date | null;
@@ -38,6 +40,7 @@ const schema = new Schema<RefreshTokenDoc>(
     jkt: { type: String, default: null },
     accessJti: String,
     accessExp: Number,
+    authTime: { type: Number, default: null },
     expiresAt: Date,
     usedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },
@@ -58,6 +61,7 @@ export interface RefreshGrant {
   jkt?: string;
   accessJti: string;
   accessExp: number;
+  authTime?: number;
   ttlSeconds: number;
 }
 
@@ -74,6 +78,7 @@ export async function storeRefreshToken(model: Model<RefreshTokenDoc>, grant: Re
     jkt: grant.jkt ?? null,
     accessJti: grant.accessJti,
     accessExp: grant.accessExp,
+    authTime: grant.authTime ?? null,
     expiresAt: new Date(Date.now() + grant.ttlSeconds * 1000),
   });
   return { token, familyId };
