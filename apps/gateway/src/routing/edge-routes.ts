@@ -34,6 +34,8 @@ export interface EdgeRouteDeps {
  */
 export const AUTH_PUBLIC_PREFIXES = [
   '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  '/userinfo',
   '/jwks',
   '/authorize',
   '/login',
