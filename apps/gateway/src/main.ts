@@ -5,7 +5,7 @@ import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
 import { connectRedis, createKafka } from '@platform/stores';
 import { loadGatewayConfig } from './config';
 import { createApiKeyResolver } from './auth/api-key-cache';
-import { API_KEY_SCOPE } from './auth/authenticate';
+import { apiKeyIdentity } from './auth/authenticate';
 import { authApiKeyLookup } from './auth/api-key-lookup';
 import { listenForApiKeyRevocations } from './auth/api-key-revocations';
 import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
@@ -22,6 +22,7 @@ import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { routeUpgrades } from './routing/upgrades';
 import { createSpeechEdge, premadeVoicesForStore } from './speech';
+import { apiKeysRoutes, authApiKeys } from './speech/api-keys';
 import { createAccountSpeech } from './speech/user';
 import { createUpstream } from './routing/upstream';
 import { contentFieldFetcher } from './subscriptions/content-fetcher';
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
     ...(accountSpeech ? { hooks: accountSpeech.hooks, accountRouter: accountSpeech.router } : {}),
     authenticateApiKey: async (key) => {
       const record = await apiKeys.resolve(key);
-      return record ? { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan } : null;
+      return record ? apiKeyIdentity(record) : null;
     },
     logins: webSocketLogins,
     limits: {
@@ -116,6 +117,13 @@ async function main(): Promise<void> {
         return lease ? () => lease.release() : null;
       },
     },
+  });
+
+  // Self-service speech API keys at /v1/api-keys (docs/speech.md "API keys"), kept by auth.
+  const selfServiceKeys = apiKeysRoutes({
+    keys: authApiKeys(config.AUTH_URL, config.INTERNAL_SECRET, auth.agent, Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000)),
+    forgetKey: (keyId) => apiKeys.revoke(keyId),
+    logger,
   });
 
   const schema = buildSubscriptionSchema();
@@ -176,7 +184,7 @@ async function main(): Promise<void> {
         failedCredentials,
         content,
         auth,
-        speech: speech.router,
+        speech: [selfServiceKeys, speech.router],
       });
     },
     onServer(server) {

@@ -1,6 +1,6 @@
 import { createApiKeyResolver, type ApiKeyRecord } from '../src/auth/api-key-cache';
 
-const record: ApiKeyRecord = { accountId: 'acc1', plan: 'starter', keyId: 'key1', roles: ['USER'] };
+const record: ApiKeyRecord = { accountId: 'acc1', plan: 'starter', keyId: 'key1', roles: ['USER'], scope: 'speech:read speech:write' };
 
 describe('API key cache', () => {
   it('asks auth once within the TTL, again after it', async () => {

@@ -13,7 +13,7 @@ import type { RateDecision } from '../src/limits/rate-limiter';
  * a fake per-IP budget: what is charged, what the answers carry, and what never reaches auth.
  */
 const LIMIT = 3;
-const live: ApiKeyRecord = { accountId: 'acc1', plan: 'starter', keyId: 'key1', roles: ['USER'] };
+const live: ApiKeyRecord = { accountId: 'acc1', plan: 'starter', keyId: 'key1', roles: ['USER'], scope: 'speech:read speech:write' };
 const GOOD = `sk_${'a'.repeat(64)}`;
 const jwt = `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from('{}').toString('base64url')}.c2ln`;
 

@@ -8,6 +8,8 @@ export interface ApiKeyDoc {
   hash: string;
   /** First characters of the key, so a user can recognise it in a list. */
   prefix: string;
+  /** Subset of API_KEY_SCOPES (libs/oauth-resource); absent on keys made before keys had scopes: all. */
+  scopes?: string[];
   revokedAt?: Date | null;
   createdAt: Date;
 }
@@ -19,6 +21,7 @@ const schema = new Schema<ApiKeyDoc>(
     name: String,
     hash: { type: String, unique: true },
     prefix: String,
+    scopes: { type: [String], default: undefined },
     revokedAt: { type: Date, default: null },
   },
   { collection: 'api_keys', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Model } from 'mongoose';
+import { normalizeApiKeyScopes, type ApiKeyScope } from '@platform/oauth-resource';
 import type { AccountDoc } from '../accounts/account-model';
 import { sha256 } from '../crypto/secrets';
 import { API_KEY_REVOKED_CHANNEL } from '../tokens/revocation';
@@ -17,6 +18,7 @@ export interface PublicApiKey {
   prefix: string;
   createdAt: string;
   revoked: boolean;
+  scopes: ApiKeyScope[];
 }
 
 export function toPublicApiKey(doc: ApiKeyDoc): PublicApiKey {
@@ -27,10 +29,38 @@ export function toPublicApiKey(doc: ApiKeyDoc): PublicApiKey {
     prefix: doc.prefix,
     createdAt: new Date(doc.createdAt).toISOString(),
     revoked: Boolean(doc.revokedAt),
+    scopes: normalizeApiKeyScopes(doc.scopes),
   };
 }
 
-export async function createApiKey(model: Model<ApiKeyDoc>, accountId: string, name: string): Promise<{ key: string; doc: ApiKeyDoc }> {
+/** Live keys an account may hold when keys are made through the internal API (self-service included). */
+export const API_KEYS_PER_ACCOUNT = 20;
+
+export class ApiKeyLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`an account holds at most ${limit} live API keys; revoke one first`);
+    this.name = 'ApiKeyLimitError';
+  }
+}
+
+export interface NewApiKeyOptions {
+  /** Subset of API_KEY_SCOPES; absent: all. */
+  scopes?: readonly string[];
+  /** Refuse (ApiKeyLimitError) when the account would hold more live keys than this. */
+  maxLive?: number;
+}
+
+/**
+ * Makes a key; the secret is returned here once and only its SHA-256 is stored. With `maxLive` the
+ * key is inserted first and counted after: of concurrent creations past the bound each sees the
+ * others and removes its own, so the bound holds without a lock (at worst both are refused).
+ */
+export async function createApiKey(
+  model: Model<ApiKeyDoc>,
+  accountId: string,
+  name: string,
+  options: NewApiKeyOptions = {},
+): Promise<{ key: string; doc: ApiKeyDoc }> {
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString('hex')}`;
   const created = await model.create({
     _id: `key_${randomBytes(8).toString('hex')}`,
@@ -38,7 +68,12 @@ export async function createApiKey(model: Model<ApiKeyDoc>, accountId: string, n
     name,
     hash: sha256(key),
     prefix: key.slice(0, 10),
+    scopes: normalizeApiKeyScopes(options.scopes),
   });
+  if (options.maxLive !== undefined && (await model.countDocuments({ accountId, revokedAt: null })) > options.maxLive) {
+    await model.deleteOne({ _id: created._id });
+    throw new ApiKeyLimitError(options.maxLive);
+  }
   return { key, doc: created.toObject() };
 }
 
@@ -47,6 +82,8 @@ export interface ApiKeyLookup {
   plan: string;
   keyId: string;
   roles: string[];
+  /** Space-separated: the scopes the key's caller holds. */
+  scope: string;
 }
 
 /** Which active account and plan a key belongs to; null for unknown, revoked, or disabled-account keys. */
@@ -56,16 +93,39 @@ export async function lookupApiKey(keys: Model<ApiKeyDoc>, accounts: Model<Accou
   if (!doc) return null;
   const account = await accounts.findById(doc.accountId).lean<AccountDoc>();
   if (!account || account.status !== 'active') return null;
-  return { accountId: account._id, plan: account.plan, keyId: doc._id, roles: account.roles };
+  return { accountId: account._id, plan: account.plan, keyId: doc._id, roles: account.roles, scope: normalizeApiKeyScopes(doc.scopes).join(' ') };
 }
 
 export async function listApiKeys(model: Model<ApiKeyDoc>, accountId?: string): Promise<ApiKeyDoc[]> {
   return model.find(accountId ? { accountId } : {}).sort({ createdAt: 1 }).limit(1000).lean<ApiKeyDoc[]>();
 }
 
-/** Revokes a key and tells the gateways, which drop it from their caches. */
-export async function revokeApiKey(model: Model<ApiKeyDoc>, redis: Redis, keyId: string): Promise<boolean> {
-  const doc = await model.findOneAndUpdate({ _id: keyId, revokedAt: null }, { $set: { revokedAt: new Date() } }).lean<ApiKeyDoc>();
+export interface ApiKeyPage {
+  items: ApiKeyDoc[];
+  /** The last item's id when more follow (pass it as `startAfter`); null on the last page. */
+  nextStartAfter: string | null;
+}
+
+/** An account's live keys, oldest first, `limit` at a time after the key `startAfter`. */
+export async function listLiveApiKeys(model: Model<ApiKeyDoc>, accountId: string, limit: number, startAfter?: string): Promise<ApiKeyPage> {
+  const filter: Record<string, unknown> = { accountId, revokedAt: null };
+  if (startAfter !== undefined) {
+    const anchor = await model.findOne({ _id: startAfter, accountId }).lean<ApiKeyDoc>();
+    if (!anchor) return { items: [], nextStartAfter: null };
+    filter.$or = [{ createdAt: { $gt: anchor.createdAt } }, { createdAt: anchor.createdAt, _id: { $gt: anchor._id } }];
+  }
+  const found = await model.find(filter).sort({ createdAt: 1, _id: 1 }).limit(limit + 1).lean<ApiKeyDoc[]>();
+  const items = found.slice(0, limit);
+  return { items, nextStartAfter: found.length > limit ? items[items.length - 1]!._id : null };
+}
+
+/**
+ * Revokes a key and tells the gateways, which drop it from their caches. With `accountId`, only a
+ * key of that account: another account's key is answered as absent, as an unknown one is.
+ */
+export async function revokeApiKey(model: Model<ApiKeyDoc>, redis: Redis, keyId: string, accountId?: string): Promise<boolean> {
+  const filter = accountId === undefined ? { _id: keyId, revokedAt: null } : { _id: keyId, accountId, revokedAt: null };
+  const doc = await model.findOneAndUpdate(filter, { $set: { revokedAt: new Date() } }).lean<ApiKeyDoc>();
   if (!doc) return false;
   await redis.publish(API_KEY_REVOKED_CHANNEL, keyId);
   return true;

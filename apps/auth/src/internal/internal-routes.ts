@@ -12,7 +12,8 @@ import {
 } from '../accounts/accounts';
 import { unlockLogins } from '../accounts/login-limits';
 import { signIn } from '../accounts/sign-in';
-import { createApiKey, listApiKeys, lookupApiKey, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
+import { API_KEY_SCOPES } from '@platform/oauth-resource';
+import { API_KEYS_PER_ACCOUNT, ApiKeyLimitError, createApiKey, listApiKeys, listLiveApiKeys, lookupApiKey, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
 import type { Deps } from '../deps';
 import { requireInternalSecret } from './internal-auth';
 import { loginTokens, refreshLogin } from './first-party-login';
@@ -45,7 +46,15 @@ const unlockInput = z
   .refine((v) => v.email !== undefined || v.address !== undefined, 'email or address is required');
 const refreshInput = z.object({ refresh_token: z.string().min(1).max(200) });
 const lookupInput = z.object({ key: z.string().min(1).max(200) });
-const apiKeyInput = z.object({ name: z.string().trim().min(1).max(100).default('default') });
+const apiKeyInput = z.object({
+  name: z.string().trim().min(1).max(100).default('default'),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length).optional(),
+});
+const API_KEY_PAGE_MAX = 100;
+const apiKeyPageQuery = z.object({
+  page_size: z.coerce.number().int().min(1).max(API_KEY_PAGE_MAX),
+  start_after: z.string().regex(ID).optional(),
+});
 
 /** The endpoints content and the gateway call (docs/architecture.md "Internal endpoints of auth"). */
 export function internalRoutes(deps: Deps): Router {
@@ -158,13 +167,42 @@ export function internalRoutes(deps: Deps): Router {
       res.status(404).json({ error: 'not_found', error_description: 'no such account' });
       return;
     }
-    const { key, doc } = await createApiKey(deps.apiKeys, account._id, parsed.data.name);
-    res.status(201).json({ ...toPublicApiKey(doc), key });
+    try {
+      const { key, doc } = await createApiKey(deps.apiKeys, account._id, parsed.data.name, {
+        ...(parsed.data.scopes ? { scopes: parsed.data.scopes } : {}),
+        maxLive: API_KEYS_PER_ACCOUNT,
+      });
+      res.status(201).json({ ...toPublicApiKey(doc), key });
+    } catch (err) {
+      if (!(err instanceof ApiKeyLimitError)) throw err;
+      res.status(409).json({ error: 'api_key_limit', error_description: err.message });
+    }
   });
 
+  // Without page_size: every key of the account, revoked ones too (the admin view). With page_size
+  // (1–100) and optionally start_after (a key id): the live keys, oldest first, one page at a time.
   router.get('/accounts/:id/api-keys', async (req, res) => {
     const id = idParam(req);
-    res.json({ items: id ? (await listApiKeys(deps.apiKeys, id)).map(toPublicApiKey) : [] });
+    if (req.query.page_size === undefined) {
+      res.json({ items: id ? (await listApiKeys(deps.apiKeys, id)).map(toPublicApiKey) : [] });
+      return;
+    }
+    const query = apiKeyPageQuery.safeParse(req.query);
+    if (!query.success) return invalid(res, query.error);
+    const page = id ? await listLiveApiKeys(deps.apiKeys, id, query.data.page_size, query.data.start_after) : { items: [], nextStartAfter: null };
+    res.json({ items: page.items.map(toPublicApiKey), next_start_after: page.nextStartAfter });
+  });
+
+  // An account's own key: another account's (or an unknown, or revoked) key id is 404 alike.
+  router.delete('/accounts/:id/api-keys/:keyId', async (req, res) => {
+    const id = idParam(req);
+    const keyId = typeof req.params.keyId === 'string' && ID.test(req.params.keyId) ? req.params.keyId : undefined;
+    const revoked = id && keyId ? await revokeApiKey(deps.apiKeys, deps.redis, keyId, id) : false;
+    if (!revoked) {
+      res.status(404).json({ error: 'not_found', error_description: 'no such active API key' });
+      return;
+    }
+    res.status(204).end();
   });
 
   router.delete('/api-keys/:id', async (req, res) => {

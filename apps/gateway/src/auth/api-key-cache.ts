@@ -7,6 +7,8 @@ export interface ApiKeyRecord {
   plan: string;
   keyId: string;
   roles: Role[];
+  /** Space-separated scopes the key grants: a subset of API_KEY_SCOPES (libs/oauth-resource). */
+  scope: string;
 }
 
 export type ApiKeyLookup = (key: string) => Promise<ApiKeyRecord | null>;

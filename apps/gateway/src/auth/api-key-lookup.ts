@@ -1,5 +1,6 @@
 import { request, type Dispatcher } from 'undici';
 import type { Role } from '@platform/identity';
+import { API_KEY_SCOPES, normalizeApiKeyScopes } from '@platform/oauth-resource';
 import type { ApiKeyLookup, ApiKeyRecord } from './api-key-cache';
 
 const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
@@ -13,13 +14,19 @@ export class AuthUnavailableError extends Error {
 
 function parseRecord(body: unknown): ApiKeyRecord | null {
   if (typeof body !== 'object' || body === null) return null;
-  const { accountId, plan, keyId, roles } = body as Record<string, unknown>;
+  const { accountId, plan, keyId, roles, scope } = body as Record<string, unknown>;
   if (typeof accountId !== 'string' || typeof keyId !== 'string') return null;
+  // Only speech scopes, whatever the answer says. A scope naming none of them is malformed (it must
+  // not widen to "all"); no scope at all is an auth that predates key scopes, whose keys hold all.
+  if (scope !== undefined && typeof scope !== 'string') return null;
+  const scopes = scope === undefined ? normalizeApiKeyScopes(undefined) : API_KEY_SCOPES.filter((s) => scope.split(' ').includes(s));
+  if (scopes.length === 0) return null;
   return {
     accountId,
     keyId,
     plan: typeof plan === 'string' && plan.length > 0 ? plan : 'free',
     roles: Array.isArray(roles) ? roles.filter((r): r is Role => typeof r === 'string' && ROLES.has(r)) : ['USER'],
+    scope: scopes.join(' '),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Identity, Role } from '@platform/identity';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
 import type { EdgeError } from '../routing/edge-errors';
-import type { ApiKeyResolver } from './api-key-cache';
+import type { ApiKeyRecord, ApiKeyResolver } from './api-key-cache';
 import { AuthUnavailableError } from './api-key-lookup';
 import { TokenRejectedError, type AccessTokenVerifier } from './access-token-verifier';
 import type { Credential } from './credentials';
@@ -10,7 +10,7 @@ import type { Credential } from './credentials';
 export interface RouteNeeds {
   /** Resource identifiers accepted as the token's audience (RFC 8707). */
   audiences: string[];
-  /** Scope a JWT must hold; API keys are checked against `API_KEY_SCOPE`. Empty: none. */
+  /** Scope the credential must hold (a JWT its granted scope, an API key the scopes it was made with). Empty: none. */
   scope: string;
   /** Anonymous callers are refused here (speech) instead of by the service. */
   credentialsRequired: boolean;
@@ -42,11 +42,17 @@ export type AuthOutcome =
   | { ok: true; identity: Identity; expiresAt?: number; tokenId?: string; revocationDeferred?: true }
   | { ok: false; error: EdgeError };
 
-/** API keys are speech keys: all speech scopes, no content scopes (docs/architecture.md). */
-export const API_KEY_SCOPE = 'speech:read speech:write';
 export const ANONYMOUS: Identity = { roles: [], scope: '', method: 'anonymous' };
 
 const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
+
+/**
+ * An API key's caller: its account, and the speech scopes the key was made with (all, or a subset;
+ * never content scopes: docs/architecture.md). HTTP routes and the stream-input WebSocket use this.
+ */
+export function apiKeyIdentity(record: ApiKeyRecord): Identity {
+  return { sub: record.accountId, roles: record.roles, scope: record.scope, method: 'api_key', plan: record.plan };
+}
 
 function challenge(scheme: 'Bearer' | 'DPoP', params: Record<string, string>): string {
   const quoted = Object.entries(params).map(([k, v]) => `${k}="${v.replace(/["\\]/g, '')}"`);
@@ -147,11 +153,8 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
           },
         };
       }
-      if (!hasScope(API_KEY_SCOPE, needs.scope)) return { ok: false, error: insufficientScope('Bearer', needs.scope) };
-      return {
-        ok: true,
-        identity: { sub: record.accountId, roles: record.roles, scope: API_KEY_SCOPE, method: 'api_key', plan: record.plan },
-      };
+      if (!hasScope(record.scope, needs.scope)) return { ok: false, error: insufficientScope('Bearer', needs.scope) };
+      return { ok: true, identity: apiKeyIdentity(record) };
     }
     case 'jwt': {
       const input = {

@@ -24,8 +24,8 @@ export interface EdgeRouteDeps {
   failedCredentials: FailedCredentialBudget;
   content: Upstream;
   auth: Upstream;
-  /** The speech API (apps/gateway/src/speech); mounted behind authentication and limits. */
-  speech?: Router;
+  /** The speech API's routers (apps/gateway/src/speech), in order; mounted behind authentication and limits. */
+  speech?: Router[];
 }
 
 /**
@@ -102,7 +102,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   const speech = express.Router();
   speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, deps.failedCredentials, logger));
   speech.use(limitRequests(deps.limiter, 'speech', logger, credentialRefusal('speech', deps.failedCredentials, logger)));
-  if (deps.speech) speech.use(deps.speech);
+  for (const router of deps.speech ?? []) speech.use(router);
   speech.use((_req, res) => sendEdgeError(res, 'speech', { status: 404, code: 'not_found', message: 'no such speech endpoint' }));
   app.use('/v1', speech);
 
