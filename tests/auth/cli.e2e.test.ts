@@ -40,6 +40,7 @@ describe('clients', () => {
     const web = await cli<CreatedClient & PublicClient>(auth, [
       'clients:create', '--name', 'Listed app', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token',
       '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read offline_access', '--resource', `${auth.issuer}/v1`,
+      '--post-logout-redirect-uri', 'https://app.example/signed-out', '--post-logout-redirect-uri', 'https://app.example/bye',
     ]);
     expect(web.client_secret).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
     const tv = await cli<CreatedClient>(auth, ['clients:create', '--name', 'TV', '--type', 'public', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--client-id', 'tv-app-1']);
@@ -52,6 +53,7 @@ describe('clients', () => {
       type: 'confidential',
       grant_types: ['authorization_code', 'refresh_token'],
       redirect_uris: ['https://app.example/cb'],
+      post_logout_redirect_uris: ['https://app.example/signed-out', 'https://app.example/bye'],
       scopes: ['content:read', 'offline_access'],
       resources: [`${auth.issuer}/v1`],
       has_secret: true,
@@ -60,7 +62,7 @@ describe('clients', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     // No resource given: the platform (PUBLIC_URL) is the client's resource.
-    expect(list.find((c) => c.client_id === 'tv-app-1')).toMatchObject({ type: 'public', has_secret: false, resources: [auth.issuer] });
+    expect(list.find((c) => c.client_id === 'tv-app-1')).toMatchObject({ type: 'public', has_secret: false, resources: [auth.issuer], post_logout_redirect_uris: [] });
     // The token exchange policy of a registration: the other clients whose tokens it may exchange.
     const exchanger = await cli<PublicClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', '--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--exchange-client', 'platform', '--exchange-client', 'tv-app-1']);
     expect(exchanger.token_exchange).toEqual({ allowed_clients: ['platform', 'tv-app-1'] });
