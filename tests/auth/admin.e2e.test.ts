@@ -331,9 +331,52 @@ describe('audit log', () => {
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
     expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort().reverse());
     expect(new Set(all.map((e) => e.action))).toEqual(new Set(['client.create', 'client.update', 'client.secret.rotate', 'client.delete', 'account.update', 'account.unlock', 'signing_key.rotate', 'signing_key.retire']));
-    expect(all.every((e) => e.request_id && ['account', 'client'].includes(e.actor.type))).toBe(true);
+    // Changes through the API carry their request id; the clients the suite made with the CLI, the operator.
+    expect(all.filter((e) => e.actor.type !== 'cli').every((e) => e.request_id && ['account', 'client'].includes(e.actor.type))).toBe(true);
+    expect(all.filter((e) => e.actor.type === 'cli').map((e) => [e.action, e.target.id, e.request_id])).toEqual(expect.arrayContaining([['client.create', robot.client_id, null], ['client.create', console_.client_id, null]]));
     expect(JSON.stringify(all)).not.toMatch(/cs_[A-Za-z0-9_-]{20}|secret_?hash|password/i);
     expect((await admin('GET', '/audit?cursor=bm9wZQ')).status).toBe(400);
+  });
+});
+
+describe('CLI', () => {
+  /** A CLI run that must fail: its exit code and what it wrote to stderr. */
+  async function cliFailure(args: string[]): Promise<{ code: unknown; stderr: string }> {
+    try {
+      await cli(auth, args);
+    } catch (err) {
+      const { code, stderr } = err as { code?: unknown; stderr?: string };
+      return { code, stderr: stderr ?? '' };
+    }
+    throw new Error(`expected ${args[0]} to fail`);
+  }
+
+  it('the same operations from the command line, audited as the operating-system user', async () => {
+    const made = await cli<CreatedClient>(auth, ['clients:create', '--name', 'CLI made', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read']);
+    expect((await cli<PublicClient>(auth, ['clients:get', '--id', made.client_id])).name).toBe('CLI made');
+    const updated = await cli<PublicClient>(auth, ['clients:update', '--id', made.client_id, '--scope', 'speech:read content:read', '--redirect-uri', 'https://cli.example/cb', '--exchange-client', 'platform']);
+    expect(updated).toMatchObject({ scopes: ['speech:read', 'content:read'], redirect_uris: ['https://cli.example/cb'], token_exchange: { allowed_clients: ['platform'] } });
+    const rotated = await cli<{ client_secret: string }>(auth, ['clients:rotate-secret', '--id', made.client_id]);
+    // The app caches a client up to 30 seconds per replica; the CLI, another process, cannot clear it:
+    // the API above clears it at once. Here: the new secret works (the cache is refreshed on a miss).
+    expect(rotated.client_secret).toMatch(/^cs_/);
+    expect(await cli(auth, ['clients:delete', '--id', made.client_id])).toMatchObject({ deleted: true });
+    expect((await cliFailure(['clients:get', '--id', made.client_id])).stderr).toMatch(/not_found/);
+    expect((await cliFailure(['clients:update', '--id', 'no-such-client', '--name', 'x'])).code).toBe(1);
+
+    expect(await cli(auth, ['accounts:get', '--account', adminUser.email.toUpperCase()])).toMatchObject({ id: adminAccount.id });
+    const page = await cli<Page<PublicAccount>>(auth, ['accounts:find', '--email', 'admin.', '--limit', '1']);
+    expect(page.items).toHaveLength(1);
+    expect((await cliFailure(['accounts:find', '--limit', '500'])).stderr).toMatch(/invalid_request/);
+
+    const keys = await cli<{ items: KeyInfo[] }>(auth, ['keys:list']);
+    expect(keys.items[0]).toMatchObject({ status: 'current' });
+    expect((await cliFailure(['keys:retire', '--kid', keys.items[0]!.kid])).stderr).toMatch(/conflict/);
+
+    const audit = await cli<Page<PublicAuditEntry>>(auth, ['audit:list', '--limit', '3']);
+    expect(audit.items.map((e) => e.action)).toEqual(['client.delete', 'client.secret.rotate', 'client.update']);
+    expect(audit.items[0]).toMatchObject({ actor: { type: 'cli', id: expect.any(String) }, target: { type: 'client', id: made.client_id }, request_id: null });
+    expect(JSON.stringify(audit)).not.toContain(rotated.client_secret);
   });
 });
 

@@ -36,6 +36,7 @@ const schema = new Schema<AuditEntryDoc>(
   },
   { collection: 'admin_audit', versionKey: false, minimize: false },
 );
+schema.index({ at: -1, _id: -1 });
 
 export function auditModel(conn: Connection): Model<AuditEntryDoc> {
   return (conn.models.AdminAudit as Model<AuditEntryDoc> | undefined) ?? conn.model<AuditEntryDoc>('AdminAudit', schema);
@@ -55,12 +56,21 @@ export interface PublicAuditEntry {
   request_id: string | null;
 }
 
-/** Newest first (ObjectIds grow with time). */
+/**
+ * Newest first, by `at` then `_id` (ObjectIds made by different processes, the app and the CLI, are not
+ * ordered within one second); the cursor is the last entry's `<at in ms>.<id>`.
+ */
 export async function listAudit(model: Model<AuditEntryDoc>, page: PageRequest): Promise<Page<PublicAuditEntry>> {
-  if (page.after !== undefined && !/^[0-9a-f]{24}$/.test(page.after)) throw invalidRequest('cursor: not a cursor of this list');
-  const filter = page.after ? { _id: { $lt: new Types.ObjectId(page.after) } } : {};
-  const rows = await model.find(filter).sort({ _id: -1 }).limit(page.limit + 1).lean<AuditEntryDoc[]>();
-  return toPage(rows, page.limit, (r) => r._id.toHexString(), (r) => ({
+  let filter = {};
+  if (page.after !== undefined) {
+    const match = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(page.after);
+    if (!match) throw invalidRequest('cursor: not a cursor of this list');
+    const at = new Date(Number(match[1]));
+    const id = new Types.ObjectId(match[2]);
+    filter = { $or: [{ at: { $lt: at } }, { at, _id: { $lt: id } }] };
+  }
+  const rows = await model.find(filter).sort({ at: -1, _id: -1 }).limit(page.limit + 1).lean<AuditEntryDoc[]>();
+  return toPage(rows, page.limit, (r) => `${new Date(r.at).getTime()}.${r._id.toHexString()}`, (r) => ({
     id: r._id.toHexString(),
     at: new Date(r.at).toISOString(),
     actor: r.actor,

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { toPublicAccount } from '../accounts/account-model';
-import { changeAccount } from '../accounts/account-changes';
 import { accountPatchInput, createAccount, findAccount, findAccountByEmail } from '../accounts/accounts';
 import { unlockLogins } from '../accounts/login-limits';
 import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
 import { createClient, listClients, toPublicClient, type NewClientInput } from '../clients/clients';
+import { ADMIN_CLI_USAGE, auditCli, runAdminCommand, updateAccountFromCli, type AdminCliContext } from '../admin/admin-cli';
 import { loadAuthConfig } from '../config';
 import { signingKeys } from '../keys/signing-keys';
 import { authModels } from '../stores';
@@ -30,7 +30,9 @@ const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   api-keys:create --account <id or email> [--name N]
   api-keys:list   [--account <id or email>]
   api-keys:revoke --id KEY_ID
-  keys:rotate`;
+  keys:rotate
+${ADMIN_CLI_USAGE}
+  (every change is appended to the admin_audit log, as the operating-system user running the CLI)`;
 
 const options = {
   name: { type: 'string' },
@@ -52,6 +54,9 @@ const options = {
   id: { type: 'string' },
   address: { type: 'string' },
   status: { type: 'string' },
+  kid: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -67,6 +72,8 @@ async function main(): Promise<number> {
   const redis = await connectRedis(config.REDIS_URL);
   const models = await authModels(mongo);
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: Number.MAX_SAFE_INTEGER });
+  const admin: AdminCliContext = { config, deps: { config, redis, ...models }, keys };
   const accountOf = async (ref: string) => (ref.includes('@') ? findAccountByEmail(models.accounts, ref) : findAccount(models.accounts, ref));
   try {
     switch (command) {
@@ -85,6 +92,8 @@ async function main(): Promise<number> {
           ...(values['jwks-file'] ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] } : {}),
         };
         const { client, secret } = await createClient(models.clients, config.INTERNAL_SECRET, input, config.PUBLIC_URL);
+        const { client_id: id, created_at: _created, ...fields } = toPublicClient(client);
+        await auditCli(admin, { action: 'client.create', target: { type: 'client', id }, changes: fields });
         print({ ...toPublicClient(client), ...(secret ? { client_secret: secret } : {}) });
         break;
       }
@@ -110,9 +119,7 @@ async function main(): Promise<number> {
           ...(values.status ? { status: values.status } : {}),
           ...(values.plan ? { plan: values.plan } : {}),
         });
-        const changed = await changeAccount({ config, redis, ...models }, account._id, patch);
-        if (!changed) throw new Error('no such account');
-        print(toPublicAccount(changed));
+        print(await updateAccountFromCli(admin, account._id, patch));
         break;
       }
       case 'accounts:list':
@@ -141,12 +148,15 @@ async function main(): Promise<number> {
         if (!values.id || !(await revokeApiKey(models.apiKeys, redis, values.id))) throw new Error('no such active API key');
         print({ revoked: values.id });
         break;
-      case 'keys:rotate':
-        print({ current: await signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: Number.MAX_SAFE_INTEGER }).rotate(), signs_after_seconds: config.KEY_ACTIVATION_DELAY });
-        break;
-      default:
-        process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
-        return 2;
+      default: {
+        // clients:get/update/rotate-secret/delete, accounts:get/find, keys:*, audit:list (admin/admin-cli.ts).
+        const result = await runAdminCommand(command, values, admin);
+        if (result === undefined) {
+          process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
+          return 2;
+        }
+        print(result);
+      }
     }
     return 0;
   } finally {
