@@ -113,9 +113,9 @@ describe('API keys', () => {
   it('api-keys:create shows the key once; api-keys:list shows only its prefix; api-keys:revoke stops the lookup and tells the gateways', async () => {
     const account = (await cli<PublicAccount[]>(auth, ['accounts:list'])).find((a) => a.email === email)!;
     const created = await cli<PublicApiKey & { key: string }>(auth, ['api-keys:create', '--account', email, '--name', 'ci']);
-    expect(created).toEqual({ id: expect.stringMatching(/^key_/), accountId: account.id, name: 'ci', prefix: created.key.slice(0, 10), createdAt: expect.any(String), revoked: false, key: expect.stringMatching(/^sk_[0-9a-f]{64}$/) });
+    expect(created).toEqual({ id: expect.stringMatching(/^key_/), accountId: account.id, name: 'ci', prefix: created.key.slice(0, 10), createdAt: expect.any(String), revoked: false, scopes: ['speech:read', 'speech:write'], key: expect.stringMatching(/^sk_[0-9a-f]{64}$/) });
     const lookup = await auth.internal('/api-keys/lookup', { body: { key: created.key } });
-    expect(await lookup.json()).toEqual({ accountId: account.id, plan: 'pro', keyId: created.id, roles: ['ADMIN', 'USER'] });
+    expect(await lookup.json()).toEqual({ accountId: account.id, plan: 'pro', keyId: created.id, roles: ['ADMIN', 'USER'], scope: 'speech:read speech:write' });
 
     const { key, ...listed } = created;
     // By account id, and across all accounts: the prefix, never the key.

@@ -133,7 +133,7 @@ describe('internal API: register → login → refresh', () => {
     expect(key.key.startsWith(key.prefix)).toBe(true);
 
     const lookup = await auth.internal('/api-keys/lookup', { body: { key: key.key } });
-    expect(await lookup.json()).toEqual({ accountId: created.id, plan: 'free', keyId: key.id, roles: ['ADMIN', 'USER'] });
+    expect(await lookup.json()).toEqual({ accountId: created.id, plan: 'free', keyId: key.id, roles: ['ADMIN', 'USER'], scope: 'speech:read speech:write' });
 
     const sub = new Redis(stackEnv().REDIS_URL);
     const message = new Promise<string>((resolve) => sub.on('message', (_c, m: string) => resolve(m)));
