@@ -240,7 +240,8 @@ describe('prompt and max_age', () => {
   });
 
   it('a malformed prompt or max_age is redirected as invalid_request', async () => {
-    for (const extra of [{ prompt: 'none login' }, { prompt: 'sometimes' }, { max_age: '-1' }, { max_age: 'soon' }]) {
+    const malformed: Record<string, string>[] = [{ prompt: 'none login' }, { prompt: 'sometimes' }, { max_age: '-1' }, { max_age: 'soon' }];
+    for (const extra of malformed) {
       const { started, page } = await open(extra);
       expect([extra, client.callbackParams(page.url)]).toEqual([extra, expect.objectContaining({ error: 'invalid_request', state: started.state })]);
     }
