@@ -126,10 +126,10 @@ describe('clients', () => {
     expect(got.body).not.toHaveProperty('client_secret');
 
     const updated = await admin('PATCH', `/clients/${id}`, {
-      body: { grant_types: ['client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange'], scopes: ['speech:read', 'content:read'], redirect_uris: ['https://reports.example/cb'], token_exchange: { allowed_clients: ['platform'] } },
+      body: { grant_types: ['client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange'], scopes: ['speech:read', 'content:read'], redirect_uris: ['https://reports.example/cb'], post_logout_redirect_uris: ['https://reports.example/bye'], token_exchange: { allowed_clients: ['platform'] } },
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ scopes: ['speech:read', 'content:read'], redirect_uris: ['https://reports.example/cb'], token_exchange: { allowed_clients: ['platform'] } });
+    expect(updated.body).toMatchObject({ scopes: ['speech:read', 'content:read'], redirect_uris: ['https://reports.example/cb'], post_logout_redirect_uris: ['https://reports.example/bye'], token_exchange: { allowed_clients: ['platform'] } });
     // The change applies to token requests at once: the new scope can be granted.
     expect(decodeJwt(await accessToken(auth.url, { client_id: id, client_secret: created.body.client_secret as string }, { scope: 'content:read' })).scope).toBe('content:read');
 
@@ -144,6 +144,8 @@ describe('clients', () => {
     expect((await admin('GET', '/clients/no-such-client')).status).toBe(404);
     expect((await admin('GET', '/clients/no-such-client')).body.error).toBe('not_found');
     expect((await admin('PATCH', '/clients/no-such-client', { body: { name: 'x' } })).status).toBe(404);
+    const unknownField = await admin('POST', '/clients', { body: { name: 'x', type: 'public', grant_types: ['authorization_code'], secret_hash: 'x' } });
+    expect(unknownField.status).toBe(400);
     const dup = await admin('POST', '/clients', { body: { client_id: robot.client_id, name: 'dup', type: 'public', grant_types: ['authorization_code'] } });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe('conflict');
@@ -354,8 +356,8 @@ describe('CLI', () => {
   it('the same operations from the command line, audited as the operating-system user', async () => {
     const made = await cli<CreatedClient>(auth, ['clients:create', '--name', 'CLI made', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read']);
     expect((await cli<PublicClient>(auth, ['clients:get', '--id', made.client_id])).name).toBe('CLI made');
-    const updated = await cli<PublicClient>(auth, ['clients:update', '--id', made.client_id, '--scope', 'speech:read content:read', '--redirect-uri', 'https://cli.example/cb', '--exchange-client', 'platform']);
-    expect(updated).toMatchObject({ scopes: ['speech:read', 'content:read'], redirect_uris: ['https://cli.example/cb'], token_exchange: { allowed_clients: ['platform'] } });
+    const updated = await cli<PublicClient>(auth, ['clients:update', '--id', made.client_id, '--scope', 'speech:read content:read', '--redirect-uri', 'https://cli.example/cb', '--post-logout-redirect-uri', 'https://cli.example/bye', '--exchange-client', 'platform']);
+    expect(updated).toMatchObject({ scopes: ['speech:read', 'content:read'], redirect_uris: ['https://cli.example/cb'], post_logout_redirect_uris: ['https://cli.example/bye'], token_exchange: { allowed_clients: ['platform'] } });
     const rotated = await cli<{ client_secret: string }>(auth, ['clients:rotate-secret', '--id', made.client_id]);
     // The app caches a client up to 30 seconds per replica; the CLI, another process, cannot clear it:
     // the API above clears it at once. Here: the new secret works (the cache is refreshed on a miss).

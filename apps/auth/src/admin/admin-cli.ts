@@ -18,6 +18,7 @@ export interface AdminCliValues {
   name?: string | undefined;
   grant?: string[] | undefined;
   'redirect-uri'?: string[] | undefined;
+  'post-logout-redirect-uri'?: string[] | undefined;
   scope?: string[] | undefined;
   resource?: string[] | undefined;
   'exchange-client'?: string[] | undefined;
@@ -29,8 +30,8 @@ export interface AdminCliValues {
 }
 
 export const ADMIN_CLI_USAGE = `  clients:get     --id ID
-  clients:update  --id ID [--name N] [--grant G...] [--redirect-uri U...] [--scope S...] [--resource R...]
-                  [--exchange-client ID...]   (each given list replaces the registered one)
+  clients:update  --id ID [--name N] [--grant G...] [--redirect-uri U...] [--post-logout-redirect-uri U...]
+                  [--scope S...] [--resource R...] [--exchange-client ID...]   (each given list replaces the registered one)
   clients:rotate-secret --id ID   (prints the new secret once; the old one stops working)
   clients:delete  --id ID         (revokes every token issued to the client)
   accounts:get    --account <id or email>
@@ -90,6 +91,7 @@ async function run(command: string, values: AdminCliValues, ctx: AdminCliContext
         ...(values.name !== undefined ? { name: values.name } : {}),
         ...(values.grant ? { grant_types: values.grant } : {}),
         ...(values['redirect-uri'] ? { redirect_uris: values['redirect-uri'] } : {}),
+        ...(values['post-logout-redirect-uri'] ? { post_logout_redirect_uris: values['post-logout-redirect-uri'] } : {}),
         ...(values.scope ? { scopes: values.scope.flatMap((s) => s.split(' ')).filter(Boolean) } : {}),
         ...(values.resource ? { resources: values.resource } : {}),
         ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),

@@ -11,15 +11,17 @@ type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens'>;
 
 /** What an administrator may change on a registration (secrets have their own action: rotation). */
 export const clientPatchInput = newClientInput
-  .pick({ name: true, grant_types: true, redirect_uris: true, scopes: true, resources: true, token_exchange: true })
-  .extend({ redirect_uris: newClientInput.shape.redirect_uris.removeDefault(), scopes: newClientInput.shape.scopes.removeDefault(), resources: newClientInput.shape.resources.removeDefault().min(1) })
+  .pick({ name: true, grant_types: true, redirect_uris: true, post_logout_redirect_uris: true, scopes: true, resources: true, token_exchange: true })
+  .extend({
+    redirect_uris: newClientInput.shape.redirect_uris.removeDefault(),
+    post_logout_redirect_uris: newClientInput.shape.post_logout_redirect_uris.removeDefault(), scopes: newClientInput.shape.scopes.removeDefault(), resources: newClientInput.shape.resources.removeDefault().min(1) })
   .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
 export type ClientPatch = z.infer<typeof clientPatchInput>;
 
 export async function registerClient(deps: ClientDeps, raw: unknown): Promise<{ client: PublicClient; secret?: string }> {
-  const parsed = newClientInput.safeParse(raw);
+  const parsed = newClientInput.strict().safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const id = parsed.data.client_id;
   if (id !== undefined) {
@@ -52,6 +54,7 @@ export async function updateClient(deps: ClientDeps, id: string, raw: unknown): 
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.grant_types !== undefined) set.grantTypes = patch.grant_types;
   if (patch.redirect_uris !== undefined) set.redirectUris = patch.redirect_uris;
+  if (patch.post_logout_redirect_uris !== undefined) set.postLogoutRedirectUris = patch.post_logout_redirect_uris;
   if (patch.scopes !== undefined) set.scopes = patch.scopes;
   if (patch.resources !== undefined) set.resources = patch.resources;
   if (patch.token_exchange !== undefined) set.tokenExchange = patch.token_exchange.allowed_clients.length ? { allowedClients: patch.token_exchange.allowed_clients } : null;
