@@ -198,17 +198,29 @@ describe('/userinfo', () => {
 });
 
 describe('prompt and max_age', () => {
-  it('prompt=none without a session redirects with login_required (and state, iss); with one, consent_required', async () => {
+  it('prompt=none without a session redirects with login_required (and state, iss)', async () => {
     const { started, page } = await open({ prompt: 'none' });
     expect(page.res.status).toBe(303);
     const params = client.callbackParams(page.url);
     expect(params).toMatchObject({ error: 'login_required', state: started.state, iss: auth.issuer });
+  });
 
-    // Signed in (a finished flow leaves the session): still no page may be shown, and consent is asked each time.
+  it('prompt=none with a session: consent_required beyond what the session consented to for the client, else a code at once', async () => {
+    // A finished flow leaves the session and its consent to SCOPE for this client.
     const signedIn = await open();
-    await finish(signedIn.started, signedIn.page);
-    const again = await open({ prompt: 'none' }, signedIn.started.agent);
-    expect(client.callbackParams(again.page.url)).toMatchObject({ error: 'consent_required', state: again.started.state });
+    const first = await finish(signedIn.started, signedIn.page);
+    const agent = signedIn.started.agent;
+    const wider = await open({ prompt: 'none', scope: `${SCOPE} content:read` }, agent);
+    expect(client.callbackParams(wider.page.url)).toMatchObject({ error: 'consent_required', state: wider.started.state });
+    const silent = await open({ prompt: 'none' }, agent);
+    expect(silent.page.res.status).toBe(303);
+    const set = await client.callback(REDIRECT, client.callbackParams(silent.page.url), { code_verifier: silent.started.verifier, state: silent.started.state, nonce: silent.started.nonce });
+    expect(set.claims()).toMatchObject({ sub: user.id, nonce: silent.started.nonce, auth_time: first.claims().auth_time });
+    // Another browser (no session) and a signed-out one: login_required.
+    expect(client.callbackParams((await open({ prompt: 'none' })).page.url).error).toBe('login_required');
+    const confirm = await agent.follow('/logout');
+    await agent.request('/logout', { form: { csrf: FormAgent.field(confirm.html, 'csrf') } });
+    expect(client.callbackParams((await open({ prompt: 'none' }, agent)).page.url).error).toBe('login_required');
   });
 
   it('prompt=login shows the sign-in page even with a session; the new auth_time is later', async () => {

@@ -9,7 +9,8 @@ import { formBody, paramsOf, repeated, scopeParam, single, type Params } from '.
 import { audienceFor, scopesFor } from '../oauth/resources';
 import { authenticationRequirements, signInSatisfies, type AuthenticationRequirements } from '../oidc/authentication-request';
 import { escapeHtml, hidden, sendPage } from './html';
-import { csrfToken, csrfValid, currentSession, loginRedirect } from './session';
+import { consentCovers, rememberConsent } from '../oidc/remembered-consent';
+import { csrfToken, csrfValid, currentSession, loginRedirect, type SignInSession } from './session';
 
 interface PendingRequest extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
   state?: string;
@@ -85,6 +86,14 @@ ${hidden('csrf', csrf)}${hidden('request', id)}
   );
 }
 
+/** Issues the code for a decided request (its `auth_time` is the session's sign-in) and sends the browser back with it. */
+async function redirectWithCode(res: Response, deps: Deps, pending: PendingRequest, session: SignInSession): Promise<void> {
+  const code = randomToken('ac_');
+  const { state, promptNone: _none, signedInSince: _since, ...record } = pending;
+  await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000) });
+  redirectWith(res, deps, pending.redirectUri, { code, state });
+}
+
 /**
  * `GET /authorize` → sign-in (if needed) → consent → redirect with `code`. Errors about the client or
  * redirect_uri are shown on a page and never redirected (RFC 6749 §4.1.2.1); the rest are redirected.
@@ -116,11 +125,12 @@ export function authorizeRoutes(deps: Deps): Router {
       throw err;
     }
     if (pending.promptNone) {
-      // OpenID Connect Core 1.0 §3.1.2.6: no page may be shown. Consent is asked on every request,
-      // so a signed-in person still has to be asked: consent_required.
+      // OpenID Connect Core 1.0 §3.1.2.6: no page may be shown. A code only for a session that
+      // answers the request and has consented to all of it for this client already.
       const session = await currentSession(deps, req);
-      const error = session && signInSatisfies(pending, session.authTime) ? 'consent_required' : 'login_required';
-      return redirectWith(res, deps, redirectUri, { error, error_description: error === 'login_required' ? 'the person is not signed in' : 'the person has to consent on a page', state });
+      if (!session || !signInSatisfies(pending, session.authTime)) return redirectWith(res, deps, redirectUri, { error: 'login_required', error_description: 'the person is not signed in', state });
+      if (!(await consentCovers(deps, session.id, client._id, pending))) return redirectWith(res, deps, redirectUri, { error: 'consent_required', error_description: 'the person has to consent on a page', state });
+      return redirectWithCode(res, deps, pending, session);
     }
     const id = randomToken('', 18);
     await deps.redis.set(requestKey(id), JSON.stringify(pending), 'EX', REQUEST_TTL);
@@ -155,10 +165,8 @@ export function authorizeRoutes(deps: Deps): Router {
     if (params.decision !== 'approve') {
       return redirectWith(res, deps, pending.redirectUri, { error: 'access_denied', error_description: 'the user denied the request', state: pending.state });
     }
-    const code = randomToken('ac_');
-    const { state, promptNone: _none, signedInSince: _since, ...record } = pending;
-    await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000) });
-    redirectWith(res, deps, pending.redirectUri, { code, state });
+    await rememberConsent(deps, session.id, pending.clientId, pending);
+    await redirectWithCode(res, deps, pending, session);
   });
 
   return router;

@@ -45,6 +45,8 @@ function sessionValue(account: Pick<AccountDoc, '_id' | 'securityVersion'>): str
 }
 
 export interface SignInSession {
+  /** The session id's hash: names what belongs to this session only (remembered consent). */
+  id: string;
   account: AccountDoc;
   /** When the person signed in (ms since the epoch). */
   authTime: number;
@@ -60,7 +62,7 @@ export async function currentSession(deps: Deps, req: Request): Promise<SignInSe
   const account = await deps.accounts.findById(id).lean<AccountDoc>();
   if (account?.status !== 'active' || `${id} ${version}` !== sessionValue(account)) return null;
   const at = Number(authTime);
-  return { account, authTime: Number.isSafeInteger(at) && at > 0 ? at : 0 };
+  return { id: sha256(sid), account, authTime: Number.isSafeInteger(at) && at > 0 ? at : 0 };
 }
 
 /** The signed-in account of the sign-in session, if any. */
