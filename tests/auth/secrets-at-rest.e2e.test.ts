@@ -136,8 +136,9 @@ it('no client secret, password, API key, session id, code, device code, verifier
   expect(dump['mongo clients']).toContain(sha256(secrets.client_secret));
   expect(dump['mongo api_keys']).toContain(sha256(secrets.api_key));
   expect(dump['mongo refresh_tokens']).toContain(sha256(secrets['refresh token (live)']));
-  // The session holds the account id and its securityVersion (0: never changed), not the session id.
-  expect(dump[`redis auth:session:${sha256(secrets.session_id)}`]).toBe(`${user.id} 0`);
+  // The session holds the account id, its securityVersion (0: never changed) and the sign-in time in ms
+  // (OpenID Connect auth_time), not the session id.
+  expect(dump[`redis auth:session:${sha256(secrets.session_id)}`]).toMatch(new RegExp(`^${user.id} 0 \\d{13}$`));
   expect(dump[`redis auth:code:${sha256(secrets['code (not redeemed)'])}`]).toContain(user.id);
   expect(dump[`redis auth:device:${sha256(secrets['device code (approved)'])}`]).toContain('"status":"approved"');
   expect(dump[`redis auth:device:${sha256(secrets['device code (pending)'])}`]).toContain('"status":"pending"');
