@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Issuer, type BaseClient } from 'openid-client';
 import { eventually, stackEnv } from '@platform/testing';
@@ -109,6 +110,43 @@ describe('who may call it', () => {
     expect(created.status).toBe(201);
     const audit = (await admin('GET', '/audit?limit=100')).body as unknown as Page<PublicAuditEntry>;
     expect(audit.items.find((e) => e.target.id === created.body.client_id)).toMatchObject({ action: 'client.create', actor: { type: 'client', id: robot.client_id } });
+  });
+});
+
+describe('DPoP-bound admin tokens (RFC 9449)', () => {
+  async function dpopProof(key: { privateKey: KeyLike; jwk: JWK }, htm: string, htu: string, token?: string): Promise<string> {
+    return new SignJWT({ htm, htu, jti: randomUUID(), iat: Math.floor(Date.now() / 1000), ...(token ? { ath: createHash('sha256').update(token).digest('base64url') } : {}) })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.jwk })
+      .sign(key.privateKey);
+  }
+
+  it('a bound token works only with a proof by its key for this request', async () => {
+    const pair = await generateKeyPair('ES256');
+    const key = { privateKey: pair.privateKey, jwk: await exportJWK(pair.publicKey) };
+    const res = await fetch(`${auth.url}/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded', dpop: await dpopProof(key, 'POST', `${auth.issuer}/token`) },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'admin' }).toString(),
+    });
+    const { access_token: token, token_type } = (await res.json()) as { access_token: string; token_type: string };
+    expect(token_type).toBe('DPoP');
+    const url = `${auth.issuer}/admin/keys`;
+    const call = (headers: Record<string, string>) => fetch(`${auth.url}/admin/keys`, { headers });
+
+    const asBearer = await call({ authorization: `Bearer ${token}` });
+    expect(asBearer.status).toBe(401);
+    expect(await asBearer.json()).toMatchObject({ error: 'invalid_token' });
+    expect((await call({ authorization: `DPoP ${token}` })).status).toBe(401);
+    const other = await generateKeyPair('ES256');
+    const otherKey = { privateKey: other.privateKey, jwk: await exportJWK(other.publicKey) };
+    const wrongKey = await call({ authorization: `DPoP ${token}`, dpop: await dpopProof(otherKey, 'GET', url, token) });
+    expect(wrongKey.status).toBe(401);
+    expect(await wrongKey.json()).toMatchObject({ error: 'invalid_dpop_proof' });
+    expect((await call({ authorization: `DPoP ${token}`, dpop: await dpopProof(key, 'POST', url, token) })).status).toBe(401);
+    const proof = await dpopProof(key, 'GET', url, token);
+    expect((await call({ authorization: `DPoP ${token}`, dpop: proof })).status).toBe(200);
+    // A proof is used once.
+    expect((await call({ authorization: `DPoP ${token}`, dpop: proof })).status).toBe(401);
   });
 });
 
