@@ -1,3 +1,4 @@
+import { connectSession, errorOf } from '../speech/support/ws-session';
 import { registerAccount, startPlatform, type Account, type Platform } from './platform';
 
 /**
@@ -100,6 +101,12 @@ it('a key scoped to speech:read reads but cannot synthesise (403 in the speech s
   const tts = await call('/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM', { 'xi-api-key': reader.key }, { method: 'POST', body: { text: 'hello' } });
   expect(tts.status).toBe(403);
   expect(tts.body).toEqual({ detail: { status: 'unauthorized', message: expect.stringContaining('speech:write') } });
+  // The stream-input WebSocket honours the key's scopes too.
+  const ws = connectSession(`${gateway.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input`, { 'xi-api-key': reader.key });
+  await ws.opened;
+  ws.ws.send(JSON.stringify({ text: ' ' }));
+  expect((await ws.closed).code).toBe(1008);
+  expect(errorOf(ws)).toEqual({ status: 'unauthorized', message: expect.stringContaining('speech:write') });
 });
 
 it('refuses bad input in the speech shape', async () => {
@@ -152,6 +159,15 @@ it('lists in pages, and holds at most 20 live keys per account (a revoked key fr
 
   expect((await call(`/v1/api-keys/${made[0]}`, as(carol), { method: 'DELETE' })).status).toBe(204);
   expect((await call('/v1/api-keys', as(carol), { method: 'POST', body: { name: 'replacement' } })).status).toBe(201);
+});
+
+it('concurrent creations never pass the bound: every 201 is a live key, and there are at most 20', async () => {
+  const dave = await registerAccount(gateway, 'Dave Keys');
+  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call('/v1/api-keys', as(dave), { method: 'POST', body: { name: `burst ${i}` } })));
+  const created = answers.filter((a) => a.status === 201).map((a) => (a.body as CreatedKey).key_id);
+  expect(answers.every((a) => a.status === 201 || a.status === 400)).toBe(true);
+  expect(created.length).toBeLessThanOrEqual(20);
+  expect((await listAll(dave, 100)).ids.sort()).toEqual([...created].sort());
 });
 
 it('the routes need a credential: anonymous is 401 in the speech shape', async () => {
