@@ -1,5 +1,12 @@
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Issuer } from 'openid-client';
+import { freePort, stackEnv } from '@platform/testing';
+import { authorizeCode } from '../auth/helpers/fixtures';
 import { connectSession, errorOf } from '../speech/support/ws-session';
-import { registerAccount, startPlatform, type Account, type Platform } from './platform';
+import { INTERNAL_SECRET, registerAccount, startPlatform, type Account, type Platform } from './platform';
 
 /**
  * Self-service speech API keys (docs/speech.md "API keys"): a signed-in user creates, lists and
@@ -168,6 +175,42 @@ it('concurrent creations never pass the bound: every 201 is a live key, and ther
   expect(answers.every((a) => a.status === 201 || a.status === 400)).toBe(true);
   expect(created.length).toBeLessThanOrEqual(20);
   expect((await listAll(dave, 100)).ids.sort()).toEqual([...created].sort());
+});
+
+it('a DPoP-bound user token from the code flow (openid-client, Ed25519 proof key) manages keys too', async () => {
+  const publicUrl = platform.publicUrl;
+  const redirectUri = `http://127.0.0.1:${await freePort()}/cb`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'),
+      ...['clients:create', '--name', 'keys-e2e', '--type', 'confidential', '--grant', 'authorization_code'],
+      ...['--redirect-uri', redirectUri, '--scope', 'speech:read speech:write'],
+    ],
+    { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl }, timeout: 30_000 },
+  );
+  const registered = JSON.parse(stdout) as { client_id: string; client_secret: string };
+  const issuer = await Issuer.discover(`${publicUrl}/.well-known/oauth-authorization-server`);
+  const client = new issuer.Client({ client_id: registered.client_id, client_secret: registered.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const { params, verifier, state } = await authorizeCode(publicUrl, client, alice, 'speech:read speech:write');
+  const tokens = await client.oauthCallback(redirectUri, params, { code_verifier: verifier, state }, { DPoP: privateKey });
+  expect(tokens.token_type).toBe('DPoP');
+
+  const created = await client.requestResource(`${publicUrl}/v1/api-keys`, tokens.access_token!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'from dpop' }),
+    DPoP: privateKey,
+  });
+  expect(created.statusCode).toBe(201);
+  const key = JSON.parse(created.body!.toString()) as CreatedKey;
+  const listed = await client.requestResource(`${publicUrl}/v1/api-keys?page_size=100`, tokens.access_token!, { DPoP: privateKey });
+  expect((JSON.parse(listed.body!.toString()) as KeyPage).api_keys.map((k) => k.key_id)).toContain(key.key_id);
+  // Without its proof the bound token is refused (RFC 9449 §7.1).
+  expect((await call('/v1/api-keys', { authorization: `DPoP ${tokens.access_token!}` })).status).toBe(401);
+  const revoked = await client.requestResource(`${publicUrl}/v1/api-keys/${key.key_id}`, tokens.access_token!, { method: 'DELETE', DPoP: privateKey });
+  expect(revoked.statusCode).toBe(204);
 });
 
 it('the routes need a credential: anonymous is 401 in the speech shape', async () => {
