@@ -448,6 +448,10 @@ describe('through the gateway', () => {
     expect((await models()).status).toBe(200);
 
     expect((await admin('GET', '/clients', { base: gateway, token: svcToken })).status).toBe(401); // aud is /v1, not the issuer
+    // A JSON body reaches auth through the gateway unchanged.
+    const renamed = await admin('PATCH', `/clients/${svc.client_id}`, { base: gateway, token: opsToken, body: { name: 'svc (to be deleted)' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('svc (to be deleted)');
     const deleted = await admin('DELETE', `/clients/${svc.client_id}`, { base: gateway, token: opsToken });
     expect(deleted.status).toBe(200);
     const refused = await models();
