@@ -3,7 +3,7 @@
 // latency bound, which `npm test` runs by themselves after the others (scripts/test.mjs).
 // Tests are TypeScript run through swc; `@platform/*` resolves to library sources so tests never
 // depend on a stale build. ESM-only client libraries are transformed to CommonJS for jest.
-const esmOnly = ['jose', 'openid-client', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
+const esmOnly = ['jose', 'openid-client', 'openid-client-6', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
 
 const swc = [
   '@swc/jest',
