@@ -1,6 +1,6 @@
 import { UPLOAD_LIMITS } from '../../apps/gateway/src/speech/voices/upload-limits';
-import { eventually, startPlatform, type Platform } from '../gateway/platform';
-import { encodeForm, longestSample, newCaller as newCallerOf, startProber, streamedBody, upload as uploadTo, type Caller } from './support/voice-uploads';
+import { eventually, type Platform } from '../gateway/platform';
+import { encodeForm, longestSample, newCaller as newCallerOf, startProber, startUploadPlatform, streamedBody, upload as uploadTo, type Caller } from './support/voice-uploads';
 
 /**
  * `/healthz` keeps answering within 50 ms while the largest allowed clone upload is decoded and
@@ -16,13 +16,7 @@ const newCaller = (name: string): Promise<Caller> => newCallerOf(platform, name)
 const upload = (caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> => uploadTo(gateway, caller, contentType, stream);
 
 beforeAll(async () => {
-  platform = await startPlatform({
-    gatewayEnv: {
-      SPEECH_PLANS: JSON.stringify({ free: { character_limit: 1_000, voice_limit: 1, max_voice_add_edits: 10 } }),
-      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
-      LOG_LEVEL: 'warn',
-    },
-  });
+  platform = await startUploadPlatform(1);
   gateway = platform.publicUrl;
 }, 120_000);
 

@@ -1,6 +1,6 @@
-import { eventually, startPlatform, type Platform } from '../gateway/platform';
+import { eventually, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
-import { encodeForm, longestSample, newCaller as newCallerOf, streamedBody, upload as uploadTo, type Caller } from './support/voice-uploads';
+import { encodeForm, longestSample, newCaller as newCallerOf, startUploadPlatform, streamedBody, upload as uploadTo, type Caller } from './support/voice-uploads';
 
 /**
  * Voice cloning must not stall the gateway: the plan's voice quota is checked before the upload is
@@ -18,13 +18,7 @@ const newCaller = (name: string): Promise<Caller> => newCallerOf(platform, name)
 const upload = (caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> => uploadTo(gateway, caller, contentType, stream);
 
 beforeAll(async () => {
-  platform = await startPlatform({
-    gatewayEnv: {
-      SPEECH_PLANS: JSON.stringify({ free: { character_limit: 1_000, voice_limit: VOICE_LIMIT, max_voice_add_edits: 10 } }),
-      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
-      LOG_LEVEL: 'warn',
-    },
-  });
+  platform = await startUploadPlatform(VOICE_LIMIT);
   gateway = platform.publicUrl;
 }, 120_000);
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UPLOAD_LIMITS } from '../../../apps/gateway/src/speech/voices/upload-limits';
-import { createApiKey, registerAccount } from '../../gateway/platform';
+import { createApiKey, registerAccount, startPlatform, type Platform } from '../../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../../voices/audio';
 
 /** Clients of `/v1/voices/add` for the upload tests: accounts, large samples, streamed bodies, a health prober. */
@@ -102,4 +102,18 @@ export function startProber(url: string) {
       return probes;
     },
   };
+}
+
+/**
+ * The platform for the upload tests: every account is on the free plan, whose voice limit is `voiceLimit`,
+ * with request limits far away so only the upload bounds can refuse.
+ */
+export function startUploadPlatform(voiceLimit: number): Promise<Platform> {
+  return startPlatform({
+    gatewayEnv: {
+      SPEECH_PLANS: JSON.stringify({ free: { character_limit: 1_000, voice_limit: voiceLimit, max_voice_add_edits: 10 } }),
+      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
+      LOG_LEVEL: 'warn',
+    },
+  });
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_DPOP_ALGORITHMS, DpopProofError, buildChallenge, redisNonceStore, redisReplayCache, verifyDpopProof } from '@platform/oauth-resource';
+import { DEFAULT_DPOP_ALGORITHMS, DpopProofError, buildChallenge, verifyDpopProof } from '@platform/oauth-resource';
 import { findAccount } from '../accounts/accounts';
 import { findClient } from '../clients/clients';
 import type { Deps } from '../deps';
-import { publicEndpoint } from '../oauth/dpop-at-token';
+import { dpopCheckAt } from '../oauth/dpop-at-token';
 import { verifyOwnAccessToken } from '../tokens/access-token';
 import { isAccessTokenRevoked } from '../tokens/revocation';
 import { AdminError } from './admin-errors';
@@ -47,15 +47,7 @@ export async function authenticateAdmin(deps: Deps, req: IncomingMessage, path: 
     const proof = req.headers.dpop;
     if (typeof proof !== 'string' || proof.includes(',')) throw refused('DPoP', 401, 'invalid_dpop_proof', 'exactly one DPoP proof is required');
     try {
-      const checked = await verifyDpopProof(proof, {
-        method: req.method ?? '',
-        url: publicEndpoint(deps.config.PUBLIC_URL, path),
-        accessToken: token,
-        iatWindowSeconds: deps.config.DPOP_IAT_WINDOW,
-        replay: redisReplayCache(deps.redis, 'auth:dpop-jti:'),
-        nonces: redisNonceStore(deps.redis),
-        requireNonce: deps.config.DPOP_REQUIRE_NONCE,
-      });
+      const checked = await verifyDpopProof(proof, dpopCheckAt(deps, req, path, token));
       if (checked.jkt !== claims.cnf.jkt) throw refused('DPoP', 401, 'invalid_dpop_proof', 'the DPoP proof is not made with the key the token is bound to');
     } catch (err) {
       if (err instanceof DpopProofError) {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Deps } from '../deps';
 import { revokeFamily } from './refresh-tokens';
 import { revokeAccessToken } from './revocation';
+import { ADD_LIVE_TOKEN_LUA, liveTokensIn } from './token-tracking';
 
 /**
  * What auth remembers of the access tokens issued to each client (every grant: its own
@@ -17,12 +18,7 @@ export const CLIENT_GONE_PREFIX = 'auth:client-gone:';
 
 // Atomic with the deletion's marker-then-read: either the deletion finds this token in the set, or
 // this script sees the marker. Returns 1 when the client is gone.
-const TRACK = `
-local now = tonumber(ARGV[3])
-local exp = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-redis.call('ZADD', KEYS[1], exp, ARGV[1])
-if redis.call('TTL', KEYS[1]) < exp - now then redis.call('EXPIRE', KEYS[1], exp - now) end
+const TRACK = `${ADD_LIVE_TOKEN_LUA}
 if redis.call('EXISTS', KEYS[2]) == 1 then return 1 end
 return 0
 `;
@@ -48,11 +44,7 @@ export async function revokeClientTokens(deps: Pick<Deps, 'config' | 'redis' | '
   await redis.set(`${CLIENT_GONE_PREFIX}${clientId}`, '1', 'EX', Math.max(deps.config.ACCESS_TOKEN_TTL, 60));
   const families = await deps.refreshTokens.distinct('familyId', { clientId, revokedAt: null });
   for (const familyId of families as string[]) await revokeFamily(deps.refreshTokens, redis, familyId);
-  const flat = await redis.zrangebyscore(`${CLIENT_TOKENS_PREFIX}${clientId}`, Math.floor(Date.now() / 1000) + 1, '+inf', 'WITHSCORES');
-  let revoked = 0;
-  for (let i = 0; i + 1 < flat.length; i += 2) {
-    await revokeAccessToken(redis, flat[i]!, Number(flat[i + 1]));
-    revoked += 1;
-  }
-  return revoked;
+  const live = await liveTokensIn(redis, `${CLIENT_TOKENS_PREFIX}${clientId}`);
+  for (const { jti, exp } of live) await revokeAccessToken(redis, jti, exp);
+  return live.length;
 }

@@ -22,16 +22,24 @@ export interface TrackedToken {
   derivedFrom?: { jti: string; exp: number };
 }
 
-// One script, so that each check is atomic with the write it guards: a change of rights (which sets
-// the marker, then reads the set) either finds this token in the set or is seen here; a revocation
-// of the parent (which sets its revoked key, then reads its derived hash) either finds this token in
-// the hash or is seen here. Returns 1 when the token was issued from a state that is no longer true.
-const TRACK = `
+/**
+ * Lua: adds token ARGV[1] (expiring at ARGV[2], now ARGV[3]) to the sorted set KEYS[1] of live tokens,
+ * dropping the expired ones and keeping the set until its last token expires. Shared by the per-account
+ * and per-client sets (client-token-tracking.ts).
+ */
+export const ADD_LIVE_TOKEN_LUA = `
 local now = tonumber(ARGV[3])
 local exp = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZADD', KEYS[1], exp, ARGV[1])
 if redis.call('TTL', KEYS[1]) < exp - now then redis.call('EXPIRE', KEYS[1], exp - now) end
+`;
+
+// One script, so that each check is atomic with the write it guards: a change of rights (which sets
+// the marker, then reads the set) either finds this token in the set or is seen here; a revocation
+// of the parent (which sets its revoked key, then reads its derived hash) either finds this token in
+// the hash or is seen here. Returns 1 when the token was issued from a state that is no longer true.
+const TRACK = `${ADD_LIVE_TOKEN_LUA}
 local stale = 0
 if ARGV[4] ~= '' then
   local changed = redis.call('GET', KEYS[2])
@@ -56,8 +64,13 @@ export async function trackIssuedToken(redis: Redis, token: TrackedToken): Promi
 }
 
 /** The subject's access tokens that have not expired yet. */
-export async function liveTokensOf(redis: Redis, sub: string): Promise<{ jti: string; exp: number }[]> {
-  const flat = await redis.zrangebyscore(`${SUBJECT_TOKENS_PREFIX}${sub}`, Math.floor(Date.now() / 1000) + 1, '+inf', 'WITHSCORES');
+export function liveTokensOf(redis: Redis, sub: string): Promise<{ jti: string; exp: number }[]> {
+  return liveTokensIn(redis, `${SUBJECT_TOKENS_PREFIX}${sub}`);
+}
+
+/** The tokens of a live-token set (ADD_LIVE_TOKEN_LUA) that have not expired yet. */
+export async function liveTokensIn(redis: Redis, setKey: string): Promise<{ jti: string; exp: number }[]> {
+  const flat = await redis.zrangebyscore(setKey, Math.floor(Date.now() / 1000) + 1, '+inf', 'WITHSCORES');
   const tokens: { jti: string; exp: number }[] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) tokens.push({ jti: flat[i]!, exp: Number(flat[i + 1]) });
   return tokens;
