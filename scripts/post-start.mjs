@@ -12,16 +12,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const file = process.env.DEV_CREDENTIALS_FILE ?? path.join(root, '.stack', 'dev-credentials.json');
 const issuer = (process.env.PUBLIC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const authUrl = (process.env.AUTH_URL ?? 'http://127.0.0.1:8081').replace(/\/+$/, '');
-const GRANTS = [
-  'authorization_code',
-  'client_credentials',
-  'refresh_token',
-  'urn:ietf:params:oauth:grant-type:device_code',
-  'urn:ietf:params:oauth:grant-type:jwt-bearer',
-  'urn:ietf:params:oauth:grant-type:token-exchange',
-];
 const SCOPES = 'content:read content:write speech:read speech:write offline_access';
 const RESOURCES = [issuer, `${issuer}/api`, `${issuer}/v1`];
+
+/**
+ * Every grant auth serves, as its RFC 8414 metadata advertises them (`grant_types_supported`, built from
+ * auth's registry of grants): the running server is the one the client is registered with.
+ */
+async function supportedGrants() {
+  const res = await fetch(`${authUrl}/.well-known/oauth-authorization-server`);
+  if (!res.ok) throw new Error(`auth metadata: HTTP ${res.status}`);
+  const { grant_types_supported: grants } = await res.json();
+  if (!Array.isArray(grants) || !grants.length) throw new Error('auth metadata lists no grant_types_supported');
+  return grants;
+}
 
 function cli(args) {
   const out = execFileSync(process.execPath, [path.join(root, 'apps/auth/dist/cli/main.js'), ...args], { env: process.env, encoding: 'utf8' });
@@ -74,7 +78,7 @@ try {
 const resources = RESOURCES.flatMap((r) => ['--resource', r]);
 const confidential = cli([
   'clients:create', '--client-id', `dev-confidential-${suffix}`, '--name', 'Development confidential client', '--type', 'confidential',
-  ...GRANTS.flatMap((g) => ['--grant', g]),
+  ...(await supportedGrants()).flatMap((g) => ['--grant', g]),
   '--redirect-uri', 'http://127.0.0.1:3000/callback', '--redirect-uri', 'https://oauth.pstmn.io/v1/callback',
   '--scope', SCOPES, ...resources,
 ]);

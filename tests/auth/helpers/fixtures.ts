@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { generators, type BaseClient, type TokenSet } from 'openid-client';
 import { stackEnv } from '@platform/testing';
+import { GRANT_TYPES } from '../../../apps/auth/src/grants';
 import { INTERNAL_SECRET, type RunningAuth } from './start-auth';
 
 const run = promisify(execFile);
@@ -21,14 +22,8 @@ export interface CreatedClient {
   client_secret?: string;
 }
 
-export const ALL_GRANTS = [
-  'authorization_code',
-  'client_credentials',
-  'refresh_token',
-  'urn:ietf:params:oauth:grant-type:device_code',
-  'urn:ietf:params:oauth:grant-type:jwt-bearer',
-  'urn:ietf:params:oauth:grant-type:token-exchange',
-];
+/** Every grant auth serves, from its registry of grants (the list has one owner). */
+export const ALL_GRANTS: string[] = [...GRANT_TYPES];
 
 export async function createUser(auth: RunningAuth, email = `user.${Date.now()}.${Math.random().toString(36).slice(2)}@example.org`, password = 'user-password-1') {
   const res = await auth.internal('/accounts', { body: { name: 'Test User', email, password } });

@@ -1,15 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Sealed } from '../crypto/secrets';
-
-export const GRANT_TYPES = [
-  'authorization_code',
-  'client_credentials',
-  'refresh_token',
-  'urn:ietf:params:oauth:grant-type:device_code',
-  'urn:ietf:params:oauth:grant-type:jwt-bearer',
-  'urn:ietf:params:oauth:grant-type:token-exchange',
-] as const;
-export type GrantType = (typeof GRANT_TYPES)[number];
+import type { GrantType } from '../grants';
 
 export interface ClientDoc {
   _id: string; // client_id

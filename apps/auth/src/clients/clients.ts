@@ -1,7 +1,8 @@
 import type { Model } from 'mongoose';
 import { z } from 'zod';
 import { randomToken, sealer, sha256 } from '../crypto/secrets';
-import { GRANT_TYPES, type ClientDoc } from './client-model';
+import { GRANT_TYPES } from '../grants';
+import type { ClientDoc } from './client-model';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{3,64}$/;
 

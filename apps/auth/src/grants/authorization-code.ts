@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
 import { OAuthError } from '@platform/errors';
-import type { AccountDoc } from '../accounts/account-model';
 import { sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
-import { repeated, required, single } from '../oauth/params';
-import { narrowAudience } from '../oauth/resources';
+import { required, single } from '../oauth/params';
 import { OPENID_SCOPE } from '../oauth/scopes';
-import { issueIdToken } from '../oidc/id-token';
 import { revokeFamily } from '../tokens/refresh-tokens';
-import { issueTokenSet, type TokenResponse } from '../tokens/issue-tokens';
 import { revokeAccessToken } from '../tokens/revocation';
-import { refreshBinding, type GrantHandler } from './grant-context';
+import { defineGrant, type GrantHandler } from './grant-descriptor';
+import { activeAccount, issueGrantTokens, narrowedAudience, withIdToken } from './grant-steps';
 
 /** What /authorize granted, kept in Redis under the code's hash until it is redeemed once. */
 export interface CodeRecord {
@@ -42,7 +39,7 @@ export function s256(verifier: string): string {
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** RFC 6749 §4.1.3 with PKCE (RFC 7636). A second use of a code revokes what the first one issued (§4.1.2). */
-export const authorizationCodeGrant: GrantHandler = async (ctx) => {
+const redeemCode: GrantHandler = async (ctx) => {
   const { deps } = ctx;
   const code = required(ctx.params, 'code', 512);
   const hash = sha256(code);
@@ -68,37 +65,33 @@ export const authorizationCodeGrant: GrantHandler = async (ctx) => {
     throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code_challenge');
   }
   if (record.dpopJkt && record.dpopJkt !== ctx.jkt) throw new OAuthError('invalid_dpop_proof', 'the code is bound to another DPoP key');
-  const audience = narrowAudience(record.audience, repeated(ctx.params, 'resource'));
-  const account = await deps.accounts.findById(record.sub).lean<AccountDoc>();
-  if (!account || account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is no longer active');
+  const audience = narrowedAudience(ctx, record.audience);
+  const account = await activeAccount(deps, record.sub);
   const openid = record.scopes.includes(OPENID_SCOPE);
   const authTime = record.authTime ?? 0;
-  const issued = await issueTokenSet(deps, {
+  const issued = await issueGrantTokens(ctx, {
     sub: record.sub,
     clientId: ctx.client._id,
     scopes: record.scopes,
     audience,
-    withRefresh: ctx.client.grantTypes.includes('refresh_token'),
     account,
-    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
-    ...refreshBinding(ctx),
     // Refresh tokens of an OpenID Connect authentication remember when it happened (Core §12.2).
     ...(openid ? { authTime } : {}),
   });
   await deps.redis.set(usedKey(hash), JSON.stringify({ jti: issued.jti, exp: issued.exp, familyId: issued.familyId }), 'EX', deps.config.ACCESS_TOKEN_TTL);
-  if (!openid) return issued.response;
-  // OpenID Connect Core 1.0 §3.1.3.3: a code flow that asked for `openid` gets an ID token.
-  const response: TokenResponse = {
-    ...issued.response,
-    id_token: await issueIdToken(deps, {
-      sub: record.sub,
-      clientId: ctx.client._id,
-      scopes: record.scopes,
-      account,
-      authTime,
-      ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
-      accessToken: issued.response.access_token,
-    }),
-  };
-  return response;
+  return withIdToken(ctx, issued.response, {
+    sub: record.sub,
+    clientId: ctx.client._id,
+    scopes: record.scopes,
+    account,
+    authTime,
+    ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
+  });
 };
+
+export const authorizationCodeGrant = defineGrant({
+  type: 'authorization_code',
+  handler: redeemCode,
+  clients: 'any',
+  issues: { refreshToken: 'new-family', idToken: true },
+});

@@ -1,12 +1,11 @@
 import { OAuthError } from '@platform/errors';
-import type { AccountDoc } from '../accounts/account-model';
 import { deviceKey, readDevice, writeDevice } from '../device/device-codes';
 import { required } from '../oauth/params';
-import { issueTokenSet } from '../tokens/issue-tokens';
-import { refreshBinding, type GrantHandler } from './grant-context';
+import { defineGrant, type GrantHandler } from './grant-descriptor';
+import { activeAccount, issueGrantTokens } from './grant-steps';
 
 /** RFC 8628 §3.4/§3.5 polling: pending, slow_down (+5 s each time), access_denied, expired_token. */
-export const deviceCodeGrant: GrantHandler = async (ctx) => {
+const pollDeviceCode: GrantHandler = async (ctx) => {
   const { deps } = ctx;
   const code = required(ctx.params, 'device_code', 200);
   const key = deviceKey(code);
@@ -32,17 +31,20 @@ export const deviceCodeGrant: GrantHandler = async (ctx) => {
   const claimed = await deps.redis.getdel(key);
   if (!claimed) throw new OAuthError('invalid_grant', 'device_code was already redeemed');
   await deps.redis.set(key, JSON.stringify({ ...record, status: 'used' }), 'EX', 600);
-  const account = await deps.accounts.findById(record.sub).lean<AccountDoc>();
-  if (!account || account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is no longer active');
-  const issued = await issueTokenSet(deps, {
+  const account = await activeAccount(deps, record.sub);
+  const issued = await issueGrantTokens(ctx, {
     sub: account._id,
     clientId: ctx.client._id,
     scopes: record.scopes,
     audience: record.audience,
-    withRefresh: ctx.client.grantTypes.includes('refresh_token'),
     account,
-    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
-    ...refreshBinding(ctx),
   });
   return issued.response;
 };
+
+export const deviceCodeGrant = defineGrant({
+  type: 'urn:ietf:params:oauth:grant-type:device_code',
+  handler: pollDeviceCode,
+  clients: 'any',
+  issues: { refreshToken: 'new-family', idToken: false },
+});

@@ -1,12 +1,13 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { OAuthError } from '@platform/errors';
 import { redisReplayCache } from '@platform/oauth-resource';
-import type { AccountDoc } from '../accounts/account-model';
+import type { ClientDoc } from '../clients/client-model';
+import type { Deps } from '../deps';
 import { publicEndpoint } from '../oauth/dpop-at-token';
-import { repeated, required, scopeParam } from '../oauth/params';
-import { audienceFor, scopesFor } from '../oauth/resources';
-import { issueTokenSet } from '../tokens/issue-tokens';
-import type { GrantHandler } from './grant-context';
+import { required, scopeParam } from '../oauth/params';
+import { scopesFor } from '../oauth/resources';
+import { defineGrant, type GrantHandler } from './grant-descriptor';
+import { clientAudience, issueGrantTokens, subjectAccount } from './grant-steps';
 
 const MAX_ASSERTION_LIFETIME = 3600;
 
@@ -15,7 +16,7 @@ const MAX_ASSERTION_LIFETIME = 3600;
  * `sub`. Checks: signature with that issuer's keys, iss, sub, aud (our issuer or token endpoint),
  * exp, iat (not in the future, not too old), and jti once only.
  */
-export const jwtBearerGrant: GrantHandler = async (ctx) => {
+const redeemAssertion: GrantHandler = async (ctx) => {
   const { deps } = ctx;
   const assertion = required(ctx.params, 'assertion', 8192);
   let iss: unknown;
@@ -53,18 +54,40 @@ export const jwtBearerGrant: GrantHandler = async (ctx) => {
   const allowed = issuerScopes.filter((s) => ctx.client.scopes.includes(s));
   const scopes = scopesFor(allowed, requested);
   const sub = String(payload.sub);
-  const account = sub.length <= 64 ? await deps.accounts.findById(sub).lean<AccountDoc>() : null;
   // A disabled account gets no new tokens by any grant, an assertion included.
-  if (account && account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is not active');
-  const issued = await issueTokenSet(deps, {
+  const account = sub.length <= 64 ? await subjectAccount(deps, sub) : null;
+  const issued = await issueGrantTokens(ctx, {
     sub,
     // Without client authentication the assertion's issuer is the party the token was issued to.
     clientId: ctx.method === 'none' ? trusted.issuer : ctx.client._id,
     scopes,
-    audience: audienceFor(ctx.client, repeated(ctx.params, 'resource'), deps.config.PUBLIC_URL),
-    withRefresh: false,
+    audience: clientAudience(ctx),
     account,
-    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
   });
   return issued.response;
 };
+
+/**
+ * Stand-in client for jwt-bearer requests without client authentication (RFC 7523 §3.1): the
+ * assertion's issuer is trusted for its configured scopes, the audience is the platform.
+ */
+function trustedIssuersClient(deps: Deps): ClientDoc {
+  return {
+    _id: 'jwt-bearer',
+    name: 'trusted assertion issuer',
+    type: 'public',
+    grantTypes: ['urn:ietf:params:oauth:grant-type:jwt-bearer'],
+    redirectUris: [],
+    scopes: [...new Set(deps.config.JWT_BEARER_TRUSTED_ISSUERS.flatMap((t) => t.scopes.split(' ').filter(Boolean)))],
+    resources: [deps.config.PUBLIC_URL],
+    createdAt: new Date(0),
+  };
+}
+
+export const jwtBearerGrant = defineGrant({
+  type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+  handler: redeemAssertion,
+  clients: 'any',
+  unauthenticatedClient: trustedIssuersClient,
+  issues: { refreshToken: 'never', idToken: false },
+});

@@ -1,12 +1,9 @@
 import { OAuthError } from '@platform/errors';
-import type { AccountDoc } from '../accounts/account-model';
-import { repeated, required, scopeParam } from '../oauth/params';
-import { narrowAudience, narrowTo } from '../oauth/resources';
-import { OPENID_SCOPE } from '../oauth/scopes';
-import { issueIdToken } from '../oidc/id-token';
+import { required, scopeParam } from '../oauth/params';
+import { narrowTo } from '../oauth/resources';
 import { consumeRefreshToken, findRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';
-import { issueTokenSet, type TokenResponse } from '../tokens/issue-tokens';
-import type { GrantHandler } from './grant-context';
+import { defineGrant, type GrantHandler } from './grant-descriptor';
+import { activeAccount, findAccount, issueGrantTokens, narrowedAudience, withIdToken } from './grant-steps';
 
 const REASONS = {
   unknown: 'refresh token is invalid',
@@ -17,11 +14,10 @@ const REASONS = {
 };
 
 /** RFC 6749 §6 with rotation: every use returns a new refresh token of the same family. */
-export const refreshTokenGrant: GrantHandler = async (ctx) => {
+const rotateRefreshToken: GrantHandler = async (ctx) => {
   const { deps } = ctx;
   const token = required(ctx.params, 'refresh_token', 200);
   const scopes = scopeParam(ctx.params);
-  const resources = repeated(ctx.params, 'resource');
   // Validate the narrowing before consuming, so a client's mistake does not burn its refresh token.
   const peek = await findRefreshToken(deps.refreshTokens, token);
   if (peek && peek.clientId === ctx.client._id) {
@@ -30,35 +26,34 @@ export const refreshTokenGrant: GrantHandler = async (ctx) => {
     // (or, by replaying it, revoke) the legitimate client's family.
     if (peek.jkt && peek.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
     narrowTo(peek.scopes, scopes);
-    narrowAudience(peek.audience, resources);
+    narrowedAudience(ctx, peek.audience);
   }
   const used = await consumeRefreshToken(deps.refreshTokens, deps.redis, token, ctx.client._id);
   if (!used.ok) throw new OAuthError('invalid_grant', REASONS[used.reason]);
   const doc = used.doc;
   if (doc.jkt && doc.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
-  const account = await deps.accounts.findById(doc.sub).lean<AccountDoc>();
-  if (doc.sub !== doc.clientId && (!account || account.status !== 'active')) throw new OAuthError('invalid_grant', 'the account is no longer active');
+  // A client's own tokens (subject = client) belong to no account that must stay active.
+  const account = doc.sub === doc.clientId ? await findAccount(deps, doc.sub) : await activeAccount(deps, doc.sub);
   const granted = narrowTo(doc.scopes, scopes);
   const authTime = typeof doc.authTime === 'number' ? doc.authTime : undefined;
-  const issued = await issueTokenSet(deps, {
+  const issued = await issueGrantTokens(ctx, {
     sub: doc.sub,
     clientId: doc.clientId,
     scopes: granted,
-    audience: narrowAudience(doc.audience, resources),
-    withRefresh: true,
-    familyId: doc.familyId,
+    audience: narrowedAudience(ctx, doc.audience),
+    rotates: { familyId: doc.familyId, jkt: doc.jkt },
     account,
-    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
-    ...(doc.jkt ? { refreshJkt: doc.jkt } : {}),
     ...(authTime !== undefined ? { authTime } : {}),
   });
   if (await revokedDuringRotation(deps.refreshTokens, deps.redis, doc.familyId)) throw new OAuthError('invalid_grant', REASONS.reused);
-  // OpenID Connect Core 1.0 §12.2: a refresh of an OpenID Connect grant gets a new ID token for the
-  // same `sub` and the original `auth_time` (and no `nonce`), while `openid` is still granted.
-  if (authTime === undefined || !account || !granted.includes(OPENID_SCOPE)) return issued.response;
-  const response: TokenResponse = {
-    ...issued.response,
-    id_token: await issueIdToken(deps, { sub: doc.sub, clientId: doc.clientId, scopes: granted, account, authTime, accessToken: issued.response.access_token }),
-  };
-  return response;
+  // A new ID token only for a grant that started as an OpenID Connect authentication (it has an auth_time).
+  if (authTime === undefined || !account) return issued.response;
+  return withIdToken(ctx, issued.response, { sub: doc.sub, clientId: doc.clientId, scopes: granted, account, authTime });
 };
+
+export const refreshTokenGrant = defineGrant({
+  type: 'refresh_token',
+  handler: rotateRefreshToken,
+  clients: 'any',
+  issues: { refreshToken: 'rotation', idToken: true },
+});

@@ -4,9 +4,9 @@ import type { Deps } from '../deps';
 import { repeated, required, scopeParam, single } from '../oauth/params';
 import { audienceFor, narrowAudience, narrowTo } from '../oauth/resources';
 import { verifyOwnAccessToken, type AccessTokenClaims } from '../tokens/access-token';
-import { issueTokenSet } from '../tokens/issue-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
-import type { GrantContext, GrantHandler } from './grant-context';
+import { defineGrant, type GrantContext, type GrantHandler } from './grant-descriptor';
+import { issueGrantTokens } from './grant-steps';
 
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
@@ -51,9 +51,8 @@ function exchangedAudience(client: ClientDoc, subject: AccessTokenClaims, target
  * sender constraint; the new token is revoked with the subject token (and so with its refresh
  * token family, and with the account's tokens on a change of its rights).
  */
-export const tokenExchangeGrant: GrantHandler = async (ctx) => {
+const exchangeToken: GrantHandler = async (ctx) => {
   const { deps, params } = ctx;
-  if (ctx.client.type !== 'confidential') throw new OAuthError('unauthorized_client', 'token exchange needs a confidential client');
   const subjectToken = required(params, 'subject_token', 8192);
   if (required(params, 'subject_token_type', 200) !== ACCESS_TOKEN_TYPE) throw new OAuthError('invalid_request', 'subject_token_type must be the access token type');
   const requestedType = single(params, 'requested_token_type', 200);
@@ -76,12 +75,11 @@ export const tokenExchangeGrant: GrantHandler = async (ctx) => {
   const lifetime = subject.exp - Math.floor(Date.now() / 1000);
   if (lifetime < 1) throw new OAuthError('invalid_grant', 'subject_token is invalid, expired or revoked');
   const act = actor ? { sub: actor.sub, client_id: actor.client_id, ...(actor.act ? { act: actor.act } : {}) } : subject.act;
-  const issued = await issueTokenSet(deps, {
+  const issued = await issueGrantTokens(ctx, {
     sub: subject.sub,
     clientId: ctx.client._id,
     scopes,
     audience,
-    withRefresh: false,
     profile: {
       ...(subject.roles ? { roles: subject.roles } : {}),
       ...(subject.plan ? { plan: subject.plan } : {}),
@@ -91,7 +89,13 @@ export const tokenExchangeGrant: GrantHandler = async (ctx) => {
     ttlSeconds: lifetime,
     derivedFrom: { jti: subject.jti, exp: subject.exp },
     ...(act ? { act } : {}),
-    ...(ctx.jkt ? { jkt: ctx.jkt } : {}),
   });
   return { ...issued.response, issued_token_type: ACCESS_TOKEN_TYPE };
 };
+
+export const tokenExchangeGrant = defineGrant({
+  type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+  handler: exchangeToken,
+  clients: 'confidential',
+  issues: { refreshToken: 'never', idToken: false },
+});

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
-import { GRANT_TYPES } from '../clients/client-model';
 import type { Deps } from '../deps';
+import { GRANT_TYPES } from '../grants';
 import { publicEndpoint } from './dpop-at-token';
 import { SUPPORTED_SCOPES } from './scopes';
 
