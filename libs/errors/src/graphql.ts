@@ -1,4 +1,4 @@
-/** `extensions.code` values of top-level GraphQL errors (seed 001 leaves their shape open). */
+/** `extensions.code` values of top-level GraphQL errors (the content API leaves their shape open). */
 export const GraphQLErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
   UNAUTHENTICATED: 'UNAUTHENTICATED',
@@ -12,7 +12,7 @@ export const GraphQLErrorCode = {
 } as const;
 export type GraphQLErrorCode = (typeof GraphQLErrorCode)[keyof typeof GraphQLErrorCode];
 
-/** Mutation payload failure entry (seed 001 `FieldError`). */
+/** Mutation payload failure entry (the GraphQL schema's `FieldError`). */
 export interface FieldError {
   field: string;
   message: string;

@@ -1,4 +1,4 @@
 export * from './speech';
-export * from './content-rest';
+export * from './http-status';
 export * from './oauth';
 export * from './graphql';

@@ -1,4 +1,4 @@
-/** Seed 000: `{detail: {status, message}}` with the seed's status values. */
+/** The speech API's error body: `{detail: {status, message}}` with its status values (docs/speech.md). */
 export type SpeechErrorStatus =
   | 'invalid_api_key'
   | 'unauthorized'

@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors';
+import { DomainError } from '../domain/domain-errors';
 
 /**
  * auth's internal endpoints (architecture.md): content never sees credentials at rest, it

@@ -1,7 +1,7 @@
 import type { ClientSession } from 'mongoose';
 import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
-import { DomainError, forbiddenError, notFoundError, validationError } from '../domain/errors';
+import { DomainError, forbiddenError, notFoundError, validationError } from '../domain/domain-errors';
 import { isAdmin, isModerator, type Caller } from '../identity/caller';
 import { nextId, type CommentDoc, type PostDoc, type UserDoc } from '../models';
 import { commentSnapshot } from '../outbox/snapshots';

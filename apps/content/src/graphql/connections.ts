@@ -1,7 +1,7 @@
 import type { FilterQuery, Model } from 'mongoose';
 import { countAll } from '../models/count';
 import type { CursorCodec } from './cursors';
-import { badInput } from './errors';
+import { badInput } from './graphql-errors';
 
 /**
  * Relay connections with keyset pagination: the cursor holds the sort key of an item (its sort

@@ -3,7 +3,7 @@ import type { Logger } from '@platform/logger';
 import type { ContentDeps } from '../domain/deps';
 import { identityMiddleware } from '../identity/identity-middleware';
 import { restApi } from './rest-app';
-import { restErrorHandler } from './errors';
+import { restErrorHandler } from './rest-error-handler';
 
 export interface MountOptions {
   deps: ContentDeps;

@@ -1,7 +1,7 @@
-import { ContentHttpError, ContentValidationError } from '@platform/errors';
-import { DomainError } from '../domain/errors';
+import { ContentHttpError, ContentValidationError } from './rest-errors';
+import { DomainError } from '../domain/domain-errors';
 
-/** DomainError → the REST error the seed prescribes (errors.ts's handler renders it). */
+/** DomainError → the REST error of the content API's error rules (rest-error-handler.ts renders it). */
 export function toRestError(err: unknown): unknown {
   if (!(err instanceof DomainError)) return err;
   switch (err.kind) {

@@ -4,13 +4,13 @@ import type { ContentDeps } from '../domain/deps';
 import { authRoutes } from '../users/auth-routes';
 import { userRoutes } from '../users/user-routes';
 import { postRoutes } from '../posts/post-routes';
-import { restErrorHandler } from './errors';
+import { restErrorHandler } from './rest-error-handler';
 import { toRestError } from './domain-to-rest';
 
 /** Largest JSON body accepted (a post's content is at most 100 000 characters). */
 export const BODY_LIMIT = '512kb';
 
-/** `/api/v1`: seed 001's REST interface. The identity middleware runs before this router. */
+/** `/api/v1`: the content REST API (docs/content.md). The identity middleware runs before this router. */
 export function restApi(deps: ContentDeps, logger: Logger): Router {
   const router = Router();
   router.use(express.json({ limit: BODY_LIMIT, strict: true }));
@@ -18,7 +18,7 @@ export function restApi(deps: ContentDeps, logger: Logger): Router {
   router.use(userRoutes(deps));
   router.use(postRoutes(deps));
   router.use(() => {
-    // A route miss is "any other exception" (seed rule 4): coded shape, unlike a missing post.
+    // A route miss is "any other exception" of the REST error rules: coded shape, unlike a missing post.
     throw Object.assign(new Error('No route matches this method and path'), { status: 404 });
   });
   const render = restErrorHandler(logger);

@@ -1,4 +1,4 @@
-import { ContentValidationError } from '@platform/errors';
+import { ContentValidationError } from './rest-errors';
 
 /**
  * Small, strict readers for JSON bodies and query strings. Every value is checked for its exact

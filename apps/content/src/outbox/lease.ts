@@ -1,4 +1,4 @@
-import { isDuplicateKey } from '../domain/errors';
+import { isDuplicateKey } from '../domain/domain-errors';
 import type { LeaseDoc, LeaseModel } from '../models/lease-model';
 
 /**

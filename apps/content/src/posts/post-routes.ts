@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
-import { notFoundError } from '../domain/errors';
+import { notFoundError } from '../domain/domain-errors';
 import { requireAuthenticated } from '../http/rest-guards';
 import { queryPositiveInt, queryString, rejectUnknownQuery } from '../http/validate';
 import { callerOf } from '../identity/identity-middleware';
@@ -10,7 +10,7 @@ import { renderPost, renderPosts } from './rest-post-view';
 import { mergeFields, parseRestPostBody, replacementFields } from './rest-post-input';
 import { slugify } from './slug';
 
-/** Maximum REST `limit` (the seed leaves it open). */
+/** Maximum REST `limit` (the content API leaves it open). */
 export const MAX_LIMIT = 100;
 const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit', 'category', 'tag']);
 

@@ -1,7 +1,7 @@
 import type { ClientSession } from 'mongoose';
 import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
-import { DomainError, forbiddenError, isDuplicateKey, notFoundError } from '../domain/errors';
+import { DomainError, forbiddenError, isDuplicateKey, notFoundError } from '../domain/domain-errors';
 import { isAdmin, type Caller } from '../identity/caller';
 import { nextId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
 import { commentSnapshot, postSnapshot } from '../outbox/snapshots';

@@ -2,7 +2,7 @@ import type { ContentDeps } from '../domain/deps';
 import type { PostDoc, UserDoc } from '../models';
 import { taxonomyNames } from './taxonomy-names';
 
-/** The REST Post resource of seed 001 (plus status/excerpt/viewCount/publishedAt, read-only). */
+/** The REST Post resource of the content API (plus status/excerpt/viewCount/publishedAt, read-only). */
 export interface RestPost {
   id: number;
   title: string;

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { ContentHttpError, ContentValidationError } from '@platform/errors';
+import { ContentHttpError, ContentValidationError } from '../http/rest-errors';
 import type { TokenResponse } from '../auth-client/auth-client';
 import type { ContentDeps } from '../domain/deps';
 import { isEmail, Problems, readString, rejectUnknown, requireObjectBody } from '../http/validate';
@@ -11,7 +11,7 @@ import { renderUser } from './rest-user-view';
  * `/auth/*`: public (any identity, anonymous included). Credentials go to auth's internal
  * endpoints; content keeps only the profile.
  *
- * Login and refresh answer the same shape (refresh is not shown by the seed):
+ * Login and refresh answer the same shape (the content API does not show refresh):
  * `{token, refresh_token, token_type, expires_in, refresh_expires_in, user}`; refresh takes
  * `{refresh_token}` and rotates it.
  */

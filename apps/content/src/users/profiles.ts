@@ -2,7 +2,7 @@ import type { ClientSession } from 'mongoose';
 import { buildContentEvent } from '@platform/events';
 import type { Caller } from '../identity/caller';
 import { isAdmin } from '../identity/caller';
-import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/errors';
+import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/domain-errors';
 import type { ContentDeps } from '../domain/deps';
 import type { Account } from '../auth-client/auth-client';
 import { type UserDoc, type UserRole, type UserStatus } from '../models';

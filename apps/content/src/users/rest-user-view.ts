@@ -3,7 +3,7 @@ import type { UserDoc } from '../models';
 import { canReadEmail } from './email-visibility';
 
 /**
- * The REST user resource (the seed does not show it). `email` only to the user themself and to
+ * The REST user resource (the content API leaves its shape open). `email` only to the user themself and to
  * admins; passwords never reach content at all. `roles` in the REST spelling (ROLE_*).
  */
 export interface RestUser {

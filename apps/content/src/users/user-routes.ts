@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
-import { notFoundError } from '../domain/errors';
+import { notFoundError } from '../domain/domain-errors';
 import { requireAuthenticated } from '../http/rest-guards';
 import { isEmail, isHttpUrl, Problems, queryPositiveInt, readString, rejectUnknown, rejectUnknownQuery, requireObjectBody } from '../http/validate';
 import { callerOf } from '../identity/identity-middleware';

@@ -14,7 +14,7 @@ import type { Role } from '@platform/identity';
 import type { CachedType, VersionedCache } from '../../cache/versioned-cache';
 import { hasRole, hasScope, isModerator, type Caller } from '../../identity/caller';
 import type { GraphQLContext } from '../context';
-import { badInput, gqlError } from '../errors';
+import { badInput, gqlError } from '../graphql-errors';
 import { selectsField } from '../selection';
 import { compileConstraint, type Check } from './constraints';
 
@@ -22,7 +22,8 @@ import { compileConstraint, type Check } from './constraints';
  * Makes the SDL's directives do what they say, by wrapping field resolvers once at startup.
  * Order per call: @auth → @rateLimit → @validate → @cache → resolver.
  * Fields whose type is a mutation payload (…MutationPayload, DeleteResult) report @auth and
- * @validate failures inside the payload instead of throwing (seed 001, Errors 5).
+ * @validate failures inside the payload instead of throwing (the content API's mutation payloads:
+ * `{success: false, message, errors}`, docs/content.md).
  */
 export interface DirectiveDeps {
   redis: Redis;

@@ -1,18 +1,18 @@
 import { toGlobalId } from '@platform/graphql-schema';
 import { createComment, deleteComment, updateComment } from '../../comments/comment-writes';
-import { DomainError, notFoundError, validationError } from '../../domain/errors';
+import { DomainError, notFoundError, validationError } from '../../domain/domain-errors';
 import type { PostStatus, UserRole, UserStatus } from '../../models';
 import { createPost, deletePost, findPost, updatePost } from '../../posts/post-writes';
 import { canSeePost } from '../../posts/post-reads';
 import { createProfile, deleteProfile, updateProfile } from '../../users/profiles';
 import type { GraphQLContext } from '../context';
-import { failurePayload, toGraphQLError } from '../errors';
+import { failurePayload, toGraphQLError } from '../graphql-errors';
 import { localId, localNumericId } from '../ids';
 
 /**
  * Mutations. Those returning a payload never throw for validation or permission failures:
  * a DomainError becomes `{success: false, message, errors}`. The comment mutations return the
- * Comment itself (seed), so their failures are top-level errors with `extensions.code`.
+ * Comment itself (the schema says `Comment!`), so their failures are top-level errors with `extensions.code`.
  */
 async function payload<T extends object>(work: () => Promise<T>): Promise<T | ReturnType<typeof failurePayload>> {
   try {

@@ -10,7 +10,7 @@ import { emptyConnection, paginate, type PageArgs, type SortSpec } from '../conn
 import type { GraphQLContext } from '../context';
 import { localId, localNumericId } from '../ids';
 import { search, escapeRegex, type SearchType } from './search';
-import { gqlError, toGraphQLError } from '../errors';
+import { gqlError, toGraphQLError } from '../graphql-errors';
 import { selectsField } from '../selection';
 import { allOf } from '../../models/count';
 import { shownComment } from './type-resolvers';

@@ -6,7 +6,7 @@ import { canSeePost, visiblePosts } from '../../posts/post-reads';
 import { canReadEmail } from '../../users/email-visibility';
 import { emptyConnection, paginate, type Connection, type PageArgs } from '../connections';
 import type { GraphQLContext } from '../context';
-import { gqlError } from '../errors';
+import { gqlError } from '../graphql-errors';
 import { selectsField } from '../selection';
 
 /** Field resolvers of User, Post, Comment, the Node interface and the SearchResult union. */

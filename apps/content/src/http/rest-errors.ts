@@ -1,5 +1,7 @@
+import { httpStatusOf } from '@platform/errors';
+
 /**
- * Seed 001 REST errors:
+ * The content REST API's errors (docs/content.md, "REST /api/v1"):
  * - 400 `{errors: {<property path>: <message>}}` for validation,
  * - 403/404 `{error: string}`,
  * - anything else `{error: {code: <integer status>, message}}`.
@@ -31,7 +33,7 @@ export class ContentHttpError extends Error {
   }
 }
 
-/** Maps any error thrown under `/api/` to the seed's status and body. */
+/** Maps any error thrown under `/api/` to its REST status and body. */
 export function contentErrorResponse(err: unknown): {
   status: number;
   body: ValidationErrorBody | SimpleErrorBody | CodedErrorBody;
@@ -44,15 +46,6 @@ export function contentErrorResponse(err: unknown): {
   const status = httpStatusOf(err);
   const message = status >= 500 ? 'Internal server error' : errorMessage(err);
   return { status, body: { error: { code: status, message } } };
-}
-
-/** Status carried by framework errors (body-parser sets `status`/`statusCode`), 500 otherwise. */
-export function httpStatusOf(err: unknown): number {
-  if (typeof err === 'object' && err !== null) {
-    const candidate = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
-    if (typeof candidate === 'number' && candidate >= 400 && candidate <= 599) return candidate;
-  }
-  return 500;
 }
 
 function errorMessage(err: unknown): string {

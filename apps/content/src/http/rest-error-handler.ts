@@ -1,15 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ContentHttpError, ContentValidationError, contentErrorResponse } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { isStoreUnavailable } from '@platform/stores';
+import { ContentHttpError, contentErrorResponse } from './rest-errors';
 
-export { ContentHttpError, ContentValidationError };
-
-export const notFound = (message = 'Post not found'): ContentHttpError => new ContentHttpError(404, message);
-export const forbidden = (message: string): ContentHttpError => new ContentHttpError(403, message);
-export const unauthorized = (message = 'Authentication required'): ContentHttpError => new ContentHttpError(401, message);
-
-/** Last handler under `/api/`: every error becomes the seed's shape; 5xx are logged, never leaked. */
+/** Last handler under `/api/`: every error becomes the content API's error shape; 5xx are logged, never leaked. */
 export function restErrorHandler(logger: Logger) {
   return (err: unknown, _req: Request, res: Response, _next: NextFunction): void => {
     const mapped = contentErrorResponse(normalize(err));

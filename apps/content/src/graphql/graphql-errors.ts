@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { GraphQLErrorCode, type FieldError } from '@platform/errors';
-import { DomainError } from '../domain/errors';
+import { DomainError } from '../domain/domain-errors';
 
 /** Top-level GraphQL errors carry `extensions.code` (libs/errors GraphQLErrorCode). */
 export function gqlError(code: GraphQLErrorCode, message: string, extra: Record<string, unknown> = {}): GraphQLError {
