@@ -3,7 +3,7 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from '../src/l
 const table = defaultPlanTable({ rps: 50, concurrency: 25 });
 
 describe('plan limits', () => {
-  it('follows seed 000 and our Free concurrency', () => {
+  it('follows the speech API\'s plan table and our Free concurrency', () => {
     expect(table).toMatchObject({
       free: { rps: 3, concurrency: 2 },
       starter: { rps: 5, concurrency: 2 },

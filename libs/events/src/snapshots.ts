@@ -1,6 +1,6 @@
 /**
  * What an event's `data` carries: the entity after the change, in the GraphQL shape (field names
- * of seed 001), so the gateway can answer a subscription's selection without calling content.
+ * of the content API's GraphQL schema), so the gateway can answer a subscription's selection without calling content.
  * Ids are GraphQL global ids (`id`) plus the service-local id (`localId`: the account id for
  * users, the REST integer for posts, a number for comments). Dates are ISO-8601 strings.
  * Fields a snapshot cannot carry (connections such as `posts`, `comments`, `replies`) need a

@@ -1,18 +1,18 @@
 /**
- * The GraphQL schema of seed 001, kept once: content serves Query and Mutation, the gateway
- * serves Subscription from Kafka events. Where the seed lists variants we take the fuller one
+ * The content API's GraphQL schema, kept once: content serves Query and Mutation, the gateway
+ * serves Subscription from Kafka events. Where the interface lists variants we take the fuller one
  * (docs/content.md, "GraphQL schema choices"): UserStatus/PostStatus include DELETED, Role
  * includes GUEST, UserOrderField includes UPDATED_AT, Node carries createdAt, `users` takes
  * last/before, ErrorCode exists as an enum while FieldError.code stays a nullable String.
  *
- * Directive placement is ours (the seed defines the directives, not where they apply).
+ * Directive placement is ours (the interface defines the directives, not where they apply).
  */
 export const typeDefs = /* GraphQL */ `
 """ISO-8601 date-time string."""
 scalar DateTime
 """Any JSON value."""
 scalar JSON
-"""Reserved by the seed; no field accepts uploads yet."""
+"""Reserved by the schema; no field accepts uploads yet."""
 scalar Upload
 
 """Requires an authenticated caller with at least this role (ADMIN > MODERATOR > USER > GUEST)."""

@@ -4,7 +4,7 @@ import { typeDefs, toGlobalId, fromGlobalId } from '@platform/graphql-schema';
 describe('content SDL', () => {
   const schema = buildSchema(typeDefs);
 
-  it('has every query, mutation and subscription of seed 001', () => {
+  it('has every query, mutation and subscription of the content API', () => {
     const query = schema.getQueryType()!.getFields();
     expect(Object.keys(query).sort()).toEqual(['comment', 'me', 'node', 'post', 'posts', 'search', 'user', 'users']);
     const mutation = schema.getMutationType()!.getFields();

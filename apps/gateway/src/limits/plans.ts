@@ -1,4 +1,5 @@
 import type { Identity } from '@platform/identity';
+import type { PlanName } from '@platform/speech-store';
 
 export interface PlanLimit {
   /** Requests per second. */
@@ -10,18 +11,20 @@ export interface PlanLimit {
 export type PlanTable = Record<string, PlanLimit>;
 
 /**
- * Seed 000's table. Free's concurrency is "restricted" there; we choose 2: a browser page or an
+ * The speech API's plan table (docs/speech.md, "Plans"). Free's concurrency is "restricted" there; we choose 2: a browser page or an
  * SDK commonly has two requests in flight, and synthesis cost is bounded by the character quota
  * anyway. Enterprise is "custom": it comes from ENTERPRISE_RPS / ENTERPRISE_CONCURRENCY.
  */
 export function defaultPlanTable(enterprise: PlanLimit): PlanTable {
-  return {
+  // One entry per plan of `PLAN_NAMES` (libs/speech-store): a plan added there must get its limits here.
+  const table: Record<PlanName, PlanLimit> = {
     free: { rps: 3, concurrency: 2 },
     starter: { rps: 5, concurrency: 2 },
     creator: { rps: 10, concurrency: 5 },
     pro: { rps: 20, concurrency: 10 },
     enterprise,
   };
+  return table;
 }
 
 function isLimit(value: unknown): value is PlanLimit {

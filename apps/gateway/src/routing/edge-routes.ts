@@ -26,11 +26,13 @@ export interface EdgeRouteDeps {
   auth: Upstream;
   /** The speech API's routers (apps/gateway/src/speech), in order; mounted behind authentication and limits. */
   speech?: Router[];
+  /** Pages for people (the playground), served where no API path matched. */
+  pages?: Router | null;
 }
 
 /**
  * Paths of the authorization server that clients use (docs/auth.md "Paths the gateway forwards":
- * seed 002, discovery, JWKS and the pages a person sees; sub-paths such as `/authorize/decision`). Everything else of auth, above all `/internal/*`, is unreachable here.
+ * the OAuth 2.0 endpoints, discovery, JWKS and the pages a person sees; sub-paths such as `/authorize/decision`). Everything else of auth, above all `/internal/*`, is unreachable here.
  */
 export const AUTH_PUBLIC_PREFIXES = [
   '/.well-known/oauth-authorization-server',
@@ -91,7 +93,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
 
   // Every HTTP route group authenticates, then limits: a JWT's revocation is checked by the plan
   // limiter in the same Redis round trip as the rate and concurrency limits (limits/admission.ts).
-  // Speech API: every call needs a credential (seed 000, "Authentication").
+  // Speech API: every call needs a credential (docs/speech.md, "Authentication everywhere").
   const speechNeeds = (req: Request): RouteNeeds => ({
     audiences: speechAudiences,
     scope: READ_METHODS.has(req.method) ? 'speech:read' : 'speech:write',
@@ -190,6 +192,8 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
       res,
     );
   });
+
+  if (deps.pages) app.use(deps.pages);
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'Not found' });

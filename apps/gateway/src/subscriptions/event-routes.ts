@@ -4,7 +4,7 @@ import type { ContentEvent } from '@platform/events';
  * Which subscription field an event feeds, and the argument value it must match:
  * `post.updated` feeds `onPostUpdated(id)` subscribers of that post, `comment.created` feeds
  * `onCommentAdded(postId)` of the comment's post, `*.created` of users and posts feed the
- * argument-less fields. Deletions and comment updates feed nothing (seed 001 has no such fields).
+ * argument-less fields. Deletions and comment updates feed nothing (the GraphQL schema has no such subscription fields).
  */
 export interface EventRoute {
   field: string;
