@@ -3,7 +3,7 @@ import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { PREMADE_VOICES, loadPiperVoice, piperModelAvailable } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
-import { createSpeechStore, createStoreHooks, releaseStaleReservations } from '@platform/speech-store';
+import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStaleReservations } from '@platform/speech-store';
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
@@ -16,10 +16,8 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
   const metrics = createMetrics();
-  // History (issue 7's store in the speech database): one record per finished job, keyed by job id.
-  const store = await createSpeechStore(mongo, {
-    premade: PREMADE_VOICES.map((v) => ({ voiceId: v.voice_id, name: v.name, description: v.description, labels: v.labels, engineParams: v.engine })),
-  });
+  // History (the speech store in the speech database): one record per finished job, keyed by job id.
+  const store = await createSpeechStore(mongo, { premade: premadeFromCatalogue(PREMADE_VOICES) });
   const { recordHistory } = createStoreHooks(store);
   // Reservations a dead gateway never settled go back to their accounts (docs/speech.md, Quotas).
   const sweeper = startStaleReservationSweeper({

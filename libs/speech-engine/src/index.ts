@@ -1,7 +1,8 @@
 export { LANGUAGES, resolveLanguage, type Language } from './languages';
-export { MODELS, MODEL_ALIASES, DEFAULT_MODEL_ID, NEURAL_MODEL_ID, modelCatalogue, resolveModel, type Model } from './models';
+export { MODELS, MODEL_ALIASES, DEFAULT_MODEL_ID, NEURAL_MODEL_ID, modelCatalogue, resolveModel, type Model } from './model-catalogue';
 export { PIPER_VOICE_FILE, piperModelAvailable, loadPiperVoice, synthesizePiperPcm, phonemeIds, piperScales, type PiperVoice } from './piper';
-export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice, type EngineVoiceParams } from './voices';
+export type { EngineVoiceParams } from './voice-params';
+export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice } from './premade-voices';
 export {
   DEFAULT_VOICE_SETTINGS,
   SPEED_RANGE,

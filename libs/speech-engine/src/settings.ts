@@ -1,6 +1,6 @@
-import type { EngineVoiceParams } from './voices';
+import type { EngineVoiceParams } from './voice-params';
 
-/** Seed 000's voice settings, plus `speed` as the hosted API accepts it. */
+/** The speech API's `voice_settings`, plus `speed` as the hosted API accepts it. */
 export interface VoiceSettings {
   stability: number;
   similarity_boost: number;

@@ -35,19 +35,3 @@ export interface SynthesisJobData {
   /** After this the gateway has given up; the worker drops the job unstarted. */
   deadlineAt: number;
 }
-
-/** Plan → BullMQ priority (1 is served first). Unknown plans queue with free. */
-export function planPriority(plan: string | undefined): number {
-  switch ((plan ?? '').toLowerCase()) {
-    case 'enterprise':
-      return 1;
-    case 'pro':
-      return 2;
-    case 'creator':
-      return 3;
-    case 'starter':
-      return 4;
-    default:
-      return 5;
-  }
-}

@@ -1,4 +1,4 @@
-import { decodeFrame, encodeFrame, planPriority, type ChunkFrame } from '../src';
+import { decodeFrame, encodeFrame, type ChunkFrame } from '../src';
 
 const asBuffers = (fields: (string | Buffer)[]) => fields.map((f) => (Buffer.isBuffer(f) ? f : Buffer.from(f)));
 
@@ -17,11 +17,5 @@ describe('chunk frames', () => {
     expect(decodeFrame(asBuffers(['s', 'x', 't', 'a']))).toMatchObject({ type: 'error' });
     expect(decodeFrame(asBuffers(['s', '1', 't', '?']))).toMatchObject({ type: 'error' });
     expect(decodeFrame(asBuffers(['s', '1', 't', 'e', 'm', '{not json']))).toMatchObject({ type: 'end', characters: 0 });
-  });
-
-  it('orders plans for priority', () => {
-    expect(planPriority('enterprise')).toBeLessThan(planPriority('pro'));
-    expect(planPriority('pro')).toBeLessThan(planPriority('free'));
-    expect(planPriority(undefined)).toBe(planPriority('free'));
   });
 });

@@ -1,10 +1,15 @@
 import type mongoose from 'mongoose';
 import { deleteFile, getFile, putFile } from './gridfs';
 import { isPlausibleId, newId } from './ids';
-import type { HistoryDoc, HistoryState } from './models';
+import type { HistoryState } from '@platform/speech-jobs';
+import type { HistoryDoc } from './documents';
 import type { SpeechStore } from './store';
 
-export interface HistoryRecord {
+/**
+ * What `recordHistory` stores: a generation of an account. The pipeline's `HistoryRecord`
+ * (libs/speech-jobs) becomes one in `createStoreHooks`.
+ */
+export interface HistoryItemInput {
   accountId: string;
   /** The synthesis job; a job has at most one item however often this is called (see `recordHistory`). */
   jobId: string;
@@ -36,7 +41,7 @@ const unsuccessful = (state: HistoryState) => state !== 'complete';
  * Whether `record` would change `item` (see `recordHistory`): an unsuccessful record replaces a
  * complete item; an unsuccessful record with audio fills an unsuccessful item without audio.
  */
-function changes(item: HistoryDoc, record: HistoryRecord): boolean {
+function changes(item: HistoryDoc, record: HistoryItemInput): boolean {
   if (!unsuccessful(record.state)) return false;
   if (!unsuccessful(item.state)) return true;
   return record.audio !== undefined && item.audioFileId === null;
@@ -58,7 +63,7 @@ function changes(item: HistoryDoc, record: HistoryRecord): boolean {
  * stays. Each rule is one conditional single-document update, so concurrent records end the same
  * whichever lands first. Audio written for a record that changes nothing is removed again.
  */
-export async function recordHistory(store: SpeechStore, record: HistoryRecord): Promise<HistoryDoc> {
+export async function recordHistory(store: SpeechStore, record: HistoryItemInput): Promise<HistoryDoc> {
   const { History } = store.models;
   const existing = await History.findOne({ jobId: record.jobId }).lean<HistoryDoc>();
   if (existing && !changes(existing, record)) return existing;
@@ -82,7 +87,7 @@ export async function recordHistory(store: SpeechStore, record: HistoryRecord): 
 }
 
 /** Inserts the job's item; null when the job has one already (unique index on `jobId`). */
-async function createItem(store: SpeechStore, id: string, record: HistoryRecord, audioFileId: mongoose.Types.ObjectId | null): Promise<HistoryDoc | null> {
+async function createItem(store: SpeechStore, id: string, record: HistoryItemInput, audioFileId: mongoose.Types.ObjectId | null): Promise<HistoryDoc | null> {
   const now = record.createdAtMs ?? store.now();
   try {
     const doc = await store.models.History.create({
@@ -116,7 +121,7 @@ async function createItem(store: SpeechStore, id: string, record: HistoryRecord,
  */
 async function mergeInto(
   store: SpeechStore,
-  record: HistoryRecord,
+  record: HistoryItemInput,
   audioFileId: mongoose.Types.ObjectId | null,
 ): Promise<{ item: HistoryDoc; replacedAudio: mongoose.Types.ObjectId | null } | null> {
   if (!unsuccessful(record.state)) return null;

@@ -1,9 +1,9 @@
 export { createSpeechStore, type SpeechStore, type SpeechStoreOptions } from './store';
-export { createSpeechModels, type SpeechModels, type VoiceDoc, type SampleDoc, type SubscriptionDoc, type HistoryDoc, type HistoryState, type VoiceSettings } from './models';
-export { DEFAULT_PLANS, PLAN_NAMES, loadPlans, planName, PlansConfigError, type Plan, type PlanName, type Plans } from './plans';
+export { createSpeechModels, type SpeechModels, type VoiceDoc, type SampleDoc, type SubscriptionDoc, type HistoryDoc, type VoiceSettings } from './documents';
+export { DEFAULT_PLANS, PLAN_NAMES, loadPlans, planName, planPriority, PlansConfigError, type Plan, type PlanName, type Plans } from './plan-allowances';
 export { nextMonthStartUnix } from './period';
 export { newId, isPlausibleId } from './ids';
-export type { PremadeVoice } from './premade';
+export { premadeFromCatalogue, type PremadeVoice } from './premade';
 export {
   ensureSubscription,
   peekSubscription,
@@ -31,7 +31,7 @@ export {
   voiceNotFound,
   premadeImmutable,
   type StoredVoice,
-  type ResolvedVoice,
+  type AccountVoice,
   type SampleInput,
   type NewClonedVoice,
   type VoiceEdit,
@@ -45,8 +45,8 @@ export {
   UnknownCursorError,
   HISTORY_PAGE_DEFAULT,
   HISTORY_PAGE_MAX,
-  type HistoryRecord,
+  type HistoryItemInput,
   type HistoryPage,
   type HistoryPageQuery,
 } from './history';
-export { createStoreHooks, type StoreHooks, type PipelineVoice, type PipelineReservation, type PipelineHistoryRecord } from './hooks';
+export { createStoreHooks, type StoreHooks } from './store-hooks';

@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
-import { createSpeechModels, type SpeechModels } from './models';
-import { DEFAULT_PLANS, type Plans } from './plans';
+import { createSpeechModels, type SpeechModels } from './documents';
+import { DEFAULT_PLANS, type Plans } from './plan-allowances';
 import type { PremadeVoice } from './premade';
 
 /** Everything the speech-store functions need, passed in explicitly (tests hand in their own). */

@@ -1,8 +1,8 @@
 import type { ClientSession, PipelineStage } from 'mongoose';
 import { SpeechError } from '@platform/errors';
-import type { SubscriptionDoc } from './models';
+import type { SubscriptionDoc } from './documents';
 import { nextMonthStartUnix } from './period';
-import { planName, type Plan } from './plans';
+import { planName, type Plan } from './plan-allowances';
 import type { SpeechStore } from './store';
 
 /**

@@ -1,5 +1,5 @@
 import type { ClientSession } from 'mongoose';
-import type { VoiceSettings } from './models';
+import type { VoiceSettings } from './documents';
 import type { SpeechStore } from './store';
 
 /** The hosted API's defaults, answered by `GET /v1/voices/settings/default`. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { SpeechError } from '@platform/errors';
-import type { VoiceEngineParams } from '@platform/voice-analysis';
+import type { EngineVoiceParams } from '@platform/speech-engine';
 import { deleteFile, getFile, putFile } from './gridfs';
 import { isPlausibleId, newId } from './ids';
-import type { SampleDoc, VoiceDoc, VoiceSettings } from './models';
+import type { SampleDoc, VoiceDoc, VoiceSettings } from './documents';
 import type { PremadeVoice } from './premade';
 import type { SpeechStore } from './store';
 import { checkVoiceChange, claimVoiceChange, releaseVoiceSlot } from './subscriptions';
@@ -39,12 +39,13 @@ export async function listVoices(store: SpeechStore, accountId: string): Promise
   ];
 }
 
-export interface ResolvedVoice {
+/** A voice of an account as `resolveVoice` finds it (the pipeline's `ResolvedVoice` is made from it in store-hooks.ts). */
+export interface AccountVoice {
   voiceId: string;
   name: string;
   category: 'premade' | 'cloned';
   /** The voice's own parameters; the engine applies the settings (`similarity_boost` scales the character). */
-  engineParams: VoiceEngineParams;
+  engineParams: EngineVoiceParams;
   /** Effective settings: the request's over the account's saved ones over the defaults. */
   settings: VoiceSettings;
 }
@@ -56,7 +57,7 @@ export interface ResolvedVoice {
 export async function resolveVoice(
   store: SpeechStore,
   input: { accountId: string; voiceId: string; settings?: Partial<VoiceSettings> },
-): Promise<ResolvedVoice> {
+): Promise<AccountVoice> {
   const found = await findVoice(store, input.accountId, input.voiceId);
   if (!found) throw voiceNotFound(input.voiceId);
   const saved = await getVoiceSettings(store, input.accountId, input.voiceId);
@@ -91,7 +92,7 @@ export interface NewClonedVoice {
   labels: Record<string, string>;
   samples: SampleInput[];
   analysis: Record<string, number>;
-  engineParams: VoiceEngineParams;
+  engineParams: EngineVoiceParams;
 }
 
 async function storeSamples(store: SpeechStore, voiceId: string, samples: SampleInput[]): Promise<SampleDoc[]> {
@@ -163,7 +164,7 @@ export interface VoiceEdit {
   description?: string | null;
   labels?: Record<string, string>;
   /** When present, the sample set changes: `keep` lists kept sample ids, `add` the new uploads. */
-  samples?: { keep: string[]; add: SampleInput[]; analysis: Record<string, number>; engineParams: VoiceEngineParams };
+  samples?: { keep: string[]; add: SampleInput[]; analysis: Record<string, number>; engineParams: EngineVoiceParams };
 }
 
 /**

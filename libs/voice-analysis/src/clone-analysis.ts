@@ -1,7 +1,7 @@
 import { AnalysisError, analyseVoice, type VoiceAnalysis } from './analyse';
 import { decodeAudio, DecodeError, type DecodeFailure } from './decode';
 import { deriveParams } from './derive';
-import type { VoiceEngineParams } from './engine-params';
+import type { EngineVoiceParams } from '@platform/speech-engine';
 
 export interface CloneLimits {
   /** Longer samples are refused (`too_long`). */
@@ -14,7 +14,7 @@ export interface CloneLimits {
 export type CloneFailure = { kind: DecodeFailure; file: number } | { kind: 'too_short'; file: number } | { kind: 'too_little_speech'; message: string };
 
 export type CloneOutcome =
-  | { ok: true; analysis: VoiceAnalysis & { timbreDistance: number }; engineParams: VoiceEngineParams }
+  | { ok: true; analysis: VoiceAnalysis & { timbreDistance: number }; engineParams: EngineVoiceParams }
   | { ok: false; failure: CloneFailure };
 
 /**

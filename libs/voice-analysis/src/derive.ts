@@ -1,6 +1,7 @@
 import type { VoiceAnalysis } from './analyse';
 import { ENGINE_LOUDNESS_DBFS_AT_100, PITCH_POINTS, SYLLABLES_PER_SEC, VARIANTS, type VariantCalibration } from './calibration';
-import { clamp, PARAM_BOUNDS, type VoiceEngineParams } from './engine-params';
+import type { EngineVoiceParams } from '@platform/speech-engine';
+import { clamp, PARAM_BOUNDS } from './engine-params';
 
 /**
  * The pitch setting (0–99) at which a variant's median F0 is `targetHz`: inverse of the
@@ -22,7 +23,7 @@ export function pitchFor(variant: VariantCalibration, targetHz: number): number 
 }
 
 export interface Derivation {
-  params: VoiceEngineParams;
+  params: EngineVoiceParams;
   /** Why this variant: its timbre distance to the samples (lower is closer). */
   timbreDistance: number;
 }

@@ -1,24 +1,7 @@
-/**
- * The eSpeak NG parameters a voice is made of. A cloned voice is a point in this space, derived
- * from the analysis of its samples; premade voices are fixed points chosen by hand.
- */
-export interface VoiceEngineParams {
-  /** eSpeak NG language voice, e.g. `en-us`. */
-  voice: string;
-  /** eSpeak NG variant (`m1`…`m7`, `f1`…`f5`, …), appended as `voice+variant`. */
-  variant: string;
-  /** `-p`: pitch adjustment 0–99, 50 is the variant's own pitch. */
-  pitch: number;
-  /** Intonation range 0–99, 50 is the default; applied through SSML `<prosody range>`. */
-  pitchRange: number;
-  /** `-s`: words per minute, 80–450. */
-  speed: number;
-  /** `-a`: amplitude 0–200, 100 is the default. */
-  amplitude: number;
-}
+import type { EngineVoiceParams } from '@platform/speech-engine';
 
 /** What a voice sounds like with no character applied: eSpeak NG's own defaults. */
-export const NEUTRAL_PARAMS: VoiceEngineParams = {
+export const NEUTRAL_PARAMS: EngineVoiceParams = {
   voice: 'en-us',
   variant: 'm3',
   pitch: 50,
@@ -54,7 +37,7 @@ export function similarityStrength(similarityBoost: number | undefined): number 
  * Applies `similarity_boost` to a cloned voice's derived parameters. Numeric parameters are
  * interpolated; the variant (the timbre) switches to the neutral one only below half strength.
  */
-export function applySimilarity(derived: VoiceEngineParams, similarityBoost: number | undefined): VoiceEngineParams {
+export function applySimilarity(derived: EngineVoiceParams, similarityBoost: number | undefined): EngineVoiceParams {
   const k = similarityStrength(similarityBoost);
   if (k >= 1) return { ...derived };
   const mix = (a: number, b: number) => Math.round(a + (b - a) * k);

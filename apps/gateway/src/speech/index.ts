@@ -7,6 +7,7 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
 import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import { premadeFromCatalogue } from '@platform/speech-store';
 import type { WebSocketLogins } from '../limits/websocket-logins';
 import { modelsRoutes } from './models/models-routes';
 import { createStreamInput } from './stream-input/stream-input';
@@ -153,13 +154,5 @@ export { premadePreviewUrl };
  * voice's `preview_url` pointing at the preview this edge serves.
  */
 export function premadeVoicesForStore(publicUrl: string) {
-  return PREMADE_VOICES.map((v) => ({
-    voiceId: v.voice_id,
-    name: v.name,
-    description: v.description,
-    labels: { ...v.labels } as Record<string, string>,
-    engineParams: v.engine,
-    previewUrl: premadePreviewUrl(publicUrl, v.voice_id),
-    settings: v.settings,
-  }));
+  return premadeFromCatalogue(PREMADE_VOICES, (voiceId) => premadePreviewUrl(publicUrl, voiceId));
 }

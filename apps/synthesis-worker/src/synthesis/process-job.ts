@@ -14,7 +14,7 @@ import {
   audioStreamKey,
   cancelKey,
   createFrameWriter,
-  type HistoryRecord,
+  historyRecord,
   type RecordHistory,
   type SynthesisJobData,
 } from '@platform/speech-jobs';
@@ -25,7 +25,7 @@ export interface ProcessDeps {
   redis: Redis;
   logger: Logger;
   metrics: WorkerMetrics;
-  /** Issue 7's history store; called exactly once per job that ran. */
+  /** The speech store's history (`createStoreHooks`); called exactly once per job that ran. */
   recordHistory?: RecordHistory;
   espeakBinary?: string;
   /** The Piper voice directory; jobs for the neural model fail without it. */
@@ -128,22 +128,11 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     metrics.synthesisSeconds += (performance.now() - started) / 1000;
   }
   if (data.recordHistory && deps.recordHistory) {
-    const record: HistoryRecord = {
-      historyItemId: data.jobId,
-      ...(data.accountId ? { accountId: data.accountId } : {}),
-      voiceId: data.voice.voiceId,
-      voiceName: data.voice.name,
-      modelId: data.modelId,
-      text: data.text,
-      characterCount: [...data.text].length,
-      settings: data.settings,
-      outputFormat: data.outputFormat,
-      contentType: format?.contentType ?? 'application/octet-stream',
+    const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
+      contentType: format?.contentType ?? 'application/octet-stream',
       audio: Buffer.concat(audio),
-      createdAtUnix: Math.floor(data.createdAt / 1000),
-      createdAtMs: data.createdAt,
-    };
+    });
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }
   return outcome;

@@ -2,7 +2,8 @@ import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { NEURAL_MODEL_ID, type VoiceSettings } from '@platform/speech-engine';
-import { FrameTimeoutError, planPriority, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '@platform/voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
 import { checkSettings, type TtsRequest } from './parse-request';
@@ -83,22 +84,7 @@ export async function prepareJob(
     await settle(0);
     const record = deps.hooks.recordHistory;
     if (!record || !input.recordHistory) return;
-    await record({
-      historyItemId: jobId,
-      accountId: identity.sub,
-      voiceId: voice.voiceId,
-      voiceName: voice.name,
-      modelId: request.model.model_id,
-      text: request.text,
-      characterCount: characters,
-      settings,
-      outputFormat: request.format.id,
-      contentType: request.format.contentType,
-      state,
-      audio: Buffer.alloc(0),
-      createdAtUnix: Math.floor(createdAt / 1000),
-      createdAtMs: createdAt,
-    }).catch((err: unknown) => deps.logger.error({ err, jobId, state }, 'history record failed'));
+    await record(historyRecord({ ...input, jobId, createdAt }, { state, contentType: request.format.contentType })).catch((err: unknown) => deps.logger.error({ err, jobId, state }, 'history record failed'));
   };
   return { jobId, characters, createdAt, priority: planPriority(identity.plan), settle, giveUp, input };
 }

@@ -1,11 +1,12 @@
 import { SpeechError } from '@platform/errors';
-import { AnalysisPoolFull, MEDIA_TYPES, sniffContainer, type AnalysisPool, type CloneFailure, type VoiceAnalysis, type VoiceEngineParams } from '@platform/voice-analysis';
+import type { EngineVoiceParams } from '@platform/speech-engine';
+import { AnalysisPoolFull, MEDIA_TYPES, sniffContainer, type AnalysisPool, type CloneFailure, type VoiceAnalysis } from '@platform/voice-analysis';
 import type { SampleInput } from '@platform/speech-store';
 import { UPLOAD_LIMITS } from './upload-limits';
 
 export interface Cloned {
   analysis: VoiceAnalysis & { timbreDistance: number };
-  engineParams: VoiceEngineParams;
+  engineParams: EngineVoiceParams;
   /** The samples to store: the same files, their bytes given back by the analysis thread. */
   samples: SampleInput[];
 }

@@ -1,6 +1,6 @@
 import { LANGUAGES } from './languages';
 
-/** Seed 000's Model resource. */
+/** The speech API's Model resource, as `GET /v1/models` lists it. */
 export interface Model {
   model_id: string;
   name: string;

@@ -1,7 +1,8 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import type { VoiceEngineParams } from '@platform/voice-analysis';
+import type { EngineVoiceParams } from '@platform/speech-engine';
+import type { HistoryState } from '@platform/speech-jobs';
 
-/** Voice settings as the seed has them; every field is present once stored. */
+/** Voice settings as the speech API stores them (no `speed`); every field is present once stored. */
 export interface VoiceSettings {
   stability: number;
   similarity_boost: number;
@@ -29,7 +30,7 @@ export interface VoiceDoc {
   samples: SampleDoc[];
   /** What the analysis measured (kept so a re-derive or an operator can see why). */
   analysis: Record<string, number>;
-  engineParams: VoiceEngineParams;
+  engineParams: EngineVoiceParams;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -67,8 +68,6 @@ export interface SubscriptionDoc {
   active: boolean;
   createdAt: Date;
 }
-
-export type HistoryState = 'complete' | 'failed' | 'cancelled';
 
 export interface HistoryDoc {
   _id: string;

@@ -1,25 +1,4 @@
-/**
- * Engine parameters of a voice: what makes it sound like itself. Premade voices carry fixed
- * values; cloned voices (libs/voice-analysis) derive them from the uploaded samples.
- */
-export interface EngineVoiceParams {
-  /** eSpeak NG language voice (`en-us`, `de`, …): the voice's own language and accent. */
-  voice: string;
-  /** eSpeak NG variant file (`m3`, `f2`, …): timbre — formants, breathiness, roughness. */
-  variant: string;
-  /** Base pitch, eSpeak's 0–99 scale (50 = the variant's own pitch). */
-  pitch: number;
-  /** Intonation range 0–99 (50 = eSpeak's default), applied through SSML `<prosody range>`. */
-  pitchRange: number;
-  /** Speaking rate in words per minute, 80–450 (eSpeak default 175). */
-  speed: number;
-  /** Amplitude 0–200 (eSpeak default 100). */
-  amplitude: number;
-  /** Extra pause between words, in units of 10 ms (default 0). */
-  wordGap?: number;
-  /** The neural voice this voice has (Piper voice file name), when it has one. */
-  neural?: string;
-}
+import type { EngineVoiceParams } from './voice-params';
 
 export interface PremadeVoice {
   voice_id: string;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-/** The plans of seed 000 and what each allows. Defaults here; operators override with `SPEECH_PLANS`. */
+/**
+ * The subscription plans, cheapest first: the one list of plan names (the gateway's rate limits
+ * and the synthesis queue's priorities are per plan too). What each allows is below; operators
+ * override it with `SPEECH_PLANS`.
+ */
 export const PLAN_NAMES = ['free', 'starter', 'creator', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
@@ -64,4 +68,12 @@ export function loadPlans(json: string | undefined): Plans {
 export function planName(value: string | undefined): PlanName {
   const lower = value?.toLowerCase();
   return (PLAN_NAMES as readonly string[]).includes(lower ?? '') ? (lower as PlanName) : 'free';
+}
+
+/**
+ * Plan → BullMQ priority of its synthesis jobs (1 is served first): the dearest plan first, in
+ * `PLAN_NAMES` order. Unknown plans queue with free.
+ */
+export function planPriority(plan: string | undefined): number {
+  return PLAN_NAMES.length - PLAN_NAMES.indexOf(planName(plan));
 }

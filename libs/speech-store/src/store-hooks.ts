@@ -1,53 +1,12 @@
 import { SpeechError } from '@platform/errors';
-import type { HistoryState, VoiceSettings } from './models';
+import type { SpeechHooks } from '@platform/speech-jobs';
 import type { SpeechStore } from './store';
 import { reserveCharacters, settleCharacters } from './subscriptions';
 import { recordHistory } from './history';
 import { resolveVoice } from './voices';
-import type { VoiceEngineParams } from '@platform/voice-analysis';
 
-/**
- * The store behind the synthesis pipeline's hooks (`@platform/speech-jobs`: `ResolveVoice`,
- * `QuotaHooks`, `RecordHistory`). Typed structurally here so the store does not depend on the
- * job contract; the shapes are the same.
- */
-export interface PipelineVoice {
-  voiceId: string;
-  name: string;
-  category: 'premade' | 'cloned';
-  engine: VoiceEngineParams;
-  settings?: Partial<VoiceSettings>;
-}
-
-export type PipelineReservation =
-  | { ok: true; reservationId: string }
-  | { ok: false; status: 'quota_exceeded' | 'character_limit_exceeded'; message: string };
-
-export interface PipelineHistoryRecord {
-  historyItemId: string;
-  accountId?: string;
-  voiceId: string;
-  voiceName: string;
-  modelId: string;
-  text: string;
-  characterCount: number;
-  settings: { stability: number; similarity_boost: number };
-  contentType: string;
-  state: HistoryState;
-  audio: Buffer;
-  createdAtUnix: number;
-  /** Milliseconds, when the pipeline gives them: newest-first order within one second. */
-  createdAtMs?: number;
-}
-
-export interface StoreHooks {
-  resolveVoice(accountId: string | undefined, voiceId: string): Promise<PipelineVoice | null>;
-  quota: {
-    reserve(accountId: string, characters: number, jobId: string, plan?: string): Promise<PipelineReservation>;
-    settle(reservationId: string, deliveredCharacters: number): Promise<void>;
-  };
-  recordHistory(record: PipelineHistoryRecord): Promise<void>;
-}
+/** The synthesis pipeline's hooks (`SpeechHooks` of libs/speech-jobs), every one of them, backed by the store. */
+export type StoreHooks = Required<SpeechHooks>;
 
 export function createStoreHooks(store: SpeechStore): StoreHooks {
   return {

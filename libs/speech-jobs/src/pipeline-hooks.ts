@@ -1,9 +1,10 @@
 import type { EngineVoiceParams, VoiceSettings } from '@platform/speech-engine';
+import type { HistoryRecord } from './history-record';
 
 /**
- * Hooks the account-side features (issue 7: cloned voices, quotas, history) plug into the
- * synthesis pipeline. Every hook is optional: without it the pipeline serves premade voices,
- * charges nothing and records no history.
+ * Hooks the account-side features (cloned voices, quotas, history) plug into the synthesis
+ * pipeline; `createStoreHooks` of libs/speech-store provides all of them. Every hook is optional:
+ * without it the pipeline serves premade voices, charges nothing and records no history.
  */
 
 /** A voice as the engine needs it. */
@@ -35,34 +36,6 @@ export interface QuotaHooks {
   /** `plan` is the caller's plan as the gateway knows it (the store may use it for new accounts). */
   reserve(accountId: string, characters: number, jobId: string, plan?: string): Promise<QuotaReservation>;
   settle(reservationId: string, deliveredCharacters: number): Promise<void>;
-}
-
-/**
- * A record of a generation, keyed by its job id. The worker hands one over when a job it ran ends;
- * the gateway hands one over when the client did not get the whole audio (the worker died, the job
- * failed, the client went away or stopped reading). See docs/speech.md, History, for how two
- * records of one job meet.
- */
-export interface HistoryRecord {
-  historyItemId: string;
-  accountId?: string;
-  voiceId: string;
-  voiceName: string;
-  modelId: string;
-  text: string;
-  characterCount: number;
-  settings: VoiceSettings;
-  outputFormat: string;
-  contentType: string;
-  state: 'complete' | 'failed' | 'cancelled';
-  /**
-   * The exact bytes produced (complete: the whole file the client received; failed or cancelled:
-   * what the worker had produced when it stopped). The gateway's records carry none (empty).
-   */
-  audio: Buffer;
-  createdAtUnix: number;
-  /** The same instant in milliseconds: orders history items created within one second. */
-  createdAtMs?: number;
 }
 
 /**
