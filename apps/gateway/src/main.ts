@@ -16,7 +16,7 @@ import { upgradeClientAddress } from './limits/client-address';
 import { proxyTrust } from './limits/trusted-proxies';
 import { createFailedCredentialBudget } from './limits/failed-credentials';
 import { createPlanLimiter } from './limits/limit-middleware';
-import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plans';
+import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plan-limits';
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';

@@ -6,7 +6,7 @@ import { createConcurrencyLimiter } from '../src/limits/concurrency';
 import { createFailedCredentialBudget } from '../src/limits/failed-credentials';
 import { createPlanLimiter } from '../src/limits/limit-middleware';
 import { createRateLimiter } from '../src/limits/rate-limiter';
-import { defaultPlanTable, planTableWithOverrides, type LimitSubject } from '../src/limits/plans';
+import { defaultPlanTable, planTableWithOverrides, type LimitSubject } from '../src/limits/plan-limits';
 
 let redis: Redis;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { concurrencyKey, holdLease, type SlotLease } from './concurrency';
-import type { LimitSubject } from './plans';
+import type { LimitSubject } from './plan-limits';
 import { rateDecision, rateWindowKey, type RateDecision } from './rate-limiter';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { LimitSubject } from './plans';
+import type { LimitSubject } from './plan-limits';
 
 /**
  * Requests in progress per subject across all replicas. rate-limiter-flexible counts events in

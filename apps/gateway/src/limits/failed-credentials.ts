@@ -1,6 +1,6 @@
 import type { ApiKeyResolver } from '../auth/api-key-cache';
 import type { Credential } from '../auth/credentials';
-import { anonymousSubject, type PlanTable } from './plans';
+import { anonymousSubject, type PlanTable } from './plan-limits';
 import type { RateDecision, RateLimiter } from './rate-limiter';
 
 /**

@@ -7,7 +7,7 @@ import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-err
 import { clientAddress } from './client-address';
 import type { Admission, Admit } from './admission';
 import type { AcquireSlot, SlotLease } from './concurrency';
-import { limitSubject, type LimitSubject, type PlanTable } from './plans';
+import { limitSubject, type LimitSubject, type PlanTable } from './plan-limits';
 import type { ConsumeRate, RateDecision } from './rate-limiter';
 
 export interface LimitAdmission {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { LimitSubject } from './plans';
+import type { LimitSubject } from './plan-limits';
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,4 +1,4 @@
-import { defaultPlanTable, limitSubject, planTableWithOverrides } from '../src/limits/plans';
+import { defaultPlanTable, limitSubject, planTableWithOverrides } from '../src/limits/plan-limits';
 
 const table = defaultPlanTable({ rps: 50, concurrency: 25 });
 
