@@ -95,7 +95,7 @@ describe('posts', () => {
     expect(await app.mongo.collection('posts').countDocuments()).toBe(before);
   });
 
-  it('rejects malformed JSON, wrong body types and oversized bodies in the seed shape', async () => {
+  it('rejects malformed JSON, wrong body types and oversized bodies in the REST error shapes', async () => {
     const malformed = await api(app, 'POST', '/api/v1/posts', { caller: alice, rawBody: '{"title": ' });
     expect(malformed.status).toBe(400);
     expect(malformed.json).toEqual({ error: { code: 400, message: 'Malformed JSON body' } });
@@ -107,7 +107,7 @@ describe('posts', () => {
     expect(huge.json).toEqual({ error: { code: 413, message: 'Request body too large' } });
   });
 
-  it('lists only published posts, newest first, with meta as the seed says', async () => {
+  it('lists only published posts, newest first, with meta as the content API says', async () => {
     const fresh = await startContent();
     try {
       const author = await seedUser(fresh, { name: 'Lister' });

@@ -45,7 +45,7 @@ export const gatewayConfigShape = {
   API_KEY_UNKNOWN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Redis key prefix of the shared rate-limit state (tests use a unique one). */
   RATE_LIMIT_PREFIX: z.string().min(1).max(100).default('gw:limits'),
-  /** Enterprise plan limits ("custom" in seed 000). */
+  /** Enterprise plan limits ("custom" in the speech API's plan table). */
   ENTERPRISE_RPS: env.positiveInt(50),
   ENTERPRISE_CONCURRENCY: env.positiveInt(25),
   /** Optional JSON `{"<plan>": {"rps": n, "concurrency": n}}` overriding the built-in table. */
@@ -79,7 +79,7 @@ export const gatewayConfigShape = {
   SPEECH_WS_AUTH_TIMEOUT_MS: env.positiveInt(10_000),
   /** A `/stream` client that takes no bytes for this long is given up on (job cancelled, characters refunded). */
   SPEECH_WRITE_STALL_TIMEOUT_MS: env.positiveInt(30_000),
-  /** The speech database (issue 7: voices, history, subscriptions). Unset: /v1/voices, /history, /user are not served. */
+  /** The speech database (the speech API's account features: voices, history, subscriptions). Unset: /v1/voices, /history, /user are not served. */
   MONGO_URL: env.mongoUrl.optional(),
   SPEECH_MONGO_DB: z.string().min(1).default('speech'),
   /** JSON overrides of the speech plan table (docs/speech.md). */

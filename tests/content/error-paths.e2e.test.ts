@@ -1,5 +1,5 @@
 /**
- * Error paths of seed 001 (content service) that no other test pinned down: rule 4's coded shape when
+ * Error paths of the content API that no other test pinned down: the coded `{error: {code, message}}` shape when
  * auth is unreachable (503 from register, login and refresh), 404 for changes to a post that does
  * not exist, and GraphQL payload failures (`success: false` with FieldErrors / DeleteResult) for
  * ids that name nothing. Content runs without auth here (its AUTH_URL is a closed port).
