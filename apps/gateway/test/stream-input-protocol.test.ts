@@ -1,4 +1,4 @@
-import { estimateAlignment, parseClientMessage } from '../../../apps/gateway/src/speech/stream-input/protocol';
+import { estimateAlignment, parseClientMessage } from '../src/speech/stream-input/protocol';
 
 describe('stream-input client messages', () => {
   it('reads the seed protocol and the hosted API fields', () => {

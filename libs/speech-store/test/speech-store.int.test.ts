@@ -18,8 +18,8 @@ import {
 } from '@platform/speech-store';
 import { SpeechError } from '@platform/errors';
 import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
-import { toneWav } from './audio';
-import { testStore } from './helpers';
+import { toneWav } from '../../../tests/voices/audio';
+import { testStore } from '../../../tests/voices/helpers';
 
 const PREMADE = [{ voiceId: 'premade1', name: 'Rachel', description: null, labels: { gender: 'female' }, engineParams: { ...NEUTRAL_PARAMS, variant: 'f3' } }];
 
