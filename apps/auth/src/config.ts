@@ -33,6 +33,8 @@ export const authConfigShape = {
   INTERNAL_SECRET: env.internalSecret,
   /** The issuer as clients see it (through the gateway). */
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
+  /** The playground's public client, registered (and kept in step with PUBLIC_URL) at boot; empty: none. */
+  PLAYGROUND_CLIENT_ID: env.playgroundClientId,
   /** Access token lifetime (seconds); login tokens use it too (seed 001 wants 3600). */
   ACCESS_TOKEN_TTL: env.positiveInt(3600),
   /** Refresh token lifetime (seconds); seed 001 wants 604800. */

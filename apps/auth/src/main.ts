@@ -11,6 +11,7 @@ import { loadAuthConfig } from './config';
 import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './stores';
+import { registerPlaygroundClient } from './clients/playground-client';
 
 async function main(): Promise<void> {
   const config = loadAuthConfig();
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const models = await authModels(mongo);
   const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: config.KEY_ROTATION_SECONDS, cacheSeconds: config.KEY_CACHE_SECONDS, activationDelaySeconds: config.KEY_ACTIVATION_DELAY });
   await keys.current(); // creates the first key at first boot, before the app says it is ready
+  if (config.PLAYGROUND_CLIENT_ID) await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
   const deps = { config, logger, redis, keys, ...models };
   await runService({
     name: 'auth',

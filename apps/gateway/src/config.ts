@@ -14,6 +14,10 @@ export const gatewayConfigShape = {
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   AUTH_URL: env.httpUrl.default('http://127.0.0.1:8081'),
   CONTENT_URL: env.httpUrl.default('http://127.0.0.1:8082'),
+  /** The playground page at `/` signs in as this OAuth client (auth registers it); empty: no playground. */
+  PLAYGROUND_CLIENT_ID: env.playgroundClientId,
+  /** Where the playground's built assets are (`npm run build` writes apps/playground/dist); empty: that folder. */
+  PLAYGROUND_DIR: optionalString,
   /**
    * The hops whose X-Forwarded-For is believed (the load balancer's addresses): a comma-separated list
    * of addresses, CIDR ranges or loopback/linklocal/uniquelocal. Empty (default): none; the client is

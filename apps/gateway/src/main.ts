@@ -20,6 +20,7 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
+import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
 import { routeUpgrades } from './routing/upgrades';
 import { createSpeechEdge, premadeVoicesForStore } from './speech';
 import { apiKeysRoutes, authApiKeys } from './speech/api-keys';
@@ -185,6 +186,9 @@ async function main(): Promise<void> {
         content,
         auth,
         speech: [selfServiceKeys, speech.router],
+        pages: config.PLAYGROUND_CLIENT_ID
+          ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
+          : null,
       });
     },
     onServer(server) {

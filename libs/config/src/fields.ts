@@ -37,3 +37,11 @@ export const boolean = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0'])
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
+/**
+ * The OAuth client id of the playground page the gateway serves at `/` (a public client that auth
+ * registers at boot): the same variable in both apps. Empty turns the playground off in both.
+ */
+export const playgroundClientId = z
+  .string()
+  .regex(/^$|^[A-Za-z0-9._-]{3,64}$/, 'must be empty or 3-64 of A-Z a-z 0-9 . _ -')
+  .default('playground');

@@ -1,0 +1,312 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import { startPlatform, type Platform } from '../gateway/platform';
+import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
+import { launchChromium } from './chromium';
+
+/**
+ * The playground page (gateway `/`) in Debian's Chromium, against the real platform: auth, content and
+ * the gateway as processes, a synthesis worker on a queue of this file's own. A new person creates an
+ * account on the page, signs in (authorization code flow with PKCE as the public `playground` client),
+ * hears speech stream, replays it from history, clones a voice from a file and from the microphone
+ * (Chromium's fake capture device playing a recording), makes an API key that works with curl, and
+ * watches post and comment events arrive over graphql-ws.
+ *
+ * Screenshots of each screen go to PLAYGROUND_SCREENSHOTS (docs/images when the docs are refreshed),
+ * else to .stack/screenshots.
+ */
+jest.setTimeout(180_000);
+
+const WAIT = { timeout: 90_000 };
+const shots = path.resolve(__dirname, '../..', process.env.PLAYGROUND_SCREENSHOTS ?? '.stack/screenshots');
+const queue = uniqueName('synthesis');
+const prefix = uniqueName('speech');
+const speechDb = uniqueName('speech_playground');
+const micFile = path.resolve(__dirname, '../../.stack', `${uniqueName('mic')}.wav`);
+const LONG_TEXT = [
+  'The playground streams speech as it is made.',
+  'Each sentence is synthesised while the one before it travels to the browser.',
+  'So the first words play long before the last ones exist.',
+  'That is what streaming means here.',
+  'This is the fifth sentence, and the sixth follows it.',
+  'And this is the last one.',
+].join(' ');
+
+let platform: Platform;
+let worker: RunningApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const person = { name: 'Ada Playground', email: `${uniqueName('ada')}@example.com`, password: 'correct horse battery staple' };
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: path.join(shots, `playground-${name}.png`), fullPage: true });
+}
+
+/** Resolves when the audio element next fires `playing` (listener installed before the action). */
+async function armPlaying(selector: string): Promise<void> {
+  await page.evaluate((sel) => {
+    const audio = document.querySelector<HTMLAudioElement>(sel)!;
+    audio.dataset.played = 'no';
+    audio.addEventListener('playing', () => (audio.dataset.played = 'yes'), { once: true });
+  }, selector);
+}
+
+async function playedWithDuration(selector: string): Promise<number> {
+  await page.waitForFunction((sel) => document.querySelector<HTMLAudioElement>(sel)?.dataset.played === 'yes', selector, WAIT);
+  const handle = await page.waitForFunction(
+    (sel) => {
+      const d = document.querySelector<HTMLAudioElement>(sel)!.duration;
+      return Number.isFinite(d) && d > 0 ? d : false;
+    },
+    selector,
+    WAIT,
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+async function speakAndHear(text: string): Promise<{ duration: number; chunks: number; streamed: string }> {
+  await page.getByRole('tab', { name: 'Speak' }).click();
+  const panel = page.locator('#panel-speak');
+  await panel.getByLabel('Text').fill(text);
+  await armPlaying('#speak-audio');
+  await panel.getByRole('button', { name: 'Speak' }).click();
+  const duration = await playedWithDuration('#speak-audio');
+  await page.locator('#speak-status', { hasText: 'First audio after' }).waitFor(WAIT);
+  const data = await page.locator('#speak-audio').evaluate((a: HTMLAudioElement) => ({ ...a.dataset }));
+  return { duration, chunks: Number(data.chunks), streamed: String(data.streamed) };
+}
+
+/**
+ * Repeats `act` until an event line containing `text(attempt)` is listed: a subscription starts on the
+ * server a moment after the client sends it, so the first mutation may precede it; a later one cannot.
+ */
+async function untilEvent(act: (attempt: number) => Promise<string>): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    const expected = await act(attempt);
+    const line = page.locator('#event-list li', { hasText: expected });
+    const seen = await line.waitFor({ timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (seen) return (await line.first().textContent()) ?? '';
+    if (attempt === 5) throw new Error(`no live event containing "${expected}" after ${attempt} mutations`);
+  }
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  // The microphone: Chromium's fake capture device plays this recording of speech, over and over.
+  fs.writeFileSync(micFile, espeakWav(REFERENCE_TEXT, 'en+f3', 60));
+  platform = await startPlatform({
+    gatewayEnv: {
+      SYNTHESIS_QUEUE: queue,
+      SPEECH_KEY_PREFIX: prefix,
+      SPEECH_MONGO_DB: speechDb,
+      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
+    },
+  });
+  worker = await startApp({
+    app: 'synthesis-worker',
+    env: { ...stackEnv(), PORT: String(await freePort()), MONGO_DB: speechDb, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' },
+    readyTimeoutMs: 60_000,
+  });
+  browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micFile}`]);
+  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  page = await context.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.allSettled([worker?.stop(), platform?.stop()]);
+  fs.rmSync(micFile, { force: true });
+}, 60_000);
+
+describe('playground in Chromium', () => {
+  it('serves the page with its own assets under a strict Content-Security-Policy', async () => {
+    const res = await fetch(`${platform.publicUrl}/`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await res.text();
+    // Every script and stylesheet is ours: no CDN, no inline script.
+    const sources = [...html.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.filter((s) => s.startsWith('/assets/'))).toHaveLength(2);
+    for (const source of sources) expect(source.startsWith('/assets/') || source.startsWith('data:')).toBe(true);
+    const script = sources.find((s) => s.endsWith('.js'))!;
+    const asset = await fetch(`${platform.publicUrl}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(await fetch(`${platform.publicUrl}/playground/config.json`).then((r) => r.json())).toEqual({ issuer: platform.publicUrl, client_id: 'playground' });
+  });
+
+  it('a new person creates an account on the page and signs in with the code flow and PKCE', async () => {
+    await page.goto(`${platform.publicUrl}/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await shot('signed-out');
+    await page.getByText('No account yet? Create one').click();
+    const form = page.locator('#register-form');
+    await form.getByLabel('Name').fill(person.name);
+    await form.getByLabel('Email').fill(person.email);
+    await form.getByLabel('Password').fill(person.password);
+    await form.getByRole('button', { name: 'Create account and sign in' }).click();
+    // The authorization server's own sign-in page, then its consent page.
+    await page.waitForURL((url) => url.pathname.startsWith('/authorize') || url.pathname.startsWith('/login'), WAIT);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await shot('sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByRole('tab', { name: 'Speak' }).waitFor(WAIT);
+    expect(new URL(page.url()).search).toBe(''); // the code left the address bar
+    await page.locator('#account-name', { hasText: person.name }).waitFor(WAIT);
+    await page.locator('#quota', { hasText: 'free plan' }).waitFor(WAIT);
+    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('playground.tokens') ?? 'null') as { accessToken: string; refreshToken?: string } | null);
+    expect(stored?.accessToken.split('.')).toHaveLength(3);
+    expect(stored?.refreshToken).toMatch(/^rt_/);
+  });
+
+  it('speech streams into the audio element, which plays with a non-zero duration', async () => {
+    await page.locator('#voice option').first().waitFor({ state: 'attached', ...WAIT });
+    const heard = await speakAndHear(LONG_TEXT);
+    expect(heard.duration).toBeGreaterThan(1);
+    // Fed to Media Source Extensions piece by piece, playback started with the first piece.
+    expect(heard.streamed).toBe('true');
+    expect(heard.chunks).toBeGreaterThan(1);
+    await shot('speak');
+  });
+
+  it('history lists the generation and plays it again', async () => {
+    await page.getByRole('tab', { name: 'History' }).click();
+    const item = page.locator('#history-list li', { hasText: 'The playground streams speech' });
+    await item.waitFor(WAIT);
+    await armPlaying('#history-audio');
+    await item.getByRole('button', { name: /^Play/ }).click();
+    expect(await playedWithDuration('#history-audio')).toBeGreaterThan(1);
+    await shot('history');
+  });
+
+  it('clones a voice from a file and a microphone recording, and the clone speaks', async () => {
+    await page.getByRole('tab', { name: 'Voices' }).click();
+    const panel = page.locator('#panel-voices');
+    await panel.getByLabel('Name').fill('My playground voice');
+    await panel.getByLabel(/^Recordings \(/).setInputFiles({ name: 'reference.wav', mimeType: 'audio/wav', buffer: espeakWav(REFERENCE_TEXT, 'en+m3', 30) });
+    await page.getByRole('button', { name: 'Record from microphone' }).click();
+    await page.locator('#record-status', { hasText: 'Recording…' }).waitFor(WAIT);
+    // Three seconds of the fake microphone: how long the person speaks, not a deadline for anything.
+    await page.waitForTimeout(3_000);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page.locator('#clone-samples li', { hasText: 'recording-1.wav' }).waitFor(WAIT);
+    expect(await page.locator('#clone-samples li').allTextContents()).toEqual(['reference.wav', 'recording-1.wav']);
+    await shot('voices');
+    await page.getByRole('button', { name: 'Create voice' }).click();
+    await page.locator('#clone-status', { hasText: 'Created “My playground voice”' }).waitFor(WAIT);
+    const cloneId = await page.locator('#voice-list li', { hasText: 'My playground voice' }).getAttribute('data-voice-id');
+    expect(cloneId).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(await page.locator('#voice').inputValue()).toBe(cloneId);
+    const heard = await speakAndHear('Hello, this is my cloned voice speaking.');
+    expect(heard.duration).toBeGreaterThan(0.5);
+  });
+
+  it('creates an API key shown once, which works with curl until it is revoked', async () => {
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    const panel = page.locator('#panel-keys');
+    await panel.getByLabel('Name').fill('laptop');
+    await panel.getByRole('button', { name: 'Create key' }).click();
+    const key = page.getByLabel('New key');
+    await page.locator('#key-secret').waitFor({ state: 'visible', ...WAIT });
+    const secret = await key.inputValue();
+    expect(secret).toMatch(/^sk_[0-9a-f]{64}$/);
+    await page.locator('#key-rows tr', { hasText: 'laptop' }).waitFor(WAIT);
+    await shot('keys');
+    // The line the page shows, run as a person would paste it.
+    const line = (await page.locator('#key-curl').textContent())!;
+    expect(line).toContain(secret);
+    const curl = (extra: string) => promisify(execFile)('sh', ['-c', `${line} -s -w '\\n%{http_code}' ${extra}`]);
+    const ok = (await curl('')).stdout.split('\n');
+    expect(ok.at(-1)).toBe('200');
+    expect(JSON.parse(ok.slice(0, -1).join('\n'))).toMatchObject({ subscription: { tier: 'free' } });
+    await page.getByRole('button', { name: 'Revoke laptop' }).click();
+    await page.locator('#key-status', { hasText: 'Revoked laptop' }).waitFor(WAIT);
+    expect((await curl('-o /dev/null')).stdout.trim()).toBe('401');
+    expect(await page.locator('#key-rows tr').count()).toBe(0);
+  });
+
+  it('publishes a post and a comment, and their events arrive live over graphql-ws', async () => {
+    await page.getByRole('tab', { name: 'Live posts' }).click();
+    const postLine = await untilEvent(async (attempt) => {
+      const title = `Hello live ${attempt} ${uniqueName('t')}`;
+      const form = page.locator('#post-form');
+      await form.getByLabel('Title').fill(title);
+      await form.getByLabel('Text').fill('Written in the playground.');
+      await form.getByRole('button', { name: 'Publish' }).click();
+      await page.locator('#post-list li', { hasText: title }).waitFor(WAIT);
+      return `post created: “${title}”`;
+    });
+    expect(postLine).toContain(`by ${person.name}`);
+    const post = page.locator('#post-list li').first();
+    const commentLine = await untilEvent(async (attempt) => {
+      const text = `First! (${attempt})`;
+      await post.getByLabel('Comment').fill(text);
+      await post.getByRole('button', { name: 'Add comment' }).click();
+      return `by ${person.name}: ${text}`;
+    });
+    expect(commentLine).toContain('comment on “Hello live');
+    await shot('live');
+  });
+
+  it('is usable by keyboard and labelled for assistive technology', async () => {
+    await page.getByRole('tab', { name: 'Speak' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'History' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-history');
+    await page.keyboard.press('End');
+    expect(await page.getByRole('tab', { name: 'Live posts' }).getAttribute('aria-selected')).toBe('true');
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('input, select, textarea, button')]
+        .filter((control) => control.type !== 'hidden' && !(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()))
+        .map((control) => control.outerHTML),
+    );
+    expect(unlabelled).toEqual([]);
+  });
+
+  it('fits a phone screen without sideways scrolling', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const small = await phone.newPage();
+    // The same tab's session would not carry over (sessionStorage is per tab): the signed-out page.
+    await small.goto(`${platform.publicUrl}/`);
+    await small.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    for (const view of [small, page]) {
+      expect(await view.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    }
+    await page.getByRole('tab', { name: 'Speak' }).click();
+    await shot('phone');
+    await phone.close();
+  });
+
+  it('signs out: the grant is revoked and the page is signed out', async () => {
+    await page.setViewportSize({ width: 1100, height: 900 });
+    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('playground.tokens')!) as { refreshToken: string });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    // The authorization server asks first (RP-Initiated Logout 1.0), then sends the browser back.
+    await page.waitForURL((url) => url.pathname === '/logout', WAIT);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    expect(new URL(page.url()).origin).toBe(platform.publicUrl);
+    const refreshed = await fetch(`${platform.publicUrl}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: stored.refreshToken, client_id: 'playground' }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+});
