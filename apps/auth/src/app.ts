@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { adminRoutes } from './admin/admin-routes';
 import type { Deps } from './deps';
-import { oauthErrorHandler } from './http/errors';
+import { oauthErrorHandler } from './http/error-answers';
 import { internalRoutes } from './internal/internal-routes';
 import { jwksRoute } from './keys/jwks-route';
 import { deviceAuthorizationRoute } from './oauth/device-authorization-route';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OAuthError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
+import { OAuthError } from '../src/oauth/oauth-error';
 import { fastLane } from '../src/http/fast-lane';
 import { sendNoStoreJson } from '../src/http/no-store-json';
 

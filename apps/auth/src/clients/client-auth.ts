@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import { redisReplayCache } from '@platform/oauth-resource';
 import { safeEqual, sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';

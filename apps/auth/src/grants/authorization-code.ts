@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import { sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
 import { required, single } from '../oauth/params';

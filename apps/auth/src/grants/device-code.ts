@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import { deviceKey, readDevice, writeDevice } from '../device/device-codes';
 import { required } from '../oauth/params';
 import { defineGrant, type GrantHandler } from './grant-descriptor';

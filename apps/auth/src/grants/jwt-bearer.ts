@@ -1,5 +1,5 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import { redisReplayCache } from '@platform/oauth-resource';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';

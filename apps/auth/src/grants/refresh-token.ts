@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import { required, scopeParam } from '../oauth/params';
 import { narrowTo } from '../oauth/resources';
 import { consumeRefreshToken, findRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';

@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
 import { repeated, required, scopeParam, single } from '../oauth/params';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@platform/logger';
-import { answerError } from './errors';
+import { answerError } from './error-answers';
 import { formBody, type FormRequest } from './form-body';
 import { requestLog } from './request-log';
 

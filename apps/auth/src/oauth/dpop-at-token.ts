@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from './oauth-error';
 import { DPOP_SIGNING_ALGORITHMS, DpopProofError, redisNonceStore, redisReplayCache, verifyDpopProof, type DpopCheckOptions } from '@platform/oauth-resource';
 import type { Deps } from '../deps';
 

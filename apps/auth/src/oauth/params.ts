@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from './oauth-error';
 
 /** Form bodies are small: 16 KiB and 64 parameters at most (413 `invalid_request` beyond). */
 export { formBody } from '../http/form-body';

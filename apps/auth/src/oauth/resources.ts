@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from './oauth-error';
 import type { ClientDoc } from '../clients/client-model';
 
 /** RFC 8707: absolute URIs without fragment. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from './oauth-error';
 import { API_KEY_PREFIX } from '../api-keys/api-keys';
 import { authenticateClient } from '../clients/client-auth';
 import type { Deps } from '../deps';

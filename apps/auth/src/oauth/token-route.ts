@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { Router } from 'express';
-import { OAuthError } from '@platform/errors';
 import { redisNonceStore } from '@platform/oauth-resource';
 import { authenticateClient, type AuthenticatedClient } from '../clients/client-auth';
 import type { Deps } from '../deps';
@@ -10,6 +9,7 @@ import { checkClientMayUse, grantTokens } from '../grants/grant-steps';
 import type { FormRequest } from '../http/form-body';
 import { sendNoStoreJson } from '../http/no-store-json';
 import { dpopProofAt } from './dpop-at-token';
+import { OAuthError } from './oauth-error';
 import { formBody, paramsOf, required, type Params } from './params';
 
 /** `POST /token` as an express router (the HTTP server's fast lane serves the same endpoint, see main.ts). */

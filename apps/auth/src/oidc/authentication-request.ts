@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import { single, type Params } from '../oauth/params';
 import { OPENID_SCOPE } from '../oauth/scopes';
 

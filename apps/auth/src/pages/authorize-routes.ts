@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import type { ClientDoc } from '../clients/client-model';
 import { findClient } from '../clients/clients';
 import { randomToken } from '../crypto/secrets';

@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/errors';
+import { OAuthError } from '../oauth/oauth-error';
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
 import { grantableScopes } from '../admin/admin-scope';

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
-import { OAuthError, httpStatusOf } from '@platform/errors';
+import { httpStatusOf } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { isStoreUnavailable } from '@platform/stores';
 import { PasswordHashBusy } from '../crypto/hash-slots';
+import { OAuthError } from '../oauth/oauth-error';
 import { BodyError } from './form-body';
 import { sendNoStoreJson } from './no-store-json';
 
