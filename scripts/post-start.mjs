@@ -55,7 +55,8 @@ function show(creds) {
   admin                 ${creds.admin.email} / ${creds.admin.password}
   confidential client   ${creds.confidentialClient.client_id} / ${creds.confidentialClient.client_secret}
   device client         ${creds.deviceClient.client_id}
-  speech API key        ${creds.apiKey}`);
+  speech API key        ${creds.apiKey}
+playground: open ${issuer}/ in a browser (sign in as the admin above, or create an account there)`);
 }
 
 const existing = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
