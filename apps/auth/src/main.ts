@@ -10,7 +10,7 @@ import { requestLog } from './http/request-log';
 import { loadAuthConfig } from './config';
 import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
-import { authModels } from './stores';
+import { authModels } from './auth-models';
 import { registerPlaygroundClient } from './clients/playground-client';
 
 async function main(): Promise<void> {

@@ -14,7 +14,7 @@ import { createClient, listClients, toPublicClient, type NewClientInput } from '
 import { ADMIN_CLI_USAGE, auditCli, runAdminCommand, updateAccountFromCli, type AdminCliContext } from '../admin/admin-cli';
 import { loadAuthConfig } from '../config';
 import { signingKeys } from '../keys/signing-keys';
-import { authModels } from '../stores';
+import { authModels } from '../auth-models';
 
 const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   clients:create  --name N --type confidential|public --grant G... [--redirect-uri U...] [--scope S...]
