@@ -22,9 +22,8 @@ import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
 import { routeUpgrades } from './routing/upgrades';
-import { createSpeechEdge, premadeVoicesForStore } from './speech';
-import { apiKeysRoutes, authApiKeys } from './speech/api-keys';
-import { createAccountSpeech } from './speech/user';
+import { createSpeechEdge } from './speech';
+import { authApiKeys } from './speech/api-keys';
 import { createUpstream } from './routing/upstream';
 import { contentFieldFetcher } from './subscriptions/content-fetcher';
 import { serveSubscriptions } from './subscriptions/graphql-ws-server';
@@ -78,35 +77,12 @@ async function main(): Promise<void> {
     logger,
   });
 
-  // Issue 7's account features on the speech database, when configured: one connection serves the
-  // voices/history/user routes and the edge's hooks (cloned voices, quotas, the gateway's history records).
-  const accountSpeech = config.MONGO_URL
-    ? await createAccountSpeech({
-        mongoUrl: config.MONGO_URL,
-        mongoDb: config.SPEECH_MONGO_DB,
-        publicUrl: config.PUBLIC_URL,
-        plansJson: config.SPEECH_PLANS,
-        voiceAnalysis: { threads: config.VOICE_ANALYSIS_THREADS, queue: config.VOICE_ANALYSIS_QUEUE, perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT },
-        premade: premadeVoicesForStore(config.PUBLIC_URL),
-        logger,
-      })
-    : undefined;
-  const speech = createSpeechEdge({
-    config: {
-      REDIS_URL: config.REDIS_URL,
-      PUBLIC_URL: config.PUBLIC_URL,
-      SYNTHESIS_QUEUE: config.SYNTHESIS_QUEUE,
-      SPEECH_KEY_PREFIX: config.SPEECH_KEY_PREFIX,
-      SPEECH_FRAME_TIMEOUT_MS: config.SPEECH_FRAME_TIMEOUT_MS,
-      SPEECH_MAX_TEXT_CHARS: config.SPEECH_MAX_TEXT_CHARS,
-      SPEECH_WS_IDLE_TIMEOUT_MS: config.SPEECH_WS_IDLE_TIMEOUT_MS,
-      SPEECH_WS_AUTH_TIMEOUT_MS: config.SPEECH_WS_AUTH_TIMEOUT_MS,
-      SPEECH_WRITE_STALL_TIMEOUT_MS: config.SPEECH_WRITE_STALL_TIMEOUT_MS,
-      PIPER_VOICES_DIR: config.PIPER_VOICES_DIR,
-    },
+  // The speech edge reads its own settings (SpeechEdgeConfig) from the gateway's; with MONGO_URL it
+  // also serves the account's voices, history and user data on the speech database.
+  const speech = await createSpeechEdge({
+    config,
     logger,
     redis,
-    ...(accountSpeech ? { hooks: accountSpeech.hooks, accountRouter: accountSpeech.router } : {}),
     authenticateApiKey: async (key) => {
       const record = await apiKeys.resolve(key);
       return record ? apiKeyIdentity(record) : null;
@@ -118,13 +94,11 @@ async function main(): Promise<void> {
         return lease ? () => lease.release() : null;
       },
     },
-  });
-
-  // Self-service speech API keys at /v1/api-keys (docs/speech.md "API keys"), kept by auth.
-  const selfServiceKeys = apiKeysRoutes({
-    keys: authApiKeys(config.AUTH_URL, config.INTERNAL_SECRET, auth.agent, Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000)),
-    forgetKey: (keyId) => apiKeys.revoke(keyId),
-    logger,
+    // Self-service speech API keys at /v1/api-keys (docs/speech.md "API keys"), kept by auth.
+    apiKeys: {
+      keys: authApiKeys(config.AUTH_URL, config.INTERNAL_SECRET, auth.agent, Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000)),
+      forgetKey: (keyId) => apiKeys.revoke(keyId),
+    },
   });
 
   const schema = buildSubscriptionSchema();
@@ -165,7 +139,7 @@ async function main(): Promise<void> {
     logger,
     checks: {
       redis: () => redis.ping(),
-      ...(accountSpeech ? { mongo: () => accountSpeech.ready() } : {}),
+      ...speech.checks,
       kafka: async () => {
         await withTimeout(feed.ready, 2_000, 'content feed');
         if (!feed.isReady()) throw new Error('content feed stopped');
@@ -185,7 +159,7 @@ async function main(): Promise<void> {
         failedCredentials,
         content,
         auth,
-        speech: [selfServiceKeys, speech.router],
+        speech: [speech.router],
         pages: config.PLAYGROUND_CLIENT_ID
           ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
           : null,
@@ -199,10 +173,10 @@ async function main(): Promise<void> {
       await feed.stop();
       hub.closeAll();
       await Promise.resolve(subscriptions.dispose()).catch(() => undefined);
-      await speech.close().catch(() => undefined);
+      await speech.stopIntake().catch(() => undefined);
     },
     async close() {
-      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close(), accountSpeech?.close()]);
+      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close(), speech.close()]);
     },
   });
 }

@@ -10,8 +10,7 @@ import { upgradeClientAddress } from '../../../apps/gateway/src/limits/client-ad
 import { createFailedCredentialBudget } from '../../../apps/gateway/src/limits/failed-credentials';
 import { createRateLimiter } from '../../../apps/gateway/src/limits/rate-limiter';
 import { createWebSocketLogins } from '../../../apps/gateway/src/limits/websocket-logins';
-import { createSpeechEdge, premadeVoicesForStore, type SpeechEdge } from '../../../apps/gateway/src/speech';
-import { createAccountSpeech, type AccountSpeech } from '../../../apps/gateway/src/speech/user';
+import { createSpeechEdge, type SpeechEdge } from '../../../apps/gateway/src/speech';
 
 /**
  * The speech pipeline for tests: real synthesis-worker processes on a queue and key prefix of
@@ -38,7 +37,7 @@ export interface SpeechStack {
   /** Characters the test quota still allows (Infinity = no quota hook refusals). */
   setQuota(characters: number): void;
   /** The speech database's store, when `accountSpeech` is set. */
-  store: AccountSpeech['store'] | null;
+  store: SpeechEdge['store'];
   stop(): Promise<void>;
 }
 
@@ -57,7 +56,7 @@ export interface SpeechStackOptions {
   sessionLimit?: number;
   /** Serve the neural model (its workers load the Piper voice at boot, which takes seconds). */
   neural?: boolean;
-  /** Mount issue 7's voices/history/user routes on the speech database, and use its voice lookup. */
+  /** Serve the voices/history/user routes on the speech database, and use its voice lookup. */
   accountSpeech?: boolean;
   /**
    * With `accountSpeech`: reserve and settle characters in the speech database (the gateway's real
@@ -97,9 +96,6 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const logger = pino({ level: 'silent' });
-  const account: AccountSpeech | null = options.accountSpeech
-    ? await createAccountSpeech({ mongoUrl: env.MONGO_URL, mongoDb: speechDb, publicUrl, premade: premadeVoicesForStore(publicUrl), logger })
-    : null;
   let sessions = 0;
   let sessionLimit = options.sessionLimit ?? 100;
   let quota = Number.POSITIVE_INFINITY;
@@ -113,7 +109,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
           addressOf: upgradeClientAddress('loopback'),
           logger,
         });
-  const edge: SpeechEdge = createSpeechEdge({
+  const edge: SpeechEdge = await createSpeechEdge({
     config: {
       REDIS_URL: redisUrl,
       PUBLIC_URL: publicUrl,
@@ -124,20 +120,24 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       ...(options.wsAuthTimeoutMs ? { SPEECH_WS_AUTH_TIMEOUT_MS: options.wsAuthTimeoutMs } : {}),
       ...(options.writeStallTimeoutMs ? { SPEECH_WRITE_STALL_TIMEOUT_MS: options.writeStallTimeoutMs } : {}),
       PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
+      // The speech database for voices and the gateway's history records, as the gateway process wires it.
+      ...(options.accountSpeech ? { MONGO_URL: env.MONGO_URL, SPEECH_MONGO_DB: speechDb } : {}),
     },
     logger,
-    // Issue 7's store for voices and the gateway's history records (as the gateway process wires
-    // them); for quota, unless `storeQuota`, a stand-in that refuses once the test's allowance is spent.
-    hooks: {
-      ...(account ? { resolveVoice: account.hooks.resolveVoice, recordHistory: account.hooks.recordHistory } : {}),
-      quota: account && options.storeQuota ? account.hooks.quota : {
-        reserve: async (_account, characters) =>
-          characters <= quota
-            ? { ok: true, reservationId: `r_${characters}` }
-            : { ok: false, status: 'character_limit_exceeded', message: 'character limit reached for this period' },
-        settle: async () => undefined,
-      },
-    },
+    // For quota, unless the speech database's (`storeQuota`), a stand-in that refuses once the test's
+    // allowance is spent.
+    hooks:
+      options.accountSpeech && options.storeQuota
+        ? {}
+        : {
+            quota: {
+              reserve: async (_account, characters) =>
+                characters <= quota
+                  ? { ok: true, reservationId: `r_${characters}` }
+                  : { ok: false, status: 'character_limit_exceeded', message: 'character limit reached for this period' },
+              settle: async () => undefined,
+            },
+          },
     redis,
     authenticateApiKey: async (key) => {
       keyLookups += 1;
@@ -166,7 +166,6 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     next();
   });
   app.use('/v1', edge.router);
-  if (account) app.use('/v1', account.router);
   const server = http.createServer(app);
   server.on('upgrade', (req, socket, head) => {
     if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
@@ -215,10 +214,10 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     setQuota: (n) => {
       quota = n;
     },
-    store: account?.store ?? null,
+    store: edge.store,
     async stop() {
+      await edge.stopIntake();
       await edge.close();
-      await account?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.all(workers.map((w) => w.stop('SIGTERM')));

@@ -7,20 +7,24 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
 import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
-import { premadeFromCatalogue } from '@platform/speech-store';
+import { premadeFromCatalogue, type SpeechStore } from '@platform/speech-store';
 import type { WebSocketLogins } from '../limits/websocket-logins';
+import { createAccountSpeech, type AccountSpeech } from './account-speech';
+import { apiKeysRoutes, type ApiKeysRouteDeps } from './api-keys';
 import { modelsRoutes } from './models/models-routes';
+import { speechErrorHandler } from './speech-errors';
+import type { ReleaseSlot } from './stream-input/session';
 import { createStreamInput } from './stream-input/stream-input';
-import { speechErrorHandler } from './tts/errors';
 import { createJobRunner } from './tts/job-runner';
 import { premadePreviewUrl, previewRoutes } from './tts/preview-routes';
 import { ttsRoutes } from './tts/tts-routes';
 
 /**
- * The speech synthesis edge of the gateway (seed 000): text-to-speech over HTTP and WebSocket,
- * models, voice previews. The gateway mounts `router` at `/v1` after its authentication and
- * rate-limit middleware (which set `req.identity`), and hands WebSocket upgrades to
- * `handleUpgrade` (WebSocket requests authenticate inside the protocol, see docs/speech.md).
+ * The speech synthesis edge of the gateway: text-to-speech over HTTP and WebSocket, models, voice
+ * previews, and, on the speech database (`MONGO_URL`), the account's voices, history and user
+ * data. The gateway mounts `router` at `/v1` after its authentication and rate-limit middleware
+ * (which set `req.identity`), and hands WebSocket upgrades to `handleUpgrade` (WebSocket requests
+ * authenticate inside the protocol, see docs/speech.md).
  */
 export interface SpeechEdgeConfig {
   REDIS_URL: string;
@@ -49,10 +53,22 @@ export interface SpeechEdgeConfig {
   SPEECH_WS_AUTH_TIMEOUT_MS?: number;
   /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is served when it is there. */
   PIPER_VOICES_DIR?: string;
+  /**
+   * The speech database: with it, the account's voices (cloning), history, user data and character
+   * quota; without it, premade voices only, no quota and no history.
+   */
+  MONGO_URL?: string;
+  /** Its database name (default `speech`), shared with the synthesis worker. */
+  SPEECH_MONGO_DB?: string;
+  /** `SPEECH_PLANS` JSON overrides of the plan table (docs/speech.md). */
+  SPEECH_PLANS?: string;
+  /** Voice cloning's CPU work (docs/configuration.md): analysis threads, uploads that may wait, uploads per account. */
+  VOICE_ANALYSIS_THREADS?: number;
+  VOICE_ANALYSIS_QUEUE?: number;
+  VOICE_ANALYSIS_PER_ACCOUNT?: number;
 }
 
-/** Releases a concurrency slot. */
-export type ReleaseSlot = () => Promise<void> | void;
+export type { ReleaseSlot };
 
 export interface SpeechEdgeDeps {
   config: SpeechEdgeConfig;
@@ -69,18 +85,26 @@ export interface SpeechEdgeDeps {
    */
   logins?: WebSocketLogins;
   /**
-   * Account features (issue 7); each optional. With `recordHistory`, the gateway records the
-   * generations whose client did not get the whole audio (failed, cancelled; docs/speech.md, History).
+   * Pipeline hooks in place of the speech database's (tests: a quota of their own). With
+   * `recordHistory`, the gateway records the generations whose client did not get the whole audio
+   * (failed, cancelled; docs/speech.md, History).
    */
   hooks?: SpeechHooks;
-  /** Issue 7's voices/history/user routes, served under the same `/v1` router. */
-  accountRouter?: Router;
+  /** Self-service API keys at `/api-keys`, kept by auth (docs/speech.md "API keys"). */
+  apiKeys?: Omit<ApiKeysRouteDeps, 'logger'>;
 }
 
 export interface SpeechEdge {
   router: Router;
   /** Takes `/v1/text-to-speech/{id}/stream-input` upgrades; false for any other path. */
   handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean;
+  /** The speech database's store; null without `MONGO_URL`. */
+  store: SpeechStore | null;
+  /** Readiness checks for the service's (`mongo`, with the speech database). */
+  checks: Record<string, () => Promise<unknown>>;
+  /** Stops taking work: WebSocket sessions are closed (1001) and running jobs cancelled. */
+  stopIntake(): Promise<void>;
+  /** Closes the speech database and the analysis threads, once requests have ended. */
   close(): Promise<void>;
 }
 
@@ -92,8 +116,29 @@ export const SPEECH_DEFAULTS = {
   SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
 } as const;
 
-export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
+/** The account features on the speech database, when configured. */
+async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | null> {
   const { config } = deps;
+  if (!config.MONGO_URL) return null;
+  const voiceAnalysis = {
+    ...(config.VOICE_ANALYSIS_THREADS !== undefined ? { threads: config.VOICE_ANALYSIS_THREADS } : {}),
+    ...(config.VOICE_ANALYSIS_QUEUE !== undefined ? { queue: config.VOICE_ANALYSIS_QUEUE } : {}),
+    ...(config.VOICE_ANALYSIS_PER_ACCOUNT !== undefined ? { perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT } : {}),
+  };
+  return createAccountSpeech({
+    mongoUrl: config.MONGO_URL,
+    mongoDb: config.SPEECH_MONGO_DB,
+    publicUrl: config.PUBLIC_URL,
+    plansJson: config.SPEECH_PLANS,
+    voiceAnalysis,
+    premade: premadeVoicesForStore(config.PUBLIC_URL),
+    logger: deps.logger,
+  });
+}
+
+export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge> {
+  const { config } = deps;
+  const account = await accountFeatures(deps);
   const queueConnection = deps.redis.duplicate({ maxRetriesPerRequest: null });
   queueConnection.on('error', () => undefined); // surfaced by the commands that fail
   const queue = new Queue<SynthesisJobData>(config.SYNTHESIS_QUEUE ?? SYNTHESIS_QUEUE, { connection: queueConnection });
@@ -106,20 +151,21 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
     wsAuthTimeoutMs: config.SPEECH_WS_AUTH_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_AUTH_TIMEOUT_MS,
     writeStallTimeoutMs: config.SPEECH_WRITE_STALL_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS,
     keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
-    publicUrl: config.PUBLIC_URL.replace(/\/$/, ''),
   };
   const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs });
-  const hooks = deps.hooks ?? {};
+  // Cloned voices, character reservations and the gateway's history records from the speech database.
+  const hooks: SpeechHooks = { ...account?.hooks, ...deps.hooks };
   const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
 
   const router = Router();
+  if (deps.apiKeys) router.use(apiKeysRoutes({ ...deps.apiKeys, logger: deps.logger }));
   // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
   router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
   router.use(modelsRoutes(catalogue));
   router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, writeStallTimeoutMs: settings.writeStallTimeoutMs, logger: deps.logger }));
   router.use(previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
-  if (deps.accountRouter) router.use(deps.accountRouter);
+  if (account) router.use(account.router);
 
   const streamInput = createStreamInput({
     runner,
@@ -138,11 +184,16 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
   return {
     router,
     handleUpgrade: (req, socket, head) => streamInput.handleUpgrade(req, socket, head),
-    async close() {
+    store: account?.store ?? null,
+    checks: account ? { mongo: () => account.ready() } : {},
+    async stopIntake() {
       await streamInput.close();
       await runner.close();
       await Promise.allSettled([queue.close(), pool.close()]);
       queueConnection.disconnect();
+    },
+    async close() {
+      await account?.close();
     },
   };
 }
@@ -150,7 +201,7 @@ export function createSpeechEdge(deps: SpeechEdgeDeps): SpeechEdge {
 export { premadePreviewUrl };
 
 /**
- * The premade catalogue as issue 7's store takes it (`createAccountSpeech({ premade })`), with each
+ * The premade catalogue as the speech database's store takes it (`createAccountSpeech({ premade })`), with each
  * voice's `preview_url` pointing at the preview this edge serves.
  */
 export function premadeVoicesForStore(publicUrl: string) {

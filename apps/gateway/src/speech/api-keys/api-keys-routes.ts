@@ -1,8 +1,8 @@
 import express, { Router, type Request } from 'express';
 import { SpeechError } from '@platform/errors';
-import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { accountErrors, callerOf, handle } from '../user/account';
+import { requestCaller, type SpeechScope } from '../caller';
+import { speechErrorHandler } from '../speech-errors';
 import { ApiKeyLimitReached, UnknownAccount, type AuthApiKey, type AuthApiKeys } from './auth-api-keys';
 import { isKeyId, parseKeyPage, parseNewApiKey } from './api-key-input';
 
@@ -22,62 +22,51 @@ function keyBody(key: AuthApiKey) {
  * Keys are managed with the account's OAuth access token (Bearer or DPoP), `speech:read` to list and
  * `speech:write` to create or revoke. An API key is refused: a key must not mint keys that outlive it.
  */
-function ownerOf(req: Request, need: 'speech:read' | 'speech:write'): string {
-  const caller = callerOf(req, need);
-  const method = (req as Request & { identity?: Identity }).identity?.method;
-  if (method !== 'bearer_jwt' && method !== 'dpop_jwt') {
+function ownerOf(req: Request, need: SpeechScope): string {
+  const caller = requestCaller(req, need);
+  if (caller.method !== 'bearer_jwt' && caller.method !== 'dpop_jwt') {
     throw new SpeechError(403, 'unauthorized', 'API keys are managed with an OAuth access token of the account; an API key cannot manage keys.');
   }
-  return caller.accountId;
+  return caller.sub;
 }
 
 /** `GET/POST /v1/api-keys`, `DELETE /v1/api-keys/{key_id}` (docs/speech.md "API keys"). */
 export function apiKeysRoutes(deps: ApiKeysRouteDeps): Router {
   const router = Router();
-  router.get(
-    '/api-keys',
-    handle(async (req, res) => {
-      const accountId = ownerOf(req, 'speech:read');
-      const { pageSize, startAfter } = parseKeyPage(req);
-      const page = await deps.keys.list(accountId, pageSize, startAfter);
-      res.setHeader('Cache-Control', 'no-store');
-      res.json({
-        api_keys: page.items.map(keyBody),
-        has_more: page.next_start_after !== null,
-        last_key_id: page.items.length > 0 ? page.items[page.items.length - 1]!.id : null,
-      });
-    }),
-  );
-  router.post(
-    '/api-keys',
-    express.json({ limit: '16kb', type: () => true }),
-    handle(async (req, res) => {
-      const accountId = ownerOf(req, 'speech:write');
-      const input = parseNewApiKey(req.body);
-      let created: AuthApiKey;
-      try {
-        created = await deps.keys.create(accountId, input);
-      } catch (err) {
-        if (err instanceof ApiKeyLimitReached) throw new SpeechError(400, 'bad_request', err.message);
-        if (err instanceof UnknownAccount) throw new SpeechError(403, 'unauthorized', 'This access token does not belong to an account.');
-        throw err;
-      }
-      // The secret is in this answer only: auth keeps its hash.
-      res.setHeader('Cache-Control', 'no-store');
-      res.status(201).json({ ...keyBody(created), key: created.key });
-    }),
-  );
-  router.delete(
-    '/api-keys/:keyId',
-    handle(async (req, res) => {
-      const accountId = ownerOf(req, 'speech:write');
-      const keyId = req.params.keyId;
-      // Another account's key is answered as an unknown one: its existence is not revealed.
-      if (!isKeyId(keyId) || !(await deps.keys.revoke(accountId, keyId))) throw new SpeechError(404, 'error', 'No such API key.');
-      deps.forgetKey(keyId);
-      res.status(204).end();
-    }),
-  );
-  router.use('/api-keys', accountErrors(deps.logger));
+  router.get('/api-keys', async (req, res) => {
+    const accountId = ownerOf(req, 'speech:read');
+    const { pageSize, startAfter } = parseKeyPage(req);
+    const page = await deps.keys.list(accountId, pageSize, startAfter);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({
+      api_keys: page.items.map(keyBody),
+      has_more: page.next_start_after !== null,
+      last_key_id: page.items.length > 0 ? page.items[page.items.length - 1]!.id : null,
+    });
+  });
+  router.post('/api-keys', express.json({ limit: '16kb', type: () => true }), async (req, res) => {
+    const accountId = ownerOf(req, 'speech:write');
+    const input = parseNewApiKey(req.body);
+    let created: AuthApiKey;
+    try {
+      created = await deps.keys.create(accountId, input);
+    } catch (err) {
+      if (err instanceof ApiKeyLimitReached) throw new SpeechError(400, 'bad_request', err.message);
+      if (err instanceof UnknownAccount) throw new SpeechError(403, 'unauthorized', 'This access token does not belong to an account.');
+      throw err;
+    }
+    // The secret is in this answer only: auth keeps its hash.
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(201).json({ ...keyBody(created), key: created.key });
+  });
+  router.delete('/api-keys/:keyId', async (req, res) => {
+    const accountId = ownerOf(req, 'speech:write');
+    const keyId = req.params.keyId;
+    // Another account's key is answered as an unknown one: its existence is not revealed.
+    if (!isKeyId(keyId) || !(await deps.keys.revoke(accountId, keyId))) throw new SpeechError(404, 'error', 'No such API key.');
+    deps.forgetKey(keyId);
+    res.status(204).end();
+  });
+  router.use(speechErrorHandler(deps.logger));
   return router;
 }

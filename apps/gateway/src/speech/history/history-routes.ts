@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { deleteHistoryItem, getHistoryAudio, getHistoryItem, listHistory, UnknownCursorError, type SpeechStore } from '@platform/speech-store';
-import { accountErrors, callerOf, handle } from '../user/account';
+import { requestCaller } from '../caller';
+import { speechErrorHandler } from '../speech-errors';
 import { historyItemBody } from './history-item';
 import { parsePageQuery } from './page-query';
 
@@ -15,57 +16,45 @@ export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Rou
   const router = Router();
   const { store } = deps;
 
-  router.get(
-    '/history',
-    handle(async (req, res) => {
-      const caller = callerOf(req, 'speech:read');
-      const query = parsePageQuery(req);
-      try {
-        const page = await listHistory(store, { accountId: caller.accountId, ...query });
-        res.json({ history: page.items.map(historyItemBody), last_history_item_id: page.lastId, has_more: page.hasMore });
-      } catch (err) {
-        if (err instanceof UnknownCursorError) throw new SpeechError(400, 'bad_request', err.message);
-        throw err;
-      }
-    }),
-  );
+  router.get('/history', async (req, res) => {
+    const caller = requestCaller(req, 'speech:read');
+    const query = parsePageQuery(req);
+    try {
+      const page = await listHistory(store, { accountId: caller.sub, ...query });
+      res.json({ history: page.items.map(historyItemBody), last_history_item_id: page.lastId, has_more: page.hasMore });
+    } catch (err) {
+      if (err instanceof UnknownCursorError) throw new SpeechError(400, 'bad_request', err.message);
+      throw err;
+    }
+  });
 
-  router.get(
-    '/history/:id',
-    handle(async (req, res) => {
-      const caller = callerOf(req, 'speech:read');
-      const id = String(req.params.id);
-      const item = await getHistoryItem(store, caller.accountId, id);
+  router.get('/history/:id', async (req, res) => {
+    const caller = requestCaller(req, 'speech:read');
+    const id = String(req.params.id);
+    const item = await getHistoryItem(store, caller.sub, id);
+    if (!item) throw historyNotFound(id);
+    res.json(historyItemBody(item));
+  });
+
+  router.get('/history/:id/audio', async (req, res) => {
+    const caller = requestCaller(req, 'speech:read');
+    const id = String(req.params.id);
+    const found = await getHistoryAudio(store, caller.sub, id);
+    if (!found) {
+      const item = await getHistoryItem(store, caller.sub, id);
       if (!item) throw historyNotFound(id);
-      res.json(historyItemBody(item));
-    }),
-  );
+      throw new SpeechError(404, 'error', `The history item ${id} (${item.state}) has no audio.`);
+    }
+    res.status(200).set('Content-Type', found.item.contentType).set('Content-Length', String(found.bytes.length)).end(found.bytes);
+  });
 
-  router.get(
-    '/history/:id/audio',
-    handle(async (req, res) => {
-      const caller = callerOf(req, 'speech:read');
-      const id = String(req.params.id);
-      const found = await getHistoryAudio(store, caller.accountId, id);
-      if (!found) {
-        const item = await getHistoryItem(store, caller.accountId, id);
-        if (!item) throw historyNotFound(id);
-        throw new SpeechError(404, 'error', `The history item ${id} (${item.state}) has no audio.`);
-      }
-      res.status(200).set('Content-Type', found.item.contentType).set('Content-Length', String(found.bytes.length)).end(found.bytes);
-    }),
-  );
+  router.delete('/history/:id', async (req, res) => {
+    const caller = requestCaller(req, 'speech:write');
+    const id = String(req.params.id);
+    if (!(await deleteHistoryItem(store, caller.sub, id))) throw historyNotFound(id);
+    res.json({ status: 'ok' });
+  });
 
-  router.delete(
-    '/history/:id',
-    handle(async (req, res) => {
-      const caller = callerOf(req, 'speech:write');
-      const id = String(req.params.id);
-      if (!(await deleteHistoryItem(store, caller.accountId, id))) throw historyNotFound(id);
-      res.json({ status: 'ok' });
-    }),
-  );
-
-  router.use('/history', accountErrors(deps.logger));
+  router.use(speechErrorHandler(deps.logger));
   return router;
 }

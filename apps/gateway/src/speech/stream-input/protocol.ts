@@ -1,4 +1,4 @@
-import { speechErrorBody, type SpeechErrorStatus } from '@platform/errors';
+import { speechErrorBody, type SpeechError, type SpeechErrorStatus } from '@platform/errors';
 
 /** Close codes (RFC 6455 §7.4.1) per failure, documented in docs/speech.md. */
 export const CLOSE = {
@@ -9,6 +9,12 @@ export const CLOSE = {
   internal: 1011,
   tryAgainLater: 1013,
 } as const;
+
+/** The close code for a failure: try again later for limits, internal for faults, policy for the rest. */
+export function closeCodeFor(err: SpeechError): number {
+  if (err.status === 'too_many_requests') return CLOSE.tryAgainLater;
+  return err.httpStatus >= 500 ? CLOSE.internal : CLOSE.policy;
+}
 
 export interface ClientMessage {
   text: string;
@@ -36,6 +42,19 @@ export function parseClientMessage(raw: string): ClientMessage | null {
     ...(typeof m.xi_api_key === 'string' ? { apiKey: m.xi_api_key } : {}),
     ...(typeof m.voice_id === 'string' ? { voiceId: m.voice_id } : {}),
   };
+}
+
+/**
+ * A client message as the session switches on it: `text` to synthesise, `end` (empty text: the
+ * input is complete), or `malformed` (binary, or not a JSON object with a string `text`).
+ */
+export type InboundMessage = { kind: 'text' | 'end'; message: ClientMessage } | { kind: 'malformed' };
+
+/** Reads one WebSocket message; `raw` is null for a binary one. */
+export function readInbound(raw: string | null): InboundMessage {
+  const message = raw === null ? null : parseClientMessage(raw);
+  if (!message) return { kind: 'malformed' };
+  return { kind: message.text === '' ? 'end' : 'text', message };
 }
 
 export function errorMessage(status: SpeechErrorStatus, message: string): string {

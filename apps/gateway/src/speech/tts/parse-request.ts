@@ -10,7 +10,7 @@ import {
   type OutputFormat,
   type VoiceSettings,
 } from '@platform/speech-engine';
-import { badRequest } from './errors';
+import { badRequest } from '../speech-errors';
 
 /** A text-to-speech request after validation (voice not yet resolved). */
 export interface TtsRequest {

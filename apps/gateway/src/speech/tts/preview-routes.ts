@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { DEFAULT_MODEL_ID, DEFAULT_VOICE_SETTINGS, NEURAL_MODEL_ID, findPremadeVoice, type Model, type PremadeVoice } from '@platform/speech-engine';
-import { sendSpeechError } from './errors';
+import { sendSpeechError } from '../speech-errors';
 import type { JobRunner } from './job-runner';
 import { frameError, pipelineError } from './synthesis';
 

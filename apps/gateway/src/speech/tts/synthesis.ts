@@ -9,14 +9,6 @@ import type { JobInput, JobRunner } from './job-runner';
 import { checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';
 
-/** The caller must be an account with the speech write scope (synthesis spends its quota). */
-export function requireSpeaker(identity: Identity | undefined): Identity & { sub: string } {
-  if (!identity?.sub) throw new SpeechError(401, 'unauthorized', 'an API key is required (xi-api-key header)');
-  const scopes = identity.scope.split(' ');
-  if (!scopes.includes('speech:write')) throw new SpeechError(403, 'unauthorized', 'the credential lacks the speech:write scope');
-  return identity as Identity & { sub: string };
-}
-
 export interface PreparedJob {
   jobId: string;
   input: JobInput;

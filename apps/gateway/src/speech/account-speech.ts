@@ -3,10 +3,10 @@ import type { Logger } from '@platform/logger';
 import { connectMongo, mongoReadiness } from '@platform/stores';
 import { createAnalysisPool } from '@platform/voice-analysis';
 import { createSpeechStore, createStoreHooks, loadPlans, type PremadeVoice, type SpeechStore, type StoreHooks } from '@platform/speech-store';
-import { historyRoutes } from '../history';
-import { voicesRoutes } from '../voices';
-import { createCloneAdmission } from '../voices/clone-admission';
-import { userRoutes } from './user-routes';
+import { historyRoutes } from './history';
+import { voicesRoutes } from './voices';
+import { createCloneAdmission } from './voices/clone-admission';
+import { userRoutes } from './user';
 
 export interface AccountSpeechOptions {
   mongoUrl: string;

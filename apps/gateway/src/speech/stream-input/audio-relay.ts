@@ -1,0 +1,142 @@
+import { SpeechError } from '@platform/errors';
+import type { Logger } from '@platform/logger';
+import type { JobRunner } from '../tts/job-runner';
+import { relayJob, type AudioSink } from '../tts/relay-job';
+import type { PreparedJob } from '../tts/synthesis';
+import { estimateAlignment } from './protocol';
+import type { SessionTransport } from './transport';
+
+/**
+ * Audio waiting for the client (the transport's `bufferedAmount`) above which no more is sent
+ * until it drains: the bound on what a slow or stalled reader makes the gateway hold (plus one
+ * message).
+ */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+
+export interface AudioRelayDeps {
+  runner: JobRunner;
+  logger: Logger;
+  /** A client that keeps more than `MAX_BUFFERED_BYTES` waiting for this long is given up on. */
+  writeStallTimeoutMs: number;
+}
+
+export interface AudioRelayOptions {
+  /** The hosted API's JSON messages (base64 audio) instead of binary frames. */
+  json: boolean;
+  /** Character alignment with each JSON message. */
+  alignment: boolean;
+  /** The session's: aborted when it ends; no further segment starts and the one in hand is cancelled. */
+  abort: AbortController;
+  /** Prepares one segment's job (the key checked again, the quota reserved). */
+  prepare(text: string, pieces: string[]): Promise<PreparedJob>;
+  /** Ends the session with this failure. */
+  fail(err: unknown): void;
+}
+
+const characters = (pieces: string[]) => pieces.reduce((n, p) => n + p.length, 0);
+
+/**
+ * The audio of a stream-input session back to its client: segments (sentences ready for
+ * synthesis) are synthesised one after another, each one's frames relayed in order
+ * (`relayJob`), at the client's pace.
+ */
+export class AudioRelay {
+  private readonly pending: string[][] = [];
+  private relaying = false;
+  private waiting: (() => void)[] = [];
+  /** Characters queued and not yet synthesised. */
+  pendingChars = 0;
+  /** Audio relayed so far: where the next piece's alignment starts. */
+  private audioMs = 0;
+
+  constructor(
+    private readonly deps: AudioRelayDeps,
+    private readonly transport: SessionTransport,
+    private readonly options: AudioRelayOptions,
+  ) {}
+
+  /** True while audio is still on its way: the client is waiting, not idle. */
+  get busy(): boolean {
+    return this.relaying || this.pending.length > 0;
+  }
+
+  enqueue(pieces: string[]): void {
+    if (pieces.length === 0) return;
+    this.pending.push(pieces);
+    this.pendingChars += characters(pieces);
+    if (!this.relaying) void this.run();
+  }
+
+  /** Resolves once every queued segment has been relayed (or the relay stopped). */
+  async idle(): Promise<void> {
+    if (this.busy) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private async run(): Promise<void> {
+    this.relaying = true;
+    try {
+      for (let pieces = this.pending.shift(); pieces; pieces = this.pending.shift()) {
+        if (this.options.abort.signal.aborted) return;
+        this.pendingChars -= characters(pieces);
+        const job = await this.options.prepare(pieces.join(' '), pieces);
+        await relayJob(this.deps.runner, job, this.options.abort.signal, this.sink(job.jobId));
+      }
+    } catch (err) {
+      this.options.fail(err);
+    } finally {
+      this.relaying = false;
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+
+  /** Binary frames as they come, or JSON messages of each piece's audio (with its alignment). */
+  private sink(jobId: string): AudioSink {
+    let audio: Buffer[] = [];
+    const { transport, options } = this;
+    return {
+      frame: (frame) => {
+        if (!transport.open) return false;
+        if (frame.type === 'audio') {
+          if (options.json) audio.push(frame.data);
+          else transport.sendBinary(frame.data);
+        } else if (frame.type === 'piece') {
+          const durationMs = frame.durationSeconds * 1000;
+          if (options.json) this.sendJsonAudio(Buffer.concat(audio), options.alignment ? estimateAlignment(frame.text, this.audioMs, durationMs) : null);
+          audio = [];
+          this.audioMs += durationMs;
+        } else if (frame.type === 'end' && options.json && audio.length > 0) {
+          this.sendJsonAudio(Buffer.concat(audio), null);
+        }
+        // False (client stalled or gone) cancels the job; the segment is not charged.
+        return this.keptUp(jobId);
+      },
+      finish: async () => true,
+    };
+  }
+
+  /**
+   * After a send: while more than `MAX_BUFFERED_BYTES` wait for the client, waits for it to take
+   * them (the same rule as `/stream`'s response). A client that takes nothing for
+   * `writeStallTimeoutMs` is told so and the connection closed (1008); its job is cancelled and
+   * nothing more is synthesised for it. False when the session cannot go on (stalled or gone).
+   */
+  private async keptUp(jobId: string): Promise<boolean> {
+    const { transport, deps } = this;
+    if (!transport.open) return false;
+    if (transport.bufferedAmount <= MAX_BUFFERED_BYTES) return true;
+    const outcome = await transport.drained(this.options.abort.signal, deps.writeStallTimeoutMs);
+    if (outcome === 'stalled') {
+      deps.logger.info({ jobId, stallMs: deps.writeStallTimeoutMs, buffered: transport.bufferedAmount }, 'stream-input client stopped reading; closing');
+      this.options.abort.abort(); // no further segment starts; the one in hand is cancelled as the relay leaves
+      this.options.fail(new SpeechError(408, 'bad_request', `the client took no audio for ${deps.writeStallTimeoutMs / 1000} s`));
+    }
+    return outcome === 'drained' && transport.open;
+  }
+
+  private sendJsonAudio(audio: Buffer, alignment: ReturnType<typeof estimateAlignment> | null): void {
+    if (audio.length === 0 && !alignment) return;
+    this.transport.sendText(JSON.stringify({ audio: audio.toString('base64'), isFinal: false, normalizedAlignment: alignment, alignment }));
+  }
+}

@@ -1,0 +1,50 @@
+import { SpeechError } from '@platform/errors';
+import { resolveModel, type Model } from '@platform/speech-engine';
+import { badRequest } from '../speech-errors';
+import { checkFormat, checkLanguage, checkVoiceId, type TtsRequest } from '../tts/parse-request';
+
+/** What the connection's URL asks for: `/v1/text-to-speech/{voice_id | model_id}/stream-input?…`. */
+export interface OpenRequest {
+  /** The voice from the path or `voice_id`; null: the first message must name it. */
+  voiceId: string | null;
+  /** Everything of the synthesis request but the text and the settings (the first message's). */
+  request: Omit<TtsRequest, 'text' | 'rawSettings'>;
+  /** The hosted API's JSON messages (base64 audio) instead of binary frames. */
+  json: boolean;
+  /** Character alignment with each JSON audio message. */
+  alignment: boolean;
+  /** `inactivity_timeout` in milliseconds; null: the gateway's default. */
+  idleMs: number | null;
+}
+
+/** Reads the query and the path segment; throws the speech error the client is told before closing. */
+export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: readonly Model[]): OpenRequest {
+  const format = checkFormat(q.get('output_format') ?? undefined);
+  const language = checkLanguage(q.get('language_code') ?? undefined);
+  const bySegment = resolveModel(segment, catalogue);
+  let model = bySegment;
+  if (model === null) {
+    checkVoiceId(segment);
+    model = resolveModel(q.get('model_id') ?? undefined, catalogue);
+    if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(q.get('model_id'))} does not exist; see GET /v1/models`);
+  }
+  let idleMs: number | null = null;
+  if (q.has('inactivity_timeout')) {
+    const timeout = Number(q.get('inactivity_timeout'));
+    if (!Number.isInteger(timeout) || timeout < 1 || timeout > 180) throw badRequest('inactivity_timeout must be 1–180 seconds');
+    idleMs = timeout * 1000;
+  }
+  const json = q.get('message_format') === 'json';
+  return {
+    voiceId: bySegment ? q.get('voice_id') : segment,
+    request: { model, format, language },
+    json,
+    alignment: q.get('sync_alignment') === 'true' || json,
+    idleMs,
+  };
+}
+
+/** The API key of the upgrade: the `xi-api-key` header, else the `xi_api_key` or `authorization` query parameter. */
+export function upgradeKey(q: URLSearchParams, header: string | string[] | undefined): string | null {
+  return typeof header === 'string' ? header : (q.get('xi_api_key') ?? q.get('authorization'));
+}

@@ -1,0 +1,67 @@
+import type { Response } from 'express';
+import type { Logger } from '@platform/logger';
+import { drained, finished, sendBody, type DrainOutcome } from './backpressure';
+import type { AudioSink } from './relay-job';
+import type { PreparedJob } from './synthesis';
+
+export interface HttpSinkOptions {
+  res: Response;
+  job: PreparedJob;
+  contentType: string;
+  /** Aborts when the client goes away before the response is complete. */
+  signal: AbortSignal;
+  /** A client that takes no bytes for this long is given up on (`SPEECH_WRITE_STALL_TIMEOUT_MS`). */
+  writeStallTimeoutMs: number;
+  logger: Logger;
+}
+
+/** The audio was generated but its client did not take all of it: the response is cut off. */
+function notDelivered(o: HttpSinkOptions, outcome: DrainOutcome): false {
+  if (outcome === 'stalled') o.logger.info({ jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs }, 'client stopped reading; giving up on its response');
+  if (!o.res.destroyed) o.res.destroy();
+  return false;
+}
+
+/**
+ * The whole file with its `Content-Length`, once all of it is made. Charged once the client has
+ * been handed every byte: a client that stops reading (or leaves) mid-file did not get the audio,
+ * although all of it was generated.
+ */
+export function wholeFileSink(o: HttpSinkOptions): AudioSink {
+  const parts: Buffer[] = [];
+  return {
+    frame(frame) {
+      if (frame.type === 'audio') parts.push(frame.data);
+      return true;
+    },
+    async finish() {
+      const audio = Buffer.concat(parts);
+      o.res.status(200).set({ 'Content-Type': o.contentType, 'Content-Length': String(audio.length), 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      const outcome = await sendBody(o.res, audio, o.signal, o.writeStallTimeoutMs);
+      return outcome === 'drained' || notDelivered(o, outcome);
+    },
+  };
+}
+
+/**
+ * Chunked transfer encoding (no `Content-Length`), one chunk per frame as it arrives, at the
+ * client's pace: a client that takes nothing for the stall timeout cancels its job, as a
+ * disconnect does.
+ */
+export function chunkedSink(o: HttpSinkOptions): AudioSink {
+  return {
+    async frame(frame) {
+      if (frame.type !== 'audio' || frame.data.length === 0) return true;
+      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.contentType, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      if (o.res.write(frame.data) || (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled') return true;
+      o.logger.info({ jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs }, 'stream client stopped reading; cancelling its job');
+      return false;
+    },
+    async finish() {
+      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.contentType, 'history-item-id': o.job.jobId });
+      o.res.end();
+      const outcome = await finished(o.res, o.signal, o.writeStallTimeoutMs);
+      return outcome === 'drained' || notDelivered(o, outcome);
+    },
+  };
+}

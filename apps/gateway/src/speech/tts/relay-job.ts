@@ -1,0 +1,50 @@
+import type { ChunkFrame } from '@platform/speech-jobs';
+import type { JobRunner } from './job-runner';
+import { frameError, type PreparedJob } from './synthesis';
+
+/**
+ * Where a job's audio goes: an HTTP response (whole file or chunked) or a WebSocket. The pipeline
+ * is the same for all three; only the hand-over differs.
+ */
+export interface AudioSink {
+  /** One frame for the client, in order. False: the client cannot take more (stalled or gone). */
+  frame(frame: ChunkFrame): boolean | Promise<boolean>;
+  /** After the job's last frame: true once the client has been handed every byte. */
+  finish(): Promise<boolean>;
+}
+
+/** How a generation ended for its client: only a delivered one is charged. */
+export type Delivery = 'delivered' | 'cancelled' | 'failed';
+
+/**
+ * Runs a prepared job and relays its frames to `sink` at the client's pace, then settles: the
+ * characters are charged when the client got the whole audio; otherwise the reservation is
+ * released and the generation recorded as cancelled (the client left, stalled, or `signal`
+ * aborted) or failed (`PreparedJob.giveUp`), before the caller tells the client. A failure frame
+ * or a pipeline error is thrown after that. Stopping early cancels the job (`JobRunner.run`).
+ */
+export async function relayJob(runner: JobRunner, job: PreparedJob, signal: AbortSignal, sink: AudioSink): Promise<Delivery> {
+  let delivery: Delivery = 'failed';
+  try {
+    let completed = false;
+    let stopped = false;
+    for await (const frame of runner.run(job.jobId, job.input, { priority: job.priority, signal, createdAt: job.createdAt })) {
+      const failure = frameError(frame);
+      if (failure) throw failure;
+      if (!(await sink.frame(frame))) {
+        stopped = true;
+        break;
+      }
+      if (frame.type === 'end') completed = true;
+    }
+    if (signal.aborted || stopped) delivery = 'cancelled';
+    else if (completed) delivery = (await sink.finish()) ? 'delivered' : 'cancelled';
+    return delivery;
+  } catch (err) {
+    delivery = signal.aborted ? 'cancelled' : 'failed';
+    throw err;
+  } finally {
+    if (delivery === 'delivered') await job.settle(job.characters);
+    else await job.giveUp(delivery);
+  }
+}

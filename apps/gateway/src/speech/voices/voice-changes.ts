@@ -1,0 +1,113 @@
+import { SpeechError } from '@platform/errors';
+import type { AnalysisPool } from '@platform/voice-analysis';
+import {
+  checkVoiceChange,
+  createClonedVoice,
+  editClonedVoice,
+  findVoice,
+  getSampleAudio,
+  premadeImmutable,
+  voiceNotFound,
+  type SampleInput,
+  type SpeechStore,
+} from '@platform/speech-store';
+import type { SpeechCaller } from '../caller';
+import type { CloneAdmission } from './clone-admission';
+import { cloneFromSamples, sampleMediaType } from './clone-samples';
+import type { ParsedUpload, UploadedFile } from './multipart';
+import { UPLOAD_LIMITS } from './upload-limits';
+import { parseBoolean, parseDescription, parseLabels, parseName } from './voice-fields';
+
+/** What adding or editing a voice needs: the store, the analysis threads, the per-account admission. */
+export interface VoiceChangeDeps {
+  store: SpeechStore;
+  /** Worker threads that decode and analyse clone samples (never the event loop). */
+  analysis: AnalysisPool;
+  /** Voice uploads in progress per account. */
+  admission: CloneAdmission;
+}
+
+/** Reads the multipart upload; called only once the account may change a voice. */
+export type ReadUpload = () => Promise<ParsedUpload>;
+
+function toSamples(files: UploadedFile[]): SampleInput[] {
+  return files.map((f) => ({ fileName: f.fileName, mimeType: sampleMediaType(f.bytes), bytes: f.bytes }));
+}
+
+/** `POST /v1/voices/add`: a cloned voice from uploaded samples. */
+export async function addVoice(deps: VoiceChangeDeps, caller: SpeechCaller, readUpload: ReadUpload) {
+  // Permission and quota first, then the upload is read: an account without a free slot is
+  // answered before its bytes are, and never costs an analysis.
+  await checkVoiceChange(deps.store, caller.sub, caller.plan, 'add');
+  const leave = deps.admission.enter(caller.sub);
+  try {
+    const upload = await readUpload();
+    const name = parseName(upload.fields.get('name'), true)!;
+    const description = parseDescription(upload.fields.get('description')) ?? null;
+    const labels = parseLabels(upload.fields.get('labels')) ?? {};
+    if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
+    const cloned = await cloneFromSamples(deps.analysis, toSamples(upload.files));
+    return await createClonedVoice(deps.store, {
+      accountId: caller.sub,
+      plan: caller.plan,
+      name,
+      description,
+      labels,
+      samples: cloned.samples,
+      analysis: cloned.analysis as unknown as Record<string, number>,
+      engineParams: cloned.engineParams,
+    });
+  } finally {
+    leave();
+  }
+}
+
+type SampleChange = NonNullable<Parameters<typeof editClonedVoice>[1]['samples']>;
+
+/**
+ * New samples for a voice (added to the kept ones, or replacing them all): the clone is made
+ * again from every sample it will have. Undefined when the edit changes no sample.
+ */
+async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId: string, kept: string[], upload: ParsedUpload): Promise<SampleChange | undefined> {
+  const replace = parseBoolean(upload.fields.get('replace_samples'), 'replace_samples');
+  if (upload.files.length === 0 && !replace) return undefined;
+  if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'replace_samples needs at least one file.');
+  const added = toSamples(upload.files);
+  const keep = replace ? [] : kept;
+  if (keep.length + added.length > UPLOAD_LIMITS.maxFiles) throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
+  // The plan's allowance before the stored samples are read and anything is analysed.
+  await checkVoiceChange(deps.store, caller.sub, caller.plan, 'edit');
+  const keptSamples: SampleInput[] = [];
+  for (const id of keep) {
+    const got = await getSampleAudio(deps.store, caller.sub, voiceId, id);
+    if (got) keptSamples.push({ fileName: got.sample.file_name, mimeType: got.sample.mime_type, bytes: got.bytes });
+  }
+  const cloned = await cloneFromSamples(deps.analysis, [...keptSamples, ...added]);
+  return { keep, add: cloned.samples.slice(keptSamples.length), analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
+}
+
+/** `POST /v1/voices/{voice_id}/edit`: name, description, labels and samples of the account's cloned voice. */
+export async function editVoice(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId: string, readUpload: ReadUpload): Promise<void> {
+  const existing = await findVoice(deps.store, caller.sub, voiceId);
+  if (!existing) throw voiceNotFound(voiceId);
+  if (existing.category === 'premade') throw premadeImmutable();
+  const leave = deps.admission.enter(caller.sub);
+  try {
+    const upload = await readUpload();
+    const name = parseName(upload.fields.get('name'), false);
+    const description = parseDescription(upload.fields.get('description'));
+    const labels = parseLabels(upload.fields.get('labels'));
+    const samples = await sampleChange(deps, caller, voiceId, existing.doc.samples.map((s) => s.sample_id), upload);
+    await editClonedVoice(deps.store, {
+      accountId: caller.sub,
+      plan: caller.plan,
+      voiceId,
+      ...(name !== undefined ? { name } : {}),
+      ...(description !== undefined ? { description } : {}),
+      ...(labels !== undefined ? { labels } : {}),
+      ...(samples ? { samples } : {}),
+    });
+  } finally {
+    leave();
+  }
+}

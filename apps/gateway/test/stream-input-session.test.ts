@@ -1,0 +1,260 @@
+import type { Identity } from '@platform/identity';
+import { createLogger } from '@platform/logger';
+import { modelCatalogue } from '@platform/speech-engine';
+import type { ChunkFrame } from '@platform/speech-jobs';
+import { SpeechError } from '@platform/errors';
+import { eventually } from '@platform/testing';
+import { StreamInputSession, MESSAGES_PER_SECOND, type SessionAuth } from '../src/speech/stream-input/session';
+import type { SessionTransport } from '../src/speech/stream-input/transport';
+import { MAX_BUFFERED_BYTES } from '../src/speech/stream-input/audio-relay';
+import type { DrainOutcome } from '../src/speech/tts/backpressure';
+import type { JobInput, JobRunner } from '../src/speech/tts/job-runner';
+
+/**
+ * The stream-input protocol without a socket: a fake transport records what the session sends and
+ * how it closes, a fake runner plays the worker's frames, a fake key lookup stands for auth.
+ */
+
+const RACHEL = '21m00Tcm4TlvDq8ikWAM';
+const KEY = 'sk_good';
+const SPEAKER: Identity = { sub: 'acct_1', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
+
+class FakeTransport implements SessionTransport {
+  open = true;
+  bufferedAmount = 0;
+  readonly texts: unknown[] = [];
+  readonly binaries: Buffer[] = [];
+  drainOutcome: DrainOutcome = 'drained';
+  private resolveClosed!: (close: { code: number; reason: string }) => void;
+  readonly closed = new Promise<{ code: number; reason: string }>((resolve) => (this.resolveClosed = resolve));
+  sendText(text: string): void {
+    this.texts.push(JSON.parse(text));
+  }
+  sendBinary(data: Buffer): void {
+    this.binaries.push(data);
+  }
+  close(code: number, reason: string): void {
+    this.open = false;
+    this.resolveClosed({ code, reason });
+  }
+  async drained(): Promise<DrainOutcome> {
+    return this.drainOutcome;
+  }
+}
+
+/** Each job: one audio frame per piece of text ("audio:<text>"), a piece frame, the end frame; or the frames given. */
+function fakeRunner(frames?: (input: JobInput) => ChunkFrame[]) {
+  const jobs: JobInput[] = [];
+  let n = 0;
+  const runner: JobRunner = {
+    newJobId: () => `job_${++n}`,
+    async *run(_jobId, input, options) {
+      jobs.push(input);
+      const played = frames?.(input) ?? [
+        { seq: 0, type: 'audio', data: Buffer.from(`audio:${input.text}`) },
+        { seq: 1, type: 'piece', index: 0, text: input.text, durationSeconds: 0.5 },
+        { seq: 2, type: 'end', characters: input.text.length, durationSeconds: 0.5, pieces: 1, contentType: 'audio/mpeg' },
+      ];
+      for (const frame of played) {
+        if (options.signal.aborted) return;
+        yield frame;
+      }
+    },
+    close: async () => undefined,
+  };
+  return { runner, jobs };
+}
+
+function setup(options: { frames?: (input: JobInput) => ChunkFrame[]; authTimeoutMs?: number; identity?: Identity; maxTextChars?: number } = {}) {
+  const transport = new FakeTransport();
+  const { runner, jobs } = fakeRunner(options.frames);
+  const charged: number[] = [];
+  const refused: string[] = [];
+  let keyAccepted = true;
+  const auth: SessionAuth = {
+    lookup: async (key) => (key === KEY && keyAccepted ? (options.identity ?? SPEAKER) : null),
+    spent: async () => null,
+    refuse: async (error) => {
+      refused.push(error.status);
+      return error;
+    },
+    acquire: async () => () => undefined,
+  };
+  const session = new StreamInputSession(
+    {
+      runner,
+      hooks: {
+        quota: {
+          reserve: async (_account, characters, jobId) => ({ ok: true, reservationId: `${jobId}:${characters}` }),
+          settle: async (_reservation, delivered) => void charged.push(delivered),
+        },
+      },
+      catalogue: modelCatalogue({ neural: false }),
+      logger: createLogger('stream-input-session-test', 'silent'),
+      auth,
+      maxTextChars: options.maxTextChars ?? 5000,
+      idleTimeoutMs: 20_000,
+      authTimeoutMs: options.authTimeoutMs ?? 10_000,
+      writeStallTimeoutMs: 1_000,
+    },
+    transport,
+  );
+  const open = (query = '', segment = RACHEL, headerKey?: string) => session.open(new URLSearchParams(query), segment, headerKey);
+  const send = (message: unknown) => session.receive(JSON.stringify(message));
+  const revokeKey = () => {
+    keyAccepted = false;
+  };
+  return { session, transport, jobs, charged, refused, open, send, revokeKey };
+}
+
+const errorOf = (t: FakeTransport) => (t.texts.find((m) => typeof m === 'object' && m !== null && 'detail' in m) as { detail: unknown } | undefined)?.detail;
+
+describe('the stream-input session (transport-free)', () => {
+  it('takes the key and settings in the first message, synthesises each sentence, and ends with isFinal and 1000', async () => {
+    const s = setup();
+    await s.open();
+    s.send({ text: ' ', xi_api_key: KEY, voice_settings: { stability: 0.5 } });
+    s.send({ text: 'Hello there. How are you? ' });
+    s.send({ text: '' });
+    expect(await s.transport.closed).toEqual({ code: 1000, reason: 'done' });
+    expect(s.jobs.map((j) => [j.kind, j.text, j.recordHistory])).toEqual([['websocket', 'Hello there. How are you?', false]]);
+    expect(s.transport.binaries.map(String)).toEqual(['audio:Hello there. How are you?']);
+    expect(s.transport.texts).toEqual([{ isFinal: true }]);
+    // Charged for what the client got.
+    expect(s.charged).toEqual(['Hello there. How are you?'.length]);
+  });
+
+  it('handles messages that arrive while the connection opens, in order, once it has', async () => {
+    const s = setup();
+    s.send({ text: ' ', xi_api_key: KEY });
+    s.send({ text: 'Early text. ' });
+    s.send({ text: '' });
+    await s.open();
+    expect(await s.transport.closed).toEqual({ code: 1000, reason: 'done' });
+    expect(s.jobs.map((j) => j.text)).toEqual(['Early text.']);
+  });
+
+  it('sends JSON audio messages with alignment when asked (message_format=json)', async () => {
+    const s = setup();
+    await s.open('message_format=json', RACHEL, KEY);
+    s.send({ text: ' ' });
+    s.send({ text: 'Hi. ', flush: true });
+    s.send({ text: '' });
+    await s.transport.closed;
+    const [audio, final] = s.transport.texts as [Record<string, unknown>, unknown];
+    expect(Buffer.from(String(audio.audio), 'base64').toString()).toBe('audio:Hi.');
+    expect(audio.alignment).toEqual({ chars: ['H', 'i', '.'], charStartTimesMs: [0, 167, 333], charDurationsMs: [167, 167, 167] });
+    expect(final).toEqual({ isFinal: true });
+    expect(s.transport.binaries).toEqual([]);
+  });
+
+  it.each([
+    ['a first message that is not JSON', (s: ReturnType<typeof setup>) => s.session.receive('hello'), 'bad_request', 1008],
+    ['a first message without a key', (s: ReturnType<typeof setup>) => s.send({ text: ' ' }), 'unauthorized', 1008],
+    ['a key that is not accepted', (s: ReturnType<typeof setup>) => s.send({ text: ' ', xi_api_key: 'sk_bad' }), 'invalid_api_key', 1008],
+    ['a binary first message', (s: ReturnType<typeof setup>) => s.session.receive(null), 'bad_request', 1008],
+  ])('refuses %s with its speech error and close code', async (_name, act, status, code) => {
+    const s = setup();
+    await s.open();
+    act(s);
+    expect((await s.transport.closed).code).toBe(code);
+    expect(errorOf(s.transport)).toEqual({ status, message: expect.any(String) });
+    expect(s.jobs).toEqual([]);
+  });
+
+  it('charges refusals for the key to the client address (no key, a key not accepted)', async () => {
+    const none = setup();
+    await none.open();
+    none.send({ text: ' ' });
+    await none.transport.closed;
+    const bad = setup();
+    await bad.open();
+    bad.send({ text: ' ', xi_api_key: 'sk_bad' });
+    await bad.transport.closed;
+    expect([none.refused, bad.refused]).toEqual([['unauthorized'], ['invalid_api_key']]);
+  });
+
+  it('refuses a key without speech:write (403 unauthorized, 1008)', async () => {
+    const s = setup({ identity: { ...SPEAKER, scope: 'speech:read' } });
+    await s.open();
+    s.send({ text: ' ', xi_api_key: KEY });
+    expect((await s.transport.closed).code).toBe(1008);
+    expect(errorOf(s.transport)).toEqual({ status: 'unauthorized', message: expect.stringContaining('speech:write') });
+  });
+
+  it('refuses bad query options before any message (unknown format: bad_request, 1008)', async () => {
+    const s = setup();
+    await s.open('output_format=wav_99', RACHEL, KEY);
+    expect((await s.transport.closed).code).toBe(1008);
+    expect(errorOf(s.transport)).toEqual({ status: 'bad_request', message: expect.stringContaining('output_format') });
+  });
+
+  it('closes a connection without a key after the auth timeout (unauthorized, 1008)', async () => {
+    const s = setup({ authTimeoutMs: 50 });
+    await s.open();
+    expect((await s.transport.closed).code).toBe(1008);
+    expect(errorOf(s.transport)).toEqual({ status: 'unauthorized', message: 'no API key within 0.05 s of connecting' });
+  });
+
+  it('closes 1013 when a client sends more messages per second than allowed', async () => {
+    const s = setup();
+    await s.open('', RACHEL, KEY);
+    s.send({ text: ' ' });
+    for (let i = 0; i < MESSAGES_PER_SECOND * 3; i++) s.send({ text: 'a' });
+    expect((await s.transport.closed).code).toBe(1013);
+    expect(errorOf(s.transport)).toEqual({ status: 'too_many_requests', message: `more than ${MESSAGES_PER_SECOND} messages per second` });
+  });
+
+  it('refuses a message longer than the text limit (text_too_long, 1008)', async () => {
+    const s = setup({ maxTextChars: 10 });
+    await s.open('', RACHEL, KEY);
+    s.send({ text: ' ' });
+    s.send({ text: 'x'.repeat(11) });
+    expect((await s.transport.closed).code).toBe(1008);
+    expect(errorOf(s.transport)).toEqual({ status: 'text_too_long', message: 'a message may carry at most 10 characters' });
+  });
+
+  it('a worker failure is an error and 1011; the segment is not charged', async () => {
+    const s = setup({ frames: () => [{ seq: 0, type: 'error', status: 'error', message: 'engine crashed' }] });
+    await s.open('', RACHEL, KEY);
+    s.send({ text: ' ' });
+    s.send({ text: 'Hello. ', flush: true });
+    expect((await s.transport.closed).code).toBe(1011);
+    expect(errorOf(s.transport)).toEqual({ status: 'error', message: 'synthesis failed: engine crashed' });
+    expect(s.charged).toEqual([0]);
+  });
+
+  it('a client that takes no audio is told so and closed 1008; its segment is not charged', async () => {
+    const s = setup();
+    s.transport.bufferedAmount = MAX_BUFFERED_BYTES + 1;
+    s.transport.drainOutcome = 'stalled';
+    await s.open('', RACHEL, KEY);
+    s.send({ text: ' ' });
+    s.send({ text: 'Hello. ', flush: true });
+    expect((await s.transport.closed).code).toBe(1008);
+    expect(errorOf(s.transport)).toEqual({ status: 'bad_request', message: 'the client took no audio for 1 s' });
+    // Settled as the relay leaves the cancelled job, just after the close.
+    await eventually(() => s.charged.length > 0, 2_000, 5);
+    expect(s.charged).toEqual([0]);
+  });
+
+  it('stops at a key revoked before a segment (invalid_api_key, 1008)', async () => {
+    const revoked = setup();
+    await revoked.open('', RACHEL, KEY);
+    revoked.send({ text: ' ' });
+    revoked.revokeKey();
+    revoked.send({ text: 'One. ', flush: true });
+    expect((await revoked.transport.closed).code).toBe(1008);
+    expect(errorOf(revoked.transport)).toEqual({ status: 'invalid_api_key', message: 'the API key was revoked or its account changed' });
+    expect(revoked.jobs).toEqual([]);
+  });
+
+  it('a speech error keeps its status, anything else is a 503 error', () => {
+    const s = setup();
+    s.session.fail(new SpeechError(404, 'voice_not_found', 'no such voice'));
+    expect(errorOf(s.transport)).toEqual({ status: 'voice_not_found', message: 'no such voice' });
+    const t = setup();
+    t.session.fail(new Error('redis down'));
+    expect(errorOf(t.transport)).toEqual({ status: 'error', message: 'speech synthesis is unavailable; try again' });
+  });
+});
