@@ -101,7 +101,7 @@ async function startPipeline() {
   const apiKey = 'sk_bench';
   const identity = { sub: 'acct_bench', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
   const port = await freePort();
-  const edge = createSpeechEdge({
+  const edge = await createSpeechEdge({
     config: { REDIS_URL: env.REDIS_URL, PUBLIC_URL: `http://127.0.0.1:${port}`, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_FRAME_TIMEOUT_MS: 60_000 },
     logger: pino({ level: 'silent' }),
     redis,
@@ -149,6 +149,7 @@ async function startPipeline() {
     apiKey,
     workers,
     async stop() {
+      await edge.stopIntake();
       await edge.close();
       server.closeAllConnections();
       server.close();
