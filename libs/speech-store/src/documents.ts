@@ -1,14 +1,12 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import type { EngineVoiceParams } from '@platform/speech-engine';
+import type { EngineVoiceParams, VoiceSettings as RequestVoiceSettings } from '@platform/speech-engine';
 import type { HistoryState } from '@platform/speech-jobs';
 
-/** Voice settings as the speech API stores them (no `speed`); every field is present once stored. */
-export interface VoiceSettings {
-  stability: number;
-  similarity_boost: number;
-  style: number;
-  use_speaker_boost: boolean;
-}
+/**
+ * Voice settings as an account saves them for a voice: a request's `voice_settings` without `speed`,
+ * which applies to one request only. Every field is present once stored.
+ */
+export type VoiceSettings = Omit<RequestVoiceSettings, 'speed'>;
 
 export interface SampleDoc {
   sample_id: string;
