@@ -35,6 +35,11 @@ export const authConfigShape = {
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   /** The playground's public client, registered (and kept in step with PUBLIC_URL) at boot; empty: none. */
   PLAYGROUND_CLIENT_ID: env.playgroundClientId,
+  /**
+   * Client registrations are cached per replica this long (seconds). Changes are announced to every
+   * replica at once; this bounds only what a replica whose Redis subscription was down may still use.
+   */
+  CLIENT_CACHE_SECONDS: env.positiveInt(30),
   /** Access token lifetime (seconds); login tokens use it too (seed 001 wants 3600). */
   ACCESS_TOKEN_TTL: env.positiveInt(3600),
   /** Refresh token lifetime (seconds); seed 001 wants 604800. */

@@ -12,6 +12,8 @@ import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './auth-models';
 import { registerPlaygroundClient } from './clients/playground-client';
+import { listenForClientChanges } from './clients/client-changes';
+import { setClientCacheLifetime } from './clients/clients';
 
 async function main(): Promise<void> {
   const config = loadAuthConfig();
@@ -22,6 +24,10 @@ async function main(): Promise<void> {
   // issued in the same tick) leave in one write instead of one write each; order and replies are unchanged.
   const redis = await connectRedis(config.REDIS_URL, { enableAutoPipelining: true });
   const models = await authModels(mongo);
+  // Registrations changed on another replica (admin API, CLI) are dropped from this one's client cache.
+  setClientCacheLifetime(config.CLIENT_CACHE_SECONDS * 1000);
+  const clientChanges = await connectRedis(config.REDIS_URL);
+  await listenForClientChanges(clientChanges, logger);
   const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: config.KEY_ROTATION_SECONDS, cacheSeconds: config.KEY_CACHE_SECONDS, activationDelaySeconds: config.KEY_ACTIVATION_DELAY });
   await keys.current(); // creates the first key at first boot, before the app says it is ready
   if (config.PLAYGROUND_CLIENT_ID) await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
@@ -52,7 +58,7 @@ async function main(): Promise<void> {
       });
     },
     async close() {
-      await Promise.allSettled([mongo.close(), redis.quit()]);
+      await Promise.allSettled([mongo.close(), redis.quit(), clientChanges.quit()]);
     },
   });
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { randomToken, sha256 } from '../crypto/secrets';
 import type { ClientDoc } from '../clients/client-model';
-import { clientSecretSealer, createClient, forgetClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
+import { announceClientChange } from '../clients/client-changes';
+import { clientSecretSealer, createClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
 import type { Deps } from '../deps';
 import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
 import { conflict, invalidInput, notFound } from './admin-errors';
@@ -60,15 +61,14 @@ export async function updateClient(deps: ClientDeps, id: string, raw: unknown): 
   if (patch.token_exchange !== undefined) set.tokenExchange = patch.token_exchange.allowed_clients.length ? { allowedClients: patch.token_exchange.allowed_clients } : null;
   const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
   if (!doc) throw notFound('client');
-  forgetClient(deps.clients, id);
+  await announceClientChange(deps.redis, deps.clients, id);
   return { client: toPublicClient(doc), changes: patch };
 }
 
 /**
- * A new secret for a confidential client, returned once. The old one stops working at once on this
- * replica and within the client cache's 30 seconds on the others (no grace period: a rotation is
- * usually done because the old secret leaked; a client is given the new secret before the rotation
- * counts as done).
+ * A new secret for a confidential client, returned once. The old one stops working at once on every
+ * replica (the change is announced: client-changes.ts). No grace period: a rotation is usually done
+ * because the old secret leaked; a client is given the new secret before the rotation counts as done.
  */
 export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<{ client_id: string; client_secret: string }> {
   const doc = await deps.clients.findById(id).lean<ClientDoc>();
@@ -76,7 +76,7 @@ export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<
   if (doc.type !== 'confidential') throw conflict('a public client has no secret');
   const secret = randomToken('cs_');
   await deps.clients.updateOne({ _id: id }, { $set: { secretHash: sha256(secret), secretSealed: clientSecretSealer(deps.config.INTERNAL_SECRET).seal(secret) } });
-  forgetClient(deps.clients, id);
+  await announceClientChange(deps.redis, deps.clients, id);
   return { client_id: id, client_secret: secret };
 }
 
@@ -84,6 +84,6 @@ export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<
 export async function deleteClient(deps: ClientDeps, id: string): Promise<{ revoked_access_tokens: number }> {
   const removed = await deps.clients.findOneAndDelete({ _id: id }).lean<ClientDoc>();
   if (!removed) throw notFound('client');
-  forgetClient(deps.clients, id);
+  await announceClientChange(deps.redis, deps.clients, id);
   return { revoked_access_tokens: await revokeClientTokens(deps, id) };
 }

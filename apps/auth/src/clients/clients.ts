@@ -86,16 +86,28 @@ export async function createClient(
 }
 
 // Clients are read on every token/introspection request and change rarely: a short in-process cache
-// takes the database off the hot path. A change made with the CLI applies within CLIENT_CACHE_MS.
-const CLIENT_CACHE_MS = 30_000;
+// takes the database off the hot path. A change through the admin API or CLI is announced to every
+// replica (client-changes.ts), which drops its copy at once; the cache's lifetime bounds what a replica that
+// missed the announcement (its subscription was down) may still serve.
+let clientCacheMs = 30_000;
 const CLIENT_CACHE_MAX = 10_000;
+
+/** CLIENT_CACHE_SECONDS: how long a replica that missed an announcement may serve a changed client. */
+export function setClientCacheLifetime(ms: number): void {
+  clientCacheMs = ms;
+}
 const clientCache = new Map<string, { at: number; doc: ClientDoc }>();
+
+/** The cache key of a client: its database and id (tests run several auth databases in one process). */
+export function clientCacheKey(model: Model<ClientDoc>, clientId: string): string {
+  return `${model.db.name}/${clientId}`;
+}
 
 export async function findClient(model: Model<ClientDoc>, clientId: string): Promise<ClientDoc | null> {
   if (clientId.length > 128) return null;
-  const key = `${model.db.name}/${clientId}`;
+  const key = clientCacheKey(model, clientId);
   const hit = clientCache.get(key);
-  if (hit && Date.now() - hit.at < CLIENT_CACHE_MS) return hit.doc;
+  if (hit && Date.now() - hit.at < clientCacheMs) return hit.doc;
   const doc = await model.findById(clientId).lean<ClientDoc>();
   if (doc) {
     if (clientCache.size >= CLIENT_CACHE_MAX) clientCache.delete(clientCache.keys().next().value!);
@@ -104,9 +116,10 @@ export async function findClient(model: Model<ClientDoc>, clientId: string): Pro
   return doc;
 }
 
-/** Drops this replica's cached copy of a client after an admin change (other replicas: within CLIENT_CACHE_MS). */
-export function forgetClient(model: Model<ClientDoc>, clientId: string): void {
-  clientCache.delete(`${model.db.name}/${clientId}`);
+/** Drops this replica's cached copy of a client (its cache key), or every copy. */
+export function forgetCachedClient(key: string | 'all'): void {
+  if (key === 'all') clientCache.clear();
+  else clientCache.delete(key);
 }
 
 export async function listClients(model: Model<ClientDoc>): Promise<ClientDoc[]> {
