@@ -269,7 +269,7 @@ describe('playground in Chromium', () => {
     await page.keyboard.press('End');
     expect(await page.getByRole('tab', { name: 'Live posts' }).getAttribute('aria-selected')).toBe('true');
     const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLInputElement>('input, select, textarea, button')]
+      Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea, button'))
         .filter((control) => control.type !== 'hidden' && !(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()))
         .map((control) => control.outerHTML),
     );
