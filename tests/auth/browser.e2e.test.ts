@@ -1,9 +1,10 @@
 import http from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Issuer, generators, type BaseClient } from 'openid-client';
 import { freePort } from '@platform/testing';
 import { ALL_GRANTS, cli, createUser, type CreatedClient } from './helpers/fixtures';
 import { startAuth, type RunningAuth } from './helpers/start-auth';
+import { launchChromium } from '../playground/chromium';
 
 jest.setTimeout(90_000);
 
@@ -25,11 +26,7 @@ beforeAll(async () => {
   const issuer = await Issuer.discover(`${auth.issuer}/.well-known/oauth-authorization-server`);
   client = new issuer.Client({ client_id: created.client_id, client_secret: created.client_secret!, redirect_uris: [redirectUri], response_types: ['code'] });
   user = await createUser(auth);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']  /* playwright gives each launch a fresh temporary --user-data-dir */,
-    timeout: 30_000,
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
