@@ -19,17 +19,22 @@ export const DEFAULT_MODEL_ID = 'espeak_ng_v1';
 /** The neural model, served when its voice has been fetched (scripts/fetch-voices.mjs). */
 export const NEURAL_MODEL_ID = 'piper_en_us_v1';
 
+/** What every model served here can do (both are text-to-speech engines run on the server, at one cost). */
+const TRAITS = {
+  can_be_finetuned: false,
+  can_do_text_to_speech: true,
+  can_do_voice_conversion: false,
+  can_use_style: true,
+  can_use_speaker_boost: true,
+  serves_provided_models: null,
+  token_cost_factor: 1,
+} as const satisfies Partial<Model>;
+
 export const MODELS: readonly Model[] = [
   {
     model_id: DEFAULT_MODEL_ID,
     name: 'eSpeak NG Multilingual v1',
-    can_be_finetuned: false,
-    can_do_text_to_speech: true,
-    can_do_voice_conversion: false,
-    can_use_style: true,
-    can_use_speaker_boost: true,
-    serves_provided_models: null,
-    token_cost_factor: 1,
+    ...TRAITS,
     description:
       'Formant synthesis with eSpeak NG, run on the server with no network. Fast (first audio in tens of milliseconds), ' +
       'intelligible, robotic timbre. Speaks every language listed here.',
@@ -40,13 +45,7 @@ export const MODELS: readonly Model[] = [
 const NEURAL_MODEL: Model = {
   model_id: NEURAL_MODEL_ID,
   name: 'Piper English (US) v1 (neural)',
-  can_be_finetuned: false,
-  can_do_text_to_speech: true,
-  can_do_voice_conversion: false,
-  can_use_style: true,
-  can_use_speaker_boost: true,
-  serves_provided_models: null,
-  token_cost_factor: 1,
+  ...TRAITS,
   description:
     'Neural (VITS) synthesis with the Piper voice en_US-joe-medium, run on the server with ONNX Runtime (WebAssembly). ' +
     'Natural timbre, much slower than eSpeak NG (see docs/benchmarks.md). English only; its voice is "Joe".',
