@@ -76,13 +76,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   try {
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
     const params = jobRenderParams(data);
-    let pcmFor: ((piece: string) => Promise<Int16Array>) | undefined;
-    if (data.modelId === NEURAL_MODEL_ID) {
-      if (!deps.piperVoicesDir) throw new Error('this worker has no neural voice (PIPER_VOICES_DIR)');
-      const piper = await loadPiperVoice(deps.piperVoicesDir);
-      if (piper.config.audio.sample_rate !== ENGINE_SAMPLE_RATE) throw new Error('the neural voice has an unexpected sample rate');
-      pcmFor = (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary);
-    }
+    const pcmFor = await neuralPcmFor(data, deps);
     const progress = await synthesizeToStream(
       {
         text: data.text,
@@ -136,4 +130,13 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }
   return outcome;
+}
+
+/** Where a job for the neural model gets its PCM (the Piper voice); undefined for eSpeak NG's own jobs. */
+async function neuralPcmFor(data: SynthesisJobData, deps: ProcessDeps): Promise<((piece: string) => Promise<Int16Array>) | undefined> {
+  if (data.modelId !== NEURAL_MODEL_ID) return undefined;
+  if (!deps.piperVoicesDir) throw new Error('this worker has no neural voice (PIPER_VOICES_DIR)');
+  const piper = await loadPiperVoice(deps.piperVoicesDir);
+  if (piper.config.audio.sample_rate !== ENGINE_SAMPLE_RATE) throw new Error('the neural voice has an unexpected sample rate');
+  return (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary);
 }
