@@ -16,7 +16,7 @@ import type { CloneAdmission } from './clone-admission';
 import { cloneFromSamples, sampleMediaType } from './clone-samples';
 import type { ParsedUpload, UploadedFile } from './multipart';
 import { UPLOAD_LIMITS } from './upload-limits';
-import { parseBoolean, parseDescription, parseLabels, parseName } from './voice-fields';
+import { readVoiceForm } from './voice-fields';
 
 /** What adding or editing a voice needs: the store, the analysis threads, the per-account admission. */
 export interface VoiceChangeDeps {
@@ -42,17 +42,15 @@ export async function addVoice(deps: VoiceChangeDeps, caller: SpeechCaller, read
   const leave = deps.admission.enter(caller.sub);
   try {
     const upload = await readUpload();
-    const name = parseName(upload.fields.get('name'), true)!;
-    const description = parseDescription(upload.fields.get('description')) ?? null;
-    const labels = parseLabels(upload.fields.get('labels')) ?? {};
+    const form = readVoiceForm(upload.fields, 'add');
     if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
     const cloned = await cloneFromSamples(deps.analysis, toSamples(upload.files));
     return await createClonedVoice(deps.store, {
       accountId: caller.sub,
       plan: caller.plan,
-      name,
-      description,
-      labels,
+      name: form.name!,
+      description: form.description ?? null,
+      labels: form.labels ?? {},
       samples: cloned.samples,
       analysis: cloned.analysis as unknown as Record<string, number>,
       engineParams: cloned.engineParams,
@@ -68,8 +66,7 @@ type SampleChange = NonNullable<Parameters<typeof editClonedVoice>[1]['samples']
  * New samples for a voice (added to the kept ones, or replacing them all): the clone is made
  * again from every sample it will have. Undefined when the edit changes no sample.
  */
-async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId: string, kept: string[], upload: ParsedUpload): Promise<SampleChange | undefined> {
-  const replace = parseBoolean(upload.fields.get('replace_samples'), 'replace_samples');
+async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId: string, kept: string[], upload: ParsedUpload, replace: boolean): Promise<SampleChange | undefined> {
   if (upload.files.length === 0 && !replace) return undefined;
   if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'replace_samples needs at least one file.');
   const added = toSamples(upload.files);
@@ -94,17 +91,13 @@ export async function editVoice(deps: VoiceChangeDeps, caller: SpeechCaller, voi
   const leave = deps.admission.enter(caller.sub);
   try {
     const upload = await readUpload();
-    const name = parseName(upload.fields.get('name'), false);
-    const description = parseDescription(upload.fields.get('description'));
-    const labels = parseLabels(upload.fields.get('labels'));
-    const samples = await sampleChange(deps, caller, voiceId, existing.doc.samples.map((s) => s.sample_id), upload);
+    const { replaceSamples, ...changes } = readVoiceForm(upload.fields, 'edit');
+    const samples = await sampleChange(deps, caller, voiceId, existing.doc.samples.map((s) => s.sample_id), upload, replaceSamples);
     await editClonedVoice(deps.store, {
       accountId: caller.sub,
       plan: caller.plan,
       voiceId,
-      ...(name !== undefined ? { name } : {}),
-      ...(description !== undefined ? { description } : {}),
-      ...(labels !== undefined ? { labels } : {}),
+      ...changes,
       ...(samples ? { samples } : {}),
     });
   } finally {
