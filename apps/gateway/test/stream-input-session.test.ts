@@ -99,7 +99,7 @@ function setup(options: { frames?: (input: JobInput) => ChunkFrame[]; authTimeou
     },
     transport,
   );
-  const open = (query = '', segment = RACHEL, headerKey?: string) => session.open(new URLSearchParams(query), segment, headerKey);
+  const open = (query = '', segment = RACHEL, headerKey?: string) => session.open(new URLSearchParams(query), segment, headerKey ? { 'xi-api-key': headerKey } : {});
   const send = (message: unknown) => session.receive(JSON.stringify(message));
   const revokeKey = () => {
     keyAccepted = false;

@@ -161,7 +161,7 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   if (deps.apiKeys) router.use(apiKeysRoutes({ ...deps.apiKeys, logger: deps.logger }));
   // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
   router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
-  router.use(modelsRoutes(catalogue));
+  router.use(modelsRoutes(catalogue, deps.logger));
   router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, writeStallTimeoutMs: settings.writeStallTimeoutMs, logger: deps.logger }));
   router.use(previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
   router.use('/text-to-speech', speechErrorHandler(deps.logger));

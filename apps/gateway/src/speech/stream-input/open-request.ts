@@ -1,5 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { SpeechError } from '@platform/errors';
 import { resolveModel, type Model } from '@platform/speech-engine';
+import { responseShape, SHAPE_PARAMETER } from '../response-shape';
 import { badRequest } from '../speech-errors';
 import { checkFormat, checkLanguage, checkVoiceId, type TtsRequest } from '../tts/parse-request';
 
@@ -9,7 +11,7 @@ export interface OpenRequest {
   voiceId: string | null;
   /** Everything of the synthesis request but the text and the settings (the first message's). */
   request: Omit<TtsRequest, 'text' | 'rawSettings'>;
-  /** The hosted API's JSON messages (base64 audio) instead of binary frames. */
+  /** The hosted API's JSON messages (base64 audio) instead of binary frames: its shape (`responseShape`) or `message_format=json`. */
   json: boolean;
   /** Character alignment with each JSON audio message. */
   alignment: boolean;
@@ -17,8 +19,8 @@ export interface OpenRequest {
   idleMs: number | null;
 }
 
-/** Reads the query and the path segment; throws the speech error the client is told before closing. */
-export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: readonly Model[]): OpenRequest {
+/** Reads the query, the path segment and the upgrade's headers; throws the speech error the client is told before closing. */
+export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: readonly Model[], headers: IncomingHttpHeaders): OpenRequest {
   const format = checkFormat(q.get('output_format') ?? undefined);
   const language = checkLanguage(q.get('language_code') ?? undefined);
   const bySegment = resolveModel(segment, catalogue);
@@ -34,7 +36,7 @@ export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: 
     if (!Number.isInteger(timeout) || timeout < 1 || timeout > 180) throw badRequest('inactivity_timeout must be 1–180 seconds');
     idleMs = timeout * 1000;
   }
-  const json = q.get('message_format') === 'json';
+  const json = responseShape(q.get(SHAPE_PARAMETER), headers) === 'hosted' || q.get('message_format') === 'json';
   return {
     voiceId: bySegment ? q.get('voice_id') : segment,
     request: { model, format, language },

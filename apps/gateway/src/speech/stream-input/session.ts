@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
@@ -108,10 +109,10 @@ export class StreamInputSession {
     this.authTimer.unref();
   }
 
-  /** Reads the connection's URL and checks a key sent with the upgrade, then takes the waiting messages. */
-  async open(query: URLSearchParams, segment: string, headerKey?: string | string[]): Promise<void> {
+  /** Reads the connection's URL and upgrade headers and checks a key sent with the upgrade, then takes the waiting messages. */
+  async open(query: URLSearchParams, segment: string, headers: IncomingHttpHeaders = {}): Promise<void> {
     try {
-      const request = readOpenRequest(query, segment, this.deps.catalogue);
+      const request = readOpenRequest(query, segment, this.deps.catalogue, headers);
       const relay = new AudioRelay(this.deps, this.transport, {
         json: request.json,
         alignment: request.alignment,
@@ -120,7 +121,7 @@ export class StreamInputSession {
         fail: (err) => this.fail(err),
       });
       this.opened = { ...request, relay, idleMs: request.idleMs ?? this.deps.idleTimeoutMs };
-      const key = upgradeKey(query, headerKey);
+      const key = upgradeKey(query, headers['xi-api-key']);
       if (key) await this.authenticate(key);
     } catch (err) {
       this.fail(err);

@@ -78,7 +78,7 @@ export function createStreamInput(deps: StreamInputDeps) {
     });
     ws.on('error', () => undefined);
     ws.on('message', (data: RawData, isBinary: boolean) => session.receive(isBinary ? null : messageText(data)));
-    void session.open(url.searchParams, segment, upgrade.headers['xi-api-key']).catch((err: unknown) => {
+    void session.open(url.searchParams, segment, upgrade.headers).catch((err: unknown) => {
       deps.logger.error({ err }, 'stream-input session failed');
       session.fail(new SpeechError(500, 'error', 'internal error'));
     });
