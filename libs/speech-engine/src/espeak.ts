@@ -13,7 +13,7 @@ export interface EspeakOptions {
   timeoutMs?: number;
 }
 
-function escapeXml(text: string): string {
+export function escapeXml(text: string): string {
   return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 }
 
@@ -61,14 +61,22 @@ export function pcmFromEspeakWav(wav: Buffer): Int16Array {
  * 16-bit mono PCM at ENGINE_SAMPLE_RATE. One short-lived process per piece: startup costs a few
  * milliseconds (see docs/benchmarks.md) and a crash or hang cannot take the worker with it.
  */
-export function synthesizePcm(text: string, params: RenderParams, options: EspeakOptions = {}): Promise<Int16Array> {
+export async function synthesizePcm(text: string, params: RenderParams, options: EspeakOptions = {}): Promise<Int16Array> {
   const { args, input } = espeakInvocation(text, params);
+  return pcmFromEspeakWav(await runEngineProcess(options.binary ?? 'espeak-ng', args, input, options));
+}
+
+/**
+ * Runs one engine process: `input` on stdin, its whole stdout back. Killed on abort or after
+ * `timeoutMs`; a non-zero exit rejects with the start of its stderr.
+ */
+export function runEngineProcess(binary: string, args: string[], input: string, options: Omit<EspeakOptions, 'binary'>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('synthesis aborted'));
       return;
     }
-    const child = spawn(options.binary ?? 'espeak-ng', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
@@ -88,14 +96,10 @@ export function synthesizePcm(text: string, params: RenderParams, options: Espea
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (code !== 0) {
-        reject(new Error(options.signal?.aborted ? 'synthesis aborted' : `espeak-ng exited with ${code ?? signal}: ${err.trim()}`));
+        reject(new Error(options.signal?.aborted ? 'synthesis aborted' : `${binary} exited with ${code ?? signal}: ${err.trim()}`));
         return;
       }
-      try {
-        resolve(pcmFromEspeakWav(Buffer.concat(out)));
-      } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)));
-      }
+      resolve(Buffer.concat(out));
     });
     child.stdin.end(input, 'utf8');
   });

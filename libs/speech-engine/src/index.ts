@@ -20,4 +20,7 @@ export { encodeUlaw, decodeUlaw } from './ulaw';
 export { normalizeLoudness, fadeEdges } from './loudness';
 export { splitSentences, planPieces, takeSentences, MAX_PIECE_CHARS } from './sentences';
 export { createEncoder, type AudioEncoder, type EncoderOptions } from './encoder';
-export { synthesizeToStream, type SynthesisRequest, type SynthesisProgress } from './synthesize';
+export { synthesizeToStream, type SynthesisRequest, type SynthesisProgress, type PieceDone } from './synthesize';
+export { createTextAligner, pieceCharacterSpans, appendAlignment, emptyAlignment, type CharacterAlignment, type WordTiming } from './alignment';
+export { synthesizeTimedPcm, wordsFromEvents, type TimedPcm, type EspeakTimingOptions } from './espeak-timing';
+export { approximateWordTimings } from './neural-timing';

@@ -1,7 +1,10 @@
+import type { WordTiming } from './alignment';
 import { createEncoder, type EncoderOptions } from './encoder';
 import { ENGINE_SAMPLE_RATE, synthesizePcm } from './espeak';
+import { synthesizeTimedPcm } from './espeak-timing';
 import type { OutputFormat } from './formats';
 import { fadeEdges, normalizeLoudness } from './loudness';
+import { approximateWordTimings } from './neural-timing';
 import { planPieces } from './sentences';
 import type { RenderParams } from './settings';
 
@@ -18,6 +21,19 @@ export interface SynthesisRequest {
   encoder?: EncoderOptions;
   /** Another engine for the pieces (the neural model); PCM must be at ENGINE_SAMPLE_RATE. */
   pcmFor?: (piece: string) => Promise<Int16Array>;
+  /**
+   * Report each piece's word timing (`onPiece`'s `words`): eSpeak NG's own, read from its library's
+   * events (`synthesizeTimedPcm`); for `pcmFor` engines, `approximateWordTimings`.
+   */
+  timed?: boolean;
+}
+
+/** A piece done: its text, its audio's length and, when `timed`, its words' spans. */
+export interface PieceDone {
+  index: number;
+  text: string;
+  durationSeconds: number;
+  words?: WordTiming[];
 }
 
 export interface SynthesisProgress {
@@ -37,7 +53,7 @@ export interface SynthesisProgress {
 export async function synthesizeToStream(
   request: SynthesisRequest,
   onAudio: (bytes: Buffer) => void,
-  onPiece?: (piece: { index: number; text: string; durationSeconds: number }) => void,
+  onPiece?: (piece: PieceDone) => void,
 ): Promise<SynthesisProgress> {
   const pieces = request.pieces ?? planPieces(request.text);
   const encoder = createEncoder(request.format, onAudio, request.encoder);
@@ -49,9 +65,9 @@ export async function synthesizeToStream(
         encoder.abort();
         return progress;
       }
-      let pcm = request.pcmFor
-        ? await request.pcmFor(piece)
-        : await synthesizePcm(piece, request.params, { binary: request.espeakBinary, signal: request.signal });
+      const rendered = await enginePcm(request, piece);
+      const words = rendered.words;
+      let pcm = rendered.pcm;
       if (request.params.normalize) pcm = normalizeLoudness(pcm);
       fadeEdges(pcm);
       encoder.write(pcm);
@@ -59,7 +75,7 @@ export async function synthesizeToStream(
       progress.pieces++;
       progress.durationSeconds += seconds;
       progress.characters += piece.length;
-      onPiece?.({ index, text: piece, durationSeconds: seconds });
+      onPiece?.({ index, text: piece, durationSeconds: seconds, ...(words ? { words } : {}) });
     }
     await encoder.end();
     return progress;
@@ -67,4 +83,15 @@ export async function synthesizeToStream(
     encoder.abort();
     throw err;
   }
+}
+
+/** One piece's PCM from the request's engine, with its words' timing when the request is `timed`. */
+async function enginePcm(request: SynthesisRequest, piece: string): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
+  if (request.pcmFor) {
+    const pcm = await request.pcmFor(piece);
+    return request.timed ? { pcm, words: approximateWordTimings(piece, pcm, ENGINE_SAMPLE_RATE) } : { pcm };
+  }
+  const options = { signal: request.signal };
+  if (request.timed) return synthesizeTimedPcm(piece, request.params, options);
+  return { pcm: await synthesizePcm(piece, request.params, { ...options, binary: request.espeakBinary }) };
 }

@@ -1,15 +1,19 @@
+import type { CharacterAlignment } from '@platform/speech-engine';
+
 /**
  * Chunk framing on the job's Redis stream. Every entry has a sequence number `s` (0, 1, 2 …) and a
  * type `t`:
  * - `a` audio: `d` holds encoded bytes;
- * - `p` piece done: `m` JSON `{index, text, durationSeconds}` (alignment for WebSocket clients);
+ * - `p` piece done: `m` JSON `{index, text, durationSeconds}` (alignment for WebSocket clients), and for a
+ *   job with `timestamps`, `alignment` and `normalizedAlignment`: the piece's characters with their
+ *   times in the whole audio (readers that do not know these fields ignore them);
  * - `e` end: `m` JSON `{characters, durationSeconds, pieces, contentType}`; the last entry;
  * - `x` error: `m` JSON `{status, message}`; the last entry;
  * - `c` cancelled: the worker stopped because the client went away; the last entry.
  */
 export type ChunkFrame =
   | { seq: number; type: 'audio'; data: Buffer }
-  | { seq: number; type: 'piece'; index: number; text: string; durationSeconds: number }
+  | { seq: number; type: 'piece'; index: number; text: string; durationSeconds: number; alignment?: CharacterAlignment; normalizedAlignment?: CharacterAlignment }
   | { seq: number; type: 'end'; characters: number; durationSeconds: number; pieces: number; contentType: string }
   | { seq: number; type: 'error'; status: string; message: string }
   | { seq: number; type: 'cancelled' };
@@ -26,7 +30,16 @@ export function encodeFrame(frame: ChunkFrame): (string | Buffer)[] {
       fields.push('d', frame.data);
       break;
     case 'piece':
-      fields.push('m', JSON.stringify({ index: frame.index, text: frame.text, durationSeconds: frame.durationSeconds }));
+      fields.push(
+        'm',
+        JSON.stringify({
+          index: frame.index,
+          text: frame.text,
+          durationSeconds: frame.durationSeconds,
+          ...(frame.alignment ? { alignment: frame.alignment } : {}),
+          ...(frame.normalizedAlignment ? { normalizedAlignment: frame.normalizedAlignment } : {}),
+        }),
+      );
       break;
     case 'end':
       fields.push(
@@ -54,6 +67,19 @@ function parseMeta(raw: Buffer | undefined): Record<string, unknown> {
 }
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => typeof n === 'number' && Number.isFinite(n));
+
+/** A well-formed alignment (three lists of one length), else undefined. */
+function alignment(v: unknown): CharacterAlignment | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const a = v as Record<string, unknown>;
+  const characters = a.characters;
+  const starts = a.character_start_times_seconds;
+  const ends = a.character_end_times_seconds;
+  if (!Array.isArray(characters) || !characters.every((c) => typeof c === 'string') || !numbers(starts) || !numbers(ends)) return undefined;
+  if (starts.length !== characters.length || ends.length !== characters.length) return undefined;
+  return { characters: characters as string[], character_start_times_seconds: starts, character_end_times_seconds: ends };
+}
 
 /** Parses XREAD's field list; a malformed entry becomes an error frame, never an exception. */
 export function decodeFrame(fields: Buffer[]): ChunkFrame {
@@ -66,8 +92,18 @@ export function decodeFrame(fields: Buffer[]): ChunkFrame {
   switch (type) {
     case 'a':
       return { seq, type: 'audio', data: map.get('d') ?? Buffer.alloc(0) };
-    case 'p':
-      return { seq, type: 'piece', index: num(meta.index), text: str(meta.text), durationSeconds: num(meta.durationSeconds) };
+    case 'p': {
+      const timing = { alignment: alignment(meta.alignment), normalizedAlignment: alignment(meta.normalizedAlignment) };
+      return {
+        seq,
+        type: 'piece',
+        index: num(meta.index),
+        text: str(meta.text),
+        durationSeconds: num(meta.durationSeconds),
+        ...(timing.alignment ? { alignment: timing.alignment } : {}),
+        ...(timing.normalizedAlignment ? { normalizedAlignment: timing.normalizedAlignment } : {}),
+      };
+    }
     case 'e':
       return {
         seq,

@@ -29,6 +29,11 @@ export interface SynthesisJobData {
   outputFormat: string;
   /** Who waits: a whole-file response, a streamed response, or a WebSocket segment. */
   kind: 'convert' | 'stream' | 'websocket';
+  /**
+   * Report the characters' timing: each piece frame carries `alignment` and `normalizedAlignment`
+   * (the `with-timestamps` routes). Absent in jobs from gateways that predate it: no timing.
+   */
+  timestamps?: boolean;
   /** Whether the finished audio becomes a history item (WebSocket segments do not, see docs). */
   recordHistory: boolean;
   createdAt: number;
