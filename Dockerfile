@@ -19,11 +19,12 @@ COPY --from=build /app/libs ./libs
 COPY --from=build /app/apps ./apps
 USER node
 
-# ── synthesis worker: needs the speech engine (espeak-ng) and an MP3 encoder (lame) ──
+# ── synthesis worker: needs the speech engine (espeak-ng), an MP3 encoder (lame), and python3, whose
+#    ctypes reads eSpeak NG's word timing from its library (the with-timestamps routes) ──
 FROM runtime AS synthesis-worker
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends espeak-ng lame \
+ && apt-get install -y --no-install-recommends espeak-ng lame python3 \
  && rm -rf /var/lib/apt/lists/*
 USER node
 EXPOSE 8083

