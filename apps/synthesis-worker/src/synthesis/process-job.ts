@@ -20,6 +20,7 @@ import {
 } from '@platform/speech-jobs';
 import { createAudioBatcher } from './audio-batcher';
 import type { WorkerMetrics } from './metrics';
+import { pieceFrames } from './piece-timing';
 
 export interface ProcessDeps {
   redis: Redis;
@@ -77,6 +78,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
     const params = jobRenderParams(data);
     const pcmFor = await neuralPcmFor(data, deps);
+    const pieceFrame = pieceFrames(data);
     const progress = await synthesizeToStream(
       {
         text: data.text,
@@ -87,11 +89,12 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
         ...(pcmFor ? { pcmFor } : {}),
+        ...(data.timestamps ? { timed: true } : {}),
       },
       (bytes) => batcher.push(bytes),
       (piece) => {
         // Piece markers follow the audio written so far, in order (see frames.ts).
-        batcher.then(() => writer.append({ type: 'piece', ...piece }));
+        batcher.then(() => writer.append(pieceFrame(piece)));
       },
     );
     await batcher.done();
