@@ -9,6 +9,7 @@ import type { JobRunner } from './job-runner';
 import { checkVoiceId, parseTtsRequest } from './parse-request';
 import { relayJob, type AudioSink } from './relay-job';
 import { pipelineError, prepareJob, type PreparedJob } from './synthesis';
+import { timestampsJsonSink, timestampsStreamSink } from './timestamp-sinks';
 
 interface TtsDeps {
   runner: JobRunner;
@@ -31,17 +32,20 @@ function clientGone(res: Response): AbortSignal {
 
 /**
  * `POST /text-to-speech/{voice_id}` (whole file) and `…/stream` (chunked, first bytes after the
- * first sentence). Both enqueue one job and relay its frames (`relayJob`); they differ in the sink.
+ * first sentence), and both `…/with-timestamps` (the audio in JSON with the characters' timing,
+ * which the job's worker reports: `timestamps`). Each enqueues one job and relays its frames
+ * (`relayJob`); they differ in the sink.
  */
 export function ttsRoutes(deps: TtsDeps): Router {
-  const synthesize = (kind: PreparedJob['input']['kind'], sinkFor: (o: HttpSinkOptions) => AudioSink) => async (req: Request, res: Response) => {
+  const synthesize = (kind: PreparedJob['input']['kind'], sinkFor: (o: HttpSinkOptions) => AudioSink, timestamps = false) => async (req: Request, res: Response) => {
     const signal = clientGone(res);
     try {
       const caller = requestCaller(req, 'speech:write');
       const voiceId = checkVoiceId(String(req.params.voice_id));
       const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
-      const job = await prepareJob(deps, caller, voiceId, request, kind);
-      const sink = sinkFor({ res, job, format: request.format, signal, writeStallTimeoutMs: deps.writeStallTimeoutMs, logger: deps.logger });
+      const prepared = await prepareJob(deps, caller, voiceId, request, kind);
+      const job = timestamps ? { ...prepared, input: { ...prepared.input, timestamps } } : prepared;
+      const sink = sinkFor({ res, job, contentType: request.format.contentType, signal, writeStallTimeoutMs: deps.writeStallTimeoutMs, logger: deps.logger });
       if ((await relayJob(deps.runner, job, signal, sink)) !== 'delivered' && !res.destroyed) res.destroy();
     } catch (err) {
       sendSpeechError(res, pipelineError(err));
@@ -51,5 +55,7 @@ export function ttsRoutes(deps: TtsDeps): Router {
   const router = Router();
   router.post('/text-to-speech/:voice_id', synthesize('convert', wholeFileSink));
   router.post('/text-to-speech/:voice_id/stream', synthesize('stream', chunkedSink));
+  router.post('/text-to-speech/:voice_id/with-timestamps', synthesize('convert', timestampsJsonSink, true));
+  router.post('/text-to-speech/:voice_id/stream/with-timestamps', synthesize('stream', timestampsStreamSink, true));
   return router;
 }

@@ -1,0 +1,206 @@
+import { execFile } from 'node:child_process';
+import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { eventually } from '@platform/testing';
+import { piperModelAvailable } from '@platform/speech-engine';
+import { PIPER_VOICES_DIR, startSpeechStack, type SpeechStack } from './support/speech-stack';
+
+/**
+ * `POST /v1/text-to-speech/{voice_id}/with-timestamps` and `…/stream/with-timestamps` through the
+ * speech edge and real worker processes, called with the official JS SDK's `convertWithTimestamps`
+ * and `streamWithTimestamps`. The alignment is checked against the audio itself (decoded by
+ * Debian's ffmpeg): silence where it puts the pause of a comma or a full stop, speech inside the
+ * words; and against the text: its characters joined are the text (alignment) or the text as the
+ * engine read it (normalized_alignment).
+ */
+const RACHEL = '21m00Tcm4TlvDq8ikWAM';
+const JOE = 'jo5Pq8Nr2Lm7Kv4Ws9Xz';
+const TEXT = 'Hello there, my good friend. This sentence comes after a full stop!  And  a third one follows it.';
+const RATE = 16_000;
+const neural = piperModelAvailable(PIPER_VOICES_DIR);
+
+interface Alignment {
+  characters: string[];
+  characterStartTimesSeconds: number[];
+  characterEndTimesSeconds: number[];
+}
+
+let stack: SpeechStack;
+let client: ElevenLabsClient;
+beforeAll(async () => {
+  stack = await startSpeechStack({ workers: 1, concurrency: 2, frameTimeoutMs: 90_000, accountSpeech: true, storeQuota: true, neural });
+  client = new ElevenLabsClient({ apiKey: stack.apiKey, baseUrl: stack.url, maxRetries: 0 });
+}, 90_000);
+afterAll(async () => {
+  await stack?.stop();
+}, 30_000);
+
+/** The audio decoded by ffmpeg to 16-bit mono PCM at RATE (MP3 from its own bytes, PCM as stated). */
+function decode(audio: Buffer, input: string[] = []): Promise<Int16Array> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'ffmpeg',
+      ['-v', 'error', '-nostdin', ...input, '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', String(RATE), 'pipe:1'],
+      { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout) => (err ? reject(err) : resolve(new Int16Array(Buffer.from(stdout).buffer, 0, stdout.length >> 1))),
+    );
+    child.stdin?.end(audio);
+  });
+}
+
+/** RMS of each 10 ms window of `pcm` between two times. */
+function windows(pcm: Int16Array, from: number, to: number): number[] {
+  const size = RATE / 100;
+  const out: number[] = [];
+  for (let start = Math.round(from * RATE); start + size <= Math.min(pcm.length, Math.round(to * RATE)); start += size) {
+    let sum = 0;
+    for (let i = start; i < start + size; i++) sum += pcm[i]! * pcm[i]!;
+    out.push(Math.sqrt(sum / size));
+  }
+  return out;
+}
+
+/** Words (runs of letters) and the characters between consecutive words, with their times. */
+function wordsAndGaps(a: Alignment) {
+  const words: { text: string; start: number; end: number }[] = [];
+  const gaps: { text: string; start: number; end: number }[] = [];
+  let i = 0;
+  while (i < a.characters.length) {
+    const letter = /\p{L}/u.test(a.characters[i]!);
+    let j = i;
+    while (j < a.characters.length && /\p{L}/u.test(a.characters[j]!) === letter) j++;
+    const span = { text: a.characters.slice(i, j).join(''), start: a.characterStartTimesSeconds[i]!, end: a.characterEndTimesSeconds[j - 1]! };
+    if (letter) words.push(span);
+    else if (words.length > 0 && j < a.characters.length) gaps.push(span);
+    i = j;
+  }
+  return { words, gaps };
+}
+
+/** The shape and the timing's consistency: one time pair per character, ordered, inside the audio. */
+function expectWellFormed(a: Alignment | undefined, text: string, durationSeconds: number): asserts a is Alignment {
+  expect(a).toBeDefined();
+  expect(a!.characters.join('')).toBe(text);
+  expect(a!.characterStartTimesSeconds).toHaveLength(a!.characters.length);
+  expect(a!.characterEndTimesSeconds).toHaveLength(a!.characters.length);
+  a!.characters.forEach((_, i) => {
+    const start = a!.characterStartTimesSeconds[i]!;
+    const end = a!.characterEndTimesSeconds[i]!;
+    expect(end).toBeGreaterThanOrEqual(start);
+    expect(start).toBeGreaterThanOrEqual(i === 0 ? 0 : a!.characterEndTimesSeconds[i - 1]! - 0.001);
+    expect(end).toBeLessThanOrEqual(durationSeconds + 0.05);
+  });
+}
+
+/**
+ * Speech comes out at −14 dBFS RMS (speaker boost, on by default), about 6 500; the engines' pauses
+ * are not digital zero but a faint tail (eSpeak NG's around 150, −47 dBFS). Silent: every 10 ms
+ * window under 400 (24 dB under the speech level); speech: over 800.
+ */
+const SILENT_RMS = 400;
+const SPEECH_RMS = 800;
+
+/**
+ * The alignment matches the audio: at least `minPauses` pauses of punctuation (a gap of 150 ms or
+ * more between two words, holding a comma or full stop) are silent in their middle (MP3 shifts
+ * audio by a few tens of milliseconds, so 50 ms at each edge are left out), and every word is
+ * mostly speech (at least half its windows: stop consonants close the mouth for a moment).
+ */
+function expectAlignedWithAudio(a: Alignment, pcm: Int16Array, minPauses: number): void {
+  const { words, gaps } = wordsAndGaps(a);
+  const pauses = gaps.filter((g) => /[,.!?]/.test(g.text) && g.end - g.start >= 0.15);
+  expect(pauses.length).toBeGreaterThanOrEqual(minPauses);
+  // Listed with their numbers, so a failure says which pause or word and by how much.
+  const loudPauses = pauses.map((p) => ({ ...p, loudest: Math.max(...windows(pcm, p.start + 0.05, p.end - 0.05)) })).filter((p) => !(p.loudest < SILENT_RMS));
+  expect(loudPauses).toEqual([]);
+  const silentWords = words
+    .map((w) => {
+      const rms = windows(pcm, w.start, w.end);
+      return { ...w, speechFraction: rms.filter((r) => r > SPEECH_RMS).length / Math.max(1, rms.length) };
+    })
+    .filter((w) => !(w.speechFraction >= 0.5));
+  expect(silentWords).toEqual([]);
+}
+
+const normalized = (text: string) => text.trim().replace(/\s+/g, ' ');
+
+async function characterCount(): Promise<number> {
+  return (await client.user.subscription.get()).characterCount;
+}
+
+describe('text to speech with timestamps', () => {
+  it('convertWithTimestamps: the audio in base64 with each character timed by the engine, charged and kept in history', async () => {
+    const before = await characterCount();
+    const { data, rawResponse } = await client.textToSpeech.convertWithTimestamps(RACHEL, { text: TEXT }).withRawResponse();
+    const audio = Buffer.from(data.audioBase64, 'base64');
+    expect(audio.subarray(0, 3).toString('latin1') === 'ID3' || (audio[0] === 0xff && (audio[1]! & 0xe0) === 0xe0)).toBe(true); // MP3, the default format
+    const pcm = await decode(audio);
+    const duration = pcm.length / RATE;
+    expect(duration).toBeGreaterThan(3);
+    expectWellFormed(data.alignment, TEXT, duration);
+    expectWellFormed(data.normalizedAlignment, normalized(TEXT), duration);
+    // The last character ends where the audio does (its final pause included).
+    expect(data.alignment.characterEndTimesSeconds.at(-1)!).toBeGreaterThan(duration - 0.2);
+    // The comma and both sentence ends.
+    expectAlignedWithAudio(data.alignment, pcm, 3);
+    expectAlignedWithAudio(data.normalizedAlignment, pcm, 3);
+
+    expect(await characterCount()).toBe(before + [...TEXT].length);
+    const id = rawResponse.headers.get('history-item-id')!;
+    // The worker records the item once the job is done.
+    await eventually(async () => (await client.history.get(id).catch(() => null))?.state === 'complete', 10_000);
+    expect((await client.history.get(id)).text).toBe(TEXT);
+  }, 60_000);
+
+  it('streamWithTimestamps: one JSON line per sentence, its audio and its characters; together the whole text and audio', async () => {
+    const before = await characterCount();
+    const chunks = [];
+    for await (const chunk of await client.textToSpeech.streamWithTimestamps(RACHEL, { text: TEXT, outputFormat: 'pcm_16000' })) chunks.push(chunk);
+    // Three sentences: the first alone, then the rest (planPieces), so at least two timed lines.
+    const timed = chunks.filter((c) => c.alignment);
+    expect(timed.length).toBeGreaterThanOrEqual(2);
+    const audio = Buffer.concat(chunks.map((c) => Buffer.from(c.audioBase64, 'base64')));
+    const pcm = await decode(audio, ['-f', 's16le', '-ar', String(RATE), '-ac', '1']);
+    const join = (key: 'alignment' | 'normalizedAlignment'): Alignment => ({
+      characters: timed.flatMap((c) => c[key]!.characters),
+      characterStartTimesSeconds: timed.flatMap((c) => c[key]!.characterStartTimesSeconds),
+      characterEndTimesSeconds: timed.flatMap((c) => c[key]!.characterEndTimesSeconds),
+    });
+    const alignment = join('alignment');
+    expectWellFormed(alignment, TEXT, pcm.length / RATE);
+    expectWellFormed(join('normalizedAlignment'), normalized(TEXT), pcm.length / RATE);
+    // Times run on from the start of the whole audio: the second line starts where the first ended.
+    expect(timed[1]!.alignment!.characterStartTimesSeconds[0]!).toBeGreaterThanOrEqual(timed[0]!.alignment!.characterEndTimesSeconds.at(-1)! - 0.001);
+    // Each line's audio holds its own characters: the audio so far lasts until its last character ends.
+    let heard = 0;
+    for (const chunk of chunks) {
+      heard += Buffer.from(chunk.audioBase64, 'base64').length / 2 / RATE;
+      if (chunk.alignment) expect(heard).toBeGreaterThanOrEqual(chunk.alignment.characterEndTimesSeconds.at(-1)! - 0.01);
+    }
+    expectAlignedWithAudio(alignment, pcm, 3);
+    expect(await characterCount()).toBe(before + [...TEXT].length);
+  }, 60_000);
+
+  (neural ? it : it.skip)('the neural model: words timed by the documented approximation, sentence pauses where the audio is silent', async () => {
+    const text = 'Good morning to you. The neural voice is speaking now.';
+    const data = await client.textToSpeech.convertWithTimestamps(JOE, { text, modelId: 'piper_en_us_v1', outputFormat: 'pcm_16000' });
+    const pcm = await decode(Buffer.from(data.audioBase64, 'base64'), ['-f', 's16le', '-ar', String(RATE), '-ac', '1']);
+    expectWellFormed(data.alignment, text, pcm.length / RATE);
+    expectWellFormed(data.normalizedAlignment, text, pcm.length / RATE);
+    expectAlignedWithAudio(data.alignment, pcm, 1);
+  }, 120_000);
+
+  it('refuses bad requests in the speech error shape, before any audio', async () => {
+    for (const [path, body, status, code] of [
+      [`${RACHEL}/with-timestamps`, { text: '' }, 400, 'bad_request'],
+      [`${RACHEL}/stream/with-timestamps`, { text: 'hi', output_format: 'wav_1' }, 400, 'bad_request'],
+      ['no_such_voice/with-timestamps', { text: 'hi' }, 404, 'voice_not_found'],
+    ] as const) {
+      const res = await fetch(`${stack.url}/v1/text-to-speech/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey },
+        body: JSON.stringify(body),
+      });
+      expect({ path, status: res.status, body: (await res.json()) as unknown }).toEqual({ path, status, body: { detail: { status: code, message: expect.any(String) } } });
+    }
+  });
+});
