@@ -8,6 +8,7 @@ export type SpeechErrorStatus =
   | 'text_too_long'
   | 'voice_not_found'
   | 'model_not_found'
+  | 'subscription_required'
   | 'too_many_requests'
   | 'bad_request'
   | 'error';

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { encodeAlaw } from './alaw';
 import { ENGINE_SAMPLE_RATE } from './espeak';
 import type { OutputFormat } from './formats';
 import { Resampler } from './resample';
 import { encodeUlaw } from './ulaw';
+import { wavHeader } from './wav';
 
 /**
  * Turns engine PCM (22 050 Hz) into the requested format, as a stream: `write` each piece in
@@ -27,27 +29,45 @@ function toBuffer(samples: Int16Array): Buffer {
   return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 }
 
+/** Bytes of each headerless sample codec: 16-bit PCM as is, or one G.711 byte per sample. */
+const linear16 = (samples: Int16Array) => Buffer.from(toBuffer(samples));
+const SAMPLE_CODECS = {
+  pcm: linear16,
+  wav: linear16,
+  ulaw: encodeUlaw,
+  alaw: encodeAlaw,
+} as const;
+
 export function createEncoder(format: OutputFormat, onData: (bytes: Buffer) => void, options: EncoderOptions = {}): AudioEncoder {
   const resampler = new Resampler(ENGINE_SAMPLE_RATE, format.sampleRate);
-  if (format.codec === 'pcm' || format.codec === 'ulaw') {
-    const emit = (samples: Int16Array) => {
-      if (samples.length === 0) return;
-      onData(format.codec === 'pcm' ? Buffer.from(toBuffer(samples)) : encodeUlaw(samples));
-    };
-    let aborted = false;
-    return {
-      write: (pcm) => {
-        if (!aborted) emit(resampler.push(pcm));
-      },
-      end: async () => {
-        if (!aborted) emit(resampler.end());
-      },
-      abort: () => {
-        aborted = true;
-      },
-    };
-  }
-  return format.codec === 'opus' ? opusEncoder(format, resampler, onData, options) : lameEncoder(format, resampler, onData, options);
+  if (format.codec === 'mp3') return lameEncoder(format, resampler, onData, options);
+  if (format.codec === 'opus') return opusEncoder(format, resampler, onData, options);
+  return sampleEncoder(format, SAMPLE_CODECS[format.codec], resampler, onData);
+}
+
+/** Codecs done here, sample by sample; WAV's header (its sizes unknown yet) goes first. */
+function sampleEncoder(format: OutputFormat, encode: (samples: Int16Array) => Buffer, resampler: Resampler, onData: (bytes: Buffer) => void): AudioEncoder {
+  let header: Buffer | null = format.codec === 'wav' ? wavHeader(format.sampleRate) : null;
+  const emit = (samples: Int16Array) => {
+    if (samples.length === 0) return;
+    const bytes = encode(samples);
+    onData(header ? Buffer.concat([header, bytes]) : bytes);
+    header = null;
+  };
+  let aborted = false;
+  return {
+    write: (pcm) => {
+      if (!aborted) emit(resampler.push(pcm));
+    },
+    end: async () => {
+      if (aborted) return;
+      emit(resampler.end());
+      if (header) onData(header); // no audio at all: still a valid, empty WAV stream
+    },
+    abort: () => {
+      aborted = true;
+    },
+  };
 }
 
 /** LAME, the reference MP3 encoder, as a process: `--flush` makes it hand over frames at once. */

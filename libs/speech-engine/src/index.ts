@@ -17,6 +17,8 @@ export { ENGINE_SAMPLE_RATE, synthesizePcm, espeakInvocation, pcmFromEspeakWav, 
 export { OUTPUT_FORMATS, DEFAULT_OUTPUT_FORMAT, resolveOutputFormat, type OutputFormat } from './formats';
 export { Resampler } from './resample';
 export { encodeUlaw, decodeUlaw } from './ulaw';
+export { encodeAlaw, decodeAlaw } from './alaw';
+export { WAV_HEADER_BYTES, UNKNOWN_WAV_SIZE, wavHeader, completeAudioFile, streamHeaderBytes } from './wav';
 export { normalizeLoudness, fadeEdges } from './loudness';
 export { splitSentences, planPieces, takeSentences, MAX_PIECE_CHARS } from './sentences';
 export { createEncoder, type AudioEncoder, type EncoderOptions } from './encoder';

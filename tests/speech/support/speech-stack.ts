@@ -72,7 +72,7 @@ export interface SpeechStackOptions {
   loginBudgetRps?: number;
 }
 
-const PLAN_KEY_NAMES = ['free', 'pro'] as const;
+const PLAN_KEY_NAMES = ['free', 'creator', 'pro'] as const;
 export type PlanKeyName = (typeof PLAN_KEY_NAMES)[number];
 
 /** Where `scripts/fetch-voices.mjs` (run by `npm test`) puts the neural voice. */
@@ -85,7 +85,8 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const prefix = uniqueName('speech');
   const apiKey = `sk_test_${uniqueName('key')}`;
   const speechDb = uniqueName('speech_e2e');
-  const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
+  // The default account's plan may use every output format (docs/speech.md, "Output formats").
+  const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
   const identities = new Map<string, Identity>([[apiKey, identity]]);
   const planKeys = {} as Record<PlanKeyName, string>;
   for (const plan of PLAN_KEY_NAMES) {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import {
   ENGINE_SAMPLE_RATE,
+  completeAudioFile,
   NEURAL_MODEL_ID,
   loadPiperVoice,
   renderParams,
@@ -128,7 +129,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
       contentType: format?.contentType ?? 'application/octet-stream',
-      audio: Buffer.concat(audio),
+      // The history item is a file: a WAV stream's header gets its real sizes.
+      audio: format ? completeAudioFile(format, Buffer.concat(audio)) : Buffer.concat(audio),
     });
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }

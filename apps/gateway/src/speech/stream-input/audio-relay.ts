@@ -25,6 +25,11 @@ export interface AudioRelayOptions {
   json: boolean;
   /** Character alignment with each JSON message. */
   alignment: boolean;
+  /**
+   * Bytes that every segment's job starts with and the connection's stream needs once (a WAV
+   * header, `streamHeaderBytes`): sent with the first segment, dropped from the others.
+   */
+  headerBytes: number;
   /** The session's: aborted when it ends; no further segment starts and the one in hand is cancelled. */
   abort: AbortController;
   /** Prepares one segment's job (the key checked again, the quota reserved). */
@@ -48,6 +53,8 @@ export class AudioRelay {
   pendingChars = 0;
   /** Audio relayed so far: where the next piece's alignment starts. */
   private audioMs = 0;
+  /** Segments whose job has started: after the first, the stream's header is not sent again. */
+  private segments = 0;
 
   constructor(
     private readonly deps: AudioRelayDeps,
@@ -79,7 +86,8 @@ export class AudioRelay {
         if (this.options.abort.signal.aborted) return;
         this.pendingChars -= characters(pieces);
         const job = await this.options.prepare(pieces.join(' '), pieces);
-        await relayJob(this.deps.runner, job, this.options.abort.signal, this.sink(job.jobId));
+        const skip = this.segments++ === 0 ? 0 : this.options.headerBytes;
+        await relayJob(this.deps.runner, job, this.options.abort.signal, this.sink(job.jobId, skip));
       }
     } catch (err) {
       this.options.fail(err);
@@ -91,16 +99,21 @@ export class AudioRelay {
     }
   }
 
-  /** Binary frames as they come, or JSON messages of each piece's audio (with its alignment). */
-  private sink(jobId: string): AudioSink {
+  /**
+   * Binary frames as they come, or JSON messages of each piece's audio (with its alignment); the
+   * first `skip` bytes of the job's audio (a header the stream already has) are left out.
+   */
+  private sink(jobId: string, skip: number): AudioSink {
     let audio: Buffer[] = [];
     const { transport, options } = this;
     return {
       frame: (frame) => {
         if (!transport.open) return false;
         if (frame.type === 'audio') {
-          if (options.json) audio.push(frame.data);
-          else transport.sendBinary(frame.data);
+          const data = frame.data.subarray(Math.min(skip, frame.data.length));
+          skip -= frame.data.length - data.length;
+          if (options.json) audio.push(data);
+          else if (data.length > 0) transport.sendBinary(data);
         } else if (frame.type === 'piece') {
           const durationMs = frame.durationSeconds * 1000;
           if (options.json) this.sendJsonAudio(Buffer.concat(audio), options.alignment ? estimateAlignment(frame.text, this.audioMs, durationMs) : null);

@@ -2,12 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { takeSentences, type Model } from '@platform/speech-engine';
+import { streamHeaderBytes, takeSentences, type Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
 import { callerOf, type SpeechCaller } from '../caller';
 import { badRequest } from '../speech-errors';
 import type { JobRunner } from '../tts/job-runner';
-import { checkSettings, checkVoiceId } from '../tts/parse-request';
+import { checkFormatPlan, checkSettings, checkVoiceId } from '../tts/parse-request';
 import { resolveVoice } from '../tts/resolve-voice';
 import { pipelineError, prepareJob } from '../tts/synthesis';
 import { AudioRelay } from './audio-relay';
@@ -116,6 +116,7 @@ export class StreamInputSession {
       const relay = new AudioRelay(this.deps, this.transport, {
         json: request.json,
         alignment: request.alignment,
+        headerBytes: streamHeaderBytes(request.request.format),
         abort: this.abort,
         prepare: (text, pieces) => this.prepareSegment(text, pieces),
         fail: (err) => this.fail(err),
@@ -196,6 +197,8 @@ export class StreamInputSession {
       if (!first.apiKey) throw await this.deps.auth.refuse(new SpeechError(401, 'unauthorized', 'send the API key as xi_api_key in the first message or the xi-api-key header'));
       await this.authenticate(first.apiKey);
     }
+    // A format the plan does not include is refused before any text is taken (each segment checks again).
+    checkFormatPlan(opened.request.format, this.caller!.plan);
     if (first.voiceId && opened.voiceId === null) opened.voiceId = first.voiceId;
     if (!opened.voiceId) throw badRequest('choose a voice: put its id in the path, the voice_id query parameter, or the first message');
     checkVoiceId(opened.voiceId);

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { Logger } from '@platform/logger';
+import { completeAudioFile, type OutputFormat } from '@platform/speech-engine';
 import { drained, finished, sendBody, type DrainOutcome } from './backpressure';
 import type { AudioSink } from './relay-job';
 import type { PreparedJob } from './synthesis';
@@ -7,7 +8,8 @@ import type { PreparedJob } from './synthesis';
 export interface HttpSinkOptions {
   res: Response;
   job: PreparedJob;
-  contentType: string;
+  /** The response's format: its Content-Type, and how a whole file is completed (a WAV header's sizes). */
+  format: OutputFormat;
   /** Aborts when the client goes away before the response is complete. */
   signal: AbortSignal;
   /** A client that takes no bytes for this long is given up on (`SPEECH_WRITE_STALL_TIMEOUT_MS`). */
@@ -35,8 +37,8 @@ export function wholeFileSink(o: HttpSinkOptions): AudioSink {
       return true;
     },
     async finish() {
-      const audio = Buffer.concat(parts);
-      o.res.status(200).set({ 'Content-Type': o.contentType, 'Content-Length': String(audio.length), 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      const audio = completeAudioFile(o.format, Buffer.concat(parts));
+      o.res.status(200).set({ 'Content-Type': o.format.contentType, 'Content-Length': String(audio.length), 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
       const outcome = await sendBody(o.res, audio, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);
     },
@@ -52,13 +54,13 @@ export function chunkedSink(o: HttpSinkOptions): AudioSink {
   return {
     async frame(frame) {
       if (frame.type !== 'audio' || frame.data.length === 0) return true;
-      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.contentType, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.format.contentType, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
       if (o.res.write(frame.data) || (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled') return true;
       o.logger.info({ jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs }, 'stream client stopped reading; cancelling its job');
       return false;
     },
     async finish() {
-      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.contentType, 'history-item-id': o.job.jobId });
+      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.format.contentType, 'history-item-id': o.job.jobId });
       o.res.end();
       const outcome = await finished(o.res, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);

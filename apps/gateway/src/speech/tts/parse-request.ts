@@ -10,6 +10,7 @@ import {
   type OutputFormat,
   type VoiceSettings,
 } from '@platform/speech-engine';
+import { PLAN_NAMES, planName } from '@platform/speech-store';
 import { badRequest } from '../speech-errors';
 
 /** A text-to-speech request after validation (voice not yet resolved). */
@@ -50,6 +51,17 @@ export function checkFormat(format: unknown): OutputFormat {
   const resolved = resolveOutputFormat(format ?? undefined);
   if (!resolved) throw badRequest(`output_format ${JSON.stringify(String(format).slice(0, 40))} is not supported; see docs/speech.md`);
   return resolved;
+}
+
+/** Whether `plan` includes `format`: a format's minimum plan or any plan after it in `PLAN_NAMES`. */
+export function planAllowsFormat(plan: string | undefined, format: OutputFormat): boolean {
+  return !format.minimumPlan || PLAN_NAMES.indexOf(planName(plan)) >= PLAN_NAMES.indexOf(format.minimumPlan);
+}
+
+/** Formats the hosted API keeps for paid tiers are refused to cheaper plans, as it refuses them: 403 `subscription_required`. */
+export function checkFormatPlan(format: OutputFormat, plan: string | undefined): void {
+  if (planAllowsFormat(plan, format)) return;
+  throw new SpeechError(403, 'subscription_required', `output_format ${format.id} needs the ${format.minimumPlan} plan or above; this account is on the ${planName(plan)} plan`);
 }
 
 export function checkLanguage(code: unknown): Language | null {

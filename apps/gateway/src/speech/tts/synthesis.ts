@@ -6,7 +6,7 @@ import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, 
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '@platform/voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
-import { checkSettings, type TtsRequest } from './parse-request';
+import { checkFormatPlan, checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';
 
 export interface PreparedJob {
@@ -35,6 +35,7 @@ export async function prepareJob(
   kind: JobInput['kind'],
   pieces?: string[],
 ): Promise<PreparedJob> {
+  checkFormatPlan(request.format, identity.plan);
   const voice = await resolveVoice(deps.hooks, identity.sub, voiceId);
   if (request.model.model_id === NEURAL_MODEL_ID) {
     // The neural model has one voice and speaks English only.

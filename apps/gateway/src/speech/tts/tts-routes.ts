@@ -45,7 +45,7 @@ export function ttsRoutes(deps: TtsDeps): Router {
       const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
       const prepared = await prepareJob(deps, caller, voiceId, request, kind);
       const job = timestamps ? { ...prepared, input: { ...prepared.input, timestamps } } : prepared;
-      const sink = sinkFor({ res, job, contentType: request.format.contentType, signal, writeStallTimeoutMs: deps.writeStallTimeoutMs, logger: deps.logger });
+      const sink = sinkFor({ res, job, format: request.format, signal, writeStallTimeoutMs: deps.writeStallTimeoutMs, logger: deps.logger });
       if ((await relayJob(deps.runner, job, signal, sink)) !== 'delivered' && !res.destroyed) res.destroy();
     } catch (err) {
       sendSpeechError(res, pipelineError(err));
