@@ -1,4 +1,5 @@
 import { ElevenLabs, ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { eventually } from '@platform/testing';
 import { parseMp3, readAll, rms } from './support/audio';
 import { decode, probe } from './support/ffmpeg-decode';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
@@ -82,7 +83,8 @@ async function expectFormat(format: string, bytes: Buffer, seconds: number, stre
 }
 
 beforeAll(async () => {
-  stack = await startSpeechStack({ workers: 1, concurrency: 2 });
+  // With the speech database: the history routes serve what the worker recorded.
+  stack = await startSpeechStack({ workers: 1, concurrency: 2, accountSpeech: true });
   textSeconds = (await body(`/v1/text-to-speech/${RACHEL}`, REFERENCE)).bytes.length / 2 / 22050;
   segmentsSeconds = (await websocketAudio(REFERENCE)).length / 2 / 22050;
 }, 90_000);
@@ -108,6 +110,21 @@ describe('every output format the SDKs list, whole file', () => {
     expect(bytes.toString('latin1', 36, 40)).toBe('data');
     expect(bytes.readUInt32LE(40)).toBe(bytes.length - 44);
     expect(bytes.subarray(44).equals(pcm)).toBe(true);
+  });
+
+  it('the history item of a WAV is the file the client got, real sizes included', async () => {
+    const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=wav_24000`, { text: TEXT }, stack.planKeys.pro);
+    expect(res.status).toBe(200);
+    const delivered = Buffer.from(await res.arrayBuffer());
+    const audioUrl = `${stack.url}/v1/history/${res.headers.get('history-item-id')}/audio`;
+    let stored = Buffer.alloc(0);
+    await eventually(async () => {
+      const got = await fetch(audioUrl, { headers: { 'xi-api-key': stack.planKeys.pro } });
+      stored = Buffer.from(await got.arrayBuffer());
+      return got.status === 200;
+    }, 10_000);
+    expect(stored.readUInt32LE(40)).toBe(stored.length - 44);
+    expect(stored.equals(delivered)).toBe(true);
   });
 
   it.each(['alaw_8000', 'ulaw_8000'])('%s: G.711 that decodes to the PCM of the same rate within the codec’s step', async (format) => {
