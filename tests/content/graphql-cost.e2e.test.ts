@@ -1,3 +1,4 @@
+import { withProfiler } from '@platform/testing';
 import { gql, seedUser, startContent, stopContent, type RunningContent, type TestUser } from './helpers';
 
 /**
@@ -27,14 +28,7 @@ afterAll(async () => stopContent(app));
 /** Operations the database profiler saw on the posts collection while `run` ran. */
 async function postsOperationsDuring(run: () => Promise<void>): Promise<number> {
   const db = app.mongo.db!;
-  await db.command({ profile: 0 });
-  await db.collection('system.profile').drop().catch(() => undefined);
-  await db.command({ profile: 2 });
-  try {
-    await run();
-  } finally {
-    await db.command({ profile: 0 });
-  }
+  await withProfiler(db, run);
   return db.collection('system.profile').countDocuments({ ns: `${app.db}.posts` });
 }
 

@@ -111,7 +111,7 @@ const settingsShape = {
 const voiceSchema = new Schema<VoiceDoc>(
   {
     _id: { type: String, required: true },
-    accountId: { type: String, required: true, index: true },
+    accountId: { type: String, required: true },
     name: { type: String, required: true },
     description: { type: String, default: null },
     labels: { type: Schema.Types.Mixed, default: {} },
@@ -133,6 +133,10 @@ const voiceSchema = new Schema<VoiceDoc>(
   },
   { collection: 'voices', timestamps: true, minimize: false, versionKey: false },
 );
+// One index per order an account's voices are read in (listVoices, searchVoices): the account,
+// then the sort key, then the id that breaks ties; a query on one account never sorts in memory.
+voiceSchema.index({ accountId: 1, createdAt: 1, _id: 1 });
+voiceSchema.index({ accountId: 1, name: 1, _id: 1 });
 
 const subscriptionSchema = new Schema<SubscriptionDoc>(
   {
@@ -172,6 +176,8 @@ const historySchema = new Schema<HistoryDoc>(
   { collection: 'history_items', versionKey: false },
 );
 historySchema.index({ accountId: 1, createdAtMs: -1, _id: -1 });
+// The history list filtered by voice (`voice_id`).
+historySchema.index({ accountId: 1, voiceId: 1, createdAtMs: -1, _id: -1 });
 
 const voiceSettingsSchema = new Schema<VoiceSettingsDoc>(
   {

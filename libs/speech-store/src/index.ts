@@ -49,4 +49,16 @@ export {
   type HistoryPage,
   type HistoryPageQuery,
 } from './history';
+export {
+  searchVoices,
+  SEARCH_LABELS,
+  type SearchLabel,
+  type SortDirection,
+  type VoiceCategory,
+  type VoiceSearchCursor,
+  type VoiceSearchPage,
+  type VoiceSearchQuery,
+  type VoiceSortField,
+} from './voice-search';
+export { getHistoryItems, readHistoryAudio } from './history-batch';
 export { createStoreHooks, type StoreHooks } from './store-hooks';

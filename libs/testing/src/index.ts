@@ -3,3 +3,4 @@ export { startApp, type RunningApp, type StartAppOptions } from './start-app';
 export { uniqueName } from './unique-name';
 export { freePort } from './free-port';
 export { eventually, untilClock, inOneWindow, type OneWindowOptions } from './eventually';
+export { withProfiler, type ProfiledDatabase } from './mongo-profiler';
