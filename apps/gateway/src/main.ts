@@ -160,6 +160,7 @@ async function main(): Promise<void> {
         content,
         auth,
         speech: [speech.router],
+        speechV2: [speech.routerV2],
         pages: config.PLAYGROUND_CLIENT_ID
           ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
           : null,

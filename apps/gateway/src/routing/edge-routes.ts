@@ -26,6 +26,8 @@ export interface EdgeRouteDeps {
   auth: Upstream;
   /** The speech API's routers (apps/gateway/src/speech), in order; mounted behind authentication and limits. */
   speech?: Router[];
+  /** The speech API's `/v2` routers (the hosted API's voice search), mounted the same way at `/v2`. */
+  speechV2?: Router[];
   /** Pages for people (the playground), served where no API path matched. */
   pages?: Router | null;
 }
@@ -101,12 +103,16 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
     method: req.method,
     url: publicRequestUrl(publicUrl, req),
   });
-  const speech = express.Router();
-  speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, deps.failedCredentials, logger));
-  speech.use(limitRequests(deps.limiter, 'speech', logger, credentialRefusal('speech', deps.failedCredentials, logger)));
-  for (const router of deps.speech ?? []) speech.use(router);
-  speech.use((_req, res) => sendEdgeError(res, 'speech', { status: 404, code: 'not_found', message: 'no such speech endpoint' }));
-  app.use('/v1', speech);
+  const speechApi = (routers: Router[]) => {
+    const speech = express.Router();
+    speech.use(authenticateRequests('speech', speechNeeds, deps.authDeps, deps.failedCredentials, logger));
+    speech.use(limitRequests(deps.limiter, 'speech', logger, credentialRefusal('speech', deps.failedCredentials, logger)));
+    for (const router of routers) speech.use(router);
+    speech.use((_req, res) => sendEdgeError(res, 'speech', { status: 404, code: 'not_found', message: 'no such speech endpoint' }));
+    return speech;
+  };
+  app.use('/v1', speechApi(deps.speech ?? []));
+  if (deps.speechV2) app.use('/v2', speechApi(deps.speechV2));
 
   // Content REST: register/login/refresh are public; content itself refuses anonymous callers elsewhere.
   const contentNeeds = (req: Request): RouteNeeds | 'skip' =>

@@ -5,6 +5,7 @@ import { createAnalysisPool } from '@platform/voice-analysis';
 import { createSpeechStore, createStoreHooks, loadPlans, type PremadeVoice, type SpeechStore, type StoreHooks } from '@platform/speech-store';
 import { historyRoutes } from './history';
 import { voicesRoutes } from './voices';
+import { voicesSearchRoutes } from './voices/voices-search-routes';
 import { createCloneAdmission } from './voices/clone-admission';
 import { userRoutes } from './user';
 
@@ -30,6 +31,8 @@ export interface AccountSpeech {
   store: SpeechStore;
   /** Voices, history, user: mount under `/v1` after authentication. */
   router: Router;
+  /** The hosted API's `/v2` endpoints (voice search): mount under `/v2` after authentication. */
+  routerV2: Router;
   /** For `createSpeechEdge({ hooks })`: cloned voices, character reservations, the gateway's history records. */
   hooks: StoreHooks;
   ready(): Promise<unknown>;
@@ -48,9 +51,12 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
   router.use(voicesRoutes({ store, logger: options.logger, publicUrl: options.publicUrl, analysis, admission }));
   router.use(historyRoutes({ store, logger: options.logger }));
   router.use(userRoutes({ store, logger: options.logger }));
+  const routerV2 = Router();
+  routerV2.use(voicesSearchRoutes({ store, logger: options.logger }));
   return {
     store,
     router,
+    routerV2,
     hooks: createStoreHooks(store),
     ready: () => mongoReadiness(connection),
     close: async () => {

@@ -96,6 +96,8 @@ export interface SpeechEdgeDeps {
 
 export interface SpeechEdge {
   router: Router;
+  /** The hosted API's `/v2` endpoints (`GET /v2/voices`); mounted at `/v2` like `router` at `/v1`. */
+  routerV2: Router;
   /** Takes `/v1/text-to-speech/{id}/stream-input` upgrades; false for any other path. */
   handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean;
   /** The speech database's store; null without `MONGO_URL`. */
@@ -183,6 +185,7 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
 
   return {
     router,
+    routerV2: account?.routerV2 ?? Router(),
     handleUpgrade: (req, socket, head) => streamInput.handleUpgrade(req, socket, head),
     store: account?.store ?? null,
     checks: account ? { mongo: () => account.ready() } : {},

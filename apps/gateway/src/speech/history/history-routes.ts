@@ -4,14 +4,12 @@ import type { Logger } from '@platform/logger';
 import { deleteHistoryItem, getHistoryAudio, getHistoryItem, listHistory, UnknownCursorError, type SpeechStore } from '@platform/speech-store';
 import { requestCaller } from '../caller';
 import { speechErrorHandler } from '../speech-errors';
+import { historyDownloadRoutes } from './history-download';
+import { historyNotFound, historyWithoutAudio } from './history-errors';
 import { historyItemBody } from './history-item';
 import { parsePageQuery } from './page-query';
 
-function historyNotFound(id: string): SpeechError {
-  return new SpeechError(404, 'error', `A history item with the id ${id.slice(0, 64)} was not found.`);
-}
-
-/** The account's generations: list (keyset paging, newest first), get, audio, delete. */
+/** The account's generations: list (keyset paging, newest first), get, audio, download, delete. */
 export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Router {
   const router = Router();
   const { store } = deps;
@@ -43,7 +41,7 @@ export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Rou
     if (!found) {
       const item = await getHistoryItem(store, caller.sub, id);
       if (!item) throw historyNotFound(id);
-      throw new SpeechError(404, 'error', `The history item ${id} (${item.state}) has no audio.`);
+      throw historyWithoutAudio(id, item.state);
     }
     res.status(200).set('Content-Type', found.item.contentType).set('Content-Length', String(found.bytes.length)).end(found.bytes);
   });
@@ -55,6 +53,7 @@ export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Rou
     res.json({ status: 'ok' });
   });
 
+  router.use(historyDownloadRoutes({ store }));
   router.use(speechErrorHandler(deps.logger));
   return router;
 }

@@ -1,0 +1,79 @@
+import { once } from 'node:events';
+import express, { Router, type Response } from 'express';
+import { SpeechError } from '@platform/errors';
+import { getHistoryItems, HISTORY_PAGE_MAX, readHistoryAudio, type HistoryDoc, type SpeechStore } from '@platform/speech-store';
+import { requestCaller } from '../caller';
+import { badRequest } from '../speech-errors';
+import { historyNotFound, historyWithoutAudio } from './history-errors';
+import { storedZip } from './stored-zip';
+
+/** `{history_item_ids: string[], output_format?: 'default'}`, ids deduplicated in their order. */
+export function parseDownloadBody(body: unknown): string[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body must be a JSON object with history_item_ids');
+  const { history_item_ids: ids, output_format: format } = body as Record<string, unknown>;
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64)) {
+    throw badRequest('history_item_ids must be a non-empty array of history item ids');
+  }
+  if (ids.length > HISTORY_PAGE_MAX) throw badRequest(`history_item_ids may name at most ${HISTORY_PAGE_MAX} items`);
+  // The hosted API can transcode to WAV; the audio is served here as it was generated.
+  if (format !== undefined && format !== null && format !== 'default') {
+    throw badRequest("output_format: only 'default' (the audio as generated) is served");
+  }
+  return [...new Set(ids)];
+}
+
+const EXTENSIONS: [RegExp, string][] = [
+  [/^audio\/mpeg/, 'mp3'],
+  [/^audio\/(wav|wave|x-wav)/, 'wav'],
+  [/^audio\/pcm/, 'pcm'],
+  [/^audio\/basic/, 'ulaw'],
+  [/alaw/, 'alaw'],
+  [/^audio\/ogg/, 'ogg'],
+  [/^audio\/opus/, 'opus'],
+];
+
+/** The archive's name for an item: its id (unique) with the extension of its audio type. */
+export function entryName(item: HistoryDoc): string {
+  const ext = EXTENSIONS.find(([type]) => type.test(item.contentType))?.[1] ?? 'bin';
+  return `${item._id}.${ext}`;
+}
+
+async function write(res: Response, bytes: Buffer): Promise<void> {
+  if (!res.write(bytes)) await once(res, 'drain');
+}
+
+/**
+ * `POST /history/download` as the hosted API answers it: one id → that item's audio, several → a
+ * ZIP of their audio. Every id must name an item of the account that has audio; otherwise nothing
+ * is sent but a 404 naming the first one that does not.
+ */
+export function historyDownloadRoutes(deps: { store: SpeechStore }): Router {
+  const router = Router();
+  router.post('/history/download', express.json({ limit: '128kb', type: () => true }), async (req, res) => {
+    const caller = requestCaller(req, 'speech:read');
+    const ids = parseDownloadBody(req.body);
+    const items = await getHistoryItems(deps.store, caller.sub, ids);
+    const missing = ids.find((id) => !items.some((item) => item._id === id));
+    if (missing !== undefined) throw historyNotFound(missing);
+    const silent = items.find((item) => !item.audioFileId);
+    if (silent) throw historyWithoutAudio(silent._id, silent.state);
+
+    if (items.length === 1) {
+      const item = items[0]!;
+      const bytes = await readHistoryAudio(deps.store, item);
+      if (!bytes) throw historyWithoutAudio(item._id, item.state);
+      res.status(200).set('Content-Type', item.contentType).set('Content-Length', String(bytes.length)).end(bytes);
+      return;
+    }
+    const zip = storedZip();
+    res.status(200).set('Content-Type', 'application/zip').set('Content-Disposition', 'attachment; filename="history.zip"');
+    for (const item of items) {
+      const bytes = await readHistoryAudio(deps.store, item);
+      // Deleted between the check and here: the archive cannot be completed honestly.
+      if (!bytes) throw new SpeechError(404, 'error', `The history item ${item._id} was deleted during the download.`);
+      await write(res, zip.entry(entryName(item), bytes, new Date(item.createdAtMs)));
+    }
+    res.end(zip.end());
+  });
+  return router;
+}

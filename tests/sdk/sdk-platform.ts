@@ -1,0 +1,70 @@
+import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
+import { ensurePythonSdk, runPythonSdk, type PythonStep } from './python-sdk';
+import { startTlsProxy, type TlsProxy } from './tls-proxy';
+
+/** An account of the platform with an API key, and both official SDKs pointed at the gateway with it. */
+export interface SdkCaller {
+  key: string;
+  client: ElevenLabsClient;
+  /** Runs tests/sdk/python/<script>.py with the Python SDK as this caller. */
+  python(script: string, parameters?: unknown): Promise<Record<string, PythonStep>>;
+}
+
+export interface SdkPlatform {
+  platform: Platform;
+  newCaller(name: string): Promise<SdkCaller>;
+  stop(): Promise<void>;
+}
+
+/**
+ * auth, content and the gateway (tests/gateway/platform.ts) and a synthesis worker as processes on
+ * a queue and speech database of their own, and the Python SDK's virtual environment, made ready
+ * together. `plans` are the `SPEECH_PLANS` overrides.
+ */
+export async function startSdkPlatform(plans: Record<string, unknown>): Promise<SdkPlatform> {
+  const queue = uniqueName('synthesis');
+  const prefix = uniqueName('speech');
+  const speechDb = uniqueName('speech_sdk_e2e');
+  const [platform] = await Promise.all([
+    startPlatform({
+      gatewayEnv: {
+        SYNTHESIS_QUEUE: queue,
+        SPEECH_KEY_PREFIX: prefix,
+        SPEECH_MONGO_DB: speechDb,
+        SPEECH_PLANS: JSON.stringify(plans),
+        PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
+      },
+    }),
+    ensurePythonSdk(),
+  ]);
+  let worker: RunningApp;
+  let proxy: TlsProxy;
+  try {
+    worker = await startApp({
+      app: 'synthesis-worker',
+      env: { ...stackEnv(), PORT: String(await freePort()), MONGO_DB: speechDb, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' },
+      readyTimeoutMs: 60_000,
+    });
+    proxy = await startTlsProxy(platform.publicUrl);
+  } catch (err) {
+    await platform.stop();
+    throw err;
+  }
+  return {
+    platform,
+    async newCaller(name) {
+      const account = await registerAccount(platform.publicUrl, name);
+      const { key } = await createApiKey(platform.auth.url, account.id);
+      return {
+        key,
+        client: new ElevenLabsClient({ apiKey: key, baseUrl: platform.publicUrl, maxRetries: 0, timeoutInSeconds: 60 }),
+        python: (script, parameters) => runPythonSdk(script, { baseUrl: platform.publicUrl, apiKey: key, tls: { baseUrl: proxy.url, certFile: proxy.certFile } }, parameters),
+      };
+    },
+    async stop() {
+      await Promise.allSettled([proxy.close(), worker.stop(), platform.stop()]);
+    },
+  };
+}
