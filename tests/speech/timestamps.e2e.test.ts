@@ -180,6 +180,23 @@ describe('text to speech with timestamps', () => {
     expect(await characterCount()).toBe(before + [...TEXT].length);
   }, 60_000);
 
+  it('streamWithTimestamps in MP3: the encoder’s tail comes in a last line without alignment, which the SDK takes; the lines’ audio is one MP3', async () => {
+    const chunks = [];
+    for await (const chunk of await client.textToSpeech.streamWithTimestamps(RACHEL, { text: TEXT })) chunks.push(chunk);
+    const last = chunks.at(-1)!;
+    expect(last.alignment ?? null).toBeNull();
+    expect(Buffer.from(last.audioBase64, 'base64').length).toBeGreaterThan(0);
+    const pcm = await decode(Buffer.concat(chunks.map((c) => Buffer.from(c.audioBase64, 'base64'))));
+    const timed = chunks.filter((c) => c.alignment);
+    const alignment: Alignment = {
+      characters: timed.flatMap((c) => c.alignment!.characters),
+      characterStartTimesSeconds: timed.flatMap((c) => c.alignment!.characterStartTimesSeconds),
+      characterEndTimesSeconds: timed.flatMap((c) => c.alignment!.characterEndTimesSeconds),
+    };
+    expectWellFormed(alignment, TEXT, pcm.length / RATE);
+    expectAlignedWithAudio(alignment, pcm, 3);
+  }, 60_000);
+
   (neural ? it : it.skip)('the neural model: words timed by the documented approximation, sentence pauses where the audio is silent', async () => {
     const text = 'Good morning to you. The neural voice is speaking now.';
     const data = await client.textToSpeech.convertWithTimestamps(JOE, { text, modelId: 'piper_en_us_v1', outputFormat: 'pcm_16000' });
