@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { WordTiming } from './alignment';
 import { ENGINE_SAMPLE_RATE, escapeXml, espeakInvocation, runEngineProcess, type EspeakOptions } from './espeak';
@@ -10,12 +11,18 @@ export interface TimedPcm {
 }
 
 export interface EspeakTimingOptions extends Omit<EspeakOptions, 'binary'> {
-  /** The Python 3 interpreter that runs the event reader (default `python3`). */
+  /** The Python 3 interpreter that runs the event reader (default: `PYTHON`). */
   pythonBinary?: string;
 }
 
 /** Reads eSpeak NG's synthesis events through its library (see the script's own description). */
 const EVENTS_SCRIPT = path.resolve(__dirname, '..', 'python', 'espeak_events.py');
+
+/**
+ * Debian's own interpreter when there is one (eSpeak NG is Debian's too; a version manager's shim
+ * first on PATH would cost a process start of its own), else `python3` from PATH.
+ */
+const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
 type EngineEvent = ['w', number, number, number] | ['p', number];
 
@@ -76,7 +83,8 @@ export function wordsFromEvents(header: EventsHeader, positions: readonly number
  */
 export async function synthesizeTimedPcm(text: string, params: RenderParams, options: EspeakTimingOptions = {}): Promise<TimedPcm> {
   const { args, input } = espeakInvocation(text, params);
-  const out = await runEngineProcess(options.pythonBinary ?? 'python3', [EVENTS_SCRIPT, ...args], input, options);
+  // -S -I: no site packages or environment; the reader needs only the standard library.
+  const out = await runEngineProcess(options.pythonBinary ?? PYTHON, ['-S', '-I', EVENTS_SCRIPT, ...args], input, options);
   const newline = out.indexOf(10);
   if (newline < 0) throw new Error('the eSpeak NG event reader produced no header');
   const header = JSON.parse(out.subarray(0, newline).toString('utf8')) as EventsHeader;
