@@ -199,6 +199,13 @@ describe('voices.search (GET /v2/voices)', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('/v2 is the speech API: a refused path and an unknown endpoint answer in the speech error shape', async () => {
+    const nonCanonical = await fetch(`${sdk.platform.publicUrl}/v2//voices`, { headers: { 'xi-api-key': me.key } });
+    expect([nonCanonical.status, await nonCanonical.json()]).toEqual([400, { detail: { status: 'bad_request', message: expect.any(String) } }]);
+    const unknown = await fetch(`${sdk.platform.publicUrl}/v2/history`, { headers: { 'xi-api-key': me.key } });
+    expect([unknown.status, await unknown.json()]).toEqual([404, { detail: { status: expect.any(String), message: 'no such speech endpoint' } }]);
+  });
+
   it('Python: voices.search, the same pages and filters', async () => {
     const steps = await me.python('voices_search', {
       page_size: 3,
