@@ -41,7 +41,8 @@ function positionsInText(text: string, input: string): number[] {
   const prefix = [...input.slice(0, input.indexOf('">') + 2)].length;
   const map: number[] = new Array<number>(prefix).fill(0);
   [...text].forEach((character, index) => {
-    for (let i = 0; i < escapeXml(character).length; i++) map.push(index);
+    // Code points, as eSpeak counts: an astral character (an emoji) is one position, not two.
+    for (let i = 0; i < [...escapeXml(character)].length; i++) map.push(index);
   });
   return map;
 }
@@ -50,8 +51,9 @@ function positionsInText(text: string, input: string): number[] {
  * Word spans from the engine's events: a word starts at its WORD event's sample and ends where the
  * next word starts or the next pause begins (eSpeak inserts pause phonemes at punctuation and
  * between clauses), whichever comes first; the last word ends at the next pause or the audio's end.
+ * `characters` are the text's code points (what `positions` index).
  */
-export function wordsFromEvents(header: EventsHeader, positions: readonly number[]): WordTiming[] {
+export function wordsFromEvents(header: EventsHeader, positions: readonly number[], characters: readonly string[]): WordTiming[] {
   const words: WordTiming[] = [];
   const { events } = header;
   events.forEach((event, i) => {
@@ -69,9 +71,11 @@ export function wordsFromEvents(header: EventsHeader, positions: readonly number
       }
     }
     const previous = words.at(-1);
-    // A token spoken as several words ("42": "forty", "two") has an event per spoken word, the later
-    // ones inside the token: they extend the token's span.
-    if (previous && first < previous.end) previous.endSeconds = Math.max(previous.endSeconds, endSample / header.rate);
+    // A token spoken as several words ("42": "forty", "two"; an emoji's name) has an event per
+    // spoken word, the later ones inside the token or on the whitespace after it: they extend the
+    // token's span.
+    const onSpace = characters.slice(first, last + 1).every((c) => /^\s$/u.test(c));
+    if (previous && (first < previous.end || onSpace)) previous.endSeconds = Math.max(previous.endSeconds, endSample / header.rate);
     else words.push({ start: first, end: last + 1, startSeconds: sample / header.rate, endSeconds: endSample / header.rate });
   });
   return words;
@@ -91,5 +95,5 @@ export async function synthesizeTimedPcm(text: string, params: RenderParams, opt
   if (header.rate !== ENGINE_SAMPLE_RATE) throw new Error(`eSpeak NG ran at ${header.rate} Hz, not ${ENGINE_SAMPLE_RATE}`);
   const bytes = Buffer.from(out.subarray(newline + 1, newline + 1 + header.samples * 2));
   const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
-  return { pcm, words: wordsFromEvents(header, positionsInText(text, input)) };
+  return { pcm, words: wordsFromEvents(header, positionsInText(text, input), [...text]) };
 }

@@ -37,6 +37,7 @@ describe('character alignment', () => {
 
 describe('eSpeak NG events to word spans', () => {
   it('ends a word at the next pause or word, maps SSML positions to the text, and folds a token spoken as several words into one', () => {
+    const text = [...'Hi 42, ok'];
     // Text "Hi 42, ok" behind a 3-character prefix: positions are 1-based in the SSML input.
     const positions = [0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
     const header = {
@@ -44,7 +45,13 @@ describe('eSpeak NG events to word spans', () => {
       samples: 1000,
       events: [['w', 4, 2, 0], ['w', 7, 2, 200], ['w', 8, 2, 400], ['p', 500], ['p', 600], ['w', 11, 2, 700]] as Parameters<typeof wordsFromEvents>[0]['events'],
     };
-    expect(wordsFromEvents(header, positions)).toEqual([word(0, 2, 0, 0.2), word(3, 5, 0.2, 0.5), word(7, 9, 0.7, 1)]);
+    expect(wordsFromEvents(header, positions, text)).toEqual([word(0, 2, 0, 0.2), word(3, 5, 0.2, 0.5), word(7, 9, 0.7, 1)]);
+  });
+
+  it('folds the words of an emoji’s spoken name, reported on the whitespace after it, into the emoji', () => {
+    // "😀 hi": eSpeak says "grinning face" (two events, the second on the space), then "hi".
+    const header = { rate: 1000, samples: 900, events: [['w', 1, 1, 0], ['w', 2, 1, 300], ['w', 3, 2, 600]] as Parameters<typeof wordsFromEvents>[0]['events'] };
+    expect(wordsFromEvents(header, [0, 1, 2, 3], [...'😀 hi'])).toEqual([word(0, 1, 0, 0.6), word(2, 4, 0.6, 0.9)]);
   });
 });
 
