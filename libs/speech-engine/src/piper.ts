@@ -84,22 +84,25 @@ export async function phonemeIds(text: string, config: PiperConfig, espeakBinary
  * Voice settings on the neural model: `stability` scales the sampling noise (less stable → more
  * varied delivery), `speed` and `style` the phoneme durations (style also widens duration noise).
  * `similarity_boost` has nothing to scale on a single-speaker model; speaker boost is applied after.
+ * `deterministic`: no sampling noise at all. The model draws its noise inside the ONNX graph, which
+ * ONNX Runtime Web offers no way to seed, so the only repeatable output is the noiseless one (the
+ * hosted API's `seed`; docs/speech.md, "Request options").
  */
-export function piperScales(config: PiperConfig, settings: VoiceSettings): Float32Array {
+export function piperScales(config: PiperConfig, settings: VoiceSettings, deterministic = false): Float32Array {
   const { noise_scale, length_scale, noise_w } = config.inference;
-  const noise = noise_scale * (1.5 - settings.stability);
+  const noise = deterministic ? 0 : noise_scale * (1.5 - settings.stability);
   const length = length_scale / (settings.speed * (1 + 0.2 * settings.style));
-  const durationNoise = noise_w * (1 + 0.5 * settings.style);
+  const durationNoise = deterministic ? 0 : noise_w * (1 + 0.5 * settings.style);
   return Float32Array.from([noise, length, durationNoise]);
 }
 
 /** One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). */
-export async function synthesizePiperPcm(voice: PiperVoice, text: string, settings: VoiceSettings, espeakBinary?: string): Promise<Int16Array> {
+export async function synthesizePiperPcm(voice: PiperVoice, text: string, settings: VoiceSettings, espeakBinary?: string, deterministic = false): Promise<Int16Array> {
   const ids = await phonemeIds(text, voice.config, espeakBinary);
   const feeds = {
     input: new ort.Tensor('int64', BigInt64Array.from(ids.map((id) => BigInt(id))), [1, ids.length]),
     input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
-    scales: new ort.Tensor('float32', piperScales(voice.config, settings), [3]),
+    scales: new ort.Tensor('float32', piperScales(voice.config, settings, deterministic), [3]),
   };
   const result = await voice.session.run(feeds);
   const output = result.output ?? Object.values(result)[0];

@@ -26,6 +26,11 @@ export interface SynthesisJobData {
   /** Pre-split pieces (WebSocket segments); otherwise the worker splits at sentences. */
   pieces?: string[];
   settings: VoiceSettings;
+  /**
+   * The request's `seed`: the same request gives the same audio. eSpeak NG is deterministic anyway;
+   * the neural model then samples without noise. Absent from gateways that predate it.
+   */
+  seed?: number;
   outputFormat: string;
   /** Who waits: a whole-file response, a streamed response, or a WebSocket segment. */
   kind: 'convert' | 'stream' | 'websocket';

@@ -143,5 +143,5 @@ async function neuralPcmFor(data: SynthesisJobData, deps: ProcessDeps): Promise<
   if (!deps.piperVoicesDir) throw new Error('this worker has no neural voice (PIPER_VOICES_DIR)');
   const piper = await loadPiperVoice(deps.piperVoicesDir);
   if (piper.config.audio.sample_rate !== ENGINE_SAMPLE_RATE) throw new Error('the neural voice has an unexpected sample rate');
-  return (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary);
+  return (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
 }

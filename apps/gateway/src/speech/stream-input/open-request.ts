@@ -4,6 +4,7 @@ import { resolveModel, type Model } from '@platform/speech-engine';
 import { responseShape, SHAPE_PARAMETER } from '../response-shape';
 import { badRequest } from '../speech-errors';
 import { checkFormat, checkLanguage, checkVoiceId, type TtsRequest } from '../tts/parse-request';
+import { parseRequestOptions } from '../tts/request-options';
 
 /** What the connection's URL asks for: `/v1/text-to-speech/{voice_id | model_id}/stream-input?…`. */
 export interface OpenRequest {
@@ -20,7 +21,7 @@ export interface OpenRequest {
 }
 
 /** Reads the query, the path segment and the upgrade's headers; throws the speech error the client is told before closing. */
-export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: readonly Model[], headers: IncomingHttpHeaders): OpenRequest {
+export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: readonly Model[], headers: IncomingHttpHeaders, maxChars: number): OpenRequest {
   const format = checkFormat(q.get('output_format') ?? undefined);
   const language = checkLanguage(q.get('language_code') ?? undefined);
   const bySegment = resolveModel(segment, catalogue);
@@ -39,7 +40,8 @@ export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: 
   const json = responseShape(q.get(SHAPE_PARAMETER), headers) === 'hosted' || q.get('message_format') === 'json';
   return {
     voiceId: bySegment ? q.get('voice_id') : segment,
-    request: { model, format, language },
+    // The hosted API takes these in the query string of its WebSocket.
+    request: { model, format, language, options: parseRequestOptions({}, Object.fromEntries(q), maxChars) },
     json,
     alignment: q.get('sync_alignment') === 'true' || json,
     idleMs,

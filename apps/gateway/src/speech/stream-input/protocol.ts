@@ -22,6 +22,8 @@ export interface ClientMessage {
   voiceSettings?: unknown;
   apiKey?: string;
   voiceId?: string;
+  /** The first message's `generation_config` (`chunk_length_schedule`), read by `chunkSchedule`. */
+  generationConfig?: unknown;
 }
 
 /** Parses one client message; null when it is not a JSON object with a string `text`. */
@@ -41,6 +43,7 @@ export function parseClientMessage(raw: string): ClientMessage | null {
     ...(m.voice_settings !== undefined ? { voiceSettings: m.voice_settings } : {}),
     ...(typeof m.xi_api_key === 'string' ? { apiKey: m.xi_api_key } : {}),
     ...(typeof m.voice_id === 'string' ? { voiceId: m.voice_id } : {}),
+    ...(m.generation_config !== undefined ? { generationConfig: m.generation_config } : {}),
   };
 }
 

@@ -10,7 +10,9 @@ import type { JobRunner } from '../tts/job-runner';
 import { checkFormatPlan, checkSettings, checkVoiceId } from '../tts/parse-request';
 import { resolveVoice } from '../tts/resolve-voice';
 import { pipelineError, prepareJob } from '../tts/synthesis';
+import { shortenFirstPiece } from '../tts/first-piece';
 import { AudioRelay } from './audio-relay';
+import { chunkSchedule, type ChunkSchedule } from './chunk-schedule';
 import { readOpenRequest, upgradeKey, type OpenRequest } from './open-request';
 import { CLOSE, closeCodeFor, errorMessage, readInbound, type ClientMessage, type InboundMessage } from './protocol';
 import type { SessionTransport } from './transport';
@@ -86,6 +88,10 @@ export class StreamInputSession {
   private release: ReleaseSlot | null = null;
   private started = false;
   private settings: unknown;
+  /** When buffered text is generated: at sentence ends, or the first message's chunk_length_schedule. */
+  private schedule: ChunkSchedule | null = null;
+  /** Segments sent for synthesis so far: `optimize_streaming_latency` shortens the first one's first piece. */
+  private segments = 0;
   private buffer = '';
   private closing = false;
   private readonly abort = new AbortController();
@@ -112,7 +118,7 @@ export class StreamInputSession {
   /** Reads the connection's URL and upgrade headers and checks a key sent with the upgrade, then takes the waiting messages. */
   async open(query: URLSearchParams, segment: string, headers: IncomingHttpHeaders = {}): Promise<void> {
     try {
-      const request = readOpenRequest(query, segment, this.deps.catalogue, headers);
+      const request = readOpenRequest(query, segment, this.deps.catalogue, headers, this.deps.maxTextChars);
       const relay = new AudioRelay(this.deps, this.transport, {
         json: request.json,
         alignment: request.alignment,
@@ -205,6 +211,7 @@ export class StreamInputSession {
     // Validate settings now, and the voice, so the client learns of mistakes before sending text.
     checkSettings(first.voiceSettings, {});
     this.settings = first.voiceSettings;
+    this.schedule = chunkSchedule(first.generationConfig);
     await resolveVoice(this.deps.hooks, this.caller!.sub, opened.voiceId);
     this.started = true;
   }
@@ -215,7 +222,7 @@ export class StreamInputSession {
     if (opened.relay.pendingChars + this.buffer.length > MAX_PENDING_CHARS) {
       throw new SpeechError(429, 'too_many_requests', `more than ${MAX_PENDING_CHARS} characters are waiting for synthesis`);
     }
-    const { ready, rest } = takeSentences(this.buffer, message.flush);
+    const { ready, rest } = this.schedule!.take(this.buffer, message.flush);
     this.buffer = rest;
     opened.relay.enqueue(ready);
   }
@@ -262,7 +269,8 @@ export class StreamInputSession {
     if (!identity) throw new SpeechError(401, 'invalid_api_key', 'the API key was revoked or its account changed');
     this.caller = callerOf(identity, 'speech:write');
     const request = { ...opened.request, text, rawSettings: this.settings };
-    return prepareJob(this.deps, this.caller, opened.voiceId!, request, 'websocket', pieces);
+    const planned = this.segments++ === 0 ? shortenFirstPiece(pieces, opened.request.options.latency) : pieces;
+    return prepareJob(this.deps, this.caller, opened.voiceId!, request, 'websocket', planned);
   }
 
   private armIdle(): void {

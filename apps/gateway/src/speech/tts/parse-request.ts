@@ -12,6 +12,7 @@ import {
 } from '@platform/speech-engine';
 import { PLAN_NAMES, planName } from '@platform/speech-store';
 import { badRequest } from '../speech-errors';
+import { parseRequestOptions, type RequestOptions } from './request-options';
 
 /** A text-to-speech request after validation (voice not yet resolved). */
 export interface TtsRequest {
@@ -21,6 +22,8 @@ export interface TtsRequest {
   language: Language | null;
   /** The client's raw settings; merged with the voice's defaults once the voice is known. */
   rawSettings: unknown;
+  /** The hosted API's options the SDKs send (`optimize_streaming_latency`, `seed`, …). */
+  options: RequestOptions;
 }
 
 const VOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -95,5 +98,6 @@ export function parseTtsRequest(body: unknown, query: Record<string, unknown>, m
   const language = checkLanguage(b.language_code);
   // Validate settings now (values outside 0–1 are a 400 before any voice lookup).
   checkSettings(b.voice_settings, {});
-  return { text, model, format, language, rawSettings: b.voice_settings };
+  const options = parseRequestOptions(b, query, maxChars);
+  return { text, model, format, language, rawSettings: b.voice_settings, options };
 }

@@ -6,6 +6,7 @@ import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, 
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '@platform/voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
+import { latencyPieces } from './first-piece';
 import { checkFormatPlan, checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';
 
@@ -58,14 +59,17 @@ export async function prepareJob(
       await quota.settle(reservation.reservationId, delivered).catch((err: unknown) => deps.logger.error({ err, jobId }, 'quota settle failed'));
     };
   }
+  // Segments come cut (stream-input); a whole request is cut here only to shorten its first piece.
+  const planned = pieces ?? latencyPieces(request.text, request.options.latency);
   const input: JobInput = {
     accountId: identity.sub,
     voice: jobVoice(voice, settings),
     modelId: request.model.model_id,
     ...(request.language ? { language: { id: request.language.id, espeak: request.language.espeak } } : {}),
     text: request.text,
-    ...(pieces ? { pieces } : {}),
+    ...(planned ? { pieces: planned } : {}),
     settings,
+    ...(request.options.seed !== null ? { seed: request.options.seed } : {}),
     outputFormat: request.format.id,
     kind,
     recordHistory: kind !== 'websocket',
