@@ -162,6 +162,31 @@ describe('every output format, streamed', () => {
   });
 });
 
+describe('WAV in JSON', () => {
+  it('with-timestamps carries the whole WAV file in audio_base64, real sizes included', async () => {
+    const res = await post(`/v1/text-to-speech/${RACHEL}/with-timestamps?output_format=wav_16000`, { text: TEXT }, stack.planKeys.pro);
+    expect(res.status).toBe(200);
+    const wav = Buffer.from(((await res.json()) as { audio_base64: string }).audio_base64, 'base64');
+    expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
+    expect(wav.readUInt32LE(40)).toBe(wav.length - 44);
+    await expectFormat('wav_16000', wav, textSeconds);
+  });
+
+  it('the WebSocket’s JSON messages (the hosted shape) join into one WAV stream with one header', async () => {
+    const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=wav_16000&shape=hosted`, { 'xi-api-key': stack.planKeys.pro });
+    await s.opened;
+    s.ws.send(JSON.stringify({ text: ' ' }));
+    for (const text of SEGMENTS) s.ws.send(JSON.stringify({ text, flush: true }));
+    s.ws.send(JSON.stringify({ text: '' }));
+    expect((await s.closed).code).toBe(1000);
+    expect(s.binary).toHaveLength(0);
+    const messages = s.texts.map((t) => JSON.parse(t) as { audio?: string | null });
+    const bytes = Buffer.concat(messages.map((m) => Buffer.from(m.audio ?? '', 'base64')));
+    expect(bytes.indexOf('WAVEfmt ', 12, 'latin1')).toBe(-1);
+    await expectFormat('wav_16000', bytes, segmentsSeconds, SEGMENTS.length);
+  });
+});
+
 describe('the official JS SDK', () => {
   it('convert with outputFormat wav_16000 gives a WAV file ffmpeg decodes at 16 kHz', async () => {
     const client = new ElevenLabsClient({ apiKey: stack.planKeys.pro, baseUrl: stack.url });

@@ -1,11 +1,14 @@
-import { appendAlignment, emptyAlignment, type CharacterAlignment } from '@platform/speech-engine';
+import { appendAlignment, completeAudioFile, emptyAlignment, type CharacterAlignment } from '@platform/speech-engine';
 import type { ChunkFrame } from '@platform/speech-jobs';
 import { drained, finished, sendBody } from './backpressure';
 import { notDelivered, type HttpSinkOptions } from './http-sinks';
 import type { AudioSink } from './relay-job';
 
-/** What the timestamp sinks use of a response's options (the audio goes out as base64 in JSON, whatever its format). */
-type TimestampSinkOptions = Pick<HttpSinkOptions, 'res' | 'job' | 'signal' | 'writeStallTimeoutMs' | 'logger'>;
+/**
+ * What the timestamp sinks use of a response's options: the audio goes out as base64 in JSON,
+ * whatever its format; the format completes a whole file (a WAV header's sizes).
+ */
+type TimestampSinkOptions = Pick<HttpSinkOptions, 'res' | 'job' | 'format' | 'signal' | 'writeStallTimeoutMs' | 'logger'>;
 
 /** The hosted API's `AudioWithTimestampsResponse` / `StreamingAudioChunkWithTimestampsResponse`. */
 interface AudioWithTimestamps {
@@ -36,7 +39,8 @@ export function timestampsJsonSink(o: TimestampSinkOptions): AudioSink {
       return true;
     },
     async finish() {
-      const response: AudioWithTimestamps = { audio_base64: Buffer.concat(audio).toString('base64'), alignment, normalized_alignment: normalized };
+      const file = completeAudioFile(o.format, Buffer.concat(audio));
+      const response: AudioWithTimestamps = { audio_base64: file.toString('base64'), alignment, normalized_alignment: normalized };
       const body = Buffer.from(JSON.stringify(response));
       o.res.status(200).set({ 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
       const outcome = await sendBody(o.res, body, o.signal, o.writeStallTimeoutMs);
