@@ -271,15 +271,39 @@ describe('history through both SDKs', () => {
     }
   });
 
+  it("JS: history.list's filters and order as the hosted API defines them", async () => {
+    const ids = async (request: Parameters<SdkCaller['client']['history']['list']>[0]) => (await me.client.history.list({ pageSize: 100, ...request })).history.map((h) => h.historyItemId);
+    const all = generated.map((g) => g.id);
+    expect(await ids({})).toEqual(all);
+    expect(await ids({ sortDirection: 'asc' })).toEqual([...all].reverse());
+    const firstPage = await me.client.history.list({ pageSize: 2, sortDirection: 'asc' });
+    expect(await ids({ sortDirection: 'asc', startAfterHistoryItemId: firstPage.lastHistoryItemId! })).toEqual([all[0]]);
+    expect(await ids({ modelId: DEFAULT_MODEL_ID })).toEqual(all);
+    expect(await ids({ modelId: 'no_such_model' })).toEqual([]);
+    expect(await ids({ search: 'SECOND item' })).toEqual([all[1]]);
+    expect(await ids({ source: 'TTS' })).toEqual(all);
+    expect(await ids({ source: 'STS' })).toEqual([]);
+    const { dateUnix } = await me.client.history.get(all[2]!);
+    expect(await ids({ dateAfterUnix: dateUnix })).toEqual(all);
+    expect(await ids({ dateBeforeUnix: dateUnix })).toEqual([]);
+    expect(await ids({ dateAfterUnix: dateUnix + 3600 })).toEqual([]);
+    for (const query of ['sort_direction=up', 'date_after_unix=yesterday', 'source=radio']) {
+      const res = await fetch(`${sdk.platform.publicUrl}/v1/history?${query}`, { headers: { 'xi-api-key': me.key } });
+      expect([query, res.status, await res.json()]).toEqual([query, 400, { detail: { status: 'bad_request', message: expect.any(String) } }]);
+    }
+  });
+
   it('Python: history.list, get, get_audio, download (one and several), delete', async () => {
     const victim = (await me.client.textToSpeech.convert(RACHEL, { text: 'To be deleted by Python.' }).withRawResponse()).rawResponse.headers.get('history-item-id')!;
     await eventually(async () => (await me.client.history.list({ pageSize: 10 })).history.filter((h) => h.state === 'complete').length === 4, 20_000);
-    const steps = await me.python('history', { ids: generated.map((g) => g.id), delete_id: victim });
+    const steps = await me.python('history', { ids: generated.map((g) => g.id), delete_id: victim, search: 'item to' });
     expect(steps.list).toMatchObject({ ok: true, type: 'GetSpeechHistoryResponse' });
     const list = stepResult<{ history: { history_item_id: string }[]; has_more: boolean }>(steps, 'list');
     expect(list.history.map((h) => h.history_item_id)).toEqual([victim, ...generated.map((g) => g.id)].slice(0, 3));
     expect(list.has_more).toBe(true);
     expect(stepResult<{ history: { history_item_id: string }[] }>(steps, 'list_paged').history.map((h) => h.history_item_id)).toEqual([generated[1]!.id]);
+    // search, source and sort_direction as the Python SDK sends them: the three items, oldest first.
+    expect(stepResult<{ history: { history_item_id: string }[] }>(steps, 'list_filtered').history.map((h) => h.history_item_id)).toEqual(generated.map((g) => g.id).reverse());
     expect(stepResult(steps, 'get')).toMatchObject({ history_item_id: generated[0]!.id, voice_id: RACHEL, text: generated[0]!.text, content_type: 'audio/mpeg', state: 'complete' });
     expect(stepResult<PythonAudio>(steps, 'get_audio').sha256).toBe(sha256(generated[0]!.bytes));
     const one = audioBytes(stepResult<PythonAudio>(steps, 'download_one'));

@@ -176,8 +176,9 @@ const historySchema = new Schema<HistoryDoc>(
   { collection: 'history_items', versionKey: false },
 );
 historySchema.index({ accountId: 1, createdAtMs: -1, _id: -1 });
-// The history list filtered by voice (`voice_id`).
+// The history list filtered by voice (`voice_id`) or by model (`model_id`).
 historySchema.index({ accountId: 1, voiceId: 1, createdAtMs: -1, _id: -1 });
+historySchema.index({ accountId: 1, modelId: 1, createdAtMs: -1, _id: -1 });
 
 const voiceSettingsSchema = new Schema<VoiceSettingsDoc>(
   {

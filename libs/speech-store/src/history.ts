@@ -1,4 +1,5 @@
 import type mongoose from 'mongoose';
+import { escapeRegExp } from './escape-regexp';
 import { deleteFile, getFile, putFile } from './gridfs';
 import { isPlausibleId, newId } from './ids';
 import type { HistoryState } from '@platform/speech-jobs';
@@ -149,6 +150,14 @@ export interface HistoryPageQuery {
   pageSize: number;
   startAfterId?: string;
   voiceId?: string;
+  modelId?: string;
+  /** Newest first (`desc`, the default) or oldest first. */
+  direction?: 'asc' | 'desc';
+  /** Created at or after this time (ms), and before this one. */
+  dateAfterMs?: number;
+  dateBeforeMs?: number;
+  /** Case-insensitive substring of the text or the voice's name. */
+  search?: string;
 }
 
 export interface HistoryPage {
@@ -166,19 +175,33 @@ export class UnknownCursorError extends Error {
   }
 }
 
-/** Newest first; the cursor is the last item id of the previous page (keyset paging, stable under inserts). */
+/**
+ * Newest first (or oldest first); the cursor is the last item id of the previous page (keyset
+ * paging, stable under inserts). Filters by voice, model, creation time and text; each query runs
+ * on an index that starts with the account (documents.ts), by voice or by model when filtered so.
+ */
 export async function listHistory(store: SpeechStore, query: HistoryPageQuery): Promise<HistoryPage> {
   const { History } = store.models;
   const filter: Record<string, unknown> = { accountId: query.accountId };
   if (query.voiceId !== undefined) filter.voiceId = query.voiceId;
+  if (query.modelId !== undefined) filter.modelId = query.modelId;
+  if (query.dateAfterMs !== undefined || query.dateBeforeMs !== undefined) {
+    filter.createdAtMs = { ...(query.dateAfterMs !== undefined ? { $gte: query.dateAfterMs } : {}), ...(query.dateBeforeMs !== undefined ? { $lt: query.dateBeforeMs } : {}) };
+  }
+  if (query.search !== undefined) {
+    const regex = escapeRegExp(query.search);
+    filter.$and = [{ $or: [{ text: { $regex: regex, $options: 'i' } }, { voiceName: { $regex: regex, $options: 'i' } }] }];
+  }
+  const sign = query.direction === 'asc' ? 1 : -1;
   if (query.startAfterId !== undefined) {
     const cursor = isPlausibleId(query.startAfterId)
       ? await History.findOne({ _id: query.startAfterId, accountId: query.accountId }, { createdAtMs: 1 }).lean<HistoryDoc>()
       : null;
     if (!cursor) throw new UnknownCursorError();
-    filter.$or = [{ createdAtMs: { $lt: cursor.createdAtMs } }, { createdAtMs: cursor.createdAtMs, _id: { $lt: cursor._id } }];
+    const op = sign === 1 ? '$gt' : '$lt';
+    filter.$or = [{ createdAtMs: { [op]: cursor.createdAtMs } }, { createdAtMs: cursor.createdAtMs, _id: { [op]: cursor._id } }];
   }
-  const docs = await History.find(filter).sort({ createdAtMs: -1, _id: -1 }).limit(query.pageSize + 1).lean<HistoryDoc[]>();
+  const docs = await History.find(filter).sort({ createdAtMs: sign, _id: sign }).limit(query.pageSize + 1).lean<HistoryDoc[]>();
   const items = docs.slice(0, query.pageSize);
   return { items, hasMore: docs.length > query.pageSize, lastId: items.at(-1)?._id ?? null };
 }

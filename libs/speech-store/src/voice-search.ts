@@ -1,5 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { VoiceDoc } from './documents';
+import { escapeRegExp } from './escape-regexp';
 import type { PremadeVoice } from './premade';
 import type { SpeechStore } from './store';
 import type { StoredVoice } from './voices';
@@ -48,7 +49,6 @@ interface Candidate {
   voiceId: string;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exactly = (value: string) => new RegExp(`^${escapeRegExp(value)}$`, 'i');
 
 /**

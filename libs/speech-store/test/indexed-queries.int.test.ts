@@ -51,7 +51,7 @@ beforeAll(async () => {
   for (const account of [ACCOUNT, 'acct-other']) {
     for (let i = 0; i < 5; i += 1) {
       await store.models.Voice.create({ _id: `${account.slice(5, 9)}voice${i}`, accountId: account, name: `Voice ${i}`, description: null, labels: { gender: i % 2 ? 'male' : 'female' }, samples: [], analysis: {}, engineParams: NEUTRAL_PARAMS });
-      await recordHistory(store, { accountId: account, jobId: `${account}-job${i}`, voiceId: i % 2 ? 'premade1' : 'other', voiceName: 'Rachel', text: `item ${i}`, characterCount: 6, contentType: 'audio/mpeg', state: 'complete', settings: { stability: 0.5, similarity_boost: 0.75 }, audio: Buffer.from('x') });
+      await recordHistory(store, { accountId: account, jobId: `${account}-job${i}`, voiceId: i % 2 ? 'premade1' : 'other', voiceName: 'Rachel', modelId: i % 2 ? 'model-a' : 'model-b', text: `item ${i}`, characterCount: 6, contentType: 'audio/mpeg', state: 'complete', settings: { stability: 0.5, similarity_boost: 0.75 }, audio: Buffer.from('x') });
     }
   }
 });
@@ -83,6 +83,14 @@ describe('indexed queries', () => {
       }),
       true,
     );
+    expectIndexed(
+      await profiled(async () => {
+        await listHistory(store, { accountId: ACCOUNT, pageSize: 2, modelId: 'model-a' });
+        await listHistory(store, { accountId: ACCOUNT, pageSize: 2, direction: 'asc', dateAfterMs: 0, dateBeforeMs: Date.now() + 60_000 });
+      }),
+      true,
+    );
+    expectIndexed(await profiled(() => listHistory(store, { accountId: ACCOUNT, pageSize: 2, search: 'item', direction: 'asc' })));
     // After a cursor the two branches of the keyset condition may each read a document ahead.
     expectIndexed(await profiled(() => listHistory(store, { accountId: ACCOUNT, pageSize: 2, startAfterId: lastId })));
   });

@@ -1,5 +1,5 @@
 """history: list, get, get_audio, download (one id: the audio; several: a ZIP), delete.
-Parameters: {"ids": [history item ids, newest first], "delete_id"}"""
+Parameters: {"ids": [history item ids, newest first], "delete_id", "search": a term in one item's text}"""
 
 import hashlib
 import io
@@ -24,6 +24,7 @@ run(
     [
         ("list", lambda: el.history.list(page_size=len(ids))),
         ("list_paged", lambda: el.history.list(page_size=1, start_after_history_item_id=ids[0])),
+        ("list_filtered", lambda: el.history.list(sort_direction="asc", search=p["search"], source="TTS")),
         ("get", lambda: el.history.get(ids[0])),
         ("get_audio", lambda: audio(el.history.get_audio(ids[0]))),
         ("download_one", lambda: audio(el.history.download(history_item_ids=[ids[0]]))),

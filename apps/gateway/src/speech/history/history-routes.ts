@@ -16,7 +16,11 @@ export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Rou
 
   router.get('/history', async (req, res) => {
     const caller = requestCaller(req, 'speech:read');
-    const query = parsePageQuery(req);
+    const { noneMatch, ...query } = parsePageQuery(req);
+    if (noneMatch) {
+      res.json({ history: [], last_history_item_id: null, has_more: false });
+      return;
+    }
     try {
       const page = await listHistory(store, { accountId: caller.sub, ...query });
       res.json({ history: page.items.map(historyItemBody), last_history_item_id: page.lastId, has_more: page.hasMore });
