@@ -67,4 +67,22 @@ describe('neural word timing (approximation)', () => {
       [8, 10, 0.7, 0.9],
     ]);
   });
+
+  it('takes the longest silences inside the speech as the pauses of the clause breaks, and shares each clause’s speech among its words', () => {
+    const rate = 1000;
+    const pcm = new Int16Array(1200);
+    const speak = (from: number, to: number) => {
+      for (let i = from; i < to; i++) pcm[i] = i % 2 ? 8000 : -8000;
+    };
+    speak(100, 400);
+    speak(450, 600); // a 50 ms silence (a closure) inside the first clause: a pause too short to be the comma's
+    speak(800, 1100); // after the comma's 200 ms pause
+    const words = approximateWordTimings('ab cd efghij, klm.', pcm, rate);
+    expect(words.map((w) => [+w.startSeconds.toFixed(3), +w.endSeconds.toFixed(3)])).toEqual([
+      [0.1, 0.2],
+      [0.2, 0.3],
+      [0.3, 0.6],
+      [0.8, 1.1],
+    ]);
+  });
 });
