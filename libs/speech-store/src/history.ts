@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import { escapeRegExp } from './escape-regexp';
-import { deleteFile, getFile, putFile } from './gridfs';
+import { deleteFile, putFile } from './gridfs';
+import { readHistoryAudio } from './history-batch';
 import { isPlausibleId, newId } from './ids';
 import type { HistoryState } from '@platform/speech-jobs';
 import type { HistoryDoc } from './documents';
@@ -213,9 +214,8 @@ export async function getHistoryItem(store: SpeechStore, accountId: string, id: 
 
 export async function getHistoryAudio(store: SpeechStore, accountId: string, id: string): Promise<{ item: HistoryDoc; bytes: Buffer } | null> {
   const item = await getHistoryItem(store, accountId, id);
-  if (!item?.audioFileId) return null;
-  const bytes = await getFile(store.audio, item.audioFileId as mongoose.Types.ObjectId);
-  return bytes ? { item, bytes } : null;
+  const bytes = item ? await readHistoryAudio(store, item) : null;
+  return item && bytes ? { item, bytes } : null;
 }
 
 /** Removes the item, then its audio; false when the account has no such item. */
