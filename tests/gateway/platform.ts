@@ -13,6 +13,10 @@ export interface Platform {
   rateLimitPrefix: string;
   /** Environment the gateways were started with (to start more, or restart one). */
   gatewayEnv: (port: number) => Record<string, string>;
+  /** The synthesis workers `speechWorkers` asked for (none otherwise). */
+  workers: RunningApp[];
+  /** The speech pipeline's queue, Redis key prefix and database the gateways (and workers) use. */
+  speech: { queue: string; keyPrefix: string; db: string };
   stop(): Promise<void>;
 }
 
@@ -20,6 +24,12 @@ export interface PlatformOptions {
   gateways?: number;
   gatewayEnv?: Record<string, string>;
   authEnv?: Record<string, string>;
+  /**
+   * Synthesis workers to start with the platform, on a queue, key prefix and speech database of
+   * this platform's own (so test files running at once never take each other's jobs); `env` is
+   * added to each worker's environment.
+   */
+  speechWorkers?: { count?: number; env?: Record<string, string> };
 }
 
 /**
@@ -38,7 +48,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const common = { ...stack, INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: publicUrl };
   const authUrl = `http://127.0.0.1:${authPort}`;
   const authDb = uniqueName('gwauth');
-  const speechDb = uniqueName('gwspeech');
+  const speech = { queue: uniqueName('synthesis'), keyPrefix: uniqueName('speech'), db: uniqueName('gwspeech') };
   const contentUrl = `http://127.0.0.1:${contentPort}`;
   const [auth, content] = await Promise.all([
     startApp({ app: 'auth', env: { ...common, PORT: String(authPort), MONGO_DB: authDb, ...options.authEnv }, readyTimeoutMs: 60_000 }),
@@ -65,10 +75,28 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     RATE_LIMIT_PREFIX: rateLimitPrefix,
     UPSTREAM_TIMEOUT_MS: '10000',
     MONGO_URL: stack.MONGO_URL,
-    SPEECH_MONGO_DB: speechDb,
+    SPEECH_MONGO_DB: speech.db,
+    ...(options.speechWorkers ? { SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix } : {}),
     ...options.gatewayEnv,
   });
-  const gateways = await Promise.all(gatewayPorts.map((port) => startApp({ app: 'gateway', env: gatewayEnv(port), readyTimeoutMs: 60_000 })));
+  const startWorker = async () =>
+    startApp({
+      app: 'synthesis-worker',
+      env: { ...stack, PORT: String(await freePort()), MONGO_DB: speech.db, SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix, LOG_LEVEL: 'warn', ...options.speechWorkers?.env },
+      readyTimeoutMs: 60_000,
+    });
+  const started = await Promise.allSettled([
+    ...gatewayPorts.map((port) => startApp({ app: 'gateway', env: gatewayEnv(port), readyTimeoutMs: 60_000 })),
+    ...Array.from({ length: options.speechWorkers ? (options.speechWorkers.count ?? 1) : 0 }, startWorker),
+  ]);
+  const running = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await Promise.allSettled([...running.map((app) => app.stop()), auth.stop(), content.stop()]);
+    throw failed.reason;
+  }
+  const gateways = running.slice(0, gatewayPorts.length);
+  const workers = running.slice(gatewayPorts.length);
   return {
     auth,
     content,
@@ -78,8 +106,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     topicPrefix,
     rateLimitPrefix,
     gatewayEnv,
+    workers,
+    speech,
     async stop() {
-      await Promise.allSettled([...gateways.map((g) => g.stop()), auth.stop(), content.stop()]);
+      await Promise.allSettled([...workers.map((w) => w.stop()), ...gateways.map((g) => g.stop()), auth.stop(), content.stop()]);
     },
   };
 }

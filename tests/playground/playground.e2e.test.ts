@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import { uniqueName } from '@platform/testing';
 import { startPlatform, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
 import { launchChromium } from './chromium';
@@ -23,9 +23,6 @@ jest.setTimeout(180_000);
 
 const WAIT = { timeout: 90_000 };
 const shots = path.resolve(__dirname, '../..', process.env.PLAYGROUND_SCREENSHOTS ?? '.stack/screenshots');
-const queue = uniqueName('synthesis');
-const prefix = uniqueName('speech');
-const speechDb = uniqueName('speech_playground');
 const micFile = path.resolve(__dirname, '../../.stack', `${uniqueName('mic')}.wav`);
 const LONG_TEXT = [
   'The playground streams speech as it is made.',
@@ -37,7 +34,6 @@ const LONG_TEXT = [
 ].join(' ');
 
 let platform: Platform;
-let worker: RunningApp;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -103,17 +99,8 @@ beforeAll(async () => {
   // The microphone: Chromium's fake capture device plays this recording of speech, over and over.
   fs.writeFileSync(micFile, espeakWav(REFERENCE_TEXT, 'en+f3', 60));
   platform = await startPlatform({
-    gatewayEnv: {
-      SYNTHESIS_QUEUE: queue,
-      SPEECH_KEY_PREFIX: prefix,
-      SPEECH_MONGO_DB: speechDb,
-      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
-    },
-  });
-  worker = await startApp({
-    app: 'synthesis-worker',
-    env: { ...stackEnv(), PORT: String(await freePort()), MONGO_DB: speechDb, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' },
-    readyTimeoutMs: 60_000,
+    speechWorkers: {},
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }) },
   });
   browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micFile}`]);
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -122,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.allSettled([worker?.stop(), platform?.stop()]);
+  await platform?.stop();
   fs.rmSync(micFile, { force: true });
 }, 60_000);
 

@@ -1,5 +1,4 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
 import { ensurePythonSdk, runPythonSdk, type PythonStep } from './python-sdk';
 import { startTlsProxy, type TlsProxy } from './tls-proxy';
@@ -24,29 +23,18 @@ export interface SdkPlatform {
  * together. `plans` are the `SPEECH_PLANS` overrides.
  */
 export async function startSdkPlatform(plans: Record<string, unknown>): Promise<SdkPlatform> {
-  const queue = uniqueName('synthesis');
-  const prefix = uniqueName('speech');
-  const speechDb = uniqueName('speech_sdk_e2e');
   const [platform] = await Promise.all([
     startPlatform({
+      speechWorkers: {},
       gatewayEnv: {
-        SYNTHESIS_QUEUE: queue,
-        SPEECH_KEY_PREFIX: prefix,
-        SPEECH_MONGO_DB: speechDb,
         SPEECH_PLANS: JSON.stringify(plans),
         PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
       },
     }),
     ensurePythonSdk(),
   ]);
-  let worker: RunningApp;
   let proxy: TlsProxy;
   try {
-    worker = await startApp({
-      app: 'synthesis-worker',
-      env: { ...stackEnv(), PORT: String(await freePort()), MONGO_DB: speechDb, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' },
-      readyTimeoutMs: 60_000,
-    });
     proxy = await startTlsProxy(platform.publicUrl);
   } catch (err) {
     await platform.stop();
@@ -64,7 +52,7 @@ export async function startSdkPlatform(plans: Record<string, unknown>): Promise<
       };
     },
     async stop() {
-      await Promise.allSettled([proxy.close(), worker.stop(), platform.stop()]);
+      await Promise.allSettled([proxy.close(), platform.stop()]);
     },
   };
 }

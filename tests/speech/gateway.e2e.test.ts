@@ -1,6 +1,5 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
 import WebSocket from 'ws';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
 import { mp3DurationSeconds, parseMp3, pcmSamples, readAll, rms } from './support/audio';
 
@@ -9,38 +8,22 @@ import { mp3DurationSeconds, parseMp3, pcmSamples, readAll, rms } from './suppor
  * synthesis worker process on a queue of this test's own.
  */
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const queue = uniqueName('synthesis');
-const prefix = uniqueName('speech');
-const speechDb = uniqueName('speech_gw');
 
 let platform: Platform;
-let worker: RunningApp;
 let key: string;
 let client: ElevenLabsClient;
 
 beforeAll(async () => {
   // The plan limits are the gateway's own tests' concern; here the free plan gets room for a test's burst.
   const roomy = JSON.stringify({ free: { rps: 100, concurrency: 10 } });
-  platform = await startPlatform({ gatewayEnv: { SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_MONGO_DB: speechDb, PLAN_LIMITS_JSON: roomy } });
-  worker = await startApp({
-    app: 'synthesis-worker',
-    env: {
-      ...stackEnv(),
-      PORT: String(await freePort()),
-      MONGO_DB: speechDb,
-      SYNTHESIS_QUEUE: queue,
-      SPEECH_KEY_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
-    },
-    readyTimeoutMs: 60_000,
-  });
+  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: roomy } });
   const account = await registerAccount(platform.publicUrl, 'Speech Tester');
   key = (await createApiKey(platform.auth.url, account.id)).key;
   client = new ElevenLabsClient({ apiKey: key, baseUrl: platform.publicUrl });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.allSettled([worker?.stop(), platform?.stop()]);
+  await platform?.stop();
 }, 30_000);
 
 describe('speech through the gateway with a real API key', () => {

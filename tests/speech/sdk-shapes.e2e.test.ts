@@ -1,5 +1,4 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
 import { pcmSamples, rms } from './support/audio';
@@ -13,32 +12,23 @@ import { connectSession, type Session } from './support/ws-session';
  * explicitly.
  */
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const queue = uniqueName('synthesis');
-const prefix = uniqueName('speech');
-const speechDb = uniqueName('speech_shapes');
 /** The headers the Python SDK (`elevenlabs` 2.78) sends on every request and WebSocket upgrade. */
 const PYTHON_SDK_HEADERS = { 'X-Fern-Language': 'Python', 'X-Fern-SDK-Name': 'elevenlabs', 'X-Fern-SDK-Version': '2.78.0', 'User-Agent': 'elevenlabs/2.78.0' };
 
 let platform: Platform;
-let worker: RunningApp;
 let key: string;
 let client: ElevenLabsClient;
 
 beforeAll(async () => {
   const roomy = JSON.stringify({ free: { rps: 100, concurrency: 10 } });
-  platform = await startPlatform({ gatewayEnv: { SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_MONGO_DB: speechDb, PLAN_LIMITS_JSON: roomy } });
-  worker = await startApp({
-    app: 'synthesis-worker',
-    env: { ...stackEnv(), PORT: String(await freePort()), MONGO_DB: speechDb, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' },
-    readyTimeoutMs: 60_000,
-  });
+  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: roomy } });
   const account = await registerAccount(platform.publicUrl, 'Shapes Tester');
   key = (await createApiKey(platform.auth.url, account.id)).key;
   client = new ElevenLabsClient({ apiKey: key, baseUrl: platform.publicUrl, maxRetries: 0 });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.allSettled([worker?.stop(), platform?.stop()]);
+  await platform?.stop();
 }, 30_000);
 
 const models = (query = '', headers: Record<string, string> = {}) => fetch(`${platform.publicUrl}/v1/models${query}`, { headers: { 'xi-api-key': key, ...headers } });

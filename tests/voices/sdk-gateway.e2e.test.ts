@@ -1,5 +1,4 @@
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import { analyseVoice, decodeAudio } from '@platform/voice-analysis';
 import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
 import { readAll } from '../speech/support/audio';
@@ -13,12 +12,8 @@ import { espeakWav, REFERENCE_TEXT, wavFromPcm } from './audio';
  */
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const CHARACTER_LIMIT = 1_000;
-const queue = uniqueName('synthesis');
-const prefix = uniqueName('speech');
-const speechDb = uniqueName('speech_voices_e2e');
 
 let platform: Platform;
-let worker: RunningApp;
 
 interface Caller {
   key: string;
@@ -54,24 +49,17 @@ async function medianF0(wav: Buffer): Promise<number> {
 
 beforeAll(async () => {
   platform = await startPlatform({
+    speechWorkers: {},
     gatewayEnv: {
-      SYNTHESIS_QUEUE: queue,
-      SPEECH_KEY_PREFIX: prefix,
-      SPEECH_MONGO_DB: speechDb,
       SPEECH_PLANS: JSON.stringify({ free: { character_limit: CHARACTER_LIMIT, voice_limit: 3, max_voice_add_edits: 10 } }),
       // The gateway's own rate/concurrency limits are not under test: room for the 50-request burst.
       PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
     },
   });
-  worker = await startApp({
-    app: 'synthesis-worker',
-    env: { ...stackEnv(), PORT: String(await freePort()), MONGO_DB: speechDb, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' },
-    readyTimeoutMs: 60_000,
-  });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.allSettled([worker?.stop(), platform?.stop()]);
+  await platform?.stop();
 }, 30_000);
 
 describe('official SDK through the real gateway', () => {
