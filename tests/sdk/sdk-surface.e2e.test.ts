@@ -379,6 +379,56 @@ describe('models and user through the Python SDK', () => {
   }, 60_000);
 });
 
+describe('text to speech with timestamps through the JS SDK', () => {
+  let me: SdkCaller;
+
+  beforeAll(async () => {
+    me = await sdk.newCaller('SDK JS timestamps');
+  });
+
+  /** Characters ordered in time, each inside the audio, the last one ending near its end. */
+  function expectTimed(alignment: { characters: string[]; characterStartTimesSeconds: number[]; characterEndTimesSeconds: number[] }, seconds: number) {
+    const { characters, characterStartTimesSeconds: starts, characterEndTimesSeconds: ends } = alignment;
+    expect([starts.length, ends.length]).toEqual([characters.length, characters.length]);
+    for (let i = 0; i < characters.length; i += 1) {
+      expect(ends[i]!).toBeGreaterThanOrEqual(starts[i]!);
+      if (i > 0) expect(starts[i]!).toBeGreaterThanOrEqual(ends[i - 1]! - 0.001);
+    }
+    expect(ends.at(-1)!).toBeLessThanOrEqual(seconds + 0.05);
+    expect(ends.at(-1)!).toBeGreaterThan(seconds / 2);
+  }
+
+  it('convertWithTimestamps: PCM speech in audioBase64, the text’s characters timed inside it, kept in history', async () => {
+    const { data, rawResponse } = await me.client.textToSpeech.convertWithTimestamps(RACHEL, { text: TEXT, outputFormat: 'pcm_16000' }).withRawResponse();
+    const seconds = pcm16kSeconds(Buffer.from(data.audioBase64, 'base64'));
+    expect(seconds).toBeGreaterThan(1);
+    expect(data.alignment!.characters.join('')).toBe(TEXT);
+    expectTimed(data.alignment!, seconds);
+    // The text as spoken: whitespace runs made one space (docs/speech.md, Timestamps).
+    expect(data.normalizedAlignment!.characters.join('')).toBe(TEXT);
+    expectTimed(data.normalizedAlignment!, seconds);
+    const id = rawResponse.headers.get('history-item-id')!;
+    await eventually(async () => (await me.client.history.get(id).catch(() => null))?.state === 'complete', 20_000);
+    expect((await me.client.history.get(id)).text).toBe(TEXT);
+  }, 60_000);
+
+  it('streamWithTimestamps: chunks whose audio is the speech and whose characters run on to make the text', async () => {
+    const chunks = [];
+    for await (const chunk of await me.client.textToSpeech.streamWithTimestamps(RACHEL, { text: `${TEXT} ${TEXT}`, outputFormat: 'pcm_16000' })) chunks.push(chunk);
+    const timed = chunks.filter((c) => c.alignment);
+    expect(timed.length).toBeGreaterThanOrEqual(2);
+    const seconds = pcm16kSeconds(Buffer.concat(chunks.map((c) => Buffer.from(c.audioBase64, 'base64'))));
+    expect(seconds).toBeGreaterThan(2);
+    const alignment = {
+      characters: timed.flatMap((c) => c.alignment!.characters),
+      characterStartTimesSeconds: timed.flatMap((c) => c.alignment!.characterStartTimesSeconds),
+      characterEndTimesSeconds: timed.flatMap((c) => c.alignment!.characterEndTimesSeconds),
+    };
+    expect(alignment.characters.join('')).toBe(`${TEXT} ${TEXT}`);
+    expectTimed(alignment, seconds);
+  }, 60_000);
+});
+
 describe('text to speech through the Python SDK', () => {
   let steps: Record<string, PythonStep>;
 
