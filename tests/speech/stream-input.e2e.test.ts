@@ -54,14 +54,19 @@ describe('stream-input: text in, audio out', () => {
     s.ws.send(JSON.stringify({ text: '' }));
     expect((await s.closed).code).toBe(1000);
     expect(s.binary).toHaveLength(0);
-    const messages = s.texts.map((t) => JSON.parse(t) as { audio?: string; isFinal: boolean; alignment?: { chars: string[]; charStartTimesMs: number[] } | null });
+    const messages = s.texts.map((t) => JSON.parse(t) as { audio?: string; isFinal: boolean | null; alignment?: { chars: string[]; charStartTimesMs: number[] } | null });
     expect(messages.at(-1)).toEqual({ isFinal: true });
-    const audio = messages.filter((m) => m.isFinal === false);
+    // The hosted API's audio messages: isFinal null in each, true only in the last message.
+    const audio = messages.slice(0, -1);
+    expect(audio.map((m) => m.isFinal)).toEqual(audio.map(() => null));
     expect(Buffer.concat(audio.map((m) => Buffer.from(m.audio ?? '', 'base64'))).length).toBeGreaterThan(1000);
     const aligned = audio.flatMap((m) => (m.alignment ? [m.alignment] : []));
     expect(aligned.map((a) => a.chars.join('')).join(' ')).toBe(sentences.join(' '));
-    const starts = aligned.flatMap((a) => a.charStartTimesMs);
-    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    // Each message's times count from the start of its own audio, in order within it.
+    for (const { charStartTimesMs: starts } of aligned) {
+      expect(starts[0]).toBeGreaterThanOrEqual(0);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    }
   });
 
   it('accepts the key in the xi-api-key header and the voice in the first message', async () => {

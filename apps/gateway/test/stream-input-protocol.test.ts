@@ -1,4 +1,4 @@
-import { estimateAlignment, parseClientMessage } from '../src/speech/stream-input/protocol';
+import { parseClientMessage } from '../src/speech/stream-input/protocol';
 
 describe('stream-input client messages', () => {
   it('reads the seed protocol and the hosted API fields', () => {
@@ -15,10 +15,5 @@ describe('stream-input client messages', () => {
 
   it.each(['not json', '[]', 'null', '42', '{"text": 5}', '{}', '{"flush":true}'])('refuses %s', (raw) => {
     expect(parseClientMessage(raw)).toBeNull();
-  });
-
-  it('spreads a piece over its duration, one entry per character', () => {
-    const a = estimateAlignment('Hey', 1000, 300);
-    expect(a).toEqual({ chars: ['H', 'e', 'y'], charStartTimesMs: [1000, 1100, 1200], charDurationsMs: [100, 100, 100] });
   });
 });

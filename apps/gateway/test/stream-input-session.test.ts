@@ -134,18 +134,46 @@ describe('the stream-input session (transport-free)', () => {
     expect(s.jobs.map((j) => j.text)).toEqual(['Early text.']);
   });
 
-  it('sends JSON audio messages with alignment when asked (message_format=json)', async () => {
-    const s = setup();
+  it('sends JSON audio messages with the worker’s alignment, timed from each message’s audio, when asked (message_format=json)', async () => {
+    const align = (characters: string[], starts: number[], ends: number[]) => ({ characters, character_start_times_seconds: starts, character_end_times_seconds: ends });
+    // Two pieces in one job, timed as the worker times them: seconds from the start of the job's audio.
+    const s = setup({
+      frames: (input) => [
+        { seq: 0, type: 'audio', data: Buffer.from('audio:Hi.') },
+        { seq: 1, type: 'piece', index: 0, text: 'Hi.', durationSeconds: 0.5, alignment: align(['H', 'i', '.', ' '], [0.05, 0.15, 0.3, 0.5], [0.15, 0.3, 0.5, 0.5]), normalizedAlignment: align(['H', 'i', '.'], [0.05, 0.15, 0.3], [0.15, 0.3, 0.5]) },
+        { seq: 2, type: 'audio', data: Buffer.from('audio:Yo.') },
+        { seq: 3, type: 'piece', index: 1, text: 'Yo.', durationSeconds: 0.4, alignment: align(['Y', 'o', '.'], [0.55, 0.7, 0.8], [0.7, 0.8, 0.9]), normalizedAlignment: align([' ', 'Y', 'o', '.'], [0.5, 0.55, 0.7, 0.8], [0.5, 0.7, 0.8, 0.9]) },
+        { seq: 4, type: 'end', characters: input.text.length, durationSeconds: 0.9, pieces: 2, contentType: 'audio/mpeg' },
+      ],
+    });
     await s.open('message_format=json', RACHEL, KEY);
+    s.send({ text: ' ' });
+    s.send({ text: 'Hi. Yo. ', flush: true });
+    s.send({ text: '' });
+    await s.transport.closed;
+    // The job asks the worker for its timing (binary sessions do not: see below).
+    expect(s.jobs.map((j) => j.timestamps)).toEqual([true]);
+    const [first, second, final] = s.transport.texts as [Record<string, unknown>, Record<string, unknown>, unknown];
+    expect(Buffer.from(String(first.audio), 'base64').toString()).toBe('audio:Hi.');
+    // Each message's characters are its piece's: the space between the pieces is in neither.
+    expect(first).toMatchObject({ isFinal: null, alignment: { chars: ['H', 'i', '.'], charStartTimesMs: [50, 150, 300], charDurationsMs: [100, 150, 200] } });
+    expect(first.normalizedAlignment).toEqual(first.alignment);
+    // The second piece's times count from the start of its own message's audio.
+    expect(second).toMatchObject({ isFinal: null, alignment: { chars: ['Y', 'o', '.'], charStartTimesMs: [50, 200, 300], charDurationsMs: [150, 100, 100] } });
+    expect(second.normalizedAlignment).toEqual(second.alignment);
+    expect(final).toEqual({ isFinal: true });
+    expect(s.transport.binaries).toEqual([]);
+  });
+
+  it('binary frames carry no alignment, so their jobs are not timed (timed synthesis is slower)', async () => {
+    const s = setup();
+    await s.open('', RACHEL, KEY);
     s.send({ text: ' ' });
     s.send({ text: 'Hi. ', flush: true });
     s.send({ text: '' });
     await s.transport.closed;
-    const [audio, final] = s.transport.texts as [Record<string, unknown>, unknown];
-    expect(Buffer.from(String(audio.audio), 'base64').toString()).toBe('audio:Hi.');
-    expect(audio.alignment).toEqual({ chars: ['H', 'i', '.'], charStartTimesMs: [0, 167, 333], charDurationsMs: [167, 167, 167] });
-    expect(final).toEqual({ isFinal: true });
-    expect(s.transport.binaries).toEqual([]);
+    expect(s.jobs.map((j) => j.timestamps)).toEqual([undefined]);
+    expect(s.transport.binaries.map(String)).toEqual(['audio:Hi.']);
   });
 
   it.each([

@@ -3,7 +3,7 @@ import type { Logger } from '@platform/logger';
 import type { JobRunner } from '../tts/job-runner';
 import { relayJob, type AudioSink } from '../tts/relay-job';
 import type { PreparedJob } from '../tts/synthesis';
-import { estimateAlignment } from './protocol';
+import { messageAlignment, type MessageAlignment } from './message-alignment';
 import type { SessionTransport } from './transport';
 
 /**
@@ -23,7 +23,10 @@ export interface AudioRelayDeps {
 export interface AudioRelayOptions {
   /** The hosted API's JSON messages (base64 audio) instead of binary frames. */
   json: boolean;
-  /** Character alignment with each JSON message. */
+  /**
+   * Character alignment with each JSON message, from the timing the worker reports on each piece
+   * frame (the segments' jobs ask for it: `timestamps`).
+   */
   alignment: boolean;
   /**
    * Bytes that every segment's job starts with and the connection's stream needs once (a WAV
@@ -51,8 +54,6 @@ export class AudioRelay {
   private waiting: (() => void)[] = [];
   /** Characters queued and not yet synthesised. */
   pendingChars = 0;
-  /** Audio relayed so far: where the next piece's alignment starts. */
-  private audioMs = 0;
   /** Segments whose job has started: after the first, the stream's header is not sent again. */
   private segments = 0;
 
@@ -100,11 +101,14 @@ export class AudioRelay {
   }
 
   /**
-   * Binary frames as they come, or JSON messages of each piece's audio (with its alignment); the
-   * first `skip` bytes of the job's audio (a header the stream already has) are left out.
+   * Binary frames as they come, or JSON messages of each piece's audio (with its alignment, timed
+   * from the start of the message's audio); the first `skip` bytes of the job's audio (a header the
+   * stream already has) are left out.
    */
   private sink(jobId: string, skip: number): AudioSink {
     let audio: Buffer[] = [];
+    /** Where the next piece starts in the job's audio: the worker's times count from there. */
+    let pieceStartSeconds = 0;
     const { transport, options } = this;
     return {
       frame: (frame) => {
@@ -115,12 +119,12 @@ export class AudioRelay {
           if (options.json) audio.push(data);
           else if (data.length > 0) transport.sendBinary(data);
         } else if (frame.type === 'piece') {
-          const durationMs = frame.durationSeconds * 1000;
-          if (options.json) this.sendJsonAudio(Buffer.concat(audio), options.alignment ? estimateAlignment(frame.text, this.audioMs, durationMs) : null);
+          const timed = (a: typeof frame.alignment) => (options.alignment && a ? messageAlignment(a, pieceStartSeconds) : null);
+          if (options.json) this.sendJsonAudio(Buffer.concat(audio), timed(frame.alignment), timed(frame.normalizedAlignment));
           audio = [];
-          this.audioMs += durationMs;
+          pieceStartSeconds += frame.durationSeconds;
         } else if (frame.type === 'end' && options.json && audio.length > 0) {
-          this.sendJsonAudio(Buffer.concat(audio), null);
+          this.sendJsonAudio(Buffer.concat(audio), null, null);
         }
         // False (client stalled or gone) cancels the job; the segment is not charged.
         return this.keptUp(jobId);
@@ -148,8 +152,12 @@ export class AudioRelay {
     return outcome === 'drained' && transport.open;
   }
 
-  private sendJsonAudio(audio: Buffer, alignment: ReturnType<typeof estimateAlignment> | null): void {
+  /**
+   * One of the hosted API's audio messages. `isFinal` is null in every one of them, as the hosted
+   * API sends it: only the message after the client's end of input says `true` (and has no audio).
+   */
+  private sendJsonAudio(audio: Buffer, alignment: MessageAlignment | null, normalizedAlignment: MessageAlignment | null): void {
     if (audio.length === 0 && !alignment) return;
-    this.transport.sendText(JSON.stringify({ audio: audio.toString('base64'), isFinal: false, normalizedAlignment: alignment, alignment }));
+    this.transport.sendText(JSON.stringify({ audio: audio.toString('base64'), isFinal: null, normalizedAlignment, alignment }));
   }
 }

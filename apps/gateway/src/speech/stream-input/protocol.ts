@@ -63,18 +63,3 @@ export function readInbound(raw: string | null): InboundMessage {
 export function errorMessage(status: SpeechErrorStatus, message: string): string {
   return JSON.stringify(speechErrorBody(status, message));
 }
-
-/**
- * Character alignment for the hosted API's JSON messages. eSpeak NG reports no per-character
- * timing through its command line, so each character of a piece gets an equal share of the
- * piece's duration: good enough to highlight words while audio plays, and labelled an estimate.
- */
-export function estimateAlignment(text: string, offsetMs: number, durationMs: number) {
-  const chars = [...text];
-  const each = chars.length > 0 ? durationMs / chars.length : 0;
-  return {
-    chars,
-    charStartTimesMs: chars.map((_, i) => Math.round(offsetMs + i * each)),
-    charDurationsMs: chars.map(() => Math.round(each)),
-  };
-}

@@ -270,7 +270,10 @@ export class StreamInputSession {
     this.caller = callerOf(identity, 'speech:write');
     const request = { ...opened.request, text, rawSettings: this.settings };
     const planned = this.segments++ === 0 ? shortenFirstPiece(pieces, opened.request.options.latency) : pieces;
-    return prepareJob(this.deps, this.caller, opened.voiceId!, request, 'websocket', planned);
+    const job = await prepareJob(this.deps, this.caller, opened.voiceId!, request, 'websocket', planned);
+    // Timed synthesis costs the worker about 45 ms a piece: only JSON messages carry an alignment
+    // (binary frames have none), so only their sessions ask for it.
+    return opened.json && opened.alignment ? { ...job, input: { ...job.input, timestamps: true } } : job;
   }
 
   private armIdle(): void {

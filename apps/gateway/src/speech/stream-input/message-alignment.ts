@@ -1,0 +1,39 @@
+import type { CharacterAlignment } from '@platform/speech-engine';
+
+/**
+ * The character timing of one of the hosted API's `stream-input` audio messages (`alignment`,
+ * `normalizedAlignment`): three lists of one length, in milliseconds from the start of **that
+ * message's** audio, as the official SDKs' types describe it ("relative to the returned chunk from
+ * the model, and not the full audio response").
+ */
+export interface MessageAlignment {
+  chars: string[];
+  charStartTimesMs: number[];
+  charDurationsMs: number[];
+}
+
+const WHITESPACE = /^\s$/u;
+
+/**
+ * A piece frame's alignment (seconds from the start of its job's audio, as the worker times it)
+ * as the message of that piece carries it: `pieceStartSeconds`, where the piece starts in the
+ * job's audio, becomes 0. The whitespace between pieces (the worker puts it after a piece in
+ * `alignment`, before it in `normalizedAlignment`) is left out, so a message's characters are its
+ * piece's text and the messages joined by one space are the text as read, whatever the segments.
+ * Durations are the rounded end minus the rounded start, so a start plus its duration is the next
+ * character's start wherever the two touch.
+ */
+export function messageAlignment(alignment: CharacterAlignment, pieceStartSeconds: number): MessageAlignment {
+  const chars = alignment.characters;
+  let from = 0;
+  let to = chars.length;
+  while (from < to && WHITESPACE.test(chars[from]!)) from++;
+  while (to > from && WHITESPACE.test(chars[to - 1]!)) to--;
+  const ms = (s: number) => Math.max(0, Math.round((s - pieceStartSeconds) * 1000));
+  const starts = alignment.character_start_times_seconds.slice(from, to).map(ms);
+  return {
+    chars: chars.slice(from, to),
+    charStartTimesMs: starts,
+    charDurationsMs: alignment.character_end_times_seconds.slice(from, to).map((end, i) => Math.max(0, ms(end) - starts[i]!)),
+  };
+}
