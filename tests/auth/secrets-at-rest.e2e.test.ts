@@ -7,7 +7,7 @@ import { sealer, type Sealed } from '../../apps/auth/src/crypto/secrets';
 import { ALL_GRANTS, authorizeCode, cli, createUser, decideDevice, type CreatedClient } from './helpers/fixtures';
 import { INTERNAL_SECRET, startAuth, type RunningAuth } from './helpers/start-auth';
 
-// "Nothing secret in plain text at rest" (issue 3): after flows that create every kind of secret, no raw
+// Nothing secret in plain text at rest: after flows that create every kind of secret, no raw
 // secret appears anywhere in auth's MongoDB database or in Redis. Auth gets a Redis logical database of
 // its own, so the scan reads every key it wrote (names and values), not only the prefixes we expect.
 // Not treated as secrets: user codes (typed by people, ≈34 bits, so a hash would not protect them;

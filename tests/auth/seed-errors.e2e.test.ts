@@ -1,7 +1,7 @@
 /**
- * Error paths of seed 002 (authorization server) that no other test pinned down: `unauthorized_client`
+ * Error paths of the authorization server (RFC 6749 §5.2 error answers) that no other test pinned down: `unauthorized_client`
  * at /token, /device_authorization and /authorize; the error answers of /device_authorization,
- * /revoke and /introspect (the seed leaves them open; docs/auth.md "Errors" fixes them); 415 bodies.
+ * /revoke and /introspect (docs/auth.md "Errors" fixes what the RFCs leave open); 415 bodies.
  * Every error answer is `{error, error_description}` with `Cache-Control: no-store`.
  */
 import { ALL_GRANTS, cli, createUser, type CreatedClient } from './helpers/fixtures';

@@ -1,5 +1,5 @@
 /**
- * Error paths of seed 000 (speech) that no other test pinned down. The speech edge runs with no
+ * Error paths of the speech API that no other test pinned down. The speech edge runs with no
  * worker at first (nothing answers: the frame timeout's 503 / WebSocket 1011), then with one worker
  * whose engine cannot run (`ESPEAK_BINARY` names no program: the engine-failure 502 / 1011); the
  * WebSocket's own limits (`text_too_long`, > 20 000 characters waiting, a malformed later message)

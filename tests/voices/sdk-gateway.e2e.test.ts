@@ -5,8 +5,8 @@ import { readAll } from '../speech/support/audio';
 import { espeakWav, REFERENCE_TEXT, wavFromPcm } from './audio';
 
 /**
- * Issue 7 through the real stack: auth, content and the gateway as processes (tests/gateway
- * platform helpers), a synthesis worker process on a queue of this file's own, API keys issued by
+ * The speech API's account features (voices, cloning, history, user) through the real stack: auth,
+ * content and the gateway as processes (tests/gateway platform helpers), a synthesis worker process on a queue of this file's own, API keys issued by
  * auth, and the official ElevenLabs JS SDK as the client. Every account is on the free plan, whose
  * limits this file sets with SPEECH_PLANS.
  */
@@ -89,7 +89,7 @@ describe('official SDK through the real gateway', () => {
     await me.client.voices.settings.update(added.voiceId, { stability: 0.3, similarityBoost: 0.9 });
     expect(await me.client.voices.settings.get(added.voiceId)).toMatchObject({ stability: 0.3, similarityBoost: 0.9 });
 
-    // SDK `voices.update` is the seed's POST /v1/voices/{id}/edit: rename and add a second sample.
+    // SDK `voices.update` is the speech API's POST /v1/voices/{id}/edit: rename and add a second sample.
     const second = espeakWav('A second sample of the same voice, to add to the first one.', 'en+m3', 30);
     expect(await me.client.voices.update(added.voiceId, { name: 'Renamed clone', files: [new File([new Uint8Array(second)], 'second.wav', { type: 'audio/wav' })] })).toEqual({ status: 'ok' });
     const edited = await me.client.voices.get(added.voiceId);
@@ -128,7 +128,7 @@ describe('official SDK through the real gateway', () => {
 
     const item = await me.client.history.get(generated[0]!.id);
     expect(item).toMatchObject({ historyItemId: generated[0]!.id, voiceId: RACHEL, voiceName: 'Rachel', text: texts[0], contentType: 'audio/mpeg', state: 'complete' });
-    // The seed's field is not in the SDK's model: it passes through under its wire name.
+    // The speech API's field is not in the SDK's model: it passes through under its wire name.
     expect((item as unknown as Record<string, unknown>).character_count_from_request).toBe(texts[0]!.length);
     expect(item.characterCountChangeTo - item.characterCountChangeFrom).toBe(texts[0]!.length);
     expect(item.settings).toMatchObject({ stability: expect.any(Number), similarity_boost: expect.any(Number) });

@@ -317,7 +317,7 @@ describe('history API', () => {
 });
 
 describe('user API', () => {
-  it('answers the fields of the seed for /user and /user/subscription, plus those the official SDK requires', async () => {
+  it('answers the speech API fields for /user and /user/subscription, plus those the official SDK requires', async () => {
     const user = (await (await fetch(`${api.url}/user`, { headers: as('newbie', { 'x-test-plan': 'creator' }) })).json()) as Record<string, unknown>;
     const sdkSubscription = {
       voice_slots_used: 0,

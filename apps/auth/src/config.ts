@@ -40,9 +40,9 @@ export const authConfigShape = {
    * replica at once; this bounds only what a replica whose Redis subscription was down may still use.
    */
   CLIENT_CACHE_SECONDS: env.positiveInt(30),
-  /** Access token lifetime (seconds); login tokens use it too (seed 001 wants 3600). */
+  /** Access token lifetime (seconds); login tokens use it too (the content API's login answers `expires_in: 3600`). */
   ACCESS_TOKEN_TTL: env.positiveInt(3600),
-  /** Refresh token lifetime (seconds); seed 001 wants 604800. */
+  /** Refresh token lifetime (seconds); the content API's login answers `refresh_expires_in: 604800`. */
   REFRESH_TOKEN_TTL: env.positiveInt(604800),
   AUTHORIZATION_CODE_TTL: env.positiveInt(60),
   DEVICE_CODE_TTL: env.positiveInt(600),

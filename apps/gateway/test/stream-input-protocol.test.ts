@@ -1,7 +1,7 @@
 import { parseClientMessage } from '../src/speech/stream-input/protocol';
 
 describe('stream-input client messages', () => {
-  it('reads the seed protocol and the hosted API fields', () => {
+  it('reads the stream-input protocol and the hosted API fields', () => {
     expect(parseClientMessage('{"text":" ","voice_settings":{"stability":0.5},"xi_api_key":"k"}')).toEqual({
       text: ' ',
       flush: false,

@@ -9,7 +9,8 @@ import { tokenExchangeGrant } from './token-exchange';
 /**
  * Every grant the token endpoint serves, one descriptor each (grant-descriptor.ts). /token dispatches
  * through it; client registrations (API and CLI), the metadata documents (`grant_types_supported`)
- * and the development seed take their grant types from it. A new grant: its file, and a line here.
+ * and the development data script (scripts/post-start.mjs) take their grant types from it. A new
+ * grant: its file, and a line here.
  */
 export const GRANTS = [
   authorizationCodeGrant,

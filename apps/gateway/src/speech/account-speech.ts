@@ -39,7 +39,7 @@ export interface AccountSpeech {
   close(): Promise<void>;
 }
 
-/** Everything issue 7 adds to the gateway, from one connection to the speech database. */
+/** The speech API's account features (voices, history, user) in the gateway, from one connection to the speech database. */
 export async function createAccountSpeech(options: AccountSpeechOptions): Promise<AccountSpeech> {
   const plans = loadPlans(options.plansJson);
   const connection = await connectMongo(options.mongoUrl, options.mongoDb ?? 'speech');

@@ -1,6 +1,6 @@
 import type { HistoryDoc } from '@platform/speech-store';
 
-/** A history item in seed 000's shape (plus `model_id`, which the hosted API also reports, and the
+/** A history item in the speech API's shape (plus `model_id`, which the hosted API also reports, and the
  * `character_count_change_*` pair the official SDK requires). */
 export function historyItemBody(doc: HistoryDoc) {
   return {

@@ -85,7 +85,7 @@ export function checkSettings(raw: unknown, defaults: Partial<VoiceSettings>): V
 }
 
 /**
- * Reads the body (seed 000) and the query string (`output_format`, as the hosted API's clients
+ * Reads the JSON body (the speech API's request) and the query string (`output_format`, as the hosted API's clients
  * send it; the body wins when both are given).
  */
 export function parseTtsRequest(body: unknown, query: Record<string, unknown>, maxChars: number, catalogue: readonly Model[]): TtsRequest {

@@ -2,7 +2,7 @@ import { SpeechError } from '@platform/errors';
 import { findPremadeVoice } from '@platform/speech-engine';
 import type { ResolvedVoice, SpeechHooks } from '@platform/speech-jobs';
 
-/** The account's voice (issue 7's store, when wired), else a premade voice, else `voice_not_found`. */
+/** The account's voice (the speech store, when wired), else a premade voice, else `voice_not_found`. */
 export async function resolveVoice(hooks: SpeechHooks, accountId: string | undefined, voiceId: string): Promise<ResolvedVoice> {
   const own = hooks.resolveVoice ? await hooks.resolveVoice(accountId, voiceId) : null;
   if (own) return own;

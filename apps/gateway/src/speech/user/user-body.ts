@@ -1,12 +1,12 @@
 import type { Plan, SubscriptionDoc } from '@platform/speech-store';
 
 /**
- * The bodies of `GET /user` and `GET /user/subscription`. Every field seed 000 assigns is there
- * with the seed's meaning; the official ElevenLabs SDK also *requires* further fields (it rejects
+ * The bodies of `GET /user` and `GET /user/subscription`. Every field the speech API assigns is there
+ * with its meaning; the official ElevenLabs SDK also *requires* further fields (it rejects
  * the response without them), so those are added with honest values for a self-hosted account:
- * no invoices, no overage, no professional cloning, one-person workspace. The seed's "only in the
+ * no invoices, no overage, no professional cloning, one-person workspace. The interface's "only in the
  * `/user` response" fields appear in `/user/subscription` too, because the SDK's `Subscription`
- * requires them (docs/speech.md, "Conflicts between the seed and the SDK").
+ * requires them (docs/speech.md, "Conflicts between the interface and the official SDK").
  */
 
 function sdkSubscriptionFields(sub: SubscriptionDoc, plan: Plan) {

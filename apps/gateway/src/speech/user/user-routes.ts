@@ -5,7 +5,7 @@ import { requestCaller } from '../caller';
 import { speechErrorHandler } from '../speech-errors';
 import { subscriptionBody, userBody } from './user-body';
 
-/** `GET /user` and `GET /user/subscription`, with the fields seed 000 gives each (plus those the official SDK requires: user-body.ts). */
+/** `GET /user` and `GET /user/subscription`, with the fields the speech API gives each (plus those the official SDK requires: user-body.ts). */
 export function userRoutes(deps: { store: SpeechStore; logger: Logger }): Router {
   const router = Router();
   router.get('/user', async (req, res) => {

@@ -1,6 +1,6 @@
 import type { StoredVoice, VoiceSettings } from '@platform/speech-store';
 
-/** A Voice in seed 000's shape; the single-voice answer adds `preview_url` and `settings`. */
+/** A Voice in the speech API's shape; the single-voice answer adds `preview_url` and `settings`. */
 export function voiceBody(voice: StoredVoice, detail?: { previewUrl: string | null; settings: VoiceSettings }) {
   const base =
     voice.category === 'premade'

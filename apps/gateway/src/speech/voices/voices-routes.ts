@@ -30,7 +30,7 @@ function idParam(req: Request, name: string): string {
   return String(req.params[name] ?? '').slice(0, 200);
 }
 
-/** Voices of seed 000 and the hosted API's settings endpoints, with cloning from uploads. */
+/** The speech API's voices and the hosted API's settings endpoints, with cloning from uploads. */
 export function voicesRoutes(deps: VoicesDeps): Router {
   const { store } = deps;
   const publicUrl = deps.publicUrl.replace(/\/$/, '');
@@ -55,7 +55,7 @@ export function voicesRoutes(deps: VoicesDeps): Router {
 
   router.post('/voices/add', async (req, res) => {
     const doc = await addVoice(deps, requestCaller(req, 'speech:write'), () => parseVoiceUpload(req));
-    // `requires_verification` is not in the seed; the official SDK's `voices.ivc.create` requires it.
+    // `requires_verification` is not in our interface; the official SDK's `voices.ivc.create` requires it.
     res.status(200).json({ voice_id: doc._id, name: doc.name, category: 'cloned', requires_verification: false });
   });
 
