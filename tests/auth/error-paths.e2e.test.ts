@@ -99,7 +99,7 @@ describe('/device_authorization errors', () => {
 describe('/revoke errors', () => {
   it('a speech API key is unsupported_token_type and stays usable', async () => {
     const user = await createUser(auth);
-    const created = (await (await auth.internal(`/accounts/${user.id}/api-keys`, { body: { name: 'seed-errors' } })).json()) as { key: string };
+    const created = (await (await auth.internal(`/accounts/${user.id}/api-keys`, { body: { name: 'error-paths' } })).json()) as { key: string };
     expect(created.key).toMatch(/^sk_/);
     expectOAuthError(await post('/revoke', { token: created.key }, { authorization: basic(conf) }), 400, 'unsupported_token_type');
     expect((await auth.internal('/api-keys/lookup', { body: { key: created.key } })).status).toBe(200);
