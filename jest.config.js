@@ -2,7 +2,8 @@
 // the local stack), `e2e` (the built apps started as processes), and `alone`: e2e tests that assert a
 // latency bound, which `npm test` runs by themselves after the others (scripts/test.mjs).
 // Tests are TypeScript run through swc; `@platform/*` resolves to library sources so tests never
-// depend on a stale build. ESM-only client libraries are transformed to CommonJS for jest.
+// depend on a stale build, and `@platform/testing` to the test harness in tests/support (plain files
+// of the tests workspace, not a package). ESM-only client libraries are transformed to CommonJS for jest.
 const esmOnly = ['jose', 'openid-client', 'openid-client-6', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
 
 const swc = [
@@ -16,7 +17,8 @@ const swc = [
 const shared = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
-  moduleNameMapper: { '^@platform/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  // First match wins: the harness before the libraries.
+  moduleNameMapper: { '^@platform/testing$': '<rootDir>/tests/support', '^@platform/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/.stack/', '<rootDir>/apps/.*/dist/', '<rootDir>/libs/.*/dist/'],

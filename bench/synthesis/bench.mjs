@@ -13,12 +13,12 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { stackEnv } from '../subscriptions/platform.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const engine = require(path.join(root, 'libs/speech-engine/dist/index.js'));
 const { createSpeechEdge } = require(path.join(root, 'apps/gateway/dist/speech/index.js'));
-const { stackEnv } = require(path.join(root, 'libs/testing/dist/index.js'));
 const express = require('express');
 const pino = require('pino');
 const { Redis } = require('ioredis');

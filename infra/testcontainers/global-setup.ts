@@ -4,7 +4,7 @@
  * of the local stack that `node scripts/stack.mjs up` starts. Without TEST_INFRA=containers it does nothing.
  *
  * It sets REDIS_URL, KAFKA_BROKERS and MONGO_URL in process.env; jest starts its workers after
- * globalSetup, so they inherit them (and libs/testing's stackEnv() prefers the environment).
+ * globalSetup, so they inherit them (and the harness's stackEnv(), tests/support, prefers the environment).
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';

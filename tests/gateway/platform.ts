@@ -167,5 +167,5 @@ export async function revokeApiKey(authUrl: string, keyId: string): Promise<void
   if (res.status !== 204) throw new Error(`revoke: ${res.status}`);
 }
 
-/** The shared poll-until helper (libs/testing), re-exported for the gateway tests. */
+/** The shared poll-until helper (tests/support), re-exported for the gateway tests. */
 export { eventually } from '@platform/testing';

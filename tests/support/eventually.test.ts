@@ -1,4 +1,4 @@
-import { eventually, inOneWindow, untilClock } from '../src';
+import { eventually, inOneWindow, untilClock } from '.';
 
 afterEach(() => {
   jest.restoreAllMocks();
