@@ -4,7 +4,7 @@ import express from 'express';
 import { createLogger } from '@platform/logger';
 import type { Identity } from '@platform/identity';
 import type { SpeechStore } from '@platform/speech-store';
-import { createAnalysisPool } from '@platform/voice-analysis';
+import { createAnalysisPool } from '../../apps/gateway/src/voice-analysis';
 import { voicesRoutes } from '../../apps/gateway/src/speech/voices';
 import { createCloneAdmission } from '../../apps/gateway/src/speech/voices/clone-admission';
 import { historyRoutes } from '../../apps/gateway/src/speech/history';

@@ -1,7 +1,7 @@
 import { createLogger } from '@platform/logger';
 import { DEFAULT_VOICE_SETTINGS, modelCatalogue, renderParams, synthesizePcm, ENGINE_SAMPLE_RATE } from '@platform/speech-engine';
 import { createStoreHooks, type SpeechStore } from '@platform/speech-store';
-import { analyseVoice, decodeAudio, NEUTRAL_PARAMS } from '@platform/voice-analysis';
+import { analyseVoice, decodeAudio, NEUTRAL_PARAMS } from '../../apps/gateway/src/voice-analysis';
 import type { Identity } from '@platform/identity';
 import { parseTtsRequest } from '../../apps/gateway/src/speech/tts/parse-request';
 import { prepareJob } from '../../apps/gateway/src/speech/tts/synthesis';

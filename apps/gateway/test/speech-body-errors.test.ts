@@ -4,7 +4,7 @@ import express from 'express';
 import type { Identity } from '@platform/identity';
 import { createLogger } from '@platform/logger';
 import type { SpeechStore } from '@platform/speech-store';
-import type { AnalysisPool } from '@platform/voice-analysis';
+import type { AnalysisPool } from '../src/voice-analysis';
 import { apiKeysRoutes } from '../src/speech/api-keys';
 import type { AuthApiKeys } from '../src/speech/api-keys';
 import { voicesRoutes } from '../src/speech/voices';

@@ -1,6 +1,6 @@
 import { listHistory, listVoices, recordHistory, searchVoices, type SpeechStore, type VoiceSearchQuery } from '@platform/speech-store';
 import { withProfiler } from '@platform/testing';
-import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
+import { NEUTRAL_PARAMS } from '../../../apps/gateway/src/voice-analysis';
 import { testStore } from '../../../tests/voices/helpers';
 
 /**

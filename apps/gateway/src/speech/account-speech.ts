@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Logger } from '@platform/logger';
 import { connectMongo, mongoReadiness } from '@platform/stores';
-import { createAnalysisPool } from '@platform/voice-analysis';
+import { createAnalysisPool } from '../voice-analysis';
 import { createSpeechStore, createStoreHooks, loadPlans, type PremadeVoice, type SpeechStore, type StoreHooks } from '@platform/speech-store';
 import { historyRoutes } from './history';
 import { voicesRoutes } from './voices';

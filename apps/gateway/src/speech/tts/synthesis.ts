@@ -4,7 +4,7 @@ import type { Logger } from '@platform/logger';
 import { NEURAL_MODEL_ID, type VoiceSettings } from '@platform/speech-engine';
 import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { planPriority } from '@platform/speech-store';
-import { applySimilarity } from '@platform/voice-analysis';
+import { applySimilarity } from '../../voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
 import { latencyPieces } from './first-piece';
 import { checkFormatPlan, checkSettings, type TtsRequest } from './parse-request';

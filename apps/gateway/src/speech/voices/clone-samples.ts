@@ -1,6 +1,6 @@
 import { SpeechError } from '@platform/errors';
 import type { EngineVoiceParams } from '@platform/speech-engine';
-import { AnalysisPoolFull, MEDIA_TYPES, sniffContainer, type AnalysisPool, type CloneFailure, type VoiceAnalysis } from '@platform/voice-analysis';
+import { AnalysisPoolFull, MEDIA_TYPES, sniffContainer, type AnalysisPool, type CloneFailure, type VoiceAnalysis } from '../../voice-analysis';
 import type { SampleInput } from '@platform/speech-store';
 import { UPLOAD_LIMITS } from './upload-limits';
 

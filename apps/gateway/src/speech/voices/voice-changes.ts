@@ -1,5 +1,5 @@
 import { SpeechError } from '@platform/errors';
-import type { AnalysisPool } from '@platform/voice-analysis';
+import type { AnalysisPool } from '../../voice-analysis';
 import {
   checkVoiceChange,
   createClonedVoice,

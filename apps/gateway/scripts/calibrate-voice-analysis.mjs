@@ -1,10 +1,10 @@
-// Measures eSpeak NG's variants with the analysis itself; paste the output into src/calibration.ts.
-// Run after `npx tsc -b libs/voice-analysis`: node libs/voice-analysis/scripts/calibrate.mjs
+// Measures eSpeak NG's variants with the analysis itself; paste the output into src/voice-analysis/calibration.ts.
+// Run after `npx tsc -b apps/gateway`: node apps/gateway/scripts/calibrate-voice-analysis.mjs
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const analysis = require('../dist');
+const analysis = require('../dist/voice-analysis');
 const text = 'The quick brown fox jumps over the lazy dog. She sells sea shells by the sea shore, and the shells she sells are surely sea shells.';
 
 for (const variant of ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'f1', 'f2', 'f3', 'f4', 'f5']) {

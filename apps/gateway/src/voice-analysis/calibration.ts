@@ -2,7 +2,7 @@
  * How eSpeak NG 1.51's English variants measure with `analyseVoice`, on a 7-second calibration
  * text (`en-us+<variant>`, default speed and amplitude). Median F0 at `-p` 0, 25, 50, 75, 99;
  * spectral centroid, F1, F2, F0 range (semitones) at `-p 50`. Regenerate with
- * `node libs/voice-analysis/scripts/calibrate.mjs` after an engine upgrade.
+ * `node apps/gateway/scripts/calibrate-voice-analysis.mjs` after an engine upgrade.
  */
 export interface VariantCalibration {
   variant: string;

@@ -63,10 +63,11 @@ interface Slot {
 }
 
 /**
- * The compiled thread entry. Resolved through `../dist` so that code loaded from the TypeScript
- * sources (the tests) starts the built thread as well: a worker thread runs JavaScript only.
+ * The compiled thread entry. Resolved through the gateway's `dist` so that code loaded from the
+ * TypeScript sources (the tests, from src/voice-analysis) starts the built thread as well: a worker
+ * thread runs JavaScript only.
  */
-const THREAD_ENTRY = path.resolve(__dirname, '..', 'dist', 'analysis-thread.js');
+const THREAD_ENTRY = path.resolve(__dirname, '..', '..', 'dist', 'voice-analysis', 'analysis-thread.js');
 
 /** Each sample with an ArrayBuffer of its own, exactly its size, so it can be transferred. */
 function ownBuffer(bytes: Uint8Array): Uint8Array {

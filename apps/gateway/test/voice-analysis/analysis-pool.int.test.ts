@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { AnalysisPoolFull, createAnalysisPool, type AnalysisPool } from '@platform/voice-analysis';
+import { AnalysisPoolFull, createAnalysisPool, type AnalysisPool } from '../../src/voice-analysis';
 
-/** The analysis thread pool with real threads and ffmpeg (the built thread entry: `npx tsc -b libs/voice-analysis`). */
+/** The analysis thread pool with real threads and ffmpeg (the built thread entry: `npx tsc -b apps/gateway`). */
 const LIMITS = { maxFileSeconds: 120, minFileSeconds: 1 };
 const speech = () => execFileSync('espeak-ng', ['-v', 'en+m3', '--stdout', 'The quick brown fox jumps over the lazy dog, twice over.'], { maxBuffer: 16 * 1024 * 1024 });
 
