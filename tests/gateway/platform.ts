@@ -167,5 +167,16 @@ export async function revokeApiKey(authUrl: string, keyId: string): Promise<void
   if (res.status !== 204) throw new Error(`revoke: ${res.status}`);
 }
 
+/**
+ * The platform with a synthesis worker, the free plan given room for a test's burst (plan limits are the
+ * gateway's own tests' concern), and an API key of a newly registered account named `name`.
+ */
+export async function startSpeechPlatform(name: string): Promise<{ platform: Platform; key: string }> {
+  const roomy = JSON.stringify({ free: { rps: 100, concurrency: 10 } });
+  const platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: roomy } });
+  const account = await registerAccount(platform.publicUrl, name);
+  return { platform, key: (await createApiKey(platform.auth.url, account.id)).key };
+}
+
 /** The shared poll-until helper (tests/support), re-exported for the gateway tests. */
 export { eventually } from '@platform/testing';

@@ -1,6 +1,6 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
 import WebSocket from 'ws';
-import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
+import { startSpeechPlatform, type Platform } from '../gateway/platform';
 import { mp3DurationSeconds, parseMp3, pcmSamples, readAll, rms } from './support/audio';
 
 /**
@@ -14,11 +14,7 @@ let key: string;
 let client: ElevenLabsClient;
 
 beforeAll(async () => {
-  // The plan limits are the gateway's own tests' concern; here the free plan gets room for a test's burst.
-  const roomy = JSON.stringify({ free: { rps: 100, concurrency: 10 } });
-  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: roomy } });
-  const account = await registerAccount(platform.publicUrl, 'Speech Tester');
-  key = (await createApiKey(platform.auth.url, account.id)).key;
+  ({ platform, key } = await startSpeechPlatform('Speech Tester'));
   client = new ElevenLabsClient({ apiKey: key, baseUrl: platform.publicUrl });
 }, 120_000);
 

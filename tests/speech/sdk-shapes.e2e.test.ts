@@ -1,5 +1,5 @@
 import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
-import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
+import { startSpeechPlatform, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
 import { pcmSamples, rms } from './support/audio';
 import { connectSession, type Session } from './support/ws-session';
@@ -20,10 +20,7 @@ let key: string;
 let client: ElevenLabsClient;
 
 beforeAll(async () => {
-  const roomy = JSON.stringify({ free: { rps: 100, concurrency: 10 } });
-  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: roomy } });
-  const account = await registerAccount(platform.publicUrl, 'Shapes Tester');
-  key = (await createApiKey(platform.auth.url, account.id)).key;
+  ({ platform, key } = await startSpeechPlatform('Shapes Tester'));
   client = new ElevenLabsClient({ apiKey: key, baseUrl: platform.publicUrl, maxRetries: 0 });
 }, 120_000);
 
