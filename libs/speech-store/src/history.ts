@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { escapeRegExp } from './escape-regexp';
+import { escapeRegExp } from '@platform/stores';
 import { deleteFile, putFile } from './gridfs';
 import { readHistoryAudio } from './history-batch';
 import { isPlausibleId, newId } from './ids';

@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import type { VoiceDoc } from './documents';
-import { escapeRegExp } from './escape-regexp';
+import { escapeRegExp } from '@platform/stores';
 import type { PremadeVoice } from './premade';
 import type { SpeechStore } from './store';
 import type { StoredVoice } from './voices';

@@ -9,7 +9,8 @@ import type { PostDoc, PostStatus, UserDoc, UserRole, UserStatus, POST_ORDERS, U
 import { emptyConnection, paginate, type PageArgs, type SortSpec } from '../connections';
 import type { GraphQLContext } from '../context';
 import { localId, localNumericId } from '../ids';
-import { search, escapeRegex, type SearchType } from './search';
+import { escapeRegExp } from '@platform/stores';
+import { search, type SearchType } from './search';
 import { gqlError, toGraphQLError } from '../graphql-errors';
 import { selectsField } from '../selection';
 import { allOf } from '../../models/count';
@@ -68,7 +69,7 @@ export const queryResolvers = {
     const filter: FilterQuery<UserDoc> = {};
     if (args.filter?.status) filter.status = args.filter.status;
     if (args.filter?.role) filter.role = args.filter.role;
-    if (args.filter?.search) filter.nameLower = { $regex: escapeRegex(args.filter.search.toLowerCase()) };
+    if (args.filter?.search) filter.nameLower = { $regex: escapeRegExp(args.filter.search.toLowerCase()) };
     return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args, {
       cursors: ctx.cursors,
       lazyCount: !selectsField(info, 'totalCount'),
@@ -86,7 +87,7 @@ export const queryResolvers = {
     if (!visible) return emptyConnection<PostDoc>();
     const and: FilterQuery<PostDoc>[] = [visible];
     if (args.filter?.search) {
-      const re = { $regex: escapeRegex(args.filter.search), $options: 'i' };
+      const re = { $regex: escapeRegExp(args.filter.search), $options: 'i' };
       and.push({ $or: [{ title: re }, { content: re }] });
     }
     return paginate(ctx.deps.models.posts, allOf(...and), sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args, {

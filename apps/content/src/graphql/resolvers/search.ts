@@ -1,3 +1,4 @@
+import { escapeRegExp } from '@platform/stores';
 import { keepVisibleComments } from '../../comments/comment-reads';
 import type { ContentDeps } from '../../domain/deps';
 import { visiblePostsFilter } from '../../posts/post-reads';
@@ -17,10 +18,6 @@ const CANDIDATES = 200;
 const NEWEST = { createdAt: -1, _id: -1 } as const;
 const MAX_TERMS = 5;
 
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 export function searchTerms(query: string): string[] {
   return [...new Set(query.toLowerCase().split(/\s+/).filter((t) => t.length > 0))].slice(0, MAX_TERMS);
 }
@@ -32,7 +29,7 @@ export function scoreText(text: string | null | undefined, terms: string[], weig
   let score = 0;
   for (const term of terms) {
     if (!lower.includes(term)) continue;
-    score += new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegex(term)}($|[^\\p{L}\\p{N}])`, 'u').test(lower) ? 3 * weight : weight;
+    score += new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term)}($|[^\\p{L}\\p{N}])`, 'u').test(lower) ? 3 * weight : weight;
   }
   return score;
 }
@@ -46,7 +43,7 @@ export async function search(
 ): Promise<(UserDoc | PostDoc | CommentDoc)[]> {
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
-  const anyTerm = (field: string) => ({ $or: terms.map((t) => ({ [field]: { $regex: escapeRegex(t), $options: 'i' } })) });
+  const anyTerm = (field: string) => ({ $or: terms.map((t) => ({ [field]: { $regex: escapeRegExp(t), $options: 'i' } })) });
   const scored: { doc: UserDoc | PostDoc | CommentDoc; score: number; at: number }[] = [];
   const tasks: Promise<void>[] = [];
   if (type === 'USER' || type === 'ALL') {
