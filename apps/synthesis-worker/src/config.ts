@@ -9,8 +9,17 @@ export const workerConfigShape = {
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('speech'),
   REDIS_URL: env.redisUrl,
-  /** Jobs one worker process synthesises at once (each runs one eSpeak NG process at a time). */
+  /**
+   * Jobs one worker process synthesises at once (each runs one eSpeak NG process or one neural
+   * inference at a time). 2 on a 2-core machine: two one-thread inferences at once gave more audio
+   * per second than one two-thread inference (docs/operations.md).
+   */
   WORKER_CONCURRENCY: env.positiveInt(2),
+  /**
+   * Threads one neural inference uses (ONNX Runtime's intra-op threads). Concurrent jobs each run
+   * their own inference, so WORKER_CONCURRENCY × this should not exceed the worker's cores.
+   */
+  NEURAL_INFERENCE_THREADS: env.positiveInt(1),
   /** BullMQ queue name; must match the gateway's (tests use unique ones). */
   SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
   /** Prefix of the per-job Redis keys; must match the gateway's. */

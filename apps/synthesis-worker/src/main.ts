@@ -1,12 +1,13 @@
 import { Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
-import { PREMADE_VOICES, loadPiperVoice, piperModelAvailable } from '@platform/speech-engine';
+import { PREMADE_VOICES } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
 import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStaleReservations } from '@platform/speech-store';
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
+import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
 import { processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
 
@@ -26,16 +27,9 @@ async function main(): Promise<void> {
     intervalMs: config.SPEECH_RESERVATION_SWEEP_MS,
     maxAgeMs: config.SPEECH_RESERVATION_MAX_AGE_MS,
   });
-  const piperVoicesDir = piperModelAvailable(config.PIPER_VOICES_DIR) ? config.PIPER_VOICES_DIR : undefined;
-  if (piperVoicesDir) {
-    // Loading the neural model takes seconds of CPU (WebAssembly compilation). Do it before taking
-    // jobs, so no job stalls behind it; the worker is not ready (and other workers serve) meanwhile.
-    const started = Date.now();
-    await loadPiperVoice(piperVoicesDir).then(
-      () => logger.info({ ms: Date.now() - started }, 'neural voice loaded'),
-      (err: unknown) => logger.error({ err }, 'neural voice failed to load; neural jobs will fail on this worker'),
-    );
-  }
+  // Before taking jobs, so no job stalls behind the load; the worker is not ready (and other
+  // workers serve) meanwhile.
+  const neural = await preloadNeuralModel(config.PIPER_VOICES_DIR, config.NEURAL_INFERENCE_THREADS, logger);
   const hardStop = new AbortController();
 
   // BullMQ's blocking connection must retry forever (its own requirement).
@@ -43,7 +37,7 @@ async function main(): Promise<void> {
   workerConnection.on('error', () => undefined);
   const worker = new Worker<SynthesisJobData>(
     config.SYNTHESIS_QUEUE,
-    async (job) => processJob(job.data, { redis, logger, metrics, recordHistory, piperVoicesDir, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+    async (job) => processJob(job.data, { redis, logger, metrics, recordHistory, neural, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
     {
       connection: workerConnection,
       concurrency: config.WORKER_CONCURRENCY,
@@ -65,6 +59,7 @@ async function main(): Promise<void> {
     checks: {
       mongo: () => mongoReadiness(mongo),
       redis: () => redis.ping(),
+      neural: async () => neuralReadiness(neural),
     },
     mount(app) {
       // Work arrives through the BullMQ queue; HTTP is health and counters only.

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as ort from 'onnxruntime-web';
+import * as ort from 'onnxruntime-node';
 import type { VoiceSettings } from './settings';
 
 /**
- * The neural model: a Piper (VITS) voice run with ONNX Runtime's WebAssembly build (no native
- * binaries, nothing downloaded at install or run time). eSpeak NG turns text into IPA phonemes,
- * the model turns phoneme ids into 22 050 Hz audio. `scripts/fetch-voices.mjs` puts the voice in
- * PIPER_VOICES_DIR.
+ * The neural model: a Piper (VITS) voice run with ONNX Runtime's native CPU build
+ * (`onnxruntime-node`; its binaries ship inside the npm package, and the repository's `.npmrc`
+ * skips the optional CUDA download, so nothing is fetched from outside the registry). eSpeak NG
+ * turns text into IPA phonemes, the model turns phoneme ids into 22 050 Hz audio.
+ * `scripts/fetch-voices.mjs` puts the voice in PIPER_VOICES_DIR.
  */
 export const PIPER_VOICE_FILE = 'en_US-joe-medium';
 
@@ -30,21 +31,37 @@ export function piperModelAvailable(dir: string | undefined): boolean {
   return fs.existsSync(base) && fs.existsSync(`${base}.json`);
 }
 
+export interface PiperLoadOptions {
+  /**
+   * Threads one inference uses (ONNX Runtime's intra-op pool). A worker that runs several jobs at
+   * once shares one session between them, so threads × concurrent inferences should not exceed
+   * the cores the worker may use.
+   */
+  threads?: number;
+}
+
 const loaded = new Map<string, Promise<PiperVoice>>();
 
-/** Loads (once per process) the voice's model; seconds on first use, so workers preload it. */
-export function loadPiperVoice(dir: string): Promise<PiperVoice> {
+/** Loads (once per process and thread count) the voice's model; workers preload it at boot. */
+export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Promise<PiperVoice> {
+  const threads = options.threads ?? 1;
   const base = path.join(dir, `${PIPER_VOICE_FILE}.onnx`);
-  let voice = loaded.get(base);
+  const key = `${base}#${threads}`;
+  let voice = loaded.get(key);
   if (!voice) {
     voice = (async () => {
-      ort.env.wasm.numThreads = 1; // one job per worker slot; parallelism comes from concurrency
       const config = JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')) as PiperConfig;
-      const session = await ort.InferenceSession.create(await fs.promises.readFile(base));
+      const session = await ort.InferenceSession.create(base, {
+        intraOpNumThreads: threads,
+        // The graph is one chain of operators: a second (inter-op) pool would only add threads.
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+      });
       return { config, session };
     })();
-    voice.catch(() => loaded.delete(base));
-    loaded.set(base, voice);
+    voice.catch(() => loaded.delete(key));
+    loaded.set(key, voice);
   }
   return voice;
 }
@@ -85,8 +102,8 @@ export async function phonemeIds(text: string, config: PiperConfig, espeakBinary
  * varied delivery), `speed` and `style` the phoneme durations (style also widens duration noise).
  * `similarity_boost` has nothing to scale on a single-speaker model; speaker boost is applied after.
  * `deterministic`: no sampling noise at all. The model draws its noise inside the ONNX graph, which
- * ONNX Runtime Web offers no way to seed, so the only repeatable output is the noiseless one (the
- * hosted API's `seed`; docs/speech.md, "Request options").
+ * ONNX Runtime's JavaScript API offers no way to seed, so the only repeatable output is the
+ * noiseless one (the hosted API's `seed`; docs/speech.md, "Request options").
  */
 export function piperScales(config: PiperConfig, settings: VoiceSettings, deterministic = false): Float32Array {
   const { noise_scale, length_scale, noise_w } = config.inference;

@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import {
-  ENGINE_SAMPLE_RATE,
   completeAudioFile,
   NEURAL_MODEL_ID,
-  loadPiperVoice,
   renderParams,
   resolveOutputFormat,
   type RenderParams,
@@ -21,6 +19,7 @@ import {
 } from '@platform/speech-jobs';
 import { createAudioBatcher } from './audio-batcher';
 import type { WorkerMetrics } from './metrics';
+import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
 import { pieceFrames } from './piece-timing';
 
 export interface ProcessDeps {
@@ -30,8 +29,8 @@ export interface ProcessDeps {
   /** The speech store's history (`createStoreHooks`); called exactly once per job that ran. */
   recordHistory?: RecordHistory;
   espeakBinary?: string;
-  /** The Piper voice directory; jobs for the neural model fail without it. */
-  piperVoicesDir?: string;
+  /** The neural model as loaded at boot; jobs for it fail when it is not loaded. */
+  neural?: NeuralModel;
   /** Aborted on a hard stop: kills the engine processes of the job. */
   signal?: AbortSignal;
 }
@@ -78,7 +77,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   try {
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
     const params = jobRenderParams(data);
-    const pcmFor = await neuralPcmFor(data, deps);
+    const pcmFor = neuralPcmFor(data, deps);
     const pieceFrame = pieceFrames(data);
     const progress = await synthesizeToStream(
       {
@@ -121,7 +120,10 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   } catch (err) {
     metrics.jobsFailed++;
     log.error({ err }, 'synthesis job failed');
-    await writer.append({ type: 'error', status: 'error', message: 'the speech engine failed' }).catch(() => undefined);
+    // Engine failures stay internal; a missing neural model is the client's to know (it can retry
+    // on another model or later, when another worker serves it).
+    const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
+    await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
   } finally {
     metrics.synthesisSeconds += (performance.now() - started) / 1000;
   }
@@ -138,10 +140,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
 }
 
 /** Where a job for the neural model gets its PCM (the Piper voice); undefined for eSpeak NG's own jobs. */
-async function neuralPcmFor(data: SynthesisJobData, deps: ProcessDeps): Promise<((piece: string) => Promise<Int16Array>) | undefined> {
+function neuralPcmFor(data: SynthesisJobData, deps: ProcessDeps): ((piece: string) => Promise<Int16Array>) | undefined {
   if (data.modelId !== NEURAL_MODEL_ID) return undefined;
-  if (!deps.piperVoicesDir) throw new Error('this worker has no neural voice (PIPER_VOICES_DIR)');
-  const piper = await loadPiperVoice(deps.piperVoicesDir);
-  if (piper.config.audio.sample_rate !== ENGINE_SAMPLE_RATE) throw new Error('the neural voice has an unexpected sample rate');
+  const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
   return (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
 }
