@@ -1,6 +1,41 @@
 import type { ApiDocument } from '../document';
+import { contentErrorResponses, contentErrorSchemas } from './errors';
+import { contentSchemas } from './schemas';
+import { contentSecuritySchemes } from './security';
+import { authPaths } from './paths/auth';
+import { graphqlPaths, graphqlSchemas } from './paths/graphql';
+import { postPaths } from './paths/posts';
+import { userPaths } from './paths/users';
 
-/** OpenAPI 3.1 description of the content API as the gateway serves it. */
+/** Paging of the list operations: `limit` up to 100 (apps/content/src/posts/post-routes.ts MAX_LIMIT). */
+const pagingParameters = {
+  Page: { name: 'page', in: 'query', required: false, description: 'From 1.', schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 } },
+  Limit: { name: 'limit', in: 'query', required: false, description: 'Items per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+};
+
+/** OpenAPI 3.1 description of the content API as the gateway serves it: the REST blog API and the GraphQL endpoint. */
 export function contentOpenApi(): ApiDocument {
-  return { openapi: '3.1.0', info: { title: 'Content API', version: '1.0.0' }, paths: {} };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Content API',
+      version: '1.0.0',
+      description:
+        'Posts and profiles over REST (`/api/v1`, JSON) and GraphQL (`/graphql`). REST errors take one of three shapes: `{errors: {property: message}}` (400), `{error: message}` (403, 404), `{error: {code, message}}` (anything else). Every call but sign-in needs an access token of the authorization server (`/openapi/auth.json`).',
+    },
+    servers: [{ url: '/', description: 'The gateway that serves this document.' }],
+    tags: [
+      { name: 'Sign-in', description: 'Accounts and tokens for the blog’s own sign-in.' },
+      { name: 'Posts' },
+      { name: 'Users', description: 'Profiles; the credentials live at the authorization server.' },
+      { name: 'GraphQL' },
+    ],
+    paths: { ...authPaths, ...userPaths, ...postPaths, ...graphqlPaths },
+    components: {
+      schemas: { ...contentSchemas, ...contentErrorSchemas, ...graphqlSchemas },
+      responses: contentErrorResponses,
+      parameters: pagingParameters,
+      securitySchemes: contentSecuritySchemes,
+    },
+  };
 }
