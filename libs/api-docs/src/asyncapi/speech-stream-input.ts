@@ -1,0 +1,197 @@
+import type { JsonValue } from '../document';
+
+/**
+ * The speech API's text-to-speech WebSocket (docs/speech.md "WebSocket stream-input"): the client sends
+ * text as it has it, the gateway answers with audio in one of two framings chosen at the upgrade.
+ */
+const speechError: JsonValue = {
+  type: 'object',
+  required: ['detail'],
+  properties: {
+    detail: {
+      type: 'object',
+      required: ['status', 'message'],
+      properties: {
+        status: { type: 'string', description: 'The speech API error status (bad_request, unauthorized, invalid_api_key, voice_not_found, ...).' },
+        message: { type: 'string' },
+      },
+    },
+  },
+};
+
+const alignment: JsonValue = {
+  type: ['object', 'null'],
+  description: "The characters of this message's piece of text and when each is spoken, in milliseconds from the start of this message's audio.",
+  required: ['chars', 'charStartTimesMs', 'charDurationsMs'],
+  properties: {
+    chars: { type: 'array', items: { type: 'string' } },
+    charStartTimesMs: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    charDurationsMs: { type: 'array', items: { type: 'integer', minimum: 0 } },
+  },
+};
+
+export const streamInputChannel: JsonValue = {
+  address: '/v1/text-to-speech/{voice_id}/stream-input',
+  title: 'Speech stream-input',
+  summary: 'Text in as it is written, audio out as it is synthesised.',
+  description:
+    'The path segment is a voice id (the hosted API\'s form) or a model id (then the voice comes from the `voice_id` query parameter or the first message). ' +
+    'Authenticate with the `xi-api-key` header, the `xi_api_key` query parameter or the first message\'s `xi_api_key`. ' +
+    'Audio comes as binary frames (the default for other clients, or `shape=document`) or as JSON messages with base64 audio and alignment ' +
+    '(an official SDK\'s `X-Fern-SDK-Name`, `shape=hosted` or `message_format=json`). Failures are a text frame in the speech error shape, then a close (1008 policy, 1011 internal, 1013 try again later).',
+  servers: [{ $ref: '#/servers/gateway' }],
+  parameters: { voice_id: { description: 'A voice id, or a model id (see the channel description).' } },
+  messages: {
+    initialise: {
+      name: 'initialise',
+      title: 'First message: initialise and authenticate',
+      contentType: 'application/json',
+      payload: {
+        type: 'object',
+        required: ['text'],
+        properties: {
+          text: { type: 'string', description: 'Usually a single space.' },
+          voice_settings: {
+            type: 'object',
+            properties: {
+              stability: { type: 'number', minimum: 0, maximum: 1 },
+              similarity_boost: { type: 'number', minimum: 0, maximum: 1 },
+              style: { type: 'number', minimum: 0, maximum: 1 },
+              use_speaker_boost: { type: 'boolean' },
+              speed: { type: 'number' },
+            },
+          },
+          xi_api_key: { type: 'string', description: 'The API key, when it did not come with the upgrade.' },
+          voice_id: { type: 'string' },
+          generation_config: {
+            type: 'object',
+            properties: { chunk_length_schedule: { type: 'array', items: { type: 'integer', minimum: 50, maximum: 500 } } },
+          },
+        },
+      },
+      examples: [{ name: 'start', payload: { text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: 'sk_...' } }],
+    },
+    text: {
+      name: 'text',
+      title: 'Text to synthesise',
+      contentType: 'application/json',
+      payload: {
+        type: 'object',
+        required: ['text'],
+        properties: {
+          text: { type: 'string', minLength: 1, maxLength: 5000 },
+          flush: { type: 'boolean', description: 'Synthesise everything buffered now, even without a sentence end.' },
+          try_trigger_generation: { type: 'boolean', description: 'Read as `flush`.' },
+        },
+      },
+      examples: [{ name: 'sentence', payload: { text: 'Hello there, how are you today? ', flush: false } }],
+    },
+    endOfInput: {
+      name: 'endOfInput',
+      title: 'End of input',
+      contentType: 'application/json',
+      payload: { type: 'object', required: ['text'], properties: { text: { const: '' } } },
+      examples: [{ name: 'end', payload: { text: '' } }],
+    },
+    audioFrame: {
+      name: 'audioFrame',
+      title: 'Audio (binary framing)',
+      summary: 'A binary frame of audio in the chosen output_format; concatenated, one valid file per synthesised segment.',
+      contentType: 'application/octet-stream',
+      payload: { type: 'string', format: 'binary' },
+    },
+    audioMessage: {
+      name: 'audioMessage',
+      title: 'Audio (JSON framing, the hosted API\'s shape)',
+      contentType: 'application/json',
+      payload: {
+        type: 'object',
+        required: ['audio', 'isFinal', 'alignment', 'normalizedAlignment'],
+        properties: {
+          audio: { type: 'string', contentEncoding: 'base64' },
+          isFinal: { type: 'null' },
+          alignment,
+          normalizedAlignment: alignment,
+        },
+      },
+      examples: [
+        {
+          name: 'piece',
+          payload: { audio: 'SUQzBAAAAAAA...', isFinal: null, alignment: { chars: ['H', 'i'], charStartTimesMs: [0, 70], charDurationsMs: [70, 90] }, normalizedAlignment: { chars: ['H', 'i'], charStartTimesMs: [0, 70], charDurationsMs: [70, 90] } },
+        },
+      ],
+    },
+    final: {
+      name: 'final',
+      title: 'End of the stream',
+      summary: 'After the end of input and the last audio; a close 1000 follows.',
+      contentType: 'application/json',
+      payload: { type: 'object', required: ['isFinal'], properties: { isFinal: { const: true } } },
+      examples: [{ name: 'final', payload: { isFinal: true } }],
+    },
+    error: {
+      name: 'error',
+      title: 'Error',
+      summary: 'A failure in the speech API error shape; the close that follows carries its code.',
+      contentType: 'application/json',
+      payload: speechError,
+      examples: [{ name: 'unknown voice', payload: { detail: { status: 'voice_not_found', message: 'voice not found' } } }],
+    },
+  },
+  bindings: {
+    ws: {
+      bindingVersion: '0.1.0',
+      headers: {
+        type: 'object',
+        properties: {
+          'xi-api-key': { type: 'string' },
+          'X-Fern-SDK-Name': { type: 'string', description: 'Sent by the official SDKs: selects the JSON framing.' },
+        },
+      },
+      query: {
+        type: 'object',
+        properties: {
+          model_id: { type: 'string' },
+          voice_id: { type: 'string' },
+          output_format: { type: 'string', default: 'mp3_44100_128' },
+          language_code: { type: 'string' },
+          inactivity_timeout: { type: 'integer', minimum: 1, maximum: 180, default: 20 },
+          shape: { type: 'string', enum: ['hosted', 'document'], description: 'hosted: JSON messages; document: binary frames.' },
+          message_format: { type: 'string', enum: ['json'] },
+          sync_alignment: { type: 'boolean' },
+          xi_api_key: { type: 'string' },
+          optimize_streaming_latency: { type: 'integer', minimum: 0, maximum: 4 },
+          seed: { type: 'integer' },
+          apply_text_normalization: { type: 'string', enum: ['auto', 'on', 'off'] },
+        },
+      },
+    },
+  },
+};
+
+const message = (name: string): JsonValue => ({ $ref: `#/channels/streamInput/messages/${name}` });
+const channel: JsonValue = { $ref: '#/channels/streamInput' };
+
+export const streamInputOperations: Record<string, JsonValue> = {
+  receiveStreamInputText: {
+    action: 'receive',
+    channel,
+    title: 'The client sends text',
+    description: 'First message, then text (buffered; each complete sentence is synthesised), then the end of input.',
+    messages: [message('initialise'), message('text'), message('endOfInput')],
+  },
+  sendStreamInputBinaryAudio: {
+    action: 'send',
+    channel,
+    title: 'Audio as binary frames',
+    description: 'The default for clients that are not the official SDKs (or `shape=document`): binary audio frames, then `{"isFinal": true}` and close 1000.',
+    messages: [message('audioFrame'), message('final'), message('error')],
+  },
+  sendStreamInputJsonAudio: {
+    action: 'send',
+    channel,
+    title: 'Audio as JSON messages (the hosted API\'s shape)',
+    description: 'For the official SDKs, `shape=hosted` or `message_format=json`: one JSON message per piece of text synthesised, then `{"isFinal": true}` and close 1000.',
+    messages: [message('audioMessage'), message('final'), message('error')],
+  },
+};
