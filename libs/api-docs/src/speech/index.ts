@@ -1,6 +1,84 @@
 import type { ApiDocument } from '../document';
+import { speechErrorSchema } from './errors';
+import { accountPaths } from './paths/account';
+import { historyPaths } from './paths/history';
+import { synthesisPaths } from './paths/synthesis';
+import { voicesPaths } from './paths/voices';
+import {
+  apiKeyPageSchema,
+  apiKeyRequestSchema,
+  apiKeySchema,
+  historyDownloadRequestSchema,
+  historyItemSchema,
+  historyPageSchema,
+  newApiKeySchema,
+  subscriptionSchema,
+  userSchema,
+} from './schemas/account';
+import {
+  alignmentSchema,
+  audioWithTimestampsSchema,
+  modelSchema,
+  outputFormatSchema,
+  storedVoiceSettingsSchema,
+  textToSpeechRequestSchema,
+  voiceSettingsSchema,
+} from './schemas/synthesis';
+import { addVoiceResponseSchema, voiceDetailSchema, voiceFormSchema, voiceSchema, voiceSearchPageSchema } from './schemas/voices';
+import { securitySchemes } from './security';
 
-/** OpenAPI 3.1 description of the speech API as the gateway serves it. */
+const DESCRIPTION = `The speech synthesis API served by the gateway: text to speech (whole file, streamed, with character timestamps), models, voices and voice cloning, history, the user's subscription and API keys. Compatible with the hosted ElevenLabs API and its official SDKs (docs/speech.md lists where they differ).
+
+Every error is \`{"detail": {"status": "...", "message": "..."}}\` with \`Content-Type: application/json\`.
+
+Authentication: an API key (\`xi-api-key\` header or \`Authorization: Bearer sk_…\`) or an OAuth 2.0 access token of the platform's authorization server (\`Authorization: Bearer\`, or \`DPoP\` with a proof, RFC 9449). Reads need \`speech:read\`, everything else \`speech:write\`.
+
+The WebSocket \`/v1/text-to-speech/{voice_id}/stream-input\` is described by the AsyncAPI document (\`/asyncapi.json\`).`;
+
+/** OpenAPI 3.1 description of the speech API as the gateway serves it (docs/speech.md). */
 export function speechOpenApi(): ApiDocument {
-  return { openapi: '3.1.0', info: { title: 'Speech API', version: '1.0.0' }, paths: {} };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Speech API', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: '/', description: 'The gateway that serves this document.' }],
+    security: [{ ApiKey: [] }, { Bearer: [] }, { DPoP: [] }],
+    tags: [
+      { name: 'Text to speech', description: 'Synthesis over HTTP, and the premade voices’ previews.' },
+      { name: 'Models' },
+      { name: 'Voices', description: 'Premade voices, cloning from recordings, settings.' },
+      { name: 'History', description: 'Every generation of `POST /v1/text-to-speech/{voice_id}` and its variants, with its audio.' },
+      { name: 'User' },
+      { name: 'API keys', description: 'The account’s own API keys, managed with an OAuth access token.' },
+    ],
+    paths: { ...synthesisPaths(), ...voicesPaths(), ...historyPaths(), ...accountPaths() },
+    components: {
+      securitySchemes,
+      schemas: {
+        SpeechError: speechErrorSchema,
+        StatusOk: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+        OutputFormat: outputFormatSchema(),
+        VoiceSettings: voiceSettingsSchema(),
+        StoredVoiceSettings: storedVoiceSettingsSchema(),
+        TextToSpeechRequest: textToSpeechRequestSchema(),
+        CharacterAlignment: alignmentSchema(),
+        AudioWithTimestamps: audioWithTimestampsSchema(),
+        Model: modelSchema(),
+        Voice: voiceSchema(),
+        VoiceDetail: voiceDetailSchema(),
+        VoiceAddForm: voiceFormSchema('add'),
+        VoiceEditForm: voiceFormSchema('edit'),
+        AddVoiceResponse: addVoiceResponseSchema(),
+        VoiceSearchPage: voiceSearchPageSchema(),
+        User: userSchema(),
+        Subscription: subscriptionSchema(),
+        HistoryItem: historyItemSchema(),
+        HistoryPage: historyPageSchema(),
+        HistoryDownloadRequest: historyDownloadRequestSchema(),
+        ApiKey: apiKeySchema(),
+        NewApiKey: newApiKeySchema(),
+        ApiKeyRequest: apiKeyRequestSchema(),
+        ApiKeyPage: apiKeyPageSchema(),
+      },
+    },
+  };
 }

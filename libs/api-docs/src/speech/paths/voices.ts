@@ -1,0 +1,204 @@
+import { PREMADE_VOICES } from '@platform/speech-engine';
+import { speechErrors } from '../errors';
+import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
+import { anyCredential } from '../security';
+
+const tags = ['Voices'];
+const read = anyCredential('speech:read');
+const write = anyCredential('speech:write');
+
+const voiceId: JsonObject = {
+  name: 'voice_id',
+  in: 'path',
+  required: true,
+  description: 'A premade voice or one of the account’s clones; another account’s voice is 404 `voice_not_found`.',
+  schema: { type: 'string', maxLength: 200 },
+  example: PREMADE_VOICES[0]!.voice_id,
+};
+
+const multipart = (action: 'add' | 'edit'): JsonObject => ({
+  required: action === 'add',
+  description: 'multipart/form-data, read while streaming; nothing is stored when any check fails.',
+  content: {
+    'multipart/form-data': {
+      schema: schemaRef(action === 'add' ? 'VoiceAddForm' : 'VoiceEditForm'),
+      encoding: { files: { contentType: 'audio/wav, audio/mpeg, audio/ogg, audio/flac, application/octet-stream' } },
+    },
+  },
+});
+
+const notFound = { 404: ['voice_not_found'] } as const;
+
+const query = (name: string, description: string, schema: JsonObject, explode = false): JsonObject => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  ...(explode ? { style: 'form', explode: true } : {}),
+});
+
+const bool = { type: 'string', pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' };
+const values = { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } };
+
+/** `GET /v2/voices`' parameters (docs/speech.md, "Search"). */
+const searchParameters: JsonObject[] = [
+  query('page_size', '1–100, default 10.', { type: 'integer', minimum: 1, maximum: 100, default: 10 }),
+  query('next_page_token', 'The previous page’s `next_page_token` (same `sort` and `sort_direction`).', { type: 'string', maxLength: 1024 }),
+  query('sort', 'Sort key; premade voices have no creation time and sort as the oldest.', { type: 'string', enum: ['created_at_unix', 'name'], default: 'created_at_unix' }),
+  query('sort_direction', 'Default `desc` for `created_at_unix`, `asc` for `name`.', { type: 'string', enum: ['asc', 'desc'] }),
+  query('search', 'Case-insensitive substring of the name, description, a label value or the category.', { type: 'string', maxLength: 200 }),
+  query('voice_type', '`personal`, `non-default`, `non-community`, `saved`: the account’s clones; `default`: premade; `community`, `workspace`: none.', {
+    type: 'string',
+    enum: ['personal', 'community', 'default', 'workspace', 'non-default', 'non-community', 'saved'],
+  }),
+  query('category', '`premade` or `cloned`; the others match nothing here.', { type: 'string', enum: ['premade', 'cloned', 'generated', 'professional', 'high_quality'] }),
+  query('gender', 'The voice’s `gender` label (case-insensitive).', { type: 'string' }),
+  query('age', 'The voice’s `age` label.', { type: 'string' }),
+  query('accent', 'The voice’s `accent` label.', { type: 'string' }),
+  query('language', 'One of these `language` labels (repeatable).', values, true),
+  query('use_cases', 'One of these `use_case` labels (repeatable).', values, true),
+  query('voice_ids', 'Only these voices (repeatable, at most 100).', values, true),
+  query('fine_tuning_state', 'Matches nothing: no professional clones here.', {
+    type: 'string',
+    enum: ['draft', 'not_verified', 'not_started', 'queued', 'fine_tuning', 'fine_tuned', 'failed', 'delayed'],
+  }),
+  query('collection_id', 'Matches nothing: no collections here.', { type: 'string' }),
+  query('high_quality', '`true` matches nothing.', bool),
+  query('min_notice_period_days', 'Checked, no effect.', { type: 'integer', minimum: 0, maximum: 100000 }),
+  query('include_custom_rates', 'Checked, no effect.', bool),
+  query('include_live_moderated', 'Checked, no effect.', bool),
+  query('include_total_count', 'Checked; `total_count` is always answered.', bool),
+];
+
+export const voicesPaths = (): JsonObject => ({
+  '/v1/voices': {
+    get: {
+      operationId: 'listVoices',
+      tags,
+      summary: 'The premade voices and the account’s clones',
+      description: 'Premade first, then the account’s clones, oldest first.',
+      security: read,
+      responses: {
+        200: jsonResponse('The voices.', { type: 'object', required: ['voices'], properties: { voices: { type: 'array', items: schemaRef('Voice') } } }),
+        ...speechErrors(),
+      },
+    },
+  },
+  '/v2/voices': {
+    get: {
+      operationId: 'searchVoices',
+      tags,
+      summary: 'Search voices (keyset paging)',
+      description: 'The hosted API’s voice search over the same voices as `GET /v1/voices`. A parameter given twice is 400, except the lists.',
+      security: read,
+      parameters: searchParameters,
+      responses: { 200: jsonResponse('A page of voices.', schemaRef('VoiceSearchPage')), ...speechErrors() },
+    },
+  },
+  '/v1/voices/settings/default': {
+    get: {
+      operationId: 'getDefaultVoiceSettings',
+      tags,
+      summary: 'The default voice settings',
+      security: read,
+      responses: {
+        200: jsonResponse('The defaults.', schemaRef('StoredVoiceSettings'), { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true }),
+        ...speechErrors(),
+      },
+    },
+  },
+  '/v1/voices/add': {
+    post: {
+      operationId: 'addVoice',
+      tags,
+      summary: 'Clone a voice from recordings',
+      description:
+        'Analyses the recordings and derives a voice. Counts against the plan’s `voice_limit` and monthly `max_voice_add_edits` (429 `quota_exceeded`, answered before the upload is read).',
+      security: write,
+      requestBody: multipart('add'),
+      responses: {
+        200: jsonResponse('The new voice.', schemaRef('AddVoiceResponse'), { voice_id: 'Xb7hH8MSUJpSbSDYk0k2', name: 'My voice', category: 'cloned', requires_verification: false }),
+        ...speechErrors({ 409: ['error'], 429: ['quota_exceeded'] }),
+      },
+    },
+  },
+  '/v1/voices/{voice_id}': {
+    parameters: [voiceId],
+    get: {
+      operationId: 'getVoice',
+      tags,
+      summary: 'A voice with its preview and the account’s settings for it',
+      security: read,
+      responses: { 200: jsonResponse('The voice.', schemaRef('VoiceDetail')), ...speechErrors(notFound) },
+    },
+    delete: {
+      operationId: 'deleteVoice',
+      tags,
+      summary: 'Delete a cloned voice',
+      description: 'The voice, its samples and saved settings are removed and its slot freed. Premade voices: 400 `bad_request`.',
+      security: write,
+      responses: { 200: okResponse('Deleted.'), ...speechErrors(notFound) },
+    },
+  },
+  '/v1/voices/{voice_id}/edit': {
+    parameters: [voiceId],
+    post: {
+      operationId: 'editVoice',
+      tags,
+      summary: 'Rename, relabel or change the samples of a cloned voice',
+      description: 'Every field optional. New `files` are added (at most 10 samples in all) or, with `replace_samples=true`, replace them; a sample change re-derives the voice and counts against `max_voice_add_edits`. Premade voices: 400.',
+      security: write,
+      requestBody: multipart('edit'),
+      responses: { 200: okResponse('Changed.'), ...speechErrors({ ...notFound, 409: ['error'], 429: ['quota_exceeded'] }) },
+    },
+  },
+  '/v1/voices/{voice_id}/settings': {
+    parameters: [voiceId],
+    get: {
+      operationId: 'getVoiceSettings',
+      tags,
+      summary: 'The account’s saved settings for a voice, or the defaults',
+      security: read,
+      responses: { 200: jsonResponse('The settings.', schemaRef('StoredVoiceSettings')), ...speechErrors(notFound) },
+    },
+  },
+  '/v1/voices/{voice_id}/settings/edit': {
+    parameters: [voiceId],
+    post: {
+      operationId: 'editVoiceSettings',
+      tags,
+      summary: 'Save settings for a voice (premade or cloned)',
+      security: write,
+      requestBody: {
+        required: true,
+        description: 'JSON, at most 8 KiB; any subset of the four fields.',
+        content: jsonContent(
+          {
+            type: 'object',
+            properties: {
+              stability: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+              similarity_boost: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+              style: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+              use_speaker_boost: { type: ['boolean', 'null'] },
+            },
+          },
+          { stability: 0.3, similarity_boost: 0.9 },
+        ),
+      },
+      responses: { 200: okResponse('Saved.'), ...speechErrors({ ...notFound, 413: ['text_too_long'] }) },
+    },
+  },
+  '/v1/voices/{voice_id}/samples/{sample_id}/audio': {
+    parameters: [voiceId, { name: 'sample_id', in: 'path', required: true, schema: { type: 'string', maxLength: 200 } }],
+    get: {
+      operationId: 'getVoiceSampleAudio',
+      tags,
+      summary: 'A stored sample’s bytes',
+      security: read,
+      responses: {
+        200: binaryResponse('The sample as uploaded, with its media type.', ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac']),
+        ...speechErrors(notFound),
+      },
+    },
+  },
+});

@@ -1,0 +1,65 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { OUTPUT_FORMATS } from '@platform/speech-engine';
+import { speechOpenApi } from '../src/speech';
+
+type Operation = { operationId?: string; responses?: Record<string, unknown>; security?: unknown[] };
+
+const operations = () =>
+  Object.entries(speechOpenApi().paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => method !== 'parameters')
+      .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  );
+
+describe('the speech API document', () => {
+  it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
+    await expect(SwaggerParser.validate(structuredClone(speechOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeDefined();
+  });
+
+  it('describes every route of the gateway’s speech module, each with an operationId', () => {
+    expect(operations().map(({ method, path, operation }) => `${method} ${path} ${operation.operationId ?? '(none)'}`).sort()).toEqual(
+      [
+        'POST /v1/text-to-speech/{voice_id} textToSpeech',
+        'POST /v1/text-to-speech/{voice_id}/stream textToSpeechStream',
+        'POST /v1/text-to-speech/{voice_id}/with-timestamps textToSpeechWithTimestamps',
+        'POST /v1/text-to-speech/{voice_id}/stream/with-timestamps textToSpeechStreamWithTimestamps',
+        'GET /v1/voice-previews/{file} getVoicePreview',
+        'GET /v1/models listModels',
+        'GET /v1/voices listVoices',
+        'GET /v2/voices searchVoices',
+        'GET /v1/voices/settings/default getDefaultVoiceSettings',
+        'POST /v1/voices/add addVoice',
+        'GET /v1/voices/{voice_id} getVoice',
+        'DELETE /v1/voices/{voice_id} deleteVoice',
+        'POST /v1/voices/{voice_id}/edit editVoice',
+        'GET /v1/voices/{voice_id}/settings getVoiceSettings',
+        'POST /v1/voices/{voice_id}/settings/edit editVoiceSettings',
+        'GET /v1/voices/{voice_id}/samples/{sample_id}/audio getVoiceSampleAudio',
+        'GET /v1/history listHistory',
+        'GET /v1/history/{history_item_id} getHistoryItem',
+        'DELETE /v1/history/{history_item_id} deleteHistoryItem',
+        'GET /v1/history/{history_item_id}/audio getHistoryAudio',
+        'POST /v1/history/download downloadHistory',
+        'GET /v1/user getUser',
+        'GET /v1/user/subscription getSubscription',
+        'GET /v1/api-keys listApiKeys',
+        'POST /v1/api-keys createApiKey',
+        'DELETE /v1/api-keys/{key_id} revokeApiKey',
+      ].sort(),
+    );
+  });
+
+  it('gives every operation a success, the gateway’s own errors and a security requirement', () => {
+    for (const { method, path, operation } of operations()) {
+      const codes = Object.keys(operation.responses ?? {});
+      expect({ at: `${method} ${path}`, success: codes.some((c) => c.startsWith('2')) }).toEqual({ at: `${method} ${path}`, success: true });
+      expect({ at: `${method} ${path}`, codes }).toEqual({ at: `${method} ${path}`, codes: expect.arrayContaining(['400', '401', '403', '429', '500', '503']) });
+      expect(operation.security?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('lists the engine’s output formats and refuses none of them', () => {
+    const schemas = (speechOpenApi().components as { schemas: Record<string, { enum?: string[] }> }).schemas;
+    expect(schemas.OutputFormat?.enum).toEqual(OUTPUT_FORMATS.map((f) => f.id));
+  });
+});
