@@ -65,6 +65,26 @@ describe('@cache(ttl:)', () => {
     expect(fresh.extensions?.cacheHits).toBeUndefined();
   });
 
+  it('authors come from each replica\'s memo until a profile write, which every replica sees once it returned (GraphQL and REST)', async () => {
+    const writer = await seedUser(app, { name: 'Memo Author' });
+    const created = await gql(app, `mutation { createPost(input: { title: "Memo", content: "m", status: PUBLISHED }) { post { id } } }`, {}, writer);
+    const id = (created.data!.createPost as { post: { id: string } }).post.id;
+    const restId = Number(Buffer.from(id, 'base64url').toString().split(':')[1]);
+    const q = `query($id: ID!) { post(id: $id) { author { name } } }`;
+    const authorName = async () => ({
+      graphql: ((await raw(replica, q, { id }, reader)).data.post as { author: { name: string } }).author.name,
+      rest: ((await api(replica, 'GET', `/api/v1/posts/${restId}`, { caller: reader })).json as { author_name: string }).author_name,
+    });
+    expect(await authorName()).toEqual({ graphql: 'Memo Author', rest: 'Memo Author' });
+    // Changed behind the service's back: the replica's memo still answers, so no MongoDB read was made.
+    await app.mongo.collection('users').updateOne({ _id: writer.id as never }, { $set: { name: 'Changed in DB' } });
+    expect(await authorName()).toEqual({ graphql: 'Memo Author', rest: 'Memo Author' });
+    // A profile write through the other replica moves the User version: this one reads the new profile.
+    const renamed = await gql(app, `mutation($id: ID!) { updateUser(id: $id, input: { name: "Renamed Author" }) { success } }`, { id: writer.id }, writer);
+    expect(renamed.data!.updateUser).toEqual({ success: true });
+    expect(await authorName()).toEqual({ graphql: 'Renamed Author', rest: 'Renamed Author' });
+  });
+
   it('a connection cached without totalCount is not served to the same query with totalCount (counted, then cached with it)', async () => {
     const writer = await seedUser(app, { name: 'Counted Author' });
     for (const title of ['Counted 1', 'Counted 2', 'Counted 3']) {

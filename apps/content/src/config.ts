@@ -23,6 +23,7 @@ export const contentConfigShape = {
    * SUBSCRIPTION_MAX_COST: the gateway's nested fetches for subscriptions are requests here too.
    */
   GRAPHQL_MAX_COST: env.positiveInt(5_000),
+  USER_MEMO_ENTRIES: env.positiveInt(10_000),
 };
 
 export type ContentConfig = ReturnType<typeof loadContentConfig>;

@@ -2,11 +2,12 @@ import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis, createKafka, mongoReadiness } from '@platform/stores';
 import { createAuthClient } from './auth-client/auth-client';
+import { createUserMemo } from './cache/user-memo';
 import { createVersionedCache } from './cache/versioned-cache';
 import { loadContentConfig } from './config';
 import type { ContentDeps } from './domain/deps';
 import { mountContent } from './http/content-app';
-import { createModels, syncIndexes } from './models';
+import { createModels, syncIndexes, type UserDoc } from './models';
 import { createRelay } from './outbox/relay';
 import { createCursorCodec } from './graphql/cursors';
 import { graphqlMount } from './graphql/graphql-mount';
@@ -35,6 +36,11 @@ async function main(): Promise<void> {
     invalidate: (type) => cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
     // A write committed here is published at once, not at the next poll.
     outboxCommitted: () => relay.wake(),
+    users: createUserMemo({
+      readVersion: (type) => cache.version(type),
+      findUsers: (ids) => models.users.find({ _id: { $in: ids } }).lean<UserDoc[]>(),
+      maxEntries: config.USER_MEMO_ENTRIES,
+    }),
   };
   const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET), maxCost: config.GRAPHQL_MAX_COST });
   await runService({

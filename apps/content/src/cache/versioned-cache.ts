@@ -21,6 +21,8 @@ export interface CacheLookup {
 
 export interface VersionedCache {
   get(type: CachedType, key: string): Promise<CacheLookup>;
+  /** The type's current version alone (one GET), for caches that keep entries elsewhere (user-memo.ts). */
+  version(type: CachedType): Promise<string>;
   set(type: CachedType, key: string, version: string, value: string, ttlSeconds: number): Promise<void>;
   invalidate(type: CachedType): Promise<void>;
 }
@@ -38,6 +40,9 @@ export function createVersionedCache(redis: Redis, prefix: string): VersionedCac
       const cut = entry ? entry.indexOf(SEPARATOR) : -1;
       const current = entry && cut > 0 && entry.slice(0, cut) === version;
       return { value: current ? entry.slice(cut + 1) : null, version };
+    },
+    async version(type) {
+      return (await redis.get(versionKey(type))) ?? '0';
     },
     async set(type, key, version, value, ttlSeconds) {
       await redis.set(entryKey(type, key), `${version}${SEPARATOR}${value}`, 'EX', ttlSeconds);

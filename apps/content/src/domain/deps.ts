@@ -1,4 +1,5 @@
 import type { AuthClient } from '../auth-client/auth-client';
+import type { UserMemo } from '../cache/user-memo';
 import type { Models } from '../models';
 
 /** What the content functions need; main.ts builds it, tests hand in their own. */
@@ -9,4 +10,6 @@ export interface ContentDeps {
   invalidate: (type: 'User' | 'Post' | 'Comment') => Promise<void>;
   /** Called after every commit that stored outbox records (main.ts: wakes this process's relay). */
   outboxCommitted?: () => void;
+  /** Authors and other users read by id, remembered in this process (cache/user-memo.ts); MongoDB every time without it. */
+  users?: UserMemo;
 }

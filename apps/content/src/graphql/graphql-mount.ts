@@ -159,7 +159,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
         express.json({ limit: GRAPHQL_BODY_LIMIT }),
         limitsGate(options.maxCost),
         expressMiddleware(server, {
-          context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps), cursors: options.cursors }),
+          context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps, options.deps.users?.version()), cursors: options.cursors }),
         }),
         // Body parser failures on /graphql, in the GraphQL shape.
         (err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -20,12 +20,21 @@ function byId<K, T extends { _id: K }>(keys: readonly K[], docs: T[]): (T | null
   return keys.map((k) => map.get(k) ?? null);
 }
 
-export function createLoaders(deps: ContentDeps): Loaders {
+/** The users with these ids, through the process's user memo when there is one. */
+async function loadUsers(deps: ContentDeps, ids: readonly string[], userVersion: Promise<string | null> | undefined): Promise<(UserDoc | null)[]> {
+  if (!deps.users) return byId(ids, await deps.models.users.find({ _id: { $in: [...ids] } }).lean<UserDoc[]>());
+  const found = await deps.users.load(ids, await (userVersion ?? deps.users.version()));
+  return ids.map((id) => found.get(id) ?? null);
+}
+
+/**
+ * `userVersion`: the `User` cache version, read when the request began (beside its other queries),
+ * so users come from the memo without a round trip of their own.
+ */
+export function createLoaders(deps: ContentDeps, userVersion?: Promise<string | null>): Loaders {
   const { models } = deps;
   return {
-    user: new DataLoader(async (ids) =>
-      byId(ids, await models.users.find({ _id: { $in: [...ids] } }).lean<UserDoc[]>()),
-    ),
+    user: new DataLoader((ids) => loadUsers(deps, ids, userVersion)),
     post: new DataLoader(async (ids) =>
       byId(ids, await models.posts.find({ _id: { $in: [...ids] } }).lean<PostDoc[]>()),
     ),

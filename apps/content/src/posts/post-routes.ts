@@ -32,13 +32,15 @@ export function postRoutes(deps: ContentDeps): Router {
     const limit = queryPositiveInt(query, 'limit', 10, MAX_LIMIT);
     const category = queryString(query, 'category');
     const tag = queryString(query, 'tag');
+    // Asked beside the page's queries: the authors then come from the user memo with no round trip of their own.
+    const userVersion = deps.users?.version();
     const { posts, total } = await listPublished(deps, {
       page,
       limit,
       ...(category !== undefined ? { category: slugify(category, '-') } : {}),
       ...(tag !== undefined ? { tag: slugify(tag, '-') } : {}),
     });
-    res.json({ data: await renderPosts(deps, posts), meta: { total, page, limit, pages: Math.ceil(total / limit) } });
+    res.json({ data: await renderPosts(deps, posts, userVersion), meta: { total, page, limit, pages: Math.ceil(total / limit) } });
   });
 
   router.post('/posts', async (req: Request, res: Response) => {

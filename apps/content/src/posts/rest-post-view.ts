@@ -21,17 +21,30 @@ export interface RestPost {
   tags: { slug: string; name: string }[];
 }
 
-/** Renders posts with one query for authors and at most one each for category and tag names not known yet, however many posts. */
-export async function renderPosts(deps: ContentDeps, posts: PostDoc[]): Promise<RestPost[]> {
+/** The authors' names, from the user memo when there is one (`userVersion` read beside the page's own query). */
+async function authorNames(deps: ContentDeps, ids: string[], userVersion: Promise<string | null> | undefined): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  if (deps.users) {
+    const users = await deps.users.load(ids, await (userVersion ?? deps.users.version()));
+    return new Map([...users.values()].map((u) => [u._id, u.name]));
+  }
+  const authors = await deps.models.users.find({ _id: { $in: ids } }, { name: 1 }).lean<Pick<UserDoc, '_id' | 'name'>[]>();
+  return new Map(authors.map((a) => [a._id, a.name]));
+}
+
+/**
+ * Renders posts with one query for authors (none when the memo knows them) and at most one each for
+ * category and tag names not known yet, however many posts.
+ */
+export async function renderPosts(deps: ContentDeps, posts: PostDoc[], userVersion?: Promise<string | null>): Promise<RestPost[]> {
   const authorIds = [...new Set(posts.map((p) => p.author))];
   const categoryIds = [...new Set(posts.flatMap((p) => (p.category ? [p.category] : [])))];
   const tagIds = [...new Set(posts.flatMap((p) => p.tags))];
-  const [authors, categoryName, tagName] = await Promise.all([
-    authorIds.length ? deps.models.users.find({ _id: { $in: authorIds } }, { name: 1 }).lean<Pick<UserDoc, '_id' | 'name'>[]>() : [],
+  const [authorName, categoryName, tagName] = await Promise.all([
+    authorNames(deps, authorIds, userVersion),
     taxonomyNames(deps.models.categories, categoryIds),
     taxonomyNames(deps.models.tags, tagIds),
   ]);
-  const authorName = new Map(authors.map((a) => [a._id, a.name]));
   return posts.map((post) => {
     const name = authorName.get(post.author) ?? null;
     return {
