@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
@@ -21,6 +22,7 @@ import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
+import { referenceRoutes } from './reference/reference-routes';
 import { routeUpgrades } from './routing/upgrades';
 import { createSpeechEdge } from './speech';
 import { authApiKeys } from './speech/api-keys';
@@ -164,6 +166,7 @@ async function main(): Promise<void> {
         pages: config.PLAYGROUND_CLIENT_ID
           ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
           : null,
+        reference: referenceRoutes({ publicUrl: config.PUBLIC_URL, dir: path.join(config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, 'reference'), logger }),
       });
     },
     onServer(server) {

@@ -30,6 +30,11 @@ export interface EdgeRouteDeps {
   speechV2?: Router[];
   /** Pages for people (the playground), served where no API path matched. */
   pages?: Router | null;
+  /**
+   * The published interface documents and their reference pages (`/openapi/*`, `/asyncapi.json`,
+   * `/docs`, the GraphQL explorer a browser gets at `/graphql`): mounted before the APIs, public.
+   */
+  reference?: Router | null;
 }
 
 /**
@@ -69,6 +74,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   const speechAudiences = [base, `${base}/v1`];
   const contentAudiences = [base, `${base}/api`];
   app.use(refuseNonCanonicalPaths);
+  if (deps.reference) app.use(deps.reference);
 
   // A proxied request must never become an unhandled rejection (it would end the process).
   const settle = (work: Promise<void>, res: Response) =>

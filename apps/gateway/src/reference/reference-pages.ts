@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Response, type Router } from 'express';
+import type { Logger } from '@platform/logger';
+import { playgroundHeaders } from '../playground/playground-routes';
+
+/**
+ * The reference pages, built by `npm run build` into the playground's dist/reference: `/docs` (the
+ * OpenAPI documents in Swagger UI), `/docs/asyncapi` (the AsyncAPI document) and the GraphQL explorer
+ * (GraphiQL) that a browser gets at `/graphql`. Same Content-Security-Policy as the playground: only
+ * this origin's scripts, styles and connections, so the pages work with no internet and a token pasted
+ * into the explorer cannot leave for another origin.
+ */
+export function referencePages(dir: string, publicUrl: string, logger: Logger): Router | null {
+  const page = (name: string) => path.join(dir, name);
+  if (!fs.existsSync(page('docs.html'))) {
+    logger.warn({ dir }, 'reference pages not found (run `npm run build`); serving the documents without /docs and the GraphQL explorer');
+    return null;
+  }
+  const headers = playgroundHeaders(publicUrl);
+  const send = (name: string) => (_req: Request, res: Response) => {
+    res.set(headers).set('cache-control', 'no-cache').sendFile(page(name));
+  };
+  const router = express.Router();
+  router.get('/docs', send('docs.html'));
+  router.get('/docs/asyncapi', send('asyncapi.html'));
+  router.use(
+    '/docs/assets',
+    express.static(path.join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true, setHeaders: (res) => res.set(headers) }),
+  );
+  // A browser opening /graphql (no query, HTML preferred); GraphQL clients never prefer text/html.
+  router.get('/graphql', (req, res, next) => {
+    if (req.query.query !== undefined || req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) !== 'text/html') {
+      next();
+      return;
+    }
+    res.vary('Accept');
+    send('explorer.html')(req, res);
+  });
+  return router;
+}

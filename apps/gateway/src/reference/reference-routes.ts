@@ -1,0 +1,20 @@
+import express, { type Router } from 'express';
+import type { Logger } from '@platform/logger';
+import { documentRoutes } from './document-routes';
+import { referencePages } from './reference-pages';
+
+export interface ReferenceOptions {
+  publicUrl: string;
+  /** The built reference pages (the playground's dist/reference). */
+  dir: string;
+  logger: Logger;
+}
+
+/** What the platform publishes about itself: the interface documents and the pages that render them. */
+export function referenceRoutes(options: ReferenceOptions): Router {
+  const router = express.Router();
+  router.use(documentRoutes(options.publicUrl));
+  const pages = referencePages(options.dir, options.publicUrl, options.logger);
+  if (pages) router.use(pages);
+  return router;
+}
