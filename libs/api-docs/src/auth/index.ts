@@ -1,6 +1,40 @@
 import type { ApiDocument } from '../document';
+import { adminBodySchemas } from './admin-bodies';
+import { adminSchemas } from './admin-schemas';
+import { oauthErrorResponses, oauthErrorSchemas } from './errors';
+import { grantFormSchemas } from './grant-forms';
+import { adminPaths } from './paths/admin';
+import { discoveryPaths } from './paths/discovery';
+import { oauthPaths } from './paths/oauth';
+import { pagePaths } from './paths/pages';
+import { oauthSchemas } from './schemas';
+import { authSecuritySchemes } from './security';
 
-/** OpenAPI 3.1 description of the auth API as the gateway serves it. */
+/** OpenAPI 3.1 description of the authorization server as the gateway serves it (apps/auth; docs/auth.md). */
 export function authOpenApi(): ApiDocument {
-  return { openapi: '3.1.0', info: { title: 'Auth API', version: '1.0.0' }, paths: {} };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Auth API',
+      version: '1.0.0',
+      description:
+        'The platform’s OAuth 2.0 authorization server (RFC 6749) and OpenID Provider (OpenID Connect Core 1.0), at the gateway’s origin, which is the issuer. ' +
+        'Grants: authorization code with PKCE (RFC 7636), client credentials, refresh token (rotated), device authorization (RFC 8628), JWT bearer (RFC 7523), token exchange (RFC 8693). ' +
+        'Tokens may be sender-constrained with DPoP (RFC 9449) and aimed at an API with resource indicators (RFC 8707). Errors are `{error, error_description}` (RFC 6749 §5.2).',
+    },
+    servers: [{ url: '/', description: 'The gateway that serves this document.' }],
+    tags: [
+      { name: 'OAuth 2.0', description: 'Tokens, revocation (RFC 7009), introspection (RFC 7662), device authorization (RFC 8628).' },
+      { name: 'Discovery', description: 'Metadata (RFC 8414, OpenID Connect Discovery 1.0) and keys.' },
+      { name: 'OpenID Connect' },
+      { name: 'Pages', description: 'What a person sees in a browser.' },
+      { name: 'Administration', description: 'Clients, accounts, signing keys and the audit log.' },
+    ],
+    paths: { ...oauthPaths, ...discoveryPaths, ...pagePaths, ...adminPaths },
+    components: {
+      schemas: { ...oauthSchemas, ...grantFormSchemas, ...oauthErrorSchemas, ...adminBodySchemas, ...adminSchemas },
+      responses: oauthErrorResponses,
+      securitySchemes: authSecuritySchemes,
+    },
+  };
 }

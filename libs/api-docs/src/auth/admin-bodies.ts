@@ -1,0 +1,71 @@
+import type { JsonObject } from '../speech/json-helpers';
+import { GRANT_TYPES } from './grant-forms';
+
+/**
+ * The administration API's request bodies, as zod-to-json-schema writes the zod schemas that check them
+ * (apps/auth/src/clients/clients.ts `newClientInput`, admin/admin-clients.ts `clientPatchInput`,
+ * admin/admin-accounts.ts `adminAccountPatch`). apps/auth/test/openapi-document.test.ts converts those
+ * schemas again and compares, so the document cannot drift from the checks.
+ */
+const CLIENT_ID = '^[A-Za-z0-9._-]{3,64}$';
+const SCOPE = '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,64}$';
+const urls = { type: 'array', items: { type: 'string', format: 'uri', maxLength: 2000 }, maxItems: 20 };
+const name = { type: 'string', minLength: 1, maxLength: 100 };
+const grantTypes = { type: 'array', items: { type: 'string', enum: [...GRANT_TYPES] }, minItems: 1 };
+const scopes = { type: 'array', items: { type: 'string', pattern: SCOPE }, maxItems: 50 };
+const tokenExchange = {
+  type: 'object',
+  properties: { allowed_clients: { type: 'array', items: { type: 'string', pattern: CLIENT_ID }, maxItems: 50 } },
+  required: ['allowed_clients'],
+  additionalProperties: false,
+};
+
+export const adminBodySchemas: JsonObject = {
+  ClientRegistration: {
+    type: 'object',
+    properties: {
+      client_id: { type: 'string', pattern: CLIENT_ID },
+      name,
+      type: { type: 'string', enum: ['confidential', 'public'] },
+      grant_types: grantTypes,
+      redirect_uris: { ...urls, default: [] },
+      post_logout_redirect_uris: { ...urls, default: [] },
+      scopes: { ...scopes, default: [] },
+      resources: { ...urls, default: [] },
+      jwks: {
+        type: 'object',
+        properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: {} }, minItems: 1 } },
+        required: ['keys'],
+        additionalProperties: false,
+      },
+      token_exchange: tokenExchange,
+      secret: { type: 'boolean', default: true },
+    },
+    required: ['name', 'type', 'grant_types'],
+    additionalProperties: false,
+  },
+  ClientPatch: {
+    type: 'object',
+    properties: {
+      name,
+      grant_types: grantTypes,
+      redirect_uris: urls,
+      post_logout_redirect_uris: urls,
+      scopes,
+      resources: { ...urls, minItems: 1 },
+      token_exchange: tokenExchange,
+    },
+    additionalProperties: false,
+    minProperties: 1,
+  },
+  AccountPatch: {
+    type: 'object',
+    properties: {
+      roles: { type: 'array', items: { type: 'string', enum: ['ADMIN', 'MODERATOR', 'USER'] }, minItems: 1, maxItems: 3 },
+      status: { type: 'string', enum: ['active', 'disabled'] },
+      plan: { type: 'string', minLength: 1, maxLength: 40 },
+    },
+    additionalProperties: false,
+    minProperties: 1,
+  },
+};
