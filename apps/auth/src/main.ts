@@ -1,4 +1,4 @@
-import { createLogger } from '@platform/logger';
+import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -6,7 +6,6 @@ import { mountAuth } from './app';
 import { fastLane } from './http/fast-lane';
 import { introspectEndpoint } from './oauth/introspect-route';
 import { tokenEndpoint } from './oauth/token-route';
-import { requestLog } from './http/request-log';
 import { loadAuthConfig } from './config';
 import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
@@ -44,7 +43,7 @@ async function main(): Promise<void> {
     mount(app) {
       // Token responses are no-store: an ETag (a hash of every body) buys nothing.
       app.set('etag', false);
-      app.use(requestLog(logger));
+      app.use(requestLogger(logger));
       mountAuth(app, deps);
     },
     onServer(server) {

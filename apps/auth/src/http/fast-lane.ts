@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '@platform/logger';
 import { answerError } from './error-answers';
 import { formBody, type FormRequest } from './form-body';
-import { requestLog } from './request-log';
+import { requestLogger, type Logger } from '@platform/logger';
 
 export type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<void>;
 
@@ -14,7 +13,7 @@ export type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<vo
  * else (a query string, another method, every other path) returns false and goes to express unchanged.
  */
 export function fastLane(logger: Logger, endpoints: Record<string, FormEndpoint>): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const log = requestLog(logger);
+  const log = requestLogger(logger);
   const readForm = formBody();
   const lane = new Map(Object.entries(endpoints));
   return (req, res) => {
