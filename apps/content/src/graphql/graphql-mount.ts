@@ -21,6 +21,7 @@ import { limitsGate } from './limits-gate';
 import { createLoaders } from './loaders';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
+import { graphqlOverHttpStatus } from './response-status';
 import { typeResolvers } from './resolvers/type-resolvers';
 
 export interface GraphQLMountOptions {
@@ -129,7 +130,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     schema: buildSchema(options),
     // No schema sets cache-control hints (caching is @cache's, in Redis), so Apollo's default cache-control
     // plugin would only compute a policy nobody reads, wrapping every field resolution to do it.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limits],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limits, graphqlOverHttpStatus],
     includeStacktraceInErrorResponses: false,
     // runService owns shutdown (drain, then close); Apollo's own handler would re-raise SIGTERM and skip the drain.
     stopOnTerminationSignals: false,
