@@ -88,3 +88,12 @@ describe('openApiValidator', () => {
     await expect(observe(new Response(null, { status: 204 }))).resolves.toEqual({ status: 204, contentType: null, body: undefined });
   });
 });
+
+describe('operation', () => {
+  it('names the operation that serves a request, or null', () => {
+    expect(validator.operation({ method: 'get', path: '/items/a1' })).toBe('GET /items/{id}');
+    expect(validator.operation({ method: 'GET', path: '/items/mine' })).toBe('GET /items/mine');
+    expect(validator.operation({ method: 'PUT', path: '/items/a1' })).toBeNull();
+    expect(validator.operation({ method: 'GET', path: '/nothing' })).toBeNull();
+  });
+});

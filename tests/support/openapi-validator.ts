@@ -10,6 +10,8 @@ export type ObservedResponse = { status: number; contentType: string | null; bod
 export type ObservedRequest = { method: string; path: string };
 
 export type OpenApiValidator = {
+  /** `METHOD /template` of the document's operation that serves the request, or null when it has none. */
+  operation(request: ObservedRequest): string | null;
   /** Every way the response departs from the document's operation; empty when it conforms. */
   problems(request: ObservedRequest, response: ObservedResponse): string[];
   /** Throws an error listing the problems, so a test fails with the reason. */
@@ -122,7 +124,17 @@ export function openApiValidator(document: ApiDocument): OpenApiValidator {
     );
   }
 
+  function operation(request: ObservedRequest): string | null {
+    const method = request.method.toLowerCase();
+    const paths = isObject(document.paths) ? document.paths : {};
+    const template = findTemplate(paths, request.path);
+    if (template === undefined) return null;
+    const pathItem = resolve(document, paths[template]).value;
+    return isObject(pathItem) && isObject(pathItem[method]) ? `${method.toUpperCase()} ${template}` : null;
+  }
+
   return {
+    operation,
     problems,
     assertConforms(request, response) {
       const found = problems(request, response);
@@ -138,6 +150,12 @@ export async function observe(response: Response): Promise<ObservedResponse> {
   const contentType = response.headers.get('content-type');
   const text = await response.text();
   let body: unknown = text === '' ? undefined : text;
-  if (text !== '' && /[/+]json\b/.test(mediaType(contentType) ?? '')) body = JSON.parse(text) as unknown;
+  if (text !== '' && /[/+]json\b/.test(mediaType(contentType) ?? '')) {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      // Not JSON after all: left as text, which no JSON schema of an object accepts.
+    }
+  }
   return { status: response.status, contentType, body };
 }

@@ -46,13 +46,14 @@ export const graphqlPaths: JsonObject = {
       tags: ['GraphQL'],
       operationId: 'graphqlGet',
       summary: 'Run a GraphQL query (not a mutation) given in the query string',
-      description,
+      description: `${description} A GET must carry \`apollo-require-preflight: true\` (or another header a browser form cannot send): Apollo Server's CSRF prevention.`,
       security: [...contentToken('content:read'), {}],
       parameters: [
         { name: 'query', in: 'query', required: true, schema: { type: 'string' } },
         { name: 'operationName', in: 'query', required: false, schema: { type: 'string' } },
         { name: 'variables', in: 'query', required: false, description: 'A JSON object, encoded.', schema: { type: 'string' } },
         { name: 'extensions', in: 'query', required: false, description: 'A JSON object, encoded.', schema: { type: 'string' } },
+        { name: 'apollo-require-preflight', in: 'header', required: false, description: 'Any value; see above.', schema: { type: 'string' } },
       ],
       responses: {
         ...answers,
