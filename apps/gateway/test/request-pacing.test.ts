@@ -1,21 +1,22 @@
+import { FIRST_PIECE_CHARS, planPieces, shortenFirstPiece } from '@platform/speech-engine';
 import { chunkSchedule } from '../src/speech/stream-input/chunk-schedule';
-import { FIRST_PIECE_CHARS, latencyPieces, shortenFirstPiece } from '../src/speech/tts/first-piece';
 
 const SENTENCE = 'This first sentence runs on for quite a while, longer than any level keeps whole, before it finally comes to its end, so audio can start sooner.';
 
-describe('optimize_streaming_latency: the first piece', () => {
-  it.each([1, 2, 3, 4])('level %i cuts the first piece to its length at a space or clause break, keeping every word', (level) => {
-    const pieces = shortenFirstPiece([SENTENCE, 'Next one.'], level);
-    expect(pieces[0]!.length).toBeLessThanOrEqual(FIRST_PIECE_CHARS[level]!);
+// Every optimize_streaming_latency level gets the engine's short first piece (a whole request's
+// plan, and a stream-input session's first segment): these are its cases as the gateway uses it.
+describe('the first piece', () => {
+  it('is cut to FIRST_PIECE_CHARS at a space or clause break, keeping every word', () => {
+    const pieces = shortenFirstPiece([SENTENCE, 'Next one.']);
+    expect(pieces[0]!.length).toBeLessThanOrEqual(FIRST_PIECE_CHARS);
     expect(SENTENCE.startsWith(pieces[0]!)).toBe(true);
     expect(pieces.join(' ')).toBe(`${SENTENCE} Next one.`);
     expect(pieces).toHaveLength(3);
+    expect(planPieces(SENTENCE)[0]).toBe(pieces[0]);
   });
 
-  it('level 0, and a first piece already short enough, leave the pieces as they are', () => {
-    expect(shortenFirstPiece([SENTENCE], 0)).toEqual([SENTENCE]);
-    expect(shortenFirstPiece(['Short.', SENTENCE], 4)).toEqual(['Short.', SENTENCE]);
-    expect(latencyPieces(SENTENCE, 0)).toBeUndefined();
+  it('a first piece already short enough is left as it is', () => {
+    expect(shortenFirstPiece(['Short.', SENTENCE])).toEqual(['Short.', SENTENCE]);
   });
 });
 

@@ -20,7 +20,7 @@ export { encodeUlaw, decodeUlaw } from './ulaw';
 export { encodeAlaw, decodeAlaw } from './alaw';
 export { WAV_HEADER_BYTES, UNKNOWN_WAV_SIZE, wavHeader, completeAudioFile, streamHeaderBytes } from './wav';
 export { normalizeLoudness, fadeEdges } from './loudness';
-export { splitSentences, planPieces, takeSentences, MAX_PIECE_CHARS } from './sentences';
+export { splitSentences, planPieces, shortenFirstPiece, takeSentences, MAX_PIECE_CHARS, FIRST_PIECE_CHARS, PIECE_GROWTH } from './sentences';
 export { createEncoder, type AudioEncoder, type EncoderOptions } from './encoder';
 export { synthesizeToStream, type SynthesisRequest, type SynthesisProgress, type PieceDone } from './synthesize';
 export { createTextAligner, pieceCharacterSpans, appendAlignment, emptyAlignment, type CharacterAlignment, type WordTiming } from './alignment';

@@ -4,6 +4,20 @@
  */
 export const MAX_PIECE_CHARS = 250;
 
+/**
+ * Longest first piece: audio starts once the first piece is synthesised, so it is a clause or the
+ * first few words (about a second of speech; the neural model renders it in about 0.1 s on one
+ * core), like the short first entry of the hosted API's `chunk_length_schedule`.
+ */
+export const FIRST_PIECE_CHARS = 20;
+
+/**
+ * Each later piece holds at most this many times the characters of the piece before it (whole
+ * sentences, up to MAX_PIECE_CHARS). With the engine at a real-time factor up to 1/PIECE_GROWTH, a
+ * piece is synthesised before the one before it has finished playing, so the audio never waits.
+ */
+export const PIECE_GROWTH = 4;
+
 const SENTENCE_END = /(?<=[.!?…。！？;；])["'”’)\]]*\s+|(?<=[。！？])/u;
 
 export function splitSentences(text: string, maxChars = MAX_PIECE_CHARS): string[] {
@@ -16,19 +30,37 @@ export function splitSentences(text: string, maxChars = MAX_PIECE_CHARS): string
 }
 
 /**
- * Pieces for one job: the first sentence alone (so audio starts after one sentence), then
- * sentences joined up to `maxChars` (each engine run costs a process start; short sentences
- * one by one would spend more time starting than speaking).
+ * Pieces for one job: the first sentence's first clause or first words (`FIRST_PIECE_CHARS`),
+ * the rest of that sentence, then whole sentences grouped while a piece stays within
+ * `PIECE_GROWTH` times the one before it (each engine run has a fixed cost; short sentences one
+ * by one would spend more time starting than speaking).
  */
 export function planPieces(text: string, maxChars = MAX_PIECE_CHARS): string[] {
-  const sentences = splitSentences(text, maxChars);
-  const pieces: string[] = [];
-  for (const [i, sentence] of sentences.entries()) {
+  const [first, ...sentences] = splitSentences(text, maxChars);
+  const pieces = shortenFirstPiece(first === undefined ? [] : [first]);
+  for (const sentence of sentences) {
     const last = pieces.length - 1;
-    if (i > 1 && last >= 1 && pieces[last]!.length + 1 + sentence.length <= maxChars) pieces[last] += ` ${sentence}`;
+    const cap = Math.min(maxChars, PIECE_GROWTH * (pieces[last - 1]?.length ?? 0));
+    if (last >= 1 && pieces[last]!.length + 1 + sentence.length <= cap) pieces[last] += ` ${sentence}`;
     else pieces.push(sentence);
   }
   return pieces;
+}
+
+/**
+ * The pieces with the first cut to at most `maxChars` at a clause break or a space (never inside a
+ * word: a first word longer than that is the whole first piece), the rest of that sentence as the
+ * next piece (stream-input segments arrive as whole sentences).
+ */
+export function shortenFirstPiece(pieces: string[], maxChars = FIRST_PIECE_CHARS): string[] {
+  const [first, ...rest] = pieces;
+  if (first === undefined || first.length <= maxChars) return pieces;
+  const window = first.slice(0, maxChars + 1);
+  const clause = Math.max(window.lastIndexOf(', '), window.lastIndexOf(': '), window.lastIndexOf('; '), window.lastIndexOf(' - '));
+  const space = window.lastIndexOf(' ');
+  const cut = clause > maxChars / 3 ? clause + 1 : space > 0 ? space : first.indexOf(' ');
+  if (cut <= 0) return pieces;
+  return [first.slice(0, cut).trim(), first.slice(cut).trim(), ...rest];
 }
 
 function splitLong(sentence: string, maxChars: number): string[] {

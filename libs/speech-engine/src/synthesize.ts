@@ -58,6 +58,9 @@ export async function synthesizeToStream(
   const pieces = request.pieces ?? planPieces(request.text);
   const encoder = createEncoder(request.format, onAudio, request.encoder);
   const progress: SynthesisProgress = { stopped: false, pieces: 0, durationSeconds: 0, characters: 0 };
+  // Pipelining: the next piece renders while this one is processed, encoded and sent, so the
+  // engine never waits for the encoder (nor the encoder for the engine, while it keeps up).
+  let next: ReturnType<typeof enginePcm> | undefined;
   try {
     for (const [index, piece] of pieces.entries()) {
       if (request.shouldStop && (await request.shouldStop())) {
@@ -65,7 +68,10 @@ export async function synthesizeToStream(
         encoder.abort();
         return progress;
       }
-      const rendered = await enginePcm(request, piece);
+      const rendered = await (next ?? enginePcm(request, piece));
+      next = index + 1 < pieces.length ? enginePcm(request, pieces[index + 1]!) : undefined;
+      // A stop or a failure abandons the next piece's rendering; its own failure then matters to no one.
+      next?.catch(() => undefined);
       const words = rendered.words;
       let pcm = rendered.pcm;
       if (request.params.normalize) pcm = normalizeLoudness(pcm);

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { streamHeaderBytes, takeSentences, type Model } from '@platform/speech-engine';
+import { shortenFirstPiece, streamHeaderBytes, takeSentences, type Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
 import { callerOf, type SpeechCaller } from '../caller';
 import { badRequest } from '../speech-errors';
@@ -10,7 +10,6 @@ import type { JobRunner } from '../tts/job-runner';
 import { checkFormatPlan, checkSettings, checkVoiceId } from '../tts/parse-request';
 import { resolveVoice } from '../tts/resolve-voice';
 import { pipelineError, prepareJob } from '../tts/synthesis';
-import { shortenFirstPiece } from '../tts/first-piece';
 import { AudioRelay } from './audio-relay';
 import { chunkSchedule, type ChunkSchedule } from './chunk-schedule';
 import { readOpenRequest, upgradeKey, type OpenRequest } from './open-request';
@@ -90,7 +89,7 @@ export class StreamInputSession {
   private settings: unknown;
   /** When buffered text is generated: at sentence ends, or the first message's chunk_length_schedule. */
   private schedule: ChunkSchedule | null = null;
-  /** Segments sent for synthesis so far: `optimize_streaming_latency` shortens the first one's first piece. */
+  /** Segments sent for synthesis so far: the first one's first piece is cut short. */
   private segments = 0;
   private buffer = '';
   private closing = false;
@@ -269,7 +268,8 @@ export class StreamInputSession {
     if (!identity) throw new SpeechError(401, 'invalid_api_key', 'the API key was revoked or its account changed');
     this.caller = callerOf(identity, 'speech:write');
     const request = { ...opened.request, text, rawSettings: this.settings };
-    const planned = this.segments++ === 0 ? shortenFirstPiece(pieces, opened.request.options.latency) : pieces;
+    // The session's first audio waits for the first piece: it is cut as a whole request's is.
+    const planned = this.segments++ === 0 ? shortenFirstPiece(pieces) : pieces;
     const job = await prepareJob(this.deps, this.caller, opened.voiceId!, request, 'websocket', planned);
     // Timed synthesis costs the worker about 45 ms a piece: only JSON messages carry an alignment
     // (binary frames have none), so only their sessions ask for it.

@@ -6,7 +6,6 @@ import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, 
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '../../voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
-import { latencyPieces } from './first-piece';
 import { checkFormatPlan, checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';
 
@@ -59,8 +58,9 @@ export async function prepareJob(
       await quota.settle(reservation.reservationId, delivered).catch((err: unknown) => deps.logger.error({ err, jobId }, 'quota settle failed'));
     };
   }
-  // Segments come cut (stream-input); a whole request is cut here only to shorten its first piece.
-  const planned = pieces ?? latencyPieces(request.text, request.options.latency);
+  // Segments come cut (stream-input); a whole request is planned by the worker (planPieces: a
+  // short first piece at every optimize_streaming_latency level, then whole sentences).
+  const planned = pieces;
   const input: JobInput = {
     accountId: identity.sub,
     voice: jobVoice(voice, settings),

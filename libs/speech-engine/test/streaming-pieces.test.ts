@@ -1,0 +1,111 @@
+import {
+  DEFAULT_VOICE_SETTINGS,
+  FIRST_PIECE_CHARS,
+  MAX_PIECE_CHARS,
+  PIECE_GROWTH,
+  PIPER_VOICE_FILE,
+  planPieces,
+  renderParams,
+  resolveOutputFormat,
+  shortenFirstPiece,
+  synthesizeToStream,
+} from '../src';
+
+/** The neural model's own speaker, so the fake engine's PCM goes out as it is. */
+const params = renderParams({ voice: 'en-us', variant: 'm3', pitch: 50, pitchRange: 50, speed: 175, amplitude: 100, neural: PIPER_VOICE_FILE }, DEFAULT_VOICE_SETTINGS);
+const pcm16k = resolveOutputFormat('pcm_16000')!;
+
+const LONG_FIRST = 'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner.';
+
+describe('the piece plan: a short first piece, then whole sentences', () => {
+  it('cuts a long first sentence at its first words, the rest of that sentence next, every word kept', () => {
+    const pieces = planPieces(`${LONG_FIRST} A second one.`);
+    expect(pieces[0]!.length).toBeLessThanOrEqual(FIRST_PIECE_CHARS);
+    expect(pieces[0]).toBe('This first sentence');
+    expect(pieces[1]).toBe('runs on for quite a while before it finally comes to its end, so the first audio can start sooner.');
+    expect(pieces.join(' ')).toBe(`${LONG_FIRST} A second one.`);
+  });
+
+  it('prefers a clause break to a space for the cut', () => {
+    expect(planPieces('Well, now, that is a long story to tell you.')[0]).toBe('Well, now,');
+  });
+
+  it('keeps a first sentence that is short enough whole', () => {
+    expect(planPieces('Hello there. How are you today?')).toEqual(['Hello there.', 'How are you today?']);
+  });
+
+  it('later pieces are whole sentences, grouped only while a piece stays within PIECE_GROWTH times the one before', () => {
+    const sentences = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} is here.`);
+    const pieces = planPieces(`Hi. ${sentences.join(' ')}`);
+    expect(pieces[0]).toBe('Hi.');
+    for (const [i, piece] of pieces.entries()) {
+      if (i === 0) continue;
+      // Whole sentences only: every piece after the first ends a sentence.
+      expect(piece).toMatch(/\.$/);
+      expect(piece.length).toBeLessThanOrEqual(MAX_PIECE_CHARS);
+      const cap = Math.min(MAX_PIECE_CHARS, PIECE_GROWTH * pieces[i - 1]!.length);
+      // A piece longer than its cap is one sentence that could not be cut further.
+      if (piece.length > cap) expect(piece.split('. ')).toHaveLength(1);
+    }
+    // Grouping grows: the last piece holds more than one sentence.
+    expect(pieces[pieces.length - 1]!.split('. ').length).toBeGreaterThan(1);
+    expect(pieces.join(' ')).toBe(`Hi. ${sentences.join(' ')}`);
+  });
+
+  it('shortenFirstPiece cuts given pieces (a stream-input segment) the same way', () => {
+    expect(shortenFirstPiece([LONG_FIRST, 'Next.'])).toEqual(['This first sentence', LONG_FIRST.slice('This first sentence '.length), 'Next.']);
+    expect(shortenFirstPiece(['Short.', LONG_FIRST])).toEqual(['Short.', LONG_FIRST]);
+  });
+});
+
+describe('pipelining in synthesizeToStream', () => {
+  it('renders the next piece while the current one is encoded and sent', async () => {
+    const events: string[] = [];
+    const pending = new Map<string, () => void>();
+    const pcmFor = (piece: string) =>
+      new Promise<Int16Array>((resolve) => {
+        events.push(`render ${piece}`);
+        pending.set(piece, () => resolve(new Int16Array(2205).fill(1000)));
+      });
+    const run = synthesizeToStream(
+      { text: 'a b c', pieces: ['a', 'b', 'c'], params, format: pcm16k, pcmFor },
+      () => undefined,
+      (piece) => events.push(`sent ${piece.text}`),
+    );
+    const settle = async (piece: string) => {
+      while (!pending.has(piece)) await new Promise((resolve) => setImmediate(resolve));
+      pending.get(piece)!();
+    };
+    await settle('a');
+    await settle('b');
+    await settle('c');
+    await run;
+    // Piece b was asked for before piece a was sent, and c before b was sent.
+    expect(events).toEqual(['render a', 'render b', 'sent a', 'render c', 'sent b', 'sent c']);
+  });
+
+  it('stops within one piece when told, and leaves no rendering unhandled', async () => {
+    const rendered: string[] = [];
+    let stop = false;
+    const progress = await synthesizeToStream(
+      {
+        text: 'a b c',
+        pieces: ['a', 'b', 'c'],
+        params,
+        format: pcm16k,
+        shouldStop: () => stop,
+        pcmFor: async (piece) => {
+          rendered.push(piece);
+          if (piece === 'b') throw new Error('never awaited after the stop');
+          return new Int16Array(100);
+        },
+      },
+      () => undefined,
+      () => {
+        stop = true;
+      },
+    );
+    expect(progress).toMatchObject({ stopped: true, pieces: 1 });
+    expect(rendered).toEqual(['a', 'b']);
+  });
+});
