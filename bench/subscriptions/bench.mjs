@@ -6,10 +6,9 @@
 //   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10]
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createClient } from 'graphql-ws';
 import { Kafka, logLevel } from 'kafkajs';
-import WebSocket from 'ws';
 import { account, freePort, percentile, root, stackEnv, startPlatform, startProcess } from './platform.mjs';
+import { openSubscriber } from './subscribers.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +17,8 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '10' },
     grace: { type: 'string', default: '30' },
     'max-in-flight': { type: 'string', default: '64' },
+    // lean | graphql-ws (subscribers.mjs): the same protocol; lean leaves the CPU to the servers.
+    client: { type: 'string', default: 'lean' },
   },
 });
 const SUBSCRIBERS = Number(values.subscribers);
@@ -26,6 +27,8 @@ const INTERVAL_MS = Number(values.interval);
 const GRACE_MS = Number(values.grace) * 1000;
 const MAX_IN_FLIGHT = Number(values['max-in-flight']);
 const MUTATIONS = Math.floor(DURATION_MS / INTERVAL_MS);
+const CLIENT = values.client;
+if (CLIENT !== 'lean' && CLIENT !== 'graphql-ws') throw new Error('--client is lean or graphql-ws');
 const QUERY = 'subscription { onPostCreated { id title author { name } } }';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -39,31 +42,22 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
   const clients = [];
   let subscriptionErrors = 0;
   for (let s = 0; s < SUBSCRIBERS; s += 1) {
-    const client = createClient({ url: wsUrls[s % wsUrls.length], webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false });
-    clients.push(client);
-    client.subscribe(
-      { query: QUERY },
-      {
-        next: ({ data }) => {
-          const now = performance.now();
-          const title = data?.onPostCreated?.title ?? '';
-          if (title.startsWith('warm')) {
-            warmed[s] = 1;
-            return;
-          }
-          const i = Number(title.slice(2));
-          if (!title.startsWith('m-') || !Number.isInteger(i) || i < 0 || i >= MUTATIONS) return;
-          const slot = s * MUTATIONS + i;
-          counts[slot] += 1;
-          if (counts[slot] === 1) {
-            received[slot] = now;
-            receivedWall[slot] = Date.now();
-          }
-        },
-        error: () => (subscriptionErrors += 1),
-        complete: () => undefined,
-      },
-    );
+    const onTitle = (title) => {
+      const now = performance.now();
+      if (title.startsWith('warm')) {
+        warmed[s] = 1;
+        return;
+      }
+      const i = Number(title.slice(2));
+      if (!title.startsWith('m-') || !Number.isInteger(i) || i < 0 || i >= MUTATIONS) return;
+      const slot = s * MUTATIONS + i;
+      counts[slot] += 1;
+      if (counts[slot] === 1) {
+        received[slot] = now;
+        receivedWall[slot] = Date.now();
+      }
+    };
+    clients.push(openSubscriber(CLIENT, { url: wsUrls[s % wsUrls.length], connectionParams, query: QUERY, onTitle, onError: () => (subscriptionErrors += 1) }));
     if (s % 100 === 99) await sleep(20); // connect in waves
   }
   // Subscriptions register asynchronously: warm up until every subscriber has received one.
@@ -129,7 +123,7 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
   }
   latencies.sort((a, b) => a - b);
   fromSend.sort((a, b) => a - b);
-  for (const client of clients) await client.dispose();
+  for (const dispose of clients) await dispose();
   return {
     name,
     mutations: succeeded,
@@ -200,11 +194,11 @@ function split(result, seen) {
 function print(r) {
   console.log(
     `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped)  deliveries ${r.deliveries}  ` +
-      `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}`,
+      `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}`,
   );
 }
 
-console.log(`subscribers ${SUBSCRIBERS}, a mutation every ${INTERVAL_MS} ms for ${DURATION_MS / 1000} s (${MUTATIONS} mutations)`);
+console.log(`subscribers ${SUBSCRIBERS} (${CLIENT} client), a mutation every ${INTERVAL_MS} ms for ${DURATION_MS / 1000} s (${MUTATIONS} mutations)`);
 
 // Floor: Apollo + in-memory PubSub, one process.
 const floorPort = await freePort();
