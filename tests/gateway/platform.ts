@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import { checkSpeechResponses } from '../contract/speech-responses';
 
 export const INTERNAL_SECRET = 'gateway-e2e-internal-secret-0123456789abcdef';
 
@@ -97,6 +98,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   }
   const gateways = running.slice(0, gatewayPorts.length);
   const workers = running.slice(gatewayPorts.length);
+  // Every speech API response the tests get from a gateway is checked against the speech API's OpenAPI document.
+  const stopChecking = gatewayPorts.map((port) => checkSpeechResponses(`http://127.0.0.1:${port}`));
   return {
     auth,
     content,
@@ -109,6 +112,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     workers,
     speech,
     async stop() {
+      for (const stop of stopChecking) stop();
       await Promise.allSettled([...workers.map((w) => w.stop()), ...gateways.map((g) => g.stop()), auth.stop(), content.stop()]);
     },
   };

@@ -9,6 +9,7 @@ import { voicesRoutes } from '../../apps/gateway/src/speech/voices';
 import { createCloneAdmission } from '../../apps/gateway/src/speech/voices/clone-admission';
 import { historyRoutes } from '../../apps/gateway/src/speech/history';
 import { userRoutes } from '../../apps/gateway/src/speech/user';
+import { checkSpeechResponses } from '../contract/speech-responses';
 
 /**
  * The voices, history and user routers mounted at /v1 in a small express app, with the identity
@@ -42,9 +43,12 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  // Every response the tests get is checked against the speech API's OpenAPI document.
+  const stopChecking = checkSpeechResponses(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}/v1`,
     close: async () => {
+      stopChecking();
       await analysis.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

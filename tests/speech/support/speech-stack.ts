@@ -11,6 +11,7 @@ import { createFailedCredentialBudget } from '../../../apps/gateway/src/limits/f
 import { createRateLimiter } from '../../../apps/gateway/src/limits/rate-limiter';
 import { createWebSocketLogins } from '../../../apps/gateway/src/limits/websocket-logins';
 import { createSpeechEdge, type SpeechEdge } from '../../../apps/gateway/src/speech';
+import { checkSpeechResponses } from '../../contract/speech-responses';
 
 /**
  * The speech pipeline for tests: real synthesis-worker processes on a queue and key prefix of
@@ -172,6 +173,8 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // Every response the tests get is checked against the speech API's OpenAPI document.
+  const stopChecking = checkSpeechResponses(`http://127.0.0.1:${port}`);
 
   const workers: RunningApp[] = [];
   const startWorker = async (extra: Record<string, string> = {}) => {
@@ -217,6 +220,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     },
     store: edge.store,
     async stop() {
+      stopChecking();
       await edge.stopIntake();
       await edge.close();
       server.closeAllConnections();

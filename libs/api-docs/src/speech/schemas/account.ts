@@ -76,7 +76,7 @@ export const historyItemSchema = (): JsonObject => ({
     history_item_id: { type: 'string', description: 'The generation’s job id (the `history-item-id` header of its answer).' },
     voice_id: { type: 'string' },
     voice_name: { type: 'string' },
-    model_id: { type: 'string' },
+    model_id: { type: ['string', 'null'], description: '`null` for a generation recorded without its model.' },
     text: { type: 'string' },
     date_unix: { type: 'integer' },
     character_count_from_request: count,
