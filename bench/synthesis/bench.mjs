@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Speech synthesis benchmark: time to first audio on /stream and on the WebSocket at 1, 10 and 50
 // concurrent streams, beside the engine's own time to its first chunk called in-process (the
-// floor) at the same concurrency; engine options (native process vs WebAssembly); throughput per
-// worker and the real-time factor. Needs the stack (node scripts/stack.mjs up) and a build
+// floor) at the same concurrency; the real-time factor per job and per worker at each level;
+// engine options (native process vs WebAssembly); throughput per worker. The model is the neural
+// one (Piper on onnxruntime-node) unless --model espeak. Needs the stack (node scripts/stack.mjs
+// up), the Piper voice (node scripts/fetch-voices.mjs) and a build
 // (npx tsc -b libs/speech-engine libs/speech-jobs apps/synthesis-worker apps/gateway).
+// Run it alone on the machine: every figure is a latency.
 //
-//   node bench/synthesis/bench.mjs [--rounds 3] [--workers 2] [--concurrency 2]
+//   node bench/synthesis/bench.mjs [--model neural|espeak] [--levels 1,10,50] [--rounds 3]
+//                                  [--workers 2] [--concurrency 2] [--threads 1] [--min-samples 30]
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -25,13 +29,26 @@ const { Redis } = require('ioredis');
 const WebSocket = require('ws');
 
 const { values: args } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, workers: { type: 'string', default: '2' }, concurrency: { type: 'string', default: '2' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    workers: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '2' },
+    model: { type: 'string', default: 'neural' },
+    levels: { type: 'string', default: '1,10,50' },
+    threads: { type: 'string', default: '1' },
+    'min-samples': { type: 'string', default: '30' },
+  },
 });
 const ROUNDS = Number(args.rounds);
 const TEXT = 'Hello there, thanks for calling. How can I help you today? I can read long texts too.';
-const VOICE = '21m00Tcm4TlvDq8ikWAM';
+const NEURAL = args.model === 'neural';
+const MODEL_ID = NEURAL ? engine.NEURAL_MODEL_ID : engine.DEFAULT_MODEL_ID;
+// Joe is the neural model's own speaker; Rachel an eSpeak NG voice.
+const VOICE = NEURAL ? 'jo5Pq8Nr2Lm7Kv4Ws9Xz' : '21m00Tcm4TlvDq8ikWAM';
 const FORMAT = 'mp3_44100_128';
-const LEVELS = [1, 10, 50];
+const LEVELS = args.levels.split(',').map(Number);
+const PIPER_DIR = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
+if (NEURAL && !engine.piperModelAvailable(PIPER_DIR)) throw new Error(`no Piper voice in ${PIPER_DIR} (node scripts/fetch-voices.mjs), or run with --model espeak`);
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -49,13 +66,19 @@ const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
 // ---------- in-process engine (the floor) ----------
 const voice = engine.findPremadeVoice(VOICE);
-const params = engine.renderParams(voice.engine, engine.parseVoiceSettings({}));
+const settings = engine.parseVoiceSettings({});
+const params = engine.renderParams(voice.engine, settings);
 const format = engine.resolveOutputFormat(FORMAT);
+const loadStarted = performance.now();
+const piper = NEURAL ? await engine.loadPiperVoice(PIPER_DIR, { threads: Number(args.threads) }) : null;
+const piperLoadMs = performance.now() - loadStarted;
+/** The engine of the benchmarked model, as the worker runs it. */
+const modelRequest = piper ? { pcmFor: (piece) => engine.synthesizePiperPcm(piper, piece, settings) } : {};
 
 async function floorOnce() {
   const start = performance.now();
   let first = -1;
-  await engine.synthesizeToStream({ text: TEXT, params, format }, () => {
+  await engine.synthesizeToStream({ text: TEXT, params, format, ...modelRequest }, () => {
     if (first < 0) first = performance.now() - start;
   });
   return first;
@@ -87,7 +110,7 @@ async function engineOptions() {
 async function throughput() {
   const long = Array.from({ length: 25 }, (_, i) => `Sentence ${i + 1} of the throughput text is of ordinary length and punctuation.`).join(' ');
   const start = performance.now();
-  const progress = await engine.synthesizeToStream({ text: long, params, format }, () => undefined);
+  const progress = await engine.synthesizeToStream({ text: long, params, format, ...modelRequest }, () => undefined);
   const seconds = (performance.now() - start) / 1000;
   return { chars: long.length, seconds, audio: progress.durationSeconds };
 }
@@ -102,7 +125,7 @@ async function startPipeline() {
   const identity = { sub: 'acct_bench', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
   const port = await freePort();
   const edge = await createSpeechEdge({
-    config: { REDIS_URL: env.REDIS_URL, PUBLIC_URL: `http://127.0.0.1:${port}`, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_FRAME_TIMEOUT_MS: 60_000 },
+    config: { REDIS_URL: env.REDIS_URL, PUBLIC_URL: `http://127.0.0.1:${port}`, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_FRAME_TIMEOUT_MS: 60_000, PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '' },
     logger: pino({ level: 'silent' }),
     redis,
     authenticateApiKey: async (key) => (key === apiKey ? identity : null),
@@ -127,6 +150,7 @@ async function startPipeline() {
       env: {
         PATH: process.env.PATH, LOG_LEVEL: 'warn', REDIS_URL: env.REDIS_URL, MONGO_URL: env.MONGO_URL, MONGO_DB: `${queue}_w`,
         PORT: String(wport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency,
+        PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '', NEURAL_INFERENCE_THREADS: args.threads,
       },
       stdio: 'ignore',
     });
@@ -174,12 +198,12 @@ function streamOnce(p) {
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(JSON.stringify({ text: TEXT }));
+    req.end(JSON.stringify({ text: TEXT, model_id: MODEL_ID }));
   });
 }
 
 async function wsSession(p) {
-  const ws = new WebSocket(`${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}`);
+  const ws = new WebSocket(`${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}&model_id=${MODEL_ID}`);
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -201,29 +225,52 @@ async function wsSession(p) {
   });
 }
 
-/** Floor, /stream and WebSocket samples taken in alternating rounds, so machine noise hits all three alike. */
-async function level(n, p) {
-  const samples = { floor: [], stream: [], ws: [] };
-  // At least 30 samples per level (one stream alone is a noisy figure), else ROUNDS rounds.
-  const rounds = Math.max(ROUNDS, Math.ceil(30 / n));
-  const batch = (fn) => Promise.all(Array.from({ length: n }, fn));
-  for (let r = 0; r < rounds; r++) {
-    samples.floor.push(...(await batch(floorOnce)));
-    samples.stream.push(...(await batch(() => streamOnce(p))));
-    samples.ws.push(...(await batch(() => wsSession(p))));
-  }
-  const stats = (xs) => ({ p50: pct(xs, 50), p99: pct(xs, 99), n: xs.length });
-  return { n, floor: stats(samples.floor), stream: stats(samples.stream), ws: stats(samples.ws) };
+/** The workers' counters summed: seconds of audio produced and seconds spent synthesising. */
+async function workerTotals(p) {
+  const all = await Promise.all(p.workers.map(async (w) => (await fetch(`${w.url}/metrics`)).json()));
+  return { audio: all.reduce((s, m) => s + m.audioSecondsProduced, 0), busy: all.reduce((s, m) => s + m.synthesisSeconds, 0) };
 }
 
-/** The neural model in-process: load time, first chunk of the same text, real-time factor. */
+/**
+ * Floor, /stream and WebSocket samples taken in alternating rounds, so machine noise hits all three
+ * alike; and the real-time factor of the workers over the /stream and WebSocket rounds: per job
+ * (its synthesis time per second of its audio) and per worker (wall time of the rounds per second
+ * of audio each worker produced).
+ */
+async function level(n, p) {
+  const samples = { floor: [], stream: [], ws: [] };
+  // At least --min-samples per level (one stream alone is a noisy figure), else ROUNDS rounds.
+  const rounds = Math.max(ROUNDS, Math.ceil(Number(args['min-samples']) / n));
+  const batch = (fn) => Promise.all(Array.from({ length: n }, fn));
+  let wall = 0;
+  const before = await workerTotals(p);
+  for (let r = 0; r < rounds; r++) {
+    samples.floor.push(...(await batch(floorOnce)));
+    const start = performance.now();
+    samples.stream.push(...(await batch(() => streamOnce(p))));
+    samples.ws.push(...(await batch(() => wsSession(p))));
+    wall += (performance.now() - start) / 1000;
+  }
+  const after = await workerTotals(p);
+  const audio = after.audio - before.audio;
+  const stats = (xs) => ({ p50: pct(xs, 50), p99: pct(xs, 99), n: xs.length });
+  return {
+    n,
+    floor: stats(samples.floor),
+    stream: stats(samples.stream),
+    ws: stats(samples.ws),
+    jobRtf: (after.busy - before.busy) / audio,
+    workerRtf: (wall * p.workers.length) / audio,
+  };
+}
+
+/** The neural model in-process: load time (a fresh session), first chunk of the same text, real-time factor. */
 async function neural() {
-  const dir = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
+  const dir = PIPER_DIR;
   if (!engine.piperModelAvailable(dir)) return null;
   const t0 = performance.now();
-  const voice = await engine.loadPiperVoice(dir);
-  const loadMs = performance.now() - t0;
-  const settings = engine.parseVoiceSettings({});
+  const voice = piper ?? (await engine.loadPiperVoice(dir, { threads: Number(args.threads) }));
+  const loadMs = piper ? piperLoadMs : performance.now() - t0;
   const firsts = [];
   let audio = 0;
   let busy = 0;
@@ -244,7 +291,7 @@ async function neural() {
 }
 
 const cpu = spawnSync('nproc').stdout?.toString().trim();
-console.log(`speech synthesis benchmark — ${cpu} cores, node ${process.version}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`);
+console.log(`speech synthesis benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}${NEURAL ? ` (${args.threads} thread(s) per inference)` : ''}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`);
 
 const options = await engineOptions();
 console.log(`\nengine options, one sentence to PCM (p50): native espeak-ng process ${ms(options.native)}, espeak-ng WebAssembly (npm espeak-ng 1.0.2) ${ms(options.wasm)} → native is ${(options.wasm / options.native).toFixed(1)}× faster`);
@@ -259,11 +306,11 @@ await pipeline.stop();
 const tp = await throughput();
 
 console.log('\ntime to first audio byte (p50 / p99), and ratio of p50 to the in-process floor at the same concurrency');
-console.log('| concurrent | floor (in-process) | /stream | ratio | WebSocket | ratio |');
-console.log('|---|---|---|---|---|---|');
-for (const { n, floor, stream, ws } of rows) {
+console.log('| concurrent | floor (in-process) | /stream | ratio | WebSocket | ratio | RTF per job | RTF per worker |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const { n, floor, stream, ws, jobRtf, workerRtf } of rows) {
   console.log(
-    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) |`,
+    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) | ${jobRtf.toFixed(3)} | ${workerRtf.toFixed(3)} |`,
   );
 }
 const chars = metrics.reduce((s, m) => s + m.charactersSynthesised, 0);
@@ -273,7 +320,7 @@ console.log(`\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).
 console.log(`throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`);
 const nn = await neural();
 if (nn) {
-  console.log(`\nneural model (Piper en_US-joe-medium, onnxruntime-web, 1 thread), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} vs eSpeak NG ${ms(rows[0].floor.p50)} (${(nn.first / rows[0].floor.p50).toFixed(1)}×); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`);
+  console.log(`\nneural model (Piper en_US-joe-medium, onnxruntime-node, ${args.threads} thread(s)), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} vs eSpeak NG ${ms(rows[0].floor.p50)} (${(nn.first / rows[0].floor.p50).toFixed(1)}×); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`);
 } else {
   console.log('\nneural model: voice not fetched (node scripts/fetch-voices.mjs)');
 }
