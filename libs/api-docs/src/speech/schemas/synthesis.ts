@@ -1,4 +1,4 @@
-import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT, DEFAULT_VOICE_SETTINGS, HOSTED_MODEL_IDS, LANGUAGES, MODELS, NEURAL_MODEL_ID, OUTPUT_FORMATS, SPEED_RANGE } from '@platform/speech-engine';
+import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT, DEFAULT_VOICE_SETTINGS, LANGUAGES, MODELS, NEURAL_MODEL_ID, OUTPUT_FORMATS, SPEED_RANGE } from '@platform/speech-engine';
 import type { JsonObject } from '../json-helpers';
 
 /** The longest `text` by default (`SPEECH_MAX_TEXT_CHARS`, docs/configuration.md). */
@@ -50,7 +50,8 @@ export const storedVoiceSettingsSchema = (): JsonObject => ({
   },
 });
 
-const modelIds = () => [...MODELS.map((m) => m.model_id), NEURAL_MODEL_ID, ...HOSTED_MODEL_IDS];
+/** The models served here; the hosted API's ids are accepted too (docs/speech.md, "Models"), one given as an example. */
+const servedModelIds = () => [...MODELS.map((m) => m.model_id), NEURAL_MODEL_ID];
 
 const nullableText = (description: string): JsonObject => ({ type: ['string', 'null'], maxLength: MAX_TEXT_CHARS, description });
 
@@ -69,8 +70,9 @@ export const textToSpeechRequestSchema = (): JsonObject => ({
     model_id: {
       type: ['string', 'null'],
       default: DEFAULT_MODEL_ID,
-      examples: modelIds(),
-      description: `A model of \`GET /v1/models\`, or a hosted model id (${HOSTED_MODEL_IDS.join(', ')}), each of which runs the best model for the request's language: \`${NEURAL_MODEL_ID}\` for English where it is served, \`${DEFAULT_MODEL_ID}\` otherwise. Anything else: 400 \`model_not_found\`.`,
+      examples: [...servedModelIds(), 'eleven_multilingual_v2'],
+      description:
+        'A model of `GET /v1/models`, or one of the hosted API’s model ids (`eleven_multilingual_v2`, `eleven_flash_v2_5`, …; docs/speech.md, “Models”), which run a model served here. Anything else: 400 `model_not_found`.',
     },
     voice_settings: { oneOf: [{ $ref: '#/components/schemas/VoiceSettings' }, { type: 'null' }] },
     output_format: { oneOf: [{ $ref: '#/components/schemas/OutputFormat' }, { type: 'null' }], description: 'Also taken from the query string; the body wins.' },
@@ -79,7 +81,7 @@ export const textToSpeechRequestSchema = (): JsonObject => ({
       examples: LANGUAGES.slice(0, 6).map((l) => l.id),
       description: 'ISO 639-1 or a BCP 47 tag with an eSpeak NG variant (the list: `GET /v1/models` → `languages`); case-insensitive, `_` for `-`; a region without its own variant falls back to its language. Unknown: 400 `bad_request`.',
     },
-    optimize_streaming_latency: { type: ['integer', 'null'], minimum: 0, maximum: 4, default: 0, description: 'The first piece of audio is cut shorter at higher levels (at most 250, 120, 80, 50 or 30 characters).' },
+    optimize_streaming_latency: { type: ['integer', 'null'], minimum: 0, maximum: 4, default: 0, description: 'Accepted; every level gets the same short first piece of audio.' },
     seed: { type: ['integer', 'null'], minimum: 0, maximum: 4294967295, description: 'The same request with the same seed gives the same bytes.' },
     apply_text_normalization: { type: 'string', enum: ['auto', 'on', 'off'], default: 'auto', description: 'Accepted; the engine always normalises.' },
     previous_text: nullableText('Accepted, no effect.'),
@@ -135,7 +137,7 @@ export const modelSchema = (): JsonObject => ({
     'languages',
   ],
   properties: {
-    model_id: { type: 'string', enum: [...MODELS.map((m) => m.model_id), NEURAL_MODEL_ID] },
+    model_id: { type: 'string', enum: servedModelIds() },
     name: { type: 'string' },
     can_be_finetuned: { type: 'boolean' },
     can_do_text_to_speech: { type: 'boolean' },
