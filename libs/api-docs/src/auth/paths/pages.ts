@@ -2,12 +2,14 @@ import { schemaRef, type JsonObject } from '../../speech/json-helpers';
 
 const html: JsonObject = { 'text/html': { schema: { type: 'string' } } };
 const location: JsonObject = { Location: { schema: { type: 'string' }, description: 'Where the browser goes next.' } };
+/** Express's short note beside a redirect, in the media type the request's Accept prefers. */
+const seeOther: JsonObject = { 'text/plain': { schema: { type: 'string' } }, ...html };
 const oauthOrHtml: JsonObject = { ...html, 'application/json': { schema: schemaRef('OAuthError') } };
 
 /** What a page answers: HTML (never cached, never framed), a 303 to the next step, or an error page. */
 const pageAnswers = (ok: string, redirect?: string): JsonObject => ({
   '200': { description: ok, content: html },
-  ...(redirect ? { '303': { description: redirect, headers: location } } : {}),
+  ...(redirect ? { '303': { description: redirect, headers: location, content: seeOther } } : {}),
   '4XX': { description: 'An error page, or an OAuth error for a body that could not be read.', content: oauthOrHtml },
   '5XX': { description: 'An OAuth error (`server_error`, `temporarily_unavailable`).', content: { 'application/json': { schema: schemaRef('OAuthError') } } },
 });

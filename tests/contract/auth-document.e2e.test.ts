@@ -1,0 +1,239 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { authOpenApi } from '@platform/api-docs';
+import { ALL_GRANTS, cli, createUser, FormAgent, type CreatedClient } from '../auth/helpers/fixtures';
+import { startAuth, type RunningAuth } from '../auth/helpers/start-auth';
+import { watchResponses, type ResponseWatch } from './watch-responses';
+
+/**
+ * The authorization server's OpenAPI document (`/openapi/auth.json`) against auth running as a process:
+ * every operation is called with fetch (the token endpoint per grant, the pages by a form-filling agent,
+ * the administration API), on its success path and its error paths, and every response is validated
+ * against the document. The last test checks that no operation of the document was left uncalled.
+ */
+jest.setTimeout(120_000);
+
+const REDIRECT = 'https://app.example/callback';
+const SIGNED_OUT = 'https://app.example/signed-out';
+let auth: RunningAuth;
+let watch: ResponseWatch;
+let web: CreatedClient;
+let robot: CreatedClient;
+let user: { id: string; email: string; password: string };
+
+const basic = (client: CreatedClient) => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
+
+async function form(path: string, fields: Record<string, string>, client: CreatedClient | null = web): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${auth.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(client ? { authorization: basic(client) } : {}) },
+    body: new URLSearchParams(fields).toString(),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function robotToken(scope: string): Promise<string> {
+  const answer = await form('/token', { grant_type: 'client_credentials', scope }, robot);
+  expect(answer.status).toBe(200);
+  return answer.body.access_token as string;
+}
+
+async function admin(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${auth.url}/admin${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The code flow by the pages, as a browser would: sign in, consent, back to the client with a code. */
+async function authorizationCode(scope: string): Promise<{ code: string; verifier: string }> {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = new URLSearchParams({ response_type: 'code', client_id: web.client_id, redirect_uri: REDIRECT, scope, state: 's1', code_challenge: challenge, code_challenge_method: 'S256' });
+  const agent = new FormAgent(auth.url);
+  const consent = await agent.signIn(await agent.follow(`/authorize?${query.toString()}`), user);
+  const done = await agent.decide(consent, '/authorize/decision', 'approve');
+  const code = new URL(done.url).searchParams.get('code');
+  if (!code) throw new Error(`no code in ${done.url}`);
+  return { code, verifier };
+}
+
+beforeAll(async () => {
+  auth = await startAuth();
+  web = await cli<CreatedClient>(auth, [
+    'clients:create', '--name', 'Contract web app', '--type', 'confidential', ...ALL_GRANTS.flatMap((grant) => ['--grant', grant]),
+    '--redirect-uri', REDIRECT, '--post-logout-redirect-uri', SIGNED_OUT, '--scope', 'openid profile email offline_access content:read speech:read',
+  ]);
+  robot = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Contract robot', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'admin speech:read']);
+  user = await createUser(auth);
+  watch = watchResponses(auth.url, authOpenApi());
+}, 120_000);
+
+afterAll(async () => {
+  watch?.stop();
+  await auth?.stop();
+});
+
+afterEach(() => {
+  const problems = watch.problems.splice(0);
+  expect(problems).toEqual([]);
+});
+
+describe('discovery', () => {
+  it('serves RFC 8414 and OpenID metadata and the key set', async () => {
+    const metadata = (await (await fetch(`${auth.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string; grant_types_supported: string[] };
+    expect(metadata.issuer).toBe(auth.issuer);
+    expect(metadata.grant_types_supported.sort()).toEqual([...ALL_GRANTS].sort());
+    const openid = (await (await fetch(`${auth.url}/.well-known/openid-configuration`)).json()) as { userinfo_endpoint: string };
+    expect(openid.userinfo_endpoint).toBe(`${auth.issuer}/userinfo`);
+    const jwks = await fetch(`${auth.url}/jwks`);
+    expect(jwks.headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
+    expect(((await jwks.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the token endpoint, every grant', () => {
+  it('authorization code (by the pages) with PKCE, then refresh; userinfo with the token', async () => {
+    const { code, verifier } = await authorizationCode('openid profile email offline_access content:read');
+    const tokens = await form('/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    expect(tokens.body).toMatchObject({ token_type: 'Bearer', id_token: expect.any(String), refresh_token: expect.any(String) });
+
+    const refreshed = await form('/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string });
+    expect(refreshed.status).toBe(200);
+    const access = refreshed.body.access_token as string;
+    for (const method of ['GET', 'POST']) {
+      const info = await fetch(`${auth.url}/userinfo`, { method, headers: { authorization: `Bearer ${access}` } });
+      expect(info.status).toBe(200);
+      expect(await info.json()).toMatchObject({ sub: user.id, email: user.email });
+    }
+    const refused = await fetch(`${auth.url}/userinfo`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    // A code used twice (RFC 6749 §4.1.2): refused, and what it issued is revoked, so this comes last.
+    expect((await form('/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier })).body.error).toBe('invalid_grant');
+  });
+
+  it('client credentials; refusals: unknown client 401, unsupported grant, missing parameters, a scope not registered', async () => {
+    expect((await form('/token', { grant_type: 'client_credentials', scope: 'speech:read' })).status).toBe(200);
+    expect((await form('/token', { grant_type: 'client_credentials' }, { client_id: 'nobody', client_secret: 'nothing' })).status).toBe(401);
+    expect((await form('/token', { grant_type: 'password', username: 'u', password: 'p' })).body.error).toBe('unsupported_grant_type');
+    expect((await form('/token', {})).body.error).toBe('invalid_request');
+    expect((await form('/token', { grant_type: 'client_credentials', scope: 'admin' })).body.error).toBe('invalid_scope');
+  });
+
+  it('device authorization: codes, pending while the person has not approved, tokens once approved', async () => {
+    const started = await form('/device_authorization', { scope: 'speech:read' });
+    expect(started.status).toBe(200);
+    const deviceCode = started.body.device_code as string;
+    // Polled once before the approval by another device code: a second poll of the same one inside its interval would be slow_down.
+    const other = await form('/device_authorization', { scope: 'speech:read' });
+    const pending = await form('/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: other.body.device_code as string });
+    expect(pending.body.error).toBe('authorization_pending');
+
+    const agent = new FormAgent(auth.url);
+    const entry = await agent.signIn(await agent.follow(started.body.verification_uri_complete as string), user);
+    const confirm = await agent.follow('/device', { form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: started.body.user_code as string } });
+    expect(confirm.html).toContain('action="/device/decision"');
+    const done = await agent.decide(confirm, '/device/decision', 'approve');
+    expect(done.res.status).toBe(200);
+    expect(await form('/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode })).toMatchObject({ status: 200, body: { access_token: expect.any(String) } });
+    expect((await form('/device_authorization', { scope: 'speech:read' }, null)).status).toBe(401);
+  });
+
+  it('JWT bearer and token exchange refuse what they cannot accept, in the OAuth shape', async () => {
+    const assertion = await form('/token', { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'not.a.jwt' });
+    expect(assertion.status).toBe(400);
+    expect(assertion.body.error).toBe('invalid_grant');
+    const exchange = await form('/token', {
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      subject_token: 'not-a-token',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+    });
+    expect(exchange.status).toBe(400);
+  });
+});
+
+describe('tokens: introspection and revocation', () => {
+  it('introspects an active token, then revokes it; an unknown hint and a client without credentials are refused', async () => {
+    const token = (await form('/token', { grant_type: 'client_credentials', scope: 'speech:read' })).body.access_token as string;
+    const active = await form('/introspect', { token });
+    expect(active.body).toMatchObject({ active: true, client_id: web.client_id, token_type: 'Bearer' });
+    expect((await form('/revoke', { token, token_type_hint: 'access_token' })).status).toBe(200);
+    expect((await form('/introspect', { token })).body).toEqual({ active: false });
+    expect((await form('/revoke', { token, token_type_hint: 'id_token' })).body.error).toBe('unsupported_token_type');
+    expect((await form('/introspect', { token }, null)).status).toBe(401);
+    expect((await form('/revoke', {})).body.error).toBe('invalid_request');
+  });
+});
+
+describe('pages', () => {
+  it('sign-in page, a failed sign-in, RP-initiated logout (confirm page, then back to the client)', async () => {
+    const agent = new FormAgent(auth.url);
+    const login = await agent.follow('/login');
+    expect(login.res.status).toBe(200);
+    const failed = await agent.follow('/login', { form: { csrf: FormAgent.field(login.html, 'csrf'), email: user.email, password: 'wrong password' } });
+    expect(failed.res.status).toBe(401);
+    await agent.signIn(await agent.follow('/login'), user);
+    const confirm = await agent.follow(`/logout?${new URLSearchParams({ client_id: web.client_id, post_logout_redirect_uri: SIGNED_OUT, state: 'bye' }).toString()}`);
+    expect(confirm.res.status).toBe(200);
+    const out = await agent.follow('/logout', {
+      form: { csrf: FormAgent.field(confirm.html, 'csrf'), client_id: web.client_id, post_logout_redirect_uri: SIGNED_OUT, state: 'bye' },
+    });
+    expect(out.url).toBe(`${SIGNED_OUT}?state=bye`);
+    const unknownClient = await fetch(`${auth.url}/authorize?response_type=code&client_id=nobody`, { redirect: 'manual' });
+    expect(unknownClient.status).toBe(400);
+    expect(unknownClient.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});
+
+describe('administration', () => {
+  it('clients: register, list, read, change, rotate the secret, delete; refusals', async () => {
+    const token = await robotToken('admin');
+    const created = await admin('POST', '/clients', token, { name: 'Made in contract test', type: 'confidential', grant_types: ['client_credentials'], scopes: ['speech:read'] });
+    expect(created.status).toBe(201);
+    const id = created.body.client_id as string;
+    expect(created.body.client_secret).toEqual(expect.any(String));
+    expect((await admin('GET', '/clients?limit=1', token)).body).toMatchObject({ items: [expect.any(Object)], next_cursor: expect.any(String) });
+    expect((await admin('GET', `/clients/${id}`, token)).body.name).toBe('Made in contract test');
+    expect((await admin('PATCH', `/clients/${id}`, token, { name: 'Renamed' })).body.name).toBe('Renamed');
+    expect((await admin('PATCH', `/clients/${id}`, token, {})).status).toBe(400);
+    expect((await admin('POST', `/clients/${id}/secret`, token)).body.client_secret).toEqual(expect.any(String));
+    expect((await admin('DELETE', `/clients/${id}`, token)).body).toMatchObject({ client_id: id, deleted: true });
+    expect((await admin('GET', `/clients/${id}`, token)).status).toBe(404);
+    expect((await admin('POST', '/clients', token, { name: 'Duplicate', type: 'public', grant_types: ['authorization_code'], client_id: robot.client_id })).status).toBe(409);
+    expect((await admin('GET', '/clients', null)).status).toBe(401);
+    expect((await admin('GET', '/clients', await robotToken('speech:read'))).status).toBe(403);
+  });
+
+  it('accounts: list by email, read, change the plan, unlock', async () => {
+    const token = await robotToken('admin');
+    const listed = await admin('GET', `/accounts?email=${encodeURIComponent(user.email)}`, token);
+    expect((listed.body.items as { id: string }[]).map((account) => account.id)).toEqual([user.id]);
+    expect((await admin('GET', `/accounts/${user.id}`, token)).body.email).toBe(user.email);
+    expect((await admin('PATCH', `/accounts/${user.id}`, token, { plan: 'pro' })).body.plan).toBe('pro');
+    expect((await admin('POST', `/accounts/${user.id}/unlock`, token)).body).toEqual({ cleared: expect.any(Number) });
+    expect((await admin('PATCH', `/accounts/${user.id}`, token, { email: 'not@allowed.example' })).status).toBe(400);
+  });
+
+  it('signing keys: list, rotate, retire the previous one (the current one is a conflict); the audit log', async () => {
+    const token = await robotToken('admin');
+    const before = (await admin('GET', '/keys', token)).body.items as { kid: string; status: string }[];
+    const current = before.find((key) => key.status === 'current')!.kid;
+    const rotated = await admin('POST', '/keys/rotate', token);
+    expect(rotated.status).toBe(200);
+    expect((await admin('POST', `/keys/${rotated.body.current as string}/retire`, token)).status).toBe(409);
+    const audit = await admin('GET', '/audit?limit=5', token);
+    expect((audit.body.items as { action: string }[])[0]!.action).toBe('signing_key.rotate');
+    // Last: the token in hand was signed by the key retired here.
+    expect((await admin('POST', `/keys/${current}/retire`, token)).body).toEqual({ kid: current, retired: true });
+  });
+});
+
+describe('the document', () => {
+  it('had every operation called', () => {
+    expect(watch.operations.filter((operation) => !watch.seen.has(operation))).toEqual([]);
+  });
+});
