@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { sha256 } from '../crypto/secrets';
 import { emailKeyOf } from './email-key';
+import { redisScript } from '@platform/stores';
 
 /**
  * Brute-force limits on password checks, kept in Redis so every replica shares them. Two counters per
@@ -72,26 +73,23 @@ end
 return 0
 `;
 
+const admitScript = redisScript(ADMIT);
+const succeeded = redisScript(SUCCEEDED);
+
 /** Counts an attempt, or refuses it while either counter is locked. */
 export async function admitLogin(redis: Redis, db: string, limits: LoginLimits, subject: LoginSubject): Promise<Admission> {
   const waitMs = Number(
-    await redis.eval(
-      ADMIT,
-      2,
-      accountLimitKey(db, subject.email),
-      addressLimitKey(db, subject.address),
-      limits.accountMaxFailures,
-      limits.addressMaxFailures,
-      limits.firstLockMs,
-      limits.maxLockMs,
-      limits.failureWindowSeconds * 1000,
+    await admitScript(
+      redis,
+      [accountLimitKey(db, subject.email), addressLimitKey(db, subject.address)],
+      [limits.accountMaxFailures, limits.addressMaxFailures, limits.firstLockMs, limits.maxLockMs, limits.failureWindowSeconds * 1000],
     ),
   );
   return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000) } : { allowed: true };
 }
 
 export async function loginSucceeded(redis: Redis, db: string, limits: LoginLimits, subject: LoginSubject): Promise<void> {
-  await redis.eval(SUCCEEDED, 2, accountLimitKey(db, subject.email), addressLimitKey(db, subject.address), limits.addressMaxFailures);
+  await succeeded(redis, [accountLimitKey(db, subject.email), addressLimitKey(db, subject.address)], [limits.addressMaxFailures]);
 }
 
 /** Admin unlock: forgets the failures of an account identifier and/or a client address. Returns how many counters existed. */

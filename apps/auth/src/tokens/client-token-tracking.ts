@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { revokeFamily } from './refresh-tokens';
 import { revokeAccessToken } from './revocation';
 import { ADD_LIVE_TOKEN_LUA, liveTokensIn } from './token-tracking';
+import { redisScript } from '@platform/stores';
 
 /**
  * What auth remembers of the access tokens issued to each client (every grant: its own
@@ -23,10 +24,12 @@ if redis.call('EXISTS', KEYS[2]) == 1 then return 1 end
 return 0
 `;
 
+const track = redisScript(TRACK);
+
 /** Records a token issued to `clientId`; true when the client was deleted meanwhile (revoke the token). */
 export async function trackClientToken(redis: Redis, clientId: string, jti: string, exp: number): Promise<boolean> {
   const now = Math.floor(Date.now() / 1000);
-  return (await redis.eval(TRACK, 2, `${CLIENT_TOKENS_PREFIX}${clientId}`, `${CLIENT_GONE_PREFIX}${clientId}`, jti, String(exp), String(now))) === 1;
+  return (await track(redis, [`${CLIENT_TOKENS_PREFIX}${clientId}`, `${CLIENT_GONE_PREFIX}${clientId}`], [jti, String(exp), String(now)])) === 1;
 }
 
 /** Whether a client of this id was deleted less than ACCESS_TOKEN_TTL ago (its id cannot be registered again yet). */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { DERIVED_PREFIX, REVOKED_JTI_PREFIX } from './revocation';
+import { redisScript } from '@platform/stores';
 
 /**
  * What auth remembers of each access token it issues for an account, so that a change of the account's
@@ -54,13 +55,15 @@ end
 return stale
 `;
 
+const track = redisScript(TRACK);
+
 /** Records an issued access token; true when it is stale (the account changed, or its parent was revoked, meanwhile). */
 export async function trackIssuedToken(redis: Redis, token: TrackedToken): Promise<boolean> {
   const keys = [`${SUBJECT_TOKENS_PREFIX}${token.sub}`, `${ACCOUNT_CHANGED_PREFIX}${token.sub}`];
   if (token.derivedFrom) keys.push(`${DERIVED_PREFIX}${token.derivedFrom.jti}`, `${REVOKED_JTI_PREFIX}${token.derivedFrom.jti}`);
   const now = Math.floor(Date.now() / 1000);
   const args = [token.jti, String(token.exp), String(now), token.accountVersion === undefined ? '' : String(token.accountVersion), String(token.derivedFrom?.exp ?? 0)];
-  return (await redis.eval(TRACK, keys.length, ...keys, ...args)) === 1;
+  return (await track(redis, keys, args)) === 1;
 }
 
 /** The subject's access tokens that have not expired yet. */

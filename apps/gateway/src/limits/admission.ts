@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { concurrencyKey, holdLease, type SlotLease } from './concurrency';
 import type { LimitSubject } from './plan-limits';
 import { rateDecision, rateWindowKey, type RateDecision } from './rate-limiter';
+import { redisScript } from '@platform/stores';
 
 /**
  * Everything a request asks of Redis before it is forwarded, in one script (one round trip):
@@ -34,6 +35,8 @@ redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[4]))
 return {consumed, ttl, 1}
 `;
 
+const admitScript = redisScript(ADMIT);
+
 export type Admission =
   | { revoked: true }
   | { revoked: false; decision: RateDecision; lease: SlotLease | null; reason?: 'rate' | 'concurrency' };
@@ -54,7 +57,7 @@ export function createAdmission(redis: Redis, options: AdmissionOptions) {
     const slotKey = concurrencyKey(options.prefix, subject);
     const id = randomUUID();
     const keys = revocationKey ? [rateKey, slotKey, revocationKey] : [rateKey, slotKey];
-    const reply = (await redis.eval(ADMIT, keys.length, ...keys, subject.limit.rps, 1, subject.limit.concurrency, leaseMs, id)) as number[];
+    const reply = (await admitScript(redis, keys, [subject.limit.rps, 1, subject.limit.concurrency, leaseMs, id])) as number[];
     const [consumed = 0, ttl = 0, granted = 0] = reply;
     if (consumed === -1) return { revoked: true };
     const points = subject.limit.rps;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LimitSubject } from './plan-limits';
+import { redisScript } from '@platform/stores';
 
 /**
  * Requests in progress per subject across all replicas. rate-limiter-flexible counts events in
@@ -40,6 +41,9 @@ export interface ConcurrencyOptions {
   leaseMs?: number;
 }
 
+const renew = redisScript(RENEW);
+const acquireScript = redisScript(ACQUIRE);
+
 export function concurrencyKey(prefix: string, subject: LimitSubject): string {
   return `${prefix}:conc:${subject.key}`;
 }
@@ -48,7 +52,7 @@ export function concurrencyKey(prefix: string, subject: LimitSubject): string {
 export function holdLease(redis: Redis, key: string, id: string, options: { leaseMs: number }): SlotLease {
   const { leaseMs } = options;
   const renewal = setInterval(() => {
-    redis.eval(RENEW, 1, key, leaseMs, id).catch(() => undefined);
+    renew(redis, [key], [leaseMs, id]).catch(() => undefined);
   }, Math.floor(leaseMs / 3));
   renewal.unref();
   let released = false;
@@ -67,7 +71,7 @@ export function createConcurrencyLimiter(redis: Redis, options: ConcurrencyOptio
   return async function acquire(subject: LimitSubject): Promise<SlotLease | null> {
     const key = concurrencyKey(options.prefix, subject);
     const id = randomUUID();
-    const granted = await redis.eval(ACQUIRE, 1, key, subject.limit.concurrency, terms.leaseMs, id);
+    const granted = await acquireScript(redis, [key], [subject.limit.concurrency, terms.leaseMs, id]);
     return granted === 1 ? holdLease(redis, key, id, terms) : null;
   };
 }
