@@ -96,9 +96,10 @@ describe('stream-input', () => {
     expect(close.code).toBe(1000);
     expect(session.binary).toHaveLength(0);
     const { messages, audio } = jsonAudio(session);
-    // Each sentence's audio carries its alignment; audio the encoder flushes after the last one has none.
+    // Each piece's audio carries its alignment (the first sentence is two pieces: its first words
+    // start the audio at once); audio the encoder flushes after the last one has none.
     const aligned = messages.filter((m) => m.audio && m.alignment);
-    expect(aligned.length).toBe(2);
+    expect(aligned.map((m) => m.alignment!.chars.join(''))).toEqual(['Hello from the', 'Python helper.', 'Second sentence here.']);
     for (const m of aligned) {
       expect(m.alignment!.chars.length).toBe(m.alignment!.charStartTimesMs.length);
       expect(m.normalizedAlignment).toEqual(m.alignment);
