@@ -39,8 +39,14 @@ export function freePort() {
   });
 }
 
+/** BENCH_CPU_PROF_DIR=<dir>: every process started here writes a V8 CPU profile (`<name>-….cpuprofile`) there when it stops. */
+function profileFlags(name) {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${process.pid}-${Date.now()}.cpuprofile`] : [];
+}
+
 export async function startProcess(name, entry, env, readyPath = '/readyz') {
-  const child = spawn(process.execPath, [entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileFlags(name), entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
