@@ -29,7 +29,9 @@ export function ensureDependencies() {
   console.log('installing npm dependencies…');
   // `npm install` rather than `npm ci`: it honours the lock file yet tolerates npm's known habit of
   // leaving other platforms' optional binaries (swc, resolvers) out of it.
-  run('npm', ['install', '--no-audit', '--no-fund']);
+  // onnxruntime-node's install script would fetch its optional CUDA provider from NuGet; `.npmrc`
+  // skips it, and so does this (npm's next major may stop passing unknown .npmrc keys to scripts).
+  run('npm', ['install', '--no-audit', '--no-fund'], { env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
 }
 
 /** Debian packages the apps and tests need at run time (the stack script installs its own). */
