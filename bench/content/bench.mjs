@@ -123,7 +123,7 @@ const results = {
   restOurs: await load(rest, { headers: await identity() }),
   restFloor: await load(`http://127.0.0.1:${floorPort}/posts`),
   gqlOurs: await load(gqlUrl, { method: 'POST', headers: await identity(), body: query }),
-  gqlFloor: await load(`http://127.0.0.1:${floorPort}/graphql-equivalent`, { method: 'POST', body: '{}' }),
+  gqlFloor: await load(`http://127.0.0.1:${floorPort}/graphql-equivalent`, { method: 'POST', body: '{}', headers: { 'x-caller': 'author0' } }),
 };
 // The same query with @cache bypassed: the cache key includes the caller, so every request comes from a
 // caller not seen before (identities signed up front; a caller with no profile sees what anyone sees).
@@ -137,7 +137,12 @@ results.gqlUncached = await load(gqlUrl, {
   body: query,
   requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-platform-identity': callers[next++ % callers.length] } }) }],
 });
-results.gqlFloorAgain = await load(`http://127.0.0.1:${floorPort}/graphql-equivalent`, { method: 'POST', body: '{}' });
+let nextFloor = 0;
+results.gqlFloorAgain = await load(`http://127.0.0.1:${floorPort}/graphql-equivalent`, {
+  method: 'POST',
+  body: '{}',
+  requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-caller': `bench-caller-${nextFloor++ % callers.length}` } }) }],
+});
 if (next > callers.length) console.log(`note: ${next} requests cycled through ${callers.length} callers; some were cache hits`);
 const line = (name, ours, floor) =>
   `${name.padEnd(34)} ours ${ours.rps.toFixed(0).padStart(6)} req/s p99 ${String(ours.p99).padStart(4)} ms | floor ${floor.rps.toFixed(0).padStart(6)} req/s p99 ${String(floor.p99).padStart(4)} ms | ratio ${(ours.rps / floor.rps).toFixed(2)}x`;
