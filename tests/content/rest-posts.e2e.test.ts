@@ -1,4 +1,7 @@
+import type { components } from '../support/api-types/content';
 import { api, seedUser, startContent, stopContent, type RunningContent, type TestUser } from './helpers';
+
+type PostPage = components['schemas']['PostPage'];
 
 let app: RunningContent;
 let alice: TestUser;
@@ -122,15 +125,15 @@ describe('posts', () => {
       expect(page1.status).toBe(200);
       const meta = page1.json.meta as Record<string, number>;
       expect(meta).toEqual({ total: 9, page: 1, limit: 10, pages: 1 });
-      const titles = (page1.json.data as { title: string }[]).map((p) => p.title);
+      const titles = (page1.json as PostPage).data.map((p) => p.title);
       expect(titles).toEqual(['P11', 'P10', 'P9', 'P7', 'P6', 'P5', 'P3', 'P2', 'P1']);
       const page2 = await api(fresh, 'GET', '/api/v1/posts?page=2&limit=4', { caller: author });
       expect(page2.json.meta).toEqual({ total: 9, page: 2, limit: 4, pages: 3 });
-      expect((page2.json.data as { title: string }[]).map((p) => p.title)).toEqual(['P6', 'P5', 'P3', 'P2']);
+      expect((page2.json as PostPage).data.map((p) => p.title)).toEqual(['P6', 'P5', 'P3', 'P2']);
       const even = await api(fresh, 'GET', '/api/v1/posts?tag=even', { caller: author });
-      expect((even.json.data as { title: string }[]).map((p) => p.title)).toEqual(['P10', 'P6', 'P2']);
+      expect((even.json as PostPage).data.map((p) => p.title)).toEqual(['P10', 'P6', 'P2']);
       const high = await api(fresh, 'GET', '/api/v1/posts?category=high&tag=odd', { caller: author });
-      expect((high.json.data as { title: string }[]).map((p) => p.title)).toEqual(['P11', 'P9', 'P7']);
+      expect((high.json as PostPage).data.map((p) => p.title)).toEqual(['P11', 'P9', 'P7']);
       const beyond = await api(fresh, 'GET', '/api/v1/posts?page=50', { caller: author });
       expect(beyond.json).toEqual({ data: [], meta: { total: 9, page: 50, limit: 10, pages: 1 } });
     } finally {

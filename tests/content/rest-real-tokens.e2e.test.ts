@@ -1,4 +1,7 @@
+import type { components } from '../support/api-types/content';
 import { bearer, INTERNAL_SECRET, startEdge, type Edge } from './helpers';
+
+type Schemas = components['schemas'];
 
 /**
  * Posts through real tokens: accounts registered and logged in through the REST interface (content
@@ -19,7 +22,7 @@ async function registerAndLogin(name: string, promote?: 'ADMIN'): Promise<Accoun
   const password = 'long enough pw';
   const registered = await bearer(edge.gateway, 'POST', '/api/v1/auth/register', null, { name, email, password });
   expect(registered.status).toBe(201);
-  const id = (registered.json.user as { id: string }).id;
+  const id = (registered.json as Schemas['Registered']).user.id;
   if (promote) {
     // Roles are account data held by auth (its internal endpoint, as content's admin paths use).
     const res = await fetch(`${edge.auth.url}/internal/accounts/${id}`, {
@@ -57,7 +60,7 @@ describe('posts through the gateway with login tokens', () => {
     expect(read.json).toMatchObject({ id, title: 'Token Post', author_name: 'Alice Token' });
     const listed = await bearer(edge.gateway, 'GET', '/api/v1/posts?tag=tokens', bob.token);
     expect(listed.status).toBe(200);
-    expect((listed.json.data as { id: number }[]).map((p) => p.id)).toEqual([id]);
+    expect((listed.json as Schemas['PostPage']).data.map((p) => p.id)).toEqual([id]);
 
     const replaced = await bearer(edge.gateway, 'PUT', `/api/v1/posts/${id}`, alice.token, { title: 'Token Post Replaced', content: 'New body' });
     expect(replaced.status).toBe(200);

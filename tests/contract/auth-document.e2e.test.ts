@@ -2,7 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { authOpenApi } from '@platform/api-docs';
 import { ALL_GRANTS, cli, createUser, FormAgent, type CreatedClient } from '../auth/helpers/fixtures';
 import { startAuth, type RunningAuth } from '../auth/helpers/start-auth';
+import type { components } from '../support/api-types/auth';
 import { watchResponses, type ResponseWatch } from './watch-responses';
+
+type Schemas = components['schemas'];
 
 /**
  * The authorization server's OpenAPI document (`/openapi/auth.json`) against auth running as a process:
@@ -35,7 +38,7 @@ async function form(path: string, fields: Record<string, string>, client: Create
 async function robotToken(scope: string): Promise<string> {
   const answer = await form('/token', { grant_type: 'client_credentials', scope }, robot);
   expect(answer.status).toBe(200);
-  return answer.body.access_token as string;
+  return (answer.body as Schemas['TokenResponse']).access_token;
 }
 
 async function admin(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -83,14 +86,14 @@ afterEach(() => {
 
 describe('discovery', () => {
   it('serves RFC 8414 and OpenID metadata and the key set', async () => {
-    const metadata = (await (await fetch(`${auth.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string; grant_types_supported: string[] };
+    const metadata = (await (await fetch(`${auth.url}/.well-known/oauth-authorization-server`)).json()) as Schemas['ServerMetadata'];
     expect(metadata.issuer).toBe(auth.issuer);
     expect(metadata.grant_types_supported.sort()).toEqual([...ALL_GRANTS].sort());
-    const openid = (await (await fetch(`${auth.url}/.well-known/openid-configuration`)).json()) as { userinfo_endpoint: string };
+    const openid = (await (await fetch(`${auth.url}/.well-known/openid-configuration`)).json()) as Schemas['OpenIDConfiguration'];
     expect(openid.userinfo_endpoint).toBe(`${auth.issuer}/userinfo`);
     const jwks = await fetch(`${auth.url}/jwks`);
     expect(jwks.headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
-    expect(((await jwks.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+    expect(((await jwks.json()) as Schemas['JWKSet']).keys.length).toBeGreaterThan(0);
   });
 });
 
@@ -101,9 +104,9 @@ describe('the token endpoint, every grant', () => {
     expect(tokens.status).toBe(200);
     expect(tokens.body).toMatchObject({ token_type: 'Bearer', id_token: expect.any(String), refresh_token: expect.any(String) });
 
-    const refreshed = await form('/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string });
+    const refreshed = await form('/token', { grant_type: 'refresh_token', refresh_token: (tokens.body as Schemas['TokenResponse']).refresh_token! });
     expect(refreshed.status).toBe(200);
-    const access = refreshed.body.access_token as string;
+    const access = (refreshed.body as Schemas['TokenResponse']).access_token;
     for (const method of ['GET', 'POST']) {
       const info = await fetch(`${auth.url}/userinfo`, { method, headers: { authorization: `Bearer ${access}` } });
       expect(info.status).toBe(200);
@@ -127,15 +130,16 @@ describe('the token endpoint, every grant', () => {
   it('device authorization: codes, pending while the person has not approved, tokens once approved', async () => {
     const started = await form('/device_authorization', { scope: 'speech:read' });
     expect(started.status).toBe(200);
-    const deviceCode = started.body.device_code as string;
+    const device = started.body as Schemas['DeviceAuthorization'];
+    const deviceCode = device.device_code;
     // Polled once before the approval by another device code: a second poll of the same one inside its interval would be slow_down.
     const other = await form('/device_authorization', { scope: 'speech:read' });
     const pending = await form('/token', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: other.body.device_code as string });
     expect(pending.body.error).toBe('authorization_pending');
 
     const agent = new FormAgent(auth.url);
-    const entry = await agent.signIn(await agent.follow(started.body.verification_uri_complete as string), user);
-    const confirm = await agent.follow('/device', { form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: started.body.user_code as string } });
+    const entry = await agent.signIn(await agent.follow(device.verification_uri_complete), user);
+    const confirm = await agent.follow('/device', { form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: device.user_code } });
     expect(confirm.html).toContain('action="/device/decision"');
     const done = await agent.decide(confirm, '/device/decision', 'approve');
     expect(done.res.status).toBe(200);
@@ -158,7 +162,7 @@ describe('the token endpoint, every grant', () => {
 
 describe('tokens: introspection and revocation', () => {
   it('introspects an active token, then revokes it; an unknown hint and a client without credentials are refused', async () => {
-    const token = (await form('/token', { grant_type: 'client_credentials', scope: 'speech:read' })).body.access_token as string;
+    const token = ((await form('/token', { grant_type: 'client_credentials', scope: 'speech:read' })).body as Schemas['TokenResponse']).access_token;
     const active = await form('/introspect', { token });
     expect(active.body).toMatchObject({ active: true, client_id: web.client_id, token_type: 'Bearer' });
     expect((await form('/revoke', { token, token_type_hint: 'access_token' })).status).toBe(200);
@@ -194,7 +198,7 @@ describe('administration', () => {
     const token = await robotToken('admin');
     const created = await admin('POST', '/clients', token, { name: 'Made in contract test', type: 'confidential', grant_types: ['client_credentials'], scopes: ['speech:read'] });
     expect(created.status).toBe(201);
-    const id = created.body.client_id as string;
+    const id = (created.body as Schemas['RegisteredClient']).client_id;
     expect(created.body.client_secret).toEqual(expect.any(String));
     expect((await admin('GET', '/clients?limit=1', token)).body).toMatchObject({ items: [expect.any(Object)], next_cursor: expect.any(String) });
     expect((await admin('GET', `/clients/${id}`, token)).body.name).toBe('Made in contract test');
@@ -211,7 +215,7 @@ describe('administration', () => {
   it('accounts: list by email, read, change the plan, unlock', async () => {
     const token = await robotToken('admin');
     const listed = await admin('GET', `/accounts?email=${encodeURIComponent(user.email)}`, token);
-    expect((listed.body.items as { id: string }[]).map((account) => account.id)).toEqual([user.id]);
+    expect((listed.body as Schemas['AccountPage']).items.map((account) => account.id)).toEqual([user.id]);
     expect((await admin('GET', `/accounts/${user.id}`, token)).body.email).toBe(user.email);
     expect((await admin('PATCH', `/accounts/${user.id}`, token, { plan: 'pro' })).body.plan).toBe('pro');
     expect((await admin('POST', `/accounts/${user.id}/unlock`, token)).body).toEqual({ cleared: expect.any(Number) });
@@ -220,13 +224,13 @@ describe('administration', () => {
 
   it('signing keys: list, rotate, retire the previous one (the current one is a conflict); the audit log', async () => {
     const token = await robotToken('admin');
-    const before = (await admin('GET', '/keys', token)).body.items as { kid: string; status: string }[];
+    const before = ((await admin('GET', '/keys', token)).body as Schemas['SigningKeys']).items;
     const current = before.find((key) => key.status === 'current')!.kid;
     const rotated = await admin('POST', '/keys/rotate', token);
     expect(rotated.status).toBe(200);
-    expect((await admin('POST', `/keys/${rotated.body.current as string}/retire`, token)).status).toBe(409);
+    expect((await admin('POST', `/keys/${(rotated.body as Schemas['RotatedKey']).current}/retire`, token)).status).toBe(409);
     const audit = await admin('GET', '/audit?limit=5', token);
-    expect((audit.body.items as { action: string }[])[0]!.action).toBe('signing_key.rotate');
+    expect((audit.body as Schemas['AuditPage']).items[0]!.action).toBe('signing_key.rotate');
     // Last: the token in hand was signed by the key retired here.
     expect((await admin('POST', `/keys/${current}/retire`, token)).body).toEqual({ kid: current, retired: true });
   });

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { contentOpenApi } from '@platform/api-docs';
 import { api, bearer, INTERNAL_SECRET, startEdge, type Edge } from '../content/helpers';
+import type { components } from '../support/api-types/content';
 import { watchResponses, type ResponseWatch } from './watch-responses';
+
+type Schemas = components['schemas'];
 
 /**
  * The content API's OpenAPI document (`/openapi/content.json`) against the running platform (auth,
@@ -30,7 +33,8 @@ async function registerAndLogin(name: string): Promise<Account> {
   expect(registered.status).toBe(201);
   const login = await bearer(edge.gateway, 'POST', '/api/v1/auth/login', null, { email, password });
   expect(login.status).toBe(200);
-  return { id: (registered.json.user as { id: string }).id, email, password, token: login.json.token as string, refreshToken: login.json.refresh_token as string };
+  const tokens = login.json as Schemas['Tokens'];
+  return { id: (registered.json as Schemas['Registered']).user.id, email, password, token: tokens.token, refreshToken: tokens.refresh_token };
 }
 
 beforeAll(async () => {
@@ -57,7 +61,7 @@ describe('sign-in', () => {
     expect((await bearer(edge.gateway, 'POST', '/api/v1/auth/register', null, { name: 'Carol', email, password })).status).toBe(201);
     const invalid = await bearer(edge.gateway, 'POST', '/api/v1/auth/register', null, { name: '', email: 'not-an-email', password: 'short', extra: 1 });
     expect(invalid.status).toBe(400);
-    expect(Object.keys(invalid.json.errors as object).sort()).toEqual(['email', 'extra', 'name', 'password']);
+    expect(Object.keys((invalid.json as Schemas['ValidationError']).errors).sort()).toEqual(['email', 'extra', 'name', 'password']);
     const used = await bearer(edge.gateway, 'POST', '/api/v1/auth/register', null, { name: 'Carol', email, password });
     expect(used.status).toBe(400);
     const malformed = await api(edge.gateway, 'POST', '/api/v1/auth/register', { rawBody: '{"name":' });
@@ -118,7 +122,7 @@ describe('posts', () => {
   it('create, read, list, replace, patch, delete; each refusal in its documented shape', async () => {
     const created = await bearer(edge.gateway, 'POST', '/api/v1/posts', alice.token, { title: 'Contract post', content: 'Body', published: true, category: 'News', tags: ['contract', { name: 'Open API' }] });
     expect(created.status).toBe(201);
-    const id = created.json.id as number;
+    const { id } = created.json as Schemas['Post'];
     expect(created.json).toMatchObject({ slug: 'contract-post', category: { slug: 'news', name: 'News' } });
 
     const read = await bearer(edge.gateway, 'GET', `/api/v1/posts/${id}`, bob.token);
@@ -126,7 +130,7 @@ describe('posts', () => {
     expect(read.json.viewCount).toBe(1);
     const listed = await bearer(edge.gateway, 'GET', '/api/v1/posts?tag=contract&limit=5', bob.token);
     expect(listed.status).toBe(200);
-    expect((listed.json.data as { id: number }[]).map((post) => post.id)).toEqual([id]);
+    expect((listed.json as Schemas['PostPage']).data.map((post) => post.id)).toEqual([id]);
     expect((await bearer(edge.gateway, 'GET', '/api/v1/posts?sort=title', bob.token)).status).toBe(400);
 
     const replaced = await bearer(edge.gateway, 'PUT', `/api/v1/posts/${id}`, alice.token, { title: 'Contract post, again', content: 'New body' });
