@@ -36,6 +36,29 @@ class Event(ctypes.Structure):
     ]
 
 
+class VoiceSpec(ctypes.Structure):
+    # espeak_VOICE (speak_lib.h): a voice asked for by its properties.
+    _fields_ = [
+        ('name', ctypes.c_char_p),
+        ('languages', ctypes.c_char_p),
+        ('identifier', ctypes.c_char_p),
+        ('gender', ctypes.c_ubyte),
+        ('age', ctypes.c_ubyte),
+        ('variant', ctypes.c_ubyte),
+        ('xx1', ctypes.c_ubyte),
+        ('score', ctypes.c_int),
+        ('spare', ctypes.c_void_p),
+    ]
+
+
+def set_voice(lib, voice):
+    """As the espeak-ng command line sets -v: by voice name, else as a language (`en-gb+f2`), variant included."""
+    if lib.espeak_SetVoiceByName(voice.encode()) == 0:
+        return True
+    spec = VoiceSpec(languages=voice.encode())
+    return lib.espeak_SetVoiceByProperties(ctypes.byref(spec)) == 0
+
+
 Callback = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_short), ctypes.c_int, ctypes.POINTER(Event))
 
 
@@ -68,7 +91,7 @@ def main(argv):
     if rate <= 0:
         sys.exit('espeak_Initialize failed')
     lib.espeak_SetSynthCallback(callback)
-    if voice is not None and lib.espeak_SetVoiceByName(voice.encode()) != 0:
+    if voice is not None and not set_voice(lib, voice):
         sys.exit('unknown voice %s' % voice)
     for parameter, value in parameters.items():
         lib.espeak_SetParameter(parameter, value, 0)

@@ -13,6 +13,14 @@ describe('eSpeak NG timing', () => {
     expect(Buffer.from(timed.pcm.buffer).equals(Buffer.from(cli.buffer))).toBe(true);
   });
 
+  it('takes every voice the command line takes: a language named by its code (language_code en-GB, fr), as the command line falls back to', async () => {
+    for (const voice of ['en-gb', 'fr']) {
+      const other = renderParams({ voice, variant: 'f2', pitch: 60, pitchRange: 60, speed: 170, amplitude: 100, wordGap: 1 }, DEFAULT_VOICE_SETTINGS);
+      const [cli, timed] = await Promise.all([synthesizePcm('Hello 0.', other), synthesizeTimedPcm('Hello 0.', other)]);
+      expect({ voice, equal: Buffer.from(timed.pcm.buffer).equals(Buffer.from(cli.buffer)), words: timed.words.length }).toEqual({ voice, equal: true, words: 2 });
+    }
+  });
+
   it('places words on the text the client wrote: escaped SSML characters, an emoji (one code point, its name several words), a number', async () => {
     const text = 'Tom & Jerry <say> 😀 hi, 42 times.';
     const { pcm, words } = await synthesizeTimedPcm(text, params);
