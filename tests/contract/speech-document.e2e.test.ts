@@ -91,6 +91,8 @@ describe('the speech API answers as its OpenAPI document says', () => {
     const timed = await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, { headers: withKey(), json: { text: 'Hi, you.' } });
     expect(timed.status).toBe(200);
     expect((timed.body as { alignment: { characters: string[] } }).alignment.characters.join('')).toBe('Hi, you.');
+    // A language whose eSpeak NG voice is named by its code is timed too (it was a 502 once).
+    expect((await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, { headers: withKey(), json: { text: 'Hello 0.', language_code: 'en-GB' } })).status).toBe(200);
     expect(detailStatus(await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, { headers: withKey(), json: { text: 'Hi.', model_id: 'nope' } }))).toBe('model_not_found');
 
     const lines = await call(`/v1/text-to-speech/${RACHEL}/stream/with-timestamps`, { headers: withKey(), json: { text: 'First. Second.' } });
