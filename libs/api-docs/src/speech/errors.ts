@@ -80,8 +80,33 @@ const EVERY_OPERATION: ErrorSpec = {
   503: ['error'],
 };
 
-function errorResponse(code: number, statuses: readonly string[]): JsonObject {
-  const example = { detail: { status: statuses[0] ?? 'error', message: DESCRIPTIONS[code] ?? 'error' } };
+/** A message the API gives with each status, for the examples. */
+const EXAMPLE_MESSAGES: Record<SpeechErrorStatus, string> = {
+  invalid_api_key: 'Invalid API key.',
+  unauthorized: 'An API key is required for this endpoint.',
+  quota_exceeded: 'The voice limit of the free plan (3) is reached.',
+  character_limit_exceeded: 'This request needs 120 characters; 80 are left this month.',
+  content_violation: 'The text was refused by content moderation.',
+  text_too_long: 'text is 5200 characters; the maximum is 5000',
+  voice_not_found: 'voice "nobody" does not exist',
+  model_not_found: 'model "nope" does not exist; see GET /v1/models',
+  subscription_required: 'output_format pcm_44100 needs the pro plan or above; this account is on the free plan',
+  too_many_requests: 'Too many requests; retry after 1 s.',
+  bad_request: 'text must not be empty',
+  error: 'internal server error',
+};
+
+/** `error` covers several HTTP statuses; what it says with each. */
+const ERROR_MESSAGES: Record<number, string> = {
+  404: 'A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found.',
+  409: 'The voice changed while it was being edited; retry.',
+  502: 'synthesis failed: the speech engine failed',
+  503: 'no synthesis worker answered in time; try again',
+};
+
+function errorResponse(code: number, statuses: readonly SpeechErrorStatus[]): JsonObject {
+  const status = statuses[0] ?? 'error';
+  const example = { detail: { status, message: (status === 'error' ? ERROR_MESSAGES[code] : undefined) ?? EXAMPLE_MESSAGES[status] } };
   return {
     description: DESCRIPTIONS[code] ?? 'An error.',
     ...(HEADERS[code] ? { headers: HEADERS[code] } : {}),
@@ -104,7 +129,7 @@ export function speechErrors(operation: ErrorSpec = {}): JsonObject {
   const codes = new Set([...Object.keys(EVERY_OPERATION), ...Object.keys(operation)].map(Number));
   const responses: JsonObject = {};
   for (const code of [...codes].sort((a, b) => a - b)) {
-    const statuses = new Set([...(EVERY_OPERATION[code] ?? []), ...(operation[code] ?? [])]);
+    const statuses = new Set<SpeechErrorStatus>([...(EVERY_OPERATION[code] ?? []), ...(operation[code] ?? [])]);
     responses[String(code)] = errorResponse(code, [...statuses]);
   }
   return responses;

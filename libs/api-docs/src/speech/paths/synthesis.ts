@@ -1,7 +1,7 @@
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, schemaRef, type JsonObject } from '../json-helpers';
-import { audioMediaTypes, MAX_TEXT_CHARS } from '../schemas/synthesis';
+import { audioMediaTypes, audioWithTimestampsExample, MAX_TEXT_CHARS, modelsExample } from '../schemas/synthesis';
 import { anyCredential } from '../security';
 import { VOICE_ID_PATTERN } from '../schemas/voices';
 
@@ -84,7 +84,7 @@ export const synthesisPaths = (): JsonObject => ({
     {
       description: 'The audio and its alignments.',
       headers: jobHeaders(true),
-      content: jsonContent(schemaRef('AudioWithTimestamps')),
+      content: jsonContent(schemaRef('AudioWithTimestamps'), audioWithTimestampsExample()),
     },
   ),
   '/v1/text-to-speech/{voice_id}/stream/with-timestamps': synthesis(
@@ -136,6 +136,7 @@ export const synthesisPaths = (): JsonObject => ({
                 { type: 'array', items: schemaRef('Model') },
               ],
             },
+            modelsExample(),
           ),
         },
         ...speechErrors(),

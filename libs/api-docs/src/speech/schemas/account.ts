@@ -90,6 +90,20 @@ export const historyItemSchema = (): JsonObject => ({
       properties: { stability: { type: 'number' }, similarity_boost: { type: 'number' } },
     },
   },
+  example: {
+    history_item_id: '4kRr0cQ9Xw2mZp7LbN1v',
+    voice_id: '21m00Tcm4TlvDq8ikWAM',
+    voice_name: 'Rachel',
+    model_id: 'espeak_ng_v1',
+    text: 'Hello! This is a test.',
+    date_unix: 1767225600,
+    character_count_from_request: 22,
+    character_count_change_from: 0,
+    character_count_change_to: 22,
+    content_type: 'audio/mpeg',
+    state: 'complete',
+    settings: { stability: 0.5, similarity_boost: 0.75 },
+  },
 });
 
 export const historyPageSchema = (): JsonObject => ({
