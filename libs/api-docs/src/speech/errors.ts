@@ -1,4 +1,5 @@
 import type { SpeechErrorStatus } from '@platform/errors';
+import type { ListsEvery } from './code-lists';
 import type { JsonObject } from './json-helpers';
 
 /**
@@ -20,8 +21,7 @@ export const SPEECH_ERROR_STATUSES = [
   'bad_request',
   'error',
 ] as const satisfies readonly SpeechErrorStatus[];
-type Missing = Exclude<SpeechErrorStatus, (typeof SPEECH_ERROR_STATUSES)[number]>;
-const everyStatusListed: Missing extends never ? true : Missing = true;
+const everyStatusListed: ListsEvery<SpeechErrorStatus, typeof SPEECH_ERROR_STATUSES> = true;
 void everyStatusListed;
 
 /** `{detail: {status, message}}`, every status allowed (the operations narrow it). */

@@ -1,5 +1,6 @@
 import { API_KEY_SCOPES } from '@platform/oauth-resource';
 import { PLAN_NAMES } from '@platform/speech-store';
+import { HISTORY_STATES } from '../code-lists';
 import type { JsonObject } from '../json-helpers';
 import { audioMediaTypes } from './synthesis';
 
@@ -83,7 +84,7 @@ export const historyItemSchema = (): JsonObject => ({
     character_count_change_from: count,
     character_count_change_to: { ...count, description: 'The characters charged: the request’s when `complete`, else 0.' },
     content_type: { type: 'string', description: `The audio's media type (${audioMediaTypes().join(', ')}, with parameters for PCM).` },
-    state: { type: 'string', enum: ['complete', 'failed', 'cancelled'] },
+    state: { type: 'string', enum: [...HISTORY_STATES] },
     settings: {
       type: 'object',
       required: ['stability', 'similarity_boost'],

@@ -1,7 +1,5 @@
+import { VOICE_CATEGORIES } from '../code-lists';
 import type { JsonObject } from '../json-helpers';
-
-/** The categories of voices that exist here (`VoiceCategory` of the speech store). */
-const VOICE_CATEGORIES = ['premade', 'cloned'] as const;
 
 export const VOICE_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
