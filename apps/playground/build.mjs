@@ -1,6 +1,7 @@
-// Builds the playground into dist/: one script bundle and one stylesheet (content-hashed names, so the
-// gateway can cache them for good) and index.html pointing at them. esbuild bundles the npm packages
-// the page uses (oauth4webapi, graphql-ws) into our own asset: the page loads nothing from elsewhere.
+// Builds the playground into dist/ and the reference pages into dist/reference/: for each, script
+// bundles and stylesheets (content-hashed names, so the gateway can cache them for good) and HTML pages
+// pointing at them. esbuild bundles the npm packages the pages use (oauth4webapi, graphql-ws, Swagger
+// UI, GraphiQL and React) into our own assets: the pages load nothing from elsewhere.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,28 +11,46 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, 'dist');
 fs.rmSync(out, { recursive: true, force: true });
 
-const result = await esbuild.build({
-  entryPoints: [path.join(here, 'src/main.ts'), path.join(here, 'src/styles.css')],
-  bundle: true,
-  minify: true,
-  sourcemap: true,
-  format: 'esm',
-  target: ['chrome110', 'firefox115', 'safari16'],
-  entryNames: 'assets/[name]-[hash]',
-  outdir: out,
-  metafile: true,
-  logLevel: 'warning',
-});
+/**
+ * Bundles `pages` ({output name: {template, script, style, title?}}) into `outdir`; assets are
+ * addressed as `${urlBase}/assets/...`.
+ */
+async function buildSite(outdir, urlBase, pages) {
+  const entries = Object.values(pages).flatMap((page) => [page.script, page.style]);
+  const result = await esbuild.build({
+    entryPoints: entries.map((entry) => path.join(here, entry)),
+    bundle: true,
+    minify: true,
+    sourcemap: true,
+    format: 'esm',
+    target: ['chrome110', 'firefox115', 'safari16'],
+    entryNames: 'assets/[name]-[hash]',
+    outdir,
+    metafile: true,
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  const outputs = Object.entries(result.metafile.outputs);
+  const find = (entry) => {
+    const hit = outputs.find(([, meta]) => meta.entryPoint?.endsWith(entry) && !meta.entryPoint.endsWith('.css') === !entry.endsWith('.css'));
+    if (!hit) throw new Error(`playground build: no output for ${entry}`);
+    return `${urlBase}/${path.relative(outdir, hit[0]).split(path.sep).join('/')}`;
+  };
+  for (const [name, page] of Object.entries(pages)) {
+    const html = fs
+      .readFileSync(path.join(here, page.template), 'utf8')
+      .replace('%SCRIPT%', find(page.script))
+      .replace('%STYLE%', find(page.style))
+      .replace('%TITLE%', page.title ?? '');
+    fs.writeFileSync(path.join(outdir, name), html);
+  }
+  console.log(`playground: built ${path.relative(process.cwd(), outdir)}`);
+}
 
-const outputs = Object.entries(result.metafile.outputs);
-const find = (entry) => {
-  const hit = outputs.find(([, meta]) => meta.entryPoint?.endsWith(entry));
-  if (!hit) throw new Error(`playground build: no output for ${entry}`);
-  return `/${path.relative(out, hit[0]).split(path.sep).join('/')}`;
-};
-const html = fs
-  .readFileSync(path.join(here, 'index.html'), 'utf8')
-  .replace('%SCRIPT%', find('src/main.ts'))
-  .replace('%STYLE%', find('src/styles.css'));
-fs.writeFileSync(path.join(out, 'index.html'), html);
-console.log(`playground: built ${path.relative(process.cwd(), out)}`);
+await buildSite(out, '', { 'index.html': { template: 'index.html', script: 'src/main.ts', style: 'src/styles.css' } });
+// Served by the gateway at /docs, /docs/asyncapi and /graphql (browsers), assets at /docs/assets.
+await buildSite(path.join(out, 'reference'), '/docs', {
+  'docs.html': { template: 'reference/page.html', script: 'src/reference/docs.ts', style: 'src/reference/docs.css', title: 'API reference · speech, content and auth' },
+  'asyncapi.html': { template: 'reference/page.html', script: 'src/reference/asyncapi.ts', style: 'src/reference/asyncapi.css', title: 'Message reference · WebSockets and Kafka' },
+  'explorer.html': { template: 'reference/explorer.html', script: 'src/reference/explorer.ts', style: 'src/reference/explorer.css' },
+});

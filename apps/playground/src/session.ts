@@ -152,3 +152,16 @@ export async function createSignIn(issuerUrl: string, clientId: string): Promise
     },
   };
 }
+
+/**
+ * The access token this tab's playground session holds, while it is still valid (the GraphQL explorer
+ * offers it as its Authorization header); null when signed out or expired.
+ */
+export function storedAccessToken(now = Date.now()): string | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(TOKENS) ?? 'null') as Stored | null;
+    return saved && now < saved.expiresAt ? saved.accessToken : null;
+  } catch {
+    return null;
+  }
+}

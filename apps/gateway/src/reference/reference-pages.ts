@@ -5,11 +5,22 @@ import type { Logger } from '@platform/logger';
 import { playgroundHeaders } from '../playground/playground-routes';
 
 /**
+ * The playground's policy (only this origin's scripts and connections, no framing, no referrer) with two
+ * additions the bundled renderers need: GraphiQL's fonts are data: URIs inside its stylesheet, and
+ * Swagger UI sets style attributes. Inline styles cannot run code; scripts stay 'self' only.
+ */
+export function referenceHeaders(publicUrl: string): Record<string, string> {
+  const headers = playgroundHeaders(publicUrl);
+  const csp = headers['content-security-policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("img-src 'self' data:", "img-src 'self' data:; font-src 'self' data:");
+  return { ...headers, 'content-security-policy': csp, 'permissions-policy': 'microphone=(), camera=(), geolocation=()' };
+}
+
+/**
  * The reference pages, built by `npm run build` into the playground's dist/reference: `/docs` (the
  * OpenAPI documents in Swagger UI), `/docs/asyncapi` (the AsyncAPI document) and the GraphQL explorer
- * (GraphiQL) that a browser gets at `/graphql`. Same Content-Security-Policy as the playground: only
- * this origin's scripts, styles and connections, so the pages work with no internet and a token pasted
- * into the explorer cannot leave for another origin.
+ * (GraphiQL) that a browser gets at `/graphql`. Their Content-Security-Policy (referenceHeaders) admits
+ * only this origin's scripts, styles and connections, so the pages work with no internet and a token
+ * pasted into the explorer cannot leave for another origin.
  */
 export function referencePages(dir: string, publicUrl: string, logger: Logger): Router | null {
   const page = (name: string) => path.join(dir, name);
@@ -17,7 +28,7 @@ export function referencePages(dir: string, publicUrl: string, logger: Logger): 
     logger.warn({ dir }, 'reference pages not found (run `npm run build`); serving the documents without /docs and the GraphQL explorer');
     return null;
   }
-  const headers = playgroundHeaders(publicUrl);
+  const headers = referenceHeaders(publicUrl);
   const send = (name: string) => (_req: Request, res: Response) => {
     res.set(headers).set('cache-control', 'no-cache').sendFile(page(name));
   };
