@@ -7,7 +7,7 @@ import { startSpeechStack, type SpeechStack } from './support/speech-stack';
  * real worker processes beside eSpeak NG.
  */
 const JOE = 'jo5Pq8Nr2Lm7Kv4Ws9Xz';
-const RACHEL = '21m00Tcm4TlvDq8ikWAM';
+const HANS = 'pl8d5Kq3nT2xWm9zAe4F';
 const TEXT = 'Hello there. This is the neural voice speaking.';
 
 let stack: SpeechStack;
@@ -35,7 +35,8 @@ describe('the neural model', () => {
     const res = await fetch(`${stack.url}/v1/models`, { headers: { 'xi-api-key': stack.apiKey } });
     const { models } = (await res.json()) as { models: { model_id: string; languages: { language_id: string }[] }[] };
     expect(models.map((m) => m.model_id)).toEqual(['espeak_ng_v1', 'piper_en_us_v1']);
-    expect(models[1]!.languages.map((l) => l.language_id)).toEqual(['en', 'en-US']);
+    // Every English tag: the model speaks English (with its American accent) whatever the tag's region.
+    expect(models[1]!.languages.map((l) => l.language_id)).toEqual(['en', 'en-US', 'en-GB', 'en-GB-scotland', 'en-029']);
   });
 
   it('speaks real audio that differs measurably from the eSpeak NG rendering of the same voice', async () => {
@@ -55,9 +56,9 @@ describe('the neural model', () => {
     expect(mp3DurationSeconds(parseMp3(bytes))).toBeGreaterThan(0.8);
   }, 120_000);
 
-  it('refuses voices it does not have and languages it does not speak', async () => {
+  it('refuses voices and languages that are not English', async () => {
     for (const body of [
-      { text: 'hi', model_id: 'piper_en_us_v1', voice: RACHEL },
+      { text: 'hallo', model_id: 'piper_en_us_v1', voice: HANS },
       { text: 'hallo', model_id: 'piper_en_us_v1', language_code: 'de', voice: JOE },
     ]) {
       const res = await fetch(`${stack.url}/v1/text-to-speech/${body.voice}`, {
@@ -66,7 +67,9 @@ describe('the neural model', () => {
         body: JSON.stringify(body),
       });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { detail: { status: string } }).detail.status).toBe('bad_request');
+      const { detail } = (await res.json()) as { detail: { status: string; message: string } };
+      expect(detail.status).toBe('bad_request');
+      expect(detail.message).toMatch(/English only/);
     }
   });
 });

@@ -1,4 +1,4 @@
-// Measures eSpeak NG's variants with the analysis itself; paste the output into src/voice-analysis/calibration.ts.
+// Measures eSpeak NG's variants with the analysis itself; paste the output into libs/speech-engine/src/espeak-calibration.ts.
 // Run after `npx tsc -b apps/gateway`: node apps/gateway/scripts/calibrate-voice-analysis.mjs
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -42,41 +42,71 @@ export const MODELS: readonly Model[] = [
   },
 ];
 
+/**
+ * Model ids of the hosted API, accepted so clients written for it work with their defaults. Each
+ * runs the best model served here for the request's language (`modelForLanguage`).
+ */
+export const HOSTED_MODEL_IDS: readonly string[] = [
+  'eleven_multilingual_v2',
+  'eleven_multilingual_v1',
+  'eleven_monolingual_v1',
+  'eleven_flash_v2_5',
+  'eleven_flash_v2',
+  'eleven_turbo_v2_5',
+  'eleven_turbo_v2',
+  'eleven_v3',
+];
+
+const HOSTED_IDS_NOTE = `The hosted API's model ids (${HOSTED_MODEL_IDS.join(', ')})`;
+
+/** English as eSpeak NG and `language_code` name it (`en`, `en-US`, `en-gb-scotland`, …): what the neural model speaks. */
+export function isEnglish(languageOrEspeakVoice: string): boolean {
+  return /^en(-|$)/i.test(languageOrEspeakVoice);
+}
+
+const ENGLISH = LANGUAGES.filter((l) => isEnglish(l.id));
+
 const NEURAL_MODEL: Model = {
   model_id: NEURAL_MODEL_ID,
   name: 'Piper English (US) v1 (neural)',
   ...TRAITS,
   description:
-    'Neural (VITS) synthesis with the Piper voice en_US-joe-medium, run on the server with ONNX Runtime (WebAssembly). ' +
-    'Natural timbre, much slower than eSpeak NG (see docs/benchmarks.md). English only; its voice is "Joe".',
-  languages: [
-    { language_id: 'en', name: 'English' },
-    { language_id: 'en-US', name: 'English (United States)' },
-  ],
+    'Neural (VITS) synthesis with the Piper voice en_US-joe-medium, run on the server with ONNX Runtime. ' +
+    'Natural timbre, American accent, English only. Speaks with every English premade voice and every cloned voice: ' +
+    "the model's own speaker is Joe, other voices get their pitch and formants applied to his (Rubber Band). " +
+    `${HOSTED_IDS_NOTE} run this model for English.`,
+  languages: ENGLISH.map((l) => ({ language_id: l.id, name: l.name })),
 };
 
 /** The models this deployment serves: eSpeak NG always, the neural model when its voice is present. */
 export function modelCatalogue(options: { neural: boolean }): readonly Model[] {
-  return options.neural ? [...MODELS, NEURAL_MODEL] : MODELS;
+  if (!options.neural) return MODELS;
+  const espeak: Model = { ...MODELS[0]!, description: `${MODELS[0]!.description} ${HOSTED_IDS_NOTE} run this model for languages other than English.` };
+  return [espeak, NEURAL_MODEL];
+}
+
+/** Whether `modelId` is one of the hosted API's ids, whose model follows the request's language. */
+export function followsLanguage(modelId: string | undefined): boolean {
+  return modelId !== undefined && HOSTED_MODEL_IDS.includes(modelId);
 }
 
 /**
- * Model ids of the hosted API, accepted so clients written for it work with their defaults.
- * They all run our one model; `GET /v1/models` lists only real models.
+ * The model a request's `model_id` names, or null. Absent → the default (eSpeak NG). A hosted id
+ * → the best model for English in `catalogue` (the neural model where it is served); a request in
+ * another language then moves to eSpeak NG (`modelForLanguage`).
  */
-export const MODEL_ALIASES: Readonly<Record<string, string>> = {
-  eleven_multilingual_v2: DEFAULT_MODEL_ID,
-  eleven_multilingual_v1: DEFAULT_MODEL_ID,
-  eleven_monolingual_v1: DEFAULT_MODEL_ID,
-  eleven_flash_v2_5: DEFAULT_MODEL_ID,
-  eleven_flash_v2: DEFAULT_MODEL_ID,
-  eleven_turbo_v2_5: DEFAULT_MODEL_ID,
-  eleven_turbo_v2: DEFAULT_MODEL_ID,
-  eleven_v3: DEFAULT_MODEL_ID,
-};
-
-/** The model a request's `model_id` names (ours or an alias), or null. Absent → the default. */
 export function resolveModel(modelId: string | undefined, catalogue: readonly Model[] = MODELS): Model | null {
-  const id = modelId === undefined ? DEFAULT_MODEL_ID : (MODEL_ALIASES[modelId] ?? modelId);
+  if (followsLanguage(modelId)) return bestModel(true, catalogue);
+  const id = modelId ?? DEFAULT_MODEL_ID;
   return catalogue.find((m) => m.model_id === id) ?? null;
+}
+
+/** The best model of `catalogue` for a language: the neural model for English where it is served, else eSpeak NG. */
+export function bestModel(english: boolean, catalogue: readonly Model[]): Model {
+  return (english ? catalogue.find((m) => m.model_id === NEURAL_MODEL_ID) : undefined) ?? MODELS[0]!;
+}
+
+/** The model a hosted id runs for a request: `model` when it speaks the language, else eSpeak NG (which speaks every language). */
+export function modelForLanguage(model: Model, english: boolean): Model {
+  return model.model_id === NEURAL_MODEL_ID && !english ? MODELS[0]! : model;
 }

@@ -7,6 +7,7 @@ import { fadeEdges, normalizeLoudness } from './loudness';
 import { approximateWordTimings } from './neural-timing';
 import { planPieces } from './sentences';
 import type { RenderParams } from './settings';
+import { applyVoiceColour, neuralColour } from './voice-colour';
 
 export interface SynthesisRequest {
   text: string;
@@ -19,7 +20,11 @@ export interface SynthesisRequest {
   signal?: AbortSignal;
   espeakBinary?: string;
   encoder?: EncoderOptions;
-  /** Another engine for the pieces (the neural model); PCM must be at ENGINE_SAMPLE_RATE. */
+  /**
+   * Another engine for the pieces (the neural model); PCM must be at ENGINE_SAMPLE_RATE. Its one
+   * speaker is coloured to the voice of `params` (pitch and formants, `neuralColour`) unless the
+   * voice is that speaker.
+   */
   pcmFor?: (piece: string) => Promise<Int16Array>;
   /**
    * Report each piece's word timing (`onPiece`'s `words`): eSpeak NG's own, read from its library's
@@ -94,7 +99,9 @@ export async function synthesizeToStream(
 /** One piece's PCM from the request's engine, with its words' timing when the request is `timed`. */
 async function enginePcm(request: SynthesisRequest, piece: string): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
   if (request.pcmFor) {
-    const pcm = await request.pcmFor(piece);
+    const colour = neuralColour(request.params);
+    const speaker = await request.pcmFor(piece);
+    const pcm = colour ? await applyVoiceColour(speaker, colour, { ffmpegBinary: request.encoder?.ffmpegBinary, signal: request.signal }) : speaker;
     return request.timed ? { pcm, words: approximateWordTimings(piece, pcm, ENGINE_SAMPLE_RATE) } : { pcm };
   }
   const options = { signal: request.signal };

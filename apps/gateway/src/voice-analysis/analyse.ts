@@ -1,5 +1,5 @@
+import { decimate2, yinTrack } from '@platform/speech-engine';
 import { ANALYSIS_RATE } from './decode';
-import { decimate2, yinTrack } from './pitch';
 import { envelopePeaks, lpc, spectralCentroid } from './spectrum';
 import { median, quantile, semitones } from './stats';
 

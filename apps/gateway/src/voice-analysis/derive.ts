@@ -1,6 +1,12 @@
 import type { VoiceAnalysis } from './analyse';
-import { ENGINE_LOUDNESS_DBFS_AT_100, PITCH_POINTS, SYLLABLES_PER_SEC, VARIANTS, type VariantCalibration } from './calibration';
-import type { EngineVoiceParams } from '@platform/speech-engine';
+import {
+  ENGINE_LOUDNESS_DBFS_AT_100,
+  PITCH_POINTS,
+  SYLLABLES_PER_SEC,
+  VARIANTS,
+  type EngineVoiceParams,
+  type VariantCalibration,
+} from '@platform/speech-engine';
 import { clamp, PARAM_BOUNDS } from './engine-params';
 
 /**

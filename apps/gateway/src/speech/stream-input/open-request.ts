@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpeechError } from '@platform/errors';
-import { resolveModel, type Model } from '@platform/speech-engine';
+import { followsLanguage, resolveModel, type Model } from '@platform/speech-engine';
 import { responseShape, SHAPE_PARAMETER } from '../response-shape';
 import { badRequest } from '../speech-errors';
 import { checkFormat, checkLanguage, checkVoiceId, type TtsRequest } from '../tts/parse-request';
@@ -26,9 +26,11 @@ export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: 
   const language = checkLanguage(q.get('language_code') ?? undefined);
   const bySegment = resolveModel(segment, catalogue);
   let model = bySegment;
+  let modelId: string | undefined = segment;
   if (model === null) {
     checkVoiceId(segment);
-    model = resolveModel(q.get('model_id') ?? undefined, catalogue);
+    modelId = q.get('model_id') ?? undefined;
+    model = resolveModel(modelId, catalogue);
     if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(q.get('model_id'))} does not exist; see GET /v1/models`);
   }
   let idleMs: number | null = null;
@@ -41,7 +43,7 @@ export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: 
   return {
     voiceId: bySegment ? q.get('voice_id') : segment,
     // The hosted API takes these in the query string of its WebSocket.
-    request: { model, format, language, options: parseRequestOptions({}, Object.fromEntries(q), maxChars) },
+    request: { model, modelFollowsLanguage: followsLanguage(modelId), format, language, options: parseRequestOptions({}, Object.fromEntries(q), maxChars) },
     json,
     alignment: q.get('sync_alignment') === 'true' || json,
     idleMs,

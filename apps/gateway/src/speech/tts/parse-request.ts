@@ -1,6 +1,7 @@
 import { SpeechError } from '@platform/errors';
 import {
   VoiceSettingsError,
+  followsLanguage,
   parseVoiceSettings,
   resolveLanguage,
   resolveModel,
@@ -18,6 +19,8 @@ import { parseRequestOptions, type RequestOptions } from './request-options';
 export interface TtsRequest {
   text: string;
   model: Model;
+  /** `model_id` was a hosted id: the model follows the request's language once the voice is known (`modelForLanguage`). */
+  modelFollowsLanguage: boolean;
   format: OutputFormat;
   language: Language | null;
   /** The client's raw settings; merged with the voice's defaults once the voice is known. */
@@ -99,5 +102,6 @@ export function parseTtsRequest(body: unknown, query: Record<string, unknown>, m
   // Validate settings now (values outside 0–1 are a 400 before any voice lookup).
   checkSettings(b.voice_settings, {});
   const options = parseRequestOptions(b, query, maxChars);
-  return { text, model, format, language, rawSettings: b.voice_settings, options };
+  const modelFollowsLanguage = typeof b.model_id === 'string' && followsLanguage(b.model_id);
+  return { text, model, modelFollowsLanguage, format, language, rawSettings: b.voice_settings, options };
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DEFAULT_MODEL_ID, DEFAULT_VOICE_SETTINGS, NEURAL_MODEL_ID, findPremadeVoice, type Model, type PremadeVoice } from '@platform/speech-engine';
+import { DEFAULT_VOICE_SETTINGS, bestModel, findPremadeVoice, isEnglish, type Model, type PremadeVoice } from '@platform/speech-engine';
 import { sendSpeechError } from '../speech-errors';
 import type { JobRunner } from './job-runner';
 import { frameError, pipelineError } from './synthesis';
@@ -32,7 +32,8 @@ export function previewRoutes(deps: PreviewDeps): Router {
   const inFlight = new Map<string, Promise<Buffer>>();
 
   async function makePreview(voice: PremadeVoice): Promise<Buffer> {
-    const modelId = voice.engine.neural && deps.catalogue.some((m) => m.model_id === NEURAL_MODEL_ID) ? NEURAL_MODEL_ID : DEFAULT_MODEL_ID;
+    // As the hosted model ids speak it: the neural model for English voices where it is served.
+    const modelId = bestModel(isEnglish(voice.engine.voice), deps.catalogue).model_id;
     const cacheKey = `${deps.keyPrefix}:preview:${voice.voice_id}:${modelId}:${PREVIEW_FORMAT}`;
     const cached = await deps.redis.getBuffer(cacheKey);
     if (cached && cached.length > 0) return cached;
@@ -43,7 +44,6 @@ export function previewRoutes(deps: PreviewDeps): Router {
       jobId,
       {
         voice: { voiceId: voice.voice_id, name: voice.name, category: 'premade', engine: voice.engine },
-        // A voice with a neural version previews with it when this deployment serves the model.
         modelId,
         text: voice.previewText,
         settings: { ...DEFAULT_VOICE_SETTINGS, ...voice.settings },

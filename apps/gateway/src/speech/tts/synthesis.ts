@@ -1,7 +1,7 @@
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { NEURAL_MODEL_ID, type VoiceSettings } from '@platform/speech-engine';
+import { NEURAL_MODEL_ID, isEnglish, modelForLanguage, type VoiceSettings } from '@platform/speech-engine';
 import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '../../voice-analysis';
@@ -37,10 +37,12 @@ export async function prepareJob(
 ): Promise<PreparedJob> {
   checkFormatPlan(request.format, identity.plan);
   const voice = await resolveVoice(deps.hooks, identity.sub, voiceId);
-  if (request.model.model_id === NEURAL_MODEL_ID) {
-    // The neural model has one voice and speaks English only.
-    if (!voice.engine.neural) throw new SpeechError(400, 'bad_request', `voice ${voiceId} has no neural version; use model ${NEURAL_MODEL_ID} with the voice "Joe"`);
-    if (request.language && !/^en(-US)?$/.test(request.language.id)) throw new SpeechError(400, 'bad_request', `model ${NEURAL_MODEL_ID} speaks English only`);
+  // The request's language: its language_code, else the voice's own (eSpeak NG voice of the voice).
+  const english = isEnglish(request.language?.id ?? voice.engine.voice);
+  const model = request.modelFollowsLanguage ? modelForLanguage(request.model, english) : request.model;
+  // The neural model speaks English only, with any English voice (its own speaker coloured to the voice in the worker).
+  if (model.model_id === NEURAL_MODEL_ID && !english) {
+    throw new SpeechError(400, 'bad_request', `model ${NEURAL_MODEL_ID} speaks English only; this request is in ${request.language?.name ?? `the voice's language (${voice.engine.voice})`}`);
   }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
   const jobId = deps.runner.newJobId();
@@ -64,7 +66,7 @@ export async function prepareJob(
   const input: JobInput = {
     accountId: identity.sub,
     voice: jobVoice(voice, settings),
-    modelId: request.model.model_id,
+    modelId: model.model_id,
     ...(request.language ? { language: { id: request.language.id, espeak: request.language.espeak } } : {}),
     text: request.text,
     ...(planned ? { pieces: planned } : {}),

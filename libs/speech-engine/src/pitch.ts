@@ -1,7 +1,8 @@
 /**
  * YIN fundamental-frequency estimation (de Cheveigné & Kawahara, 2002): difference function,
  * cumulative mean normalisation, absolute threshold, parabolic interpolation. One estimate per
- * frame; `null` for unvoiced frames.
+ * frame; `null` for unvoiced frames. Two users: the gateway's analysis of clone samples, and the
+ * neural model's voice colour (voice-colour.ts), which measures each piece of the model's speaker.
  */
 export interface PitchOptions {
   sampleRate: number;
