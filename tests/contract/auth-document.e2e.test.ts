@@ -208,6 +208,11 @@ describe('administration', () => {
     expect((await admin('DELETE', `/clients/${id}`, token)).body).toMatchObject({ client_id: id, deleted: true });
     expect((await admin('GET', `/clients/${id}`, token)).status).toBe(404);
     expect((await admin('POST', '/clients', token, { name: 'Duplicate', type: 'public', grant_types: ['authorization_code'], client_id: robot.client_id })).status).toBe(409);
+    // A key set is public JSON Web Keys (RFC 7517): a member name MongoDB cannot store, a private member, a key without kty are refused.
+    for (const key of [{ kty: 'EC', 'bad\u0000name': 'x' }, { kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'private' }, { crv: 'P-256' }, { kty: 'EC', x5c: [{ nested: 1 }] }]) {
+      const refused = await admin('POST', '/clients', token, { name: 'Bad keys', type: 'confidential', grant_types: ['client_credentials'], secret: false, jwks: { keys: [key] } });
+      expect(refused).toEqual({ status: 400, body: { error: 'invalid_request', error_description: expect.stringMatching(/^jwks\.keys\.0/) } });
+    }
     expect((await admin('GET', '/clients', null)).status).toBe(401);
     expect((await admin('GET', '/clients', await robotToken('speech:read'))).status).toBe(403);
   });

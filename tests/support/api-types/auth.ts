@@ -746,7 +746,7 @@ export interface components {
             resources: string[];
             jwks?: {
                 keys: {
-                    [key: string]: unknown;
+                    [key: string]: string | string[];
                 }[];
             };
             token_exchange?: {

@@ -6,6 +6,18 @@ import type { ClientDoc } from './client-model';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{3,64}$/;
 
+/**
+ * A public JSON Web Key (RFC 7517 §4): `kty` and members whose values are strings or lists of strings
+ * (`x5c`, `key_ops`), named in printable ASCII (a name with a NUL byte cannot even be stored), and none of
+ * the private members of RFC 7518 §6 (a client registers the keys it verifies with, never a secret one).
+ */
+const JWK_MEMBER = /^[\x21-\x7E]{1,64}$/;
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+const publicJwk = z
+  .record(z.string().regex(JWK_MEMBER), z.union([z.string().max(8192), z.array(z.string().max(8192)).max(20)]))
+  .refine((key) => typeof key.kty === 'string', 'a JSON Web Key needs kty')
+  .refine((key) => !PRIVATE_MEMBERS.some((name) => name in key), 'a registered key must be public (no private members)');
+
 export const newClientInput = z.object({
   client_id: z.string().regex(CLIENT_ID).optional(),
   name: z.string().min(1).max(100),
@@ -15,7 +27,7 @@ export const newClientInput = z.object({
   post_logout_redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
   resources: z.array(z.string().url().max(2000)).max(20).default([]),
-  jwks: z.object({ keys: z.array(z.record(z.unknown())).min(1) }).optional(),
+  jwks: z.object({ keys: z.array(publicJwk).min(1).max(20) }).optional(),
   /** Token exchange: other clients whose tokens this one may exchange (see ClientDoc.tokenExchange). */
   token_exchange: z.object({ allowed_clients: z.array(z.string().regex(CLIENT_ID)).max(50) }).optional(),
   /** Confidential clients get a generated secret unless they authenticate only with private_key_jwt. */

@@ -13,6 +13,13 @@ const urls = { type: 'array', items: { type: 'string', format: 'uri', maxLength:
 const name = { type: 'string', minLength: 1, maxLength: 100 };
 const grantTypes = { type: 'array', items: { type: 'string', enum: [...GRANT_TYPES] }, minItems: 1 };
 const scopes = { type: 'array', items: { type: 'string', pattern: SCOPE }, maxItems: 50 };
+/** A public JSON Web Key; the code also requires `kty` and refuses the private members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`). */
+const jwkValue = { type: 'string', maxLength: 8192 };
+const publicJwk = {
+  type: 'object',
+  additionalProperties: { anyOf: [jwkValue, { type: 'array', items: jwkValue, maxItems: 20 }] },
+  propertyNames: { pattern: '^[\\x21-\\x7E]{1,64}$' },
+};
 const tokenExchange = {
   type: 'object',
   properties: { allowed_clients: { type: 'array', items: { type: 'string', pattern: CLIENT_ID }, maxItems: 50 } },
@@ -34,7 +41,7 @@ export const adminBodySchemas: JsonObject = {
       resources: { ...urls, default: [] },
       jwks: {
         type: 'object',
-        properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: {} }, minItems: 1 } },
+        properties: { keys: { type: 'array', items: publicJwk, minItems: 1, maxItems: 20 } },
         required: ['keys'],
         additionalProperties: false,
       },
