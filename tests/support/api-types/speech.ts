@@ -777,6 +777,25 @@ export interface components {
             /** @constant */
             has_open_invoices: false;
         };
+        /**
+         * @example {
+         *       "history_item_id": "4kRr0cQ9Xw2mZp7LbN1v",
+         *       "voice_id": "21m00Tcm4TlvDq8ikWAM",
+         *       "voice_name": "Rachel",
+         *       "model_id": "espeak_ng_v1",
+         *       "text": "Hello! This is a test.",
+         *       "date_unix": 1767225600,
+         *       "character_count_from_request": 22,
+         *       "character_count_change_from": 0,
+         *       "character_count_change_to": 22,
+         *       "content_type": "audio/mpeg",
+         *       "state": "complete",
+         *       "settings": {
+         *         "stability": 0.5,
+         *         "similarity_boost": 0.75
+         *       }
+         *     }
+         */
         HistoryItem: {
             /** @description The generation’s job id (the `history-item-id` header of its answer). */
             history_item_id: string;
@@ -920,7 +939,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -944,7 +963,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -966,7 +985,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -988,7 +1007,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -1010,7 +1029,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -1034,7 +1053,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -1056,7 +1075,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -1078,7 +1097,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The synthesis engine failed on the worker (`error`)."
+                     *         "message": "synthesis failed: the speech engine failed"
                      *       }
                      *     }
                      */
@@ -1100,7 +1119,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -1180,7 +1199,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -1204,7 +1223,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -1226,7 +1245,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -1248,7 +1267,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -1270,7 +1289,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -1294,7 +1313,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -1316,7 +1335,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -1338,7 +1357,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The synthesis engine failed on the worker (`error`)."
+                     *         "message": "synthesis failed: the speech engine failed"
                      *       }
                      *     }
                      */
@@ -1360,7 +1379,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -1422,6 +1441,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "audio_base64": "//uQxAAAAAABpBQAACLFJ+LDO7AA…",
+                     *       "alignment": {
+                     *         "characters": [
+                     *           "H",
+                     *           "i",
+                     *           "."
+                     *         ],
+                     *         "character_start_times_seconds": [
+                     *           0,
+                     *           0.085,
+                     *           0.17
+                     *         ],
+                     *         "character_end_times_seconds": [
+                     *           0.085,
+                     *           0.17,
+                     *           0.402
+                     *         ]
+                     *       },
+                     *       "normalized_alignment": {
+                     *         "characters": [
+                     *           "H",
+                     *           "i",
+                     *           "."
+                     *         ],
+                     *         "character_start_times_seconds": [
+                     *           0,
+                     *           0.085,
+                     *           0.17
+                     *         ],
+                     *         "character_end_times_seconds": [
+                     *           0.085,
+                     *           0.17,
+                     *           0.402
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AudioWithTimestamps"];
                 };
             };
@@ -1435,7 +1493,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -1459,7 +1517,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -1481,7 +1539,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -1503,7 +1561,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -1525,7 +1583,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -1549,7 +1607,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -1571,7 +1629,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -1593,7 +1651,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The synthesis engine failed on the worker (`error`)."
+                     *         "message": "synthesis failed: the speech engine failed"
                      *       }
                      *     }
                      */
@@ -1615,7 +1673,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -1690,7 +1748,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -1714,7 +1772,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -1736,7 +1794,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -1758,7 +1816,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -1780,7 +1838,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -1804,7 +1862,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -1826,7 +1884,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -1848,7 +1906,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The synthesis engine failed on the worker (`error`)."
+                     *         "message": "synthesis failed: the speech engine failed"
                      *       }
                      *     }
                      */
@@ -1870,7 +1928,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -1919,7 +1977,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -1943,7 +2001,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -1965,7 +2023,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -1987,7 +2045,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -2011,7 +2069,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -2033,7 +2091,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -2055,7 +2113,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The synthesis engine failed on the worker (`error`)."
+                     *         "message": "synthesis failed: the speech engine failed"
                      *       }
                      *     }
                      */
@@ -2077,7 +2135,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -2113,6 +2171,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "models": [
+                     *         {
+                     *           "model_id": "espeak_ng_v1",
+                     *           "name": "eSpeak NG Multilingual v1",
+                     *           "can_be_finetuned": false,
+                     *           "can_do_text_to_speech": true,
+                     *           "can_do_voice_conversion": false,
+                     *           "can_use_style": true,
+                     *           "can_use_speaker_boost": true,
+                     *           "serves_provided_models": null,
+                     *           "token_cost_factor": 1,
+                     *           "description": "Formant synthesis with eSpeak NG, run on the server with no network. Fast (first audio in tens of milliseconds), intelligible, robotic timbre. Speaks every language listed here.",
+                     *           "languages": [
+                     *             {
+                     *               "language_id": "en",
+                     *               "name": "English"
+                     *             },
+                     *             {
+                     *               "language_id": "en-US",
+                     *               "name": "English (United States)"
+                     *             },
+                     *             {
+                     *               "language_id": "en-GB",
+                     *               "name": "English (United Kingdom)"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         models: components["schemas"]["Model"][];
                     } | components["schemas"]["Model"][];
@@ -2128,7 +2218,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -2152,7 +2242,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -2174,7 +2264,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -2198,7 +2288,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -2220,7 +2310,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -2242,7 +2332,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -2286,7 +2376,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -2310,7 +2400,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -2332,7 +2422,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -2356,7 +2446,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -2378,7 +2468,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -2400,7 +2490,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -2483,7 +2573,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -2507,7 +2597,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -2529,7 +2619,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -2553,7 +2643,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -2575,7 +2665,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -2597,7 +2687,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -2647,7 +2737,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -2671,7 +2761,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -2693,7 +2783,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -2717,7 +2807,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -2739,7 +2829,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -2761,7 +2851,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -2816,7 +2906,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -2840,7 +2930,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -2862,7 +2952,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -2884,7 +2974,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A voice changed by a concurrent edit; retry."
+                     *         "message": "The voice changed while it was being edited; retry."
                      *       }
                      *     }
                      */
@@ -2908,7 +2998,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -2930,7 +3020,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -2952,7 +3042,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -3000,7 +3090,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -3024,7 +3114,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -3046,7 +3136,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -3068,7 +3158,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -3092,7 +3182,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -3114,7 +3204,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -3136,7 +3226,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -3189,7 +3279,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -3213,7 +3303,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -3235,7 +3325,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -3257,7 +3347,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -3281,7 +3371,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -3303,7 +3393,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -3325,7 +3415,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -3383,7 +3473,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -3407,7 +3497,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -3429,7 +3519,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -3451,7 +3541,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -3473,7 +3563,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A voice changed by a concurrent edit; retry."
+                     *         "message": "The voice changed while it was being edited; retry."
                      *       }
                      *     }
                      */
@@ -3497,7 +3587,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -3519,7 +3609,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -3541,7 +3631,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -3589,7 +3679,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -3613,7 +3703,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -3635,7 +3725,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -3657,7 +3747,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -3681,7 +3771,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -3703,7 +3793,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -3725,7 +3815,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -3794,7 +3884,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -3818,7 +3908,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -3840,7 +3930,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -3862,7 +3952,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -3884,7 +3974,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -3908,7 +3998,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -3930,7 +4020,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -3952,7 +4042,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -4004,7 +4094,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -4028,7 +4118,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -4050,7 +4140,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -4072,7 +4162,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "voice_not_found",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "voice \"nobody\" does not exist"
                      *       }
                      *     }
                      */
@@ -4096,7 +4186,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -4118,7 +4208,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -4140,7 +4230,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -4203,7 +4293,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -4227,7 +4317,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -4249,7 +4339,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -4273,7 +4363,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -4295,7 +4385,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -4317,7 +4407,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -4362,7 +4452,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -4386,7 +4476,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -4408,7 +4498,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -4430,7 +4520,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
                      *       }
                      *     }
                      */
@@ -4454,7 +4544,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -4476,7 +4566,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -4498,7 +4588,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -4548,7 +4638,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -4572,7 +4662,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -4594,7 +4684,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -4616,7 +4706,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
                      *       }
                      *     }
                      */
@@ -4640,7 +4730,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -4662,7 +4752,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -4684,7 +4774,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -4734,7 +4824,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -4758,7 +4848,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -4780,7 +4870,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -4802,7 +4892,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
                      *       }
                      *     }
                      */
@@ -4826,7 +4916,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -4848,7 +4938,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -4870,7 +4960,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -4933,7 +5023,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -4957,7 +5047,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -4979,7 +5069,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -5001,7 +5091,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
                      *       }
                      *     }
                      */
@@ -5023,7 +5113,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -5047,7 +5137,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -5069,7 +5159,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -5091,7 +5181,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -5133,7 +5223,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -5157,7 +5247,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -5179,7 +5269,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -5203,7 +5293,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -5225,7 +5315,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -5247,7 +5337,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -5289,7 +5379,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -5313,7 +5403,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -5335,7 +5425,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -5359,7 +5449,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -5381,7 +5471,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -5403,7 +5493,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -5451,7 +5541,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -5475,7 +5565,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -5497,7 +5587,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -5521,7 +5611,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -5543,7 +5633,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -5565,7 +5655,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -5633,7 +5723,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -5657,7 +5747,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -5679,7 +5769,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -5701,7 +5791,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "text_too_long",
-                     *         "message": "A JSON body over its limit (`text_too_long`)."
+                     *         "message": "text is 5200 characters; the maximum is 5000"
                      *       }
                      *     }
                      */
@@ -5725,7 +5815,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -5747,7 +5837,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -5769,7 +5859,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
@@ -5811,7 +5901,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "bad_request",
-                     *         "message": "Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`)."
+                     *         "message": "text must not be empty"
                      *       }
                      *     }
                      */
@@ -5835,7 +5925,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "invalid_api_key",
-                     *         "message": "No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`)."
+                     *         "message": "Invalid API key."
                      *       }
                      *     }
                      */
@@ -5857,7 +5947,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "unauthorized",
-                     *         "message": "A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`)."
+                     *         "message": "An API key is required for this endpoint."
                      *       }
                      *     }
                      */
@@ -5879,7 +5969,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "The named resource does not exist for this account."
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
                      *       }
                      *     }
                      */
@@ -5903,7 +5993,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "too_many_requests",
-                     *         "message": "A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`)."
+                     *         "message": "Too many requests; retry after 1 s."
                      *       }
                      *     }
                      */
@@ -5925,7 +6015,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A bug; never caused by input (`error`)."
+                     *         "message": "internal server error"
                      *       }
                      *     }
                      */
@@ -5947,7 +6037,7 @@ export interface operations {
                      * @example {
                      *       "detail": {
                      *         "status": "error",
-                     *         "message": "A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry."
+                     *         "message": "no synthesis worker answered in time; try again"
                      *       }
                      *     }
                      */
