@@ -45,7 +45,7 @@ const SYSTEM_PACKAGES = [
   ['chromium', 'chromium'],
   ['openssl', 'openssl'], // the test certificate of the Python SDK's wss:// helper (tests/sdk/tls-proxy.ts)
   // A check that is more than a command name runs as a shell command that must succeed.
-  ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the official Python SDK's virtual environment (tests/sdk)
+  ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the virtual environments of the official Python SDK (tests/sdk) and schemathesis (tests/contract)
 ];
 
 const present = (check) => (/\s/.test(check) ? spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status === 0 : has(check));
