@@ -1,6 +1,6 @@
 import { createGraphiQLFetcher, type Fetcher, type FetcherParams } from '@graphiql/toolkit';
 import { GraphiQL } from 'graphiql';
-import { getOperationAST, parse, type ExecutionResult } from 'graphql';
+import { getOperationAST, Kind, parse, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -31,20 +31,31 @@ function socketFor(headers: Record<string, unknown>): Client {
   return socket.client;
 }
 
-/** From the query text itself: the `documentAST` GraphiQL hands over can be the editor's previous one. */
-function isSubscription(params: FetcherParams): boolean {
+/**
+ * The operation to run, read from the query text itself. GraphiQL works out the operation name from its
+ * editor a moment after each edit, so a run right after an edit can carry the previous text's name
+ * (`Unknown operation named "Posts"`): a document with one operation runs that one whatever name came.
+ */
+function operationOf(params: FetcherParams): { operationName: string | null; subscription: boolean } {
+  const requested = params.operationName ?? null;
+  let document;
   try {
-    return getOperationAST(parse(params.query), params.operationName ?? undefined)?.operation === 'subscription';
+    document = parse(params.query);
   } catch {
-    return false;
+    return { operationName: requested, subscription: false };
   }
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const named = operations.find((op) => op.name?.value === requested);
+  const operation = requested === null || named ? getOperationAST(document, requested) : operations.length === 1 ? operations[0]! : null;
+  return { operationName: operation ? (operation.name?.value ?? null) : requested, subscription: operation?.operation === 'subscription' };
 }
 
 const fetcher: Fetcher = (params, opts) => {
-  if (!isSubscription(params)) return http(params, opts);
+  const { operationName, subscription } = operationOf(params);
+  if (!subscription) return http({ ...params, operationName }, opts);
   const events = socketFor(opts?.headers ?? {}).iterate({
     query: params.query,
-    operationName: params.operationName ?? null,
+    operationName,
     variables: (params.variables as Record<string, unknown> | undefined) ?? null,
   });
   // graphql-ws yields results as JSON (errors as plain objects), which is what GraphiQL displays; its
