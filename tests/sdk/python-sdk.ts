@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ensureVenv, pinnedVersion } from '../support/python-venv';
 
 const run = promisify(execFile);
 
@@ -13,24 +13,11 @@ const SCRIPTS = path.join(__dirname, 'python');
 const PYTHON = path.join(SDK_VENV, 'bin/python');
 
 /** The pinned `elevenlabs` version (requirements.txt pins it and every dependency). */
-export const PYTHON_SDK_VERSION = /^elevenlabs==(.+)$/m.exec(readFileSync(REQUIREMENTS, 'utf8'))?.[1] ?? '';
+export const PYTHON_SDK_VERSION = pinnedVersion(REQUIREMENTS, 'elevenlabs');
 
-/**
- * Creates `.stack/sdk-venv` with `python3 -m venv` and installs requirements.txt into it with pip,
- * unless it already holds exactly the pinned SDK. Test files may call this at the same time: the
- * check and the install run under one `flock` on a lock file, so one installs and the others wait.
- * (Debian's `python3-venv` package provides `venv` with `ensurepip`; scripts/lib.mjs installs it.)
- */
-export async function ensurePythonSdk(): Promise<void> {
-  const check = `"${PYTHON}" -c "import importlib.metadata as m, sys; sys.exit(m.version('elevenlabs') != '${PYTHON_SDK_VERSION}')"`;
-  const install = [
-    `rm -rf "${SDK_VENV}"`,
-    `python3 -m venv "${SDK_VENV}"`,
-    `"${SDK_VENV}/bin/pip" install --disable-pip-version-check --no-input -q -r "${REQUIREMENTS}"`,
-  ].join(' && ');
-  await run('flock', [`${SDK_VENV}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], { timeout: 600_000 });
-  const { stdout } = await run(PYTHON, ['-c', 'import importlib.metadata as m; print(m.version("elevenlabs"))']);
-  if (stdout.trim() !== PYTHON_SDK_VERSION) throw new Error(`the Python SDK in ${SDK_VENV} is ${stdout.trim()}, not ${PYTHON_SDK_VERSION}`);
+/** Creates `.stack/sdk-venv` with requirements.txt installed (tests/support/python-venv.ts), unless it already holds exactly the pinned SDK. */
+export function ensurePythonSdk(): Promise<void> {
+  return ensureVenv(SDK_VENV, REQUIREMENTS, 'elevenlabs');
 }
 
 /** One step's outcome as tests/sdk/python/sdk_steps.py reports it. */
