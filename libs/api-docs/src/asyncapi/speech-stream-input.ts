@@ -1,24 +1,10 @@
 import type { JsonValue } from '../document';
+import { speechErrorSchema } from '../speech/errors';
 
 /**
  * The speech API's text-to-speech WebSocket (docs/speech.md "WebSocket stream-input"): the client sends
  * text as it has it, the gateway answers with audio in one of two framings chosen at the upgrade.
  */
-const speechError: JsonValue = {
-  type: 'object',
-  required: ['detail'],
-  properties: {
-    detail: {
-      type: 'object',
-      required: ['status', 'message'],
-      properties: {
-        status: { type: 'string', description: 'The speech API error status (bad_request, unauthorized, invalid_api_key, voice_not_found, ...).' },
-        message: { type: 'string' },
-      },
-    },
-  },
-};
-
 const alignment: JsonValue = {
   type: ['object', 'null'],
   description: "The characters of this message's piece of text and when each is spoken, in milliseconds from the start of this message's audio.",
@@ -134,7 +120,7 @@ export const streamInputChannel: JsonValue = {
       title: 'Error',
       summary: 'A failure in the speech API error shape; the close that follows carries its code.',
       contentType: 'application/json',
-      payload: speechError,
+      payload: speechErrorSchema,
       examples: [{ name: 'unknown voice', payload: { detail: { status: 'voice_not_found', message: 'voice not found' } } }],
     },
   },
