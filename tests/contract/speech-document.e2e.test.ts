@@ -1,12 +1,12 @@
-import { speechOpenApi } from '@platform/api-docs';
+import { speechOpenApi, type ApiDocument } from '@platform/api-docs';
 import { eventually } from '@platform/testing';
 import { createApiKey, registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
-import { openApiValidator } from '../support/openapi-validator';
+import { openApiValidator, type OpenApiValidator } from '../support/openapi-validator';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
 import { speechPathTemplate } from './speech-responses';
 
 /**
- * The speech API's OpenAPI document against the real platform (auth, content, a gateway and a synthesis worker
+ * The speech API's OpenAPI document, as the gateway serves it, against the real platform (auth, content, a gateway and a synthesis worker
  * as processes): every operation the document describes is called at least once with a success and once with an
  * error, and every answer (status, media type, JSON body; each line of newline-delimited JSON) must be what the
  * document says. At the end, an operation that was not exercised both ways fails the test, so an operation added
@@ -15,13 +15,14 @@ import { speechPathTemplate } from './speech-responses';
 jest.setTimeout(180_000);
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const validator = openApiValidator(speechOpenApi());
 const exercised = new Map<string, Set<string>>();
 
 let platform: Platform;
 let gateway: string;
 let key: string;
 let owner: Account;
+/** Built from the document the gateway serves at /openapi/speech.json: what integrators read. */
+let validator: OpenApiValidator;
 
 type Answer = { status: number; headers: Headers; body: unknown; bytes: Buffer };
 
@@ -67,6 +68,12 @@ beforeAll(async () => {
   gateway = platform.publicUrl;
   owner = await registerAccount(gateway, 'Contract Tester');
   key = (await createApiKey(platform.auth.url, owner.id)).key;
+  const served = await fetch(`${gateway}/openapi/speech.json`);
+  expect(served.status).toBe(200);
+  const document = (await served.json()) as ApiDocument;
+  // The served document is the library's, naming this gateway as its server.
+  expect({ ...document, servers: null }).toEqual({ ...speechOpenApi(), servers: null });
+  validator = openApiValidator(document);
 });
 
 afterAll(async () => {
