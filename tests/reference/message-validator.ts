@@ -37,10 +37,15 @@ export function messageValidator(document: ApiDocument) {
       return isObject(typeSchema) && typeSchema.const === type;
     });
     if (!messageKey) return [`channel ${channelKey} has no message of type ${type}`];
+    return payloadProblems(channelKey, messageKey, payload);
+  }
+
+  /** Every way `payload` departs from the payload schema of the channel's message `messageKey`. */
+  function payloadProblems(channelKey: string, messageKey: string, payload: unknown): string[] {
     const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/channels/${channelKey}/messages/${messageKey}/payload` });
     if (validate(payload)) return [];
     return (validate.errors ?? []).map((error) => `${channelKey}/${messageKey}: ${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
   }
 
-  return { channelAt, problems };
+  return { channelAt, problems, payloadProblems };
 }

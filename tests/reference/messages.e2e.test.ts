@@ -2,26 +2,30 @@ import WebSocket from 'ws';
 import { asyncApi } from '@platform/api-docs';
 import { CONTENT_TOPIC_BASES, entityOfType, type ContentEventType } from '@platform/events';
 import { collectEvents, type EventCollector } from '../content/event-collector';
-import { eventually, registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
+import { createApiKey, eventually, registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
 import { messageValidator } from './message-validator';
 
 /**
  * The AsyncAPI document against the real platform: the CloudEvents content publishes on Kafka while
- * a person signs up, posts, edits, comments and deletes, and the graphql-transport-ws messages the
- * gateway sends a subscriber, each validated against its message's payload schema.
+ * a person signs up, posts, edits, comments and deletes, the graphql-transport-ws messages the
+ * gateway sends a subscriber, and the speech stream-input messages in both framings, each validated
+ * against its message's payload schema.
  */
 jest.setTimeout(120_000);
 
 let platform: Platform;
 let account: Account;
 let collector: EventCollector;
+let speechKey: string;
 const document = asyncApi();
 const validator = messageValidator(document);
 
 beforeAll(async () => {
-  platform = await startPlatform({ gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) } });
+  // A synthesis worker for stream-input; the free plan given room for the tests' bursts (limits are not tested here).
+  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) } });
   collector = await collectEvents(platform.topicPrefix);
   account = await registerAccount(platform.publicUrl, 'Ada Messages');
+  speechKey = (await createApiKey(platform.auth.url, account.id)).key;
 });
 
 afterAll(async () => {
@@ -84,4 +88,32 @@ it('the graphql-transport-ws messages a subscriber receives match the document',
   for (const message of received) {
     expect({ type: message.type, problems: validator.problems(channel, message.type, message) }).toEqual({ type: message.type, problems: [] });
   }
+});
+
+describe.each([
+  ['binary frames (the default)', '', 'audioFrame'],
+  ['JSON messages (shape=hosted)', '&shape=hosted', 'audioMessage'],
+])('speech stream-input, %s', (_name, query, audioMessage) => {
+  it('every message the gateway sends matches the document', async () => {
+    const url = `${platform.publicUrl.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input?output_format=pcm_16000${query}`;
+    const socket = new WebSocket(url, { headers: { 'xi-api-key': speechKey } });
+    const frames: { binary: boolean; text: string }[] = [];
+    socket.on('message', (data, binary) => frames.push({ binary, text: binary ? '' : String(data) }));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    for (const message of [{ text: ' ' }, { text: 'Documented speech, one sentence. ', flush: true }, { text: '' }]) socket.send(JSON.stringify(message));
+    expect(await closed).toBe(1000);
+
+    const channel = validator.channelAt('/v1/text-to-speech/{voice_id}/stream-input')!;
+    const kinds = frames.map((frame) => {
+      if (frame.binary) return 'audioFrame';
+      const body = JSON.parse(frame.text) as Record<string, unknown>;
+      const kind = 'detail' in body ? 'error' : 'audio' in body ? 'audioMessage' : 'final';
+      expect({ kind, problems: validator.payloadProblems(channel, kind, body) }).toEqual({ kind, problems: [] });
+      return kind;
+    });
+    expect(kinds[0]).toBe(audioMessage);
+    expect(new Set(kinds)).toEqual(new Set([audioMessage, 'final']));
+    expect(kinds.at(-1)).toBe('final');
+  });
 });
