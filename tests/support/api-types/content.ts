@@ -296,9 +296,8 @@ export interface components {
             /** @description The account id at the authorization server. */
             id: string;
             name: string;
-            /** Format: email */
+            /** @description As the account holds it (accounts made at the authorization server were checked there). */
             email?: string;
-            /** Format: uri */
             avatar: string | null;
             /** @enum {string} */
             status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
@@ -316,7 +315,6 @@ export interface components {
          */
         UserPut: {
             name: string;
-            /** Format: email */
             email?: string;
             /**
              * Format: uri
@@ -347,7 +345,7 @@ export interface components {
          */
         Registration: {
             name: string;
-            /** Format: email */
+            /** @description Compared without regard to letter case; one account per email. */
             email: string;
             password: string;
         };
@@ -1025,9 +1023,9 @@ export interface operations {
                 /** @description A JSON object, encoded. */
                 extensions?: string;
             };
-            header?: {
-                /** @description Any value; see above. */
-                "apollo-require-preflight"?: string;
+            header: {
+                /** @description Any value; see above (a browser asking for the explorer needs none). */
+                "apollo-require-preflight": string;
             };
             path?: never;
             cookie?: never;

@@ -1,5 +1,7 @@
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
+/** The email check of content's input readers (apps/content/src/http/validate.ts `isEmail`), which is narrower than RFC 5321. */
+const EMAIL = { type: 'string', maxLength: 320, pattern: '^[^\\s@]{1,64}@[^\\s@]{1,255}\\.[^\\s@]{1,63}$' };
 const isoTime = { type: 'string', format: 'date-time' };
 const nullableIsoTime = { type: ['string', 'null'], format: 'date-time' };
 const taxon: JsonObject = {
@@ -90,8 +92,8 @@ export const contentSchemas: JsonObject = {
     properties: {
       id: { type: 'string', description: 'The account id at the authorization server.' },
       name: { type: 'string' },
-      email: { type: 'string', format: 'email' },
-      avatar: { type: ['string', 'null'], format: 'uri' },
+      email: { type: 'string', description: 'As the account holds it (accounts made at the authorization server were checked there).' },
+      avatar: { type: ['string', 'null'] },
       status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED'] },
       roles: { type: 'array', minItems: 1, items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] } },
       createdAt: isoTime,
@@ -105,7 +107,7 @@ export const contentSchemas: JsonObject = {
     required: ['name'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 100 },
-      email: { type: 'string', format: 'email', maxLength: 320 },
+      email: EMAIL,
       avatar: { type: ['string', 'null'], format: 'uri', maxLength: 2048, description: 'An http(s) URL; "" or null clears it.' },
       status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED'] },
       roles: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] } },
@@ -119,7 +121,7 @@ export const contentSchemas: JsonObject = {
     required: ['name', 'email', 'password'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 100 },
-      email: { type: 'string', format: 'email', maxLength: 320 },
+      email: { ...EMAIL, description: 'Compared without regard to letter case; one account per email.' },
       password: { type: 'string', minLength: 8, maxLength: 128 },
     },
     additionalProperties: false,

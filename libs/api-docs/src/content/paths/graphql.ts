@@ -53,7 +53,7 @@ export const graphqlPaths: JsonObject = {
         { name: 'operationName', in: 'query', required: false, schema: { type: 'string' } },
         { name: 'variables', in: 'query', required: false, description: 'A JSON object, encoded.', schema: { type: 'string' } },
         { name: 'extensions', in: 'query', required: false, description: 'A JSON object, encoded.', schema: { type: 'string' } },
-        { name: 'apollo-require-preflight', in: 'header', required: false, description: 'Any value; see above.', schema: { type: 'string' } },
+        { name: 'apollo-require-preflight', in: 'header', required: true, description: 'Any value; see above (a browser asking for the explorer needs none).', schema: { type: 'string', minLength: 1 } },
       ],
       responses: {
         ...answers,
