@@ -320,7 +320,7 @@ console.log(`\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).
 console.log(`throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`);
 const nn = await neural();
 if (nn) {
-  console.log(`\nneural model (Piper en_US-joe-medium, onnxruntime-node, ${args.threads} thread(s)), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} vs eSpeak NG ${ms(rows[0].floor.p50)} (${(nn.first / rows[0].floor.p50).toFixed(1)}×); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`);
+  console.log(`\nneural model (Piper en_US-joe-medium, onnxruntime-node, ${args.threads} thread(s)), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} (3 runs after the throughput run; the table's floor at one stream: ${ms(rows[0].floor.p50)}); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`);
 } else {
   console.log('\nneural model: voice not fetched (node scripts/fetch-voices.mjs)');
 }
