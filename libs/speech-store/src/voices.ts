@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { SpeechError } from '@platform/errors';
 import type { EngineVoiceParams } from '@platform/speech-engine';
@@ -95,6 +95,15 @@ export interface NewClonedVoice {
   engineParams: EngineVoiceParams;
 }
 
+/**
+ * A sample's SHA-256, computed on libuv's thread pool (Web Crypto's digest is asynchronous in Node):
+ * ten 4 MB samples hashed with `createHash` hold the event loop for tens of milliseconds, and this
+ * runs on the gateway, which must keep answering while a large upload is stored.
+ */
+async function sha256Hex(bytes: Buffer): Promise<string> {
+  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+}
+
 async function storeSamples(store: SpeechStore, voiceId: string, samples: SampleInput[]): Promise<SampleDoc[]> {
   const stored: SampleDoc[] = [];
   try {
@@ -105,7 +114,7 @@ async function storeSamples(store: SpeechStore, voiceId: string, samples: Sample
         file_name: sample.fileName,
         mime_type: sample.mimeType,
         size_bytes: sample.bytes.length,
-        hash: createHash('sha256').update(sample.bytes).digest('hex'),
+        hash: await sha256Hex(sample.bytes),
         file_id: fileId,
       });
     }
