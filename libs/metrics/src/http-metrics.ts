@@ -1,0 +1,59 @@
+import type { NextFunction, Request, Response } from 'express';
+import { Histogram, type Registry } from 'prom-client';
+import { metricsRegistry } from './registry';
+
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Seconds; from a health check's milliseconds to a slow synthesis stream's tens of seconds. */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** Where a handler that answers outside an express route (a proxy, a fast lane) names its route. */
+const ROUTE_LOCAL = 'metricsRoute';
+
+/**
+ * Names the route template of a request answered outside an express route (a proxy mounted with
+ * `app.use`, say), for `http_server_request_duration_seconds`'s `route` label. A template, never a
+ * raw path: the label's values must stay few.
+ */
+export function labelRoute(res: Response, template: string): void {
+  res.locals[ROUTE_LOCAL] = template;
+}
+
+function routeTemplate(req: Request, res: Response): string {
+  const named: unknown = res.locals[ROUTE_LOCAL];
+  if (typeof named === 'string') return named;
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  // An express route's path is its template (`/v1/voices/:voice_id`); the ids a request carries
+  // never reach the label. A route declared with a RegExp or an array has no one template.
+  if (typeof path !== 'string') return UNMATCHED_ROUTE;
+  return `${req.baseUrl}${path}` || '/';
+}
+
+function requestDuration(registry: Registry): Histogram<'route' | 'method' | 'status_code'> {
+  const existing = registry.getSingleMetric('http_server_request_duration_seconds');
+  if (existing) return existing as Histogram<'route' | 'method' | 'status_code'>;
+  return new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its response, by express route template',
+    labelNames: ['route', 'method', 'status_code'],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+}
+
+/**
+ * Express middleware recording `http_server_request_duration_seconds` (labels `route`, `method`,
+ * `status_code`) when the response finishes. The route is the matched express route's template
+ * joined to the router's mount path, or `unmatched` when no route answered (a 404, a
+ * middleware that refused first).
+ */
+export function httpMetrics(registry: Registry = metricsRegistry): (req: Request, res: Response, next: NextFunction) => void {
+  const histogram = requestDuration(registry);
+  return (req, res, next) => {
+    const stop = histogram.startTimer();
+    res.once('finish', () => {
+      stop({ route: routeTemplate(req, res), method: req.method, status_code: String(res.statusCode) });
+    });
+    next();
+  };
+}
