@@ -1,0 +1,219 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parseAllDocuments, parse } from 'yaml';
+import type { ZodTypeAny } from 'zod';
+import { authConfigShape } from '../../apps/auth/src/config';
+import { contentConfigShape } from '../../apps/content/src/config';
+import { gatewayConfigShape } from '../../apps/gateway/src/config';
+import { workerConfigShape } from '../../apps/synthesis-worker/src/config';
+
+/**
+ * The Helm chart (deploy/helm/platform), rendered and validated offline by scripts/deploy-check.mjs
+ * (helm template, then kubeconform -strict against kubernetes-validate's schemas and deploy/schemas/).
+ * The first run builds helm and kubeconform with `go install` and creates .stack/deploy-venv: minutes.
+ */
+jest.setTimeout(1_200_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const SCRIPT = path.join(ROOT, 'scripts', 'deploy-check.mjs');
+const run = promisify(execFile);
+
+interface CheckResult {
+  code: number;
+  output: string;
+}
+
+async function deployCheck(...args: string[]): Promise<CheckResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [SCRIPT, ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 1_200_000 });
+    return { code: 0, output: stdout + stderr };
+  } catch (err) {
+    const failed = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+interface Manifest {
+  kind: string;
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+}
+
+interface Container {
+  name: string;
+  ports: { name: string; containerPort: number }[];
+  env?: { name: string; value?: string }[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  livenessProbe: { httpGet: { path: string; port: string } };
+  readinessProbe: { httpGet: { path: string; port: string } };
+  resources: { requests: Record<string, string>; limits: Record<string, string> };
+}
+
+async function render(...args: string[]): Promise<Manifest[]> {
+  const { code, output } = await deployCheck('--render', ...args);
+  if (code !== 0) throw new Error(`render failed: ${output}`);
+  return parseAllDocuments(output)
+    .map((doc) => doc.toJS() as Manifest | null)
+    .filter((m): m is Manifest => m !== null);
+}
+
+function containerOf(deployment: Manifest): Container {
+  const spec = deployment.spec as { template: { spec: { containers: Container[] } } };
+  return spec.template.spec.containers[0];
+}
+
+function summary(output: string): { valid: number; invalid: number; errors: number } {
+  const match = /deploy-check: (\d+) valid, (\d+) invalid, (\d+) errors/.exec(output);
+  if (!match) throw new Error(`no summary line in:\n${output}`);
+  return { valid: Number(match[1]), invalid: Number(match[2]), errors: Number(match[3]) };
+}
+
+function writeManifest(name: string, text: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-test-')), name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/** Variables an app cannot boot without: those whose schema rejects "unset". */
+function requiredVariables(shape: Record<string, ZodTypeAny>): string[] {
+  return Object.entries(shape)
+    .filter(([, schema]) => !schema.safeParse(undefined).success)
+    .map(([name]) => name);
+}
+
+describe('deploy/helm/platform', () => {
+  it('renders and every manifest validates against the Kubernetes and KEDA schemas', async () => {
+    const { code, output } = await deployCheck();
+    expect(summary(output)).toEqual({ valid: 15, invalid: 0, errors: 0 });
+    expect(code).toBe(0);
+    for (const kind of ['Deployment', 'Service', 'Secret', 'ConfigMap', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'ScaledObject']) {
+      expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
+    }
+  });
+
+  it('refuses a broken Deployment (kubeconform -strict: a wrong type and an unknown field)', async () => {
+    const broken = writeManifest(
+      'broken-deployment.yaml',
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: broken}',
+        'spec:',
+        '  selector: {matchLabels: {app: broken}}',
+        '  template:',
+        '    metadata: {labels: {app: broken}}',
+        '    spec:',
+        '      containers:',
+        '        - name: app',
+        '          image: example',
+        '          ports: [{containerPort: "http"}]',
+        '          livenesProbe: {httpGet: {path: /healthz, port: 8080}}',
+      ].join('\n'),
+    );
+    const { code, output } = await deployCheck(broken);
+    expect(code).toBe(1);
+    expect(output).toMatch(/^Invalid\s+Deployment broken: .*containerPort/m);
+    expect(summary(output)).toEqual({ valid: 15, invalid: 1, errors: 0 });
+  });
+
+  it('refuses a ScaledObject with a misspelt field (the vendored KEDA schema is enforced)', async () => {
+    const broken = writeManifest(
+      'broken-scaledobject.yaml',
+      [
+        'apiVersion: keda.sh/v1alpha1',
+        'kind: ScaledObject',
+        'metadata: {name: broken}',
+        'spec:',
+        '  scaleTargetRef: {name: worker}',
+        '  maxReplicas: 10',
+        '  triggers: [{type: prometheus, metadata: {query: up, threshold: "1"}}]',
+      ].join('\n'),
+    );
+    const { code, output } = await deployCheck(broken);
+    expect(code).toBe(1);
+    expect(output).toMatch(/^Invalid\s+ScaledObject broken: .*maxReplicas/m);
+  });
+
+  it('gives every app the variables it cannot boot without, secrets from the Secret only', async () => {
+    const manifests = await render();
+    const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
+    const secret = manifests.find((m) => m.kind === 'Secret')!;
+    expect(Object.keys(secret.data ?? {}).sort()).toEqual(['INTERNAL_SECRET', 'MONGO_URL', 'REDIS_URL']);
+    // No secret in the ConfigMap or in plain env.
+    for (const key of Object.keys(secret.data ?? {})) expect(configMap.data).not.toHaveProperty(key);
+    const shapes: Record<string, Record<string, ZodTypeAny>> = {
+      'platform-gateway': gatewayConfigShape,
+      'platform-auth': authConfigShape,
+      'platform-content': contentConfigShape,
+      'platform-synthesis-worker': workerConfigShape,
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name);
+      expect(deployment).toBeDefined();
+      const container = containerOf(deployment!);
+      expect(container.envFrom).toEqual([{ configMapRef: { name: 'platform' } }, { secretRef: { name: 'platform' } }]);
+      const plain = (container.env ?? []).map((e) => e.name);
+      for (const key of Object.keys(secret.data ?? {})) expect(plain).not.toContain(key);
+      const provided = new Set([...Object.keys(configMap.data ?? {}), ...Object.keys(secret.data ?? {}), ...plain]);
+      expect(requiredVariables(shape).filter((v) => !provided.has(v))).toEqual([]);
+    }
+  });
+
+  it('probes /healthz and /readyz on each app port, and serves metrics on a named port no Service routes', async () => {
+    const manifests = await render();
+    const deployments = manifests.filter((m) => m.kind === 'Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway', 'platform-synthesis-worker']);
+    for (const deployment of deployments) {
+      const container = containerOf(deployment);
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.ports).toContainEqual({ name: 'metrics', containerPort: 9464 });
+      expect(container.resources.requests).toHaveProperty('cpu');
+      expect(container.resources.limits).toHaveProperty('memory');
+    }
+    const services = manifests.filter((m) => m.kind === 'Service');
+    expect(services.map((s) => s.metadata.name).sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway']);
+    for (const service of services) {
+      for (const port of (service.spec as { ports: { port: number; targetPort: string }[] }).ports) {
+        expect(port.targetPort).toBe('http');
+        expect(port.port).not.toBe(9464);
+      }
+    }
+    const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
+    expect(configMap.data?.METRICS_PORT).toBe('9464');
+  });
+
+  it('scales workers with KEDA on the queue depth the gateways export, and gateways on CPU', async () => {
+    const manifests = await render();
+    const scaled = manifests.find((m) => m.kind === 'ScaledObject')!;
+    const spec = scaled.spec as { scaleTargetRef: { name: string }; triggers: { type: string; metadata: { query: string } }[] };
+    expect(spec.scaleTargetRef.name).toBe('platform-synthesis-worker');
+    expect(spec.triggers[0].type).toBe('prometheus');
+    expect(spec.triggers[0].metadata.query).toContain('synthesis_queue_jobs{queue="synthesis"');
+    const hpa = manifests.find((m) => m.kind === 'HorizontalPodAutoscaler')!;
+    expect((hpa.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).toBe('platform-gateway');
+    // With autoscalers owning the counts, the Deployments leave replicas out (an upgrade would reset them).
+    for (const name of ['platform-gateway', 'platform-synthesis-worker']) {
+      expect(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!.spec).not.toHaveProperty('replicas');
+    }
+  });
+
+  it('keeps secret values out of values.yaml: an existing Secret is referenced, none given is an error', async () => {
+    const values = parse(fs.readFileSync(path.join(ROOT, 'deploy/helm/platform/values.yaml'), 'utf8')) as { secrets: { existingSecret: string; values: object } };
+    expect(values.secrets).toEqual({ existingSecret: '', values: {} });
+
+    const withExisting = await render('--without-secrets', '--set', 'secrets.existingSecret=platform-secrets');
+    expect(withExisting.filter((m) => m.kind === 'Secret')).toEqual([]);
+    for (const deployment of withExisting.filter((m) => m.kind === 'Deployment')) {
+      expect(containerOf(deployment).envFrom).toContainEqual({ secretRef: { name: 'platform-secrets' } });
+    }
+
+    const { code, output } = await deployCheck('--render', '--without-secrets');
+    expect(code).toBe(1);
+    expect(output).toContain('secrets.values.MONGO_URL is required');
+  });
+});
