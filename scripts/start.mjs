@@ -17,6 +17,8 @@ run('npm', ['run', 'build']);
 const gatewayPort = Number(process.env.PORT ?? 8080);
 const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${gatewayPort}`;
 const ports = { auth: 8081, content: 8082, 'synthesis-worker': 8083 };
+// Each app's internal Prometheus listener (METRICS_PORT; docs/operations.md "Metrics").
+const metricsPorts = { gateway: 9464, auth: 9465, content: 9466, 'synthesis-worker': 9467 };
 const shared = {
   ...stackEnv(),
   ...localSecrets(),
@@ -35,7 +37,7 @@ const apps = [
 const children = apps.map(([name, port]) => {
   const log = openPrivateLog(path.join(stackDir, 'logs', `${name}.log`));
   const child = spawn(process.execPath, [path.join(root, 'apps', name, 'dist', 'main.js')], {
-    env: { ...process.env, ...shared, PORT: String(port) },
+    env: { ...process.env, ...shared, PORT: String(port), METRICS_PORT: String(metricsPorts[name]) },
     stdio: ['ignore', log, log],
   });
   child.on('exit', (code, signal) => {
@@ -97,5 +99,6 @@ platform ready (logs in .stack/logs/):
   GraphQL           ${publicUrl}/graphql        (queries/mutations over HTTP, subscriptions over graphql-ws)
   OAuth 2.0         ${publicUrl}/.well-known/oauth-authorization-server
   health            ${apps.map(([n, p]) => `${n} :${p}`).join(', ')}
+  metrics           ${apps.map(([n]) => `${n} :${metricsPorts[n]}/metrics`).join(', ')}
 press Ctrl-C to stop`);
 }

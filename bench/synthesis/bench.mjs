@@ -146,15 +146,16 @@ async function startPipeline() {
   const workers = [];
   for (let i = 0; i < Number(args.workers); i++) {
     const wport = await freePort();
+    const mport = await freePort();
     const child = spawn(process.execPath, [path.join(root, 'apps/synthesis-worker/dist/main.js')], {
       env: {
         PATH: process.env.PATH, LOG_LEVEL: 'warn', REDIS_URL: env.REDIS_URL, MONGO_URL: env.MONGO_URL, MONGO_DB: `${queue}_w`,
-        PORT: String(wport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency,
+        PORT: String(wport), METRICS_PORT: String(mport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency,
         PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '', NEURAL_INFERENCE_THREADS: args.threads,
       },
       stdio: 'ignore',
     });
-    workers.push({ child, url: `http://127.0.0.1:${wport}` });
+    workers.push({ child, url: `http://127.0.0.1:${wport}`, metricsUrl: `http://127.0.0.1:${mport}` });
   }
   for (const w of workers) {
     for (let i = 0; ; i++) {
@@ -225,10 +226,26 @@ async function wsSession(p) {
   });
 }
 
+/** The sum of a metric's samples (every label set) in a worker's Prometheus metrics (METRICS_PORT). */
+async function workerMetric(w, name) {
+  const text = await (await fetch(`${w.metricsUrl}/metrics`)).text();
+  const samples = text.split('\n').filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+  return samples.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+/** A worker's counters: characters synthesised, seconds of audio produced and seconds spent synthesising. */
+async function workerCounters(w) {
+  return {
+    chars: await workerMetric(w, 'synthesis_characters_total'),
+    audio: await workerMetric(w, 'synthesis_audio_seconds_total'),
+    busy: await workerMetric(w, 'synthesis_job_run_seconds_sum'),
+  };
+}
+
 /** The workers' counters summed: seconds of audio produced and seconds spent synthesising. */
 async function workerTotals(p) {
-  const all = await Promise.all(p.workers.map(async (w) => (await fetch(`${w.url}/metrics`)).json()));
-  return { audio: all.reduce((s, m) => s + m.audioSecondsProduced, 0), busy: all.reduce((s, m) => s + m.synthesisSeconds, 0) };
+  const all = await Promise.all(p.workers.map(workerCounters));
+  return { audio: all.reduce((s, m) => s + m.audio, 0), busy: all.reduce((s, m) => s + m.busy, 0) };
 }
 
 /**
@@ -301,7 +318,7 @@ const pipeline = await startPipeline();
 await streamOnce(pipeline); // warm the queue and the workers
 const rows = [];
 for (const n of LEVELS) rows.push(await level(n, pipeline));
-const metrics = await Promise.all(pipeline.workers.map(async (w) => (await fetch(`${w.url}/metrics`)).json()));
+const metrics = await Promise.all(pipeline.workers.map(workerCounters));
 await pipeline.stop();
 const tp = await throughput();
 
@@ -313,9 +330,9 @@ for (const { n, floor, stream, ws, jobRtf, workerRtf } of rows) {
     `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) | ${jobRtf.toFixed(3)} | ${workerRtf.toFixed(3)} |`,
   );
 }
-const chars = metrics.reduce((s, m) => s + m.charactersSynthesised, 0);
-const busy = metrics.reduce((s, m) => s + m.synthesisSeconds, 0);
-const audio = metrics.reduce((s, m) => s + m.audioSecondsProduced, 0);
+const chars = metrics.reduce((s, m) => s + m.chars, 0);
+const busy = metrics.reduce((s, m) => s + m.busy, 0);
+const audio = metrics.reduce((s, m) => s + m.audio, 0);
 console.log(`\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).toFixed(0)} characters/s, real-time factor ${(tp.seconds / tp.audio).toFixed(3)} (${tp.audio.toFixed(1)} s of audio in ${tp.seconds.toFixed(2)} s)`);
 console.log(`throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`);
 const nn = await neural();

@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { peekSubscription, reserveCharacters, type SpeechStore } from '@platform/speech-store';
 import { freePort, stackEnv } from '@platform/testing';
 import { mp3DurationSeconds, parseMp3 } from './support/audio';
-import { startSpeechStack, type SpeechStack } from './support/speech-stack';
+import { startSpeechStack, workerJobCounts, type SpeechStack } from './support/speech-stack';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const LONG = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of a long text keeps the worker busy for a while.`).join(' ');
@@ -117,7 +117,7 @@ describe('a worker killed mid-stream', () => {
     const before = await characterCount(stack);
     const text = `${LONG} ${LONG}`;
     const pending = tts(stack, RACHEL, { text, output_format: 'pcm_44100' });
-    await until(async () => ((await (await fetch(`${worker.url}/metrics`)).json()) as { jobsStarted: number }).jobsStarted > 1, 10_000);
+    await until(async () => (await workerJobCounts(worker)).jobsStarted > 1, 10_000);
     worker.process.kill('SIGKILL');
     const res = await pending;
     expect(res.status).toBe(503);
@@ -133,8 +133,7 @@ describe('a worker killed mid-stream', () => {
 
 describe('several workers, cancellation and draining', () => {
   let stack: SpeechStack;
-  const metrics = async (url: string) =>
-    (await (await fetch(`${url}/metrics`)).json()) as { jobsStarted: number; jobsCompleted: number; jobsCancelled: number };
+  const metrics = workerJobCounts;
   beforeAll(async () => {
     stack = await startSpeechStack({ workers: 2, concurrency: 1, accountSpeech: true, storeQuota: true });
   }, 90_000);
@@ -146,12 +145,12 @@ describe('several workers, cancellation and draining', () => {
     const texts = Array.from({ length: 6 }, (_, i) => `Request ${i + 1} of several, spoken in parallel. ${LONG.slice(0, 400)}`);
     const results = await Promise.all(texts.map(async (text) => (await tts(stack, RACHEL, { text, output_format: 'pcm_8000' })).status));
     expect(results.every((s) => s === 200)).toBe(true);
-    const counts = await Promise.all(stack.workers.map((w) => metrics(w.url)));
+    const counts = await Promise.all(stack.workers.map((w) => metrics(w)));
     for (const c of counts) expect(c.jobsCompleted).toBeGreaterThan(0);
   }, 60_000);
 
   it('an HTTP client that disconnects mid-stream cancels its job: a cancelled history item, nothing charged', async () => {
-    const before = (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0);
+    const before = (await Promise.all(stack.workers.map((w) => metrics(w)))).reduce((n, m) => n + m.jobsCancelled, 0);
     const countBefore = await characterCount(stack);
     const text = `${LONG} ${LONG}`;
     const controller = new AbortController();
@@ -166,7 +165,7 @@ describe('several workers, cancellation and draining', () => {
     expect(first.value!.length).toBeGreaterThan(0); // part of the audio reached the client
     expect(await characterCount(stack)).toBe(countBefore + [...text].length);
     controller.abort();
-    await until(async () => (await Promise.all(stack.workers.map((w) => metrics(w.url)))).reduce((n, m) => n + m.jobsCancelled, 0) > before, 10_000);
+    await until(async () => (await Promise.all(stack.workers.map((w) => metrics(w)))).reduce((n, m) => n + m.jobsCancelled, 0) > before, 10_000);
     await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
 
     // The generation is recorded once, as cancelled (the gateway records it when the client leaves),
@@ -188,9 +187,9 @@ describe('several workers, cancellation and draining', () => {
   it('SIGTERM drains: the job in hand finishes, the worker exits 0, the other takes new work', async () => {
     const pending = tts(stack, RACHEL, { text: `${LONG} ${LONG}`, output_format: 'pcm_22050' });
     let busy: (typeof stack.workers)[number] | undefined;
-    const started = await Promise.all(stack.workers.map((w) => metrics(w.url)));
+    const started = await Promise.all(stack.workers.map((w) => metrics(w)));
     await until(async () => {
-      const now = await Promise.all(stack.workers.map((w) => metrics(w.url)));
+      const now = await Promise.all(stack.workers.map((w) => metrics(w)));
       const index = now.findIndex((m, i) => m.jobsStarted > started[i]!.jobsStarted);
       busy = index >= 0 ? stack.workers[index] : undefined;
       return busy !== undefined;
@@ -217,7 +216,7 @@ describe('a client that keeps the connection open but stops reading', () => {
     await stack?.stop();
   }, 30_000);
 
-  const jobsCancelled = async () => ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
+  const jobsCancelled = async () => (await workerJobCounts(stack.workers[0]!)).jobsCancelled;
 
   /**
    * Sends a TTS request (`/stream` or the whole file) on a raw socket and takes the first bytes
@@ -261,7 +260,7 @@ describe('a client that keeps the connection open but stops reading', () => {
 
   it('/stream: given up on after the write-stall timeout: job cancelled, response destroyed, a cancelled history item, characters refunded', async () => {
     const before = await characterCount(stack);
-    const cancelledBefore = ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
+    const cancelledBefore = (await workerJobCounts(stack.workers[0]!)).jobsCancelled;
     // About five minutes of 44.1 kHz PCM (~26 MB): far more than the socket buffers hold.
     const text = `${LONG} ${LONG}`;
     const started = Date.now();
@@ -274,7 +273,7 @@ describe('a client that keeps the connection open but stops reading', () => {
 
     // The gateway gives up once no byte has been taken for the stall timeout, and cancels the job as
     // a disconnect does: the worker (which needs a few seconds for this text) stops within a piece.
-    const cancelled = async () => ((await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number }).jobsCancelled;
+    const cancelled = async () => (await workerJobCounts(stack.workers[0]!)).jobsCancelled;
     await until(async () => (await cancelled()) > cancelledBefore, 15_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS);
     await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);

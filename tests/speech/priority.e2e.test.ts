@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { startSpeechStack, type SpeechStack } from './support/speech-stack';
+import { startSpeechStack, workerJobCounts, type SpeechStack } from './support/speech-stack';
 
 /**
  * Plan priority end to end: one worker process with concurrency 1 is busy with a long job; a free
@@ -42,13 +42,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-interface WorkerMetrics {
-  jobsStarted: number;
-  jobsCompleted: number;
-}
-
-async function metrics(): Promise<WorkerMetrics> {
-  return (await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as WorkerMetrics;
+async function metrics(): Promise<{ jobsStarted: number; jobsCompleted: number }> {
+  return workerJobCounts(stack.workers[0]!);
 }
 
 function synthesise(apiKey: string, text: string, extra: Record<string, unknown> = {}) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { pcmSamples, rms } from './support/audio';
-import { startSpeechStack, type SpeechStack } from './support/speech-stack';
+import { startSpeechStack, workerJobCounts, type SpeechStack } from './support/speech-stack';
 import { connectSession, errorOf, type Session } from './support/ws-session';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
@@ -93,7 +93,7 @@ describe('stream-input: text in, audio out', () => {
   });
 
   it('a client that closes early cancels its job (the worker counts it)', async () => {
-    const metrics = async () => (await (await fetch(`${stack.workers[0]!.url}/metrics`)).json()) as { jobsCancelled: number };
+    const metrics = () => workerJobCounts(stack.workers[0]!);
     const before = (await metrics()).jobsCancelled;
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=mp3_44100_192`);
     await s.opened;

@@ -4,3 +4,4 @@ export { uniqueName } from './unique-name';
 export { freePort } from './free-port';
 export { eventually, untilClock, inOneWindow, type OneWindowOptions } from './eventually';
 export { withProfiler, type ProfiledDatabase } from './mongo-profiler';
+export { parseMetrics, scrapeMetrics, sumOf, type MetricSample } from './prometheus';

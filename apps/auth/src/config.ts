@@ -26,6 +26,7 @@ const trustedIssuers = z
 export const authConfigShape = {
   PORT: env.port(8081),
   HOST: env.host,
+  METRICS_PORT: env.metricsPort,
   LOG_LEVEL: env.logLevel,
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('auth'),

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     name: 'auth',
     host: config.HOST,
     port: config.PORT,
+    metricsPort: config.METRICS_PORT,
     logger,
     checks: {
       mongo: () => mongoReadiness(mongo),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const contentConfigShape = {
   PORT: env.port(8082),
   HOST: env.host,
+  METRICS_PORT: env.metricsPort,
   LOG_LEVEL: env.logLevel,
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('content'),

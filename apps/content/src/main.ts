@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     name: 'content',
     host: config.HOST,
     port: config.PORT,
+    metricsPort: config.METRICS_PORT,
     logger,
     checks: {
       mongo: () => mongoReadiness(mongo),

@@ -7,6 +7,7 @@ const optionalString = z.string().default('');
 export const gatewayConfigShape = {
   PORT: env.port(8080),
   HOST: env.host,
+  METRICS_PORT: env.metricsPort,
   LOG_LEVEL: env.logLevel,
   REDIS_URL: env.redisUrl,
   KAFKA_BROKERS: env.kafkaBrokers,

@@ -138,6 +138,7 @@ async function main(): Promise<void> {
     name: 'gateway',
     host: config.HOST,
     port: config.PORT,
+    metricsPort: config.METRICS_PORT,
     logger,
     checks: {
       redis: () => redis.ping(),

@@ -5,6 +5,7 @@ export const workerConfigShape = {
   /** Port of the worker's health endpoints (it serves no public traffic). */
   PORT: env.port(8083),
   HOST: env.host,
+  METRICS_PORT: env.metricsPort,
   LOG_LEVEL: env.logLevel,
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().min(1).default('speech'),

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   workerConnection.on('error', () => undefined);
   const worker = new Worker<SynthesisJobData>(
     config.SYNTHESIS_QUEUE,
-    async (job) => processJob(job.data, { redis, logger, metrics, recordHistory, neural, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+    async (job) => processJob(job.data, { redis, logger, metrics, queue: config.SYNTHESIS_QUEUE, enqueuedAt: job.timestamp, recordHistory, neural, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
     {
       connection: workerConnection,
       concurrency: config.WORKER_CONCURRENCY,
@@ -55,18 +55,15 @@ async function main(): Promise<void> {
     name: 'synthesis-worker',
     host: config.HOST,
     port: config.PORT,
+    metricsPort: config.METRICS_PORT,
     logger,
     checks: {
       mongo: () => mongoReadiness(mongo),
       redis: () => redis.ping(),
       neural: async () => neuralReadiness(neural),
     },
-    mount(app) {
-      // Work arrives through the BullMQ queue; HTTP is health and counters only.
-      app.get('/metrics', (_req, res) => {
-        res.json({ ...metrics, concurrency: config.WORKER_CONCURRENCY });
-      });
-    },
+    // Work arrives through the BullMQ queue; HTTP is health only (metrics: METRICS_PORT).
+    mount: () => undefined,
     async stopIntake() {
       // Drain: take no new jobs, finish the ones in hand (bounded by the service's drain timeout).
       await worker.close();

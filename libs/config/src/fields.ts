@@ -18,6 +18,14 @@ function urlWithProtocols(protocols: string[]) {
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const host = z.string().min(1).default('127.0.0.1');
+/**
+ * The internal listener serving Prometheus metrics at `GET /metrics` (bound to the app's HOST);
+ * unset or empty: no metrics listener (tests start many replicas on one machine).
+ */
+export const metricsPort = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.coerce.number().int().min(0).max(65535).optional(),
+);
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 export const redisUrl = urlWithProtocols(['redis:', 'rediss:']);
 export const mongoUrl = urlWithProtocols(['mongodb:', 'mongodb+srv:']);

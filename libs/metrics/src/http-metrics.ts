@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Histogram, type Registry } from 'prom-client';
 import { metricsRegistry } from './registry';
 
@@ -7,26 +7,29 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** Seconds; from a health check's milliseconds to a slow synthesis stream's tens of seconds. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** Where a handler that answers outside an express route (a proxy, a fast lane) names its route. */
-const ROUTE_LOCAL = 'metricsRoute';
+/** Route templates named by handlers that answer outside an express route (a proxy, a fast lane). */
+const namedRoutes = new WeakMap<ServerResponse, string>();
+
+/** What express adds to a request once a route matched (absent on a plain node:http request). */
+type RoutedRequest = IncomingMessage & { route?: { path?: unknown }; baseUrl?: string };
 
 /**
  * Names the route template of a request answered outside an express route (a proxy mounted with
  * `app.use`, say), for `http_server_request_duration_seconds`'s `route` label. A template, never a
  * raw path: the label's values must stay few.
  */
-export function labelRoute(res: Response, template: string): void {
-  res.locals[ROUTE_LOCAL] = template;
+export function labelRoute(res: ServerResponse, template: string): void {
+  namedRoutes.set(res, template);
 }
 
-function routeTemplate(req: Request, res: Response): string {
-  const named: unknown = res.locals[ROUTE_LOCAL];
-  if (typeof named === 'string') return named;
-  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+function routeTemplate(req: RoutedRequest, res: ServerResponse): string {
+  const named = namedRoutes.get(res);
+  if (named !== undefined) return named;
+  const path = req.route?.path;
   // An express route's path is its template (`/v1/voices/:voice_id`); the ids a request carries
   // never reach the label. A route declared with a RegExp or an array has no one template.
   if (typeof path !== 'string') return UNMATCHED_ROUTE;
-  return `${req.baseUrl}${path}` || '/';
+  return `${req.baseUrl ?? ''}${path}` || '/';
 }
 
 function requestDuration(registry: Registry): Histogram<'route' | 'method' | 'status_code'> {
@@ -42,12 +45,12 @@ function requestDuration(registry: Registry): Histogram<'route' | 'method' | 'st
 }
 
 /**
- * Express middleware recording `http_server_request_duration_seconds` (labels `route`, `method`,
+ * Express (or plain node:http) middleware recording `http_server_request_duration_seconds` (labels `route`, `method`,
  * `status_code`) when the response finishes. The route is the matched express route's template
  * joined to the router's mount path, or `unmatched` when no route answered (a 404, a
  * middleware that refused first).
  */
-export function httpMetrics(registry: Registry = metricsRegistry): (req: Request, res: Response, next: NextFunction) => void {
+export function httpMetrics(registry: Registry = metricsRegistry): (req: RoutedRequest, res: ServerResponse, next: () => void) => void {
   const histogram = requestDuration(registry);
   return (req, res, next) => {
     const stop = histogram.startTimer();

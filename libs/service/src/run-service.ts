@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import express, { type Express } from 'express';
 import type { Logger } from '@platform/logger';
+import { httpMetrics, serveMetrics } from '@platform/metrics';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { answerWithSecurityHeaders } from './security-headers';
 
@@ -11,6 +12,8 @@ export interface ServiceOptions {
   name: string;
   host: string;
   port: number;
+  /** The internal Prometheus listener's port (`GET /metrics`); undefined: none. */
+  metricsPort?: number | undefined;
   logger: Logger;
   /** Dependencies that must answer for `/readyz` to be 200. */
   checks: Record<string, ReadinessCheck>;
@@ -45,6 +48,8 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
   // X-Forwarded-For is nobody's to believe but the gateway's (TRUSTED_PROXIES there); services take
   // the client's address from the gateway's signed identity, and req.ip is the socket's peer.
   app.set('trust proxy', false);
+  // First, so every answer is timed, health checks and refusals included.
+  app.use(httpMetrics());
   app.use(healthRoutes(options.checks, () => draining));
   options.mount(app);
 
@@ -62,9 +67,10 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = listeningPort(server) ?? options.port;
   logger.info({ port, host: options.host }, `${options.name} listening`);
+  const metricsServer = options.metricsPort === undefined ? undefined : await serveMetrics(options.metricsPort, options.host);
+  if (metricsServer) logger.info({ port: listeningPort(metricsServer), host: options.host }, `${options.name} serving metrics`);
 
   let shuttingDown: Promise<void> | undefined;
   const shutdown = (reason: string): Promise<void> => {
@@ -81,6 +87,8 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
       await closed;
       clearTimeout(timer);
       await options.close().catch((err: unknown) => logger.error({ err }, 'closing dependencies failed'));
+      // Last: a scrape during the drain still sees the in-flight work.
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       logger.info(`${options.name} stopped`);
     })();
     return shuttingDown;
@@ -98,4 +106,9 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
     });
   }
   return { server, port, shutdown };
+}
+
+function listeningPort(server: http.Server): number | undefined {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : undefined;
 }

@@ -4,7 +4,7 @@ import express from 'express';
 import pino from 'pino';
 import type { Identity } from '@platform/identity';
 import { connectRedis } from '@platform/stores';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import { freePort, scrapeMetrics, stackEnv, startApp, sumOf, uniqueName, type RunningApp } from '@platform/testing';
 import type { Redis } from 'ioredis';
 import { upgradeClientAddress } from '../../../apps/gateway/src/limits/client-address';
 import { createFailedCredentialBudget } from '../../../apps/gateway/src/limits/failed-credentials';
@@ -29,8 +29,8 @@ export interface SpeechStack {
   /** The speech database the workers record history in. */
   speechDb: string;
   redis: Redis;
-  workers: RunningApp[];
-  startWorker(env?: Record<string, string>): Promise<RunningApp>;
+  workers: SpeechWorker[];
+  startWorker(env?: Record<string, string>): Promise<SpeechWorker>;
   /** WebSocket sessions the fake plan limiter grants at once. */
   setSessionLimit(n: number): void;
   /** API keys the edge has asked the (fake) key lookup about so far. */
@@ -40,6 +40,21 @@ export interface SpeechStack {
   /** The speech database's store, when `accountSpeech` is set. */
   store: SpeechEdge['store'];
   stop(): Promise<void>;
+}
+
+/** A synthesis-worker process and its internal metrics listener (METRICS_PORT). */
+export interface SpeechWorker extends RunningApp {
+  metricsUrl: string;
+}
+
+/** A worker's job counters, from its Prometheus metrics (all models). */
+export async function workerJobCounts(worker: SpeechWorker): Promise<{ jobsStarted: number; jobsCompleted: number; jobsCancelled: number }> {
+  const samples = await scrapeMetrics(worker.metricsUrl);
+  return {
+    jobsStarted: sumOf(samples, 'synthesis_jobs_started_total'),
+    jobsCompleted: sumOf(samples, 'synthesis_jobs_total', { outcome: 'completed' }),
+    jobsCancelled: sumOf(samples, 'synthesis_jobs_total', { outcome: 'cancelled' }),
+  };
 }
 
 export interface SpeechStackOptions {
@@ -176,16 +191,18 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   // Every response the tests get is checked against the speech API's OpenAPI document.
   const stopChecking = checkSpeechResponses(`http://127.0.0.1:${port}`);
 
-  const workers: RunningApp[] = [];
+  const workers: SpeechWorker[] = [];
   const startWorker = async (extra: Record<string, string> = {}) => {
     const workerPort = await freePort();
-    const worker = await startApp({
+    const metricsPort = await freePort();
+    const app = await startApp({
       app: 'synthesis-worker',
       env: {
         REDIS_URL: redisUrl,
         MONGO_URL: env.MONGO_URL,
         MONGO_DB: speechDb,
         PORT: String(workerPort),
+        METRICS_PORT: String(metricsPort),
         SYNTHESIS_QUEUE: queue,
         SPEECH_KEY_PREFIX: prefix,
         WORKER_CONCURRENCY: String(options.concurrency ?? 2),
@@ -195,6 +212,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       },
       readyTimeoutMs: 60_000,
     });
+    const worker = { ...app, metricsUrl: `http://127.0.0.1:${metricsPort}` };
     workers.push(worker);
     return worker;
   };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerError } from './error-answers';
 import { formBody, type FormRequest } from './form-body';
 import { requestLogger, type Logger } from '@platform/logger';
+import { httpMetrics, labelRoute } from '@platform/metrics';
 
 export type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<void>;
 
@@ -14,6 +15,8 @@ export type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<vo
  */
 export function fastLane(logger: Logger, endpoints: Record<string, FormEndpoint>): (req: IncomingMessage, res: ServerResponse) => boolean {
   const log = requestLogger(logger);
+  // Express's metrics middleware never sees these requests: they are timed here, under their path.
+  const timed = httpMetrics();
   const readForm = formBody();
   const lane = new Map(Object.entries(endpoints));
   return (req, res) => {
@@ -29,11 +32,14 @@ export function fastLane(logger: Logger, endpoints: Record<string, FormEndpoint>
         res.destroy();
       }
     };
-    log(req, res, () =>
-      readForm(req, res, (err) => {
-        if (err !== undefined) fail(err);
-        else endpoint(req, res).catch(fail);
-      }),
+    labelRoute(res, req.url ?? '');
+    timed(req, res, () =>
+      log(req, res, () =>
+        readForm(req, res, (err) => {
+          if (err !== undefined) fail(err);
+          else endpoint(req, res).catch(fail);
+        }),
+      ),
     );
     return true;
   };

@@ -1,24 +1,88 @@
-/** Counters the worker exposes on `GET /metrics` (its health port), for operators and tests. */
+import { Counter, Histogram, metricsRegistry, type Registry } from '@platform/metrics';
+import type { JobOutcome } from './process-job';
+
+/**
+ * The worker's own Prometheus metrics (served on METRICS_PORT with the process's default ones;
+ * names and labels are the contract docs/operations.md lists and the dashboards and alerts read).
+ */
 export interface WorkerMetrics {
-  jobsStarted: number;
-  jobsCompleted: number;
-  jobsCancelled: number;
-  jobsFailed: number;
-  jobsExpired: number;
-  charactersSynthesised: number;
-  audioSecondsProduced: number;
-  synthesisSeconds: number;
+  /** A job taken from the queue `waitedSeconds` after it was enqueued. */
+  jobStarted(job: { queue: string; model: string; waitedSeconds: number }): void;
+  /** A job ended (or expired before it started) after `runSeconds` of synthesis. */
+  jobEnded(job: { model: string; outcome: JobOutcome; runSeconds: number }): void;
+  /** A completed job's characters and the audio they made (for the real-time factor). */
+  jobSynthesised(job: { model: string; characters: number; audioSeconds: number; runSeconds: number }): void;
 }
 
-export function createMetrics(): WorkerMetrics {
+/** The decision list's outcome names (`complete` is the job's state, `completed` the metric's value). */
+const OUTCOME_LABEL: Record<JobOutcome, string> = { complete: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'expired' };
+
+/** Seconds: queue waits and runs from milliseconds to the minutes a 5 000-character text takes. */
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** Synthesis time over audio time: below 1 is faster than real time. */
+const REAL_TIME_FACTOR = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 5];
+
+export function createMetrics(registry: Registry = metricsRegistry): WorkerMetrics {
+  const registers = [registry];
+  const wait = new Histogram({
+    name: 'synthesis_job_wait_seconds',
+    help: 'Time a synthesis job waited in the queue before a worker took it',
+    labelNames: ['queue', 'model'],
+    buckets: SECONDS,
+    registers,
+  });
+  const run = new Histogram({
+    name: 'synthesis_job_run_seconds',
+    help: 'Time a worker spent on a synthesis job, by outcome',
+    labelNames: ['model', 'outcome'],
+    buckets: SECONDS,
+    registers,
+  });
+  const jobs = new Counter({
+    name: 'synthesis_jobs_total',
+    help: 'Synthesis jobs ended, by outcome (completed, failed, cancelled by the client, expired before starting)',
+    labelNames: ['model', 'outcome'],
+    registers,
+  });
+  const started = new Counter({
+    name: 'synthesis_jobs_started_total',
+    help: 'Synthesis jobs a worker took from the queue and started (started minus ended: the jobs in hand)',
+    labelNames: ['model'],
+    registers,
+  });
+  const characters = new Counter({
+    name: 'synthesis_characters_total',
+    help: 'Characters of the completed synthesis jobs',
+    labelNames: ['model'],
+    registers,
+  });
+  const audio = new Counter({
+    name: 'synthesis_audio_seconds_total',
+    help: 'Seconds of audio the completed synthesis jobs made',
+    labelNames: ['model'],
+    registers,
+  });
+  const realTime = new Histogram({
+    name: 'synthesis_engine_real_time_factor',
+    help: 'Synthesis time over the duration of the audio made, per completed job (below 1: faster than real time)',
+    labelNames: ['model'],
+    buckets: REAL_TIME_FACTOR,
+    registers,
+  });
   return {
-    jobsStarted: 0,
-    jobsCompleted: 0,
-    jobsCancelled: 0,
-    jobsFailed: 0,
-    jobsExpired: 0,
-    charactersSynthesised: 0,
-    audioSecondsProduced: 0,
-    synthesisSeconds: 0,
+    jobStarted({ queue, model, waitedSeconds }) {
+      started.inc({ model });
+      wait.observe({ queue, model }, Math.max(0, waitedSeconds));
+    },
+    jobEnded({ model, outcome, runSeconds }) {
+      const label = OUTCOME_LABEL[outcome];
+      jobs.inc({ model, outcome: label });
+      if (outcome !== 'expired') run.observe({ model, outcome: label }, runSeconds);
+    },
+    jobSynthesised({ model, characters: count, audioSeconds, runSeconds }) {
+      characters.inc({ model }, count);
+      audio.inc({ model }, audioSeconds);
+      if (audioSeconds > 0) realTime.observe({ model }, runSeconds / audioSeconds);
+    },
   };
 }

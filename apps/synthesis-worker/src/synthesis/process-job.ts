@@ -26,6 +26,9 @@ export interface ProcessDeps {
   redis: Redis;
   logger: Logger;
   metrics: WorkerMetrics;
+  /** The queue the job came from and when it entered it (BullMQ's `job.timestamp`), for the wait metric. */
+  queue: string;
+  enqueuedAt: number;
   /** The speech store's history (`createStoreHooks`); called exactly once per job that ran. */
   recordHistory?: RecordHistory;
   espeakBinary?: string;
@@ -58,11 +61,11 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   const cancel = cancelKey(data.keyPrefix, data.jobId);
   if (Date.now() > data.deadlineAt) {
     // The gateway has given up on this job already; nobody would hear it.
-    metrics.jobsExpired++;
+    metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
     log.info('synthesis job expired before it started');
     return 'expired';
   }
-  metrics.jobsStarted++;
+  metrics.jobStarted({ queue: deps.queue, model: data.modelId, waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 });
   // One line per job taken, in the order the queue hands them out (plan priority is visible here).
   log.info({ accountId: data.accountId, characters: [...data.text].length, outputFormat: data.outputFormat }, 'synthesis job started');
   const writer = createFrameWriter(redis, streamKey);
@@ -100,7 +103,6 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     await batcher.done();
     if (progress.stopped) {
       outcome = 'cancelled';
-      metrics.jobsCancelled++;
       log.info({ piecesDone: progress.pieces }, 'synthesis job cancelled by its client');
       // Nobody reads this stream any more: remove it rather than finish it.
       await redis.del(streamKey, cancel);
@@ -113,19 +115,16 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         contentType: format.contentType,
       });
       outcome = 'complete';
-      metrics.jobsCompleted++;
-      metrics.charactersSynthesised += progress.characters;
-      metrics.audioSecondsProduced += progress.durationSeconds;
+      metrics.jobSynthesised({ model: data.modelId, characters: progress.characters, audioSeconds: progress.durationSeconds, runSeconds: secondsSince(started) });
     }
   } catch (err) {
-    metrics.jobsFailed++;
     log.error({ err }, 'synthesis job failed');
     // Engine failures stay internal; a missing neural model is the client's to know (it can retry
     // on another model or later, when another worker serves it).
     const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
     await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
   } finally {
-    metrics.synthesisSeconds += (performance.now() - started) / 1000;
+    metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
   }
   if (data.recordHistory && deps.recordHistory) {
     const record = historyRecord(data, {
@@ -144,4 +143,8 @@ function neuralPcmFor(data: SynthesisJobData, deps: ProcessDeps): ((piece: strin
   if (data.modelId !== NEURAL_MODEL_ID) return undefined;
   const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
   return (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
+}
+
+function secondsSince(startedAt: number): number {
+  return (performance.now() - startedAt) / 1000;
 }
