@@ -76,6 +76,9 @@ export const gatewayConfigShape = {
   SUBSCRIPTION_FETCH_TIMEOUT_MS: env.positiveInt(3_000),
   /** Speech edge (apps/gateway/src/speech, docs/speech.md). */
   SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
+  /** Finished synthesis jobs kept in the queue for the queue dashboard (docs/gateway.md), newest first. */
+  SYNTHESIS_KEEP_COMPLETED_JOBS: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
+  SYNTHESIS_KEEP_FAILED_JOBS: z.coerce.number().int().min(0).max(1_000_000).default(5_000),
   SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
   SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
   SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),

@@ -21,6 +21,7 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
+import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
 import { referenceRoutes } from './reference/reference-routes';
 import { routeUpgrades } from './routing/upgrades';
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
         pages: config.PLAYGROUND_CLIENT_ID
           ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
           : null,
+        dashboard: queueDashboardRoutes({ queues: [speech.queue], publicUrl: config.PUBLIC_URL, authDeps, failedCredentials, logger }),
         reference: referenceRoutes({ publicUrl: config.PUBLIC_URL, dir: path.join(config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, 'reference'), logger }),
       });
     },

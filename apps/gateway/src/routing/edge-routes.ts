@@ -5,6 +5,7 @@ import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
 import { clientAddress } from '../limits/client-address';
 import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
+import { DASHBOARD_PATH } from '../admin/queue-dashboard';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
 import { refuseNonCanonicalPaths } from './path-guard';
@@ -28,6 +29,8 @@ export interface EdgeRouteDeps {
   speech?: Router[];
   /** The speech API's `/v2` routers (the hosted API's voice search), mounted the same way at `/v2`. */
   speechV2?: Router[];
+  /** The queue dashboard for administrators (src/admin), at `/admin/queues`, ahead of auth's `/admin/*`. */
+  dashboard?: Router | null;
   /** Pages for people (the playground), served where no API path matched. */
   pages?: Router | null;
   /**
@@ -184,6 +187,8 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
     toContent(req, res, req.method === 'POST' ? (body ?? Buffer.alloc(0)) : undefined, 'graphql');
   });
   app.use('/graphql', graphql);
+
+  if (deps.dashboard) app.use(DASHBOARD_PATH, deps.dashboard);
 
   // The authorization server's public endpoints, Host and X-Forwarded-* preserved for the issuer.
   app.use((req, res, next) => {

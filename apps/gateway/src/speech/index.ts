@@ -32,6 +32,12 @@ export interface SpeechEdgeConfig {
   PUBLIC_URL: string;
   /** BullMQ queue name (default `synthesis`); tests use unique ones. */
   SYNTHESIS_QUEUE?: string;
+  /**
+   * Finished jobs the queue keeps for the queue dashboard (docs/gateway.md): the newest this many
+   * completed (default 1000) and failed (default 5000) ones; older ones are removed as new ones finish.
+   */
+  SYNTHESIS_KEEP_COMPLETED_JOBS?: number;
+  SYNTHESIS_KEEP_FAILED_JOBS?: number;
   /** Prefix of the per-job Redis keys (default `speech`). */
   SPEECH_KEY_PREFIX?: string;
   /** No audio frame from a worker for this long → the request fails (default 15000). */
@@ -102,6 +108,8 @@ export interface SpeechEdge {
   handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean;
   /** The speech database's store; null without `MONGO_URL`. */
   store: SpeechStore | null;
+  /** The synthesis queue jobs are added to (the queue dashboard shows it). */
+  queue: Queue<SynthesisJobData>;
   /** Readiness checks for the service's (`mongo`, with the speech database). */
   checks: Record<string, () => Promise<unknown>>;
   /** Stops taking work: WebSocket sessions are closed (1001) and running jobs cancelled. */
@@ -116,6 +124,8 @@ export const SPEECH_DEFAULTS = {
   SPEECH_WS_IDLE_TIMEOUT_MS: 20_000,
   SPEECH_WS_AUTH_TIMEOUT_MS: 10_000,
   SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
+  SYNTHESIS_KEEP_COMPLETED_JOBS: 1_000,
+  SYNTHESIS_KEEP_FAILED_JOBS: 5_000,
 } as const;
 
 /** The account features on the speech database, when configured. */
@@ -153,8 +163,12 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
     wsAuthTimeoutMs: config.SPEECH_WS_AUTH_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_AUTH_TIMEOUT_MS,
     writeStallTimeoutMs: config.SPEECH_WRITE_STALL_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS,
     keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
+    keep: {
+      completed: config.SYNTHESIS_KEEP_COMPLETED_JOBS ?? SPEECH_DEFAULTS.SYNTHESIS_KEEP_COMPLETED_JOBS,
+      failed: config.SYNTHESIS_KEEP_FAILED_JOBS ?? SPEECH_DEFAULTS.SYNTHESIS_KEEP_FAILED_JOBS,
+    },
   };
-  const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs });
+  const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs, keep: settings.keep });
   // Cloned voices, character reservations and the gateway's history records from the speech database.
   const hooks: SpeechHooks = { ...account?.hooks, ...deps.hooks };
   const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
@@ -187,6 +201,7 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
     router,
     routerV2: account?.routerV2 ?? Router(),
     handleUpgrade: (req, socket, head) => streamInput.handleUpgrade(req, socket, head),
+    queue,
     store: account?.store ?? null,
     checks: account ? { mongo: () => account.ready() } : {},
     async stopIntake() {

@@ -39,6 +39,8 @@ interface RunnerDeps {
   logger: Logger;
   keyPrefix: string;
   frameTimeoutMs: number;
+  /** Finished jobs kept for the queue dashboard, newest first; older ones are removed as new ones finish. */
+  keep: { completed: number; failed: number };
 }
 
 /** The cancel flag outlives the worker's longest wait for its next check, then expires. */
@@ -73,8 +75,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
           jobId,
           priority: options.priority,
           attempts: 1,
-          removeOnComplete: true,
-          removeOnFail: true,
+          removeOnComplete: { count: deps.keep.completed },
+          removeOnFail: { count: deps.keep.failed },
         });
         for await (const frame of readFrames(conn, streamKey, { idleTimeoutMs: deps.frameTimeoutMs, signal: controller.signal })) {
           if (frame.type === 'end' || frame.type === 'error' || frame.type === 'cancelled') finished = true;

@@ -1,0 +1,147 @@
+import type { BaseClient } from 'openid-client';
+import { authorizeCode } from '../auth/helpers/fixtures';
+import { codeFlowClient } from './code-flow-client';
+import { createApiKey, eventually, INTERNAL_SECRET, json, registerAccount, startPlatform, type Account, type Platform } from './platform';
+
+/**
+ * The synthesis queues' dashboard (bull-board) at /admin/queues on the real gateway, with tokens from
+ * the real authorization server by the code flow through the gateway, and a real synthesis worker.
+ */
+const RACHEL = '21m00Tcm4TlvDq8ikWAM';
+let platform: Platform;
+let gateway: string;
+let client: BaseClient;
+let redirectUri: string;
+let adminToken: string;
+let userToken: string;
+
+interface BoardQueue {
+  name: string;
+  counts: Record<string, number>;
+  jobs: { id: string }[];
+  readOnlyMode: boolean;
+}
+
+async function signIn(account: Account): Promise<string> {
+  const { params, verifier, state } = await authorizeCode(gateway, client, account, 'admin content:read');
+  const tokens = await client.oauthCallback(redirectUri, params, { code_verifier: verifier, state });
+  return tokens.access_token!;
+}
+
+async function board(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
+  const res = await fetch(`${gateway}/admin/queues${pathname}`, { method, headers });
+  const body = res.headers.get('content-type')?.includes('json') ? await json(res) : await res.text();
+  return { status: res.status, headers: res.headers, body };
+}
+
+beforeAll(async () => {
+  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) } });
+  gateway = platform.publicUrl;
+  ({ client, redirectUri } = await codeFlowClient(platform, 'Operations console', 'admin content:read'));
+
+  const admin = await registerAccount(gateway, 'Queue Admin');
+  // The first admin: straight in auth (its internal endpoint, as the operators' tooling does).
+  const promoted = await fetch(`${platform.auth.url}/internal/accounts/${admin.id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+    body: JSON.stringify({ roles: ['ADMIN'] }),
+  });
+  expect(promoted.status).toBe(200);
+  adminToken = await signIn(admin);
+  userToken = await signIn(await registerAccount(gateway, 'Queue User'));
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+}, 30_000);
+
+describe('who sees the queue dashboard', () => {
+  it('an ADMIN account with an admin-scoped token sees the synthesis queue in bull-board\'s JSON API, read-only', async () => {
+    const res = await board('/api/queues', { authorization: `Bearer ${adminToken}` });
+    expect(res.status).toBe(200);
+    const queues = (res.body as { queues: BoardQueue[] }).queues;
+    expect(queues.map((q) => q.name)).toEqual([platform.speech.queue]);
+    expect(queues[0]!.readOnlyMode).toBe(true);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('the page and its assets are refused to an anonymous caller (401) and to a USER account (403), in OAuth\'s error shape', async () => {
+    const page = await board('/', { authorization: `Bearer ${adminToken}` });
+    expect(page.status).toBe(200);
+    const asset = /src="(static\/js\/main\.[^"]+\.js)"/.exec(String(page.body))?.[1];
+    expect(asset).toBeDefined();
+    expect((await board(`/${asset!}`, { authorization: `Bearer ${adminToken}` })).status).toBe(200);
+
+    for (const pathname of ['', '/', '/api/queues', `/${asset!}`, '/queue/anything']) {
+      const anonymous = await board(pathname);
+      expect({ pathname, status: anonymous.status, body: anonymous.body }).toEqual({ pathname, status: 401, body: expect.objectContaining({ error: 'invalid_token' }) });
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      const user = await board(pathname, { authorization: `Bearer ${userToken}` });
+      expect({ pathname, status: user.status, body: user.body }).toEqual({ pathname, status: 403, body: expect.objectContaining({ error: 'insufficient_scope' }) });
+    }
+  });
+
+  it('a user\'s API key and a forged token are refused too', async () => {
+    const someone = await registerAccount(gateway, 'Key Holder');
+    const { key } = await createApiKey(platform.auth.url, someone.id);
+    expect((await board('/api/queues', { 'xi-api-key': key })).status).toBe(403);
+    expect((await board('/api/queues', { authorization: `Bearer ${adminToken.slice(0, -4)}AAAA` })).status).toBe(401);
+  });
+
+  it('auth\'s own administration API under /admin is still auth\'s', async () => {
+    const res = await fetch(`${gateway}/admin/clients`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('the browser session', () => {
+  it('an admin\'s Bearer token handed to POST /admin/queues/session becomes an HttpOnly, SameSite=Strict cookie for the dashboard\'s paths only', async () => {
+    const set = await board('/session', { authorization: `Bearer ${adminToken}` }, 'POST');
+    expect(set.status).toBe(204);
+    const cookie = set.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^admin_queues_session=[\w.-]+; Path=\/admin\/queues; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    const pair = cookie.split(';')[0]!;
+    const page = await board('/', { cookie: pair });
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('<base href="/admin/queues/"');
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'.*font-src 'self' data:/);
+    expect((await board('/api/queues', { cookie: pair })).status).toBe(200);
+
+    const cleared = await board('/session', {}, 'DELETE');
+    expect(cleared.status).toBe(204);
+    expect(cleared.headers.get('set-cookie')).toMatch(/^admin_queues_session=; Path=\/admin\/queues; .*Max-Age=0$/);
+  });
+
+  it('a USER\'s token gets no session, and a cookie holding it opens nothing', async () => {
+    const refused = await board('/session', { authorization: `Bearer ${userToken}` }, 'POST');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect((await board('/api/queues', { cookie: `admin_queues_session=${userToken}` })).status).toBe(403);
+    expect((await board('/session', {}, 'POST')).status).toBe(401);
+  });
+});
+
+describe('finished jobs stay visible', () => {
+  it('a completed synthesis job is kept in the queue and listed by the dashboard', async () => {
+    const owner = await registerAccount(gateway, 'Speaker');
+    const { key } = await createApiKey(platform.auth.url, owner.id);
+    const tts = await fetch(`${gateway}/v1/text-to-speech/${RACHEL}`, {
+      method: 'POST',
+      headers: { 'xi-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Kept for the dashboard.' }),
+    });
+    expect(tts.status).toBe(200);
+    await tts.arrayBuffer();
+    const jobId = tts.headers.get('history-item-id');
+    expect(jobId).toBeTruthy();
+    const query = new URLSearchParams({ activeQueue: platform.speech.queue, status: 'completed', page: '1', jobsPerPage: '50' });
+    const completed = async () => {
+      const res = await board(`/api/queues?${query.toString()}`, { authorization: `Bearer ${adminToken}` });
+      expect(res.status).toBe(200);
+      return (res.body as { queues: BoardQueue[] }).queues[0]!.jobs.map((job) => job.id);
+    };
+    // The worker marks the job completed just after it wrote the last audio frame the client received.
+    await eventually(async () => (await completed()).includes(jobId!), 10_000);
+    expect(await completed()).toContain(jobId);
+  });
+});
