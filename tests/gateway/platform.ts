@@ -25,6 +25,7 @@ export interface PlatformOptions {
   gateways?: number;
   gatewayEnv?: Record<string, string>;
   authEnv?: Record<string, string>;
+  contentEnv?: Record<string, string>;
   /**
    * Synthesis workers to start with the platform, on a queue, key prefix and speech database of
    * this platform's own (so test files running at once never take each other's jobs); `env` is
@@ -63,6 +64,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
         REDIS_PREFIX: `${uniqueName('gwc')}:`,
         AUTH_URL: authUrl,
         OUTBOX_POLL_MS: '50',
+        ...options.contentEnv,
       },
       readyTimeoutMs: 60_000,
     }),

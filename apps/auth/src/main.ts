@@ -1,3 +1,4 @@
+import './tracing';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';

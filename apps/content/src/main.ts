@@ -1,3 +1,4 @@
+import './tracing';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis, createKafka, mongoReadiness } from '@platform/stores';
@@ -8,6 +9,7 @@ import { loadContentConfig } from './config';
 import type { ContentDeps } from './domain/deps';
 import { mountContent } from './http/content-app';
 import { createModels, syncIndexes, type UserDoc } from './models';
+import { watchOutboxBacklog } from './outbox/outbox-metrics';
 import { createRelay } from './outbox/relay';
 import { createCursorCodec } from './graphql/cursors';
 import { graphqlMount } from './graphql/graphql-mount';
@@ -30,6 +32,8 @@ async function main(): Promise<void> {
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     pollMs: config.OUTBOX_POLL_MS,
   });
+  // Collection metadata: no scan of the outbox on each scrape, however long the backlog.
+  watchOutboxBacklog(() => models.outbox.estimatedDocumentCount());
   const deps: ContentDeps = {
     models,
     auth: createAuthClient(config.AUTH_URL, config.INTERNAL_SECRET),

@@ -1,8 +1,10 @@
+import './tracing';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
+import { PLAN_NAMES, planPriority } from '@platform/speech-store';
 import { connectRedis, createKafka } from '@platform/stores';
 import { loadGatewayConfig } from './config';
 import { createApiKeyResolver } from './auth/api-key-cache';
@@ -21,6 +23,8 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
+import { countConnections, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
+import { watchQueueJobs } from './metrics/queue-jobs';
 import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
 import { referenceRoutes } from './reference/reference-routes';
@@ -119,6 +123,11 @@ async function main(): Promise<void> {
     onEvent: (event) => hub.publish(event),
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  countConnections(wss, 'graphql');
+  watchSubscriptions(() => hub.stats().subscribers);
+  watchConsumerLag(() => feed.lag(), logger);
+  // The speech edge's queue, and every priority the gateway gives its jobs (one per plan).
+  watchQueueJobs([speech.queue], PLAN_NAMES.map(planPriority), logger);
   const subscriptions = serveSubscriptions(wss, {
     schema,
     hub,

@@ -1,3 +1,4 @@
+import './tracing';
 import { Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
@@ -5,6 +6,7 @@ import { PREMADE_VOICES } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
 import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStaleReservations } from '@platform/speech-store';
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
+import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
 import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
@@ -37,7 +39,12 @@ async function main(): Promise<void> {
   workerConnection.on('error', () => undefined);
   const worker = new Worker<SynthesisJobData>(
     config.SYNTHESIS_QUEUE,
-    async (job) => processJob(job.data, { redis, logger, metrics, queue: config.SYNTHESIS_QUEUE, enqueuedAt: job.timestamp, recordHistory, neural, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+    // A child of the gateway's span for the job (W3C Trace Context in the job's data), active while
+    // the job runs so the job's log lines carry its trace id.
+    async (job) =>
+      inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
+        processJob(job.data, { redis, logger, metrics, queue: config.SYNTHESIS_QUEUE, enqueuedAt: job.timestamp, recordHistory, neural, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+      ),
     {
       connection: workerConnection,
       concurrency: config.WORKER_CONCURRENCY,

@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 import { scrubSecrets } from './redact';
 
@@ -17,6 +18,17 @@ function errorWithoutPayload(err: Error): unknown {
     for (const name of PAYLOAD_PROPERTIES) delete (serialized as Record<string, unknown>)[name];
   }
   return serialized;
+}
+
+/**
+ * The active span's ids (W3C Trace Context), so a log line can be found from its trace and the
+ * other way round. With tracing off there is never an active span and lines carry nothing more.
+ */
+function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 
 /**
@@ -47,6 +59,7 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
     },
     serializers: { err: errorWithoutPayload },
     hooks: { streamWrite: scrubSecrets },
+    mixin: traceFields,
   };
   return destination ? pino(options, destination) : pino(options);
 }

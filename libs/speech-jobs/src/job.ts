@@ -44,4 +44,9 @@ export interface SynthesisJobData {
   createdAt: number;
   /** After this the gateway has given up; the worker drops the job unstarted. */
   deadlineAt: number;
+  /**
+   * W3C Trace Context (`traceparent`, `tracestate`) of the gateway's span for this job, so the
+   * worker's span joins the request's trace. Absent when the gateway does not trace.
+   */
+  trace?: Record<string, string>;
 }

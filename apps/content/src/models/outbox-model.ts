@@ -20,6 +20,11 @@ export interface OutboxDoc {
   entityId: string;
   rev: number;
   event: ContentEvent;
+  /**
+   * W3C Trace Context (`traceparent`, `tracestate`) of the write, so the relay's publish and the
+   * gateway's delivery join its trace. Absent when content does not trace.
+   */
+  trace?: Record<string, string>;
 }
 
 const schema = new Schema<OutboxDoc>(
@@ -29,6 +34,7 @@ const schema = new Schema<OutboxDoc>(
     entityId: { type: String, required: true },
     rev: { type: Number, required: true },
     event: { type: Schema.Types.Mixed, required: true },
+    trace: { type: Schema.Types.Mixed },
   },
   { versionKey: false, collection: 'outbox', minimize: false },
 );

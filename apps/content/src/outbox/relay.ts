@@ -3,8 +3,10 @@ import type { mongo } from 'mongoose';
 import type { Producer } from 'kafkajs';
 import { contentTopic, entityOfType, serializeContentEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
+import { contextFrom, endSpan, SpanKind, startSpan, traceCarrier } from '@platform/tracing';
 import type { Models, OutboxDoc } from '../models';
 import { createLease } from './lease';
+import { recordPublished } from './outbox-metrics';
 
 /**
  * Publishes outbox records (models/outbox-model.ts) to Kafka: a polling relay, with wake-ups.
@@ -83,13 +85,25 @@ export function createRelay(options: RelayOptions): Relay {
       connected = true;
     }
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
-    for (const { event } of records) {
+    // One span per event, a child of the write's (the record's trace context); the message carries
+    // the span's context in its headers (W3C Trace Context) for the consumers.
+    const spans = records.map(({ event, trace }) => {
       const topic = contentTopic(entityOfType(event.type), topicPrefix);
+      const span = startSpan(`${topic} publish`, { kind: SpanKind.PRODUCER, parent: contextFrom(trace), attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.message.id': event.id, 'messaging.kafka.message.key': event.subject } });
       const list = byTopic.get(topic) ?? [];
-      list.push({ key: event.subject, value: serializeContentEvent(event), headers: { ce_id: event.id, ce_type: event.type } });
+      list.push({ key: event.subject, value: serializeContentEvent(event), headers: { ce_id: event.id, ce_type: event.type, ...traceCarrier(span) } });
       byTopic.set(topic, list);
+      return span;
+    });
+    try {
+      await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+    } catch (err) {
+      for (const span of spans) endSpan(span, err);
+      throw err;
     }
-    await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+    for (const span of spans) endSpan(span);
+    const acknowledged = Date.now();
+    for (const { event } of records) recordPublished(contentTopic(entityOfType(event.type), topicPrefix), event.time, acknowledged);
     await models.outbox.deleteMany({ _id: { $in: records.map((r) => r._id) } });
     return records.length;
   }

@@ -1,5 +1,6 @@
 import type { ClientSession } from 'mongoose';
 import type { ContentEvent } from '@platform/events';
+import { traceCarrier } from '@platform/tracing';
 import type { ContentDeps } from '../domain/deps';
 import type { Models, OutboxDoc, OutboxEntityType } from '../models';
 
@@ -44,7 +45,8 @@ export async function writeWithEvents<T>(
 }
 
 function toRecord({ entityType, entityId, rev, event }: EntityEvent): OutboxDoc {
-  return { _id: event.id, entityType, entityId: String(entityId), rev, event };
+  const trace = traceCarrier();
+  return { _id: event.id, entityType, entityId: String(entityId), rev, event, ...(Object.keys(trace).length > 0 ? { trace } : {}) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kafka, Consumer, Admin } from 'kafkajs';
 import { contentTopics, parseContentEvent, EventParseError, type ContentEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
+import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 
 export interface ContentFeedOptions {
   kafka: Kafka;
@@ -17,7 +18,15 @@ export interface ContentFeed {
   /** Resolves once the consumer has joined and owns its partitions. */
   ready: Promise<void>;
   isReady(): boolean;
+  /** Messages on each partition not yet consumed (the high watermark read now, minus the next offset to consume). */
+  lag(): Promise<PartitionLag[]>;
   stop(): Promise<void>;
+}
+
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  lag: number;
 }
 
 const PARTITIONS = 3;
@@ -66,10 +75,13 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
   const topics = Object.values(contentTopics(options.topicPrefix));
   const admin = kafka.admin();
   await admin.connect();
+  // The next offset to consume per `topic:partition`: the end at the start, then past each message read.
+  const next = new Map<string, bigint>();
   await retryWhileSettling(logger, async () => {
     await ensureTopics(admin, topics);
     for (const topic of topics) {
       const offsets = await admin.fetchTopicOffsets(topic);
+      for (const o of offsets) next.set(`${topic}:${o.partition}`, BigInt(o.high));
       await admin.setOffsets({ groupId: options.groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
     }
   });
@@ -109,6 +121,7 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
   await consumer.run({
     partitionsConsumedConcurrently: PARTITIONS * topics.length,
     eachMessage: async ({ message, topic, partition }) => {
+      next.set(`${topic}:${partition}`, BigInt(message.offset) + 1n);
       let event: ContentEvent;
       try {
         event = parseContentEvent(message.value);
@@ -121,7 +134,9 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
       }
       if (!remember(event.id)) return;
       try {
-        await options.onEvent(event);
+        // A child of content's publish span (W3C Trace Context in the message headers): the write's trace goes on to its subscribers.
+        const attributes = { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.message.id': event.id, 'messaging.kafka.message.key': event.subject };
+        await inSpan(`${topic} deliver`, { kind: SpanKind.CONSUMER, parent: contextFrom(message.headers), attributes }, () => options.onEvent(event));
       } catch (err) {
         logger.error({ err, event: event.id }, 'content event fan-out failed');
       }
@@ -131,6 +146,16 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
   return {
     ready,
     isReady: () => joined,
+    async lag() {
+      const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })));
+      return ends.flatMap(({ topic, offsets }) =>
+        offsets.map((o) => {
+          const high = BigInt(o.high);
+          const position = next.get(`${topic}:${o.partition}`) ?? high;
+          return { topic, partition: o.partition, lag: Number(high > position ? high - position : 0n) };
+        }),
+      );
+    },
     async stop() {
       await consumer.disconnect().catch(() => undefined);
       // The group belonged to this process only; leave nothing behind in Kafka.

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
+import { endSpan, SpanKind, startSpan, traceCarrier } from '@platform/tracing';
 import {
   audioStreamKey,
   cancelKey,
@@ -58,9 +59,13 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       const streamKey = audioStreamKey(deps.keyPrefix, jobId);
       let finished = false;
       let healthy = true;
+      let failure: unknown;
+      let frames = 0;
       // "Subscribe" before enqueueing: hold the reading connection first, then add the job. The
       // stream is read from its beginning, so frames written before the first read are not lost.
       const conn = await deps.pool.acquire();
+      // From enqueueing to the last frame; the worker's span is its child (the job carries its context).
+      const span = startSpan('synthesis job', { kind: SpanKind.PRODUCER, attributes: { 'synthesis.job_id': jobId, 'synthesis.model': input.modelId } });
       try {
         const now = Date.now();
         const data: SynthesisJobData = {
@@ -70,6 +75,7 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
           keyPrefix: deps.keyPrefix,
           createdAt: options.createdAt ?? now,
           deadlineAt: now + deps.frameTimeoutMs,
+          trace: traceCarrier(span),
         };
         await deps.queue.add('synthesize', data, {
           jobId,
@@ -80,12 +86,16 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
         });
         for await (const frame of readFrames(conn, streamKey, { idleTimeoutMs: deps.frameTimeoutMs, signal: controller.signal })) {
           if (frame.type === 'end' || frame.type === 'error' || frame.type === 'cancelled') finished = true;
+          if (frames++ === 0) span.addEvent('first frame');
+          if (finished) span.addEvent(frame.type);
           yield frame;
         }
       } catch (err) {
         healthy = false;
+        failure = err;
         throw err;
       } finally {
+        endSpan(span, failure);
         options.signal.removeEventListener('abort', onAbort);
         active.delete(controller);
         deps.pool.release(conn, healthy && !controller.signal.aborted);

@@ -1,0 +1,3 @@
+export { traceService } from './trace-service';
+export { tracingSettings, type TracingSettings } from './tracing-settings';
+export { traceCarrier, contextFrom, startSpan, endSpan, inSpan, SpanKind, type TraceCarrier, type SpanOptions } from './propagation';
