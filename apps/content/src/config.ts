@@ -25,9 +25,14 @@ export const contentConfigShape = {
    */
   GRAPHQL_MAX_COST: env.positiveInt(5_000),
   USER_MEMO_ENTRIES: env.positiveInt(10_000),
+  /** GraphQL introspection (`__schema`, `__type`); unset: on, except under NODE_ENV=production (loadContentConfig). */
+  GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0']).optional().transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  NODE_ENV: z.string().optional(),
 };
 
 export type ContentConfig = ReturnType<typeof loadContentConfig>;
 export function loadContentConfig(source: NodeJS.ProcessEnv = process.env) {
-  return loadConfig(contentConfigShape, source);
+  const config = loadConfig(contentConfigShape, source);
+  // The explicit setting wins; unset, a production deployment does not describe its schema to anyone who asks.
+  return { ...config, GRAPHQL_INTROSPECTION: config.GRAPHQL_INTROSPECTION ?? config.NODE_ENV !== 'production' };
 }

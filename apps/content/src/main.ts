@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       maxEntries: config.USER_MEMO_ENTRIES,
     }),
   };
-  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET), maxCost: config.GRAPHQL_MAX_COST });
+  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET), maxCost: config.GRAPHQL_MAX_COST, introspection: config.GRAPHQL_INTROSPECTION });
   await runService({
     name: 'content',
     host: config.HOST,

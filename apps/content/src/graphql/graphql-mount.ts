@@ -34,6 +34,8 @@ export interface GraphQLMountOptions {
   cursors: CursorCodec;
   /** Cost budget of one request (`GRAPHQL_MAX_COST`; limits.ts). */
   maxCost?: number;
+  /** Whether `__schema` / `__type` are answered (`GRAPHQL_INTROSPECTION`); default true. */
+  introspection?: boolean;
 }
 
 export const GRAPHQL_BODY_LIMIT = '100kb';
@@ -132,6 +134,8 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     // plugin would only compute a policy nobody reads, wrapping every field resolution to do it.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limits, graphqlOverHttpStatus],
     includeStacktraceInErrorResponses: false,
+    // Always given: Apollo's own default would follow NODE_ENV.
+    introspection: options.introspection ?? true,
     // runService owns shutdown (drain, then close); Apollo's own handler would re-raise SIGTERM and skip the drain.
     stopOnTerminationSignals: false,
     // Unexpected errors are logged and masked; every expected one already carries its code.
