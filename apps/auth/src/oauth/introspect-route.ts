@@ -8,6 +8,7 @@ import { findRefreshToken } from '../tokens/refresh-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
 import type { FormRequest } from '../http/form-body';
 import { mayIntrospect } from './introspection-policy';
+import { countIntrospection } from './oauth-metrics';
 import { formBody, paramsOf, required, single } from './params';
 
 type Introspection = { active: false } | (Record<string, unknown> & { active: true; client_id: string; aud: string | string[] });
@@ -34,6 +35,7 @@ export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerRe
     const answer = await introspect(deps, token);
     const allowed = answer.active && mayIntrospect(client, deps.config.INTROSPECTION_RESOURCE_SERVERS, { clientId: answer.client_id, audience: answer.aud });
     sendNoStoreJson(res, 200, allowed ? answer : { active: false });
+    countIntrospection(allowed);
   };
 }
 

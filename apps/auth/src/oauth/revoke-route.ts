@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { countRevocation } from './oauth-metrics';
 import { OAuthError } from './oauth-error';
 import { API_KEY_PREFIX } from '../api-keys/api-keys';
 import { authenticateClient } from '../clients/client-auth';
@@ -33,6 +34,7 @@ export function revokeRoute(deps: Deps): Router {
         await revokeAccessToken(deps.redis, claims.jti, claims.exp);
       }
       res.status(200).end();
+      countRevocation();
       return;
     }
     const refresh = await findRefreshToken(deps.refreshTokens, token);
@@ -41,6 +43,7 @@ export function revokeRoute(deps: Deps): Router {
       await revokeFamily(deps.refreshTokens, deps.redis, refresh.familyId);
     }
     res.status(200).end();
+    countRevocation();
   });
   return router;
 }

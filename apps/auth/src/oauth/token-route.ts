@@ -9,6 +9,7 @@ import { checkClientMayUse, grantTokens } from '../grants/grant-steps';
 import type { FormRequest } from '../http/form-body';
 import { sendNoStoreJson } from '../http/no-store-json';
 import { dpopProofAt } from './dpop-at-token';
+import { countTokenIssued } from './oauth-metrics';
 import { OAuthError } from './oauth-error';
 import { formBody, paramsOf, required, type Params } from './params';
 
@@ -35,6 +36,7 @@ export function tokenEndpoint(deps: Deps): (req: FormRequest, res: ServerRespons
     const headers: Record<string, string> = { Pragma: 'no-cache' };
     if (deps.config.DPOP_REQUIRE_NONCE) headers['DPoP-Nonce'] = await redisNonceStore(deps.redis).issue();
     sendNoStoreJson(res, 200, response, headers);
+    countTokenIssued(grantType);
   };
 }
 
