@@ -105,6 +105,7 @@ describe('the browser session', () => {
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('<base href="/admin/queues/"');
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'.*font-src 'self' data:/);
+    expect(page.headers.get('x-powered-by')).toBeNull();
     expect((await board('/api/queues', { cookie: pair })).status).toBe(200);
 
     const cleared = await board('/session', {}, 'DELETE');

@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import express, { type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import { readCredential } from '../auth/credentials';
 import { sendEdgeError } from '../routing/edge-errors';
 import { adminCheck, requireAdmin, type AdminAccessDeps } from './admin-access';
@@ -84,6 +84,9 @@ export function queueDashboardRoutes(deps: QueueDashboardDeps): Router {
     res.status(204).end();
   });
   router.use(requireAdmin(check));
-  router.use(board.getRouter() as Router);
+  const boardApp = board.getRouter() as Express;
+  // bull-board's own express app: like the gateway's, it does not name its framework.
+  boardApp.disable('x-powered-by');
+  router.use(boardApp);
   return router;
 }
