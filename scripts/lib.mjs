@@ -44,6 +44,7 @@ const SYSTEM_PACKAGES = [
   ['python3', 'python3'], // unpacks the neural voice's wheel (scripts/fetch-voices.mjs); reads eSpeak NG's timing (libs/speech-engine/python)
   ['chromium', 'chromium'],
   ['openssl', 'openssl'], // the test certificate of the Python SDK's wss:// helper (tests/sdk/tls-proxy.ts)
+  ['promtool', 'prometheus'], // checks deploy/prometheus/alerts.yml and scrapes the apps (tests/deploy/prometheus.e2e.test.ts)
   // A check that is more than a command name runs as a shell command that must succeed.
   ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the virtual environments of the official Python SDK (tests/sdk) and schemathesis (tests/contract)
 ];

@@ -63,7 +63,9 @@ async function render(...args: string[]): Promise<Manifest[]> {
 
 function containerOf(deployment: Manifest): Container {
   const spec = deployment.spec as { template: { spec: { containers: Container[] } } };
-  return spec.template.spec.containers[0];
+  const [container] = spec.template.spec.containers;
+  if (!container) throw new Error(`${deployment.metadata.name} has no container`);
+  return container;
 }
 
 function summary(output: string): { valid: number; invalid: number; errors: number } {
@@ -192,8 +194,9 @@ describe('deploy/helm/platform', () => {
     const scaled = manifests.find((m) => m.kind === 'ScaledObject')!;
     const spec = scaled.spec as { scaleTargetRef: { name: string }; triggers: { type: string; metadata: { query: string } }[] };
     expect(spec.scaleTargetRef.name).toBe('platform-synthesis-worker');
-    expect(spec.triggers[0].type).toBe('prometheus');
-    expect(spec.triggers[0].metadata.query).toContain('synthesis_queue_jobs{queue="synthesis"');
+    expect(spec.triggers).toHaveLength(1);
+    expect(spec.triggers[0]?.type).toBe('prometheus');
+    expect(spec.triggers[0]?.metadata.query).toContain('synthesis_queue_jobs{queue="synthesis"');
     const hpa = manifests.find((m) => m.kind === 'HorizontalPodAutoscaler')!;
     expect((hpa.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).toBe('platform-gateway');
     // With autoscalers owning the counts, the Deployments leave replicas out (an upgrade would reset them).
