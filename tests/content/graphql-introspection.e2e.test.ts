@@ -12,7 +12,7 @@ async function introspect(app: RunningContent) {
   return gql(app, INTROSPECTION);
 }
 
-describe.each([
+describe.each<{ env: Record<string, string>; allowed: boolean }>([
   { env: {}, allowed: true },
   { env: { GRAPHQL_INTROSPECTION: 'false' }, allowed: false },
   { env: { NODE_ENV: 'production' }, allowed: false },
