@@ -26,10 +26,14 @@ function routeTemplate(req: RoutedRequest, res: ServerResponse): string {
   const named = namedRoutes.get(res);
   if (named !== undefined) return named;
   const path = req.route?.path;
+  const mount = req.baseUrl ?? '';
   // An express route's path is its template (`/v1/voices/:voice_id`); the ids a request carries
-  // never reach the label. A route declared with a RegExp or an array has no one template.
-  if (typeof path !== 'string') return UNMATCHED_ROUTE;
-  return `${req.baseUrl ?? ''}${path}` || '/';
+  // never reach the label. Without a route, a router or middleware mounted at a path answered (a
+  // proxy at `/api/v1`, GraphQL at `/graphql`): its mount path names it. Mount paths are literal
+  // in every app (a `:param` in one would put the raw value in `baseUrl`). A route declared with a
+  // RegExp or an array has no one template.
+  if (typeof path === 'string') return `${mount}${path}` || '/';
+  return mount || UNMATCHED_ROUTE;
 }
 
 function requestDuration(registry: Registry): Histogram<'route' | 'method' | 'status_code'> {
@@ -45,10 +49,10 @@ function requestDuration(registry: Registry): Histogram<'route' | 'method' | 'st
 }
 
 /**
- * Express (or plain node:http) middleware recording `http_server_request_duration_seconds` (labels `route`, `method`,
- * `status_code`) when the response finishes. The route is the matched express route's template
- * joined to the router's mount path, or `unmatched` when no route answered (a 404, a
- * middleware that refused first).
+ * Express (or plain node:http) middleware recording `http_server_request_duration_seconds` (labels
+ * `route`, `method`, `status_code`) when the response finishes. The route is the matched express
+ * route's template joined to its router's mount path; else the mount path of the router that
+ * answered; else `unmatched` (a 404 or a refusal by a middleware mounted without a path).
  */
 export function httpMetrics(registry: Registry = metricsRegistry): (req: RoutedRequest, res: ServerResponse, next: () => void) => void {
   const histogram = requestDuration(registry);

@@ -20,9 +20,12 @@ async function serveApp(registry: Registry) {
   app.post('/items/:id', (_req, res) => {
     res.status(201).end();
   });
-  app.use('/proxied', (_req, res) => {
-    labelRoute(res, '/proxied/*');
+  app.use('/named', (_req, res) => {
+    labelRoute(res, '/named/*');
     res.status(502).end();
+  });
+  app.use('/proxied', (_req, res) => {
+    res.status(504).end();
   });
   const server = http.createServer(app);
   const base = await listen(server);
@@ -53,15 +56,19 @@ describe('http_server_request_duration_seconds', () => {
     }
   });
 
-  it('labels a request no route answered `unmatched`, and one a middleware named with its name', async () => {
+  it('labels a request no route answered `unmatched`, one a mounted middleware answered with its mount path, and one a handler named with its name', async () => {
     const registry = new Registry();
     const app = await serveApp(registry);
     try {
       expect((await fetch(`${app.base}/no/such/path/123`)).status).toBe(404);
-      expect((await fetch(`${app.base}/proxied/a/b`)).status).toBe(502);
+      expect((await fetch(`${app.base}/named/a/b`)).status).toBe(502);
+      expect((await fetch(`${app.base}/proxied/c/d`)).status).toBe(504);
       expect(await countOf(registry, 'route="unmatched",method="GET",status_code="404"')).toBe(1);
-      expect(await countOf(registry, 'route="/proxied/*",method="GET",status_code="502"')).toBe(1);
-      expect(await registry.metrics()).not.toContain('/no/such/path');
+      expect(await countOf(registry, 'route="/named/*",method="GET",status_code="502"')).toBe(1);
+      expect(await countOf(registry, 'route="/proxied",method="GET",status_code="504"')).toBe(1);
+      const text = await registry.metrics();
+      expect(text).not.toContain('/no/such/path');
+      expect(text).not.toContain('/c/d');
     } finally {
       await app.close();
     }

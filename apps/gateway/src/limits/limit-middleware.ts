@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
+import { planName } from '@platform/speech-store';
+import { recordLimitRefusal } from '../metrics/gateway-metrics';
 import type { RefuseCredential } from '../auth/authenticate-middleware';
 import { revokedToken } from '../auth/authenticate';
 import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-errors';
@@ -120,6 +122,7 @@ export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Lo
     }
     setRateLimitHeaders(res, admitted.decision);
     if (!admitted.lease) {
+      recordLimitRefusal(planName(identity.plan), admitted.reason ?? 'rate');
       sendEdgeError(
         res,
         surface,

@@ -1,5 +1,6 @@
 import express, { type Express, type Request, type Response, type Router } from 'express';
 import type { Logger } from '@platform/logger';
+import { labelRoute } from '@platform/metrics';
 import { authenticateRequests, credentialRefusal, publicRequestUrl } from '../auth/authenticate-middleware';
 import type { AuthenticateDeps, RouteNeeds } from '../auth/authenticate';
 import { clientAddress } from '../limits/client-address';
@@ -192,10 +193,12 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
 
   // The authorization server's public endpoints, Host and X-Forwarded-* preserved for the issuer.
   app.use((req, res, next) => {
-    if (!AUTH_PUBLIC_PREFIXES.some((prefix) => underPrefix(req.path, prefix))) {
+    const prefix = AUTH_PUBLIC_PREFIXES.find((p) => underPrefix(req.path, p));
+    if (!prefix) {
       next();
       return;
     }
+    labelRoute(res, prefix);
     // Auth authenticates its own callers here; the identity only vouches for the client's address
     // (its sign-in and device-code limits count per address).
     settle(

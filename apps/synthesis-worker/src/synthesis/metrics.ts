@@ -52,7 +52,7 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
   });
   const characters = new Counter({
     name: 'synthesis_characters_total',
-    help: 'Characters of the completed synthesis jobs',
+    help: 'Characters of the completed synthesis jobs (their texts, as charged)',
     labelNames: ['model'],
     registers,
   });

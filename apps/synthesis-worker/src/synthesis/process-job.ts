@@ -115,7 +115,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         contentType: format.contentType,
       });
       outcome = 'complete';
-      metrics.jobSynthesised({ model: data.modelId, characters: progress.characters, audioSeconds: progress.durationSeconds, runSeconds: secondsSince(started) });
+      metrics.jobSynthesised({ model: data.modelId, characters: [...data.text].length, audioSeconds: progress.durationSeconds, runSeconds: secondsSince(started) });
     }
   } catch (err) {
     log.error({ err }, 'synthesis job failed');

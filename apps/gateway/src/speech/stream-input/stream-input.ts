@@ -6,6 +6,7 @@ import type { Identity } from '@platform/identity';
 import { addressSpentMessage } from '../../limits/failed-credentials';
 import type { RateDecision } from '../../limits/rate-limiter';
 import type { WebSocketLogins } from '../../limits/websocket-logins';
+import { countConnections } from '../../metrics/gateway-metrics';
 import { drained } from '../tts/backpressure';
 import { StreamInputSession, type ReleaseSlot, type SessionAuth, type SessionDeps } from './session';
 import type { SessionTransport } from './transport';
@@ -67,6 +68,7 @@ const messageText = (data: RawData): string => (Buffer.isBuffer(data) ? data.toS
  */
 export function createStreamInput(deps: StreamInputDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  countConnections(wss, 'speech_stream_input');
   const sessions = new Set<StreamInputSession>();
 
   function connect(ws: WebSocket, socket: stream.Duplex, upgrade: http.IncomingMessage, url: URL, segment: string): void {

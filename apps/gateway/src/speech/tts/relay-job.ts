@@ -1,4 +1,5 @@
 import type { ChunkFrame } from '@platform/speech-jobs';
+import { recordFirstAudio, type AudioTransport } from '../../metrics/gateway-metrics';
 import type { JobRunner } from './job-runner';
 import { frameError, type PreparedJob } from './synthesis';
 
@@ -12,6 +13,8 @@ export interface AudioSink {
   /** After the job's last frame: true once the client has been handed every byte. */
   finish(): Promise<boolean>;
 }
+
+const TRANSPORT: Record<PreparedJob['input']['kind'], AudioTransport> = { convert: 'rest', stream: 'stream', websocket: 'websocket' };
 
 /** How a generation ended for its client: only a delivered one is charged. */
 export type Delivery = 'delivered' | 'cancelled' | 'failed';
@@ -28,12 +31,17 @@ export async function relayJob(runner: JobRunner, job: PreparedJob, signal: Abor
   try {
     let completed = false;
     let stopped = false;
+    let heard = false;
     for await (const frame of runner.run(job.jobId, job.input, { priority: job.priority, signal, createdAt: job.createdAt })) {
       const failure = frameError(frame);
       if (failure) throw failure;
       if (!(await sink.frame(frame))) {
         stopped = true;
         break;
+      }
+      if (frame.type === 'audio' && !heard) {
+        heard = true;
+        recordFirstAudio(job.input.modelId, TRANSPORT[job.input.kind], (Date.now() - job.createdAt) / 1000);
       }
       if (frame.type === 'end') completed = true;
     }

@@ -1,0 +1,90 @@
+import type { WebSocketServer } from 'ws';
+import type { Logger } from '@platform/logger';
+import { Counter, Gauge, Histogram, metricsRegistry } from '@platform/metrics';
+import { withTimeout } from '@platform/service';
+
+/**
+ * The gateway's own Prometheus metrics, on the process registry that METRICS_PORT serves. Names and
+ * labels are the contract of docs/operations.md "Metrics" (the dashboards and alert rules read them).
+ */
+
+/** How the audio reached its client: a whole file, a chunked `/stream` response, a WebSocket. */
+export type AudioTransport = 'rest' | 'stream' | 'websocket';
+export type WebSocketEndpoint = 'speech_stream_input' | 'speech_multi_context' | 'graphql';
+
+const registers = [metricsRegistry];
+/** A scrape waits this long for Redis or Kafka at most; the series are left out rather than the scrape failing. */
+export const READ_TIMEOUT_MS = 2_000;
+
+const timeToFirstAudio = new Histogram({
+  name: 'synthesis_time_to_first_audio_seconds',
+  help: 'Time from a generation being asked for to its first audio bytes handed to the client',
+  labelNames: ['model', 'transport'],
+  buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2.5, 5, 10],
+  registers,
+});
+
+const webSocketConnections = new Gauge({
+  name: 'websocket_connections',
+  help: 'Open WebSocket connections, by endpoint',
+  labelNames: ['endpoint'],
+  registers,
+});
+
+const rateLimitRefusals = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: "Requests refused with 429 for their plan's rate (requests per second) or concurrency limit",
+  labelNames: ['plan', 'reason'],
+  registers,
+});
+
+export function recordFirstAudio(model: string, transport: AudioTransport, seconds: number): void {
+  timeToFirstAudio.observe({ model, transport }, Math.max(0, seconds));
+}
+
+export function recordLimitRefusal(plan: string, reason: 'rate' | 'concurrency'): void {
+  rateLimitRefusals.inc({ plan, reason });
+}
+
+/** Counts the connections a WebSocket server accepts while they stay open. */
+export function countConnections(wss: WebSocketServer, endpoint: WebSocketEndpoint): void {
+  // Present at 0 from the start, so a dashboard shows the endpoint before its first connection.
+  webSocketConnections.inc({ endpoint }, 0);
+  wss.on('connection', (ws) => {
+    webSocketConnections.inc({ endpoint });
+    ws.once('close', () => webSocketConnections.dec({ endpoint }));
+  });
+}
+
+/** `graphql_subscriptions_active`: the subscriptions the hub holds, read on each scrape. */
+export function watchSubscriptions(active: () => number): void {
+  new Gauge({
+    name: 'graphql_subscriptions_active',
+    help: 'GraphQL subscriptions this replica is serving (over graphql-ws)',
+    registers,
+    collect() {
+      this.set(active());
+    },
+  });
+}
+
+/** `kafka_consumer_lag_messages{topic,partition}`: the content feed's lag, read from Kafka on each scrape (bounded). */
+export function watchConsumerLag(lag: () => Promise<{ topic: string; partition: number; lag: number }[]>, logger: Logger): void {
+  new Gauge({
+    name: 'kafka_consumer_lag_messages',
+    help: "Messages on each content topic partition this replica's subscription feed has not consumed yet",
+    labelNames: ['topic', 'partition'],
+    registers,
+    async collect() {
+      try {
+        const partitions = await withTimeout(lag(), READ_TIMEOUT_MS, 'kafka offsets');
+        this.reset();
+        for (const p of partitions) this.set({ topic: p.topic, partition: String(p.partition) }, p.lag);
+      } catch (err) {
+        // Left out rather than stale: an alert on the lag then sees no data instead of an old value.
+        this.reset();
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'kafka consumer lag unavailable for metrics');
+      }
+    },
+  });
+}

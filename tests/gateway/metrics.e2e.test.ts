@@ -1,0 +1,137 @@
+import WebSocket from 'ws';
+import { freePort, scrapeMetrics, sumOf, type MetricSample } from '@platform/testing';
+import { createApiKey, eventually, registerAccount, startPlatform, type Platform } from './platform';
+
+/**
+ * Prometheus metrics of the four apps on their internal listeners (METRICS_PORT), after a small
+ * tour through the public gateway: a speech request, a GraphQL request, a graphql-ws connection, a
+ * burst over the plan's rate limit and an OAuth token error. The public port never serves them.
+ */
+const RACHEL = '21m00Tcm4TlvDq8ikWAM';
+const TEXT = 'Metrics, counted once.';
+let platform: Platform;
+const metricsUrl = { gateway: '', auth: '', content: '', worker: '' };
+
+const find = (samples: MetricSample[], name: string, labels: Record<string, string> = {}) =>
+  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+
+beforeAll(async () => {
+  const ports = { gateway: await freePort(), auth: await freePort(), content: await freePort(), worker: await freePort() };
+  for (const app of Object.keys(ports) as (keyof typeof ports)[]) metricsUrl[app] = `http://127.0.0.1:${ports[app]}`;
+  platform = await startPlatform({
+    speechWorkers: { env: { METRICS_PORT: String(ports.worker) } },
+    // Room for the tour, and a rate the burst below goes over.
+    gatewayEnv: { METRICS_PORT: String(ports.gateway), PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 5, concurrency: 10 } }) },
+    authEnv: { METRICS_PORT: String(ports.auth) },
+    contentEnv: { METRICS_PORT: String(ports.content) },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+}, 30_000);
+
+describe('the apps\' Prometheus metrics after a tour', () => {
+  it('count the requests by route template, the synthesis job, the connections and the refusals', async () => {
+    const gateway = platform.publicUrl;
+    const workerBefore = await scrapeMetrics(metricsUrl.worker);
+    const gatewayBefore = await scrapeMetrics(metricsUrl.gateway);
+
+    // A speech request (whole file) with an account's API key.
+    const speaker = await registerAccount(gateway, 'Metrics Speaker');
+    const { key } = await createApiKey(platform.auth.url, speaker.id);
+    const tts = await fetch(`${gateway}/v1/text-to-speech/${RACHEL}?output_format=mp3_44100_128`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'xi-api-key': key },
+      body: JSON.stringify({ text: TEXT }),
+    });
+    expect(tts.status).toBe(200);
+    expect((await tts.arrayBuffer()).byteLength).toBeGreaterThan(0);
+
+    // A GraphQL request through the gateway to content.
+    const graphql = await fetch(`${gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+    expect(graphql.status).toBe(200);
+    await graphql.arrayBuffer();
+
+    // An OAuth error at auth's /token (its fast lane, outside express).
+    const token = await fetch(`${platform.auth.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' });
+    expect(token.status).toBe(400);
+    await token.arrayBuffer();
+
+    // A burst over the free plan's 5 requests per second, from another account.
+    const bursty = await registerAccount(gateway, 'Metrics Burst');
+    const burstKey = (await createApiKey(platform.auth.url, bursty.id)).key;
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const res = await fetch(`${gateway}/v1/models`, { headers: { 'xi-api-key': burstKey } });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
+    const refused = burst.filter((status) => status === 429).length;
+    expect(refused).toBeGreaterThan(0);
+
+    // The gateway.
+    const g = await scrapeMetrics(metricsUrl.gateway);
+    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1/text-to-speech/:voice_id', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    // Refused by the limiter ahead of any route: the speech router's mount path names them.
+    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1', method: 'GET', status_code: '429' })).toBe(refused);
+    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1/models', method: 'GET', status_code: '200' })).toBe(burst.length - refused);
+    // Route templates only: no request's voice id or key in any label.
+    expect(g.some((s) => Object.values(s.labels).some((v) => v.includes(RACHEL) || v.includes(burstKey)))).toBe(false);
+    expect(sumOf(g, 'synthesis_time_to_first_audio_seconds_count', { transport: 'rest' })).toBe(sumOf(gatewayBefore, 'synthesis_time_to_first_audio_seconds_count', { transport: 'rest' }) + 1);
+    expect(sumOf(g, 'rate_limit_refusals_total', { plan: 'free' }) - sumOf(gatewayBefore, 'rate_limit_refusals_total', { plan: 'free' })).toBe(refused);
+    const queue = find(g, 'synthesis_queue_jobs', { queue: platform.speech.queue });
+    expect(new Set(queue.map((s) => s.labels.state))).toEqual(new Set(['waiting', 'prioritized', 'active', 'delayed', 'failed']));
+    expect(queue.every((s) => Number.isInteger(s.value) && s.value >= 0)).toBe(true);
+    const lag = find(g, 'kafka_consumer_lag_messages');
+    expect(lag.length).toBeGreaterThan(0);
+    expect(lag.every((s) => s.labels.topic!.startsWith(platform.topicPrefix) && s.value >= 0)).toBe(true);
+    expect(find(g, 'graphql_subscriptions_active')).toEqual([expect.objectContaining({ value: 0 })]);
+
+    // The synthesis worker: the job, its characters and its wait.
+    const w = await scrapeMetrics(metricsUrl.worker);
+    expect(sumOf(w, 'synthesis_jobs_total', { outcome: 'completed' }) - sumOf(workerBefore, 'synthesis_jobs_total', { outcome: 'completed' })).toBe(1);
+    expect(sumOf(w, 'synthesis_characters_total') - sumOf(workerBefore, 'synthesis_characters_total')).toBe([...TEXT].length);
+    expect(sumOf(w, 'synthesis_job_wait_seconds_count', { queue: platform.speech.queue })).toBeGreaterThanOrEqual(1);
+    expect(sumOf(w, 'synthesis_job_run_seconds_count', { outcome: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(sumOf(w, 'synthesis_engine_real_time_factor_count')).toBeGreaterThanOrEqual(1);
+
+    // content answered the GraphQL request; auth the token error (fast lane) under their routes.
+    const c = await scrapeMetrics(metricsUrl.content);
+    expect(sumOf(c, 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    const a = await scrapeMetrics(metricsUrl.auth);
+    expect(sumOf(a, 'http_server_request_duration_seconds_count', { route: '/token', method: 'POST', status_code: '400' })).toBe(1);
+
+    // Every app: the process and Node.js runtime metrics.
+    for (const samples of [g, w, c, a]) {
+      expect(find(samples, 'nodejs_eventloop_lag_seconds').length).toBe(1);
+      expect(sumOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+      expect(sumOf(samples, 'process_start_time_seconds')).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it('count open graphql-ws connections while they are open', async () => {
+    const open = () => scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'websocket_connections', { endpoint: 'graphql' }));
+    expect(await open()).toBe(0);
+    const socket = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    await eventually(async () => (await open()) === 1, 10_000);
+    socket.close();
+    await eventually(async () => (await open()) === 0, 10_000);
+  }, 60_000);
+
+  it('are never served on the public gateway port, and the metrics listener serves nothing else', async () => {
+    const pub = await fetch(`${platform.publicUrl}/metrics`);
+    const body = await pub.text();
+    expect(pub.status).toBe(404);
+    expect(body).not.toContain('# TYPE');
+    const other = await fetch(`${metricsUrl.gateway}/healthz`);
+    await other.arrayBuffer();
+    expect(other.status).toBe(404);
+  });
+});
