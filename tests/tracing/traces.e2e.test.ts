@@ -5,8 +5,8 @@ import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver, type ReceivedSpan } fr
 /**
  * OpenTelemetry tracing across the platform's hops, exported as OTLP/HTTP JSON to a receiver of the
  * test's own: a TTS request is one trace from the gateway through the BullMQ job into the worker;
- * a content write is one trace from content through its outbox and Kafka to the gateway's delivery
- * to a graphql-ws subscriber. Auth runs without the OTEL_* variables: tracing is off there, and it
+ * a content mutation is one trace from the gateway's request through content, its outbox and Kafka
+ * to the gateway's delivery to a graphql-ws subscriber. Auth runs without the OTEL_* variables: tracing is off there, and it
  * exports nothing.
  */
 jest.setTimeout(180_000);
@@ -112,10 +112,15 @@ it('a content mutation is one trace: content\'s write and publish, and the gatew
   expect(deliver.parentSpanId).toBe(publish.spanId);
   expect(deliver.traceId).toBe(publish.traceId);
   expect(deliver.attributes['messaging.message.id']).toBe(publish.attributes['messaging.message.id']);
-  // The publish span continues the trace of the write: content's GraphQL request, through the outbox record.
+  // The publish span continues the trace of the write, through the outbox record: content's GraphQL
+  // request, itself a child of the gateway's call to content (traceparent on the proxied request).
   const write = spansWhere((s) => s.service === 'content' && s.kind === SPAN_KIND.server && s.traceId === publish.traceId);
   expect(write).toHaveLength(1);
   expect(publish.parentSpanId).toBeDefined();
+  const proxied = spansWhere((s) => s.service === 'gateway' && s.kind === SPAN_KIND.client && s.spanId === write[0]!.parentSpanId);
+  expect(proxied).toHaveLength(1);
+  const edge = spansWhere((s) => s.service === 'gateway' && s.kind === SPAN_KIND.server && s.traceId === publish.traceId);
+  expect(edge.map((s) => s.name)).toEqual(['POST /graphql']);
 });
 
 it('exports nothing from an app started without the OTEL_* variables', () => {

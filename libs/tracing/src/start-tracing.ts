@@ -1,6 +1,7 @@
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -30,6 +31,8 @@ export function startTracing(serviceName: string, settings: Extract<TracingSetti
       // documents, parsers), and a span for each would bury the one that did the work. The server
       // span still gets its route template (http.route) from the express instrumentation.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
+      // undici (and fetch): the gateway's calls to content and auth carry the request's traceparent.
+      new UndiciInstrumentation(),
     ],
   });
 }
