@@ -40,4 +40,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig(shape, { ...valid, INTERNAL_SECRET: 'short' })).toThrow(/INTERNAL_SECRET/);
     expect(() => loadConfig(shape, { ...valid, KAFKA_BROKERS: 'localhost' })).toThrow(/KAFKA_BROKERS/);
   });
+
+  it('reads METRICS_PORT as a port, unset or empty as no metrics listener', () => {
+    const withMetrics = { ...shape, METRICS_PORT: env.metricsPort };
+    expect(loadConfig(withMetrics, valid).METRICS_PORT).toBeUndefined();
+    expect(loadConfig(withMetrics, { ...valid, METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    expect(loadConfig(withMetrics, { ...valid, METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(() => loadConfig(withMetrics, { ...valid, METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT: malformed/);
+    expect(() => loadConfig(withMetrics, { ...valid, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT: malformed/);
+  });
 });
