@@ -45,6 +45,7 @@ interface Manifest {
 
 interface Container {
   name: string;
+  image: string;
   ports: { name: string; containerPort: number }[];
   env?: { name: string; value?: string }[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
@@ -177,6 +178,18 @@ describe('deploy/helm/platform', () => {
       expect(container.resources.requests).toHaveProperty('cpu');
       expect(container.resources.limits).toHaveProperty('memory');
     }
+    // Each app runs from its Dockerfile target's image; the worker's CPU request is one CPU per inference thread.
+    const images = Object.fromEntries(deployments.map((d) => [d.metadata.name, containerOf(d).image]));
+    expect(images).toEqual({
+      'platform-gateway': 'registry.example.com/platform-gateway:0.1.0',
+      'platform-auth': 'registry.example.com/platform-app:0.1.0',
+      'platform-content': 'registry.example.com/platform-app:0.1.0',
+      'platform-synthesis-worker': 'registry.example.com/platform-synthesis-worker:0.1.0',
+    });
+    const worker = containerOf(deployments.find((d) => d.metadata.name === 'platform-synthesis-worker')!);
+    const setting = (name: string) => Number(worker.env?.find((e) => e.name === name)?.value);
+    expect(setting('WORKER_CONCURRENCY') * setting('NEURAL_INFERENCE_THREADS')).toBe(Number(worker.resources.requests.cpu));
+
     const services = manifests.filter((m) => m.kind === 'Service');
     expect(services.map((s) => s.metadata.name).sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway']);
     for (const service of services) {
