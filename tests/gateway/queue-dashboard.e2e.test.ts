@@ -1,5 +1,5 @@
 import type { BaseClient } from 'openid-client';
-import { authorizeCode } from '../auth/helpers/fixtures';
+import { authorizeCode, FormAgent } from '../auth/helpers/fixtures';
 import { codeFlowClient } from './code-flow-client';
 import { createApiKey, eventually, INTERNAL_SECRET, json, registerAccount, startPlatform, type Account, type Platform } from './platform';
 
@@ -12,6 +12,7 @@ let platform: Platform;
 let gateway: string;
 let client: BaseClient;
 let redirectUri: string;
+let admin: Account;
 let adminToken: string;
 let userToken: string;
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   gateway = platform.publicUrl;
   ({ client, redirectUri } = await codeFlowClient(platform, 'Operations console', 'admin content:read'));
 
-  const admin = await registerAccount(gateway, 'Queue Admin');
+  admin = await registerAccount(gateway, 'Queue Admin');
   // The first admin: straight in auth (its internal endpoint, as the operators' tooling does).
   const promoted = await fetch(`${platform.auth.url}/internal/accounts/${admin.id}`, {
     method: 'PATCH',
@@ -119,6 +120,52 @@ describe('the browser session', () => {
     expect(refused.headers.get('set-cookie')).toBeNull();
     expect((await board('/api/queues', { cookie: `admin_queues_session=${userToken}` })).status).toBe(403);
     expect((await board('/session', {}, 'POST')).status).toBe(401);
+  });
+});
+
+describe('signing in with a browser', () => {
+  /** The code flow a browser goes through from the dashboard's sign-in, forms filled in as a person would. */
+  async function browserSignIn(account: Account) {
+    const agent = new FormAgent(gateway);
+    const start = await agent.follow('/admin/queues/sign-in');
+    // signIn answers the page it was given when no sign-in form is on it: that page's full shape.
+    let page = (await agent.signIn(start, account)) as typeof start;
+    if (page.html.includes('action="/authorize/decision"')) page = await agent.decide(page, '/authorize/decision', 'approve');
+    return { agent, page };
+  }
+
+  it('a page load without credentials is sent to the sign-in, which sends it to the authorization server with PKCE', async () => {
+    const page = await fetch(`${gateway}/admin/queues/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    expect([page.status, page.headers.get('location')]).toEqual([302, '/admin/queues/sign-in']);
+    const signIn = await fetch(`${gateway}/admin/queues/sign-in`, { redirect: 'manual' });
+    expect(signIn.status).toBe(302);
+    const authorize = new URL(signIn.headers.get('location')!);
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${gateway}/authorize`);
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: 'queue-dashboard',
+      redirect_uri: `${gateway}/admin/queues/callback`,
+      scope: 'admin',
+      code_challenge_method: 'S256',
+    });
+    expect(signIn.headers.get('set-cookie')).toMatch(/^admin_queues_signin=[\w-]+\.[\w-]+; Path=\/admin\/queues\/callback; HttpOnly; SameSite=Lax; Max-Age=600$/);
+  });
+
+  it('an ADMIN signs in and lands on the dashboard, its session in the HttpOnly cookie', async () => {
+    const { agent, page } = await browserSignIn(admin);
+    expect([page.res.status, page.url]).toEqual([200, `${gateway}/admin/queues/`]);
+    expect(page.html).toContain('<base href="/admin/queues/"');
+    expect(agent.cookie('admin_queues_session')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect((await agent.request('/admin/queues/api/queues')).status).toBe(200);
+  });
+
+  it('a USER who signs in gets 403 and no session; a callback without its sign-in is refused', async () => {
+    const { agent, page } = await browserSignIn(await registerAccount(gateway, 'Curious User'));
+    expect(page.url.startsWith(`${gateway}/admin/queues/callback`)).toBe(true);
+    expect(page.res.status).toBe(403);
+    expect(agent.cookie('admin_queues_session') ?? '').toBe('');
+    const forged = await fetch(`${gateway}/admin/queues/callback?code=abc&state=def`);
+    expect([forged.status, ((await forged.json()) as { error: string }).error]).toEqual([400, 'invalid_request']);
   });
 });
 

@@ -36,6 +36,8 @@ export const authConfigShape = {
   PUBLIC_URL: env.httpUrl.default('http://127.0.0.1:8080'),
   /** The playground's public client, registered (and kept in step with PUBLIC_URL) at boot; empty: none. */
   PLAYGROUND_CLIENT_ID: env.playgroundClientId,
+  /** The queue dashboard's public client (admin scope), registered like the playground's; empty: none. */
+  QUEUE_DASHBOARD_CLIENT_ID: env.queueDashboardClientId,
   /**
    * Client registrations are cached per replica this long (seconds). Changes are announced to every
    * replica at once; this bounds only what a replica whose Redis subscription was down may still use.

@@ -11,7 +11,7 @@ import { loadAuthConfig } from './config';
 import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './auth-models';
-import { registerPlaygroundClient } from './clients/playground-client';
+import { registerPlaygroundClient, registerQueueDashboardClient } from './clients/playground-client';
 import { listenForClientChanges } from './clients/client-changes';
 import { setClientCacheLifetime } from './clients/clients';
 
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: config.KEY_ROTATION_SECONDS, cacheSeconds: config.KEY_CACHE_SECONDS, activationDelaySeconds: config.KEY_ACTIVATION_DELAY });
   await keys.current(); // creates the first key at first boot, before the app says it is ready
   if (config.PLAYGROUND_CLIENT_ID) await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
+  if (config.QUEUE_DASHBOARD_CLIENT_ID) await registerQueueDashboardClient(models.clients, config.QUEUE_DASHBOARD_CLIENT_ID, config.PUBLIC_URL);
   const deps = { config, logger, redis, keys, ...models };
   await runService({
     name: 'auth',

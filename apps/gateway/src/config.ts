@@ -17,6 +17,8 @@ export const gatewayConfigShape = {
   CONTENT_URL: env.httpUrl.default('http://127.0.0.1:8082'),
   /** The playground page at `/` signs in as this OAuth client (auth registers it); empty: no playground. */
   PLAYGROUND_CLIENT_ID: env.playgroundClientId,
+  /** The client the queue dashboard signs administrators in as (auth registers it); empty: header tokens only. */
+  QUEUE_DASHBOARD_CLIENT_ID: env.queueDashboardClientId,
   /** Where the playground's built assets are (`npm run build` writes apps/playground/dist); empty: that folder. */
   PLAYGROUND_DIR: optionalString,
   /**

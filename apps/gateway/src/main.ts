@@ -177,7 +177,14 @@ async function main(): Promise<void> {
         pages: config.PLAYGROUND_CLIENT_ID
           ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
           : null,
-        dashboard: queueDashboardRoutes({ queues: [speech.queue], publicUrl: config.PUBLIC_URL, authDeps, failedCredentials, logger }),
+        dashboard: queueDashboardRoutes({
+          queues: [speech.queue],
+          publicUrl: config.PUBLIC_URL,
+          authDeps,
+          failedCredentials,
+          logger,
+          ...(config.QUEUE_DASHBOARD_CLIENT_ID ? { signIn: { authUrl: config.AUTH_URL, clientId: config.QUEUE_DASHBOARD_CLIENT_ID, timeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000) } } : {}),
+        }),
         reference: referenceRoutes({ publicUrl: config.PUBLIC_URL, dir: path.join(config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, 'reference'), logger }),
       });
     },

@@ -45,11 +45,20 @@ export const boolean = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0'])
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
+/** The id of a client the platform registers for one of its own pages; empty turns that page's sign-in off. */
+const platformClientId = (fallback: string) =>
+  z
+    .string()
+    .regex(/^$|^[A-Za-z0-9._-]{3,64}$/, 'must be empty or 3-64 of A-Z a-z 0-9 . _ -')
+    .default(fallback);
 /**
  * The OAuth client id of the playground page the gateway serves at `/` (a public client that auth
  * registers at boot): the same variable in both apps. Empty turns the playground off in both.
  */
-export const playgroundClientId = z
-  .string()
-  .regex(/^$|^[A-Za-z0-9._-]{3,64}$/, 'must be empty or 3-64 of A-Z a-z 0-9 . _ -')
-  .default('playground');
+export const playgroundClientId = platformClientId('playground');
+/**
+ * The OAuth client id the gateway's queue dashboard (`/admin/queues`) signs administrators in as (a
+ * public client for the `admin` scope that auth registers at boot): the same variable in both apps.
+ * Empty: no browser sign-in there (an access token in the Authorization header still works).
+ */
+export const queueDashboardClientId = platformClientId('queue-dashboard');

@@ -8,36 +8,60 @@ import type { Request, Response } from 'express';
  * keeps every replica able to check it (signature, audience, scope, revocation) on every request.
  */
 export const DASHBOARD_COOKIE = 'admin_queues_session';
+/** The sign-in in progress (its `state` and PKCE verifier), sent back to the callback only. */
+export const SIGN_IN_COOKIE = 'admin_queues_signin';
 
-const JWT_CHARACTERS = /^[A-Za-z0-9_.-]{1,8192}$/;
+const COOKIE_VALUE = /^[A-Za-z0-9_.-]{1,8192}$/;
 
-/** The session cookie's token, if the request carries exactly one well-formed one. */
-export function sessionToken(req: Request): string | undefined {
+/** The cookie `name`'s value, if the request carries exactly one well-formed one. */
+export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
   if (typeof header !== 'string') return undefined;
   const values = header
     .split(';')
     .map((part) => part.trim())
-    .filter((part) => part.startsWith(`${DASHBOARD_COOKIE}=`))
-    .map((part) => part.slice(DASHBOARD_COOKIE.length + 1));
-  return values.length === 1 && JWT_CHARACTERS.test(values[0]!) ? values[0] : undefined;
+    .filter((part) => part.startsWith(`${name}=`))
+    .map((part) => part.slice(name.length + 1));
+  return values.length === 1 && COOKIE_VALUE.test(values[0]!) ? values[0] : undefined;
 }
 
-export interface SessionCookieOptions {
-  /** The dashboard's path (`/admin/queues`): the cookie goes nowhere else. */
+export function sessionToken(req: Request): string | undefined {
+  return readCookie(req, DASHBOARD_COOKIE);
+}
+
+export interface CookieScope {
+  /** The path the browser sends the cookie to, and nowhere else. */
   path: string;
   publicUrl: string;
 }
 
-function attributes(options: SessionCookieOptions, maxAgeSeconds: number): string {
-  const secure = options.publicUrl.startsWith('https:') ? '; Secure' : '';
-  return `Path=${options.path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`;
+/**
+ * `Lax` for the sign-in cookie only: the authorization server's answer reaches the callback as a top-level
+ * navigation that may follow a form post, and the cookie holds nothing that opens the dashboard.
+ */
+function attributes(scope: CookieScope, maxAgeSeconds: number, sameSite: 'Strict' | 'Lax'): string {
+  const secure = scope.publicUrl.startsWith('https:') ? '; Secure' : '';
+  return `Path=${scope.path}; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-export function setSessionCookie(res: Response, options: SessionCookieOptions, token: string, maxAgeSeconds: number): void {
-  res.setHeader('Set-Cookie', `${DASHBOARD_COOKIE}=${token}; ${attributes(options, maxAgeSeconds)}`);
+function appendCookie(res: Response, cookie: string): void {
+  const existing = res.getHeader('Set-Cookie');
+  const list = Array.isArray(existing) ? existing : typeof existing === 'string' ? [existing] : [];
+  res.setHeader('Set-Cookie', [...list, cookie]);
 }
 
-export function clearSessionCookie(res: Response, options: SessionCookieOptions): void {
-  res.setHeader('Set-Cookie', `${DASHBOARD_COOKIE}=; ${attributes(options, 0)}`);
+export function setSessionCookie(res: Response, scope: CookieScope, token: string, maxAgeSeconds: number): void {
+  appendCookie(res, `${DASHBOARD_COOKIE}=${token}; ${attributes(scope, maxAgeSeconds, 'Strict')}`);
+}
+
+export function clearSessionCookie(res: Response, scope: CookieScope): void {
+  appendCookie(res, `${DASHBOARD_COOKIE}=; ${attributes(scope, 0, 'Strict')}`);
+}
+
+export function setSignInCookie(res: Response, scope: CookieScope, value: string, maxAgeSeconds: number): void {
+  appendCookie(res, `${SIGN_IN_COOKIE}=${value}; ${attributes(scope, maxAgeSeconds, 'Lax')}`);
+}
+
+export function clearSignInCookie(res: Response, scope: CookieScope): void {
+  appendCookie(res, `${SIGN_IN_COOKIE}=; ${attributes(scope, 0, 'Lax')}`);
 }

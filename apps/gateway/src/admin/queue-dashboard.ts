@@ -7,12 +7,15 @@ import { readCredential } from '../auth/credentials';
 import { sendEdgeError } from '../routing/edge-errors';
 import { adminCheck, requireAdmin, type AdminAccessDeps } from './admin-access';
 import { clearSessionCookie, setSessionCookie } from './dashboard-session';
+import { dashboardSignIn } from './dashboard-sign-in';
 
 /** Where the gateway serves the dashboard (before auth's `/admin/*`, which it is not part of). */
 export const DASHBOARD_PATH = '/admin/queues';
 
 export interface QueueDashboardDeps extends AdminAccessDeps {
   queues: Queue[];
+  /** Browser sign-in (dashboard-sign-in.ts) as auth's dashboard client; absent: header tokens and POST /session only. */
+  signIn?: { authUrl: string; clientId: string; timeoutMs: number };
 }
 
 /**
@@ -83,6 +86,11 @@ export function queueDashboardRoutes(deps: QueueDashboardDeps): Router {
     clearSessionCookie(res, cookie);
     res.status(204).end();
   });
+  if (deps.signIn) {
+    const signIn = dashboardSignIn({ ...deps.signIn, path: DASHBOARD_PATH, publicUrl: deps.publicUrl, check, logger: deps.logger });
+    router.use(signIn.routes);
+    router.use(signIn.redirectBrowsers);
+  }
   router.use(requireAdmin(check));
   const boardApp = board.getRouter() as Express;
   // bull-board's own express app: like the gateway's, it does not name its framework.
