@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments, parse } from 'yaml';
-import type { ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod';
 import { authConfigShape } from '../../apps/auth/src/config';
 import { contentConfigShape } from '../../apps/content/src/config';
 import { gatewayConfigShape } from '../../apps/gateway/src/config';
@@ -163,6 +163,14 @@ describe('deploy/helm/platform', () => {
       for (const key of Object.keys(secret.data ?? {})) expect(plain).not.toContain(key);
       const provided = new Set([...Object.keys(configMap.data ?? {}), ...Object.keys(secret.data ?? {}), ...plain]);
       expect(requiredVariables(shape).filter((v) => !provided.has(v))).toEqual([]);
+      // The environment the pod gets, as the app's own configuration reads it: every value valid.
+      const env: Record<string, string> = {
+        ...configMap.data,
+        ...Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])),
+        ...Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? ''])),
+      };
+      const parsed = z.object(shape).safeParse(env);
+      expect(parsed.success ? [] : parsed.error.issues.map((i) => `${name} ${i.path.join('.')}: ${i.message}`)).toEqual([]);
     }
   });
 
