@@ -1,5 +1,7 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import WebSocket from 'ws';
-import { freePort, scrapeMetrics, sumOf, type MetricSample } from '@platform/testing';
+import { freePort, scrapeMetrics, stackEnv, sumOf, type MetricSample } from '@platform/testing';
 import { createApiKey, eventually, registerAccount, startPlatform, type Platform } from './platform';
 
 /**
@@ -9,6 +11,7 @@ import { createApiKey, eventually, registerAccount, startPlatform, type Platform
  */
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const TEXT = 'Metrics, counted once.';
+const MODEL = 'espeak_ng_v1';
 let platform: Platform;
 const metricsUrl = { gateway: '', auth: '', content: '', worker: '' };
 
@@ -43,10 +46,17 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     const tts = await fetch(`${gateway}/v1/text-to-speech/${RACHEL}?output_format=mp3_44100_128`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'xi-api-key': key },
-      body: JSON.stringify({ text: TEXT }),
+      body: JSON.stringify({ text: TEXT, model_id: MODEL }),
     });
     expect(tts.status).toBe(200);
     expect((await tts.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    const streamed = await fetch(`${gateway}/v1/text-to-speech/${RACHEL}/stream?output_format=mp3_44100_128`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'xi-api-key': key },
+      body: JSON.stringify({ text: TEXT, model_id: MODEL }),
+    });
+    expect(streamed.status).toBe(200);
+    expect((await streamed.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
     // A GraphQL request through the gateway to content.
     const graphql = await fetch(`${gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
@@ -80,7 +90,10 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1/models', method: 'GET', status_code: '200' })).toBe(burst.length - refused);
     // Route templates only: no request's voice id or key in any label.
     expect(g.some((s) => Object.values(s.labels).some((v) => v.includes(RACHEL) || v.includes(burstKey)))).toBe(false);
-    expect(sumOf(g, 'synthesis_time_to_first_audio_seconds_count', { transport: 'rest' })).toBe(sumOf(gatewayBefore, 'synthesis_time_to_first_audio_seconds_count', { transport: 'rest' }) + 1);
+    for (const transport of ['rest', 'stream']) {
+      const firstAudio = { transport, model: MODEL };
+      expect(sumOf(g, 'synthesis_time_to_first_audio_seconds_count', firstAudio) - sumOf(gatewayBefore, 'synthesis_time_to_first_audio_seconds_count', firstAudio)).toBe(1);
+    }
     expect(sumOf(g, 'rate_limit_refusals_total', { plan: 'free' }) - sumOf(gatewayBefore, 'rate_limit_refusals_total', { plan: 'free' })).toBe(refused);
     const queue = find(g, 'synthesis_queue_jobs', { queue: platform.speech.queue });
     expect(new Set(queue.map((s) => s.labels.state))).toEqual(new Set(['waiting', 'prioritized', 'active', 'delayed', 'failed']));
@@ -92,8 +105,9 @@ describe('the apps\' Prometheus metrics after a tour', () => {
 
     // The synthesis worker: the job, its characters and its wait.
     const w = await scrapeMetrics(metricsUrl.worker);
-    expect(sumOf(w, 'synthesis_jobs_total', { outcome: 'completed' }) - sumOf(workerBefore, 'synthesis_jobs_total', { outcome: 'completed' })).toBe(1);
-    expect(sumOf(w, 'synthesis_characters_total') - sumOf(workerBefore, 'synthesis_characters_total')).toBe([...TEXT].length);
+    const completed = { model: MODEL, outcome: 'completed' };
+    expect(sumOf(w, 'synthesis_jobs_total', completed) - sumOf(workerBefore, 'synthesis_jobs_total', completed)).toBe(2);
+    expect(sumOf(w, 'synthesis_characters_total', { model: MODEL }) - sumOf(workerBefore, 'synthesis_characters_total', { model: MODEL })).toBe(2 * [...TEXT].length);
     expect(sumOf(w, 'synthesis_job_wait_seconds_count', { queue: platform.speech.queue })).toBeGreaterThanOrEqual(1);
     expect(sumOf(w, 'synthesis_job_run_seconds_count', { outcome: 'completed' })).toBeGreaterThanOrEqual(1);
     expect(sumOf(w, 'synthesis_engine_real_time_factor_count')).toBeGreaterThanOrEqual(1);
@@ -112,6 +126,24 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     }
   }, 120_000);
 
+  it('read the synthesis queue\'s jobs from Redis on each scrape', async () => {
+    const delayed = () =>
+      scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'synthesis_queue_jobs', { queue: platform.speech.queue, state: 'delayed', priority: 'any' }));
+    expect(await delayed()).toBe(0);
+    // A job no worker takes for an hour, added straight to the gateway's queue.
+    const connection = new Redis(stackEnv().REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue(platform.speech.queue, { connection });
+    try {
+      const job = await queue.add('metrics-probe', {}, { delay: 3_600_000 });
+      await eventually(async () => (await delayed()) === 1, 10_000);
+      await job.remove();
+      await eventually(async () => (await delayed()) === 0, 10_000);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  }, 60_000);
+
   it('count open graphql-ws connections while they are open', async () => {
     const open = () => scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'websocket_connections', { endpoint: 'graphql' }));
     expect(await open()).toBe(0);
@@ -123,6 +155,33 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     await eventually(async () => (await open()) === 1, 10_000);
     socket.close();
     await eventually(async () => (await open()) === 0, 10_000);
+  }, 60_000);
+
+  it('count open stream-input connections and the time to first audio of their generations', async () => {
+    const speaker = await registerAccount(platform.publicUrl, 'Metrics Streamer');
+    const { key } = await createApiKey(platform.auth.url, speaker.id);
+    const connections = (samples: MetricSample[]) => sumOf(samples, 'websocket_connections', { endpoint: 'speech_stream_input' });
+    const firstAudio = (samples: MetricSample[]) => sumOf(samples, 'synthesis_time_to_first_audio_seconds_count', { transport: 'websocket', model: MODEL });
+    const before = await scrapeMetrics(metricsUrl.gateway);
+    expect(connections(before)).toBe(0);
+    const socket = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?model_id=${MODEL}&output_format=pcm_16000`, {
+      headers: { 'xi-api-key': key },
+    });
+    const audio: Buffer[] = [];
+    socket.on('message', (data: Buffer, isBinary: boolean) => isBinary && audio.push(data));
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    await eventually(async () => connections(await scrapeMetrics(metricsUrl.gateway)) === 1, 10_000);
+    socket.send(JSON.stringify({ text: ' ' }));
+    socket.send(JSON.stringify({ text: `${TEXT} `, flush: true }));
+    socket.send(JSON.stringify({ text: '' }));
+    expect(await closed).toBe(1000);
+    expect(audio.length).toBeGreaterThan(0);
+    await eventually(async () => connections(await scrapeMetrics(metricsUrl.gateway)) === 0, 10_000);
+    expect(firstAudio(await scrapeMetrics(metricsUrl.gateway)) - firstAudio(before)).toBe(1);
   }, 60_000);
 
   it('are never served on the public gateway port, and the metrics listener serves nothing else', async () => {

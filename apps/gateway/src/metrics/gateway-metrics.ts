@@ -1,4 +1,4 @@
-import type { WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '@platform/logger';
 import { Counter, Gauge, Histogram, metricsRegistry } from '@platform/metrics';
 import { withTimeout } from '@platform/service';
@@ -46,14 +46,21 @@ export function recordLimitRefusal(plan: string, reason: 'rate' | 'concurrency')
   rateLimitRefusals.inc({ plan, reason });
 }
 
-/** Counts the connections a WebSocket server accepts while they stay open. */
-export function countConnections(wss: WebSocketServer, endpoint: WebSocketEndpoint): void {
-  // Present at 0 from the start, so a dashboard shows the endpoint before its first connection.
+/** Shows an endpoint's series at 0 before its first connection. */
+export function declareEndpoint(endpoint: WebSocketEndpoint): void {
   webSocketConnections.inc({ endpoint }, 0);
-  wss.on('connection', (ws) => {
-    webSocketConnections.inc({ endpoint });
-    ws.once('close', () => webSocketConnections.dec({ endpoint }));
-  });
+}
+
+/** Counts one accepted WebSocket connection until it closes. */
+export function countConnection(ws: WebSocket, endpoint: WebSocketEndpoint): void {
+  webSocketConnections.inc({ endpoint });
+  ws.once('close', () => webSocketConnections.dec({ endpoint }));
+}
+
+/** Counts the connections a WebSocket server announces (its `connection` event) while they stay open. */
+export function countConnections(wss: WebSocketServer, endpoint: WebSocketEndpoint): void {
+  declareEndpoint(endpoint);
+  wss.on('connection', (ws) => countConnection(ws, endpoint));
 }
 
 /** `graphql_subscriptions_active`: the subscriptions the hub holds, read on each scrape. */

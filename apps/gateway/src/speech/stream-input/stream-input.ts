@@ -6,7 +6,7 @@ import type { Identity } from '@platform/identity';
 import { addressSpentMessage } from '../../limits/failed-credentials';
 import type { RateDecision } from '../../limits/rate-limiter';
 import type { WebSocketLogins } from '../../limits/websocket-logins';
-import { countConnections } from '../../metrics/gateway-metrics';
+import { countConnection, declareEndpoint } from '../../metrics/gateway-metrics';
 import { drained } from '../tts/backpressure';
 import { StreamInputSession, type ReleaseSlot, type SessionAuth, type SessionDeps } from './session';
 import type { SessionTransport } from './transport';
@@ -68,11 +68,13 @@ const messageText = (data: RawData): string => (Buffer.isBuffer(data) ? data.toS
  */
 export function createStreamInput(deps: StreamInputDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  countConnections(wss, 'speech_stream_input');
+  declareEndpoint('speech_stream_input');
   const sessions = new Set<StreamInputSession>();
 
   function connect(ws: WebSocket, socket: stream.Duplex, upgrade: http.IncomingMessage, url: URL, segment: string): void {
     const session = new StreamInputSession({ ...deps, auth: upgradeAuth(deps, upgrade) }, socketTransport(ws, socket));
+    // Counted here: `handleUpgrade` hands the socket over without a `connection` event.
+    countConnection(ws, 'speech_stream_input');
     sessions.add(session);
     ws.on('close', () => {
       sessions.delete(session);
