@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Renders the Helm chart (deploy/helm/platform) and validates every manifest offline with kubeconform:
-// Kubernetes kinds against the JSON schemas of the PyPI package kubernetes-validate (pinned in
-// deploy/schemas/requirements.txt, installed by pip into .stack/deploy-venv), KEDA's ScaledObject against
-// deploy/schemas/keda.sh/. helm and kubeconform are built with `go install` at pinned versions (through
+// Lints (helm lint --strict) and renders the Helm chart (deploy/helm/platform), and validates every manifest
+// offline with kubeconform: Kubernetes kinds against the JSON schemas of the PyPI package kubernetes-validate
+// (pinned in deploy/schemas/requirements.txt, installed by pip into .stack/deploy-venv), KEDA's ScaledObject
+// against deploy/schemas/keda.sh/. helm and kubeconform are built with `go install` at pinned versions (through
 // the Go module proxy) and kept in .stack/bin, so reruns start at once. Nothing is fetched from a cluster.
 //
 //   node scripts/deploy-check.mjs [--values file]... [--set key=value]... [manifest.yaml]...
@@ -115,21 +115,34 @@ function fakeSecretFiles(folder) {
   });
 }
 
-/** `helm template` of the chart with the test values (and any --values/--set given); returns the YAML. */
-export function renderChart(helmArgs = [], { withSecrets = true } = {}) {
+/**
+ * Runs `helm <command>` on the chart with the test values and fake secrets (and any --values/--set
+ * given); returns its standard output, throws with its errors.
+ */
+function helm(command, helmArgs, { withSecrets = true } = {}) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-check-'));
   try {
     const secrets = withSecrets ? fakeSecretFiles(folder) : [];
     const result = spawnSync(
       tool('helm'),
-      ['template', 'platform', CHART, '--namespace', 'platform', '--kube-version', KUBERNETES_VERSION, '--values', TEST_VALUES, ...secrets, ...helmArgs],
+      [...command, CHART, '--namespace', 'platform', '--kube-version', KUBERNETES_VERSION, '--values', TEST_VALUES, ...secrets, ...helmArgs],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: path.join(stackDir, 'helm', 'cache'), HELM_CONFIG_HOME: path.join(stackDir, 'helm', 'config'), HELM_DATA_HOME: path.join(stackDir, 'helm', 'data') } },
     );
-    if (result.status !== 0) throw new Error(`helm template failed: ${result.stderr.trim()}`);
+    if (result.status !== 0) throw new Error(`helm ${command[0]} failed: ${`${result.stdout}${result.stderr}`.trim()}`);
     return result.stdout;
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** `helm template` of the chart; returns the YAML. */
+export function renderChart(helmArgs = [], options = {}) {
+  return helm(['template', 'platform'], helmArgs, options);
+}
+
+/** `helm lint --strict`: the chart's own conventions (a template warning fails it too). */
+export function lintChart(helmArgs = []) {
+  return helm(['lint', '--strict'], helmArgs);
 }
 
 /** kubeconform -strict over the files; returns its exit status, its lines and its summary. */
@@ -168,6 +181,7 @@ function main(argv) {
   }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-check-'));
   try {
+    process.stdout.write(lintChart(helmArgs));
     const rendered = path.join(folder, 'platform.yaml');
     fs.writeFileSync(rendered, renderChart(helmArgs));
     const { status, output } = validate([rendered, ...manifests]);

@@ -89,8 +89,9 @@ function requiredVariables(shape: Record<string, ZodTypeAny>): string[] {
 }
 
 describe('deploy/helm/platform', () => {
-  it('renders and every manifest validates against the Kubernetes and KEDA schemas', async () => {
+  it('passes helm lint --strict, renders, and every manifest validates against the Kubernetes and KEDA schemas', async () => {
     const { code, output } = await deployCheck();
+    expect(output).toContain('1 chart(s) linted, 0 chart(s) failed');
     expect(summary(output)).toEqual({ valid: 15, invalid: 0, errors: 0 });
     expect(code).toBe(0);
     for (const kind of ['Deployment', 'Service', 'Secret', 'ConfigMap', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'ScaledObject']) {
