@@ -2,3 +2,4 @@ export { runService, type ServiceHandle, type ServiceOptions, type ReadinessChec
 export { healthRoutes } from './health-routes';
 export { withTimeout } from './with-timeout';
 export { exitOnBootFailure } from './exit-on-boot-failure';
+export { keepIdleConnections, IDLE_CONNECTION_MS } from './idle-connections';

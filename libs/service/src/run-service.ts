@@ -5,6 +5,7 @@ import type { Logger } from '@platform/logger';
 import { httpMetrics, serveMetrics } from '@platform/metrics';
 import { healthRoutes, type ReadinessCheck } from './health-routes';
 import { answerWithSecurityHeaders } from './security-headers';
+import { keepIdleConnections } from './idle-connections';
 
 export type { ReadinessCheck };
 
@@ -54,6 +55,7 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
   options.mount(app);
 
   const server = http.createServer(app);
+  keepIdleConnections(server);
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

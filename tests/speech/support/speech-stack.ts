@@ -3,6 +3,7 @@ import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import type { Identity } from '@platform/identity';
+import { keepIdleConnections } from '@platform/service';
 import { connectRedis } from '@platform/stores';
 import { freePort, scrapeMetrics, stackEnv, startApp, sumOf, uniqueName, type RunningApp } from '@platform/testing';
 import type { Redis } from 'ioredis';
@@ -184,6 +185,8 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   });
   app.use('/v1', edge.router);
   const server = http.createServer(app);
+  // As the gateway's server does (libs/service): a connection the test's client keeps is not closed under it.
+  keepIdleConnections(server);
   server.on('upgrade', (req, socket, head) => {
     if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
   });
