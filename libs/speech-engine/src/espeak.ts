@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { RenderParams } from './settings';
+import { pcmFromWav } from './wav';
 
 /** eSpeak NG always produces 16-bit mono at this rate. */
 export const ENGINE_SAMPLE_RATE = 22050;
@@ -36,24 +37,9 @@ export function espeakInvocation(text: string, params: RenderParams): { args: st
   return { args, input };
 }
 
-/** Locates the PCM samples in eSpeak's streamed WAV (its size fields are placeholders). */
+/** The PCM samples of eSpeak NG's streamed WAV (its size fields are placeholders). */
 export function pcmFromEspeakWav(wav: Buffer): Int16Array {
-  if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF' || wav.toString('ascii', 8, 12) !== 'WAVE') {
-    throw new Error('eSpeak NG did not produce a WAV stream');
-  }
-  let offset = 12;
-  while (offset + 8 <= wav.length) {
-    const id = wav.toString('ascii', offset, offset + 4);
-    const size = wav.readUInt32LE(offset + 4);
-    if (id === 'data') {
-      const start = offset + 8;
-      const bytes = (wav.length - start) & ~1;
-      const copy = Buffer.from(wav.subarray(start, start + bytes));
-      return new Int16Array(copy.buffer, copy.byteOffset, bytes / 2);
-    }
-    offset += 8 + size + (size & 1);
-  }
-  throw new Error('eSpeak NG WAV stream has no data chunk');
+  return pcmFromWav(wav, 'eSpeak NG');
 }
 
 /**

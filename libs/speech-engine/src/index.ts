@@ -15,7 +15,7 @@ export {
 export { PIPER_VOICE_FILE, piperModelAvailable, loadPiperVoice, synthesizePiperPcm, phonemeIds, piperScales, type PiperVoice, type PiperLoadOptions } from './piper';
 export type { EngineVoiceParams } from './voice-params';
 export { VARIANTS, PITCH_POINTS, ENGINE_LOUDNESS_DBFS_AT_100, SYLLABLES_PER_SEC, type VariantCalibration } from './espeak-calibration';
-export { NEURAL_SPEAKER_F0_HZ, espeakPitchHz, neuralColour, speakerPitchHz, colourFilter, applyVoiceColour, type VoiceColour, type ColourOptions } from './voice-colour';
+export { NEURAL_SPEAKER_F0_HZ, espeakPitchHz, neuralColour, colourArgs, applyVoiceColour, type VoiceColour, type ColourOptions } from './voice-colour';
 export { yinTrack, decimate2, type PitchOptions } from './pitch';
 export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice } from './premade-voices';
 export {

@@ -101,7 +101,7 @@ async function enginePcm(request: SynthesisRequest, piece: string): Promise<{ pc
   if (request.pcmFor) {
     const colour = neuralColour(request.params);
     const speaker = await request.pcmFor(piece);
-    const pcm = colour ? await applyVoiceColour(speaker, colour, { ffmpegBinary: request.encoder?.ffmpegBinary, signal: request.signal }) : speaker;
+    const pcm = colour ? await applyVoiceColour(speaker, colour, { signal: request.signal }) : speaker;
     return request.timed ? { pcm, words: approximateWordTimings(piece, pcm, ENGINE_SAMPLE_RATE) } : { pcm };
   }
   const options = { signal: request.signal };

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PITCH_POINTS, VARIANTS } from './espeak-calibration';
 import { ENGINE_SAMPLE_RATE } from './espeak';
-import { decimate2, yinTrack } from './pitch';
 import type { EngineVoiceParams } from './voice-params';
+import { pcmFromWav, wavHeader } from './wav';
 
 /**
  * A voice's identity on the neural model, which has one speaker of its own: the median pitch it
@@ -15,7 +18,7 @@ export interface VoiceColour {
 
 /**
  * Median F0 of the neural model's own speaker (Piper `en_US-joe-medium`), about 85–100 Hz
- * depending on the sentence: the fallback for a piece too short to measure (`speakerPitchHz`).
+ * depending on the sentence: what a voice's pitch is compared with to choose its formant shift.
  */
 export const NEURAL_SPEAKER_F0_HZ = 90;
 
@@ -35,13 +38,12 @@ export function espeakPitchHz(variant: string, pitch: number): number | null {
 
 /**
  * Formants follow pitch part of the way: a voice an octave higher has a shorter vocal tract, not
- * one half as long. The square root of the pitch ratio to the model's speaker (×2 pitch → ×1.41
- * formants), bounded. More than anatomy alone would give (about ×1.2 from a man to a woman), for
- * the signal's sake: Rubber Band's formant preservation leaves octave-doubled frames when it must
- * raise the pitch far on its own, and a larger share moved by resampling (`colourFilter`) avoids them.
+ * one half as long. The fourth root of the pitch ratio to the model's speaker (×2.5 pitch, the
+ * highest premade voice, → ×1.26 formants, about what separates a man's vocal tract from a
+ * woman's), bounded.
  */
-const FORMANT_EXPONENT = 0.5;
-const FORMANT_BOUNDS = [0.85, 1.45] as const;
+const FORMANT_EXPONENT = 0.25;
+const FORMANT_BOUNDS = [0.9, 1.25] as const;
 
 /**
  * The colour that makes the neural speaker sound like `voice` (its pitch at its settings and a
@@ -56,94 +58,59 @@ export function neuralColour(voice: Pick<EngineVoiceParams, 'variant' | 'pitch' 
   return { pitchHz, formantRatio };
 }
 
-/** Fewer voiced 10 ms frames than this and a piece's median is not worth trusting. */
-const MIN_VOICED_FRAMES = 20;
-
-/**
- * The median F0 of one piece of the neural speaker's audio (YIN at a quarter of the engine's rate,
- * on frames within 35 dB of the loudest, octave errors dropped), or the speaker's typical pitch
- * when the piece has too little voiced speech. Milliseconds per second of audio.
- */
-export function speakerPitchHz(pcm: Int16Array, sampleRate = ENGINE_SAMPLE_RATE): number {
-  const x = new Float32Array(pcm.length);
-  for (let i = 0; i < pcm.length; i++) x[i] = pcm[i]! / 32768;
-  const rate = sampleRate / 4;
-  const low = decimate2(decimate2(x));
-  const hop = Math.round(rate / 100);
-  const frameSize = Math.round(rate * 0.04);
-  const level: number[] = [];
-  for (let start = 0; start + frameSize <= low.length; start += hop) {
-    let sum = 0;
-    for (let i = start; i < start + frameSize; i++) sum += low[i]! * low[i]!;
-    level.push(Math.sqrt(sum / frameSize));
-  }
-  const floor = Math.max(Math.max(0, ...level) * Math.pow(10, -35 / 20), Math.pow(10, -55 / 20));
-  const track = yinTrack(low, { sampleRate: rate, hop, frameSize, minHz: 50, maxHz: 500, include: (f) => (level[f] ?? 0) >= floor });
-  const voiced = track.filter((hz): hz is number => hz !== null);
-  if (voiced.length < MIN_VOICED_FRAMES) return NEURAL_SPEAKER_F0_HZ;
-  const rough = middle(voiced);
-  return middle(voiced.filter((hz) => hz > rough / 2 && hz < rough * 2));
-}
-
-function middle(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = (sorted.length - 1) / 2;
-  return (sorted[Math.floor(mid)]! + sorted[Math.ceil(mid)]!) / 2;
-}
-
 export interface ColourOptions {
-  ffmpegBinary?: string;
+  /** The Praat executable (packagers may point elsewhere). */
+  praatBinary?: string;
   /** A cancelled job kills the process. */
   signal?: AbortSignal;
 }
 
-/**
- * The ffmpeg filter chain that moves a piece's median pitch by `pitchRatio` and its formants by
- * `formantRatio`: `asetrate` + `aresample` play the audio faster by the formant ratio (every
- * frequency, formants included, moves by it; the audio gets shorter), then Rubber Band
- * (librubberband, ffmpeg's `rubberband` filter) restores the length and moves the pitch the rest of
- * the way, keeping the already-shifted formants (`formant=preserved`).
- */
-export function colourFilter(pitchRatio: number, formantRatio: number, sampleRate = ENGINE_SAMPLE_RATE): string {
-  const f = formantRatio;
-  const chain = f === 1 ? [] : [`asetrate=${Math.round(sampleRate * f)}`, `aresample=${sampleRate}`];
-  const r = (x: number) => x.toFixed(5);
-  chain.push(`rubberband=tempo=${r(1 / f)}:pitch=${r(pitchRatio / f)}:formant=preserved:pitchq=quality`);
-  return chain.join(',');
+/** The Praat script that changes a piece's pitch and formants ("Change gender"). */
+export const CHANGE_VOICE_SCRIPT = path.resolve(__dirname, '..', 'praat', 'change-voice.praat');
+
+/** Shorter pieces than this are passed through: Praat cannot analyse the pitch of a few milliseconds. */
+const MIN_COLOUR_SECONDS = 0.1;
+
+/** The arguments of one Praat run that colours `input` into `output`. */
+export function colourArgs(colour: VoiceColour, input: string, output: string): string[] {
+  return ['--run', CHANGE_VOICE_SCRIPT, input, output, colour.formantRatio.toFixed(4), colour.pitchHz.toFixed(2)];
 }
 
 /**
- * Applies a voice colour to one piece of the neural speaker's 16-bit mono PCM at the engine's rate:
- * the piece's own median pitch is measured, so every piece lands on the voice's pitch whatever the
- * speaker did in it. The signal processing runs in an ffmpeg process, one per piece.
+ * Applies a voice colour to one piece of the neural speaker's 16-bit mono PCM at the engine's rate
+ * with Praat's "Change gender": PSOLA (pitch-synchronous overlap-add) moves the piece's own median
+ * pitch to the voice's and keeps its intonation and spectral envelope, and resampling moves the
+ * formants by the colour's ratio. PSOLA, not a phase vocoder: Rubber Band's formant-preserving
+ * shift left a third to half of the frames of a short piece an octave above the target (measured
+ * with pYIN and our YIN alike); Praat's output has none. One Praat process per piece, through
+ * temporary WAV files (Praat reads and writes files only).
  */
-export function applyVoiceColour(pcm: Int16Array, colour: VoiceColour, options: ColourOptions = {}): Promise<Int16Array> {
-  const pitchRatio = colour.pitchHz / speakerPitchHz(pcm);
-  const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 's16le', '-ar', String(ENGINE_SAMPLE_RATE), '-ac', '1', '-i', 'pipe:0',
-    '-af', colourFilter(pitchRatio, colour.formantRatio),
-    '-f', 's16le', '-ar', String(ENGINE_SAMPLE_RATE), '-ac', '1', 'pipe:1',
-  ];
+export async function applyVoiceColour(pcm: Int16Array, colour: VoiceColour, options: ColourOptions = {}): Promise<Int16Array> {
+  if (pcm.length < MIN_COLOUR_SECONDS * ENGINE_SAMPLE_RATE) return pcm;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'voice-colour-'));
+  try {
+    const input = path.join(dir, 'in.wav');
+    const output = path.join(dir, 'out.wav');
+    const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+    await writeFile(input, Buffer.concat([wavHeader(ENGINE_SAMPLE_RATE, bytes.length), bytes]));
+    await runPraat(options.praatBinary ?? 'praat', colourArgs(colour, input, output), options.signal);
+    return pcmFromWav(await readFile(output), 'Praat (voice colour)');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function runPraat(binary: string, args: string[], signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.ffmpegBinary ?? 'ffmpeg', args, { stdio: ['pipe', 'pipe', 'pipe'], ...(options.signal ? { signal: options.signal } : {}) });
-    const out: Buffer[] = [];
+    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], ...(signal ? { signal } : {}) });
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < 2000) stderr += d.toString();
     });
-    child.stdin.on('error', () => undefined);
     child.once('error', reject);
-    child.once('close', (code, signal) => {
-      if (code !== 0) {
-        reject(new Error(`ffmpeg (voice colour) exited with ${code ?? signal}: ${stderr.trim()}`));
-        return;
-      }
-      const bytes = Buffer.concat(out);
-      const copy = Buffer.from(bytes.subarray(0, bytes.length & ~1));
-      resolve(new Int16Array(copy.buffer, copy.byteOffset, copy.length / 2));
+    child.once('close', (code, sig) => {
+      if (code === 0) resolve();
+      else reject(new Error(`praat (voice colour) exited with ${code ?? sig}: ${stderr.trim()}`));
     });
-    child.stdin.end(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
   });
 }

@@ -45,3 +45,26 @@ export function completeAudioFile(format: OutputFormat, audio: Buffer): Buffer {
 export function streamHeaderBytes(format: OutputFormat): number {
   return format.codec === 'wav' ? WAV_HEADER_BYTES : 0;
 }
+
+/**
+ * The 16-bit samples of a WAV from an engine or tool (`producer` names it in errors): from the
+ * `data` chunk to the end, since a streamed WAV's size fields are placeholders.
+ */
+export function pcmFromWav(wav: Buffer, producer: string): Int16Array {
+  if (wav.length < 12 || wav.toString('ascii', 0, 4) !== 'RIFF' || wav.toString('ascii', 8, 12) !== 'WAVE') {
+    throw new Error(`${producer} did not produce a WAV stream`);
+  }
+  let offset = 12;
+  while (offset + 8 <= wav.length) {
+    const id = wav.toString('ascii', offset, offset + 4);
+    const size = wav.readUInt32LE(offset + 4);
+    if (id === 'data') {
+      const start = offset + 8;
+      const bytes = (wav.length - start) & ~1;
+      const copy = Buffer.from(wav.subarray(start, start + bytes));
+      return new Int16Array(copy.buffer, copy.byteOffset, bytes / 2);
+    }
+    offset += 8 + size + (size & 1);
+  }
+  throw new Error(`${producer}'s WAV has no data chunk`);
+}
