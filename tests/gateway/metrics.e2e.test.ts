@@ -23,8 +23,8 @@ beforeAll(async () => {
   for (const app of Object.keys(ports) as (keyof typeof ports)[]) metricsUrl[app] = `http://127.0.0.1:${ports[app]}`;
   platform = await startPlatform({
     speechWorkers: { env: { METRICS_PORT: String(ports.worker) } },
-    // Room for the tour, and a rate the burst below goes over.
-    gatewayEnv: { METRICS_PORT: String(ports.gateway), PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 5, concurrency: 10 } }) },
+    // Room for the tour (one request at a time), and limits the bursts below go over.
+    gatewayEnv: { METRICS_PORT: String(ports.gateway), PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 5, concurrency: 2 } }) },
     authEnv: { METRICS_PORT: String(ports.auth) },
     contentEnv: { METRICS_PORT: String(ports.content) },
   });
@@ -182,6 +182,25 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     expect(audio.length).toBeGreaterThan(0);
     await eventually(async () => connections(await scrapeMetrics(metricsUrl.gateway)) === 0, 10_000);
     expect(firstAudio(await scrapeMetrics(metricsUrl.gateway)) - firstAudio(before)).toBe(1);
+  }, 60_000);
+
+  it('count a stream-input session refused for the plan\'s concurrency', async () => {
+    const speaker = await registerAccount(platform.publicUrl, 'Metrics Crowd');
+    const { key } = await createApiKey(platform.auth.url, speaker.id);
+    const refusals = async () => sumOf(await scrapeMetrics(metricsUrl.gateway), 'rate_limit_refusals_total', { plan: 'free', reason: 'concurrency' });
+    const before = await refusals();
+    // Three sessions of one account on the free plan's two slots: exactly one is refused.
+    const sessions = Array.from({ length: 3 }, () => {
+      const socket = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?model_id=${MODEL}`, { headers: { 'xi-api-key': key } });
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      socket.once('open', () => socket.send(JSON.stringify({ text: ' ' })));
+      return { socket, closed };
+    });
+    const refused = await Promise.race(sessions.map((s) => s.closed));
+    expect(refused).toBe(1013);
+    expect((await refusals()) - before).toBe(1);
+    for (const { socket } of sessions) socket.close();
+    await Promise.all(sessions.map((s) => s.closed));
   }, 60_000);
 
   it('are never served on the public gateway port, and the metrics listener serves nothing else', async () => {

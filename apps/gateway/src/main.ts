@@ -4,7 +4,7 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
-import { PLAN_NAMES, planPriority } from '@platform/speech-store';
+import { PLAN_NAMES, planName, planPriority } from '@platform/speech-store';
 import { connectRedis, createKafka } from '@platform/stores';
 import { loadGatewayConfig } from './config';
 import { createApiKeyResolver } from './auth/api-key-cache';
@@ -23,7 +23,7 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
-import { countConnections, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
+import { countConnections, recordLimitRefusal, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
 import { watchQueueJobs } from './metrics/queue-jobs';
 import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     limits: {
       acquire: async (identity) => {
         const lease = await acquireSlot(limitSubject(identity, 'websocket', plans));
+        if (!lease) recordLimitRefusal(planName(identity.plan), 'concurrency');
         return lease ? () => lease.release() : null;
       },
     },
