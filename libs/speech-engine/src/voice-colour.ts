@@ -59,7 +59,7 @@ export function neuralColour(voice: Pick<EngineVoiceParams, 'variant' | 'pitch' 
 }
 
 export interface ColourOptions {
-  /** The Praat executable (packagers may point elsewhere). */
+  /** The Praat executable: Debian's headless build by default (packagers may point elsewhere). */
   praatBinary?: string;
   /** A cancelled job kills the process. */
   signal?: AbortSignal;
@@ -93,7 +93,7 @@ export async function applyVoiceColour(pcm: Int16Array, colour: VoiceColour, opt
     const output = path.join(dir, 'out.wav');
     const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
     await writeFile(input, Buffer.concat([wavHeader(ENGINE_SAMPLE_RATE, bytes.length), bytes]));
-    await runPraat(options.praatBinary ?? 'praat', colourArgs(colour, input, output), options.signal);
+    await runPraat(options.praatBinary ?? 'praat_nogui', colourArgs(colour, input, output), options.signal);
     return pcmFromWav(await readFile(output), 'Praat (voice colour)');
   } finally {
     await rm(dir, { recursive: true, force: true });
