@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Issuer, type BaseClient } from 'openid-client';
 import WebSocket from 'ws';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { eventually, freePort, stackEnv } from '@platform/testing';
 import { INTERNAL_SECRET, createApiKey, registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
 import { collect, wsClient } from '../gateway/subscriptions-client';
@@ -13,10 +13,12 @@ import { collect, wsClient } from '../gateway/subscriptions-client';
 /**
  * The operators' files against the running apps: deploy/prometheus/alerts.yml passes `promtool check
  * rules`, and Debian's Prometheus, scraping the four apps' METRICS_PORT listeners every second, has data
- * for every query of deploy/grafana/platform-dashboard.json and every alert expression (each queried
- * without its threshold) after a small tour of the platform through its public gateway.
+ * for every query of deploy/grafana/platform-dashboard.json, every alert expression (each queried
+ * without its threshold) and the Helm chart's KEDA trigger after a small tour of the platform through its
+ * public gateway. Rendering the chart builds helm on a machine that has none yet (scripts/deploy-check.mjs):
+ * minutes, once.
  */
-jest.setTimeout(300_000);
+jest.setTimeout(1_200_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 const ALERTS = path.join(ROOT, 'deploy/prometheus/alerts.yml');
@@ -51,6 +53,21 @@ function alertQueries(): { name: string; query: string }[] {
   );
 }
 
+/** The query KEDA scales the workers on, from the chart rendered for this platform's queue. */
+async function scalingQuery(queue: string): Promise<{ name: string; query: string }> {
+  const { stdout } = await run(process.execPath, [path.join(ROOT, 'scripts/deploy-check.mjs'), '--render', '--set', `synthesisWorker.env.SYNTHESIS_QUEUE=${queue}`], {
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 1_200_000,
+  });
+  const scaled = parseAllDocuments(stdout)
+    .map((doc) => doc.toJS() as { kind?: string; spec?: { triggers: { metadata: { query: string } }[] } } | null)
+    .find((m) => m?.kind === 'ScaledObject');
+  const query = scaled?.spec?.triggers[0]?.metadata.query;
+  if (!query) throw new Error('the rendered chart has no ScaledObject trigger query');
+  expect(query).toContain(`queue="${queue}"`);
+  return { name: 'KEDA ScaledObject trigger', query };
+}
+
 function ruleCount(): number {
   return (parse(fs.readFileSync(ALERTS, 'utf8')) as { groups: { rules: Rule[] }[] }).groups.reduce((n, g) => n + g.rules.length, 0);
 }
@@ -67,6 +84,7 @@ let apiKey: string;
 let prometheus: ChildProcess | undefined;
 let prometheusUrl: string;
 let prometheusLog: string;
+let scaling: { name: string; query: string };
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prometheus-e2e-'));
 
 async function promQuery(query: string): Promise<unknown[]> {
@@ -141,7 +159,8 @@ beforeAll(async () => {
   account = await registerAccount(platform.publicUrl, 'Metrics Tour');
   apiKey = (await createApiKey(platform.auth.url, account.id)).key;
   await startPrometheus(ports);
-}, 300_000);
+  scaling = await scalingQuery(platform.speech.queue);
+}, 1_200_000);
 
 afterAll(async () => {
   prometheus?.kill('SIGTERM');
@@ -161,7 +180,7 @@ describe('Prometheus alert rules and Grafana dashboard against the running apps'
     await expect(run('promtool', ['check', 'rules', broken])).rejects.toMatchObject({ code: 1 });
   });
 
-  it('has data for every dashboard query and every alert expression after a tour of the platform', async () => {
+  it('has data for every dashboard query, every alert expression and the KEDA trigger after a tour of the platform', async () => {
     // Speech over REST, /stream and the stream-input WebSocket. With a concurrency of 1, the slot of the
     // request before may not be given back yet when the next one starts: such a 429 is retried.
     await eventually(async () => (await synthesize('')) === 200, 30_000, 200);
@@ -200,7 +219,7 @@ describe('Prometheus alert rules and Grafana dashboard against the running apps'
     await expect(client.grant({ grant_type: 'password', username: 'nobody', password: 'wrong' })).rejects.toMatchObject({ error: expect.any(String) });
 
     // Every query has data once Prometheus has scraped the tour (rates need two scrapes).
-    const queries = [...dashboardQueries(), ...alertQueries()];
+    const queries = [...dashboardQueries(), ...alertQueries(), scaling];
     expect(queries.length).toBeGreaterThan(30);
     let empty: string[] = [];
     try {
