@@ -3,7 +3,7 @@
 # neural voice; each runtime target carries the compiled output, production dependencies and only the
 # system programs its app runs. docker-compose.yml picks the target per service:
 #   gateway           node + ffmpeg (voice cloning decodes uploaded samples with it)
-#   synthesis-worker  node + eSpeak NG, LAME, ffmpeg (with Rubber Band), python3, the Piper voice
+#   synthesis-worker  node + eSpeak NG, LAME, ffmpeg, Praat, python3, the Piper voice
 #   app               node only: auth, content, and the one-shot seed (scripts/post-start.mjs)
 # Only the worker has a Python interpreter (see its stage for why).
 
@@ -50,13 +50,13 @@ EXPOSE 8080
 CMD ["node", "apps/gateway/dist/main.js"]
 
 # ── synthesis worker: the speech engine (espeak-ng, also the neural model's phonemizer), an MP3 encoder
-#    (lame), ffmpeg for Opus and the voice colour of cloned voices (Debian's ffmpeg has the rubberband
-#    filter), the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
+#    (lame), ffmpeg for Opus, Praat (its headless praat_nogui) for the voice colour that gives the neural
+#    model's speaker each voice's pitch and formants, the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
 #    (the with-timestamps routes; libs/speech-engine/python/espeak_events.py) ──
 FROM runtime AS synthesis-worker
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends espeak-ng lame ffmpeg python3 \
+ && apt-get install -y --no-install-recommends espeak-ng lame ffmpeg praat python3 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/voices/piper /app/voices/piper
 ENV PIPER_VOICES_DIR=/app/voices/piper

@@ -195,9 +195,10 @@ describe('docker-compose.yml', () => {
   });
 
   describe('images: each carries what its app runs', () => {
-    it('gateway and synthesis-worker images have ffmpeg (voice cloning decodes uploads; Opus and voice colour)', () => {
+    it('gateway and synthesis-worker images have ffmpeg (voice cloning decodes uploads; Opus), the worker Praat (voice colour)', () => {
       expect(packagesOf(targetOf('gateway'))).toContain('ffmpeg');
       expect(packagesOf(targetOf('synthesis-worker'))).toContain('ffmpeg');
+      expect(packagesOf(targetOf('synthesis-worker'))).toContain('praat');
     });
 
     it('the worker image has the speech engine and the MP3 encoder', () => {
