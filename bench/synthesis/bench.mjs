@@ -10,6 +10,7 @@
 //
 //   node bench/synthesis/bench.mjs [--model neural|espeak] [--levels 1,10,50] [--rounds 3]
 //                                  [--workers 2] [--concurrency 2] [--threads 1] [--min-samples 30]
+//                                  [--voice <premade voice_id>]
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -37,14 +38,17 @@ const { values: args } = parseArgs({
     levels: { type: 'string', default: '1,10,50' },
     threads: { type: 'string', default: '1' },
     'min-samples': { type: 'string', default: '30' },
+    voice: { type: 'string' },
   },
 });
 const ROUNDS = Number(args.rounds);
 const TEXT = 'Hello there, thanks for calling. How can I help you today? I can read long texts too.';
 const NEURAL = args.model === 'neural';
 const MODEL_ID = NEURAL ? engine.NEURAL_MODEL_ID : engine.DEFAULT_MODEL_ID;
-// Joe is the neural model's own speaker; Rachel an eSpeak NG voice.
-const VOICE = NEURAL ? 'jo5Pq8Nr2Lm7Kv4Ws9Xz' : '21m00Tcm4TlvDq8ikWAM';
+// Joe is the neural model's own speaker; Rachel an eSpeak NG voice, which the neural model speaks with
+// her pitch and formants (Praat's voice colour, one process per piece): --voice 21m00Tcm4TlvDq8ikWAM
+// measures that path.
+const VOICE = args.voice ?? (NEURAL ? 'jo5Pq8Nr2Lm7Kv4Ws9Xz' : '21m00Tcm4TlvDq8ikWAM');
 const FORMAT = 'mp3_44100_128';
 const LEVELS = args.levels.split(',').map(Number);
 const PIPER_DIR = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
