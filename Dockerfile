@@ -18,7 +18,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
-RUN npm ci && npm run build \
+# `npm install`, as scripts/lib.mjs runs it, rather than `npm ci`: it installs what the lock file pins, but
+# does not refuse the lock for lacking other platforms' optional binaries (swc, resolvers), which npm
+# leaves out of a lock written on one platform; `npm ci` stops there.
+RUN npm install --no-audit --no-fund && npm run build \
  && npm prune --omit=dev
 # The worker's second model (en_US-joe-medium, MIT); the build fails rather than ship a worker without it.
 RUN PIPER_VOICES_DIR=/app/voices/piper node scripts/fetch-voices.mjs \
