@@ -92,9 +92,9 @@ describe('deploy/helm/platform', () => {
   it('passes helm lint --strict, renders, and every manifest validates against the Kubernetes and KEDA schemas', async () => {
     const { code, output } = await deployCheck();
     expect(output).toContain('1 chart(s) linted, 0 chart(s) failed');
-    expect(summary(output)).toEqual({ valid: 15, invalid: 0, errors: 0 });
+    expect(summary(output)).toEqual({ valid: 19, invalid: 0, errors: 0 });
     expect(code).toBe(0);
-    for (const kind of ['Deployment', 'Service', 'Secret', 'ConfigMap', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'ScaledObject']) {
+    for (const kind of ['Deployment', 'Service', 'Secret', 'ConfigMap', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'ScaledObject', 'NetworkPolicy']) {
       expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
     }
   });
@@ -121,7 +121,7 @@ describe('deploy/helm/platform', () => {
     const { code, output } = await deployCheck(broken);
     expect(code).toBe(1);
     expect(output).toMatch(/^Invalid\s+Deployment broken: .*containerPort/m);
-    expect(summary(output)).toEqual({ valid: 15, invalid: 1, errors: 0 });
+    expect(summary(output)).toEqual({ valid: 19, invalid: 1, errors: 0 });
   });
 
   it('refuses a ScaledObject with a misspelt field (the vendored KEDA schema is enforced)', async () => {
@@ -209,6 +209,18 @@ describe('deploy/helm/platform', () => {
     }
     const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
     expect(configMap.data?.METRICS_PORT).toBe('9464');
+    // With network policies on: metrics only from the monitoring namespace; auth and content only from this release.
+    type Rule = { from?: unknown[]; ports: { port: string }[] };
+    const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
+    expect(policies).toHaveLength(4);
+    for (const policy of policies) {
+      const rules = (policy.spec as { ingress: Rule[] }).ingress;
+      const metrics = rules.filter((r) => r.ports.some((p) => p.port === 'metrics'));
+      expect(metrics).toEqual([{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics' }] }]);
+      const http = rules.find((r) => r.ports.some((p) => p.port === 'http'));
+      if (policy.metadata.name === 'platform-gateway') expect(http?.from).toBeUndefined();
+      else expect(http?.from).toContainEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' } } });
+    }
   });
 
   it('scales workers with KEDA on the queue depth the gateways export, and gateways on CPU', async () => {
