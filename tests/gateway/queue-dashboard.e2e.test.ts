@@ -66,6 +66,17 @@ describe('who sees the queue dashboard', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('read-only: an admin cannot pause, retry or clean the synthesis queue through it', async () => {
+    const admin = { authorization: `Bearer ${adminToken}` };
+    const name = encodeURIComponent(platform.speech.queue);
+    expect((await board(`/api/queues/${name}/pause`, admin, 'PUT')).status).toBe(405);
+    expect((await board(`/api/queues/${name}/retry/failed`, admin, 'PUT')).status).toBe(405);
+    expect((await board(`/api/queues/${name}/clean/completed`, admin, 'PUT')).status).toBe(405);
+    await board('/api/queues/pause', admin, 'PUT');
+    const after = (await board('/api/queues', admin)).body as { queues: (BoardQueue & { isPaused: boolean })[] };
+    expect(after.queues[0]!.isPaused).toBe(false);
+  });
+
   it('the page and its assets are refused to an anonymous caller (401) and to a USER account (403), in OAuth\'s error shape', async () => {
     const page = await board('/', { authorization: `Bearer ${adminToken}` });
     expect(page.status).toBe(200);
