@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { uniqueName } from '@platform/testing';
+import { eventually, uniqueName } from '@platform/testing';
 import { startPlatform, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
 import { launchChromium } from './chromium';
@@ -172,7 +172,13 @@ describe('playground in Chromium', () => {
   it('history lists the generation and plays it again', async () => {
     await page.getByRole('tab', { name: 'History' }).click();
     const item = page.locator('#history-list li', { hasText: 'The playground streams speech' });
-    await item.waitFor(WAIT);
+    // The tab loads the list once; the generation's history record is written as its stream ends and may
+    // land after that load on a busy machine. Press Refresh, as a person would, until it is listed.
+    await eventually(async () => {
+      if ((await item.count()) > 0) return true;
+      await page.locator('#history-refresh').click();
+      return false;
+    }, WAIT.timeout, 500);
     await armPlaying('#history-audio');
     await item.getByRole('button', { name: /^Play/ }).click();
     expect(await playedWithDuration('#history-audio')).toBeGreaterThan(1);
