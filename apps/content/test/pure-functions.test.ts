@@ -51,6 +51,13 @@ describe('cursors', () => {
     expect(() => decodeCursor(codec, '!!', sort, 'after')).toThrow(/malformed/);
   });
 
+  it("each take a fresh IV, across the IV pool's refills, and every one opens", () => {
+    const sealed = Array.from({ length: 1000 }, () => codec.seal('same plaintext', 'createdAt'));
+    const ivs = new Set(sealed.map((c) => Buffer.from(c, 'base64url').subarray(1, 13).toString('hex')));
+    expect(ivs.size).toBe(1000);
+    expect(sealed.every((c) => codec.open(c, 'createdAt') === 'same plaintext')).toBe(true);
+  });
+
   it('are sealed: nothing of the sort value is readable, every altered byte and every other key is refused', () => {
     const sort = { field: 'email', direction: 1 as const };
     const cursor = encodeCursor(codec, sort, { _id: 'u1', email: 'someone@example.org' });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomFillSync } from 'node:crypto';
 
 /**
  * Sealing of page cursors. A keyset cursor has to carry the sort value of its item (connections.ts),
@@ -24,11 +24,31 @@ const HEADER = 1 + IV_BYTES + TAG_BYTES;
 /** Longest cursor accepted: a 255-character title of 3-byte characters, sealed, fits with room to spare. */
 export const MAX_CURSOR_LENGTH = 4096;
 
+/**
+ * Random IVs, drawn from the system's generator 256 at a time: a page seals one cursor per edge, and one
+ * generator call per cursor was the largest single cost of an uncached GraphQL page (7 % of content's
+ * CPU in a profile). Each IV is still 96 fresh random bits, used once.
+ */
+function ivSource(): () => Buffer {
+  const pool = Buffer.alloc(IV_BYTES * 256);
+  let offset = pool.length;
+  return () => {
+    if (offset === pool.length) {
+      randomFillSync(pool);
+      offset = 0;
+    }
+    const iv = Buffer.from(pool.subarray(offset, offset + IV_BYTES));
+    offset += IV_BYTES;
+    return iv;
+  };
+}
+
 export function createCursorCodec(secret: string): CursorCodec {
   const key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'content graphql page cursor v1', 32));
+  const nextIv = ivSource();
   return {
     seal(plaintext, purpose) {
-      const iv = randomBytes(IV_BYTES);
+      const iv = nextIv();
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(purpose, 'utf8'));
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
