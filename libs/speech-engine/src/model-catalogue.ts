@@ -73,7 +73,7 @@ const NEURAL_MODEL: Model = {
   description:
     'Neural (VITS) synthesis with the Piper voice en_US-joe-medium, run on the server with ONNX Runtime. ' +
     'Natural timbre, American accent, English only. Speaks with every English premade voice and every cloned voice: ' +
-    "the model's own speaker is Joe, other voices get their pitch and formants applied to his (Rubber Band). " +
+    "the model's own speaker is Joe, other voices get their pitch and formants applied to his (Praat's PSOLA). " +
     `${HOSTED_IDS_NOTE} run this model for English.`,
   languages: ENGLISH.map((l) => ({ language_id: l.id, name: l.name })),
 };
