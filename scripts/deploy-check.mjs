@@ -33,7 +33,7 @@ const VENV = path.join(stackDir, 'deploy-venv');
 function goCommand() {
   if (has('go')) return 'go';
   if (fs.existsSync('/usr/local/go/bin/go')) return '/usr/local/go/bin/go';
-  throw new Error('Go is needed to build helm and kubeconform (https://go.dev/dl/)');
+  throw new Error('Go is needed to build helm and kubeconform (Debian: apt-get install golang-go)');
 }
 
 /** The pinned tool's binary, built once into .stack/bin/<name>-<version>. */
