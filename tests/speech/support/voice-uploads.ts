@@ -108,9 +108,10 @@ export function startProber(url: string) {
  * The platform for the upload tests: every account is on the free plan, whose voice limit is `voiceLimit`,
  * with request limits far away so only the upload bounds can refuse.
  */
-export function startUploadPlatform(voiceLimit: number): Promise<Platform> {
+export function startUploadPlatform(voiceLimit: number, gatewayEnv: Record<string, string> = {}): Promise<Platform> {
   return startPlatform({
     gatewayEnv: {
+      ...gatewayEnv,
       SPEECH_PLANS: JSON.stringify({ free: { character_limit: 1_000, voice_limit: voiceLimit, max_voice_add_edits: 10 } }),
       PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
       LOG_LEVEL: 'warn',
@@ -118,24 +119,31 @@ export function startUploadPlatform(voiceLimit: number): Promise<Platform> {
   });
 }
 
-/**
- * Lowers the CPU priority of every thread of the local stack's processes (mongod, Kafka, Redis, as
- * `.stack/pids` names them) where permitted, and returns what restores them. For a latency bound on
- * the gateway: in a deployment they run on machines of their own, while here, on two cores, mongod's
- * threads writing a 40 MB upload take the cores the gateway needs to answer. Linux keeps a nice value
- * per thread, hence every task of each process. A stack not started by the stack script (no pid
- * files) is left as it is.
- */
-export function yieldStackProcesses(niceness = 10): () => void {
+/** The pids of the local stack's processes (mongod, Kafka, Redis) as `.stack/pids` names them; none for a stack started otherwise. */
+export function stackPids(): number[] {
   const pidsDir = path.join(process.env.STACK_DIR ?? path.join(__dirname, '..', '..', '..', '.stack'), 'pids');
-  const changed: { tid: number; priority: number }[] = [];
+  const pids: number[] = [];
   for (const part of ['mongo', 'kafka', 'redis']) {
-    let pid: number;
     try {
-      pid = Number(fs.readFileSync(path.join(pidsDir, `${part}.pid`), 'utf8').trim());
+      pids.push(Number(fs.readFileSync(path.join(pidsDir, `${part}.pid`), 'utf8').trim()));
     } catch {
-      continue;
+      // not started by the stack script
     }
+  }
+  return pids;
+}
+
+/**
+ * Lowers the CPU priority of every thread of the processes `pids` where permitted, and returns what
+ * restores them. For a latency bound on the gateway: in a deployment the client and the stack run on
+ * machines of their own, while here, on two cores, the client's threads pushing a 40 MB upload and
+ * mongod's threads writing it take the cores the gateway needs to answer. Linux keeps a nice value per
+ * thread (`os.setPriority` of a pid changes only that thread), hence every task of each process: a
+ * process's garbage collector and I/O threads compete as much as its main thread.
+ */
+export function yieldProcesses(pids: readonly number[], niceness = 10): () => void {
+  const changed: { tid: number; priority: number }[] = [];
+  for (const pid of pids) {
     let tids: string[];
     try {
       tids = fs.readdirSync(`/proc/${pid}/task`);
