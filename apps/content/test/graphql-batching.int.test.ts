@@ -15,12 +15,17 @@ let connection: Connection;
 let redis: Redis;
 let models: Models;
 const commands: string[] = [];
+/** The projection of every `find` on posts, in order (undefined: whole documents). */
+const postFinds: (Record<string, unknown> | undefined)[] = [];
 const prefix = `${uniqueName('batching')}:`;
 
 beforeAll(async () => {
   connection = mongoose.createConnection(stackEnv().MONGO_URL, { dbName: uniqueName('batching'), monitorCommands: true });
   await connection.asPromise();
-  connection.getClient().on('commandStarted', (event) => commands.push(`${event.commandName} ${String(event.command[event.commandName])}`));
+  connection.getClient().on('commandStarted', (event) => {
+    commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+    if (event.commandName === 'find' && event.command.find === 'posts') postFinds.push(event.command.projection as Record<string, unknown> | undefined);
+  });
   redis = new Redis(stackEnv().REDIS_URL);
   models = createModels(connection);
   await syncIndexes(models);
@@ -72,6 +77,7 @@ async function run(query: string, variableValues: Record<string, unknown> = {}):
   const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
   const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps), cursors: createCursorCodec('graphql-batching-test-secret-0123456789') };
   commands.length = 0;
+  postFinds.length = 0;
   const result = await execute({ schema, document: parse(query), variableValues, contextValue });
   expect(result.errors).toBeUndefined();
   const reads = commands.filter((c) => ['find', 'aggregate', 'count'].includes(c.split(' ')[0]!));
@@ -153,5 +159,55 @@ describe('totalCount is counted only when selected', () => {
     expect(countedHit.data).toEqual(counted.data);
     // And the entry with totalCount does not replace the one without it.
     expect((await run(without)).cacheHits).toBe(1);
+  });
+});
+
+describe('a page of posts reads the fields its selection needs', () => {
+  beforeEach(() => cache().invalidate('Post'));
+
+  type Nodes = { edges: { node: Record<string, unknown> }[] };
+  const nodes = (r: Run): Record<string, unknown>[] => (r.data.posts as Nodes).edges.map((e) => e.node);
+
+  it('a list of titles reads no bodies; a selection of bodies reads them (directly, aliased, through a fragment, unless skipped)', async () => {
+    const titles = await run('{ posts(first: 5) { edges { node { title author { name } } } } }');
+    expect(nodes(titles).map((n) => n.title)).toEqual(['Post 59', 'Post 58', 'Post 57', 'Post 56', 'Post 55']);
+    expect(postFinds).toHaveLength(1);
+    expect(Object.keys(postFinds[0] ?? {}).sort()).toEqual(['_id', 'author', 'createdAt', 'status', 'title']);
+
+    await cache().invalidate('Post');
+    const bodies = await run('query($b: Boolean!) { posts(first: 5) { edges { node { t: title ...Body } } } } fragment Body on Post { body: content @include(if: $b) }', { b: true });
+    expect(nodes(bodies).map((n) => [n.t, n.body])).toEqual([59, 58, 57, 56, 55].map((i) => [`Post ${i}`, 'c']));
+    expect(postFinds[0]).toMatchObject({ content: 1, title: 1 });
+
+    await cache().invalidate('Post');
+    await run('query($b: Boolean!) { posts(first: 5) { edges { node { t: title ...Body } } } } fragment Body on Post { body: content @include(if: $b) }', { b: false });
+    expect(postFinds[0]).not.toHaveProperty('content');
+  });
+
+  it('the sort field is read for the cursors, and a second page continues where the first ended', async () => {
+    const first = await run('{ posts(first: 3, orderBy: { field: TITLE, direction: ASC }) { edges { cursor node { id } } pageInfo { endCursor } } }');
+    expect(postFinds[0]).toMatchObject({ titleLower: 1, _id: 1 });
+    const end = (first.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
+    const second = await run('query($a: String) { posts(first: 3, after: $a, orderBy: { field: TITLE, direction: ASC }) { edges { node { title } } } }', { a: end });
+    expect(nodes(second).map((n) => n.title)).toEqual(['Post 11', 'Post 12', 'Post 13']);
+  });
+
+  it("@cache: an entry stored for one selection is never served to a selection that needs more", async () => {
+    const titles = '{ posts(first: 5) { edges { node { title } } } }';
+    const bodies = '{ posts(first: 5) { edges { node { title content } } } }';
+    expect((await run(titles)).cacheHits).toBeUndefined();
+    expect((await run(titles)).cacheHits).toBe(1);
+    const wider = await run(bodies);
+    expect(wider.cacheHits).toBeUndefined();
+    expect(nodes(wider).every((n) => n.content === 'c')).toBe(true);
+    expect((await run(bodies)).cacheHits).toBe(1);
+  });
+
+  it('comments and author of listed posts still resolve from the projected documents', async () => {
+    const r = await run('{ posts(first: 2) { edges { node { id status author { name } comments(first: 5) { edges { node { content } } } } } } }');
+    expect(nodes(r).map((n) => [n.status, (n.author as { name: string }).name, (n.comments as Nodes).edges.length])).toEqual([
+      ['PUBLISHED', 'User 9', 2],
+      ['PUBLISHED', 'User 8', 2],
+    ]);
   });
 });

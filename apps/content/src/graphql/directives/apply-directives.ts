@@ -15,7 +15,7 @@ import type { CachedType, VersionedCache } from '../../cache/versioned-cache';
 import { hasRole, hasScope, isModerator, type Caller } from '../../identity/caller';
 import type { GraphQLContext } from '../context';
 import { badInput, gqlError } from '../graphql-errors';
-import { selectsField } from '../selection';
+import { selectedNodeFields, selectsField } from '../selection';
 import { compileConstraint, type Check } from './constraints';
 
 /**
@@ -104,7 +104,9 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           // for a selection with `totalCount` stores the number, and a hit without one is not served to it.
           const counted = connection && selectsField(info, 'totalCount');
           const parts: unknown[] = [coordinate, args, cacheScope(ctx.caller)];
-          if (connection) parts.push({ totalCount: counted });
+          // A list reads (and stores) only the fields its selection needs (see post-projection), so an entry
+          // serves only the same selection.
+          if (connection) parts.push({ totalCount: counted, fields: [...(selectedNodeFields(info) ?? ['*'])].sort() });
           const key = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
           const lookup = await deps.cache.get(cachedType, key).catch(() => null);
           const hit = lookup?.value ?? null;

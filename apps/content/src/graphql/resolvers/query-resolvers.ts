@@ -12,7 +12,8 @@ import { localId, localNumericId } from '../ids';
 import { escapeRegExp } from '@platform/stores';
 import { search, type SearchType } from './search';
 import { gqlError, toGraphQLError } from '../graphql-errors';
-import { selectsField } from '../selection';
+import { selectedNodeFields, selectsField } from '../selection';
+import { postProjection } from '../post-projection';
 import { allOf } from '../../models/count';
 import { shownComment } from './type-resolvers';
 
@@ -90,8 +91,10 @@ export const queryResolvers = {
       const re = { $regex: escapeRegExp(args.filter.search), $options: 'i' };
       and.push({ $or: [{ title: re }, { content: re }] });
     }
-    return paginate(ctx.deps.models.posts, allOf(...and), sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 }), args, {
+    const sort = sortOf(args.orderBy, POST_ORDER, { field: 'createdAt', direction: -1 });
+    return paginate(ctx.deps.models.posts, allOf(...and), sort, args, {
       cursors: ctx.cursors,
+      projection: postProjection(selectedNodeFields(info), sort.field) ?? undefined,
       lazyCount: !selectsField(info, 'totalCount'),
     });
   },
