@@ -5,7 +5,7 @@ import { stackEnv, uniqueName } from '@platform/testing';
 import { createVersionedCache } from '../src/cache/versioned-cache';
 import type { ContentDeps } from '../src/domain/deps';
 import { buildSchema } from '../src/graphql/graphql-mount';
-import { createCursorCodec } from '../src/graphql/cursors';
+import { createCursorCodec, type CursorCodec } from '../src/graphql/cursors';
 import { createLoaders } from '../src/graphql/loaders';
 import { callerFromIdentity } from '../src/identity/caller';
 import { createModels, syncIndexes, type Models } from '../src/models';
@@ -17,6 +17,8 @@ let models: Models;
 const commands: string[] = [];
 /** The projection of every `find` on posts, in order (undefined: whole documents). */
 const postFinds: (Record<string, unknown> | undefined)[] = [];
+/** Cursors sealed by the last run. */
+let seals = 0;
 const prefix = `${uniqueName('batching')}:`;
 
 beforeAll(async () => {
@@ -75,9 +77,12 @@ const caller = callerFromIdentity({ sub: 'u0', roles: ['USER'], scope: 'content:
 async function run(query: string, variableValues: Record<string, unknown> = {}): Promise<Run> {
   const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache().invalidate(t) };
   const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
-  const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps), cursors: createCursorCodec('graphql-batching-test-secret-0123456789') };
+  const codec = createCursorCodec('graphql-batching-test-secret-0123456789');
+  const cursors: CursorCodec = { seal: (plaintext, purpose) => ((seals += 1), codec.seal(plaintext, purpose)), open: (cursor, purpose) => codec.open(cursor, purpose) };
+  const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps), cursors };
   commands.length = 0;
   postFinds.length = 0;
+  seals = 0;
   const result = await execute({ schema, document: parse(query), variableValues, contextValue });
   expect(result.errors).toBeUndefined();
   const reads = commands.filter((c) => ['find', 'aggregate', 'count'].includes(c.split(' ')[0]!));
@@ -209,5 +214,31 @@ describe('a page of posts reads the fields its selection needs', () => {
       ['PUBLISHED', 'User 9', 2],
       ['PUBLISHED', 'User 8', 2],
     ]);
+  });
+});
+
+describe('cursors are sealed only when selected', () => {
+  beforeEach(() => cache().invalidate('Post'));
+
+  it('a list without cursors seals none; edges { cursor } or pageInfo { endCursor } seal them', async () => {
+    await run('{ posts(first: 5) { edges { node { title } } pageInfo { hasNextPage } } }');
+    expect(seals).toBe(0);
+    await cache().invalidate('Post');
+    const withEdges = await run('{ posts(first: 5) { edges { c: cursor node { title } } } }');
+    expect(seals).toBe(5);
+    expect((withEdges.data.posts as { edges: { c: string }[] }).edges.every((e) => e.c.length > 0)).toBe(true);
+    await cache().invalidate('Post');
+    const withEnd = await run('{ posts(first: 5) { ...End } } fragment End on PostConnection { pageInfo { endCursor } }');
+    expect(seals).toBe(5);
+    expect((withEnd.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor.length).toBeGreaterThan(0);
+  });
+
+  it('@cache: an entry stored without cursors is never served to a selection of them', async () => {
+    expect((await run('{ posts(first: 5) { edges { node { title } } } }')).cacheHits).toBeUndefined();
+    const paged = await run('{ posts(first: 5) { edges { node { title } } pageInfo { endCursor } } }');
+    expect(paged.cacheHits).toBeUndefined();
+    const end = (paged.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
+    const next = await run('query($a: String) { posts(first: 2, after: $a) { edges { node { title } } } }', { a: end });
+    expect((next.data.posts as { edges: { node: { title: string } }[] }).edges.map((e) => e.node.title)).toEqual(['Post 54', 'Post 53']);
   });
 });

@@ -118,7 +118,7 @@ export async function paginate<T extends { _id: string | number }>(
   filter: FilterQuery<T>,
   sort: SortSpec,
   args: PageArgs,
-  options: { cursors: CursorCodec; projection?: Record<string, 0 | 1>; lazyCount?: boolean },
+  options: { cursors: CursorCodec; projection?: Record<string, 0 | 1>; lazyCount?: boolean; sealCursors?: boolean },
 ): Promise<Connection<T>> {
   const backward = (args.last !== undefined && args.last !== null) || (args.before !== undefined && args.before !== null);
   if (backward && ((args.first ?? null) !== null || (args.after ?? null) !== null)) {
@@ -138,14 +138,16 @@ export async function paginate<T extends { _id: string | number }>(
   const hasMore = rows.length > size;
   const items = rows.slice(0, size);
   if (backward) items.reverse();
-  const edges = items.map((node) => ({ node, cursor: encodeCursor(options.cursors, sort, node as unknown as Record<string, unknown>) }));
+  // Cursors not selected are not sealed (`sealCursors: false`); the empty string is then never read.
+  const seal = options.sealCursors ?? true;
+  const edges = items.map((node) => ({ node, cursor: seal ? encodeCursor(options.cursors, sort, node as unknown as Record<string, unknown>) : '' }));
   return {
     edges,
     pageInfo: {
       hasNextPage: backward ? hasOtherSide : hasMore,
       hasPreviousPage: backward ? hasMore : hasOtherSide,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      startCursor: seal ? (edges[0]?.cursor ?? null) : null,
+      endCursor: seal ? (edges[edges.length - 1]?.cursor ?? null) : null,
     },
     totalCount: count ?? (() => countAll(model, filter)),
   };

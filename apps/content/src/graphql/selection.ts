@@ -59,3 +59,20 @@ export function selectedNodeFields(info: GraphQLResolveInfo): ReadonlySet<string
   nodeFieldMemo.set(info.fieldNodes, names);
   return names;
 }
+
+/**
+ * Whether a connection's selection reads a cursor (`edges { cursor }` or `pageInfo { startCursor
+ * endCursor }`): sealing one costs an encryption per edge, which a list that never pages needs none of.
+ * True when it cannot be known.
+ */
+export function selectsCursors(info: GraphQLResolveInfo): boolean {
+  const connection = getNamedType(info.returnType);
+  const edge = isObjectType(connection) ? objectFieldType(connection, 'edges') : null;
+  const pageInfo = isObjectType(connection) ? objectFieldType(connection, 'pageInfo') : null;
+  if (!isObjectType(connection) || !edge || !pageInfo) return true;
+  const fieldNodes = info.fieldNodes as FieldNode[];
+  const edges = subFieldNodes(info, connection, fieldNodes, 'edges');
+  if (edges.length > 0 && subFieldNodes(info, edge, edges, 'cursor').length > 0) return true;
+  const pages = subFieldNodes(info, connection, fieldNodes, 'pageInfo');
+  return pages.length > 0 && (subFieldNodes(info, pageInfo, pages, 'startCursor').length > 0 || subFieldNodes(info, pageInfo, pages, 'endCursor').length > 0);
+}

@@ -15,7 +15,7 @@ import type { CachedType, VersionedCache } from '../../cache/versioned-cache';
 import { hasRole, hasScope, isModerator, type Caller } from '../../identity/caller';
 import type { GraphQLContext } from '../context';
 import { badInput, gqlError } from '../graphql-errors';
-import { selectedNodeFields, selectsField } from '../selection';
+import { selectedNodeFields, selectsCursors, selectsField } from '../selection';
 import { compileConstraint, type Check } from './constraints';
 
 /**
@@ -106,7 +106,8 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           const parts: unknown[] = [coordinate, args, cacheScope(ctx.caller)];
           // A list reads (and stores) only the fields its selection needs (see post-projection), so an entry
           // serves only the same selection.
-          if (connection) parts.push({ totalCount: counted, fields: [...(selectedNodeFields(info) ?? ['*'])].sort() });
+          // Likewise an entry made without cursors (not sealed when not selected) serves no selection of them.
+          if (connection) parts.push({ totalCount: counted, fields: [...(selectedNodeFields(info) ?? ['*'])].sort(), cursors: selectsCursors(info) });
           const key = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
           const lookup = await deps.cache.get(cachedType, key).catch(() => null);
           const hit = lookup?.value ?? null;

@@ -12,7 +12,7 @@ import { localId, localNumericId } from '../ids';
 import { escapeRegExp } from '@platform/stores';
 import { search, type SearchType } from './search';
 import { gqlError, toGraphQLError } from '../graphql-errors';
-import { selectedNodeFields, selectsField } from '../selection';
+import { selectedNodeFields, selectsCursors, selectsField } from '../selection';
 import { postProjection } from '../post-projection';
 import { allOf } from '../../models/count';
 import { shownComment } from './type-resolvers';
@@ -74,6 +74,7 @@ export const queryResolvers = {
     return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args, {
       cursors: ctx.cursors,
       lazyCount: !selectsField(info, 'totalCount'),
+      sealCursors: selectsCursors(info),
     });
   },
   post: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadPost(ctx, args.id),
@@ -96,6 +97,7 @@ export const queryResolvers = {
       cursors: ctx.cursors,
       projection: postProjection(selectedNodeFields(info), sort.field) ?? undefined,
       lazyCount: !selectsField(info, 'totalCount'),
+      sealCursors: selectsCursors(info),
     });
   },
   comment: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadComment(ctx, args.id),
