@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { peekSubscription, reserveCharacters, type SpeechStore } from '@platform/speech-store';
 import { freePort, stackEnv } from '@platform/testing';
 import { mp3DurationSeconds, parseMp3 } from './support/audio';
+import { characterCount, historyItems } from './support/account-state';
 import { startSpeechStack, workerJobCounts, type SpeechStack } from './support/speech-stack';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
@@ -22,27 +23,6 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
   throw new Error('condition not met in time');
 }
 
-/** The account's `character_count` (reservations of running generations included). */
-async function characterCount(stack: SpeechStack): Promise<number> {
-  const res = await fetch(`${stack.url}/v1/user/subscription`, { headers: { 'xi-api-key': stack.apiKey } });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { character_count: number }).character_count;
-}
-
-interface HistoryItem {
-  history_item_id: string;
-  text: string;
-  state: string;
-  character_count_from_request: number;
-  character_count_change_to: number;
-}
-
-async function historyItems(stack: SpeechStack): Promise<HistoryItem[]> {
-  const res = await fetch(`${stack.url}/v1/history?pageSize=1000`, { headers: { 'xi-api-key': stack.apiKey } });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { history: HistoryItem[] }).history;
-}
-
 function tts(stack: SpeechStack, voice: string, body: unknown, stream = false) {
   return fetch(`${stack.url}/v1/text-to-speech/${voice}${stream ? '/stream' : ''}`, {
     method: 'POST',
@@ -51,6 +31,8 @@ function tts(stack: SpeechStack, voice: string, body: unknown, stream = false) {
   });
 }
 
+// The only worker killed mid-job: no worker is left to resume it (tests/speech/worker-crash-resume
+// covers the resume), so the client gets the documented failure after the frame timeout.
 describe('a worker killed mid-stream', () => {
   let stack: SpeechStack;
   beforeAll(async () => {
@@ -82,7 +64,8 @@ describe('a worker killed mid-stream', () => {
     ).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(8000);
 
-    // A new worker picks the queue up; the dead worker's job is failed and removed, the stream is gone.
+    // A new worker picks the queue up; the dead worker's job was removed by the gateway when it gave
+    // up (its lock had lapsed), so nothing resumes it; the stream is gone.
     await stack.startWorker();
     await until(async () => {
       const [streams, active, wait] = await Promise.all([

@@ -25,8 +25,19 @@ export const workerConfigShape = {
   SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
   /** Prefix of the per-job Redis keys; must match the gateway's. */
   SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
-  /** A job whose worker stops renewing its lock for this long is taken as crashed. */
-  SYNTHESIS_LOCK_MS: env.positiveInt(10_000),
+  /**
+   * A job whose worker stops renewing its lock for this long is taken as lost (the worker renews it
+   * four times per period). With SYNTHESIS_STALLED_INTERVAL_MS it bounds how soon another worker
+   * resumes the job of a dead one (docs/operations.md, "A worker dies mid-job").
+   */
+  SYNTHESIS_LOCK_MS: env.positiveInt(1_000),
+  /** How often each worker looks for jobs whose lock has lapsed (BullMQ's stalled-job check). */
+  SYNTHESIS_STALLED_INTERVAL_MS: env.positiveInt(500),
+  /**
+   * How often one job may be taken over from a lost worker; once more and it fails (the client
+   * gets the documented 503). Bounds the damage of a job that kills every worker that runs it.
+   */
+  SYNTHESIS_MAX_RESUMES: z.coerce.number().int().min(0).max(100).default(2),
   /** Where scripts/fetch-voices.mjs put the Piper voice (the neural model); empty = eSpeak NG only. */
   PIPER_VOICES_DIR: z.string().default(''),
   /**

@@ -1,4 +1,5 @@
 import './tracing';
+import os from 'node:os';
 import { Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
@@ -10,7 +11,7 @@ import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
 import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
-import { processJob } from './synthesis/process-job';
+import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
 
 async function main(): Promise<void> {
@@ -37,26 +38,49 @@ async function main(): Promise<void> {
   // BullMQ's blocking connection must retry forever (its own requirement).
   const workerConnection = redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
   workerConnection.on('error', () => undefined);
+  // Stored with every frame this process writes: which worker wrote which part of a job's audio.
+  const workerName = `${os.hostname()}:${process.pid}`;
   const worker = new Worker<SynthesisJobData>(
     config.SYNTHESIS_QUEUE,
     // A child of the gateway's span for the job (W3C Trace Context in the job's data), active while
     // the job runs so the job's log lines carry its trace id.
     async (job) =>
       inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
-        processJob(job.data, { redis, logger, metrics, queue: config.SYNTHESIS_QUEUE, enqueuedAt: job.timestamp, recordHistory, neural, espeakBinary: config.ESPEAK_BINARY, signal: hardStop.signal }),
+        processJob(job.data, {
+          redis,
+          logger,
+          metrics,
+          queue: config.SYNTHESIS_QUEUE,
+          enqueuedAt: job.timestamp,
+          recordHistory,
+          neural,
+          espeakBinary: config.ESPEAK_BINARY,
+          signal: hardStop.signal,
+          attempt: { worker: workerName, takeovers: job.stalledCounter },
+        }),
       ),
     {
       connection: workerConnection,
       concurrency: config.WORKER_CONCURRENCY,
-      // A crashed worker's job is detected within about one lock period. It is not retried: its
-      // client has already received part of the audio, or has been told it failed (see docs).
+      // A dead worker's job is found within about a lock period plus a check interval and goes
+      // back to the queue's head; the next worker resumes it after the audio already sent
+      // (process-job.ts). Renewing four times per period keeps a busy event loop from losing it.
       lockDuration: config.SYNTHESIS_LOCK_MS,
-      stalledInterval: config.SYNTHESIS_LOCK_MS,
-      maxStalledCount: 0,
+      lockRenewTime: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
+      stalledInterval: config.SYNTHESIS_STALLED_INTERVAL_MS,
+      maxStalledCount: config.SYNTHESIS_MAX_RESUMES,
     },
   );
   worker.on('error', (err) => logger.warn({ err: err.message }, 'synthesis worker error'));
-  worker.on('failed', (job, err) => logger.warn({ jobId: job?.id, err: err.message }, 'synthesis job failed'));
+  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
+  worker.on('failed', (job, err) => {
+    logger.warn({ jobId: job?.id, err: err.message }, 'synthesis job failed');
+    // Lost more often than SYNTHESIS_MAX_RESUMES allows: the queue fails it without running it, so
+    // its client is told here rather than after the gateway's frame timeout.
+    if (job && job.stalledCounter > config.SYNTHESIS_MAX_RESUMES) {
+      failLostJob(redis, job.data, { token: `${workerName}#failed`, worker: workerName }).catch((e: unknown) => logger.error({ err: e, jobId: job.id }, 'ending a lost synthesis job failed'));
+    }
+  });
 
   await runService({
     name: 'synthesis-worker',

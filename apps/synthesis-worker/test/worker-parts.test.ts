@@ -1,8 +1,9 @@
 import { createLogger } from '@platform/logger';
-import { DEFAULT_VOICE_SETTINGS, renderParams } from '@platform/speech-engine';
+import { DEFAULT_VOICE_SETTINGS, NEURAL_MODEL_ID, renderParams } from '@platform/speech-engine';
 import { startStaleReservationSweeper } from '../src/quota/stale-reservations';
 import { createAudioBatcher } from '../src/synthesis/audio-batcher';
 import { jobRenderParams } from '../src/synthesis/process-job';
+import { canResume, ResumeMismatchError, skipSentAudio } from '../src/synthesis/resume';
 
 const logger = createLogger('worker-test', 'silent');
 
@@ -96,5 +97,28 @@ describe('jobRenderParams', () => {
     const cloned = { ...voice, category: 'cloned' as const, similarityApplied: true };
     expect(jobRenderParams({ voice: cloned, settings })).toEqual(renderParams(engine, settings, { similarityApplied: true }));
     expect(jobRenderParams({ voice: cloned, settings }).pitch).not.toBe(jobRenderParams({ voice, settings }).pitch);
+  });
+});
+
+describe('resuming after the audio already sent', () => {
+  it('passes on only the bytes past what was sent, whatever the chunking', () => {
+    const unsent = skipSentAudio(Buffer.from('abcdef'));
+    expect(unsent(Buffer.from('ab')).toString()).toBe('');
+    expect(unsent(Buffer.from('cdefg')).toString()).toBe('g');
+    expect(unsent(Buffer.from('hi')).toString()).toBe('hi');
+    expect(skipSentAudio(Buffer.alloc(0))(Buffer.from('xy')).toString()).toBe('xy');
+  });
+
+  it('a repeat that differs from what was sent is refused with its offset', () => {
+    const unsent = skipSentAudio(Buffer.from('abcdef'));
+    unsent(Buffer.from('abc'));
+    expect(() => unsent(Buffer.from('dXf'))).toThrow(new ResumeMismatchError(4));
+  });
+
+  it('only audio that can be made again byte for byte is resumed', () => {
+    expect(canResume({ outputFormat: 'mp3_44100_128', modelId: 'eleven_multilingual_v2' })).toBe(true);
+    expect(canResume({ outputFormat: 'opus_48000_64', modelId: 'eleven_multilingual_v2' })).toBe(false);
+    expect(canResume({ outputFormat: 'pcm_16000', modelId: NEURAL_MODEL_ID })).toBe(false);
+    expect(canResume({ outputFormat: 'pcm_16000', modelId: NEURAL_MODEL_ID, seed: 7 })).toBe(true);
   });
 });

@@ -8,8 +8,11 @@ import type { CharacterAlignment } from '@platform/speech-engine';
  *   job with `timestamps`, `alignment` and `normalizedAlignment`: the piece's characters with their
  *   times in the whole audio (readers that do not know these fields ignore them);
  * - `e` end: `m` JSON `{characters, durationSeconds, pieces, contentType}`; the last entry;
- * - `x` error: `m` JSON `{status, message}`; the last entry;
+ * - `x` error: `m` JSON `{status, message}`; the last entry. `status` is `error` (the engine failed)
+ *   or `unavailable` (`UNAVAILABLE_STATUS`: no worker could finish the job);
  * - `c` cancelled: the worker stopped because the client went away; the last entry.
+ * An entry may also carry `w`, the worker process that wrote it (readers ignore it). A job taken
+ * over from a dead worker goes on with the next sequence number (job-progress.ts).
  */
 export type ChunkFrame =
   | { seq: number; type: 'audio'; data: Buffer }
@@ -19,6 +22,13 @@ export type ChunkFrame =
   | { seq: number; type: 'cancelled' };
 
 export type FrameBody = ChunkFrame extends infer F ? (F extends ChunkFrame ? Omit<F, 'seq'> : never) : never;
+
+/**
+ * An error frame's status when the job was lost rather than failed: its workers died more often
+ * than the retries allow, or a resumed attempt could not continue the audio exactly. The gateway
+ * answers it as it answers a worker that never came back (503).
+ */
+export const UNAVAILABLE_STATUS = 'unavailable';
 
 const CODES = { audio: 'a', piece: 'p', end: 'e', error: 'x', cancelled: 'c' } as const;
 

@@ -1,7 +1,8 @@
-export { SYNTHESIS_QUEUE, DEFAULT_KEY_PREFIX, JOB_KEY_TTL_SECONDS, audioStreamKey, cancelKey, isJobId, newJobId } from './naming';
+export { SYNTHESIS_QUEUE, DEFAULT_KEY_PREFIX, JOB_KEY_TTL_SECONDS, audioStreamKey, cancelKey, ownerKey, isJobId, newJobId } from './naming';
 export type { SynthesisJobData } from './job';
-export { encodeFrame, decodeFrame, isLastFrame, type ChunkFrame, type FrameBody } from './frames';
-export { createFrameWriter, type FrameWriter } from './frame-writer';
+export { encodeFrame, decodeFrame, isLastFrame, UNAVAILABLE_STATUS, type ChunkFrame, type FrameBody } from './frames';
+export { createFrameWriter, SupersededError, type FrameWriter, type FrameWriterOptions } from './frame-writer';
+export { claimJob, type JobProgress } from './job-progress';
 export { readFrames, createBlockingPool, FrameTimeoutError, type ReadFramesOptions, type BlockingPool } from './frame-reader';
 export type {
   ResolvedVoice,

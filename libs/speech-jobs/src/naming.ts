@@ -17,6 +17,15 @@ export function cancelKey(prefix: string, jobId: string): string {
   return `${prefix}:job:${jobId}:cancel`;
 }
 
+/**
+ * The attempt that may write the job's stream (a token per attempt). A worker that takes a job
+ * over from a dead one sets it first; the dead (or merely stalled) attempt's writes then fail
+ * (`createFrameWriter`'s `owner`), so only one attempt ever appends to the stream.
+ */
+export function ownerKey(prefix: string, jobId: string): string {
+  return `${prefix}:job:${jobId}:owner`;
+}
+
 /** Lifetime of a job's keys after their last write: a crashed party cannot leave them behind. */
 export const JOB_KEY_TTL_SECONDS = 120;
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { connectRedis } from '@platform/stores';
 import { eventually, stackEnv, uniqueName } from '@platform/testing';
-import { FrameTimeoutError, createBlockingPool, createFrameWriter, encodeFrame, readFrames, type ChunkFrame } from '../src';
+import { FrameTimeoutError, SupersededError, audioStreamKey, claimJob, createBlockingPool, createFrameWriter, encodeFrame, ownerKey, readFrames, type ChunkFrame } from '../src';
 
 let redis: Redis;
 const prefix = uniqueName('frames');
@@ -78,5 +78,39 @@ describe('frames on a Redis stream', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(Date.now() - started).toBeLessThan(400 + 5_000);
     conn.disconnect();
+  });
+
+  it('a job taken over: the new owner reads what was sent and goes on with the next number; the old owner can write nothing more', async () => {
+    const jobId = uniqueName('takeover');
+    const key = audioStreamKey(prefix, jobId);
+    const owner = ownerKey(prefix, jobId);
+    expect(await claimJob(redis, prefix, jobId, 'first#0')).toEqual({ nextSeq: 0, audio: Buffer.alloc(0), pieces: 0 });
+    const first = createFrameWriter(redis, key, { owner: { key: owner, token: 'first#0' }, writer: 'host:1' });
+    await first.append({ type: 'audio', data: Buffer.from('ab') });
+    await first.append({ type: 'piece', index: 0, text: 'One.', durationSeconds: 0.5 });
+    await first.append({ type: 'audio', data: Buffer.from('c') });
+
+    const sent = await claimJob(redis, prefix, jobId, 'second#1');
+    expect(sent).toEqual({ nextSeq: 3, audio: Buffer.from('abc'), pieces: 1 });
+    await expect(first.append({ type: 'audio', data: Buffer.from('x') })).rejects.toBeInstanceOf(SupersededError);
+    const second = createFrameWriter(redis, key, { owner: { key: owner, token: 'second#1' }, firstSeq: sent.nextSeq, writer: 'host:2' });
+    await second.append({ type: 'audio', data: Buffer.from('d') });
+    await second.append({ type: 'end', characters: 4, durationSeconds: 0.5, pieces: 1, contentType: 'audio/mpeg' });
+    expect(await redis.ttl(owner)).toBeGreaterThan(0);
+
+    const conn = redis.duplicate();
+    const frames = await collect(conn, key);
+    conn.disconnect();
+    expect(frames.map((f) => [f.seq, f.type])).toEqual([
+      [0, 'audio'],
+      [1, 'piece'],
+      [2, 'audio'],
+      [3, 'audio'],
+      [4, 'end'],
+    ]);
+    const writers = (await redis.xrange(key, '-', '+')).map(([, fields]) => fields[fields.indexOf('w') + 1]);
+    expect(writers).toEqual(['host:1', 'host:1', 'host:1', 'host:2', 'host:2']);
+    // A later attempt sees the finished stream.
+    expect((await claimJob(redis, prefix, jobId, 'third#2')).last).toMatchObject({ type: 'end', seq: 4 });
   });
 });

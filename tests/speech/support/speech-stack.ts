@@ -63,6 +63,8 @@ export interface SpeechStackOptions {
   concurrency?: number;
   frameTimeoutMs?: number;
   lockMs?: number;
+  /** Further environment of every worker process (e.g. `SYNTHESIS_STALLED_INTERVAL_MS`). */
+  workerEnv?: Record<string, string>;
   redisUrl?: string;
   wsIdleTimeoutMs?: number;
   /** The gateway's `SPEECH_WS_AUTH_TIMEOUT_MS` (its default when unset). */
@@ -211,6 +213,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
         WORKER_CONCURRENCY: String(options.concurrency ?? 2),
         SYNTHESIS_LOCK_MS: String(options.lockMs ?? 10_000),
         PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
+        ...options.workerEnv,
         ...extra,
       },
       readyTimeoutMs: 60_000,

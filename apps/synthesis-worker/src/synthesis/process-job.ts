@@ -12,8 +12,13 @@ import {
 import {
   audioStreamKey,
   cancelKey,
+  claimJob,
   createFrameWriter,
   historyRecord,
+  ownerKey,
+  SupersededError,
+  UNAVAILABLE_STATUS,
+  type JobProgress,
   type RecordHistory,
   type SynthesisJobData,
 } from '@platform/speech-jobs';
@@ -21,6 +26,7 @@ import { createAudioBatcher } from './audio-batcher';
 import type { WorkerMetrics } from './metrics';
 import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
 import { pieceFrames } from './piece-timing';
+import { canResume, ResumeMismatchError, skipSentAudio } from './resume';
 
 export interface ProcessDeps {
   redis: Redis;
@@ -36,6 +42,12 @@ export interface ProcessDeps {
   neural?: NeuralModel;
   /** Aborted on a hard stop: kills the engine processes of the job. */
   signal?: AbortSignal;
+  /**
+   * This attempt: the worker process (`host:pid`, stored with every frame it writes) and how often
+   * the job was taken over from a lost worker before (BullMQ's stalled counter). Default: a first
+   * attempt by an unnamed worker.
+   */
+  attempt?: { worker: string; takeovers: number };
 }
 
 /**
@@ -47,7 +59,8 @@ export function jobRenderParams(data: Pick<SynthesisJobData, 'voice' | 'language
   return renderParams(voice, data.settings, { similarityApplied: data.voice.similarityApplied === true });
 }
 
-export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired';
+/** `superseded`: another worker took the job over while this one still ran it (this one was taken for dead). */
+export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired' | 'superseded';
 
 /**
  * Runs one synthesis job: synthesise piece by piece, publish audio frames with sequence numbers,
@@ -59,7 +72,15 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   const log = logger.child({ jobId: data.jobId });
   const streamKey = audioStreamKey(data.keyPrefix, data.jobId);
   const cancel = cancelKey(data.keyPrefix, data.jobId);
-  if (Date.now() > data.deadlineAt) {
+  const attempt = deps.attempt ?? { worker: 'synthesis-worker', takeovers: 0 };
+  // This attempt owns the stream from here on; what an earlier (dead) attempt wrote is final.
+  const token = `${attempt.worker}#${attempt.takeovers}`;
+  const sent = await claimJob(redis, data.keyPrefix, data.jobId, token);
+  const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
+  if (takenOver) {
+    const early = await takeOverEarly(data, deps, sent, { token, worker: attempt.worker });
+    if (early) return early;
+  } else if (Date.now() > data.deadlineAt) {
     // The gateway has given up on this job already; nobody would hear it.
     metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
     log.info('synthesis job expired before it started');
@@ -67,13 +88,23 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   }
   metrics.jobStarted({ queue: deps.queue, model: data.modelId, waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 });
   // One line per job taken, in the order the queue hands them out (plan priority is visible here).
-  log.info({ accountId: data.accountId, characters: [...data.text].length, outputFormat: data.outputFormat }, 'synthesis job started');
-  const writer = createFrameWriter(redis, streamKey);
+  log.info({ accountId: data.accountId, characters: [...data.text].length, outputFormat: data.outputFormat, takeovers: attempt.takeovers }, 'synthesis job started');
+  if (sent.nextSeq > 0) log.info({ sentFrames: sent.nextSeq, sentBytes: sent.audio.length, sentPieces: sent.pieces }, 'synthesis job taken over from a lost worker; resuming after the audio already sent');
+  const writer = createFrameWriter(redis, streamKey, { owner: { key: ownerKey(data.keyPrefix, data.jobId), token }, firstSeq: sent.nextSeq, writer: attempt.worker });
   const format = resolveOutputFormat(data.outputFormat);
   const audio: Buffer[] = [];
+  const unsent = skipSentAudio(sent.audio);
+  // Set when this attempt cannot go on (taken over, or its audio differs): the engine stops at the next piece.
+  let halted = false;
   const batcher = createAudioBatcher(async (bytes) => {
     audio.push(bytes);
-    await writer.append({ type: 'audio', data: bytes });
+    try {
+      const fresh = unsent(bytes);
+      if (fresh.length > 0) await writer.append({ type: 'audio', data: fresh });
+    } catch (err) {
+      halted = true;
+      throw err;
+    }
   });
   const started = performance.now();
   let outcome: JobOutcome = 'failed';
@@ -88,7 +119,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(data.pieces ? { pieces: data.pieces } : {}),
         params,
         format,
-        shouldStop: async () => (await redis.exists(cancel)) === 1,
+        shouldStop: async () => halted || (await redis.exists(cancel)) === 1,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
         ...(pcmFor ? { pcmFor } : {}),
@@ -96,8 +127,10 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       },
       (bytes) => batcher.push(bytes),
       (piece) => {
-        // Piece markers follow the audio written so far, in order (see frames.ts).
-        batcher.then(() => writer.append(pieceFrame(piece)));
+        // Piece markers follow the audio written so far, in order (see frames.ts). Every piece's
+        // frame is built (the alignment's offsets add up); the ones already sent are not written again.
+        const frame = pieceFrame(piece);
+        if (piece.index >= sent.pieces) batcher.then(() => writer.append(frame));
       },
     );
     await batcher.done();
@@ -105,7 +138,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       outcome = 'cancelled';
       log.info({ piecesDone: progress.pieces }, 'synthesis job cancelled by its client');
       // Nobody reads this stream any more: remove it rather than finish it.
-      await redis.del(streamKey, cancel);
+      await redis.del(streamKey, cancel, ownerKey(data.keyPrefix, data.jobId));
     } else {
       await writer.append({
         type: 'end',
@@ -118,14 +151,25 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       metrics.jobSynthesised({ model: data.modelId, characters: [...data.text].length, audioSeconds: progress.durationSeconds, runSeconds: secondsSince(started) });
     }
   } catch (err) {
-    log.error({ err }, 'synthesis job failed');
-    // Engine failures stay internal; a missing neural model is the client's to know (it can retry
-    // on another model or later, when another worker serves it).
-    const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
-    await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
+    if (err instanceof SupersededError) {
+      // Taken for dead (its lock lapsed) while it still ran: the new owner finishes the job and
+      // records it; this attempt leaves the stream and the history alone.
+      outcome = 'superseded';
+      log.warn('another worker took this synthesis job over; stopping');
+    } else if (err instanceof ResumeMismatchError) {
+      log.error({ err }, 'synthesis job could not be resumed');
+      await writer.append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE }).catch(() => undefined);
+    } else {
+      log.error({ err }, 'synthesis job failed');
+      // Engine failures stay internal; a missing neural model is the client's to know (it can retry
+      // on another model or later, when another worker serves it).
+      const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
+      await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
+    }
   } finally {
     metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
   }
+  if (outcome === 'superseded') return outcome;
   if (data.recordHistory && deps.recordHistory) {
     const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
@@ -136,6 +180,74 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }
   return outcome;
+}
+
+/** The attempt that writes a lost job's last frame: its owner token and its worker process. */
+export interface LostJobOwner {
+  token: string;
+  worker: string;
+}
+
+/** What the client is told when no worker could finish its job (an `unavailable` error frame). */
+export const LOST_JOB_MESSAGE = 'the synthesis worker stopped and the generation could not be finished';
+
+/**
+ * A job taken over from a lost worker, before any synthesis: the outcome when there is nothing to
+ * synthesise (the client left meanwhile, the stream is already finished, the gateway has given
+ * up, or the job's audio cannot be repeated exactly), else undefined: resume.
+ */
+async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: JobProgress, owner: LostJobOwner): Promise<JobOutcome | undefined> {
+  const { redis, metrics } = deps;
+  const log = deps.logger.child({ jobId: data.jobId });
+  const end = (outcome: JobOutcome) => {
+    metrics.jobEnded({ model: data.modelId, outcome, runSeconds: 0 });
+    return outcome;
+  };
+  if ((await redis.exists(cancelKey(data.keyPrefix, data.jobId))) === 1) {
+    // The gateway has given up or its client left: it has already recorded the generation.
+    log.info('synthesis job taken over after its client went away; dropping it');
+    await redis.del(audioStreamKey(data.keyPrefix, data.jobId), ownerKey(data.keyPrefix, data.jobId));
+    return end('cancelled');
+  }
+  if (sent.last) {
+    // The lost worker finished the stream and died before the queue heard of it.
+    if (sent.last.type !== 'end') return end('failed');
+    if (data.recordHistory && deps.recordHistory) {
+      const format = resolveOutputFormat(data.outputFormat);
+      const contentType = format?.contentType ?? 'application/octet-stream';
+      const audio = format ? completeAudioFile(format, sent.audio) : sent.audio;
+      await deps.recordHistory(historyRecord(data, { state: 'complete', contentType, audio })).catch((err: unknown) => log.error({ err }, 'history record failed'));
+    }
+    return end('complete');
+  }
+  if (sent.nextSeq === 0 && Date.now() > data.deadlineAt) {
+    log.info('synthesis job taken over after its gateway gave up; dropping it');
+    return end('expired');
+  }
+  if (sent.nextSeq > 0 && !canResume(data)) {
+    log.warn({ outputFormat: data.outputFormat, modelId: data.modelId }, 'synthesis job taken over, but its audio cannot be repeated exactly; failing it');
+    await failLostJob(redis, data, owner, sent);
+    return end('failed');
+  }
+  return undefined;
+}
+
+/**
+ * Ends a job no worker can finish with an `unavailable` error frame (the gateway answers 503 and
+ * records it as failed), unless the stream already ended or the client left. Called when the
+ * queue fails a job lost more often than `SYNTHESIS_MAX_RESUMES` allows, and when a lost job's
+ * audio cannot be repeated exactly.
+ */
+export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'keyPrefix' | 'jobId'>, owner: LostJobOwner, claimed?: JobProgress): Promise<void> {
+  const { token, worker } = owner;
+  const sent = claimed ?? (await claimJob(redis, data.keyPrefix, data.jobId, token));
+  if (sent.last || (await redis.exists(cancelKey(data.keyPrefix, data.jobId))) === 1) return;
+  const writer = createFrameWriter(redis, audioStreamKey(data.keyPrefix, data.jobId), {
+    owner: { key: ownerKey(data.keyPrefix, data.jobId), token },
+    firstSeq: sent.nextSeq,
+    writer: worker,
+  });
+  await writer.append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE });
 }
 
 /** Where a job for the neural model gets its PCM (the Piper voice); undefined for eSpeak NG's own jobs. */

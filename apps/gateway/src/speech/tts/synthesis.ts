@@ -2,7 +2,7 @@ import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { NEURAL_MODEL_ID, isEnglish, modelForLanguage, type VoiceSettings } from '@platform/speech-engine';
-import { FrameTimeoutError, historyRecord, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import { FrameTimeoutError, historyRecord, UNAVAILABLE_STATUS, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '../../voice-analysis';
 import type { JobInput, JobRunner } from './job-runner';
@@ -103,6 +103,8 @@ export function jobVoice(voice: ResolvedVoice, settings: VoiceSettings): Synthes
 
 /** A frame that ends a job unsuccessfully, as the speech error the client sees. */
 export function frameError(frame: ChunkFrame): SpeechError | null {
+  // A job no worker could finish (its workers died): as when no worker answers at all.
+  if (frame.type === 'error' && frame.status === UNAVAILABLE_STATUS) return new SpeechError(503, 'error', `speech synthesis is unavailable; try again (${frame.message})`);
   if (frame.type === 'error') return new SpeechError(502, 'error', `synthesis failed: ${frame.message}`);
   if (frame.type === 'cancelled') return new SpeechError(503, 'error', 'synthesis was cancelled');
   return null;
