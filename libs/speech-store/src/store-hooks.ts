@@ -1,5 +1,6 @@
 import { SpeechError } from '@platform/errors';
 import type { SpeechHooks } from '@platform/speech-jobs';
+import { retryWhileStoreUnavailable } from '@platform/stores';
 import type { SpeechStore } from './store';
 import { reserveCharacters, settleCharacters } from './subscriptions';
 import { recordHistory } from './history';
@@ -34,14 +35,19 @@ export function createStoreHooks(store: SpeechStore): StoreHooks {
       async settle(reservationId, deliveredCharacters) {
         const parsed: unknown = JSON.parse(reservationId);
         if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw new Error('malformed reservation id');
-        await settleCharacters(store, { accountId: parsed[0], jobId: parsed[1], usedCharacters: deliveredCharacters });
+        const [accountId, jobId] = parsed as [string, string];
+        // After the audio went out: a MongoDB restart or election must not turn it into free audio (the
+        // reservation would stay until the stale-reservation sweep gives it back). Settling twice is a no-op.
+        await retryWhileStoreUnavailable(() => settleCharacters(store, { accountId, jobId, usedCharacters: deliveredCharacters }));
       },
     },
     async recordHistory(record) {
       // Anonymous generations belong to no account and have no history.
-      if (!record.accountId) return;
-      await recordHistory(store, {
-        accountId: record.accountId,
+      const accountId = record.accountId;
+      if (!accountId) return;
+      // Made once the generation ended; kept through a MongoDB restart or election like the charge (recording is idempotent per job).
+      await retryWhileStoreUnavailable(() => recordHistory(store, {
+        accountId,
         jobId: record.historyItemId,
         historyItemId: record.historyItemId,
         createdAtMs: record.createdAtMs ?? record.createdAtUnix * 1000,
@@ -54,7 +60,7 @@ export function createStoreHooks(store: SpeechStore): StoreHooks {
         state: record.state,
         settings: record.settings,
         ...(record.audio.length > 0 ? { audio: record.audio } : {}),
-      });
+      }));
     },
   };
 }

@@ -1,5 +1,5 @@
-export { connectMongo, isStoreUnavailable, mongoReadiness } from './mongo';
-export { connectRedis } from './redis';
+export { connectMongo, isStoreUnavailable, mongoReadiness, retryWhileStoreUnavailable } from './mongo';
+export { connectRedis, isRedisUnavailable } from './redis';
 export { createKafka, kafkaReady, type KafkaLogSink } from './kafka';
 export { escapeRegExp } from './escape-regexp';
 export { redisScript, type ScriptArg } from './redis-script';

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { isRedisUnavailable } from './redis';
 
 /**
  * One connection per service database. Each service owns its own database on the shared server
@@ -8,6 +9,11 @@ export async function connectMongo(url: string, dbName: string): Promise<Connect
   const connection = mongoose.createConnection(url, {
     dbName,
     serverSelectionTimeoutMS: 5000,
+    // The driver's defaults, made explicit: a write or read that meets a primary's step-down or a dropped
+    // connection is retried once on the (new) primary, so a replica-set election or a member's restart does
+    // not fail it (docs/operations.md, "Surviving dependency restarts").
+    retryWrites: true,
+    retryReads: true,
     // Index builds run at boot; the app is not ready until they are done.
     autoIndex: true,
   });
@@ -43,14 +49,34 @@ const NO_PRIMARY_CODES = new Set([
 ]);
 
 /**
- * True when a MongoDB failure means the store is unreachable or has no primary (an outage the
- * caller should retry after), so the interfaces answer their 503 shape instead of a 500.
+ * True when a store failure means the store is unreachable or cannot serve now: MongoDB without a
+ * primary or out of reach, Redis restarting or out of reach (`isRedisUnavailable`). An outage the
+ * caller should retry after, so the interfaces answer their 503 shape instead of a 500.
  */
 export function isStoreUnavailable(err: unknown): boolean {
+  if (isRedisUnavailable(err)) return true;
   const { mongo } = mongoose;
   if (err instanceof mongoose.Error.MongooseServerSelectionError) return true;
   if (!(err instanceof mongo.MongoError)) return false;
   if (err instanceof mongo.MongoServerSelectionError || err instanceof mongo.MongoNetworkError || err instanceof mongo.MongoTopologyClosedError) return true;
   if (err.hasErrorLabel('TransientTransactionError') || err.hasErrorLabel('RetryableWriteError')) return true;
   return typeof err.code === 'number' && NO_PRIMARY_CODES.has(err.code);
+}
+
+/**
+ * Runs `work`, and again while it fails because the store is unavailable (`isStoreUnavailable`), with a
+ * growing pause (250 ms up to 2 s), for at most `boundMs`; then the last failure is thrown. For writes made
+ * after a client was already served, which must not be lost to a store's restart or election (a charge, a
+ * history record); `work` must be safe to repeat.
+ */
+export async function retryWhileStoreUnavailable<T>(work: () => Promise<T>, boundMs = 30_000): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isStoreUnavailable(err) || Date.now() - started >= boundMs) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 2000)));
+    }
+  }
 }
