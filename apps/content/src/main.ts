@@ -1,4 +1,5 @@
 import './tracing';
+import { createContentEventProducer } from '@platform/events';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { connectMongo, connectRedis, createKafka, mongoReadiness } from '@platform/stores';
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const kafka = createKafka('content', config.KAFKA_BROKERS, logger);
   const relay = createRelay({
     models,
-    producer: kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true }),
+    createProducer: () => createContentEventProducer(kafka),
     logger,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     pollMs: config.OUTBOX_POLL_MS,

@@ -323,7 +323,7 @@ it('the outbox relay reads its records in index order, from one snapshot', async
     Array.from({ length: 20 }, (_, i) => ({ _id: `e${i}`, entityType: 'posts', entityId: String(i % 4), rev: i + 1, event: { type: 'post.updated' } })),
   );
   const producer = { connect: async () => undefined, disconnect: async () => undefined, sendBatch: async () => [] } as unknown as Producer;
-  const relay = createRelay({ models, producer, logger: { warn: () => undefined } as unknown as Logger, topicPrefix: prefix, watch: false });
+  const relay = createRelay({ models, createProducer: () => producer, logger: { warn: () => undefined } as unknown as Logger, topicPrefix: prefix, watch: false });
   try {
     // Only the reads: the fake producer sends nothing; the records are removed afterwards.
     const commands = await recorded(() => relay.runOnce());

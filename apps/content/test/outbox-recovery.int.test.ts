@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
-import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import { contentTopics, parseContentEvent } from '@platform/events';
+import { Kafka, logLevel, type Consumer, type Producer, type ProducerBatch } from 'kafkajs';
+import { contentTopics, createContentEventProducer, parseContentEvent } from '@platform/events';
 import { toGlobalId } from '@platform/graphql-schema';
 import { createLogger } from '@platform/logger';
 import { eventually, freePort, stackEnv, uniqueName } from '@platform/testing';
@@ -55,7 +55,7 @@ const relays: Relay[] = [];
 function relay(options: Partial<RelayOptions> = {}): Relay {
   const created = createRelay({
     models,
-    producer: kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true }),
+    createProducer: () => createContentEventProducer(kafka),
     logger,
     topicPrefix,
     watch: false,
@@ -240,7 +240,7 @@ it('concurrent writes of one entity all commit, one after the other: revisions f
 it('Kafka unreachable: records stay, and every one is published in per-entity order once a broker answers', async () => {
   const writer = await seedAuthor();
   const deadKafka = new Kafka({ clientId: 'outbox-dead', brokers: [`127.0.0.1:${await freePort()}`], connectionTimeout: 300, retry: { retries: 0 }, logLevel: logLevel.NOTHING });
-  const offline = relay({ producer: deadKafka.producer({ maxInFlightRequests: 1 }) });
+  const offline = relay({ createProducer: () => createContentEventProducer(deadKafka) });
   const { post } = await createPost(deps(), caller(writer), fields('Offline 0'));
   await expect(offline.runOnce()).rejects.toThrow();
   // Writes go on while the broker is away.
@@ -256,6 +256,38 @@ it('Kafka unreachable: records stay, and every one is published in per-entity or
   expect(events.map(describe_)).toEqual(['post.created Offline 0', ...[1, 2, 3, 4, 5].map((i) => `post.updated Offline ${i}`)]);
   expect(await models.outbox.countDocuments()).toBe(0);
 });
+
+it('a pass whose publish failed is published again on a new idempotent producer session, never on the failed one', async () => {
+  const writer = await seedAuthor();
+  const { post } = await createPost(deps(), caller(writer), fields('Session 0'));
+  await updatePost(deps(), caller(writer), post._id, { title: 'Session 1' });
+  // The first session's send fails (as when the broker's answer is lost: kafkajs then takes the batch's
+  // sequence numbers back, and the broker, which may have written it, refuses that session's next batch).
+  const sessions: { producer: Producer; disconnected: boolean }[] = [];
+  const createProducer = (): Producer => {
+    const real = createContentEventProducer(kafka);
+    const session = { producer: real, disconnected: false };
+    const failing = sessions.length === 0;
+    session.producer = {
+      ...real,
+      connect: () => real.connect(),
+      disconnect: async () => {
+        session.disconnected = true;
+        await real.disconnect();
+      },
+      sendBatch: (batch: ProducerBatch) => (failing ? Promise.reject(new Error('answer lost')) : real.sendBatch(batch)),
+    } as Producer;
+    sessions.push(session);
+    return session.producer;
+  };
+  const retried = relay({ createProducer });
+  await expect(retried.runOnce()).rejects.toThrow('answer lost');
+  await eventually(() => sessions[0]!.disconnected, 10_000);
+  expect(await retried.runOnce()).toBeGreaterThanOrEqual(2);
+  expect(sessions).toHaveLength(2);
+  const events = await receivedOf(toGlobalId('Post', post._id), 2);
+  expect(deduped(events).map(describe_)).toEqual(['post.created Session 0', 'post.updated Session 1']);
+}, 60_000);
 
 it('a relay killed after Kafka acknowledged a batch but before deleting its records: the batch is published again, and deduplication by id gives every event once, in order', async () => {
   const writer = await seedAuthor();

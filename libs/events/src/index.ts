@@ -1,3 +1,4 @@
 export * from './topics';
 export * from './snapshots';
 export * from './envelope';
+export * from './producer';

@@ -16,8 +16,8 @@ import { recordPublished } from './outbox-metrics';
  *   snapshot that holds an entity's revision r+1 holds every earlier one still in the outbox, and
  *   publishing each entity's records in revision order is publishing them in commit order. A batch
  *   cut by the limit ends with a prefix of one entity's records; the rest follow next pass.
- * - Records are deleted only after Kafka acknowledged them (acks -1, one request in flight, the
- *   entity's global id as key). A relay that dies between the two publishes them again: delivery
+ * - Records are deleted only after Kafka acknowledged them (acks -1, one request in flight, an
+ *   idempotent producer (libs/events `CONTENT_EVENT_PRODUCER`), the entity's global id as key). A relay that dies between the two publishes them again: delivery
  *   is at least once, consumers dedupe by event id.
  * - Latency: a pass runs at once when this process commits a write (`wake`, from main.ts) or when
  *   a change stream on the outbox reports an insert by any replica; polling every `pollMs`
@@ -31,7 +31,11 @@ import { recordPublished } from './outbox-metrics';
  */
 export interface RelayOptions {
   models: Models;
-  producer: Producer;
+  /**
+   * A new producer session (`createContentEventProducer` of libs/events): one per connection, and a new one
+   * after a failed pass, since an idempotent producer whose send failed may be refused for good.
+   */
+  createProducer: () => Producer;
   logger: Logger;
   topicPrefix: string;
   pollMs?: number;
@@ -56,11 +60,11 @@ const BACKOFF_MAX_MS = 3000;
 const REWATCH_MS = 1000;
 
 export function createRelay(options: RelayOptions): Relay {
-  const { models, producer, logger, topicPrefix } = options;
+  const { models, logger, topicPrefix } = options;
   const pollMs = options.pollMs ?? 200;
   const batchSize = options.batchSize ?? 500;
   const lease = createLease(models.leases, RELAY_LEASE, randomUUID(), options.leaseTtlMs ?? 10_000);
-  let connected = false;
+  let producer: Producer | undefined;
   let holding = false;
   let stopped = true;
   let failures = 0;
@@ -80,10 +84,15 @@ export function createRelay(options: RelayOptions): Relay {
       .readConcern('snapshot')
       .lean<OutboxDoc[]>();
     if (records.length === 0) return 0;
-    if (!connected) {
-      await producer.connect();
-      connected = true;
+    if (!producer) {
+      const fresh = options.createProducer();
+      await fresh.connect().catch(async (err: unknown) => {
+        await fresh.disconnect().catch(() => undefined);
+        throw err;
+      });
+      producer = fresh;
     }
+    const session = producer;
     const byTopic = new Map<string, { key: string; value: string; headers: Record<string, string> }[]>();
     // One span per event, a child of the write's (the record's trace context); the message carries
     // the span's context in its headers (W3C Trace Context) for the consumers.
@@ -96,9 +105,12 @@ export function createRelay(options: RelayOptions): Relay {
       return span;
     });
     try {
-      await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      await session.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
     } catch (err) {
       for (const span of spans) endSpan(span, err);
+      // This session is not used again (see createProducer): the next pass starts a new one.
+      if (producer === session) producer = undefined;
+      void session.disconnect().catch(() => undefined);
       throw err;
     }
     for (const span of spans) endSpan(span);
@@ -130,8 +142,6 @@ export function createRelay(options: RelayOptions): Relay {
     } catch (err) {
       failures += 1;
       holding = false;
-      if (connected) void producer.disconnect().catch(() => undefined);
-      connected = false;
       if (failures === 1 || failures % 50 === 0) logger.warn({ err: String(err), failures }, 'outbox relay pass failed; retrying');
       schedule(Math.min(pollMs * 2 ** Math.min(failures, 4), BACKOFF_MAX_MS));
     }
@@ -195,7 +205,7 @@ export function createRelay(options: RelayOptions): Relay {
       await stream?.close().catch(() => undefined);
       await running?.catch(() => 0);
       await lease.release().catch(() => undefined);
-      if (connected) await producer.disconnect().catch(() => undefined);
+      await producer?.disconnect().catch(() => undefined);
     },
   };
 }
