@@ -453,6 +453,12 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
       return answer.active ? { ok: true, status: 200 } : { ok: false, status: 200, code: 'inactive' };
     } catch (err) {
       if (err instanceof oauth.ResponseBodyError) return { ok: false, status: err.status, code: err.error, message: err.error_description };
+      // oauth4webapi parses error bodies of 4xx answers only; a 5xx (503 temporarily_unavailable) comes as the response itself.
+      const answer = (err as { cause?: unknown }).cause;
+      if (err instanceof oauth.OperationProcessingError && answer instanceof Response) {
+        const body = await readBody(answer);
+        return { ok: false, status: answer.status, code: codeOfBody(body), message: JSON.stringify(body).slice(0, 200) };
+      }
       throw err;
     }
   }
