@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { eventually } from '@platform/testing';
 import { decodeFrame, type ChunkFrame } from '@platform/speech-jobs';
+import { restampOggSerial } from '../../apps/synthesis-worker/src/synthesis/ogg-serial';
 import { characterCount, historyItems } from './support/account-state';
 import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support/speech-stack';
 import { connectSession } from './support/ws-session';
@@ -185,35 +186,41 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     checkTakeover('with-timestamps', stream.frames, killedAt, stream.frames[0]!.writer);
   }, 180_000);
 
-  it('/stream: the chunks go on where they stopped: no repeat, no gap, one complete history item, charged once', async () => {
-    await twoLiveWorkers();
-    const text = sentences('Streamed', 60);
-    const body = { text, output_format: 'mp3_44100_128' };
-    const reference = await tts(stack, body);
-    const expected = Buffer.from(await reference.arrayBuffer());
-    const before = await characterCount(stack);
+  // Ogg Opus too: the new worker's pages get the serial number of the pages already sent.
+  for (const format of ['mp3_44100_128', 'opus_48000_64'] as const) {
+    it(`/stream (${format}): the chunks go on where they stopped: no repeat, no gap, one complete history item, charged once`, async () => {
+      await twoLiveWorkers();
+      const text = sentences(`Streamed ${format}`, 60);
+      const body = { text, output_format: format };
+      const reference = await tts(stack, body);
+      const expected = Buffer.from(await reference.arrayBuffer());
+      const before = await characterCount(stack);
 
-    const res = await tts(stack, body, '/stream');
-    expect(res.status).toBe(200);
-    const jobId = res.headers.get('history-item-id')!;
-    const stream = followStream(stack.redis, `${stack.prefix}:job:${jobId}:audio`);
-    const reader = res.body!.getReader();
-    const chunks: Buffer[] = [];
-    const reading = (async () => {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(Buffer.from(r.value));
-    })();
-    const { killedAt } = await killHolder(stack, stream.frames, 5);
-    // Part of the audio had reached the client before the kill, the rest came after.
-    const heardBeforeKill = chunks.length;
-    await reading;
-    await stream.stop();
-    expect(heardBeforeKill).toBeGreaterThan(0);
-    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
-    checkTakeover('/stream', stream.frames, killedAt, stream.frames[0]!.writer);
-    expect(await characterCount(stack)).toBe(before + [...text].length);
-    const items = (await historyItems(stack)).filter((h) => h.history_item_id === jobId);
-    expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
-  }, 180_000);
+      const res = await tts(stack, body, '/stream');
+      expect(res.status).toBe(200);
+      const jobId = res.headers.get('history-item-id')!;
+      const stream = followStream(stack.redis, `${stack.prefix}:job:${jobId}:audio`);
+      const reader = res.body!.getReader();
+      const chunks: Buffer[] = [];
+      const reading = (async () => {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(Buffer.from(r.value));
+      })();
+      const { killedAt } = await killHolder(stack, stream.frames, 5);
+      // Part of the audio had reached the client before the kill, the rest came after.
+      const heardBeforeKill = chunks.length;
+      await reading;
+      await stream.stop();
+      expect(heardBeforeKill).toBeGreaterThan(0);
+      // Every Ogg stream has a random serial number (ffmpeg's): the reference's is set to the crashed one's.
+      const audio = Buffer.concat(chunks);
+      const sameSerial = format.startsWith('opus') ? restampOggSerial(audio.subarray(14, 18))(expected) : expected;
+      expect(audio.equals(sameSerial)).toBe(true);
+      checkTakeover(`/stream ${format}`, stream.frames, killedAt, stream.frames[0]!.writer);
+      expect(await characterCount(stack)).toBe(before + [...text].length);
+      const items = (await historyItems(stack)).filter((h) => h.history_item_id === jobId);
+      expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+    }, 180_000);
+  }
 
   /** A stream-input session speaking `text` in one message, then the end of input; its audio and charge. */
   async function wsGeneration(framing: 'binary' | 'json', text: string, during?: () => Promise<void>) {
@@ -278,6 +285,50 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     const items = (await historyItems(stack)).filter((h) => h.text === text);
     expect(items).toEqual([expect.objectContaining({ state: 'failed', character_count_change_to: 0 })]);
   }, 180_000);
+});
+
+// Unseeded, and in a voice the worker colours with Praat: neither gives the same samples twice.
+describe('the neural model (unseeded: its sampling noise differs every time)', () => {
+  let stack: SpeechStack;
+  beforeAll(async () => {
+    stack = await startSpeechStack({
+      workers: 2,
+      concurrency: 1,
+      neural: true,
+      frameTimeoutMs: 90_000,
+      lockMs: 1000,
+      workerEnv: { SYNTHESIS_STALLED_INTERVAL_MS: '500' },
+      accountSpeech: true,
+      storeQuota: true,
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  it('whole file: the pieces already rendered are reused, so the audio is one generation with every piece once', async () => {
+    const text = sentences('Neural', 12);
+    const pending = tts(stack, { text, model_id: 'piper_en_us_v1', output_format: 'pcm_22050' }).then(async (res) => ({ res, audio: Buffer.from(await res.arrayBuffer()) }));
+    const stream = followStream(stack.redis, await jobStreamKey(stack));
+    const { killedAt } = await killHolder(stack, stream.frames, 2);
+    const { res, audio } = await pending;
+    await stream.stop();
+    expect(res.status).toBe(200);
+    checkTakeover('neural whole file', stream.frames, killedAt, stream.frames[0]!.writer);
+    // Every piece once, in order, and the audio is exactly their samples (22 050 Hz is the
+    // model's own rate: no resampling), so no piece is repeated or missing.
+    const pieces = stream.frames.flatMap((f) => (f.frame.type === 'piece' ? [f.frame] : []));
+    expect(pieces.map((p) => p.index)).toEqual(pieces.map((_, i) => i));
+    expect(pieces.map((p) => p.text.replace(/\s/g, '')).join('')).toBe(text.replace(/\s/g, ''));
+    expect(audio.length / 2).toBe(pieces.reduce((n, p) => n + Math.round(p.durationSeconds * 22050), 0));
+    // The worker that finished the job recorded what it produced: the same bytes the client got.
+    const jobId = res.headers.get('history-item-id')!;
+    const storedAudio = () => fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
+    await eventually(async () => (await storedAudio()).status === 200, 30_000);
+    expect(Buffer.from(await (await storedAudio()).arrayBuffer()).equals(audio)).toBe(true);
+    // The rendered pieces are not kept after the job.
+    expect(await stack.redis.exists(`${stack.prefix}:job:${jobId}:pcm`)).toBe(0);
+  }, 240_000);
 });
 
 describe('a job lost more often than SYNTHESIS_MAX_RESUMES allows', () => {

@@ -26,6 +26,15 @@ export function ownerKey(prefix: string, jobId: string): string {
   return `${prefix}:job:${jobId}:owner`;
 }
 
+/**
+ * The neural model's output per piece of a running job (a hash: piece index → 16-bit PCM), so a
+ * worker that takes the job over repeats the pieces already rendered exactly (the model samples
+ * noise that cannot be seeded). Removed when the job ends.
+ */
+export function pcmCheckpointKey(prefix: string, jobId: string): string {
+  return `${prefix}:job:${jobId}:pcm`;
+}
+
 /** Lifetime of a job's keys after their last write: a crashed party cannot leave them behind. */
 export const JOB_KEY_TTL_SECONDS = 120;
 

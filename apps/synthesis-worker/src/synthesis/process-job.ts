@@ -1,8 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import {
+  applyVoiceColour,
   completeAudioFile,
   NEURAL_MODEL_ID,
+  neuralColour,
+  PIPER_VOICE_FILE,
   renderParams,
   resolveOutputFormat,
   type RenderParams,
@@ -16,6 +19,7 @@ import {
   createFrameWriter,
   historyRecord,
   ownerKey,
+  pcmCheckpointKey,
   SupersededError,
   UNAVAILABLE_STATUS,
   type JobProgress,
@@ -25,8 +29,10 @@ import {
 import { createAudioBatcher } from './audio-batcher';
 import type { WorkerMetrics } from './metrics';
 import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
+import { checkpointedPcm } from './pcm-checkpoints';
 import { pieceFrames } from './piece-timing';
-import { canResume, ResumeMismatchError, skipSentAudio } from './resume';
+import { restampOggSerial } from './ogg-serial';
+import { ResumeMismatchError, skipSentAudio } from './resume';
 
 export interface ProcessDeps {
   redis: Redis;
@@ -78,7 +84,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   const sent = await claimJob(redis, data.keyPrefix, data.jobId, token);
   const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
   if (takenOver) {
-    const early = await takeOverEarly(data, deps, sent, { token, worker: attempt.worker });
+    const early = await takeOverEarly(data, deps, sent);
     if (early) return early;
   } else if (Date.now() > data.deadlineAt) {
     // The gateway has given up on this job already; nobody would hear it.
@@ -94,6 +100,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   const format = resolveOutputFormat(data.outputFormat);
   const audio: Buffer[] = [];
   const unsent = skipSentAudio(sent.audio);
+  // A second Ogg Opus encoding continues the first once its pages carry the first one's serial.
+  const sameStream = format?.codec === 'opus' && sent.audio.length >= 18 ? restampOggSerial(sent.audio.subarray(14, 18)) : (bytes: Buffer) => bytes;
   // Set when this attempt cannot go on (taken over, or its audio differs): the engine stops at the next piece.
   let halted = false;
   const batcher = createAudioBatcher(async (bytes) => {
@@ -110,8 +118,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   let outcome: JobOutcome = 'failed';
   try {
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
-    const params = jobRenderParams(data);
-    const pcmFor = neuralPcmFor(data, deps);
+    const { params, pcmFor } = enginePieces(data, deps);
     const pieceFrame = pieceFrames(data);
     const progress = await synthesizeToStream(
       {
@@ -125,7 +132,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(pcmFor ? { pcmFor } : {}),
         ...(data.timestamps ? { timed: true } : {}),
       },
-      (bytes) => batcher.push(bytes),
+      (bytes) => batcher.push(sameStream(bytes)),
       (piece) => {
         // Piece markers follow the audio written so far, in order (see frames.ts). Every piece's
         // frame is built (the alignment's offsets add up); the ones already sent are not written again.
@@ -170,6 +177,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
   }
   if (outcome === 'superseded') return outcome;
+  // The job is over: no later attempt needs its rendered pieces.
+  if (data.modelId === NEURAL_MODEL_ID) await redis.del(pcmCheckpointKey(data.keyPrefix, data.jobId)).catch(() => undefined);
   if (data.recordHistory && deps.recordHistory) {
     const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
@@ -193,10 +202,10 @@ export const LOST_JOB_MESSAGE = 'the synthesis worker stopped and the generation
 
 /**
  * A job taken over from a lost worker, before any synthesis: the outcome when there is nothing to
- * synthesise (the client left meanwhile, the stream is already finished, the gateway has given
- * up, or the job's audio cannot be repeated exactly), else undefined: resume.
+ * synthesise (the client left meanwhile, the stream is already finished, or the gateway has given
+ * up), else undefined: resume.
  */
-async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: JobProgress, owner: LostJobOwner): Promise<JobOutcome | undefined> {
+async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: JobProgress): Promise<JobOutcome | undefined> {
   const { redis, metrics } = deps;
   const log = deps.logger.child({ jobId: data.jobId });
   const end = (outcome: JobOutcome) => {
@@ -224,19 +233,13 @@ async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: Jo
     log.info('synthesis job taken over after its gateway gave up; dropping it');
     return end('expired');
   }
-  if (sent.nextSeq > 0 && !canResume(data)) {
-    log.warn({ outputFormat: data.outputFormat, modelId: data.modelId }, 'synthesis job taken over, but its audio cannot be repeated exactly; failing it');
-    await failLostJob(redis, data, owner, sent);
-    return end('failed');
-  }
   return undefined;
 }
 
 /**
  * Ends a job no worker can finish with an `unavailable` error frame (the gateway answers 503 and
  * records it as failed), unless the stream already ended or the client left. Called when the
- * queue fails a job lost more often than `SYNTHESIS_MAX_RESUMES` allows, and when a lost job's
- * audio cannot be repeated exactly.
+ * queue fails a job lost more often than `SYNTHESIS_MAX_RESUMES` allows.
  */
 export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'keyPrefix' | 'jobId'>, owner: LostJobOwner, claimed?: JobProgress): Promise<void> {
   const { token, worker } = owner;
@@ -250,11 +253,23 @@ export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'ke
   await writer.append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE });
 }
 
-/** Where a job for the neural model gets its PCM (the Piper voice); undefined for eSpeak NG's own jobs. */
-function neuralPcmFor(data: SynthesisJobData, deps: ProcessDeps): ((piece: string) => Promise<Int16Array>) | undefined {
-  if (data.modelId !== NEURAL_MODEL_ID) return undefined;
+/**
+ * The engine parameters of a job and, for the neural model, where its pieces' PCM comes from: the
+ * Piper voice, coloured to the job's voice here rather than by `synthesizeToStream` (Praat's PSOLA
+ * does not give the same samples twice), so the PCM kept for a worker that may take the job over
+ * (pcm-checkpoints.ts) is the coloured one; the engine is then told the voice is the model's own
+ * speaker (`neural`), which it does not colour again.
+ */
+function enginePieces(data: SynthesisJobData, deps: ProcessDeps): { params: RenderParams; pcmFor?: (piece: string) => Promise<Int16Array> } {
+  const params = jobRenderParams(data);
+  if (data.modelId !== NEURAL_MODEL_ID) return { params };
   const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
-  return (piece) => synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
+  const colour = neuralColour(params);
+  const render = async (piece: string) => {
+    const speaker = await synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
+    return colour ? applyVoiceColour(speaker, colour, { ...(deps.signal ? { signal: deps.signal } : {}) }) : speaker;
+  };
+  return { params: { ...params, neural: params.neural ?? PIPER_VOICE_FILE }, pcmFor: checkpointedPcm(deps.redis, pcmCheckpointKey(data.keyPrefix, data.jobId), render) };
 }
 
 function secondsSince(startedAt: number): number {

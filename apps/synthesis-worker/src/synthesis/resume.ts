@@ -1,9 +1,9 @@
-import { NEURAL_MODEL_ID } from '@platform/speech-engine';
-
 /**
  * Taking over a job whose worker died. The new attempt synthesises the job again from its first
- * piece: eSpeak NG, the resampler and the MP3/PCM/WAV/G.711 encoders are deterministic, so the same
- * job gives the same bytes (checked below, byte for byte, never assumed). The bytes the stream
+ * piece: eSpeak NG, the resampler and the MP3/PCM/WAV/G.711/Opus encoders are deterministic (Ogg
+ * Opus once its pages get the first stream's serial number, ogg-serial.ts), and the neural model's
+ * pieces already rendered are reused (pcm-checkpoints.ts), so the same job gives the same bytes
+ * (checked below, byte for byte, never assumed). The bytes the stream
  * already holds are dropped instead of written; the first byte the dead worker did not write is
  * the first one this attempt writes. The encoder keeps its state across pieces (no click at
  * sentence joins), so its output can only be continued by running the same input through it again:
@@ -39,14 +39,4 @@ function firstDifference(a: Buffer, b: Buffer): number {
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
   return i;
-}
-
-/**
- * Whether a job's audio can be made again byte for byte. Not for Ogg Opus (ffmpeg gives every
- * stream a random serial number) nor for the neural model without a `seed` (it samples noise
- * inside its ONNX graph, which cannot be seeded); such a job taken over mid-way fails as before.
- */
-export function canResume(data: { outputFormat: string; modelId: string; seed?: number }): boolean {
-  if (data.outputFormat.startsWith('opus_')) return false;
-  return data.modelId !== NEURAL_MODEL_ID || data.seed !== undefined;
 }
