@@ -143,6 +143,16 @@ async function mergeInto(
   return filled ? { item: filled, replacedAudio: null } : null;
 }
 
+/**
+ * The item of a job whose reservation was given back unsettled (`releaseStaleReservations`): a `complete`
+ * item becomes `failed` and loses its audio, as when the gateway records a failure over the worker's
+ * `complete` record (`recordHistory`). Items in any other state, or none, stay as they are.
+ */
+export async function failUnsettledItem(store: SpeechStore, jobId: string): Promise<void> {
+  const replaced = await store.models.History.findOneAndUpdate({ jobId, state: 'complete' }, { $set: { state: 'failed', audioFileId: null, audioBytes: 0 } }, { new: false }).lean<HistoryDoc>();
+  if (replaced?.audioFileId) await deleteFile(store.audio, replaced.audioFileId as mongoose.Types.ObjectId);
+}
+
 export const HISTORY_PAGE_DEFAULT = 100;
 export const HISTORY_PAGE_MAX = 1000;
 

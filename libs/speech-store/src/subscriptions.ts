@@ -1,6 +1,7 @@
 import type { ClientSession, PipelineStage } from 'mongoose';
 import { SpeechError } from '@platform/errors';
 import type { SubscriptionDoc } from './documents';
+import { failUnsettledItem } from './history';
 import { nextMonthStartUnix } from './period';
 import { planName, type Plan } from './plan-allowances';
 import type { SpeechStore } from './store';
@@ -168,8 +169,11 @@ export async function settleCharacters(store: SpeechStore, input: SettleInput): 
 }
 
 /**
- * Gives back every reservation older than `olderThanMs` in full: a worker that died mid-job never
- * settles, and characters are not charged for audio never delivered. Returns how many were released.
+ * Gives back every reservation older than `olderThanMs` in full: nobody settled it (the gateway that
+ * relayed the job died, or could not reach the store for longer than it retries), and characters are
+ * not charged for audio whose delivery nobody confirmed. The job's history item, if its worker recorded
+ * it `complete`, becomes `failed` without audio (`failUnsettledItem`), so an item is `complete` exactly
+ * when it was charged. Returns how many were released.
  */
 export async function releaseStaleReservations(store: SpeechStore, olderThanMs: number): Promise<number> {
   const cutoff = new Date(store.now() - olderThanMs);
@@ -179,7 +183,9 @@ export async function releaseStaleReservations(store: SpeechStore, olderThanMs: 
     for (const entry of sub.pending) {
       if (new Date(entry.at) >= cutoff) continue;
       const result = await settleCharacters(store, { accountId: sub._id, jobId: entry.jobId, usedCharacters: 0 });
-      if (result.settled) released++;
+      if (!result.settled) continue;
+      released++;
+      await failUnsettledItem(store, entry.jobId);
     }
   }
   return released;

@@ -94,6 +94,20 @@ describe('character reservations', () => {
     expect(sub.pending.map((p) => p.jobId)).toEqual(['new']);
   });
 
+  it('a released reservation whose job the worker recorded complete leaves the item failed, without audio: complete exactly when charged', async () => {
+    // The gateway died while relaying (its client got part of the audio) and never settled; the worker finished the job.
+    const account = 'acct-stale-complete';
+    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'relayed-by-dead-gateway', characters: 5 });
+    const audio = Buffer.from('ID3-complete-audio');
+    await recordHistory(store, { accountId: account, jobId: 'relayed-by-dead-gateway', historyItemId: 'relayedbydeadgateway', voiceId: 'premade1', voiceName: 'Rachel', text: 'hello', characterCount: 5, contentType: 'audio/mpeg', state: 'complete', settings: { stability: 0.5, similarity_boost: 0.75 }, audio });
+    clock += 10 * 60_000;
+    expect(await releaseStaleReservations(store, 5 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect((await ensureSubscription(store, account, 'free')).characterCount).toBe(0);
+    const [item] = (await listHistory(store, { accountId: account, pageSize: 10 })).items;
+    expect(item).toMatchObject({ _id: 'relayedbydeadgateway', state: 'failed' });
+    expect(await getHistoryAudio(store, account, 'relayedbydeadgateway')).toBeNull();
+  });
+
   it('resets the count monthly and follows the plan of the identity', async () => {
     const account = 'acct-reset';
     await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm1', characters: 900 });
