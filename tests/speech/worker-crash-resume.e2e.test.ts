@@ -147,6 +147,8 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     const stream = followStream(stack.redis, await jobStreamKey(stack));
     // A few pieces in: the new worker has audio to repeat silently before it writes.
     const { killed, killedAt } = await killHolder(stack, stream.frames, 5);
+    // The reservation stays held while the job changes workers.
+    expect(await characterCount(stack)).toBe(before + [...text].length);
     const res = await pending;
     expect(res.status).toBe(200);
     const audio = Buffer.from(await res.arrayBuffer());
