@@ -17,7 +17,7 @@ import { runSoak } from './soak';
  * - heap 1 MB/min: twice the largest creep measured, far above the jitter. A leak of every request's
  *   payload crosses it: the gateway serves all 300 operations a minute, so retaining 3.4 kB per request
  *   (a request's headers and body, its identity) does; the worker runs 115 jobs a minute, so keeping
- *   each job's audio (about 14 kB for the mix's sentence at mp3_22050_32) does; content and auth see
+ *   each job's audio (15.5 kB on average for the mix's sentence at mp3_22050_32) does; content and auth see
  *   about 90 a minute each, so 11 kB per request does.
  * - RSS 2 MB/min: about 7 times the fit's jitter; catches what the heap does not count, Buffers such as
  *   audio chunks held outside the V8 heap: 7 kB per gateway request, 17 kB per synthesis job.
@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const line of latencyTable(result.windows, 60_000)) console.log(line);
   console.log('');
   console.log('Processes per minute:');
-  for (const line of processTable(result.samples, 60_000)) console.log(line);
+  for (const line of processTable(result.samples, 60_000, result.windowCount)) console.log(line);
   console.log('');
   const d = result.delivery;
   console.log(`Subscriptions: ${d.missing} owed events missing, ${d.duplicated} doubled, ${d.unknown} foreign, ${d.subscriptionErrors} errors; ${d.skipped} operations skipped`);

@@ -31,12 +31,14 @@ export function latencyTable(windows: readonly LatencyWindow[], windowMs: number
 
 /**
  * Per window and process: RSS, heap in use and open handles at the window's last sample, the worst
- * event-loop p99 of the window's samples, and the most processes it had started at once (with their RSS then).
+ * event-loop p99 of the window's samples, and the most processes it had started at once (with their RSS
+ * then). The sample taken as the run ends belongs to its last window.
  */
-export function processTable(samples: readonly AppSample[], windowMs: number): string[] {
+export function processTable(samples: readonly AppSample[], windowMs: number, windowCount: number): string[] {
+  const windowOf = (at: number) => Math.min(windowCount - 1, Math.floor(at / windowMs));
   const groups = new Map<string, AppSample[]>();
   for (const s of samples) {
-    const key = `${Math.floor(s.at / windowMs)}\u0000${s.process}`;
+    const key = `${windowOf(s.at)}\u0000${s.process}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
   const rows = [...groups.values()].map((list) => {
@@ -44,7 +46,7 @@ export function processTable(samples: readonly AppSample[], windowMs: number): s
     const loops = list.flatMap((s) => (s.loopP99Seconds === undefined ? [] : [s.loopP99Seconds * 1000]));
     const busiest = list.reduce((a, b) => (b.children.count > a.children.count ? b : a));
     return [
-      windowLabel(Math.floor(last.at / windowMs), windowMs),
+      windowLabel(windowOf(last.at), windowMs),
       last.process,
       mb(last.rssBytes),
       mb(last.heapUsedBytes),

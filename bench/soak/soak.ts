@@ -25,6 +25,8 @@ export interface SoakResult {
   records: RequestRecord[];
   samples: AppSample[];
   windows: LatencyWindow[];
+  /** Windows of the run (the last may be short). */
+  windowCount: number;
   delivery: DeliveryCounts;
   /** Generations the mix asked for and the mean size of their audio (what a leak of each would retain). */
   generations: { count: number; meanAudioBytes: number };
@@ -76,7 +78,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const verdict = judge({ records, samples, delivery, windowMs: options.windowMs, windowCount }, options.thresholds);
     const generations = mix.ledgers().generations;
     const meanAudioBytes = generations.reduce((sum, g) => sum + g.audioBytes, 0) / Math.max(1, generations.length);
-    return { records, samples, windows: latencyWindows(records, options.windowMs), delivery, generations: { count: generations.length, meanAudioBytes }, verdict };
+    return { records, samples, windows: latencyWindows(records, options.windowMs), windowCount, delivery, generations: { count: generations.length, meanAudioBytes }, verdict };
   } finally {
     for (const p of watched) p.inspector?.close();
     await platform.stop();
