@@ -1,4 +1,4 @@
-import type { Kafka, Consumer, Admin } from 'kafkajs';
+import type { Kafka, Consumer, Admin, EachMessagePayload } from 'kafkajs';
 import { contentTopics, parseContentEvent, EventParseError, type ContentEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
@@ -30,6 +30,8 @@ export interface PartitionLag {
 }
 
 const PARTITIONS = 3;
+/** Longest pause between attempts to start a stopped consumer again. */
+const RESTART_MAX_MS = 10_000;
 
 async function ensureTopics(admin: Admin, topics: string[]): Promise<void> {
   const existing = new Set(await admin.listTopics());
@@ -68,7 +70,9 @@ async function retryWhileSettling(logger: Logger, work: () => Promise<void>, dea
  * every process and is positioned at the end of each partition before it joins, so a replica
  * (re)starting delivers only events that happen after it is up, never old ones as if new. The
  * relay delivers at least once; ids seen recently are dropped. Partitions are consumed in
- * parallel, each in order, so events of one entity (one key, one partition) stay in order.
+ * parallel, each in order, so events of one entity (one key, one partition) stay in order. A
+ * consumer kafkajs gives up on (a crash it does not restart) is replaced by a new one of the same
+ * group, so the feed outlives a broker's restart however it ends.
  */
 export async function startContentFeed(options: ContentFeedOptions): Promise<ContentFeed> {
   const { kafka, logger } = options;
@@ -86,26 +90,10 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     }
   });
 
-  const consumer: Consumer = kafka.consumer({
-    groupId: options.groupId,
-    sessionTimeout: 10_000,
-    heartbeatInterval: 1_000,
-    maxWaitTimeInMs: 250,
-    allowAutoTopicCreation: false,
-  });
   let joined = false;
+  let stopped = false;
   let markReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  consumer.on(consumer.events.GROUP_JOIN, () => {
-    joined = true;
-    markReady();
-  });
-  consumer.on(consumer.events.CRASH, (event) => {
-    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'content feed consumer crashed');
-    // kafkajs restarts after retriable crashes (and rejoins: GROUP_JOIN again); otherwise this
-    // replica can no longer deliver and must say so on /readyz.
-    if (!event.payload.restart) joined = false;
-  });
 
   const window = options.dedupeWindow ?? 50_000;
   const seen = new Set<string>();
@@ -116,32 +104,82 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     return true;
   };
 
-  await consumer.connect();
-  await consumer.subscribe({ topics, fromBeginning: false });
-  await consumer.run({
-    partitionsConsumedConcurrently: PARTITIONS * topics.length,
-    eachMessage: async ({ message, topic, partition }) => {
-      next.set(`${topic}:${partition}`, BigInt(message.offset) + 1n);
-      let event: ContentEvent;
-      try {
-        event = parseContentEvent(message.value);
-      } catch (err) {
-        if (err instanceof EventParseError) {
-          logger.warn({ topic, partition, offset: message.offset, reason: err.message }, 'skipping malformed content event');
-          return;
+  const eachMessage = async ({ message, topic, partition }: EachMessagePayload): Promise<void> => {
+    next.set(`${topic}:${partition}`, BigInt(message.offset) + 1n);
+    let event: ContentEvent;
+    try {
+      event = parseContentEvent(message.value);
+    } catch (err) {
+      if (err instanceof EventParseError) {
+        logger.warn({ topic, partition, offset: message.offset, reason: err.message }, 'skipping malformed content event');
+        return;
+      }
+      throw err;
+    }
+    if (!remember(event.id)) return;
+    try {
+      // A child of content's publish span (W3C Trace Context in the message headers): the write's trace goes on to its subscribers.
+      const attributes = { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.message.id': event.id, 'messaging.kafka.message.key': event.subject };
+      await inSpan(`${topic} deliver`, { kind: SpanKind.CONSUMER, parent: contextFrom(message.headers), attributes }, () => options.onEvent(event));
+    } catch (err) {
+      logger.error({ err, event: event.id }, 'content event fan-out failed');
+    }
+  };
+
+  let consumer: Consumer | undefined;
+  let restarts = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  /** A consumer of this process's group, consuming from the group's committed offsets (the end, at the first start). */
+  async function consume(): Promise<void> {
+    const current = kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      maxWaitTimeInMs: 250,
+      allowAutoTopicCreation: false,
+    });
+    consumer = current;
+    current.on(current.events.GROUP_JOIN, () => {
+      joined = true;
+      restarts = 0;
+      markReady();
+    });
+    current.on(current.events.CRASH, (event) => {
+      logger.error({ err: event.payload.error, restart: event.payload.restart }, 'content feed consumer crashed');
+      // kafkajs restarts after retriable crashes (and rejoins: GROUP_JOIN again). After any other (a broker
+      // restart can end in one) it stops for good; the feed then starts a new consumer of the same group,
+      // which resumes from the group's committed offsets, so events published meanwhile still arrive (once:
+      // redelivered ones are dropped by id). /readyz says `content feed stopped` until it has joined.
+      if (event.payload.restart || consumer !== current) return;
+      joined = false;
+      scheduleRestart();
+    });
+    await current.connect();
+    await current.subscribe({ topics, fromBeginning: false });
+    await current.run({ partitionsConsumedConcurrently: PARTITIONS * topics.length, eachMessage });
+  }
+
+  function scheduleRestart(): void {
+    if (stopped) return;
+    restarts += 1;
+    clearTimeout(restartTimer);
+    restartTimer = setTimeout(() => {
+      void (async () => {
+        await consumer?.disconnect().catch(() => undefined);
+        if (stopped) return;
+        try {
+          await consume();
+          logger.warn({ restarts }, 'content feed consumer started again');
+        } catch (err) {
+          logger.error({ err, restarts }, 'content feed consumer could not start again; retrying');
+          scheduleRestart();
         }
-        throw err;
-      }
-      if (!remember(event.id)) return;
-      try {
-        // A child of content's publish span (W3C Trace Context in the message headers): the write's trace goes on to its subscribers.
-        const attributes = { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.message.id': event.id, 'messaging.kafka.message.key': event.subject };
-        await inSpan(`${topic} deliver`, { kind: SpanKind.CONSUMER, parent: contextFrom(message.headers), attributes }, () => options.onEvent(event));
-      } catch (err) {
-        logger.error({ err, event: event.id }, 'content event fan-out failed');
-      }
-    },
-  });
+      })();
+    }, Math.min(1000 * restarts, RESTART_MAX_MS));
+  }
+
+  await consume();
 
   return {
     ready,
@@ -157,7 +195,9 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
       );
     },
     async stop() {
-      await consumer.disconnect().catch(() => undefined);
+      stopped = true;
+      clearTimeout(restartTimer);
+      await consumer?.disconnect().catch(() => undefined);
       // The group belonged to this process only; leave nothing behind in Kafka.
       await admin.deleteGroups([options.groupId]).catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
