@@ -49,8 +49,10 @@ function deliveryCounts(mix: TrafficMix): DeliveryCounts {
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const { platform, watched } = await startSoakPlatform(options.durationMs);
+  let mix: TrafficMix | undefined;
+  let mixStopped: Promise<void> | undefined;
   try {
-    const mix = await soakTraffic(platform, options.ratePerSecond);
+    mix = await soakTraffic(platform, options.ratePerSecond);
     await mix.start();
     const startedAt = Date.now();
     options.log(`traffic: ${options.ratePerSecond} operations/s for ${options.durationMs / 1000} s; sampling ${watched.map((p) => p.name).join(', ')} every ${options.sampleEveryMs / 1000} s, after a full collection every ${options.fullGcEveryMs / 1000} s`);
@@ -63,7 +65,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await sleep(Math.max(0, startedAt + options.durationMs - Date.now()));
     // The mix's clock stops at once (then it drains what is in flight and lets owed events arrive), and the
     // sampler with it: samples of the idle platform afterwards would bend the fit down.
-    const mixStopped = mix.stop();
+    mixStopped = mix.stop();
     const samples = await sampler.stop();
     await mixStopped;
     const records = mix.records().map((r) => ({
@@ -80,6 +82,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const meanAudioBytes = generations.reduce((sum, g) => sum + g.audioBytes, 0) / Math.max(1, generations.length);
     return { records, samples, windows: latencyWindows(records, options.windowMs), windowCount, delivery, generations: { count: generations.length, meanAudioBytes }, verdict };
   } finally {
+    // A run cut short by an error stops its traffic too (the subscribers would otherwise reconnect for ever).
+    if (mix && !mixStopped) await mix.stop(0);
     for (const p of watched) p.inspector?.close();
     await platform.stop();
   }
