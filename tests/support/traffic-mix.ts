@@ -494,9 +494,11 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     let gateway = '';
     const current = () => ledger.sessions.at(-1);
     const client = createClient({
-      // graphql-ws asks for the URL on every (re)connection: a reconnecting subscriber goes to a live replica.
+      // graphql-ws asks for the URL on every (re)connection: subscriber i goes to live replica i mod n, so a
+      // subscriber whose replica went away reconnects to another one.
       url: () => {
-        gateway = options.gateways()[(index + ledger.sessions.length) % options.gateways().length]!;
+        const live = options.gateways();
+        gateway = live[index % live.length]!;
         return `${gateway.replace(/^http/, 'ws')}/graphql`;
       },
       webSocketImpl: WebSocket,
@@ -543,14 +545,19 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   return {
     async start() {
       const gateway = pickGateway();
+      // A write like the others in the ledgers (subscribers may see its event), made before any subscriber is live.
+      const thread: WriteAttempt = { kind: 'post', marker: `${runId} thread`, start: Date.now(), committed: false };
+      ledgers.writes.push(thread);
       const res = await fetch(`${gateway}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.contentTokens[0]}` },
-        body: JSON.stringify({ query: 'mutation($i: CreatePostInput!) { createPost(input: $i) { post { id } } }', variables: { i: { title: `${runId} thread`, content: 'comments of the mix', status: 'PUBLISHED' } } }),
+        body: JSON.stringify({ query: 'mutation($i: CreatePostInput!) { createPost(input: $i) { post { id } } }', variables: { i: { title: thread.marker, content: 'comments of the mix', status: 'PUBLISHED' } } }),
       });
       const body = (await readBody(res)) as { data?: { createPost?: { post?: { id?: string } } } };
       threadPostId = body.data?.createPost?.post?.id;
       if (!threadPostId) throw new Error(`the traffic mix could not create its thread post: ${res.status} ${JSON.stringify(body)}`);
+      thread.committed = true;
+      thread.id = threadPostId;
       for (let i = 0; i < (options.subscribers ?? 2); i += 1) subscribe(i);
       const started = Date.now();
       let due = 0;
