@@ -124,7 +124,9 @@ async function outage(fault: string, how: string, takeDown: () => Promise<void>,
   // Every event owed so far arrives, once.
   await eventually(() => deliveryReport(mix.ledgers(), { startedBefore: done }).missing.size === 0, 90_000, 200).catch(() => undefined);
   const report = deliveryReport(mix.ledgers(), { startedBefore: done });
-  expect({ missing: Object.fromEntries(report.missing), duplicated: Object.fromEntries(report.duplicated), unknown: report.unknown }).toEqual({ missing: {}, duplicated: {}, unknown: [] });
+  // When events are missing, what the gateways' content feeds logged says why.
+  const feedLog = report.missing.size === 0 ? [] : (['gateway-a', 'gateway-b'] as const).flatMap((g) => platform.app(g).output().split('\n').filter((l) => /content feed|Consumer/.test(l)).map((l) => `${g}: ${l.slice(0, 300)}`));
+  expect({ missing: Object.fromEntries(report.missing), duplicated: Object.fromEntries(report.duplicated), unknown: report.unknown, feedLog }).toEqual({ missing: {}, duplicated: {}, unknown: [], feedLog: [] });
 }
 
 const stackFault = (part: StackPart) => () => outage(part, 'SIGTERM, then stack.mjs up', () => stack.stop(part), () => stack.start());

@@ -62,7 +62,8 @@ export interface Outcome {
   status?: number;
   /**
    * The error's code: speech `detail.status`, GraphQL `extensions.code`, OAuth `error`, or for transport failures
-   * the socket error (`ECONNREFUSED`, `ECONNRESET`, …) or `client-timeout` (the mix gave up: `requestTimeoutMs`).
+   * the socket error (`ECONNREFUSED`, `ECONNRESET`, …), `client-timeout` (the mix gave up: `requestTimeoutMs`) or
+   * `no-gateway` (`gateways()` named none).
    */
   code?: string;
   message?: string;
@@ -306,11 +307,11 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   let oauth: typeof OAuth | undefined;
   const oauthClient: OAuth.Client = { client_id: options.oauthClient.clientId };
 
-  const pickGateway = (): string => {
+  /** The next live gateway in turn; undefined while none is live. */
+  const pickGateway = (): string | undefined => {
     const live = options.gateways();
-    if (live.length === 0) throw new Error('the traffic mix has no gateway to send to');
     gatewayTurn += 1;
-    return live[gatewayTurn % live.length]!;
+    return live[gatewayTurn % live.length];
   };
   const contentToken = (): string => options.contentTokens[tokenTurn++ % options.contentTokens.length]!;
   const marker = (): string => `${runId}-${++counter}`;
@@ -320,11 +321,11 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     const start = Date.now();
     let outcome: Outcome;
     try {
-      outcome = await send(gateway, AbortSignal.timeout(timeoutMs));
+      outcome = gateway === undefined ? { ok: false, code: 'no-gateway' } : await send(gateway, AbortSignal.timeout(timeoutMs));
     } catch (err) {
       outcome = transportFailure(err);
     }
-    const record: RequestRecord = { interface: INTERFACE_OF[operation], operation, gateway, start, latencyMs: Date.now() - start, outcome };
+    const record: RequestRecord = { interface: INTERFACE_OF[operation], operation, gateway: gateway ?? '', start, latencyMs: Date.now() - start, outcome };
     records.push(record);
     return record;
   }
@@ -545,6 +546,7 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   return {
     async start() {
       const gateway = pickGateway();
+      if (gateway === undefined) throw new Error('the traffic mix has no gateway to send to');
       // A write like the others in the ledgers (subscribers may see its event), made before any subscriber is live.
       const thread: WriteAttempt = { kind: 'post', marker: `${runId} thread`, start: Date.now(), committed: false };
       ledgers.writes.push(thread);
