@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { createTrafficMix, deliveryReport, eventually, type RequestRecord, type TrafficMix } from '@platform/testing';
 import { createApiKey, registerAccount } from '../gateway/platform';
 import { startFaultPlatform, type AppName, type FaultPlatform } from './support/fault-platform';
-import { violation } from './support/outage-rules';
+import { BOUND_MS, violation } from './support/outage-rules';
 import { startPrivateStack, type PrivateStack, type StackPart } from './support/private-stack';
 
 jest.setTimeout(600_000);
@@ -73,6 +73,8 @@ beforeAll(async () => {
     apiKey,
     contentTokens: writers.map((w) => w.token),
     ratePerSecond: 4,
+    // Past every bound in outage-rules.ts, so a request that hangs is recorded as such, not cut at the bound.
+    requestTimeoutMs: 90_000,
     // Spread over both gateways (subscriber i starts on replica i mod 2): those on the replica that is killed reconnect to the other.
     subscribers: 4,
   });
@@ -155,6 +157,9 @@ it('auth is killed and restarted', appFault('auth'));
 it('afterwards nothing is lost: events exactly once, charges match delivered audio, the queue drained', async () => {
   await mix.stop(90_000);
   const ledgers = mix.ledgers();
+  // No request hung, whenever it started (one that began in an outage and ended after it is checked here too).
+  const overdue = mix.records().filter((r) => r.outcome.code === 'client-timeout' || r.latencyMs > BOUND_MS[r.interface]);
+  expect(overdue.map((r) => `${r.operation} via ${r.gateway}: ${r.latencyMs} ms ${JSON.stringify(r.outcome)}`)).toEqual([]);
   const outside = mix.records().filter((r) => !windows.some((w) => r.start + r.latencyMs >= w.began && r.start <= w.done));
   expect(outside.length).toBeGreaterThan(0);
   expect(outside.filter((r) => !r.outcome.ok).map((r) => `${r.operation} via ${r.gateway}: ${JSON.stringify(r.outcome)}`)).toEqual([]);
