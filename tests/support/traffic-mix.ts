@@ -17,7 +17,8 @@ import { eventually } from './eventually';
  *
  * Knobs (`TrafficMixOptions`):
  * - `gateways`: the live replicas, asked before every request and every subscriber (re)connection; requests
- *   go round-robin over them. A test takes a replica out of the list the way a load balancer does when its
+ *   go round-robin over them, subscriber i connects to replica i mod n (so one whose replica goes away
+ *   reconnects to another). A test takes a replica out of the list the way a load balancer does when its
  *   `/readyz` fails.
  * - `ratePerSecond` (default 5): operations started per second, over all interfaces, on a fixed clock; an
  *   operation due while `maxInFlight` (default 32) are running is counted in `summary().skipped`, not started,
