@@ -30,10 +30,53 @@ const REQUIREMENTS = path.join(root, 'deploy', 'schemas', 'requirements.txt');
 const CRD_SCHEMAS = path.join(root, 'deploy', 'schemas');
 const VENV = path.join(stackDir, 'deploy-venv');
 
+/** helm v3.16 needs Go 1.22 or later to build. */
+const MIN_GO = [1, 22];
+/**
+ * The Go used when the machine's is older (Debian 12's golang-go is 1.19): Go's own distribution as the
+ * module golang.org/toolchain on the Go module proxy, which any Go can fetch (Go 1.21 and later switch to
+ * it by themselves; an older one is told to download it).
+ */
+const GO_TOOLCHAIN = 'go1.23.4';
+
+/** `[major, minor]` of a Go command, or null when it does not run. */
+function goVersion(go) {
+  const result = spawnSync(go, ['env', 'GOVERSION'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } });
+  const match = result.status === 0 ? /^go(\d+)\.(\d+)/.exec(result.stdout.trim()) : null;
+  return match ? [Number(match[1]), Number(match[2])] : null;
+}
+
+const recentEnough = (version) => version !== null && (version[0] > MIN_GO[0] || (version[0] === MIN_GO[0] && version[1] >= MIN_GO[1]));
+
+/** A Go that builds the pinned tools: the machine's if recent enough, else GO_TOOLCHAIN fetched once into .stack/go. */
 function goCommand() {
-  if (has('go')) return 'go';
-  if (fs.existsSync('/usr/local/go/bin/go')) return '/usr/local/go/bin/go';
-  throw new Error('Go is needed to build helm and kubeconform (Debian: apt-get install golang-go)');
+  const installed = [has('go') ? 'go' : null, '/usr/local/go/bin/go', '/usr/lib/go/bin/go'].filter((go) => go !== null && (go === 'go' || fs.existsSync(go)));
+  const usable = installed.find((go) => recentEnough(goVersion(go)));
+  if (usable) return usable;
+  const fetched = path.join(stackDir, 'go', GO_TOOLCHAIN);
+  if (fs.existsSync(path.join(fetched, 'bin', 'go'))) return path.join(fetched, 'bin', 'go');
+  const bootstrap = installed.find((go) => goVersion(go) !== null);
+  if (!bootstrap) throw new Error('Go is needed to build helm and kubeconform (Debian: apt-get install golang-go)');
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
+  const module = `golang.org/toolchain@v0.0.1-${GO_TOOLCHAIN}.linux-${arch}`;
+  console.error(`fetching ${GO_TOOLCHAIN} (${module}) from the Go module proxy with ${bootstrap}: the machine's Go is older than ${MIN_GO.join('.')}…`);
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'go-toolchain-'));
+  const info = JSON.parse(
+    execFileSync(bootstrap, ['mod', 'download', '-json', module], {
+      cwd: os.tmpdir(),
+      env: { ...process.env, GOMODCACHE: cache, GOFLAGS: '-modcacherw', GOTOOLCHAIN: 'local', GO111MODULE: 'on' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  const staging = `${fetched}.partial-${process.pid}`;
+  fs.cpSync(info.Dir, staging, { recursive: true });
+  fs.rmSync(cache, { recursive: true, force: true });
+  // A module zip keeps no file modes: the commands get theirs back, as Go's own toolchain switch does.
+  const tools = path.join(staging, 'pkg', 'tool', `linux_${arch}`);
+  for (const dir of [path.join(staging, 'bin'), tools]) for (const name of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, name), 0o755);
+  fs.renameSync(staging, fetched);
+  return path.join(fetched, 'bin', 'go');
 }
 
 /** The pinned tool's binary, built once into .stack/bin/<name>-<version>. */
@@ -45,7 +88,7 @@ function tool(name) {
   console.error(`building ${name} ${version} with go install (once; kept in ${path.relative(root, binary)})…`);
   execFileSync(goCommand(), ['install', `${module}@${version}`], {
     cwd: os.tmpdir(),
-    env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' },
+    env: { ...process.env, GOBIN: gobin, CGO_ENABLED: '0', GOTOOLCHAIN: 'local' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   fs.mkdirSync(path.dirname(binary), { recursive: true });
