@@ -260,6 +260,19 @@ describe('clients', () => {
     const again = await admin('POST', '/clients', { body: { client_id: doomed.client_id, name: 'again', type: 'public', grant_types: ['authorization_code'] } });
     expect(again.status).toBe(409);
   });
+
+  it("the platform's own page clients (playground, queue dashboard) cannot be changed or deleted here: 409, and they stay as registered", async () => {
+    for (const id of ['playground', 'queue-dashboard']) {
+      const before = await admin('GET', `/clients/${id}`);
+      expect(before.status).toBe(200);
+      const patched = await admin('PATCH', `/clients/${id}`, { body: { name: 'Renamed' } });
+      expect([patched.status, patched.body.error]).toEqual([409, 'conflict']);
+      expect(patched.body.error_description).toContain('registered by the platform at every boot');
+      const deleted = await admin('DELETE', `/clients/${id}`);
+      expect([deleted.status, deleted.body.error]).toEqual([409, 'conflict']);
+      expect(await admin('GET', `/clients/${id}`)).toMatchObject({ status: 200, body: before.body });
+    }
+  });
 });
 
 describe('accounts', () => {

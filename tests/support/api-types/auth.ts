@@ -1967,6 +1967,7 @@ export interface operations {
             401: components["responses"]["OAuthUnauthorized"];
             403: components["responses"]["OAuthForbidden"];
             404: components["responses"]["OAuthNotFound"];
+            409: components["responses"]["OAuthConflict"];
             413: components["responses"]["OAuthTooLarge"];
             429: components["responses"]["OAuthTooManyRequests"];
             500: components["responses"]["OAuthServerError"];
@@ -2002,6 +2003,7 @@ export interface operations {
             401: components["responses"]["OAuthUnauthorized"];
             403: components["responses"]["OAuthForbidden"];
             404: components["responses"]["OAuthNotFound"];
+            409: components["responses"]["OAuthConflict"];
             413: components["responses"]["OAuthTooLarge"];
             429: components["responses"]["OAuthTooManyRequests"];
             500: components["responses"]["OAuthServerError"];

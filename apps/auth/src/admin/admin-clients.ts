@@ -46,8 +46,23 @@ export async function listClientsPage(deps: ClientDeps, page: PageRequest): Prom
   return toPage(rows, page.limit, (r) => r._id, toPublicClient);
 }
 
+/**
+ * The platform's own page clients (the playground's and the queue dashboard's) are written again from
+ * PUBLIC_URL at every boot: a change through this API would last until the next boot, and a deletion would
+ * lock their client_id for ACCESS_TOKEN_TTL (tokens being issued to a deleted id revoke themselves), so the
+ * pages could not sign anyone in until then. They are turned off by configuration instead.
+ */
+function refusePlatformClient(deps: ClientDeps, id: string): void {
+  const owned = [
+    ['PLAYGROUND_CLIENT_ID', deps.config.PLAYGROUND_CLIENT_ID],
+    ['QUEUE_DASHBOARD_CLIENT_ID', deps.config.QUEUE_DASHBOARD_CLIENT_ID],
+  ].find(([, value]) => value !== '' && value === id);
+  if (owned) throw conflict(`the client ${id} is registered by the platform at every boot; set ${owned[0]} to an empty value to turn it off`);
+}
+
 /** Applies a patch; returns the client and the fields changed (their new values, for the audit log). */
 export async function updateClient(deps: ClientDeps, id: string, raw: unknown): Promise<{ client: PublicClient; changes: Record<string, unknown> }> {
+  refusePlatformClient(deps, id);
   const parsed = clientPatchInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const patch = parsed.data;
@@ -82,6 +97,7 @@ export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<
 
 /** Deletes a registration and revokes every token issued to it (tokens/client-token-tracking.ts). */
 export async function deleteClient(deps: ClientDeps, id: string): Promise<{ revoked_access_tokens: number }> {
+  refusePlatformClient(deps, id);
   const removed = await deps.clients.findOneAndDelete({ _id: id }).lean<ClientDoc>();
   if (!removed) throw notFound('client');
   await announceClientChange(deps.redis, deps.clients, id);

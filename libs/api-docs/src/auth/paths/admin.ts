@@ -43,11 +43,12 @@ export const adminPaths: JsonObject = {
   },
   '/admin/clients/{id}': {
     get: admin('getClient', 'One registration', { parameters: [clientId], responses: ok('The registration.', 'Client') }),
-    patch: admin('updateClient', 'Change a registration', { parameters: [clientId], requestBody: json('ClientPatch'), responses: ok('The registration now.', 'Client') }),
+    // 409 for the platform's own page clients (the playground's, the queue dashboard's), written again at every boot.
+    patch: admin('updateClient', 'Change a registration', { parameters: [clientId], requestBody: json('ClientPatch'), responses: ok('The registration now.', 'Client') }, [409]),
     delete: admin('deleteClient', 'Delete a registration and revoke every token issued to it', {
       parameters: [clientId],
       responses: ok('Deleted.', 'DeletedClient'),
-    }),
+    }, [409]),
   },
   '/admin/clients/{id}/secret': {
     post: admin('rotateClientSecret', 'A new secret for a confidential client; the old one stops working at once', {
