@@ -12,11 +12,7 @@ export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
   const type = getNamedType(info.returnType);
   if (!isObjectType(type)) return true;
   // The executor's own array (not a copy), so collectSubFields' memo is shared by every item of a list.
-  const fieldNodes = info.fieldNodes as FieldNode[];
-  const { fields, patches } = collectSubFields(info.schema, info.fragments, info.variableValues, type, fieldNodes);
-  return [fields, ...patches.map((patch) => patch.fields)].some((group) =>
-    [...group.values()].some((nodes) => nodes.some((node) => node.name.value === name)),
-  );
+  return subFieldNodes(info, type, info.fieldNodes as FieldNode[], name).length > 0;
 }
 
 /** The FieldNodes of the sub-field `name` of `type` as selected by `fieldNodes` (all aliases). */
