@@ -2,13 +2,14 @@ import mongoose, { type Connection } from 'mongoose';
 import { Redis } from 'ioredis';
 import { execute, parse } from 'graphql';
 import { stackEnv, uniqueName } from '@platform/testing';
+import { createUserMemo, requestUserVersion } from '../src/cache/user-memo';
 import { createVersionedCache } from '../src/cache/versioned-cache';
 import type { ContentDeps } from '../src/domain/deps';
 import { buildSchema } from '../src/graphql/graphql-mount';
 import { createCursorCodec, type CursorCodec } from '../src/graphql/cursors';
 import { createLoaders } from '../src/graphql/loaders';
 import { callerFromIdentity } from '../src/identity/caller';
-import { createModels, syncIndexes, type Models } from '../src/models';
+import { createModels, syncIndexes, type Models, type UserDoc } from '../src/models';
 
 /** Counts the database round trips one GraphQL operation costs, on a real mongod. */
 let connection: Connection;
@@ -240,5 +241,52 @@ describe('cursors are sealed only when selected', () => {
     const end = (paged.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
     const next = await run('query($a: String) { posts(first: 2, after: $a) { edges { node { title } } } }', { a: end });
     expect((next.data.posts as { edges: { node: { title: string } }[] }).edges.map((e) => e.node.title)).toEqual(['Post 54', 'Post 53']);
+  });
+});
+
+describe('the author memo reads its User version in the @cache look-up', () => {
+  let versionReads = 0;
+  const users = createUserMemo({
+    readVersion: (type) => {
+      versionReads += 1;
+      return cache().version(type);
+    },
+    findUsers: (ids) => models.users.find({ _id: { $in: ids } }).lean<UserDoc[]>(),
+    maxEntries: 100,
+  });
+  async function runWithMemo(query: string) {
+    const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache().invalidate(t), users };
+    const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
+    const userVersion = requestUserVersion(users.version);
+    const contextValue = { caller, deps, loaders: createLoaders(deps, userVersion), cursors: createCursorCodec('graphql-batching-test-secret-0123456789'), userVersion };
+    versionReads = 0;
+    const result = await execute({ schema, document: parse(query), contextValue });
+    expect(result.errors).toBeUndefined();
+    return result.data as Record<string, unknown>;
+  }
+  const authorOf = (data: Record<string, unknown>, title: string) =>
+    (data.posts as { edges: { node: { title: string; author: { name: string } } }[] }).edges.find((e) => e.node.title === title)?.node.author.name;
+
+  it('a cached list of posts with authors asks Redis for no version of its own, and still shows a rename at once', async () => {
+    await cache().invalidate('Post');
+    const query = '{ posts(first: 3) { edges { node { title author { name } } } } }';
+    expect(authorOf(await runWithMemo(query), 'Post 59')).toBe('User 9');
+    expect(versionReads).toBe(0);
+    // Served from the @cache entry, the authors from the memo: still no version read of its own.
+    expect(authorOf(await runWithMemo(query), 'Post 59')).toBe('User 9');
+    expect(versionReads).toBe(0);
+    // A profile write commits, then bumps the User version: the next request reads the new name.
+    await models.users.updateOne({ _id: 'u9' }, { $set: { name: 'Renamed 9' } });
+    await cache().invalidate('User');
+    expect(authorOf(await runWithMemo(query), 'Post 59')).toBe('Renamed 9');
+    expect(versionReads).toBe(0);
+    await models.users.updateOne({ _id: 'u9' }, { $set: { name: 'User 9' } });
+    await cache().invalidate('User');
+  });
+
+  it('an operation with no @cache field reads the version itself when it loads its first user', async () => {
+    const data = await runWithMemo('{ comment(id: "1") { author { name } } }');
+    expect((data.comment as { author: { name: string } }).author.name).toBe('User 0');
+    expect(versionReads).toBe(1);
   });
 });

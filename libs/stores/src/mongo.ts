@@ -6,6 +6,9 @@ import { isRedisUnavailable } from './redis';
  * (design notes), so the name is chosen by the app, not by the URL.
  */
 export async function connectMongo(url: string, dbName: string): Promise<Connection> {
+  // Mongoose otherwise records a stack trace (`new Error().stack`) at every query's execution, only to show it
+  // if the same query object is executed twice, which this code never does: 1.2 % of content's CPU on a list.
+  mongoose.set('skipOriginalStackTraces', true);
   const connection = mongoose.createConnection(url, {
     dbName,
     serverSelectionTimeoutMS: 5000,

@@ -19,6 +19,32 @@ export interface UserMemo {
   load(ids: readonly string[], version: string | null): Promise<Map<string, UserDoc>>;
 }
 
+/**
+ * The `User` version one GraphQL request loads its users under. A request whose operation goes through
+ * `@cache` gets it from that look-up, which reads it in the same round trip (`offer`); any other reads it on
+ * its own when its first user is loaded (`get`). Either way it is read before any user is loaded, as
+ * `UserMemo` requires.
+ */
+export interface RequestUserVersion {
+  /** True until the version was offered or asked for: a look-up may then read it alongside its own keys. */
+  readonly wanted: boolean;
+  offer(version: string): void;
+  get(): Promise<string | null>;
+}
+
+export function requestUserVersion(read: () => Promise<string | null>): RequestUserVersion {
+  let version: Promise<string | null> | undefined;
+  return {
+    get wanted() {
+      return version === undefined;
+    },
+    offer(value) {
+      version ??= Promise.resolve(value);
+    },
+    get: () => (version ??= read()),
+  };
+}
+
 export interface UserMemoDeps {
   readVersion: (type: CachedType) => Promise<string>;
   findUsers: (ids: string[]) => Promise<UserDoc[]>;

@@ -1,3 +1,4 @@
+import type { RequestUserVersion } from '../cache/user-memo';
 import type { Caller } from '../identity/caller';
 import type { ContentDeps } from '../domain/deps';
 import type { CursorCodec } from './cursors';
@@ -9,6 +10,8 @@ export interface GraphQLContext {
   loaders: Loaders;
   /** Seals and opens page cursors (cursors.ts). */
   cursors: CursorCodec;
+  /** The `User` version this request loads users under; a `@cache` look-up reads it in its own round trip. */
+  userVersion?: RequestUserVersion;
   /** Number of @cache hits while resolving this operation (reported in `extensions.cacheHits`). */
   cacheHits?: number;
 }

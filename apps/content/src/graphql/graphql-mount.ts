@@ -10,6 +10,7 @@ import { GraphQLErrorCode } from '@platform/errors';
 import { typeDefs } from '@platform/graphql-schema';
 import type { Logger } from '@platform/logger';
 import { isStoreUnavailable } from '@platform/stores';
+import { requestUserVersion } from '../cache/user-memo';
 import type { VersionedCache } from '../cache/versioned-cache';
 import type { ContentDeps } from '../domain/deps';
 import { callerOf } from '../identity/identity-middleware';
@@ -164,7 +165,10 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
         express.json({ limit: GRAPHQL_BODY_LIMIT }),
         limitsGate(options.maxCost),
         expressMiddleware(server, {
-          context: async ({ res }) => ({ caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps, options.deps.users?.version()), cursors: options.cursors }),
+          context: async ({ res }) => {
+            const userVersion = options.deps.users ? requestUserVersion(options.deps.users.version) : undefined;
+            return { caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps, userVersion), cursors: options.cursors, ...(userVersion ? { userVersion } : {}) };
+          },
         }),
         // Body parser failures on /graphql, in the GraphQL shape.
         (err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { RequestUserVersion } from '../cache/user-memo';
 import type { ContentDeps } from '../domain/deps';
 import type { CommentDoc, PostDoc, UserDoc } from '../models';
 
@@ -21,17 +22,17 @@ function byId<K, T extends { _id: K }>(keys: readonly K[], docs: T[]): (T | null
 }
 
 /** The users with these ids, through the process's user memo when there is one. */
-async function loadUsers(deps: ContentDeps, ids: readonly string[], userVersion: Promise<string | null> | undefined): Promise<(UserDoc | null)[]> {
+async function loadUsers(deps: ContentDeps, ids: readonly string[], userVersion: RequestUserVersion | undefined): Promise<(UserDoc | null)[]> {
   if (!deps.users) return byId(ids, await deps.models.users.find({ _id: { $in: [...ids] } }).lean<UserDoc[]>());
-  const found = await deps.users.load(ids, await (userVersion ?? deps.users.version()));
+  const found = await deps.users.load(ids, await (userVersion ? userVersion.get() : deps.users.version()));
   return ids.map((id) => found.get(id) ?? null);
 }
 
 /**
- * `userVersion`: the `User` cache version, read when the request began (beside its other queries),
- * so users come from the memo without a round trip of their own.
+ * `userVersion`: the request's `User` cache version (user-memo.ts), usually read in the same round trip as
+ * its `@cache` look-up, so users come from the memo without a round trip of their own.
  */
-export function createLoaders(deps: ContentDeps, userVersion?: Promise<string | null>): Loaders {
+export function createLoaders(deps: ContentDeps, userVersion?: RequestUserVersion): Loaders {
   const { models } = deps;
   return {
     user: new DataLoader((ids) => loadUsers(deps, ids, userVersion)),

@@ -109,7 +109,10 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           // Likewise an entry made without cursors (not sealed when not selected) serves no selection of them.
           if (connection) parts.push({ totalCount: counted, fields: [...(selectedNodeFields(info) ?? ['*'])].sort(), cursors: selectsCursors(info) });
           const key = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
-          const lookup = await deps.cache.get(cachedType, key).catch(() => null);
+          // The request's authors will need the `User` version: read in this round trip, not one of its own.
+          const alsoUser = ctx.userVersion?.wanted ? 'User' : undefined;
+          const lookup = await deps.cache.get(cachedType, key, alsoUser).catch(() => null);
+          if (lookup?.otherVersion !== undefined) ctx.userVersion?.offer(lookup.otherVersion);
           const hit = lookup?.value ?? null;
           if (hit !== null) {
             const cached = JSON.parse(hit) as unknown;
