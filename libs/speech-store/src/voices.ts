@@ -82,6 +82,8 @@ export interface SampleInput {
   fileName: string;
   mimeType: string;
   bytes: Buffer;
+  /** The SHA-256 of `bytes` (hex) when the caller has it already; computed here otherwise. */
+  sha256?: string;
 }
 
 export interface NewClonedVoice {
@@ -114,7 +116,7 @@ async function storeSamples(store: SpeechStore, voiceId: string, samples: Sample
         file_name: sample.fileName,
         mime_type: sample.mimeType,
         size_bytes: sample.bytes.length,
-        hash: await sha256Hex(sample.bytes),
+        hash: sample.sha256 ?? (await sha256Hex(sample.bytes)),
         file_id: fileId,
       });
     }

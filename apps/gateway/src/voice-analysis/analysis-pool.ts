@@ -10,8 +10,8 @@ export interface ThreadRequest {
   limits: CloneLimits;
 }
 
-/** A thread's answer: the outcome, or what went wrong unexpectedly; the samples come back either way. */
-export type ThreadReply = { id: number; samples: Uint8Array[] } & ({ outcome: CloneOutcome } | { error: string });
+/** A thread's answer: the outcome and each sample's SHA-256 (hex), or what went wrong unexpectedly; the samples come back either way. */
+export type ThreadReply = { id: number; samples: Uint8Array[] } & ({ outcome: CloneOutcome; sha256: string[] } | { error: string });
 
 export interface AnalysisPoolOptions {
   /** Worker threads; each analyses one job at a time. */
@@ -29,6 +29,12 @@ export interface AnalysisResult {
    * the arrays passed to `analyse` are empty (detached) afterwards.
    */
   samples: Buffer[];
+  /**
+   * Each sample's SHA-256 (hex), computed by the thread at its low priority: hashing tens of
+   * megabytes in the server process, even on libuv's pool, takes CPU from its event loop just as
+   * the samples are being stored.
+   */
+  sha256: string[];
 }
 
 export interface AnalysisPool {
@@ -100,7 +106,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       if (!job || job.id !== reply.id) return;
       unassign(slot);
       const samples = reply.samples.map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength));
-      if ('outcome' in reply) job.resolve({ outcome: reply.outcome, samples });
+      if ('outcome' in reply) job.resolve({ outcome: reply.outcome, samples, sha256: reply.sha256 });
       else job.reject(new Error(`voice analysis failed: ${reply.error}`));
       pump();
     });

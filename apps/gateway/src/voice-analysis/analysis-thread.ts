@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { analyseClone, type CloneLimits } from './clone-analysis';
@@ -20,7 +21,10 @@ parentPort?.on('message', (request: ThreadRequest) => {
   const limits: CloneLimits = request.limits;
   const give = [...new Set(request.samples.map((s) => s.buffer as ArrayBuffer))];
   analyseClone(request.samples, limits)
-    .then((outcome) => parentPort!.postMessage({ id: request.id, outcome, samples: request.samples } satisfies ThreadReply, give))
+    .then((outcome) => {
+      const sha256 = request.samples.map((s) => createHash('sha256').update(s).digest('hex'));
+      parentPort!.postMessage({ id: request.id, outcome, sha256, samples: request.samples } satisfies ThreadReply, give);
+    })
     .catch((err: unknown) =>
       parentPort!.postMessage({ id: request.id, error: err instanceof Error ? err.message : String(err), samples: request.samples } satisfies ThreadReply, give),
     );

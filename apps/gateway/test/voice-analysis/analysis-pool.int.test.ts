@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { AnalysisPoolFull, createAnalysisPool, type AnalysisPool } from '../../src/voice-analysis';
 
 /** The analysis thread pool with real threads and ffmpeg (the built thread entry: `npx tsc -b apps/gateway`). */
@@ -11,11 +12,12 @@ afterEach(async () => {
 });
 
 describe('voice analysis pool', () => {
-  it('analyses on a thread and gives the samples back unchanged', async () => {
+  it('analyses on a thread and gives the samples back unchanged, with their SHA-256', async () => {
     pool = createAnalysisPool({ threads: 1, maxQueued: 0 });
     const wav = speech();
     const sent = Buffer.from(wav);
-    const { outcome, samples } = await pool.analyse([sent], LIMITS);
+    const { outcome, samples, sha256 } = await pool.analyse([sent], LIMITS);
+    expect(sha256).toEqual([createHash('sha256').update(wav).digest('hex')]);
     expect(outcome).toMatchObject({ ok: true, engineParams: expect.any(Object), analysis: { f0MedianHz: expect.any(Number) } });
     expect(samples).toHaveLength(1);
     expect(samples[0]!.equals(wav)).toBe(true);

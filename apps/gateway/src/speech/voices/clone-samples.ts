@@ -7,7 +7,7 @@ import { UPLOAD_LIMITS } from './upload-limits';
 export interface Cloned {
   analysis: VoiceAnalysis & { timbreDistance: number };
   engineParams: EngineVoiceParams;
-  /** The samples to store: the same files, their bytes given back by the analysis thread. */
+  /** The samples to store: the same files, their bytes given back by the analysis thread with their hashes. */
   samples: SampleInput[];
 }
 
@@ -43,7 +43,7 @@ export async function cloneFromSamples(pool: AnalysisPool, samples: SampleInput[
   return {
     analysis: result.outcome.analysis,
     engineParams: result.outcome.engineParams,
-    samples: samples.map((s, i) => ({ ...s, bytes: result.samples[i] ?? s.bytes })),
+    samples: samples.map((s, i) => ({ ...s, bytes: result.samples[i] ?? s.bytes, sha256: result.sha256[i] })),
   };
 }
 
