@@ -635,7 +635,7 @@ const parts = [
         if (!fs.existsSync(idFile)) fs.writeFileSync(idFile, `${randomBytes(16).toString('base64url')}\n`);
         const clusterId = fs.readFileSync(idFile, 'utf8').trim();
         say('kafka', `formatting KRaft storage (cluster id ${clusterId})`);
-        await run('kafka', 'java', ['-Xmx256m', ...jvmLog, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, '--ignore-formatted'], {
+        await run('kafka', 'java', ['-Xmx256m', ...jvmLog, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props, '--ignore-formatted'], {
           log: logFile('kafka'),
         });
       }

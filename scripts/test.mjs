@@ -21,8 +21,29 @@ function runJest(name, projects, args) {
   const outputFile = path.join(stackDir, `jest-results-${name}.json`);
   fs.rmSync(outputFile, { force: true });
   const result = spawnSync(process.execPath, [jestBin, '--selectProjects', ...projects, '--json', `--outputFile=${outputFile}`, '--forceExit', ...args], { stdio: 'inherit', cwd: root });
-  const summary = fs.existsSync(outputFile) ? JSON.parse(fs.readFileSync(outputFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0 };
-  return { ok: result.status === 0, passed: summary.numPassedTests, failed: summary.numFailedTests };
+  const summary = fs.existsSync(outputFile) ? JSON.parse(fs.readFileSync(outputFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, testResults: [] };
+  return { ok: result.status === 0, passed: summary.numPassedTests, failed: summary.numFailedTests, failures: failuresOf(summary.testResults ?? []) };
+}
+
+/**
+ * Each failed test (or suite that failed to run) as one line: its file, its name and the first lines of
+ * its message. Printed again at the end, since a CI log is often read from its tail, far from jest's report.
+ */
+function failuresOf(testResults) {
+  const lines = [];
+  for (const file of testResults) {
+    const name = path.relative(root, file.name);
+    const failed = file.assertionResults.filter((a) => a.status === 'failed');
+    for (const a of failed) lines.push(`${name} › ${a.fullName}: ${firstLines(a.failureMessages.join('\n'))}`);
+    if (failed.length === 0 && file.status === 'failed') lines.push(`${name}: ${firstLines(file.message)}`);
+  }
+  return lines;
+}
+
+function firstLines(message) {
+  // eslint-disable-next-line no-control-regex
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  return plain.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at ')).slice(0, 4).join(' | ');
 }
 
 /**
@@ -46,9 +67,11 @@ if (extra.length > 0) {
   await quietMachine();
   runs.push(runJest('alone', ['alone'], ['--runInBand']));
 }
-// One plain closing line that any CI reader understands.
 const passed = runs.reduce((n, r) => n + r.passed, 0);
 const failed = runs.reduce((n, r) => n + r.failed, 0);
-console.log(`tests: ${passed} passed, ${failed} failed`);
+for (const line of runs.flatMap((r) => r.failures)) console.log(`failed: ${line}`);
 console.log(`npm test finished in ${Math.round((Date.now() - started) / 1000)} s`);
+// The plain closing line CI readers look for ('N passed, N failed'): it must be the last one printed,
+// since jest's own summary ('Tests: N passed, N total') is not a format they read.
+console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(runs.every((r) => r.ok) ? 0 : 1);
