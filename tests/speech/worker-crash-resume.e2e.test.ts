@@ -61,11 +61,20 @@ function tts(stack: SpeechStack, body: unknown, route: '' | '/stream' | '/with-t
   });
 }
 
-/** The one job stream of the stack (tests run one generation at a time), once it exists. */
-async function jobStreamKey(stack: SpeechStack): Promise<string> {
+/** The job streams of the stack now: `newJobStreamKey` passes over them. */
+async function jobStreams(stack: SpeechStack): Promise<Set<string>> {
+  return new Set(await stack.redis.keys(`${stack.prefix}:job:*:audio`));
+}
+
+/**
+ * The stream of the job started after `existing` was taken (tests run one generation at a time),
+ * once it exists. An earlier job's stream can outlive its response for a moment (the gateway
+ * deletes it as it finishes), so it is passed over by name rather than assumed gone.
+ */
+async function newJobStreamKey(stack: SpeechStack, existing: Set<string>): Promise<string> {
   let key = '';
   await eventually(async () => {
-    [key = ''] = await stack.redis.keys(`${stack.prefix}:job:*:audio`);
+    key = (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).find((k) => !existing.has(k)) ?? '';
     return key !== '';
   }, 30_000, 20);
   return key;
@@ -143,8 +152,9 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     const expected = Buffer.from(await reference.arrayBuffer());
     const before = await characterCount(stack);
 
+    const existing = await jobStreams(stack);
     const pending = tts(stack, body);
-    const stream = followStream(stack.redis, await jobStreamKey(stack));
+    const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
     // A few pieces in: the new worker has audio to repeat silently before it writes.
     const { killed, killedAt } = await killHolder(stack, stream.frames, 5);
     // The reservation stays held while the job changes workers.
@@ -176,8 +186,9 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     expect(reference.status).toBe(200);
     const expected = (await reference.json()) as { audio_base64: string; alignment: unknown };
 
+    const existing = await jobStreams(stack);
     const pending = tts(stack, body, '/with-timestamps');
-    const stream = followStream(stack.redis, await jobStreamKey(stack));
+    const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
     const { killedAt } = await killHolder(stack, stream.frames);
     const res = await pending;
     expect(res.status).toBe(200);
@@ -249,8 +260,9 @@ describe('a worker killed mid-job: another worker resumes it', () => {
       expect(reference.closed.code).toBe(1000);
       let stream: ReturnType<typeof followStream> | undefined;
       let kill: { killedAt: number } | undefined;
+      const existing = await jobStreams(stack);
       const crashed = await wsGeneration(framing, text, async () => {
-        stream = followStream(stack.redis, await jobStreamKey(stack));
+        stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
         kill = await killHolder(stack, stream.frames);
       });
       await stream!.stop();
@@ -269,8 +281,9 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     await twoLiveWorkers();
     const text = sentences('Nobody left', 60);
     const before = await characterCount(stack);
+    const existing = await jobStreams(stack);
     const pending = tts(stack, { text, output_format: 'mp3_44100_128' });
-    const stream = followStream(stack.redis, await jobStreamKey(stack));
+    const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
     await killHolder(stack, stream.frames);
     // The survivor takes the job over (its first frame); then it dies too.
     const deadWriter = stream.frames[0]!.writer;
@@ -310,8 +323,9 @@ describe('the neural model (unseeded: its sampling noise differs every time)', (
 
   it('whole file: the pieces already rendered are reused, so the audio is one generation with every piece once', async () => {
     const text = sentences('Neural', 12);
+    const existing = await jobStreams(stack);
     const pending = tts(stack, { text, model_id: 'piper_en_us_v1', output_format: 'pcm_22050' }).then(async (res) => ({ res, audio: Buffer.from(await res.arrayBuffer()) }));
-    const stream = followStream(stack.redis, await jobStreamKey(stack));
+    const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
     const { killedAt } = await killHolder(stack, stream.frames, 2);
     const { res, audio } = await pending;
     await stream.stop();
@@ -345,8 +359,9 @@ describe('a job lost more often than SYNTHESIS_MAX_RESUMES allows', () => {
   it('fails at once with the documented 503 (not after the frame timeout), a failed history item, nothing charged', async () => {
     const text = sentences('No second chance', 60);
     const before = await characterCount(stack);
+    const existing = await jobStreams(stack);
     const pending = tts(stack, { text, output_format: 'mp3_44100_128' });
-    const stream = followStream(stack.redis, await jobStreamKey(stack));
+    const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
     await killHolder(stack, stream.frames);
     const res = await pending;
     await stream.stop();
