@@ -4,6 +4,7 @@ import express from 'express';
 import { createLogger } from '@platform/logger';
 import type { Identity } from '@platform/identity';
 import type { SpeechStore } from '@platform/speech-store';
+import { stackEnv } from '@platform/testing';
 import { createAnalysisPool } from '../../apps/gateway/src/voice-analysis';
 import { voicesRoutes } from '../../apps/gateway/src/speech/voices';
 import { createCloneAdmission } from '../../apps/gateway/src/speech/voices/clone-admission';
@@ -34,8 +35,9 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
     next();
   });
   const v1 = express.Router();
-  // The gateway's defaults: one analysis thread, two uploads waiting, one upload per account at once.
-  const analysis = createAnalysisPool({ threads: 1, maxQueued: 2 });
+  // The gateway's defaults: one analysis thread, two uploads waiting, one upload per account at once; the
+  // thread stores accepted samples in the store's database.
+  const analysis = createAnalysisPool({ threads: 1, maxQueued: 2, sampleStore: { mongoUrl: stackEnv().MONGO_URL, dbName: store.connection.name } });
   v1.use(voicesRoutes({ store, logger, publicUrl: 'http://platform.test', analysis, admission: createCloneAdmission(1) }));
   v1.use(historyRoutes({ store, logger }));
   v1.use(userRoutes({ store, logger }));

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import mongoose from 'mongoose';
+import type mongoose from 'mongoose';
 
 type Bucket = mongoose.mongo.GridFSBucket;
 

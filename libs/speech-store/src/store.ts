@@ -2,6 +2,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { createSpeechModels, type SpeechModels } from './documents';
 import { DEFAULT_PLANS, type Plans } from './plan-allowances';
 import type { PremadeVoice } from './premade';
+import { sampleBucket } from './sample-files';
 
 /** Everything the speech-store functions need, passed in explicitly (tests hand in their own). */
 export interface SpeechStore {
@@ -32,7 +33,7 @@ export async function createSpeechStore(connection: Connection, options: SpeechS
   return {
     connection,
     models,
-    samples: new mongoose.mongo.GridFSBucket(db, { bucketName: 'voice_samples' }),
+    samples: sampleBucket(db),
     audio: new mongoose.mongo.GridFSBucket(db, { bucketName: 'history_audio' }),
     plans: options.plans ?? DEFAULT_PLANS,
     premade: options.premade ?? [],

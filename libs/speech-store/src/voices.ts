@@ -1,11 +1,11 @@
-import { webcrypto } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { SpeechError } from '@platform/errors';
 import type { EngineVoiceParams } from '@platform/speech-engine';
-import { deleteFile, getFile, putFile } from './gridfs';
-import { isPlausibleId, newId } from './ids';
+import { getFile } from './gridfs';
+import { isPlausibleId } from './ids';
 import type { SampleDoc, VoiceDoc, VoiceSettings } from './documents';
 import type { PremadeVoice } from './premade';
+import { removeSampleFiles } from './sample-files';
 import type { SpeechStore } from './store';
 import { checkVoiceChange, claimVoiceChange, releaseVoiceSlot } from './subscriptions';
 import { inTransaction } from './transaction';
@@ -78,69 +78,29 @@ function definedOnly(settings: Partial<VoiceSettings>): Partial<VoiceSettings> {
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined && v !== null)) as Partial<VoiceSettings>;
 }
 
-export interface SampleInput {
-  fileName: string;
-  mimeType: string;
-  bytes: Buffer;
-  /** The SHA-256 of `bytes` (hex) when the caller has it already; computed here otherwise. */
-  sha256?: string;
-}
-
 export interface NewClonedVoice {
+  /** The id the samples were stored under (`storeSampleFiles`). */
+  voiceId: string;
   accountId: string;
   plan?: string;
   name: string;
   description: string | null;
   labels: Record<string, string>;
-  samples: SampleInput[];
+  /** Stored already (`storeSampleFiles`); this takes them over and removes them if no voice is made of them. */
+  samples: SampleDoc[];
   analysis: Record<string, number>;
   engineParams: EngineVoiceParams;
 }
 
 /**
- * A sample's SHA-256, computed on libuv's thread pool (Web Crypto's digest is asynchronous in Node):
- * ten 4 MB samples hashed with `createHash` hold the event loop for tens of milliseconds, and this
- * runs on the gateway, which must keep answering while a large upload is stored.
- */
-async function sha256Hex(bytes: Buffer): Promise<string> {
-  return Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
-}
-
-async function storeSamples(store: SpeechStore, voiceId: string, samples: SampleInput[]): Promise<SampleDoc[]> {
-  const stored: SampleDoc[] = [];
-  try {
-    for (const sample of samples) {
-      const fileId = await putFile(store.samples, `${voiceId}/${sample.fileName}`, sample.bytes, sample.mimeType);
-      stored.push({
-        sample_id: newId(),
-        file_name: sample.fileName,
-        mime_type: sample.mimeType,
-        size_bytes: sample.bytes.length,
-        hash: sample.sha256 ?? (await sha256Hex(sample.bytes)),
-        file_id: fileId,
-      });
-    }
-  } catch (err) {
-    await removeSampleFiles(store, stored);
-    throw err;
-  }
-  return stored;
-}
-
-async function removeSampleFiles(store: SpeechStore, samples: Pick<SampleDoc, 'file_id'>[]): Promise<void> {
-  await Promise.allSettled(samples.map((s) => deleteFile(store.samples, s.file_id)));
-}
-
-/**
- * Stores a cloned voice: the samples go to GridFS first, then one transaction takes a voice slot
- * and an add/edit from the plan and inserts the voice, so the counters and the voices stored never
- * disagree. A refusal or failure removes the samples again, so nothing is left behind.
+ * Stores a cloned voice whose samples are in GridFS already: one transaction takes a voice slot and an
+ * add/edit from the plan and inserts the voice, so the counters and the voices stored never disagree. A
+ * refusal or failure removes the samples again, so nothing is left behind.
  */
 export async function createClonedVoice(store: SpeechStore, input: NewClonedVoice): Promise<VoiceDoc> {
-  await checkVoiceChange(store, input.accountId, input.plan, 'add');
-  const voiceId = newId();
-  const samples = await storeSamples(store, voiceId, input.samples);
+  const { voiceId, samples } = input;
   try {
+    await checkVoiceChange(store, input.accountId, input.plan, 'add');
     return await inTransaction(store, async (session) => {
       await claimVoiceChange(store, session, input.accountId, input.plan, 'add');
       const [doc] = await store.models.Voice.create(
@@ -162,7 +122,7 @@ export async function createClonedVoice(store: SpeechStore, input: NewClonedVoic
       return doc.toObject<VoiceDoc>();
     });
   } catch (err) {
-    await removeSampleFiles(store, samples);
+    await removeSampleFiles(store.samples, samples);
     throw err;
   }
 }
@@ -174,8 +134,11 @@ export interface VoiceEdit {
   name?: string;
   description?: string | null;
   labels?: Record<string, string>;
-  /** When present, the sample set changes: `keep` lists kept sample ids, `add` the new uploads. */
-  samples?: { keep: string[]; add: SampleInput[]; analysis: Record<string, number>; engineParams: EngineVoiceParams };
+  /**
+   * When present, the sample set changes: `keep` lists kept sample ids, `add` the new uploads, stored already
+   * (`storeSampleFiles`) and removed again if the edit does not happen.
+   */
+  samples?: { keep: string[]; add: SampleDoc[]; analysis: Record<string, number>; engineParams: EngineVoiceParams };
 }
 
 /**
@@ -185,6 +148,19 @@ export interface VoiceEdit {
  * parameters describe other samples, and an edit that loses that race is not counted.
  */
 export async function editClonedVoice(store: SpeechStore, edit: VoiceEdit): Promise<VoiceDoc> {
+  let edited: { doc: VoiceDoc; dropped: SampleDoc[] };
+  try {
+    edited = await swapVoice(store, edit);
+  } catch (err) {
+    await removeSampleFiles(store.samples, edit.samples?.add ?? []);
+    throw err;
+  }
+  await removeSampleFiles(store.samples, edited.dropped);
+  return edited.doc;
+}
+
+/** `editClonedVoice`'s change, and the samples it dropped, whose files go once it is made. */
+async function swapVoice(store: SpeechStore, edit: VoiceEdit): Promise<{ doc: VoiceDoc; dropped: SampleDoc[] }> {
   const current = await findVoice(store, edit.accountId, edit.voiceId);
   if (!current) throw voiceNotFound(edit.voiceId);
   if (current.category === 'premade') throw premadeImmutable();
@@ -195,34 +171,25 @@ export async function editClonedVoice(store: SpeechStore, edit: VoiceEdit): Prom
   if (!edit.samples) {
     const doc = await store.models.Voice.findOneAndUpdate({ _id: edit.voiceId, accountId: edit.accountId }, { $set: set }, { new: true }).lean<VoiceDoc>();
     if (!doc) throw voiceNotFound(edit.voiceId);
-    return doc;
+    return { doc, dropped: [] };
   }
   await checkVoiceChange(store, edit.accountId, edit.plan, 'edit');
   const keep = new Set(edit.samples.keep);
   const kept = current.doc.samples.filter((s) => keep.has(s.sample_id));
-  const dropped = current.doc.samples.filter((s) => !keep.has(s.sample_id));
-  const added = await storeSamples(store, edit.voiceId, edit.samples.add);
-  set.samples = [...kept, ...added];
+  set.samples = [...kept, ...edit.samples.add];
   set.analysis = edit.samples.analysis;
   set.engineParams = edit.samples.engineParams;
-  let doc: VoiceDoc;
-  try {
-    doc = await inTransaction(store, async (session) => {
-      await claimVoiceChange(store, session, edit.accountId, edit.plan, 'edit');
-      const swapped = await store.models.Voice.findOneAndUpdate(
-        { _id: edit.voiceId, accountId: edit.accountId, updatedAt: current.doc.updatedAt },
-        { $set: set },
-        { new: true, session },
-      ).lean<VoiceDoc>();
-      if (!swapped) throw new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
-      return swapped;
-    });
-  } catch (err) {
-    await removeSampleFiles(store, added);
-    throw err;
-  }
-  await removeSampleFiles(store, dropped);
-  return doc;
+  const doc = await inTransaction(store, async (session) => {
+    await claimVoiceChange(store, session, edit.accountId, edit.plan, 'edit');
+    const swapped = await store.models.Voice.findOneAndUpdate(
+      { _id: edit.voiceId, accountId: edit.accountId, updatedAt: current.doc.updatedAt },
+      { $set: set },
+      { new: true, session },
+    ).lean<VoiceDoc>();
+    if (!swapped) throw new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
+    return swapped;
+  });
+  return { doc, dropped: current.doc.samples.filter((s) => !keep.has(s.sample_id)) };
 }
 
 /**
@@ -239,7 +206,7 @@ export async function deleteClonedVoice(store: SpeechStore, accountId: string, v
     return deleted;
   });
   if (!doc) return false;
-  await removeSampleFiles(store, doc.samples);
+  await removeSampleFiles(store.samples, doc.samples);
   return true;
 }
 

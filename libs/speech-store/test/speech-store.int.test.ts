@@ -14,6 +14,8 @@ import {
   deleteHistoryItem,
   nextMonthStartUnix,
   peekSubscription,
+  newId,
+  storeSampleFiles,
   type SpeechStore,
 } from '@platform/speech-store';
 import { SpeechError } from '@platform/errors';
@@ -288,16 +290,21 @@ describe('concurrency on one account', () => {
 
   describe('voices and the voice counters (transactions)', () => {
     // The free plan here: voice_limit 3, max_voice_add_edits 10.
-    const newVoice = (accountId: string, name = 'clone') => ({
-      accountId,
-      plan: 'free',
-      name,
-      description: null,
-      labels: {},
-      samples: [{ fileName: 's.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 220) }],
-      analysis: {},
-      engineParams: NEUTRAL_PARAMS,
-    });
+    // Its sample stored first, as the gateway's analysis thread does before the voice is created.
+    const newVoice = async (accountId: string, name = 'clone') => {
+      const voiceId = newId();
+      return {
+        voiceId,
+        accountId,
+        plan: 'free',
+        name,
+        description: null,
+        labels: {},
+        samples: await storeSampleFiles(store.samples, voiceId, [{ fileName: 's.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 220) }]),
+        analysis: {},
+        engineParams: NEUTRAL_PARAMS,
+      };
+    };
     /** Sample files no voice refers to (left behind by a refused or failed change). */
     const strayFiles = async () => {
       const referenced = new Set((await store.models.Voice.find({}, { samples: 1 }).lean()).flatMap((v) => v.samples.map((s) => String(s.file_id))));
@@ -311,7 +318,7 @@ describe('concurrency on one account', () => {
 
     it('20 concurrent adds beyond the voice limit create exactly the allowed number, the counter equal to the voices stored', async () => {
       const account = 'acct-voice-race';
-      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => createClonedVoice(store, newVoice(account, `v${i}`))));
+      const results = await Promise.allSettled(Array.from({ length: 20 }, async (_, i) => createClonedVoice(store, await newVoice(account, `v${i}`))));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
       refusedWith(results, 'quota_exceeded', 429);
       expect(await counters(account)).toEqual({ voiceCount: 3, voiceAddEditCounter: 3, stored: 3 });
@@ -320,8 +327,8 @@ describe('concurrency on one account', () => {
 
     it('concurrent deletes of one voice free its slot once', async () => {
       const account = 'acct-delete-race';
-      const voice = await createClonedVoice(store, newVoice(account));
-      await createClonedVoice(store, newVoice(account));
+      const voice = await createClonedVoice(store, await newVoice(account));
+      await createClonedVoice(store, await newVoice(account));
       const results = await Promise.all(Array.from({ length: 10 }, () => deleteClonedVoice(store, account, voice._id)));
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await counters(account)).toEqual({ voiceCount: 1, voiceAddEditCounter: 2, stored: 1 });
@@ -330,13 +337,18 @@ describe('concurrency on one account', () => {
 
     it('concurrent sample edits: only the edits that happened are counted, and never past the allowance', async () => {
       const account = 'acct-edit-race';
-      const voices = await Promise.all([createClonedVoice(store, newVoice(account, 'a')), createClonedVoice(store, newVoice(account, 'b'))]);
-      const edit = (voiceId: string) =>
+      const voices = await Promise.all([createClonedVoice(store, await newVoice(account, 'a')), createClonedVoice(store, await newVoice(account, 'b'))]);
+      const edit = async (voiceId: string) =>
         editClonedVoice(store, {
           accountId: account,
           plan: 'free',
           voiceId,
-          samples: { keep: [], add: [{ fileName: 'x.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 330) }], analysis: {}, engineParams: NEUTRAL_PARAMS },
+          samples: {
+            keep: [],
+            add: await storeSampleFiles(store.samples, voiceId, [{ fileName: 'x.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 330) }]),
+            analysis: {},
+            engineParams: NEUTRAL_PARAMS,
+          },
         });
       // Edits of one voice that start from the same version: one swaps it, the others get 409 and are not counted.
       const results = await Promise.allSettled(Array.from({ length: 16 }, (_, i) => edit(voices[i % 2]!._id)));
@@ -355,9 +367,9 @@ describe('concurrency on one account', () => {
 
     it('a voice that fails to be stored changes no counter and leaves no sample behind', async () => {
       const account = 'acct-voice-fails';
-      await createClonedVoice(store, newVoice(account));
+      await createClonedVoice(store, await newVoice(account));
       // An empty name fails the voice schema's validation inside the transaction, after the claim.
-      await expect(createClonedVoice(store, newVoice(account, ''))).rejects.toThrow(/name/);
+      await expect(createClonedVoice(store, await newVoice(account, ''))).rejects.toThrow(/name/);
       expect(await counters(account)).toEqual({ voiceCount: 1, voiceAddEditCounter: 1, stored: 1 });
       expect(await strayFiles()).toBe(0);
     });

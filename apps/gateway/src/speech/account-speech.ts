@@ -42,10 +42,12 @@ export interface AccountSpeech {
 /** The speech API's account features (voices, history, user) in the gateway, from one connection to the speech database. */
 export async function createAccountSpeech(options: AccountSpeechOptions): Promise<AccountSpeech> {
   const plans = loadPlans(options.plansJson);
-  const connection = await connectMongo(options.mongoUrl, options.mongoDb ?? 'speech');
+  const dbName = options.mongoDb ?? 'speech';
+  const connection = await connectMongo(options.mongoUrl, dbName);
   const store = await createSpeechStore(connection, { plans, premade: options.premade });
   const cloning = { ...VOICE_ANALYSIS_DEFAULTS, ...options.voiceAnalysis };
-  const analysis = createAnalysisPool({ threads: cloning.threads, maxQueued: cloning.queue });
+  // The threads store the samples of a voice they accept themselves, over a connection of their own.
+  const analysis = createAnalysisPool({ threads: cloning.threads, maxQueued: cloning.queue, sampleStore: { mongoUrl: options.mongoUrl, dbName } });
   const admission = createCloneAdmission(cloning.perAccount);
   const router = Router();
   router.use(voicesRoutes({ store, logger: options.logger, publicUrl: options.publicUrl, analysis, admission }));

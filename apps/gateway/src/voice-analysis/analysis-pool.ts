@@ -1,17 +1,37 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { sampleFromData, type SampleData, type SampleDoc } from '@platform/speech-store';
 import type { CloneLimits, CloneOutcome } from './clone-analysis';
+
+/**
+ * Where a job's samples go once they are found to make a voice: GridFS files named for `voiceId`. `files`
+ * is aligned with the job's samples; `null` marks one analysed but not stored (a voice's kept sample).
+ */
+export interface SampleStoring {
+  voiceId: string;
+  files: ({ fileName: string; mimeType: string } | null)[];
+}
+
+/** The database the threads store samples in (`SampleStoring`), given to each thread as it starts. */
+export interface SampleStoreConfig {
+  mongoUrl: string;
+  dbName: string;
+}
 
 /** One job as it crosses to a thread (analysis-thread.ts). */
 export interface ThreadRequest {
   id: number;
   samples: Uint8Array[];
   limits: CloneLimits;
+  store?: SampleStoring;
 }
 
-/** A thread's answer: the outcome and each sample's SHA-256 (hex), or what went wrong unexpectedly; the samples come back either way. */
-export type ThreadReply = { id: number; samples: Uint8Array[] } & ({ outcome: CloneOutcome; sha256: string[] } | { error: string });
+/**
+ * A thread's answer: the outcome, with the samples it stored when it was asked to and they make a voice; or
+ * what went wrong unexpectedly (`storeUnavailable` when storing failed because the store cannot serve now).
+ */
+export type ThreadReply = { id: number } & ({ outcome: CloneOutcome; stored: SampleData[] } | { error: string; storeUnavailable: boolean });
 
 export interface AnalysisPoolOptions {
   /** Worker threads; each analyses one job at a time. */
@@ -20,30 +40,37 @@ export interface AnalysisPoolOptions {
   maxQueued: number;
   /** A job still running after this long is abandoned and its thread replaced (default 120 000). */
   jobTimeoutMs?: number;
+  /** Where jobs that ask for it store their samples; without it such a job fails. */
+  sampleStore?: SampleStoreConfig;
 }
 
 export interface AnalysisResult {
   outcome: CloneOutcome;
   /**
-   * The samples, given back: their memory was moved to the thread and back instead of copied, and
-   * the arrays passed to `analyse` are empty (detached) afterwards.
+   * The samples stored as asked (`SampleStoring`, in order, `null`s left out) when the outcome is a voice;
+   * empty otherwise. The thread writes them, over its own connection and at its low priority: tens of
+   * megabytes cut, serialised and hashed in the server process allocate enough to keep its garbage collector
+   * pausing the event loop while they are written.
    */
-  samples: Buffer[];
-  /**
-   * Each sample's SHA-256 (hex), computed by the thread at its low priority: hashing tens of
-   * megabytes in the server process, even on libuv's pool, takes CPU from its event loop just as
-   * the samples are being stored.
-   */
-  sha256: string[];
+  stored: SampleDoc[];
 }
 
 export interface AnalysisPool {
-  analyse(samples: readonly Uint8Array[], limits: CloneLimits): Promise<AnalysisResult>;
+  /** The arrays passed are moved to the thread, not copied: they are empty (detached) afterwards. */
+  analyse(samples: readonly Uint8Array[], limits: CloneLimits, store?: SampleStoring): Promise<AnalysisResult>;
   /** Jobs running and waiting now. */
   load(): { running: number; queued: number };
   /** Jobs started since the pool was made. */
   started(): number;
   close(): Promise<void>;
+}
+
+/** Storing a job's samples failed because the store cannot serve now (MongoDB without a primary or out of reach). */
+export class SampleStoreUnavailable extends Error {
+  constructor(message: string) {
+    super(`storing voice samples: ${message}`);
+    this.name = 'SampleStoreUnavailable';
+  }
 }
 
 /** The queue of waiting jobs is at its bound. */
@@ -58,6 +85,7 @@ interface Job {
   id: number;
   samples: Uint8Array[];
   limits: CloneLimits;
+  store: SampleStoring | undefined;
   resolve(result: AnalysisResult): void;
   reject(err: Error): void;
 }
@@ -98,16 +126,15 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   let closed = false;
 
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(THREAD_ENTRY), job: null, timer: null };
+    const slot: Slot = { worker: new Worker(THREAD_ENTRY, { workerData: options.sampleStore ?? null }), job: null, timer: null };
     // An idle thread does not keep the process alive (see `assign`).
     slot.worker.unref();
     slot.worker.on('message', (reply: ThreadReply) => {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
       unassign(slot);
-      const samples = reply.samples.map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength));
-      if ('outcome' in reply) job.resolve({ outcome: reply.outcome, samples, sha256: reply.sha256 });
-      else job.reject(new Error(`voice analysis failed: ${reply.error}`));
+      if ('outcome' in reply) job.resolve({ outcome: reply.outcome, stored: reply.stored.map(sampleFromData) });
+      else job.reject(reply.storeUnavailable ? new SampleStoreUnavailable(reply.error) : new Error(`voice analysis failed: ${reply.error}`));
       pump();
     });
     slot.worker.on('error', (err) => drop(slot, err));
@@ -144,7 +171,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     slot.timer.unref();
     // A job in hand keeps the process alive until it is answered.
     slot.worker.ref();
-    const request: ThreadRequest = { id: job.id, samples: job.samples, limits: job.limits };
+    const request: ThreadRequest = { id: job.id, samples: job.samples, limits: job.limits, ...(job.store ? { store: job.store } : {}) };
     slot.worker.postMessage(request, [...new Set(job.samples.map((s) => s.buffer as ArrayBuffer))]);
   }
 
@@ -161,12 +188,12 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   for (let i = 0; i < size; i += 1) spawn();
 
   return {
-    analyse(samples, limits) {
+    analyse(samples, limits, store) {
       if (closed) return Promise.reject(new Error('the voice analysis pool is closed'));
       const busy = slots.length >= size && slots.every((s) => s.job !== null);
       if (busy && queue.length >= options.maxQueued) return Promise.reject(new AnalysisPoolFull());
       return new Promise<AnalysisResult>((resolve, reject) => {
-        queue.push({ id: nextId++, samples: samples.map(ownBuffer), limits, resolve, reject });
+        queue.push({ id: nextId++, samples: samples.map(ownBuffer), limits, store, resolve, reject });
         pump();
       });
     },

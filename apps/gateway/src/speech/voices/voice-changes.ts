@@ -6,6 +6,7 @@ import {
   editClonedVoice,
   findVoice,
   getSampleAudio,
+  newId,
   premadeImmutable,
   voiceNotFound,
   type SampleInput,
@@ -44,14 +45,16 @@ export async function addVoice(deps: VoiceChangeDeps, caller: SpeechCaller, read
     const upload = await readUpload();
     const form = readVoiceForm(upload.fields, 'add');
     if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
-    const cloned = await cloneFromSamples(deps.analysis, toSamples(upload.files));
+    const voiceId = newId();
+    const cloned = await cloneFromSamples(deps.analysis, voiceId, [], toSamples(upload.files));
     return await createClonedVoice(deps.store, {
+      voiceId,
       accountId: caller.sub,
       plan: caller.plan,
       name: form.name!,
       description: form.description ?? null,
       labels: form.labels ?? {},
-      samples: cloned.samples,
+      samples: cloned.stored,
       analysis: cloned.analysis as unknown as Record<string, number>,
       engineParams: cloned.engineParams,
     });
@@ -79,8 +82,8 @@ async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId
     const got = await getSampleAudio(deps.store, caller.sub, voiceId, id);
     if (got) keptSamples.push({ fileName: got.sample.file_name, mimeType: got.sample.mime_type, bytes: got.bytes });
   }
-  const cloned = await cloneFromSamples(deps.analysis, [...keptSamples, ...added]);
-  return { keep, add: cloned.samples.slice(keptSamples.length), analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
+  const cloned = await cloneFromSamples(deps.analysis, voiceId, keptSamples, added);
+  return { keep, add: cloned.stored, analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
 }
 
 /** `POST /v1/voices/{voice_id}/edit`: name, description, labels and samples of the account's cloned voice. */

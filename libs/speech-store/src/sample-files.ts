@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import mongoose from 'mongoose';
+import type { SampleDoc } from './documents';
+import { deleteFile, putFile } from './gridfs';
+import { newId } from './ids';
+
+// Loaded on its own (`@platform/speech-store/sample-files`) by the gateway's voice-analysis thread, which
+// stores the samples it has just analysed: so nothing here may load the store's models or the rest of the
+// library at run time.
+
+/** The GridFS bucket of uploaded cloning samples. */
+const SAMPLE_BUCKET = 'voice_samples';
+
+type Bucket = mongoose.mongo.GridFSBucket;
+
+/** The GridFS bucket of a speech database's cloning samples. */
+export function sampleBucket(db: mongoose.mongo.Db): Bucket {
+  return new mongoose.mongo.GridFSBucket(db, { bucketName: SAMPLE_BUCKET });
+}
+
+/** An uploaded sample to store. */
+export interface SampleInput {
+  fileName: string;
+  mimeType: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Stores a voice's samples in GridFS (as `<voiceId>/<file name>`) and describes each as the voice document
+ * records it, SHA-256 included. Hashing and writing tens of megabytes is work for a thread that serves no
+ * requests (the gateway runs this on its voice-analysis thread). If one fails, those already written are
+ * removed and the failure is thrown.
+ */
+export async function storeSampleFiles(bucket: Bucket, voiceId: string, samples: readonly SampleInput[]): Promise<SampleDoc[]> {
+  const stored: SampleDoc[] = [];
+  try {
+    for (const sample of samples) {
+      const bytes = Buffer.from(sample.bytes.buffer, sample.bytes.byteOffset, sample.bytes.byteLength);
+      const fileId = await putFile(bucket, `${voiceId}/${sample.fileName}`, bytes, sample.mimeType);
+      stored.push({
+        sample_id: newId(),
+        file_name: sample.fileName,
+        mime_type: sample.mimeType,
+        size_bytes: bytes.length,
+        hash: createHash('sha256').update(bytes).digest('hex'),
+        file_id: fileId,
+      });
+    }
+  } catch (err) {
+    await removeSampleFiles(bucket, stored);
+    throw err;
+  }
+  return stored;
+}
+
+/** Removes sample files; what is already gone is not an error. */
+export async function removeSampleFiles(bucket: Bucket, samples: readonly Pick<SampleDoc, 'file_id'>[]): Promise<void> {
+  await Promise.allSettled(samples.map((s) => deleteFile(bucket, s.file_id)));
+}
+
+/** A stored sample as plain data, to cross between threads: a class instance (the file id) does not survive the crossing. */
+export type SampleData = Omit<SampleDoc, 'file_id'> & { file_id: string };
+
+export function sampleToData(sample: SampleDoc): SampleData {
+  return { ...sample, file_id: sample.file_id.toHexString() };
+}
+
+export function sampleFromData(data: SampleData): SampleDoc {
+  return { ...data, file_id: new mongoose.Types.ObjectId(data.file_id) };
+}
