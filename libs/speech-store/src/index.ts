@@ -3,7 +3,7 @@ export { createSpeechModels, type SpeechModels, type VoiceDoc, type SampleDoc, t
 export { DEFAULT_PLANS, PLAN_NAMES, loadPlans, planName, planPriority, PlansConfigError, type Plan, type PlanName, type Plans } from './plan-allowances';
 export { nextMonthStartUnix } from './period';
 export { newId, isPlausibleId } from './ids';
-export { sampleBucket, storeSampleFiles, removeSampleFiles, sampleFromData, sampleToData, type SampleData, type SampleInput } from './sample-files';
+export { sampleBucket, storeSampleFiles, readSampleFile, removeSampleFiles, sampleFromData, sampleToData, type SampleData, type SampleInput } from './sample-files';
 export { premadeFromCatalogue, type PremadeVoice } from './premade';
 export {
   ensureSubscription,
@@ -30,6 +30,7 @@ export {
   deleteClonedVoice,
   getSampleAudio,
   voiceNotFound,
+  voiceChanged,
   premadeImmutable,
   type StoredVoice,
   type AccountVoice,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import mongoose from 'mongoose';
 import type { SampleDoc } from './documents';
-import { deleteFile, putFile } from './gridfs';
+import { deleteFile, getFile, putFile } from './gridfs';
 import { newId } from './ids';
 
 // Loaded on its own (`@platform/speech-store/sample-files`) by the gateway's voice-analysis thread, which
@@ -51,6 +51,11 @@ export async function storeSampleFiles(bucket: Bucket, voiceId: string, samples:
     throw err;
   }
   return stored;
+}
+
+/** A stored sample's bytes; null when its file is gone (the sample was dropped by a change since). */
+export function readSampleFile(bucket: Bucket, fileId: string): Promise<Buffer | null> {
+  return getFile(bucket, new mongoose.Types.ObjectId(fileId));
 }
 
 /** Removes sample files; what is already gone is not an error. */

@@ -17,6 +17,11 @@ export function premadeImmutable(): SpeechError {
   return new SpeechError(400, 'bad_request', 'Premade voices cannot be edited or deleted.');
 }
 
+/** A sample change that lost the race with another change of the same voice. */
+export function voiceChanged(): SpeechError {
+  return new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
+}
+
 export function voiceNotFound(voiceId: string): SpeechError {
   return new SpeechError(404, 'voice_not_found', `A voice with the voice_id ${voiceId} was not found.`);
 }
@@ -186,7 +191,7 @@ async function swapVoice(store: SpeechStore, edit: VoiceEdit): Promise<{ doc: Vo
       { $set: set },
       { new: true, session },
     ).lean<VoiceDoc>();
-    if (!swapped) throw new SpeechError(409, 'error', 'The voice changed while this edit was running; try again.');
+    if (!swapped) throw voiceChanged();
     return swapped;
   });
   return { doc, dropped: current.doc.samples.filter((s) => !keep.has(s.sample_id)) };

@@ -5,12 +5,14 @@ import { sampleFromData, type SampleData, type SampleDoc } from '@platform/speec
 import type { CloneLimits, CloneOutcome } from './clone-analysis';
 
 /**
- * Where a job's samples go once they are found to make a voice: GridFS files named for `voiceId`. `files`
- * is aligned with the job's samples; `null` marks one analysed but not stored (a voice's kept sample).
+ * A job on a voice's samples: `kept` are stored samples of the voice (GridFS file ids as hex), which the
+ * thread reads and analyses before the job's own; `files` names the job's samples, aligned with them, which
+ * the thread stores as GridFS files named for `voiceId` once all of them are found to make a voice.
  */
 export interface SampleStoring {
   voiceId: string;
-  files: ({ fileName: string; mimeType: string } | null)[];
+  kept: { fileName: string; fileId: string }[];
+  files: { fileName: string; mimeType: string }[];
 }
 
 /** The database the threads store samples in (`SampleStoring`), given to each thread as it starts. */
@@ -28,10 +30,13 @@ export interface ThreadRequest {
 }
 
 /**
- * A thread's answer: the outcome, with the samples it stored when it was asked to and they make a voice; or
- * what went wrong unexpectedly (`storeUnavailable` when storing failed because the store cannot serve now).
+ * Why a thread could not finish a job: the store cannot serve now (MongoDB without a primary or out of
+ * reach), a kept sample's file is gone (another change of the voice dropped it meanwhile), or anything else.
  */
-export type ThreadReply = { id: number } & ({ outcome: CloneOutcome; stored: SampleData[] } | { error: string; storeUnavailable: boolean });
+export type ThreadFailure = 'store_unavailable' | 'voice_changed' | 'failed';
+
+/** A thread's answer: the outcome, with the samples it stored when it was asked to and they make a voice; or why it could not. */
+export type ThreadReply = { id: number } & ({ outcome: CloneOutcome; stored: SampleData[] } | { error: string; failure: ThreadFailure });
 
 export interface AnalysisPoolOptions {
   /** Worker threads; each analyses one job at a time. */
@@ -47,8 +52,7 @@ export interface AnalysisPoolOptions {
 export interface AnalysisResult {
   outcome: CloneOutcome;
   /**
-   * The samples stored as asked (`SampleStoring`, in order, `null`s left out) when the outcome is a voice;
-   * empty otherwise. The thread writes them, over its own connection and at its low priority: tens of
+   * The job's samples as stored (`SampleStoring`), in order, when the outcome is a voice; empty otherwise. The thread writes them, over its own connection and at its low priority: tens of
    * megabytes cut, serialised and hashed in the server process allocate enough to keep its garbage collector
    * pausing the event loop while they are written.
    */
@@ -56,7 +60,10 @@ export interface AnalysisResult {
 }
 
 export interface AnalysisPool {
-  /** The arrays passed are moved to the thread, not copied: they are empty (detached) afterwards. */
+  /**
+   * Analyses `store.kept` (when given) and `samples` together as one voice. The arrays passed are moved to
+   * the thread, not copied: they are empty (detached) afterwards.
+   */
   analyse(samples: readonly Uint8Array[], limits: CloneLimits, store?: SampleStoring): Promise<AnalysisResult>;
   /** Jobs running and waiting now. */
   load(): { running: number; queued: number };
@@ -71,6 +78,20 @@ export class SampleStoreUnavailable extends Error {
     super(`storing voice samples: ${message}`);
     this.name = 'SampleStoreUnavailable';
   }
+}
+
+/** A kept sample's file was gone when the thread came to read it: another change of the voice dropped it. */
+export class VoiceChangedMeanwhile extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VoiceChangedMeanwhile';
+  }
+}
+
+function failureOf(reply: { error: string; failure: ThreadFailure }): Error {
+  if (reply.failure === 'store_unavailable') return new SampleStoreUnavailable(reply.error);
+  if (reply.failure === 'voice_changed') return new VoiceChangedMeanwhile(reply.error);
+  return new Error(`voice analysis failed: ${reply.error}`);
 }
 
 /** The queue of waiting jobs is at its bound. */
@@ -134,7 +155,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       if (!job || job.id !== reply.id) return;
       unassign(slot);
       if ('outcome' in reply) job.resolve({ outcome: reply.outcome, stored: reply.stored.map(sampleFromData) });
-      else job.reject(reply.storeUnavailable ? new SampleStoreUnavailable(reply.error) : new Error(`voice analysis failed: ${reply.error}`));
+      else job.reject(failureOf(reply));
       pump();
     });
     slot.worker.on('error', (err) => drop(slot, err));

@@ -5,12 +5,12 @@ import {
   createClonedVoice,
   editClonedVoice,
   findVoice,
-  getSampleAudio,
   newId,
   premadeImmutable,
   voiceNotFound,
   type SampleInput,
   type SpeechStore,
+  type VoiceDoc,
 } from '@platform/speech-store';
 import type { SpeechCaller } from '../caller';
 import type { CloneAdmission } from './clone-admission';
@@ -69,21 +69,16 @@ type SampleChange = NonNullable<Parameters<typeof editClonedVoice>[1]['samples']
  * New samples for a voice (added to the kept ones, or replacing them all): the clone is made
  * again from every sample it will have. Undefined when the edit changes no sample.
  */
-async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId: string, kept: string[], upload: ParsedUpload, replace: boolean): Promise<SampleChange | undefined> {
+async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voice: VoiceDoc, upload: ParsedUpload, replace: boolean): Promise<SampleChange | undefined> {
   if (upload.files.length === 0 && !replace) return undefined;
   if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'replace_samples needs at least one file.');
   const added = toSamples(upload.files);
-  const keep = replace ? [] : kept;
-  if (keep.length + added.length > UPLOAD_LIMITS.maxFiles) throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
+  const kept = replace ? [] : voice.samples;
+  if (kept.length + added.length > UPLOAD_LIMITS.maxFiles) throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
   // The plan's allowance before the stored samples are read and anything is analysed.
   await checkVoiceChange(deps.store, caller.sub, caller.plan, 'edit');
-  const keptSamples: SampleInput[] = [];
-  for (const id of keep) {
-    const got = await getSampleAudio(deps.store, caller.sub, voiceId, id);
-    if (got) keptSamples.push({ fileName: got.sample.file_name, mimeType: got.sample.mime_type, bytes: got.bytes });
-  }
-  const cloned = await cloneFromSamples(deps.analysis, voiceId, keptSamples, added);
-  return { keep, add: cloned.stored, analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
+  const cloned = await cloneFromSamples(deps.analysis, voice._id, kept, added);
+  return { keep: kept.map((s) => s.sample_id), add: cloned.stored, analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
 }
 
 /** `POST /v1/voices/{voice_id}/edit`: name, description, labels and samples of the account's cloned voice. */
@@ -95,7 +90,7 @@ export async function editVoice(deps: VoiceChangeDeps, caller: SpeechCaller, voi
   try {
     const upload = await readUpload();
     const { replaceSamples, ...changes } = readVoiceForm(upload.fields, 'edit');
-    const samples = await sampleChange(deps, caller, voiceId, existing.doc.samples.map((s) => s.sample_id), upload, replaceSamples);
+    const samples = await sampleChange(deps, caller, existing.doc, upload, replaceSamples);
     await editClonedVoice(deps.store, {
       accountId: caller.sub,
       plan: caller.plan,
