@@ -48,15 +48,24 @@ async function historyMismatches(): Promise<string[]> {
   return mix
     .ledgers()
     .generations.filter((g) => g.historyItemId !== undefined && (items.get(g.historyItemId)?.state === 'complete') !== g.complete)
-    .map((g) => `${g.operation} ${g.historyItemId}: client ${g.complete ? 'got the whole audio' : 'did not'} (${g.audioBytes} bytes), history ${JSON.stringify(items.get(g.historyItemId!))}`);
+    .map((g) => {
+      const took = g.endedAt === undefined ? 'not ended' : `${g.endedAt - g.startedAt} ms`;
+      // What the apps logged about it says which of them recorded it so (the worker, the gateway, or the reservation sweep).
+      const logged = (['gateway-a', 'gateway-b', 'worker-a', 'worker-b'] as const).flatMap((app) =>
+        platform.app(app).output().split('\n').filter((l) => l.includes(g.historyItemId!)).map((l) => `${app}: ${l.slice(0, 300)}`),
+      );
+      return `${g.operation} ${g.historyItemId}: client ${g.complete ? 'got the whole audio' : 'did not'} (${g.audioBytes} bytes, sent ${new Date(g.startedAt).toISOString()}, took ${took}), history ${JSON.stringify(items.get(g.historyItemId!))}, logged ${JSON.stringify(logged)}`;
+    });
 }
 
 beforeAll(async () => {
   stack = await startPrivateStack('faults-');
   platform = await startFaultPlatform(stack.env, {
     // Reservations left by a gateway killed mid-generation are released by the workers' sweep; short here so the
-    // charge check can await it (docs/speech.md, "Character quota").
-    worker: { SPEECH_RESERVATION_SWEEP_MS: '2000', SPEECH_RESERVATION_MAX_AGE_MS: '60000' },
+    // charge check can await it (docs/speech.md, "Character quota"), yet longer than a generation may take in an
+    // outage (the speech bound): a reservation swept while its generation is still running makes a delivered
+    // generation uncharged and its item failed.
+    worker: { SPEECH_RESERVATION_SWEEP_MS: '2000', SPEECH_RESERVATION_MAX_AGE_MS: String(2 * BOUND_MS.speech) },
   });
   redis = new Redis(stack.env.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: true });
   redis.on('error', () => undefined);

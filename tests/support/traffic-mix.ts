@@ -114,6 +114,9 @@ export interface GenerationLedger {
   /** The client got the whole audio (200 and the body read to its end; the WebSocket's final message and close 1000). */
   complete: boolean;
   historyItemId?: string;
+  /** When the request was sent, and when the client had its last byte or gave up (epoch ms): what a mismatch is checked against. */
+  startedAt: number;
+  endedAt?: number;
 }
 
 export interface Ledgers {
@@ -332,8 +335,16 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   }
 
   async function ttsOverHttp(operation: 'tts' | 'tts-stream', gateway: string, signal: AbortSignal): Promise<Outcome> {
-    const generation: GenerationLedger = { operation, characters: [...text].length, audioBytes: 0, complete: false };
+    const generation: GenerationLedger = { operation, characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
     ledgers.generations.push(generation);
+    try {
+      return await readGeneration(operation, gateway, signal, generation);
+    } finally {
+      generation.endedAt = Date.now();
+    }
+  }
+
+  async function readGeneration(operation: 'tts' | 'tts-stream', gateway: string, signal: AbortSignal, generation: GenerationLedger): Promise<Outcome> {
     const res = await fetch(`${gateway}/v1/text-to-speech/${voiceId}${operation === 'tts-stream' ? '/stream' : ''}?output_format=mp3_22050_32`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'xi-api-key': options.apiKey },
@@ -352,7 +363,7 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   }
 
   function ttsOverWebSocket(gateway: string, signal: AbortSignal): Promise<Outcome> {
-    const generation: GenerationLedger = { operation: 'tts-websocket', characters: [...text].length, audioBytes: 0, complete: false };
+    const generation: GenerationLedger = { operation: 'tts-websocket', characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
     ledgers.generations.push(generation);
     return new Promise<Outcome>((resolve) => {
       const url = `${gateway.replace(/^http/, 'ws')}/v1/text-to-speech/${voiceId}/stream-input?output_format=mp3_22050_32`;
@@ -389,6 +400,7 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
         transport ??= transportFailure(err);
       });
       ws.on('close', (code) => {
+        generation.endedAt = Date.now();
         signal.removeEventListener('abort', onAbort);
         generation.complete = final && code === 1000 && generation.audioBytes > 0;
         if (transport) resolve(transport);
