@@ -114,6 +114,8 @@ export interface GenerationLedger {
   /** The client got the whole audio (200 and the body read to its end; the WebSocket's final message and close 1000). */
   complete: boolean;
   historyItemId?: string;
+  /** The gateway replica that served it: a generation on a replica killed just after its client had the last byte may be uncharged. */
+  gateway: string;
   /** When the request was sent, and when the client had its last byte or gave up (epoch ms): what a mismatch is checked against. */
   startedAt: number;
   endedAt?: number;
@@ -335,7 +337,7 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   }
 
   async function ttsOverHttp(operation: 'tts' | 'tts-stream', gateway: string, signal: AbortSignal): Promise<Outcome> {
-    const generation: GenerationLedger = { operation, characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
+    const generation: GenerationLedger = { operation, gateway, characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
     ledgers.generations.push(generation);
     try {
       return await readGeneration(operation, gateway, signal, generation);
@@ -363,7 +365,7 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   }
 
   function ttsOverWebSocket(gateway: string, signal: AbortSignal): Promise<Outcome> {
-    const generation: GenerationLedger = { operation: 'tts-websocket', characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
+    const generation: GenerationLedger = { operation: 'tts-websocket', gateway, characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
     ledgers.generations.push(generation);
     return new Promise<Outcome>((resolve) => {
       const url = `${gateway.replace(/^http/, 'ws')}/v1/text-to-speech/${voiceId}/stream-input?output_format=mp3_22050_32`;

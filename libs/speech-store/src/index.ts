@@ -3,7 +3,8 @@ export { createSpeechModels, type SpeechModels, type VoiceDoc, type SampleDoc, t
 export { DEFAULT_PLANS, PLAN_NAMES, loadPlans, planName, planPriority, PlansConfigError, type Plan, type PlanName, type Plans } from './plan-allowances';
 export { nextMonthStartUnix } from './period';
 export { newId, isPlausibleId } from './ids';
-export { sampleBucket, storeSampleFiles, readSampleFile, removeSampleFiles, sampleFromData, sampleToData, type SampleData, type SampleInput } from './sample-files';
+// The analysis thread reads and writes sample files through `@platform/speech-store/sample-files` alone.
+export { storeSampleFiles, removeSampleFiles, sampleFromData, type SampleData, type SampleInput } from './sample-files';
 export { premadeFromCatalogue, type PremadeVoice } from './premade';
 export {
   ensureSubscription,

@@ -50,7 +50,9 @@ async function readKept(store: SampleStoring): Promise<Uint8Array[]> {
 }
 
 async function storeSamples(samples: readonly Uint8Array[], store: SampleStoring): Promise<SampleData[]> {
-  const inputs = store.files.map((file, i) => ({ ...file, bytes: samples[i] ?? new Uint8Array() }));
+  // The pool sends a name for every sample, in order; anything else is a bug, not an empty sample to store.
+  if (store.files.length !== samples.length) throw new Error(`${samples.length} samples arrived with ${store.files.length} file names`);
+  const inputs = samples.map((bytes, i) => ({ ...store.files[i]!, bytes }));
   const stored = await storeSampleFiles(await bucketFor(store), store.voiceId, inputs);
   return stored.map(sampleToData);
 }
