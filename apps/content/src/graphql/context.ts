@@ -12,6 +12,8 @@ export interface GraphQLContext {
   cursors: CursorCodec;
   /** The `User` version this request loads users under; a `@cache` look-up reads it in its own round trip. */
   userVersion?: RequestUserVersion;
+  /** The limits gate (limits-gate.ts) found this request's operation within the query limits. */
+  limitsChecked?: boolean;
   /** Number of @cache hits while resolving this operation (reported in `extensions.cacheHits`). */
   cacheHits?: number;
 }

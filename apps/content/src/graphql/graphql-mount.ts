@@ -18,7 +18,7 @@ import type { GraphQLContext } from './context';
 import type { CursorCodec } from './cursors';
 import { applyDirectives } from './directives/apply-directives';
 import { checkLimits } from './limits';
-import { limitsGate } from './limits-gate';
+import { limitsChecked, limitsGate } from './limits-gate';
 import { createLoaders } from './loaders';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
@@ -117,7 +117,9 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
   const limits: ApolloServerPlugin<GraphQLContext> = {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, request }) {
+        async didResolveOperation({ document, request, contextValue }) {
+          // The gate in front of Apollo measured this very text with these variables already.
+          if (contextValue.limitsChecked) return;
           const error = checkLimits(document, (request.variables ?? {}) as Record<string, unknown>, { maxCost: options.maxCost });
           if (error) throw error;
         },
@@ -167,7 +169,14 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
         expressMiddleware(server, {
           context: async ({ res }) => {
             const userVersion = options.deps.users ? requestUserVersion(options.deps.users.version) : undefined;
-            return { caller: callerOf(res), deps: options.deps, loaders: createLoaders(options.deps, userVersion), cursors: options.cursors, ...(userVersion ? { userVersion } : {}) };
+            return {
+              caller: callerOf(res),
+              deps: options.deps,
+              loaders: createLoaders(options.deps, userVersion),
+              cursors: options.cursors,
+              limitsChecked: limitsChecked(res),
+              ...(userVersion ? { userVersion } : {}),
+            };
           },
         }),
         // Body parser failures on /graphql, in the GraphQL shape.
