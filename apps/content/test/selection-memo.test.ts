@@ -48,7 +48,7 @@ describe('selection answers remembered across requests', () => {
     expect(run(document, { count: true, paged: false, body: false })).toEqual({ fields: ['title'], totalCount: true, cursors: true });
   });
 
-  it('keeps documents apart, even with the same text', () => {
+  it('answers each document for its own selection', () => {
     expect(run(parse('{ posts { totalCount edges { cursor node { id } } } }'))).toEqual({ fields: ['id'], totalCount: true, cursors: true });
     expect(run(parse('{ posts { edges { node { id title } } } }'))).toEqual({ fields: ['id', 'title'], totalCount: false, cursors: false });
   });
