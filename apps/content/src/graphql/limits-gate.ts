@@ -13,7 +13,7 @@ function variablesOf(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** Operations remembered as within the limits, at most, and the longest text and variables remembered (so the memo stays under 10 MB). */
+/** Operations remembered as within the limits, at most, and the longest text and variables remembered (so the memo holds at most 16 MB, two bytes a character). */
 const PASSED_MAX = 1000;
 const PASSED_KEY_MAX_CHARS = 8192;
 
