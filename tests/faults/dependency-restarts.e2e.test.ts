@@ -72,7 +72,7 @@ function expectedCharge(items: Map<string, HistoryItem>): number {
 }
 
 /** Whole-file and /stream generations whose history item does not say what the client got (complete exactly when charged). */
-async function historyMismatches(items: Map<string, HistoryItem>): Promise<string[]> {
+function historyMismatches(items: Map<string, HistoryItem>): string[] {
   return mix
     .ledgers()
     .generations.filter((g) => g.historyItemId !== undefined && !deliveredByKilledGateway(g) && (items.get(g.historyItemId)?.state === 'complete') !== g.complete)
@@ -211,7 +211,7 @@ it('afterwards nothing is lost: events exactly once, charges match delivered aud
   // which also turns their items failed.
   const settled = async () => {
     const items = await historyItems();
-    return { charged: await characterCount(), expected: expectedCharge(items), mismatches: await historyMismatches(items) };
+    return { charged: await characterCount(), expected: expectedCharge(items), mismatches: historyMismatches(items) };
   };
   const balanced = (s: Awaited<ReturnType<typeof settled>>) => s.charged === s.expected && s.mismatches.length === 0;
   await eventually(async () => balanced(await settled()), 150_000, 500).catch(() => undefined);

@@ -18,7 +18,7 @@ const PASSED_MAX = 1000;
 const PASSED_KEY_MAX_CHARS = 8192;
 
 /** Set on `res.locals` when the gate found the request's operation within the limits: Apollo's own check is then not repeated. */
-export const LIMITS_CHECKED = 'graphqlLimitsChecked';
+const LIMITS_CHECKED = 'graphqlLimitsChecked';
 
 export function limitsChecked(res: Response): boolean {
   return res.locals[LIMITS_CHECKED] === true;
@@ -44,8 +44,8 @@ export function limitsGate(maxCost?: number): (req: Request, res: Response, next
     const { query, variables } = source as { query?: unknown; variables?: unknown };
     if (typeof query !== 'string') return next();
     const vars = variablesOf(variables);
-    let key = query.length <= PASSED_KEY_MAX_CHARS ? `${JSON.stringify(vars)}\u0000${query}` : undefined;
-    if (key !== undefined && key.length > PASSED_KEY_MAX_CHARS) key = undefined;
+    const joined = `${JSON.stringify(vars)}\u0000${query}`;
+    const key = joined.length <= PASSED_KEY_MAX_CHARS ? joined : undefined;
     if (key !== undefined && passed.has(key)) {
       res.locals[LIMITS_CHECKED] = true;
       return next();
