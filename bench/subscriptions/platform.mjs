@@ -103,7 +103,6 @@ export async function startPlatform({ gateways = 1 } = {}) {
       KAFKA_TOPIC_PREFIX: topicPrefix,
       REDIS_PREFIX: `${unique('benchc')}:`,
       AUTH_URL: authUrl,
-      OUTBOX_POLL_MS: '20',
     }),
   ]);
   const replicas = await Promise.all(

@@ -1,6 +1,4 @@
-import type { IncomingMessage } from 'node:http';
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { GraphQLErrorCode } from '@platform/errors';
 import { measureQuery, queryLimitError } from '@platform/graphql-schema';
@@ -16,6 +14,7 @@ import { checkAuthDirectives } from './auth-directive';
 import type { SubscriptionHub } from './hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from './subscription-budget';
 import { viewerOf } from './viewer';
+import { serveGraphqlWs } from './ws-transport';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -55,11 +54,6 @@ interface ConnectionState {
   fetches: EventFetchAllowance;
 }
 
-type Extra = {
-  socket: WebSocket;
-  request: IncomingMessage;
-};
-
 const MAX_QUERY_LENGTH = 20_000;
 
 function param(params: Readonly<Record<string, unknown>> | undefined, ...names: string[]): string | undefined {
@@ -88,7 +82,7 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
   const base = options.publicUrl.replace(/\/$/, '');
   const states = new WeakMap<object, ConnectionState>();
 
-  return useServer<Record<string, unknown> | undefined, Extra>(
+  return serveGraphqlWs<Record<string, unknown> | undefined>(
     {
       schema: options.schema,
       connectionInitWaitTimeout: 5_000,
@@ -205,6 +199,6 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
       }),
     },
     wss,
-    12_000,
+    { keepAliveMs: 12_000, logger: options.logger },
   );
 }

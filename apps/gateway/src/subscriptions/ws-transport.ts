@@ -1,0 +1,152 @@
+import type { IncomingMessage } from 'node:http';
+import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Logger } from '@platform/logger';
+
+/**
+ * Bytes one socket may hold unsent before `send` makes graphql-ws wait for the kernel to take
+ * them. Below it graphql-ws moves on at once, so the events a Kafka batch brings leave in one
+ * write; above it the subscriber's own bounded queue fills and a client that stopped reading is
+ * closed (hub.ts, subscriber-queue.ts).
+ */
+export const SEND_HIGH_WATER_BYTES = 256 * 1024;
+
+/** The TCP side of a WebSocket: what a corked flush needs from it. */
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/**
+ * One socket's outgoing graphql-ws messages, written together. graphql-ws awaits every `send`
+ * (its `use/ws` adapter resolves on the write's callback), so each message of each subscription
+ * was one socket write: at 1,000 subscribers the kernel's `writev` was a third of a gateway's busy
+ * time. Here a message joins the socket's pending list, and the list is written once per turn of
+ * the event loop (setImmediate: after every event the current Kafka fetch brought has been
+ * executed and queued) inside one cork, which Node turns into one `writev`. Order is the order of
+ * `send`, across all of the socket's subscriptions and protocol messages.
+ */
+export class CoalescingSender {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private waiters: (() => void)[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly tcp: Corkable,
+    private readonly highWater = SEND_HIGH_WATER_BYTES,
+  ) {}
+
+  send(data: string): Promise<void> | void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    if (this.socket.bufferedAmount + this.pendingBytes < this.highWater) return;
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Writes what is pending now; a waiting `send` resumes when the kernel has taken it. */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    const waiters = this.waiters;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.waiters = [];
+    // A send of a closing socket resolves: its 'close' ends the subscriptions (graphql-ws).
+    const release = (): void => {
+      for (const resolve of waiters) resolve();
+    };
+    if (batch.length === 0 || this.socket.readyState !== this.socket.OPEN) return release();
+    this.tcp.cork();
+    try {
+      const last = batch.length - 1;
+      for (let i = 0; i < last; i += 1) this.socket.send(batch[i]!);
+      this.socket.send(batch[last]!, release);
+    } finally {
+      this.tcp.uncork();
+    }
+  }
+}
+
+/** What each connection's graphql-ws context carries besides the protocol's state (as `use/ws`). */
+export interface WsExtra {
+  socket: WebSocket;
+  request: IncomingMessage;
+}
+
+export interface TransportOptions {
+  /** Ping interval; a client that has not answered the previous ping by the next is terminated. */
+  keepAliveMs: number;
+  logger: Logger;
+}
+
+/**
+ * graphql-ws's server (`makeServer`, the library's transport-neutral core) on a `ws` server: the
+ * library's own `use/ws` adapter, with coalesced sending (CoalescingSender) and errors to our logger.
+ */
+export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
+  options: ServerOptions<P, WsExtra>,
+  wss: WebSocketServer,
+  transport: TransportOptions,
+): { dispose: () => Promise<void> } {
+  const server = makeServer<P, WsExtra>(options);
+  wss.options.handleProtocols = handleProtocols;
+  wss.once('error', (err) => {
+    transport.logger.error({ err }, 'graphql-ws server error');
+    for (const client of wss.clients) client.close(CloseCode.InternalServerError, 'Internal server error');
+  });
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    socket.once('error', (err) => {
+      transport.logger.warn({ err }, 'graphql-ws socket error');
+      socket.close(CloseCode.InternalServerError, 'Internal server error');
+    });
+    const sender = new CoalescingSender(socket, request.socket);
+    let pongWait: NodeJS.Timeout | undefined;
+    const pings = setInterval(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      pongWait ??= setTimeout(() => socket.terminate(), transport.keepAliveMs);
+      socket.once('pong', () => {
+        clearTimeout(pongWait);
+        pongWait = undefined;
+      });
+      socket.ping();
+    }, transport.keepAliveMs);
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) => sender.send(data),
+        close: (code, reason) => {
+          // What was sent before the close goes first, as it would have without coalescing.
+          sender.flush();
+          socket.close(code, reason);
+        },
+        onMessage: (cb) =>
+          socket.on('message', (data) => {
+            cb(String(data)).catch((err: unknown) => {
+              transport.logger.error({ err }, 'graphql-ws message handling failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearTimeout(pongWait);
+      clearInterval(pings);
+      void closed(code, String(reason));
+    });
+  });
+  return {
+    dispose: async () => {
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      wss.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wss.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
