@@ -62,6 +62,31 @@ describe('CoalescingSender', () => {
     expect(resumed).toBe(true);
   });
 
+  it('tells drain listeners once the kernel took a flush and the socket is below the mark', async () => {
+    const fake = fakeSocket();
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 10);
+    const drained = jest.fn();
+    const stop = sender.onDrain(drained);
+    sender.send('0123456789');
+    expect(sender.blocked).toBe(true);
+    await turn();
+    expect(drained).not.toHaveBeenCalled();
+    // Taken by the kernel, but the socket still holds bytes over the mark: not drained yet.
+    fake.socket.bufferedAmount = 50;
+    fake.callbacks.shift()!();
+    expect(drained).not.toHaveBeenCalled();
+    fake.socket.bufferedAmount = 0;
+    sender.send('x');
+    await turn();
+    fake.callbacks.shift()!();
+    expect(drained).toHaveBeenCalledTimes(1);
+    stop();
+    sender.send('y');
+    await turn();
+    fake.callbacks.shift()!();
+    expect(drained).toHaveBeenCalledTimes(1);
+  });
+
   it('counts bytes the socket still holds towards the mark', () => {
     const fake = fakeSocket();
     fake.socket.bufferedAmount = 2_000;

@@ -4,6 +4,7 @@ import { buildContentEvent, type CommentSnapshot, type PostSnapshot, type UserSn
 import { toGlobalId } from '@platform/graphql-schema';
 import { SubscriptionHub } from '../src/subscriptions/hub';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
+import type { SubscriptionStream } from '../src/subscriptions/subscription-stream';
 import type { Viewer } from '../src/subscriptions/viewer';
 
 const schema = buildSubscriptionSchema();
@@ -59,24 +60,54 @@ function comment(localId: number, onPost: PostSnapshot): CommentSnapshot {
 const user: Viewer = { sub: 'acc-2', roles: ['USER'] };
 const admin: Viewer = { sub: 'acc-9', roles: ['ADMIN'] };
 
+/** One subscription as its connection sees it: the messages written to the socket, which can be blocked. */
+interface Subscribed {
+  stream: SubscriptionStream;
+  messages: string[];
+  outlet: { blocked: boolean };
+  /** The socket drained: unblocks it and tells the streams. */
+  unblock: () => void;
+}
+
 function setup(capacity = 10) {
   const fetchField = jest.fn(async (query: string, _variables: Record<string, unknown>): Promise<unknown> => {
     if (query.includes('entity: post(')) return { author: { name: 'Ada (fetched)' }, comments: { totalCount: 7 } };
     return null;
   });
   const hub = new SubscriptionHub({ schema, fetchField, logger, capacity });
-  const subscribe = (query: string, viewer: Viewer, variables: Record<string, unknown> = {}, onOverflow = jest.fn()) => {
-    const result = hub.subscribe({ document: parse(query), variables, viewer, onOverflow });
+  let ids = 0;
+  const subscribe = (query: string, viewer: Viewer, variables: Record<string, unknown> = {}, onOverflow = jest.fn()): Subscribed => {
+    const messages: string[] = [];
+    const drains = new Set<() => void>();
+    const outlet = {
+      blocked: false,
+      send: (message: string) => messages.push(message),
+      onDrain: (listener: () => void) => {
+        drains.add(listener);
+        return () => drains.delete(listener);
+      },
+    };
+    ids += 1;
+    const result = hub.subscribe({ document: parse(query), variables, viewer, id: `sub-${ids}`, outlet, onOverflow });
     if (!(Symbol.asyncIterator in result)) throw new Error(JSON.stringify(result));
-    return result as AsyncIterableIterator<ExecutionResult>;
+    const unblock = () => {
+      outlet.blocked = false;
+      for (const drain of drains) drain();
+    };
+    return { stream: result as SubscriptionStream, messages, outlet, unblock };
   };
   return { hub, fetchField, subscribe };
 }
 
-async function take(iterator: AsyncIterableIterator<ExecutionResult>): Promise<ExecutionResult> {
-  const next = await iterator.next();
-  if (next.done) throw new Error('subscription ended');
-  return next.value;
+/** The next graphql-transport-ws message written for `s`: a `next` for its own id; its payload. */
+function take(s: Subscribed): ExecutionResult {
+  const text = s.messages.shift();
+  if (text === undefined) throw new Error('nothing was written');
+  const message = JSON.parse(text) as { id: string; type: string; payload: ExecutionResult };
+  expect(Object.keys(message)).toEqual(['id', 'type', 'payload']);
+  expect(message.type).toBe('next');
+  expect(message.id).toMatch(/^sub-\d+$/);
+  return message.payload;
 }
 
 describe('SubscriptionHub', () => {
@@ -88,9 +119,12 @@ describe('SubscriptionHub', () => {
     const c = subscribe('subscription { onPostCreated { title } }', user);
     expect(hub.stats()).toEqual({ groups: 2, subscribers: 3 });
     await hub.publish(buildContentEvent('post.created', post(1)));
-    const [ra, rb, rc] = await Promise.all([take(a), take(b), take(c)]);
+    expect(a.messages).toHaveLength(1);
+    // The same payload for both members of the group, each under its own subscription id.
+    expect(a.messages[0]!.replace('"sub-1"', '"sub-2"')).toBe(b.messages[0]);
+    const [ra, rb, rc] = [take(a), take(b), take(c)];
     expect(ra).toEqual({ data: { onPostCreated: { id: toGlobalId('Post', 1), title: 'Post 1', author: { name: 'Ada' } } } });
-    expect(rb).toBe(ra);
+    expect(rb).toEqual(ra);
     expect(rc).toEqual({ data: { onPostCreated: { title: 'Post 1' } } });
   });
 
@@ -102,9 +136,9 @@ describe('SubscriptionHub', () => {
     await hub.publish(buildContentEvent('post.updated', post(2)));
     await hub.publish(buildContentEvent('comment.created', comment(5, post(2))));
     await hub.publish(buildContentEvent('post.updated', post(1)));
-    expect(await take(two)).toEqual({ data: { onPostUpdated: { title: 'Post 2' } } });
-    expect(await take(one)).toEqual({ data: { onPostUpdated: { title: 'Post 1' } } });
-    expect(await take(comments)).toEqual({ data: { onCommentAdded: { content: 'comment 5', post: { title: 'Post 2' } } } });
+    expect(take(two)).toEqual({ data: { onPostUpdated: { title: 'Post 2' } } });
+    expect(take(one)).toEqual({ data: { onPostUpdated: { title: 'Post 1' } } });
+    expect(take(comments)).toEqual({ data: { onCommentAdded: { content: 'comment 5', post: { title: 'Post 2' } } } });
   });
 
   it('fetches fields the snapshot lacks once per event, not per subscriber', async () => {
@@ -112,7 +146,7 @@ describe('SubscriptionHub', () => {
     const query = `subscription { onCommentAdded(postId: "${toGlobalId('Post', 3)}") { post { author { name } } } }`;
     const subscribers = Array.from({ length: 5 }, (_, i) => subscribe(query, { sub: `acc-${i}`, roles: ['USER'] }));
     await hub.publish(buildContentEvent('comment.created', comment(6, post(3))));
-    for (const s of subscribers) expect(await take(s)).toEqual({ data: { onCommentAdded: { post: { author: { name: 'Ada (fetched)' } } } } });
+    for (const s of subscribers) expect(take(s)).toEqual({ data: { onCommentAdded: { post: { author: { name: 'Ada (fetched)' } } } } });
     expect(fetchField).toHaveBeenCalledTimes(1);
     expect(fetchField.mock.calls[0]![1]).toEqual({ __id: toGlobalId('Post', 3) });
   });
@@ -125,7 +159,7 @@ describe('SubscriptionHub', () => {
     });
     const s = subscribe('subscription { onPostCreated { title c: comments(first: 2) { n: totalCount } } }', user);
     await hub.publish(buildContentEvent('post.created', post(4)));
-    expect(await take(s)).toEqual({ data: { onPostCreated: { title: 'Post 4', c: { n: 7 } } } });
+    expect(take(s)).toEqual({ data: { onPostCreated: { title: 'Post 4', c: { n: 7 } } } });
   });
 
   it('shows email only to the user themself and ADMIN', async () => {
@@ -135,9 +169,9 @@ describe('SubscriptionHub', () => {
     const self = subscribe(query, { sub: 'acc-1', roles: ['USER'] });
     const boss = subscribe(query, admin);
     await hub.publish(buildContentEvent('user.created', author));
-    expect(await take(other)).toEqual({ data: { onUserCreated: { name: 'Ada', email: null } } });
-    expect(await take(self)).toEqual({ data: { onUserCreated: { name: 'Ada', email: 'ada@example.com' } } });
-    expect(await take(boss)).toEqual({ data: { onUserCreated: { name: 'Ada', email: 'ada@example.com' } } });
+    expect(take(other)).toEqual({ data: { onUserCreated: { name: 'Ada', email: null } } });
+    expect(take(self)).toEqual({ data: { onUserCreated: { name: 'Ada', email: 'ada@example.com' } } });
+    expect(take(boss)).toEqual({ data: { onUserCreated: { name: 'Ada', email: 'ada@example.com' } } });
   });
 
   it('keeps drafts from everyone but their author and moderators', async () => {
@@ -147,8 +181,8 @@ describe('SubscriptionHub', () => {
     const owner = subscribe(query, { sub: 'acc-1', roles: ['USER'] });
     await hub.publish(buildContentEvent('post.created', post(7, 'DRAFT')));
     await hub.publish(buildContentEvent('post.created', post(8)));
-    expect(await take(owner)).toEqual({ data: { onPostCreated: { title: 'Post 7' } } });
-    expect(await take(stranger)).toEqual({ data: { onPostCreated: { title: 'Post 8' } } });
+    expect(take(owner)).toEqual({ data: { onPostCreated: { title: 'Post 7' } } });
+    expect(take(stranger)).toEqual({ data: { onPostCreated: { title: 'Post 8' } } });
   });
 
   it('closes a slow subscriber whose buffer overflows without holding up the others', async () => {
@@ -156,28 +190,65 @@ describe('SubscriptionHub', () => {
     const query = 'subscription { onPostCreated { title } }';
     const slowOverflow = jest.fn();
     const slow = subscribe(query, user, {}, slowOverflow);
+    slow.outlet.blocked = true;
     const fast = subscribe('subscription { onPostCreated { id } }', user);
     const received: unknown[] = [];
     for (let i = 1; i <= 6; i += 1) {
       await hub.publish(buildContentEvent('post.created', post(i)));
-      received.push(await take(fast));
+      received.push(take(fast));
     }
     expect(received).toHaveLength(6);
     expect(slowOverflow).toHaveBeenCalledTimes(1);
-    expect((await slow.next()).done).toBe(true);
+    expect(slow.messages).toEqual([]);
+    expect((await slow.stream.next()).done).toBe(true);
     expect(hub.stats()).toEqual({ groups: 1, subscribers: 1 });
   });
 
-  it('forgets groups when their last subscriber leaves', async () => {
+  it('holds messages while the socket is blocked and writes them in order when it drains', async () => {
+    const { hub, subscribe } = setup(3);
+    const s = subscribe('subscription { onPostCreated { title } }', user);
+    s.outlet.blocked = true;
+    await hub.publish(buildContentEvent('post.created', post(1)));
+    await hub.publish(buildContentEvent('post.created', post(2)));
+    expect(s.messages).toEqual([]);
+    expect(s.stream.size).toBe(2);
+    // Unblocked but not yet drained: a new event queues behind the two, never ahead of them.
+    s.outlet.blocked = false;
+    await hub.publish(buildContentEvent('post.created', post(3)));
+    expect(s.messages).toEqual([]);
+    s.unblock();
+    expect([take(s), take(s), take(s)].map((r) => (r.data as { onPostCreated: { title: string } }).onPostCreated.title)).toEqual(['Post 1', 'Post 2', 'Post 3']);
+    await hub.publish(buildContentEvent('post.created', post(4)));
+    expect(take(s)).toEqual({ data: { onPostCreated: { title: 'Post 4' } } });
+    expect(s.stream.closed).toBe(false);
+  });
+
+  it('writes execution errors in the payload as graphql-ws does', async () => {
+    const { hub, subscribe, fetchField } = setup();
+    fetchField.mockRejectedValue(new Error('content is down'));
+    const s = subscribe('subscription { onPostCreated { title c: comments(first: 2) { n: totalCount } } }', user);
+    await hub.publish(buildContentEvent('post.created', post(5)));
+    // `comments` is non-null, so its error nulls the root field, and `data` with it.
+    expect(s.messages[0]).toMatch(/^\{"id":"sub-\d+","type":"next","payload":\{"data":null,"errors":\[/);
+    const result = take(s);
+    expect(result.data).toBeNull();
+    expect(result.errors).toEqual([expect.objectContaining({ message: 'content is down', path: ['onPostCreated', 'c'] })]);
+  });
+
+  it('forgets groups when their last subscriber leaves, and writes nothing more to it', async () => {
     const { hub, subscribe } = setup();
     const s = subscribe('subscription { onPostCreated { title } }', user);
-    await s.return!();
+    await s.stream.return();
     expect(hub.stats()).toEqual({ groups: 0, subscribers: 0 });
+    await hub.publish(buildContentEvent('post.created', post(6)));
+    expect(s.messages).toEqual([]);
+    expect((await s.stream.next()).done).toBe(true);
   });
 
   it('refuses queries and unknown shapes', () => {
     const { hub } = setup();
-    const result = hub.subscribe({ document: parse('{ me { id } }'), viewer: user, onOverflow: jest.fn() });
+    const outlet = { blocked: false, send: jest.fn(), onDrain: () => () => undefined };
+    const result = hub.subscribe({ document: parse('{ me { id } }'), viewer: user, id: '1', outlet, onOverflow: jest.fn() });
     expect(result).toMatchObject({ errors: [expect.objectContaining({ message: expect.stringMatching(/only subscriptions/) })] });
   });
 });

@@ -13,7 +13,8 @@ import type { WebSocketLogins } from '../limits/websocket-logins';
 import { checkAuthDirectives } from './auth-directive';
 import type { SubscriptionHub } from './hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from './subscription-budget';
-import { viewerOf } from './viewer';
+import type { MessageOutlet } from './subscription-stream';
+import { viewerOf, type Viewer } from './viewer';
 import { serveGraphqlWs } from './ws-transport';
 
 export interface SubscriptionServerOptions {
@@ -51,6 +52,15 @@ interface ConnectionState {
   identity: Identity;
   /** Booked cost of each active subscription, by id. */
   costs: Map<string, number>;
+  fetches: EventFetchAllowance;
+}
+
+/** What onSubscribe hands graphql-ws's `subscribe` for the hub. */
+interface SubscriptionContext {
+  viewer: Viewer;
+  socket: WebSocket;
+  outlet: MessageOutlet;
+  id: string;
   fetches: EventFetchAllowance;
 }
 
@@ -172,13 +182,15 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           document,
           operationName: payload.operationName ?? null,
           variableValues: payload.variables ?? null,
-          contextValue: { viewer, socket: ctx.extra.socket, fetches: state.fetches },
+          contextValue: { viewer, socket: ctx.extra.socket, outlet: ctx.extra.sender, id, fetches: state.fetches },
         };
         return args;
       },
       subscribe: (args) => {
-        const { viewer, socket, fetches } = args.contextValue as { viewer: ReturnType<typeof viewerOf>; socket: WebSocket; fetches: EventFetchAllowance };
+        const { viewer, socket, outlet, id, fetches } = args.contextValue as SubscriptionContext;
         return options.hub.subscribe({
+          id,
+          outlet,
           document: args.document,
           operationName: args.operationName ?? null,
           variables: (args.variableValues as Record<string, unknown> | null | undefined) ?? null,

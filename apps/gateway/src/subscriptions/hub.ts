@@ -16,7 +16,7 @@ import type { Logger } from '@platform/logger';
 import { GraphQLErrorCode } from '@platform/errors';
 import { FILTER_ARGUMENT, routeKey, routeOfEvent } from './event-routes';
 import { nestedFieldQuery, selectsEmail, type FieldFetcher } from './nested-fetch';
-import { SubscriberQueue } from './subscriber-queue';
+import { SubscriptionStream, type MessageOutlet } from './subscription-stream';
 import type { EventFetchAllowance } from './subscription-budget';
 import { eventFieldResolver, markFetched, type EventContext } from './subscription-schema';
 import { canSeeEvent, type Viewer } from './viewer';
@@ -26,6 +26,10 @@ export interface SubscribeRequest {
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
   viewer: Viewer;
+  /** The subscription's id on its connection (graphql-transport-ws `subscribe`). */
+  id: string;
+  /** Its connection's sender. */
+  outlet: MessageOutlet;
   /** Called once when this subscriber's buffer overflows (close its connection). */
   onOverflow: () => void;
   /** The nested fetches its connection may cause per event; shared by the connection's subscriptions. Unbounded without one. */
@@ -34,7 +38,7 @@ export interface SubscribeRequest {
 
 interface Subscriber {
   viewer: Viewer;
-  queue: SubscriberQueue<ExecutionResult>;
+  stream: SubscriptionStream;
   fetches?: EventFetchAllowance;
 }
 
@@ -53,7 +57,7 @@ export interface HubOptions {
   schema: GraphQLSchema;
   fetchField: FieldFetcher;
   logger: Logger;
-  /** Per-subscriber buffer (events). */
+  /** Per-subscriber backlog while its socket is blocked (events). */
   capacity: number;
 }
 
@@ -72,10 +76,15 @@ function errorResult(message: string, code: string): ExecutionResult {
   return { errors: [new GraphQLError(message, { extensions: { code } })] };
 }
 
+/** A `next` message's payload as graphql-ws writes it: the result, with `errors` only when there are some. */
+function serializeResult({ errors, ...rest }: ExecutionResult): string {
+  return JSON.stringify(errors ? { ...rest, errors: errors.map((error) => error.toJSON()) } : rest);
+}
+
 /**
  * Fans content events out to this replica's subscribers. Subscribers with the same selection
- * share a group: each event is executed once per group and the one result is queued to every
- * member allowed to see it. Nested fields missing from the snapshot are fetched once per event
+ * share a group: each event is executed and serialised once per group, and the one message
+ * payload is written to every member allowed to see it (subscription-stream.ts). Nested fields missing from the snapshot are fetched once per event
  * (a cache shared by all groups: a fetch another group already made costs nothing). A new fetch is
  * charged to the connections of the group's recipients and made while one of them has fetches left
  * for this event; otherwise the field fails with QUERY_TOO_COMPLEX. Events are published one at a time, so each subscriber gets
@@ -146,11 +155,11 @@ export class SubscriptionHub {
     const owner = group;
     const subscriber: Subscriber = {
       viewer: request.viewer,
-      queue: new SubscriberQueue<ExecutionResult>(this.options.capacity, request.onOverflow, () => this.leave(owner, subscriber)),
+      stream: new SubscriptionStream(request.id, request.outlet, this.options.capacity, request.onOverflow, () => this.leave(owner, subscriber)),
       ...(request.fetches ? { fetches: request.fetches } : {}),
     };
     owner.subscribers.add(subscriber);
-    return subscriber.queue;
+    return subscriber.stream;
   }
 
   /** Delivers one event to every matching subscriber of this replica. */
@@ -208,17 +217,18 @@ export class SubscriptionHub {
         this.options.logger.error({ err, event: event.id }, 'subscription execution failed');
         result = errorResult('event could not be delivered', GraphQLErrorCode.INTERNAL_SERVER_ERROR);
       }
+      const payload = serializeResult(result);
       return () => {
-        for (const subscriber of recipients) subscriber.queue.push(result);
+        for (const subscriber of recipients) subscriber.stream.deliver(payload);
       };
     });
-    // Results are queued after every group has executed, in one synchronous pass.
+    // Results are written after every group has executed, in one synchronous pass.
     for (const deliver of await Promise.all(work)) deliver?.();
   }
 
   /** Ends every subscription (shutdown). */
   closeAll(): void {
-    for (const group of [...this.groups.values()]) for (const subscriber of [...group.subscribers]) void subscriber.queue.return();
+    for (const group of [...this.groups.values()]) for (const subscriber of [...group.subscribers]) void subscriber.stream.return();
   }
 
   private leave(group: Group, subscriber: Subscriber): void {

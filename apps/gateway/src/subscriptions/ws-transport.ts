@@ -31,12 +31,18 @@ export class CoalescingSender {
   private pendingBytes = 0;
   private waiters: (() => void)[] = [];
   private scheduled = false;
+  private readonly drainListeners = new Set<() => void>();
 
   constructor(
     private readonly socket: WebSocket,
     private readonly tcp: Corkable,
     private readonly highWater = SEND_HIGH_WATER_BYTES,
   ) {}
+
+  /** At or above the mark: what is written now waits in memory for the client to read. */
+  get blocked(): boolean {
+    return this.socket.bufferedAmount + this.pendingBytes >= this.highWater;
+  }
 
   send(data: string): Promise<void> | void {
     if (this.socket.readyState !== this.socket.OPEN) return;
@@ -46,8 +52,14 @@ export class CoalescingSender {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
-    if (this.socket.bufferedAmount + this.pendingBytes < this.highWater) return;
+    if (!this.blocked) return;
     return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** `listener` runs each time the kernel has taken a flush and the socket is below the mark. Returns its removal. */
+  onDrain(listener: () => void): () => void {
+    this.drainListeners.add(listener);
+    return () => this.drainListeners.delete(listener);
   }
 
   /** Writes what is pending now; a waiting `send` resumes when the kernel has taken it. */
@@ -61,6 +73,8 @@ export class CoalescingSender {
     // A send of a closing socket resolves: its 'close' ends the subscriptions (graphql-ws).
     const release = (): void => {
       for (const resolve of waiters) resolve();
+      if (this.blocked || this.socket.readyState !== this.socket.OPEN) return;
+      for (const listener of this.drainListeners) listener();
     };
     if (batch.length === 0 || this.socket.readyState !== this.socket.OPEN) return release();
     this.tcp.cork();
@@ -78,6 +92,8 @@ export class CoalescingSender {
 export interface WsExtra {
   socket: WebSocket;
   request: IncomingMessage;
+  /** Everything sent on the socket goes through it, graphql-ws's messages and the hub's alike. */
+  sender: CoalescingSender;
 }
 
 export interface TransportOptions {
@@ -134,7 +150,7 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
             });
           }),
       },
-      { socket, request },
+      { socket, request, sender },
     );
     socket.once('close', (code, reason) => {
       clearTimeout(pongWait);
