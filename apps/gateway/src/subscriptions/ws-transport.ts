@@ -4,10 +4,10 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '@platform/logger';
 
 /**
- * Bytes one socket may hold unsent before `send` makes graphql-ws wait for the kernel to take
- * them. Below it graphql-ws moves on at once, so the events a Kafka batch brings leave in one
- * write; above it the subscriber's own bounded queue fills and a client that stopped reading is
- * closed (hub.ts, subscriber-queue.ts).
+ * Bytes one socket may hold unsent before it counts as blocked. Below it every message is written
+ * at once, so the events a Kafka fetch brings leave in one write; above it graphql-ws's `send`
+ * waits for the kernel to take them, and each subscription's messages wait in its bounded backlog,
+ * which closes a client that stopped reading (subscription-stream.ts).
  */
 export const SEND_HIGH_WATER_BYTES = 256 * 1024;
 
@@ -18,13 +18,13 @@ interface Corkable {
 }
 
 /**
- * One socket's outgoing graphql-ws messages, written together. graphql-ws awaits every `send`
- * (its `use/ws` adapter resolves on the write's callback), so each message of each subscription
- * was one socket write: at 1,000 subscribers the kernel's `writev` was a third of a gateway's busy
- * time. Here a message joins the socket's pending list, and the list is written once per turn of
- * the event loop (setImmediate: after every event the current Kafka fetch brought has been
- * executed and queued) inside one cork, which Node turns into one `writev`. Order is the order of
- * `send`, across all of the socket's subscriptions and protocol messages.
+ * One socket's outgoing messages (graphql-ws's own and the hub's events), written together.
+ * graphql-ws's `use/ws` adapter writes each message as it is sent and resolves the send on the
+ * write's callback, so each message of each subscription was one socket write: at 1,000
+ * subscribers the kernel's `writev` was a third of a gateway's busy time. Here a message joins
+ * the socket's pending list, and the list is written once per turn of the event loop
+ * (setImmediate: after every event the current Kafka fetch brought has been executed and
+ * written) inside one cork, which Node turns into one `writev`. Order is the order of `send`.
  */
 export class CoalescingSender {
   private pending: string[] = [];
