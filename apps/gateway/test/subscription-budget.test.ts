@@ -1,4 +1,4 @@
-import { parse, type ExecutionResult } from 'graphql';
+import { parse } from 'graphql';
 import pino from 'pino';
 import { buildContentEvent, type PostSnapshot } from '@platform/events';
 import { toGlobalId } from '@platform/graphql-schema';
@@ -6,6 +6,7 @@ import { SubscriptionHub } from '../src/subscriptions/hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from '../src/subscriptions/subscription-budget';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
 import type { Viewer } from '../src/subscriptions/viewer';
+import { subscribeRecorded, takeNext } from './hub-subscriber';
 
 const schema = buildSubscriptionSchema();
 const viewer: Viewer = { sub: 'acc-2', roles: ['USER'] };
@@ -42,19 +43,11 @@ function setup() {
     return { [alias]: { totalCount: 7 } };
   });
   const hub = new SubscriptionHub({ schema, fetchField, logger: pino({ level: 'silent' }), capacity: 10 });
-  const subscribe = (query: string, fetches?: EventFetchAllowance) => {
-    const result = hub.subscribe({ document: parse(query), viewer, onOverflow: jest.fn(), ...(fetches ? { fetches } : {}) });
-    if (!(Symbol.asyncIterator in result)) throw new Error(JSON.stringify(result));
-    return result as AsyncIterableIterator<ExecutionResult>;
-  };
+  const subscribe = (query: string, fetches?: EventFetchAllowance) => subscribeRecorded(hub, { document: parse(query), viewer, ...(fetches ? { fetches } : {}) });
   return { hub, fetchField, subscribe };
 }
 
-async function take(iterator: AsyncIterableIterator<ExecutionResult>): Promise<ExecutionResult> {
-  const next = await iterator.next();
-  if (next.done) throw new Error('subscription ended');
-  return next.value;
-}
+const take = takeNext;
 
 describe('bookSubscription', () => {
   it('refuses a subscription over its own budget, then one over the connection budget; completed ones are released', () => {
@@ -84,15 +77,15 @@ describe('nested fetches per event and connection', () => {
     const first = subscribe(counts(0, 2), allowance);
     const second = subscribe(counts(2, 4), allowance);
     await hub.publish(buildContentEvent('post.created', post(1)));
-    const results = [await take(first), await take(second)];
+    const results = [take(first), take(second)];
     expect(fetchField).toHaveBeenCalledTimes(3);
     expect(results[0]).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 } } } });
     expect(results[1]!.data).toBeNull();
     expect(results[1]!.errors?.[0]).toMatchObject({ path: ['onPostCreated', 'c3'], extensions: { code: 'QUERY_TOO_COMPLEX', maxFetches: 3 } });
     // The next event has a fresh allowance.
     await hub.publish(buildContentEvent('post.created', post(2)));
-    await take(first);
-    await take(second);
+    take(first);
+    take(second);
     expect(fetchField).toHaveBeenCalledTimes(6);
   });
 
@@ -101,8 +94,8 @@ describe('nested fetches per event and connection', () => {
     const generous = subscribe(counts(0, 3, 'title'), new EventFetchAllowance(5));
     const tight = subscribe(counts(0, 3), new EventFetchAllowance(1));
     await hub.publish(buildContentEvent('post.created', post(3)));
-    expect((await take(generous)).errors).toBeUndefined();
-    expect(await take(tight)).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 }, c2: { totalCount: 7 } } } });
+    expect((take(generous)).errors).toBeUndefined();
+    expect(take(tight)).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 }, c2: { totalCount: 7 } } } });
     expect(fetchField).toHaveBeenCalledTimes(3);
   });
 });
