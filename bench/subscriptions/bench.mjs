@@ -123,6 +123,11 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
   }
   latencies.sort((a, b) => a - b);
   fromSend.sort((a, b) => a - b);
+  // The mutation's own round trip (request sent → HTTP response): when it grows, the write path is
+  // queueing, and past MAX_IN_FLIGHT outstanding mutations the driver skips ticks.
+  const responseTimes = [];
+  for (let i = 0; i < MUTATIONS; i += 1) if (responded[i] >= 0) responseTimes.push(responded[i] - sent[i]);
+  responseTimes.sort((a, b) => a - b);
   for (const dispose of clients) await dispose();
   return {
     name,
@@ -135,6 +140,8 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
     p99: percentile(latencies, 99),
     sendP50: percentile(fromSend, 50),
     sendP99: percentile(fromSend, 99),
+    mutationP50: percentile(responseTimes, 50),
+    mutationP99: percentile(responseTimes, 99),
     lost,
     duplicates,
     subscriptionErrors,
@@ -193,7 +200,7 @@ function split(result, seen) {
 
 function print(r) {
   console.log(
-    `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped)  deliveries ${r.deliveries}  ` +
+    `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped; response p50 ${r.mutationP50.toFixed(1)} ms p99 ${r.mutationP99.toFixed(1)} ms)  deliveries ${r.deliveries}  ` +
       `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}`,
   );
 }

@@ -65,11 +65,20 @@ describe('posts', () => {
     expect(res.json).not.toHaveProperty('password');
   });
 
-  it('gives colliding titles a suffixed slug', async () => {
+  it('gives colliding titles a suffixed slug: the post’s own id, or a new id when that slug is taken too', async () => {
     const a = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 'Same Title', content: 'x' } });
     const b = await api(app, 'POST', '/api/v1/posts', { caller: bob, body: { title: 'Same Title', content: 'y' } });
     expect(a.json.slug).toBe('same-title');
     expect(b.json.slug).toBe(`same-title-${b.json.id as number}`);
+    // The refused first attempt (the slug without suffix) spent no id.
+    expect(b.json.id).toBe((a.json.id as number) + 1);
+    // A post whose title gives the slug the next colliding post would take with its id: that post
+    // takes the id after it instead.
+    const next = (b.json.id as number) + 2;
+    const c = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: `Same Title ${next}`, content: 'z' } });
+    expect(c.json).toMatchObject({ id: next - 1, slug: `same-title-${next}` });
+    const d = await api(app, 'POST', '/api/v1/posts', { caller: bob, body: { title: 'Same Title', content: 'w' } });
+    expect(d.json).toMatchObject({ id: next + 1, slug: `same-title-${next + 1}` });
   });
 
   it('validation failures name the property', async () => {

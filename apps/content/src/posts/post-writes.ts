@@ -46,21 +46,22 @@ export async function createPost(deps: ContentDeps, caller: Caller, fields: Post
   const now = new Date();
   const published = fields.status === 'PUBLISHED';
   const base = slugify(fields.title);
-  // A post committed meanwhile with the same slug makes the insert a duplicate key: the next
-  // attempt sees it and takes the id as suffix.
+  // Ids come from a counter outside the transaction (one counter document in every creating
+  // transaction would make them all conflict). The first attempt takes the title's slug; when another
+  // post has it, the unique index refuses the insert, the transaction aborts, and the next attempt
+  // takes the id as suffix, with the same id (the aborted one was never written). Reading first
+  // whether the slug is taken would cost every create a round trip to spare the rare duplicate one.
+  let id = await nextId(deps.models.counters, 'posts');
   for (let attempt = 0; attempt < 8; attempt++) {
-    // Ids come from a counter outside the transaction (one counter document in every creating
-    // transaction would make them all conflict); an aborted write leaves a gap.
-    const id = await nextId(deps.models.counters, 'posts');
+    const slug = attempt === 0 ? base : `${base}-${id}`;
     try {
       const post = await writeWithEvents(deps, async (session) => {
         await rememberTaxonomy(deps, session, fields.category, fields.tags, names);
-        const taken = await deps.models.posts.exists({ slug: base }).session(session);
         const doc: PostDoc = {
           _id: id,
           ...fields,
           titleLower: fields.title.toLowerCase(),
-          slug: taken ? `${base}-${id}` : base,
+          slug,
           published,
           publishedAt: published ? now : null,
           publishedAtSort: published ? now : EPOCH,
@@ -80,6 +81,8 @@ export async function createPost(deps: ContentDeps, caller: Caller, fields: Post
       return { post, author };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
+      // `${base}-${id}` taken too (another post's title ends so): a new id, so a new suffix.
+      if (attempt > 0) id = await nextId(deps.models.counters, 'posts');
     }
   }
   throw new DomainError('conflict', 'Could not allocate a unique slug');
