@@ -5,7 +5,7 @@ import { toGlobalId } from '@platform/graphql-schema';
 import { SubscriptionHub } from '../src/subscriptions/hub';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
 import type { Viewer } from '../src/subscriptions/viewer';
-import { subscribeRecorded, takeNext, type Subscribed } from './hub-subscriber';
+import { subscribeRecorded, takeNext as take, type Subscribed } from './hub-subscriber';
 
 const schema = buildSubscriptionSchema();
 const logger = pino({ level: 'silent' });
@@ -71,7 +71,6 @@ function setup(capacity = 10) {
   return { hub, fetchField, subscribe };
 }
 
-const take = takeNext;
 
 describe('SubscriptionHub', () => {
   it('executes once per distinct selection and fans the same result out', async () => {

@@ -6,7 +6,7 @@ import { SubscriptionHub } from '../src/subscriptions/hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from '../src/subscriptions/subscription-budget';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
 import type { Viewer } from '../src/subscriptions/viewer';
-import { subscribeRecorded, takeNext } from './hub-subscriber';
+import { subscribeRecorded, takeNext as take } from './hub-subscriber';
 
 const schema = buildSubscriptionSchema();
 const viewer: Viewer = { sub: 'acc-2', roles: ['USER'] };
@@ -47,7 +47,6 @@ function setup() {
   return { hub, fetchField, subscribe };
 }
 
-const take = takeNext;
 
 describe('bookSubscription', () => {
   it('refuses a subscription over its own budget, then one over the connection budget; completed ones are released', () => {
@@ -94,7 +93,7 @@ describe('nested fetches per event and connection', () => {
     const generous = subscribe(counts(0, 3, 'title'), new EventFetchAllowance(5));
     const tight = subscribe(counts(0, 3), new EventFetchAllowance(1));
     await hub.publish(buildContentEvent('post.created', post(3)));
-    expect((take(generous)).errors).toBeUndefined();
+    expect(take(generous).errors).toBeUndefined();
     expect(take(tight)).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 }, c2: { totalCount: 7 } } } });
     expect(fetchField).toHaveBeenCalledTimes(3);
   });
