@@ -81,8 +81,11 @@ export async function startProcess(name, entry, env, readyPath = '/readyz') {
 
 const app = (name) => path.join(root, 'apps', name, 'dist', 'main.js');
 
-/** auth + content + `gateways` replicas; limits opened wide so the benchmark measures delivery, not 429s. */
-export async function startPlatform({ gateways = 1 } = {}) {
+/**
+ * auth + content + `gateways` replicas; limits opened wide so the benchmark measures delivery, not 429s.
+ * `contentEnv`: more settings for content (say, `OUTBOX_LINGER_MS`).
+ */
+export async function startPlatform({ gateways = 1, contentEnv = {} } = {}) {
   const stack = stackEnv();
   const authPort = await freePort();
   const contentPort = await freePort();
@@ -103,6 +106,7 @@ export async function startPlatform({ gateways = 1 } = {}) {
       KAFKA_TOPIC_PREFIX: topicPrefix,
       REDIS_PREFIX: `${unique('benchc')}:`,
       AUTH_URL: authUrl,
+      ...contentEnv,
     }),
   ]);
   const replicas = await Promise.all(

@@ -1,4 +1,5 @@
 import './tracing';
+import { randomUUID } from 'node:crypto';
 import { createContentEventProducer } from '@platform/events';
 import { createLogger, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
@@ -26,12 +27,16 @@ async function main(): Promise<void> {
   // Kafka is not a readiness dependency: writes go to the outbox and the relay publishes when
   // the broker answers (that is the outbox's purpose).
   const kafka = createKafka('content', config.KAFKA_BROKERS, logger);
+  // This process's outbox records carry it: its relay hears of them from the commit, not the change stream.
+  const outboxOrigin = randomUUID();
   const relay = createRelay({
     models,
     createProducer: () => createContentEventProducer(kafka),
     logger,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     pollMs: config.OUTBOX_POLL_MS,
+    lingerMs: config.OUTBOX_LINGER_MS,
+    origin: outboxOrigin,
   });
   // Collection metadata: no scan of the outbox on each scrape, however long the backlog.
   watchOutboxBacklog(() => models.outbox.estimatedDocumentCount());
@@ -41,6 +46,7 @@ async function main(): Promise<void> {
     invalidate: (type) => cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
     // A write committed here is published at once, not at the next poll.
     outboxCommitted: () => relay.wake(),
+    outboxOrigin,
     users: createUserMemo({
       readVersion: (type) => cache.version(type),
       findUsers: (ids) => models.users.find({ _id: { $in: ids } }).lean<UserDoc[]>(),

@@ -187,8 +187,12 @@ it('a write that fails or whose transaction aborts leaves neither the change nor
   // A validation error: mongoose refuses the document before anything is sent.
   await expect(createPost(deps(), caller(writer), fields(''))).rejects.toThrow(mongoose.Error.ValidationError);
   // The transaction aborts after the entity write: storing the event fails.
-  const failingOutbox = new Proxy(models.outbox, {
+  // (Records are written through the driver's collection: models/insert-built.ts.)
+  const failingCollection = new Proxy(models.outbox.collection, {
     get: (target, prop, receiver) => (prop === 'insertMany' ? () => Promise.reject(new Error('outbox insert failed')) : (Reflect.get(target, prop, receiver) as unknown)),
+  });
+  const failingOutbox = new Proxy(models.outbox, {
+    get: (target, prop, receiver) => (prop === 'collection' ? failingCollection : (Reflect.get(target, prop, receiver) as unknown)),
   });
   const abortingDeps = deps({ models: { ...models, outbox: failingOutbox } });
   await expect(createPost(abortingDeps, caller(writer), fields('Never created'))).rejects.toThrow('outbox insert failed');
@@ -361,5 +365,34 @@ describe('wake-ups: a relay that polls every ten minutes publishes each commit a
       expect((await receivedOf(toGlobalId('Post', post._id), 1)).map(describe_)).toEqual([`post.created Woken ${i}`]);
     }
     await eventually(async () => (await models.outbox.countDocuments()) === 0, 30_000);
+  });
+
+  it('with a linger, and a change stream that leaves out its own records: each commit is still published', async () => {
+    const writer = await seedAuthor();
+    const own = relay({ pollMs: TEN_MINUTES, watch: true, origin: 'this-process', lingerMs: 20 });
+    await own.start();
+    // This process's writes wake the relay themselves and are left out of its change stream; another
+    // process's (a different origin, and none at all: records written before origins) come through it.
+    const writers = [deps({ outboxCommitted: () => own.wake(), outboxOrigin: 'this-process' }), deps({ outboxOrigin: 'another-process' }), deps()];
+    for (let i = 0; i < 6; i++) {
+      const writing = writers[i % writers.length]!;
+      const { post } = await createPost(writing, caller(writer), fields(`Lingered ${i}`));
+      expect((await receivedOf(toGlobalId('Post', post._id), 1)).map(describe_)).toEqual([`post.created Lingered ${i}`]);
+    }
+    await eventually(async () => (await models.outbox.countDocuments()) === 0, 30_000);
+  });
+
+  it('records carry the origin of the process that wrote them', async () => {
+    const writer = await seedAuthor();
+    await createPost(deps({ outboxOrigin: 'origin-a' }), caller(writer), fields('Origin A'));
+    await createPost(deps(), caller(writer), fields('No origin'));
+    const title = (r: OutboxDoc) => (r.event.data as { title?: string }).title;
+    const records = (await outbox()).filter((r) => title(r) === 'Origin A' || title(r) === 'No origin');
+    expect(records.map((r) => [title(r), r.origin])).toEqual([
+      ['Origin A', 'origin-a'],
+      ['No origin', undefined],
+    ]);
+    // No relay runs here: what this test wrote is not left for the next one's.
+    await models.outbox.deleteMany({ _id: { $in: records.map((r) => r._id) } });
   });
 });

@@ -3,7 +3,7 @@ import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, notFoundError, validationError } from '../domain/domain-errors';
 import { isAdmin, isModerator, type Caller } from '../identity/caller';
-import { nextId, type CommentDoc, type PostDoc, type UserDoc } from '../models';
+import { insertBuilt, nextId, type CommentDoc, type PostDoc, type UserDoc } from '../models';
 import { commentSnapshot } from '../outbox/snapshots';
 import { writeWithEvents } from '../outbox/write-with-events';
 import { canSeePost } from '../posts/post-reads';
@@ -61,7 +61,7 @@ export async function createComment(
       // Comment ids are never reused, so a comment's revisions start at 1.
       rev: 1,
     };
-    await deps.models.comments.create([doc], { session });
+    await insertBuilt(deps.models.comments, [doc], session);
     const event = buildContentEvent('comment.created', commentSnapshot(doc, author, post), { time: now });
     return { result: doc, events: [{ entityType: 'comments', entityId: id, rev: doc.rev, event }] };
   });

@@ -10,6 +10,8 @@ export interface ContentDeps {
   invalidate: (type: 'User' | 'Post' | 'Comment') => Promise<void>;
   /** Called after every commit that stored outbox records (main.ts: wakes this process's relay). */
   outboxCommitted?: () => void;
+  /** Stored on this process's outbox records, so its relay's change stream leaves out what `outboxCommitted` reported. */
+  outboxOrigin?: string;
   /** Authors and other users read by id, remembered in this process (cache/user-memo.ts); MongoDB every time without it. */
   users?: UserMemo;
 }

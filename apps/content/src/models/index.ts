@@ -46,3 +46,4 @@ export type { OutboxDoc, OutboxEntityType } from './outbox-model';
 export { USER_ORDERS } from './user-model';
 export { POST_ORDERS } from './post-model';
 export { nextId } from './counters';
+export { insertBuilt } from './insert-built';

@@ -25,6 +25,8 @@ export interface OutboxDoc {
    * gateway's delivery join its trace. Absent when content does not trace.
    */
   trace?: Record<string, string>;
+  /** The writing process (`ContentDeps.outboxOrigin`), whose relay was woken by the commit itself. */
+  origin?: string;
 }
 
 const schema = new Schema<OutboxDoc>(
@@ -35,6 +37,7 @@ const schema = new Schema<OutboxDoc>(
     rev: { type: Number, required: true },
     event: { type: Schema.Types.Mixed, required: true },
     trace: { type: Schema.Types.Mixed },
+    origin: { type: String },
   },
   { versionKey: false, collection: 'outbox', minimize: false },
 );

@@ -19,10 +19,15 @@ import { recordPublished } from './outbox-metrics';
  * - Records are deleted only after Kafka acknowledged them (acks -1, one request in flight, an
  *   idempotent producer (libs/events `CONTENT_EVENT_PRODUCER`), the entity's global id as key). A relay that dies between the two publishes them again: delivery
  *   is at least once, consumers dedupe by event id.
- * - Latency: a pass runs at once when this process commits a write (`wake`, from main.ts) or when
- *   a change stream on the outbox reports an insert by any replica; polling every `pollMs`
- *   remains, so a missed wake-up costs at most one interval. After a full batch the next pass
- *   follows at once.
+ * - Latency: a pass runs `lingerMs` after this process commits a write (`wake`, from main.ts) or
+ *   after a change stream on the outbox reports an insert by another replica (records carry their
+ *   writer's `origin`; the stream leaves out this process's own, which `wake` already reported);
+ *   polling every `pollMs` remains, so a missed wake-up costs at most one interval. After a full
+ *   batch the next pass follows at once.
+ * - Batching: wake-ups within `lingerMs` of the first share one pass (Kafka's `linger.ms`, one
+ *   stage earlier). Each pass costs a find, a produce request and a delete, and each event batch
+ *   costs every consumer a fetch and every subscriber's socket a write, so a few milliseconds
+ *   here divide the work of every stage after it (docs/benchmarks.md, "Subscriptions").
  * - One relay at a time across replicas: a lease in MongoDB (outbox/lease.ts), checked every pass.
  *   Replicas without it keep polling for it and ignore wake-ups. A relay paused past the lease TTL
  *   may publish a batch twice (at least once, see above).
@@ -41,8 +46,12 @@ export interface RelayOptions {
   pollMs?: number;
   leaseTtlMs?: number;
   batchSize?: number;
+  /** How long a wake-up waits for more commits to share its pass (default 0: at once). */
+  lingerMs?: number;
   /** Wake up on inserts into the outbox seen through a change stream (default true). */
   watch?: boolean;
+  /** The `origin` this process's records carry (`ContentDeps.outboxOrigin`): the change stream leaves them out. */
+  origin?: string;
 }
 
 export interface Relay {
@@ -63,6 +72,7 @@ export function createRelay(options: RelayOptions): Relay {
   const { models, logger, topicPrefix } = options;
   const pollMs = options.pollMs ?? 200;
   const batchSize = options.batchSize ?? 500;
+  const lingerMs = options.lingerMs ?? 0;
   const lease = createLease(models.leases, RELAY_LEASE, randomUUID(), options.leaseTtlMs ?? 10_000);
   let producer: Producer | undefined;
   let holding = false;
@@ -70,6 +80,8 @@ export function createRelay(options: RelayOptions): Relay {
   let failures = 0;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  /** When the scheduled pass runs (performance.now()); Infinity when none is. */
+  let dueAt = Infinity;
   let rewatch: NodeJS.Timeout | undefined;
   let stream: mongo.ChangeStream | undefined;
   let running: Promise<number> | undefined;
@@ -128,17 +140,19 @@ export function createRelay(options: RelayOptions): Relay {
   function schedule(delay: number): void {
     if (stopped) return;
     clearTimeout(timer);
+    dueAt = performance.now() + delay;
     timer = setTimeout(() => void tick(), delay);
   }
 
   /** A pass, then the next one scheduled by its outcome. Never rejects. */
   async function tick(): Promise<void> {
     timer = undefined;
+    dueAt = Infinity;
     again = false;
     try {
       const count = await runOnce();
       failures = 0;
-      schedule(again || count >= batchSize ? 0 : pollMs);
+      schedule(count >= batchSize ? 0 : again ? lingerMs : pollMs);
     } catch (err) {
       failures += 1;
       holding = false;
@@ -150,7 +164,8 @@ export function createRelay(options: RelayOptions): Relay {
   function wake(): void {
     if (stopped || !holding || failures > 0) return;
     if (running) again = true;
-    else schedule(0);
+    // A pass already due within the linger takes this commit too.
+    else if (dueAt > performance.now() + lingerMs) schedule(lingerMs);
   }
 
   /** Opens the change stream; resolves once the server answered (or the stream failed). Never rejects. */
@@ -162,7 +177,8 @@ export function createRelay(options: RelayOptions): Relay {
       };
       let changes: mongo.ChangeStream;
       try {
-        changes = models.outbox.collection.watch([{ $match: { operationType: 'insert' } }, { $project: { _id: 1 } }]);
+        const inserted = options.origin === undefined ? { operationType: 'insert' } : { operationType: 'insert', 'fullDocument.origin': { $ne: options.origin } };
+        changes = models.outbox.collection.watch([{ $match: inserted }, { $project: { _id: 1 } }]);
       } catch (err) {
         logger.warn({ err: String(err) }, 'outbox change stream failed to open; polling only until it is reopened');
         reopen();

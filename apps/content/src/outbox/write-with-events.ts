@@ -2,7 +2,7 @@ import type { ClientSession } from 'mongoose';
 import type { ContentEvent } from '@platform/events';
 import { traceCarrier } from '@platform/tracing';
 import type { ContentDeps } from '../domain/deps';
-import type { Models, OutboxDoc, OutboxEntityType } from '../models';
+import { insertBuilt, type Models, type OutboxDoc, type OutboxEntityType } from '../models';
 
 /**
  * The transactional outbox's write side: an entity change and the records of the events it
@@ -29,7 +29,7 @@ export interface Written<T> {
 const TRANSACTION_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } } as const;
 
 export async function writeWithEvents<T>(
-  deps: Pick<ContentDeps, 'models' | 'outboxCommitted'>,
+  deps: Pick<ContentDeps, 'models' | 'outboxCommitted' | 'outboxOrigin'>,
   work: (session: ClientSession) => Promise<Written<T>>,
 ): Promise<T> {
   const { outbox } = deps.models;
@@ -37,16 +37,16 @@ export async function writeWithEvents<T>(
   const result = await outbox.db.transaction(async (session) => {
     const written = await work(session);
     recorded = written.events.length > 0;
-    if (recorded) await outbox.insertMany(written.events.map(toRecord), { session });
+    if (recorded) await insertBuilt(outbox, written.events.map((entityEvent) => toRecord(entityEvent, deps.outboxOrigin)), session);
     return written.result;
   }, TRANSACTION_OPTIONS);
   if (recorded) deps.outboxCommitted?.();
   return result;
 }
 
-function toRecord({ entityType, entityId, rev, event }: EntityEvent): OutboxDoc {
+function toRecord({ entityType, entityId, rev, event }: EntityEvent, origin: string | undefined): OutboxDoc {
   const trace = traceCarrier();
-  return { _id: event.id, entityType, entityId: String(entityId), rev, event, ...(Object.keys(trace).length > 0 ? { trace } : {}) };
+  return { _id: event.id, entityType, entityId: String(entityId), rev, event, ...(Object.keys(trace).length > 0 ? { trace } : {}), ...(origin === undefined ? {} : { origin }) };
 }
 
 /**

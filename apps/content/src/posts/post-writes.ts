@@ -3,7 +3,7 @@ import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError } from '../domain/domain-errors';
 import { isAdmin, type Caller } from '../identity/caller';
-import { nextId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
+import { insertBuilt, nextId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
 import { commentSnapshot, postSnapshot } from '../outbox/snapshots';
 import { writeWithEvents, type EntityEvent } from '../outbox/write-with-events';
 import { ensureProfile, findUser } from '../users/profiles';
@@ -73,7 +73,7 @@ export async function createPost(deps: ContentDeps, caller: Caller, fields: Post
           rev: 1,
           commentInserts: 0,
         };
-        await deps.models.posts.create([doc], { session });
+        await insertBuilt(deps.models.posts, [doc], session);
         const event = buildContentEvent('post.created', postSnapshot(doc, author), { time: now });
         return { result: doc, events: [{ entityType: 'posts', entityId: id, rev: doc.rev, event }] };
       });

@@ -5,7 +5,7 @@ import { isAdmin } from '../identity/caller';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/domain-errors';
 import type { ContentDeps } from '../domain/deps';
 import type { Account } from '../auth-client/auth-client';
-import { type UserDoc, type UserRole, type UserStatus } from '../models';
+import { insertBuilt, type UserDoc, type UserRole, type UserStatus } from '../models';
 import { firstRevision, writeWithEvents } from '../outbox/write-with-events';
 import { userSnapshot } from '../outbox/snapshots';
 
@@ -50,7 +50,7 @@ export async function createProfile(deps: ContentDeps, account: Account, now = n
         // A profile deleted earlier may come back (its account still signs in): its revisions go on.
         rev: await firstRevision(deps.models, session, 'users', account.id),
       };
-      await deps.models.users.create([doc], { session });
+      await insertBuilt(deps.models.users, [doc], session);
       const event = buildContentEvent('user.created', userSnapshot(doc), { time: now });
       return { result: doc, events: [{ entityType: 'users', entityId: doc._id, rev: doc.rev, event }] };
     });
