@@ -48,6 +48,8 @@ export function postRoutes(deps: ContentDeps): Router {
     requireAuthenticated(caller, 'write');
     const input = parseRestPostBody(req.body, 'create');
     const fields = replacementFields(input);
+    // One read of the `User` version for the author's profile and the rendering (cache/user-memo.ts).
+    const userVersion = deps.users?.version();
     const { post } = await createPost(
       deps,
       caller,
@@ -60,8 +62,9 @@ export function postRoutes(deps: ContentDeps): Router {
         tags: fields.tags ?? [],
       },
       input.names,
+      userVersion,
     );
-    res.status(201).json(await renderPost(deps, post));
+    res.status(201).json(await renderPost(deps, post, userVersion));
   });
 
   router.get('/posts/:id', async (req: Request, res: Response) => {

@@ -41,8 +41,15 @@ async function rememberTaxonomy(deps: ContentDeps, session: ClientSession, categ
   for (const tag of tags) await deps.models.tags.updateOne({ _id: tag }, { $setOnInsert: { name: names.get(tag) ?? tag } }, upsert);
 }
 
-export async function createPost(deps: ContentDeps, caller: Caller, fields: PostFields, names = new Map<string, string>()): Promise<{ post: PostDoc; author: UserDoc }> {
-  const author = await ensureProfile(deps, caller);
+/** `userVersion`: the request's `User` version, when it asked for it already (users/profiles.ts `ensureProfile`). */
+export async function createPost(
+  deps: ContentDeps,
+  caller: Caller,
+  fields: PostFields,
+  names = new Map<string, string>(),
+  userVersion?: Promise<string | null>,
+): Promise<{ post: PostDoc; author: UserDoc }> {
+  const author = await ensureProfile(deps, caller, userVersion);
   const now = new Date();
   const published = fields.status === 'PUBLISHED';
   const base = slugify(fields.title);

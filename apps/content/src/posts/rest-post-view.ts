@@ -67,6 +67,6 @@ export async function renderPosts(deps: ContentDeps, posts: PostDoc[], userVersi
   });
 }
 
-export async function renderPost(deps: ContentDeps, post: PostDoc): Promise<RestPost> {
-  return (await renderPosts(deps, [post]))[0]!;
+export async function renderPost(deps: ContentDeps, post: PostDoc, userVersion?: Promise<string | null>): Promise<RestPost> {
+  return (await renderPosts(deps, [post], userVersion))[0]!;
 }

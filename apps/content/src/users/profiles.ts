@@ -66,11 +66,16 @@ export async function createProfile(deps: ContentDeps, account: Account, now = n
 
 /**
  * The caller's profile, created from auth's account on first use (an account registered
- * through auth directly, or an OAuth client acting for a user, has no profile yet).
+ * through auth directly, or an OAuth client acting for a user, has no profile yet). Read through
+ * the user memo when there is one, under `userVersion` when the request already asked for it
+ * (cache/user-memo.ts): a Redis GET instead of a MongoDB query, with the same guarantee that no
+ * profile older than the last committed write is returned.
  */
-export async function ensureProfile(deps: ContentDeps, caller: Caller): Promise<UserDoc> {
+export async function ensureProfile(deps: ContentDeps, caller: Caller, userVersion?: Promise<string | null>): Promise<UserDoc> {
   if (!caller.id) throw new DomainError('unauthenticated', 'Authentication required');
-  const found = await findUser(deps, caller.id);
+  const found = deps.users
+    ? ((await deps.users.load([caller.id], await (userVersion ?? deps.users.version()))).get(caller.id) ?? null)
+    : await findUser(deps, caller.id);
   if (found) return found;
   const account = await deps.auth.getAccount(caller.id);
   if (!account.ok) throw new DomainError('unauthenticated', 'Unknown account');

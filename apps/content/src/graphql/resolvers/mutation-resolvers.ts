@@ -109,7 +109,7 @@ export const mutationResolvers = {
         status: status ?? 'DRAFT',
         category: null,
         tags: tagsOf(tags) ?? [],
-      });
+      }, undefined, ctx.userVersion?.get());
       return { success: true, message: 'Post created', post, errors: [] };
     }),
 
