@@ -5,9 +5,10 @@
 // floor). Usage (after `npx tsc -b apps/auth apps/content apps/gateway`, stack up):
 //   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10]
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
-import { account, freePort, percentile, root, stackEnv, startPlatform, startProcess } from './platform.mjs';
+import { account, freePort, percentile, requestDurations, root, stackEnv, startPlatform, startProcess } from './platform.mjs';
 import { openSubscriber } from './subscribers.mjs';
 
 const { values } = parseArgs({
@@ -74,6 +75,9 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
   let inFlight = 0;
   let skipped = 0;
   let failed = 0;
+  // This process's own event-loop delay while it sends: the driver's lateness, which is in every figure.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const started = performance.now();
   const pending = [];
   for (let i = 0; i < MUTATIONS; i += 1) {
@@ -94,6 +98,7 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
     );
   }
   await Promise.all(pending);
+  loopDelay.disable();
   const sentFor = (performance.now() - started) / 1000;
   const succeeded = responded.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0);
   const expected = succeeded * SUBSCRIBERS;
@@ -145,6 +150,8 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
     lost,
     duplicates,
     subscriptionErrors,
+    loopDelayP50: loopDelay.percentile(50) / 1e6,
+    loopDelayP99: loopDelay.percentile(99) / 1e6,
     receivedWall,
     responded,
   };
@@ -201,7 +208,8 @@ function split(result, seen) {
 function print(r) {
   console.log(
     `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped; response p50 ${r.mutationP50.toFixed(1)} ms p99 ${r.mutationP99.toFixed(1)} ms)  deliveries ${r.deliveries}  ` +
-      `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}`,
+      `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}  ` +
+      `(this process's event-loop delay while sending: p50 ${r.loopDelayP50.toFixed(1)} ms p99 ${r.loopDelayP99.toFixed(1)} ms)`,
   );
 }
 
@@ -231,8 +239,9 @@ try {
 print(floorResult);
 
 // Ours: two gateway replicas, content (REST create → outbox → Kafka), auth.
-const platform = await startPlatform({ gateways: 2 });
+const platform = await startPlatform({ gateways: 2, metrics: true });
 let ours;
+let durations;
 const watched = await watchTopic(`${platform.topicPrefix}content.posts`);
 try {
   const [a, b] = platform.gateways;
@@ -252,11 +261,20 @@ try {
       if (res.status !== 201) throw new Error(String(res.status));
     },
   });
+  // Where a mutation's response time goes: each gateway's whole request, and content's part of it.
+  durations = [
+    ...(await Promise.all(platform.gateways.map(async (g, i) => [`gateway ${i + 1}`, await requestDurations(g.metricsUrl, 'POST', '/api/v1')]))),
+    ['content', await requestDurations(platform.content.metricsUrl, 'POST', '/api/v1/posts')],
+  ];
 } finally {
   await watched.stop();
   await platform.stop();
 }
 print(ours);
+console.log(
+  'its POST /api/v1/posts, server side: ' +
+    durations.map(([name, d]) => `${name} ${d.count} requests, mean ${d.meanMs.toFixed(1)} ms (p50 ≤ ${d.p50UnderMs} ms, p99 ≤ ${d.p99UnderMs} ms)`).join(' | '),
+);
 split(ours, watched.seen);
 // The floor publishes inside the mutation resolver, so its deliveries can precede the HTTP response
 // (negative latency from the response); the ratio is therefore taken on latency from the request.

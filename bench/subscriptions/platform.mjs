@@ -83,9 +83,10 @@ const app = (name) => path.join(root, 'apps', name, 'dist', 'main.js');
 
 /**
  * auth + content + `gateways` replicas; limits opened wide so the benchmark measures delivery, not 429s.
- * `contentEnv`: more settings for content (say, `OUTBOX_LINGER_MS`).
+ * `contentEnv`: more settings for content (say, `OUTBOX_LINGER_MS`). `metrics`: content and each gateway serve
+ * Prometheus metrics, at the `metricsUrl` of their process (for `requestDurations`).
  */
-export async function startPlatform({ gateways = 1, contentEnv = {} } = {}) {
+export async function startPlatform({ gateways = 1, contentEnv = {}, metrics = false } = {}) {
   const stack = stackEnv();
   const authPort = await freePort();
   const contentPort = await freePort();
@@ -97,6 +98,8 @@ export async function startPlatform({ gateways = 1, contentEnv = {} } = {}) {
   const authUrl = `http://127.0.0.1:${authPort}`;
   const contentUrl = `http://127.0.0.1:${contentPort}`;
   const contentDb = unique('benchcontent');
+  const metricsPorts = [];
+  if (metrics) for (let i = 0; i <= gateways; i += 1) metricsPorts.push(String(await freePort()));
   const [auth, content] = await Promise.all([
     startProcess('auth', app('auth'), { ...common, PORT: String(authPort), MONGO_DB: unique('benchauth') }),
     startProcess('content', app('content'), {
@@ -106,13 +109,15 @@ export async function startPlatform({ gateways = 1, contentEnv = {} } = {}) {
       KAFKA_TOPIC_PREFIX: topicPrefix,
       REDIS_PREFIX: `${unique('benchc')}:`,
       AUTH_URL: authUrl,
+      ...(metrics ? { METRICS_PORT: metricsPorts[gateways] } : {}),
       ...contentEnv,
     }),
   ]);
   const replicas = await Promise.all(
-    gatewayPorts.map((port) =>
+    gatewayPorts.map((port, i) =>
       startProcess('gateway', app('gateway'), {
         ...common,
+        ...(metrics ? { METRICS_PORT: metricsPorts[i] } : {}),
         PORT: String(port),
         AUTH_URL: authUrl,
         CONTENT_URL: contentUrl,
@@ -123,6 +128,7 @@ export async function startPlatform({ gateways = 1, contentEnv = {} } = {}) {
       }),
     ),
   );
+  if (metrics) [...replicas, content].forEach((p, i) => (p.metricsUrl = `http://127.0.0.1:${metricsPorts[i]}/metrics`));
   const processes = [...replicas, auth, content];
   return {
     auth,
@@ -159,4 +165,28 @@ export async function account(gatewayUrl) {
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * From a process's `http_server_request_duration_seconds` (libs/metrics): the requests of `method` on
+ * `route` with a 2xx status, their mean duration, and the bucket bounds their p50 and p99 fall under (ms).
+ */
+export async function requestDurations(metricsUrl, method, route) {
+  const text = await (await fetch(metricsUrl)).text();
+  const buckets = new Map();
+  let count = 0;
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('http_server_request_duration_seconds') || !line.includes(`route="${route}"`) || !line.includes(`method="${method}"`) || !/status_code="2\d\d"/.test(line)) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (line.startsWith('http_server_request_duration_seconds_bucket') && le) buckets.set(le, (buckets.get(le) ?? 0) + value);
+    else if (line.startsWith('http_server_request_duration_seconds_count')) count += value;
+    else if (line.startsWith('http_server_request_duration_seconds_sum')) sum += value;
+  }
+  const under = (q) => {
+    for (const [le, n] of [...buckets].sort((a, b) => Number(a[0]) - Number(b[0]))) if (n >= q * count) return le === '+Inf' ? Infinity : Number(le) * 1000;
+    return NaN;
+  };
+  return { count, meanMs: count ? (sum / count) * 1000 : NaN, p50UnderMs: under(0.5), p99UnderMs: under(0.99) };
 }
