@@ -6,8 +6,8 @@ import type { ClientSession, Model, mongo } from 'mongoose';
  * the same rules and `ValidationError` as `create`), then written through the driver. Mongoose's
  * `create` and `insertMany` would also hydrate each one into a document first: on a post's creation
  * with its outbox record, 1.40 ms of content's CPU against 0.97 ms this way (docs/benchmarks.md,
- * "Content writes"). The schemas set no setters or transforms, so what is stored is the same;
- * undefined fields are left out, as mongoose does.
+ * "Writes"). The schemas set no setters or transforms, so what is stored is the same; undefined
+ * fields are left out, as mongoose does.
  */
 export async function insertBuilt<T extends mongo.Document>(model: Model<T>, docs: readonly T[], session: ClientSession): Promise<void> {
   for (const doc of docs) await model.validate(doc);

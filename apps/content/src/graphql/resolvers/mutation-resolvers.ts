@@ -102,14 +102,9 @@ export const mutationResolvers = {
     payload(async () => {
       const { title, content, excerpt, status, tags } = args.input;
       if (status === 'DELETED') throw validationError({ 'input.status': 'Use deletePost to delete a post.' });
-      const { post } = await createPost(ctx.deps, ctx.caller, {
-        title: title.trim(),
-        content,
-        excerpt: excerpt ?? null,
-        status: status ?? 'DRAFT',
-        category: null,
-        tags: tagsOf(tags) ?? [],
-      }, undefined, ctx.userVersion?.get());
+      const fields = { title: title.trim(), content, excerpt: excerpt ?? null, status: status ?? 'DRAFT', category: null, tags: tagsOf(tags) ?? [] };
+      // The author's profile through the user memo, under the request's `User` version.
+      const { post } = await createPost(ctx.deps, ctx.caller, fields, undefined, ctx.userVersion?.get());
       return { success: true, message: 'Post created', post, errors: [] };
     }),
 
