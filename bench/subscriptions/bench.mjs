@@ -2,13 +2,16 @@
 // INTERVAL ms for DURATION s; delivery latency from the mutation's HTTP response to each
 // subscriber's receipt (p50, p99), lost and duplicated deliveries. Beside it, in the same run, the
 // same subscribers and mutations against a single-process Apollo + in-memory PubSub server (the
-// floor). Usage (after `npx tsc -b apps/auth apps/content apps/gateway`, stack up):
-//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10]
+// floor). The mutations are sent from a thread of their own (driver.mjs; `--driver inline`: from the
+// subscribers' thread, as before 2026-11-25's session 30). Usage (after `npm run build`, stack up):
+//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10] [--driver thread|inline]
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { account, freePort, percentile, requestDurations, root, stackEnv, startPlatform, startProcess } from './platform.mjs';
+import { drive, mutation } from './mutations.mjs';
 import { openSubscriber } from './subscribers.mjs';
 
 const { values } = parseArgs({
@@ -20,6 +23,8 @@ const { values } = parseArgs({
     'max-in-flight': { type: 'string', default: '64' },
     // lean | graphql-ws (subscribers.mjs): the same protocol; lean leaves the CPU to the servers.
     client: { type: 'string', default: 'lean' },
+    // thread | inline: the mutations are sent from a thread of their own (driver.mjs), or from the subscribers' thread.
+    driver: { type: 'string', default: 'thread' },
   },
 });
 const SUBSCRIBERS = Number(values.subscribers);
@@ -30,11 +35,36 @@ const MAX_IN_FLIGHT = Number(values['max-in-flight']);
 const MUTATIONS = Math.floor(DURATION_MS / INTERVAL_MS);
 const CLIENT = values.client;
 if (CLIENT !== 'lean' && CLIENT !== 'graphql-ws') throw new Error('--client is lean or graphql-ws');
+const DRIVER = values.driver;
+if (DRIVER !== 'thread' && DRIVER !== 'inline') throw new Error('--driver is thread or inline');
 const QUERY = 'subscription { onPostCreated { id title author { name } } }';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function scenario(name, { wsUrls, connectionParams, mutate }) {
+/** Absolute milliseconds, comparable across threads (the driver's times are taken the same way). */
+const now = () => performance.timeOrigin + performance.now();
+
+/** Sends the scenario's mutations on their schedule, from the driver thread or from this one. */
+function sendMutations(target) {
+  const schedule = { count: MUTATIONS, intervalMs: INTERVAL_MS, maxInFlight: MAX_IN_FLIGHT };
+  if (DRIVER === 'thread') {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./driver.mjs', import.meta.url), { workerData: { target, schedule } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`the mutation driver exited (${code}) without its results`)));
+    });
+  }
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  return drive(mutation(target), schedule).then((result) => {
+    loopDelay.disable();
+    return { ...result, loopDelayP50: loopDelay.percentile(50) / 1e6, loopDelayP99: loopDelay.percentile(99) / 1e6 };
+  });
+}
+
+async function scenario(name, { wsUrls, connectionParams, target }) {
+  const mutate = mutation(target);
   const received = new Float64Array(SUBSCRIBERS * MUTATIONS).fill(-1);
   // Wall-clock receipt times, to compare with the CloudEvent and Kafka timestamps (where the time goes).
   const receivedWall = new Float64Array(SUBSCRIBERS * MUTATIONS).fill(-1);
@@ -44,7 +74,7 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
   let subscriptionErrors = 0;
   for (let s = 0; s < SUBSCRIBERS; s += 1) {
     const onTitle = (title) => {
-      const now = performance.now();
+      const at = now();
       if (title.startsWith('warm')) {
         warmed[s] = 1;
         return;
@@ -54,7 +84,7 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
       const slot = s * MUTATIONS + i;
       counts[slot] += 1;
       if (counts[slot] === 1) {
-        received[slot] = now;
+        received[slot] = at;
         receivedWall[slot] = Date.now();
       }
     };
@@ -70,36 +100,12 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
     await sleep(300);
   }
 
-  const responded = new Float64Array(MUTATIONS).fill(-1);
-  const sent = new Float64Array(MUTATIONS).fill(-1);
-  let inFlight = 0;
-  let skipped = 0;
-  let failed = 0;
-  // This process's own event-loop delay while it sends: the driver's lateness, which is in every figure.
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
-  const started = performance.now();
-  const pending = [];
-  for (let i = 0; i < MUTATIONS; i += 1) {
-    const due = started + i * INTERVAL_MS;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    if (inFlight >= MAX_IN_FLIGHT) {
-      skipped += 1;
-      continue;
-    }
-    inFlight += 1;
-    sent[i] = performance.now();
-    pending.push(
-      mutate(`m-${i}`)
-        .then(() => (responded[i] = performance.now()))
-        .catch(() => (failed += 1))
-        .finally(() => (inFlight -= 1)),
-    );
-  }
-  await Promise.all(pending);
-  loopDelay.disable();
-  const sentFor = (performance.now() - started) / 1000;
+  // The subscribers' thread's own event-loop delay meanwhile: how late it reads what arrives.
+  const readerDelay = monitorEventLoopDelay({ resolution: 10 });
+  readerDelay.enable();
+  const { sent, responded, skipped, failed, started, finished, loopDelayP50, loopDelayP99 } = await sendMutations(target);
+  readerDelay.disable();
+  const sentFor = (finished - started) / 1000;
   const succeeded = responded.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0);
   const expected = succeeded * SUBSCRIBERS;
   const deliveredCount = () => {
@@ -150,8 +156,10 @@ async function scenario(name, { wsUrls, connectionParams, mutate }) {
     lost,
     duplicates,
     subscriptionErrors,
-    loopDelayP50: loopDelay.percentile(50) / 1e6,
-    loopDelayP99: loopDelay.percentile(99) / 1e6,
+    loopDelayP50,
+    loopDelayP99,
+    readerDelayP50: readerDelay.percentile(50) / 1e6,
+    readerDelayP99: readerDelay.percentile(99) / 1e6,
     receivedWall,
     responded,
   };
@@ -209,7 +217,7 @@ function print(r) {
   console.log(
     `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped; response p50 ${r.mutationP50.toFixed(1)} ms p99 ${r.mutationP99.toFixed(1)} ms)  deliveries ${r.deliveries}  ` +
       `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}  ` +
-      `(this process's event-loop delay while sending: p50 ${r.loopDelayP50.toFixed(1)} ms p99 ${r.loopDelayP99.toFixed(1)} ms)`,
+      `(event-loop delay while sending, driver (${DRIVER}): p50 ${r.loopDelayP50.toFixed(1)} ms p99 ${r.loopDelayP99.toFixed(1)} ms; subscribers: p50 ${r.readerDelayP50.toFixed(1)} ms p99 ${r.readerDelayP99.toFixed(1)} ms)`,
   );
 }
 
@@ -223,15 +231,7 @@ try {
   floorResult = await scenario('apollo + in-memory PubSub (floor)', {
     wsUrls: [`ws://127.0.0.1:${floorPort}/graphql`],
     connectionParams: {},
-    mutate: async (title) => {
-      const res = await fetch(`${floor.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'mutation($t: String!) { createPost(title: $t) { id } }', variables: { t: title } }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(String(res.status));
-    },
+    target: { kind: 'floor', url: floor.url },
   });
 } finally {
   await floor.stop();
@@ -246,20 +246,10 @@ const watched = await watchTopic(`${platform.topicPrefix}content.posts`);
 try {
   const [a, b] = platform.gateways;
   const token = await account(a.url);
-  let turn = 0;
   ours = await scenario('platform: 2 gateway replicas', {
     wsUrls: [a.url, b.url].map((u) => `${u.replace('http', 'ws')}/graphql`),
     connectionParams: { authorization: `Bearer ${token}` },
-    mutate: async (title) => {
-      const via = (turn++ % 2 === 0 ? a : b).url;
-      const res = await fetch(`${via}/api/v1/posts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ title, content: 'bench', published: true }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 201) throw new Error(String(res.status));
-    },
+    target: { kind: 'platform', urls: [a.url, b.url], token },
   });
   // Where a mutation's response time goes: each gateway's whole request, and content's part of it.
   durations = [

@@ -1,0 +1,62 @@
+// The mutation each side of bench/subscriptions is sent, as a function of a plain description (so that the
+// driver thread, driver.mjs, can build the same one): `{ kind: 'floor', url }` is the Apollo floor's GraphQL
+// `createPost`; `{ kind: 'platform', urls, token }` a REST `POST /api/v1/posts` through the gateways in turn.
+export function mutation(target) {
+  if (target.kind === 'floor') {
+    return async (title) => {
+      const res = await fetch(`${target.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation($t: String!) { createPost(title: $t) { id } }', variables: { t: title } }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(String(res.status));
+    };
+  }
+  let turn = 0;
+  return async (title) => {
+    const via = target.urls[turn++ % target.urls.length];
+    const res = await fetch(`${via}/api/v1/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+      body: JSON.stringify({ title, content: 'bench', published: true }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 201) throw new Error(String(res.status));
+  };
+}
+
+/**
+ * Sends `m-0` … `m-{count-1}`, one every `intervalMs` (open loop; a tick that finds `maxInFlight` outstanding is
+ * skipped). Times are absolute (`performance.timeOrigin + performance.now()`, milliseconds), so that another thread
+ * can compare them with its own; -1 where a mutation was not sent or not answered.
+ */
+export async function drive(mutate, { count, intervalMs, maxInFlight }) {
+  const now = () => performance.timeOrigin + performance.now();
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const sent = new Float64Array(count).fill(-1);
+  const responded = new Float64Array(count).fill(-1);
+  let inFlight = 0;
+  let skipped = 0;
+  let failed = 0;
+  const started = now();
+  const pending = [];
+  for (let i = 0; i < count; i += 1) {
+    const wait = started + i * intervalMs - now();
+    if (wait > 0) await sleep(wait);
+    if (inFlight >= maxInFlight) {
+      skipped += 1;
+      continue;
+    }
+    inFlight += 1;
+    sent[i] = now();
+    pending.push(
+      mutate(`m-${i}`)
+        .then(() => (responded[i] = now()))
+        .catch(() => (failed += 1))
+        .finally(() => (inFlight -= 1)),
+    );
+  }
+  await Promise.all(pending);
+  return { sent, responded, skipped, failed, started, finished: now() };
+}
