@@ -55,12 +55,7 @@ function sendMutations(target) {
       worker.once('exit', (code) => reject(new Error(`the mutation driver exited (${code}) without its results`)));
     });
   }
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
-  return drive(mutation(target), schedule).then((result) => {
-    loopDelay.disable();
-    return { ...result, loopDelayP50: loopDelay.percentile(50) / 1e6, loopDelayP99: loopDelay.percentile(99) / 1e6 };
-  });
+  return drive(mutation(target), schedule);
 }
 
 async function scenario(name, { wsUrls, connectionParams, target }) {

@@ -1,3 +1,5 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 // The mutation each side of bench/subscriptions is sent, as a function of a plain description (so that the
 // driver thread, driver.mjs, can build the same one): `{ kind: 'floor', url }` is the Apollo floor's GraphQL
 // `createPost`; `{ kind: 'platform', urls, token }` a REST `POST /api/v1/posts` through the gateways in turn.
@@ -32,6 +34,9 @@ export function mutation(target) {
  * can compare them with its own; -1 where a mutation was not sent or not answered.
  */
 export async function drive(mutate, { count, intervalMs, maxInFlight }) {
+  // This thread's own event-loop delay while it sends: how late the schedule and the response times are.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const now = () => performance.timeOrigin + performance.now();
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const sent = new Float64Array(count).fill(-1);
@@ -58,5 +63,7 @@ export async function drive(mutate, { count, intervalMs, maxInFlight }) {
     );
   }
   await Promise.all(pending);
-  return { sent, responded, skipped, failed, started, finished: now() };
+  loopDelay.disable();
+  const finished = now();
+  return { sent, responded, skipped, failed, started, finished, loopDelayP50: loopDelay.percentile(50) / 1e6, loopDelayP99: loopDelay.percentile(99) / 1e6 };
 }
