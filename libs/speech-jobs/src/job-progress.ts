@@ -12,9 +12,29 @@ export interface JobProgress {
   pieces: number;
   /** The stream's last frame (end, error or cancelled), when an earlier attempt wrote it. */
   last?: ChunkFrame;
+  /**
+   * An earlier attempt ended the job (`endJob`): it wrote the last frame and recorded the history,
+   * and the gateway may have read and deleted the stream since. Nothing is claimed or read.
+   */
+  ended?: true;
 }
 
 type XRangeReply = [Buffer, Buffer[]][];
+
+/** The owner key's value once the job has ended; attempt tokens are `worker#n`, never this. */
+const ENDED = 'ended';
+
+/** Takes the owner key unless the job has ended (one atomic step). */
+const CLAIM = `
+if redis.call('GET', KEYS[1]) == ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+return 1`;
+
+/** Marks the job ended only while `token` still owns it (one atomic step). */
+const END = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
 
 /**
  * Makes `token` the job's owner, then reads its stream. From the moment the owner key changes, an
@@ -22,7 +42,8 @@ type XRangeReply = [Buffer, Buffer[]][];
  * what is read here is final and the new attempt continues at `nextSeq`.
  */
 export async function claimJob(redis: Redis, prefix: string, jobId: string, token: string): Promise<JobProgress> {
-  await redis.set(ownerKey(prefix, jobId), token, 'EX', JOB_KEY_TTL_SECONDS);
+  const claimed = await redis.eval(CLAIM, 1, ownerKey(prefix, jobId), token, ENDED, String(JOB_KEY_TTL_SECONDS));
+  if (claimed !== 1) return { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true };
   const entries = (await redis.xrangeBuffer(audioStreamKey(prefix, jobId), '-', '+')) as XRangeReply;
   const audio: Buffer[] = [];
   const progress: JobProgress = { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0 };
@@ -37,4 +58,18 @@ export async function claimJob(redis: Redis, prefix: string, jobId: string, toke
   }
   progress.audio = Buffer.concat(audio);
   return progress;
+}
+
+/**
+ * Marks the job ended by the attempt holding `token`, once it has written the job's last frame (or
+ * dropped it). A job can come off the queue again after that: its worker was taken for dead near
+ * the end, and the queue put it back while the attempt still finished. Without the mark, that
+ * attempt would find the stream gone (the gateway deletes it once read) and run the job again.
+ * The mark lasts until the gateway has given up on the job (`deadlineAt`), and at least the job
+ * keys' lifetime. False when another attempt owns the job: this one was taken over, and leaves the
+ * job to it.
+ */
+export async function endJob(redis: Redis, job: { keyPrefix: string; jobId: string; deadlineAt: number }, token: string): Promise<boolean> {
+  const keepMs = Math.max(JOB_KEY_TTL_SECONDS * 1000, job.deadlineAt - Date.now());
+  return (await redis.eval(END, 1, ownerKey(job.keyPrefix, job.jobId), token, ENDED, String(Math.ceil(keepMs)))) === 1;
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { connectRedis } from '@platform/stores';
 import { eventually, stackEnv, uniqueName } from '@platform/testing';
-import { FrameTimeoutError, SupersededError, audioStreamKey, claimJob, createBlockingPool, createFrameWriter, encodeFrame, ownerKey, readFrames, type ChunkFrame } from '../src';
+import { FrameTimeoutError, SupersededError, audioStreamKey, claimJob, createBlockingPool, endJob, createFrameWriter, encodeFrame, ownerKey, readFrames, type ChunkFrame } from '../src';
 
 let redis: Redis;
 const prefix = uniqueName('frames');
@@ -112,5 +112,26 @@ describe('frames on a Redis stream', () => {
     expect(writers).toEqual(['host:1', 'host:1', 'host:1', 'host:2', 'host:2']);
     // A later attempt sees the finished stream.
     expect((await claimJob(redis, prefix, jobId, 'third#2')).last).toMatchObject({ type: 'end', seq: 4 });
+  });
+
+  it('a job its owner ended is not claimed again, even once its stream is gone; only the owner ends it', async () => {
+    const jobId = uniqueName('ended');
+    const job = { keyPrefix: prefix, jobId, deadlineAt: Date.now() + 300_000 };
+    const owner = ownerKey(prefix, jobId);
+    await claimJob(redis, prefix, jobId, 'first#0');
+    const first = createFrameWriter(redis, audioStreamKey(prefix, jobId), { owner: { key: owner, token: 'first#0' } });
+    await first.append({ type: 'end', characters: 1, durationSeconds: 0.1, pieces: 1, contentType: 'audio/mpeg' });
+    // An attempt that does not own the job cannot end it.
+    expect(await endJob(redis, job, 'other#1')).toBe(false);
+    expect(await redis.get(owner)).toBe('first#0');
+    expect(await endJob(redis, job, 'first#0')).toBe(true);
+    // The gateway read the stream and deleted it; the queue hands the job out again.
+    await redis.del(audioStreamKey(prefix, jobId));
+    expect(await claimJob(redis, prefix, jobId, 'second#1')).toEqual({ nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true });
+    // The mark stays (until the gateway's deadline here, later than the job keys' lifetime) and
+    // is not replaced by the claim.
+    expect(await redis.get(owner)).not.toBe('second#1');
+    expect(await redis.pttl(owner)).toBeGreaterThan(200_000);
+    expect(await endJob(redis, job, 'second#1')).toBe(false);
   });
 });

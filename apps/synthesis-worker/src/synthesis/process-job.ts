@@ -16,6 +16,7 @@ import {
   audioStreamKey,
   cancelKey,
   claimJob,
+  endJob,
   createFrameWriter,
   historyRecord,
   ownerKey,
@@ -65,8 +66,11 @@ export function jobRenderParams(data: Pick<SynthesisJobData, 'voice' | 'language
   return renderParams(voice, data.settings, { similarityApplied: data.voice.similarityApplied === true });
 }
 
-/** `superseded`: another worker took the job over while this one still ran it (this one was taken for dead). */
-export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired' | 'superseded';
+/**
+ * `superseded`: another worker took the job over while this one still ran it (this one was taken
+ * for dead). `duplicate`: the queue handed out a job an earlier attempt had already ended.
+ */
+export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired' | 'superseded' | 'duplicate';
 
 /**
  * Runs one synthesis job: synthesise piece by piece, publish audio frames with sequence numbers,
@@ -82,9 +86,15 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   // This attempt owns the stream from here on; what an earlier (dead) attempt wrote is final.
   const token = `${attempt.worker}#${attempt.takeovers}`;
   const sent = await claimJob(redis, data.keyPrefix, data.jobId, token);
+  if (sent.ended) {
+    // Back in the queue after an attempt taken for dead had finished it after all (see endJob).
+    log.warn('synthesis job already ended by an earlier attempt; not run again');
+    metrics.jobEnded({ model: data.modelId, outcome: 'duplicate', runSeconds: 0 });
+    return 'duplicate';
+  }
   const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
   if (takenOver) {
-    const early = await takeOverEarly(data, deps, sent);
+    const early = await takeOverEarly(data, deps, sent, token);
     if (early) return early;
   } else if (Date.now() > data.deadlineAt) {
     // The gateway has given up on this job already; nobody would hear it.
@@ -145,7 +155,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       outcome = 'cancelled';
       log.info({ piecesDone: progress.pieces }, 'synthesis job cancelled by its client');
       // Nobody reads this stream any more: remove it rather than finish it.
-      await redis.del(streamKey, cancel, ownerKey(data.keyPrefix, data.jobId));
+      await redis.del(streamKey, cancel);
     } else {
       await writer.append({
         type: 'end',
@@ -173,9 +183,10 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
       await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
     }
-  } finally {
-    metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
   }
+  // Taken over at the last moment (after the last frame): the new owner records the job.
+  if (outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true))) outcome = 'superseded';
+  metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
   if (outcome === 'superseded') return outcome;
   // The job is over: no later attempt needs its rendered pieces.
   if (data.modelId === NEURAL_MODEL_ID) await redis.del(pcmCheckpointKey(data.keyPrefix, data.jobId)).catch(() => undefined);
@@ -205,7 +216,7 @@ export const LOST_JOB_MESSAGE = 'the synthesis worker stopped and the generation
  * synthesise (the client left meanwhile, the stream is already finished, or the gateway has given
  * up), else undefined: resume.
  */
-async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: JobProgress): Promise<JobOutcome | undefined> {
+async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: JobProgress, token: string): Promise<JobOutcome | undefined> {
   const { redis, metrics } = deps;
   const log = deps.logger.child({ jobId: data.jobId });
   const end = (outcome: JobOutcome) => {
@@ -215,11 +226,12 @@ async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: Jo
   if ((await redis.exists(cancelKey(data.keyPrefix, data.jobId))) === 1) {
     // The gateway has given up or its client left: it has already recorded the generation.
     log.info('synthesis job taken over after its client went away; dropping it');
-    await redis.del(audioStreamKey(data.keyPrefix, data.jobId), ownerKey(data.keyPrefix, data.jobId));
-    return end('cancelled');
+    await redis.del(audioStreamKey(data.keyPrefix, data.jobId));
+    return end((await endJob(redis, data, token)) ? 'cancelled' : 'superseded');
   }
   if (sent.last) {
     // The lost worker finished the stream and died before the queue heard of it.
+    if (!(await endJob(redis, data, token))) return end('superseded');
     if (sent.last.type !== 'end') return end('failed');
     if (data.recordHistory && deps.recordHistory) {
       const format = resolveOutputFormat(data.outputFormat);
@@ -241,16 +253,17 @@ async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: Jo
  * records it as failed), unless the stream already ended or the client left. Called when the
  * queue fails a job lost more often than `SYNTHESIS_MAX_RESUMES` allows.
  */
-export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'keyPrefix' | 'jobId'>, owner: LostJobOwner, claimed?: JobProgress): Promise<void> {
+export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'keyPrefix' | 'jobId' | 'deadlineAt'>, owner: LostJobOwner, claimed?: JobProgress): Promise<void> {
   const { token, worker } = owner;
   const sent = claimed ?? (await claimJob(redis, data.keyPrefix, data.jobId, token));
-  if (sent.last || (await redis.exists(cancelKey(data.keyPrefix, data.jobId))) === 1) return;
+  if (sent.ended || sent.last || (await redis.exists(cancelKey(data.keyPrefix, data.jobId))) === 1) return;
   const writer = createFrameWriter(redis, audioStreamKey(data.keyPrefix, data.jobId), {
     owner: { key: ownerKey(data.keyPrefix, data.jobId), token },
     firstSeq: sent.nextSeq,
     writer: worker,
   });
   await writer.append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE });
+  await endJob(redis, data, token);
 }
 
 /**

@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+import { createLogger } from '@platform/logger';
+import { Registry } from '@platform/metrics';
+import { DEFAULT_VOICE_SETTINGS, PREMADE_VOICES } from '@platform/speech-engine';
+import { audioStreamKey, ownerKey, type HistoryRecord, type SynthesisJobData } from '@platform/speech-jobs';
+import { connectRedis } from '@platform/stores';
+import { stackEnv, uniqueName } from '@platform/testing';
+import { createMetrics } from '../src/synthesis/metrics';
+import { processJob, type ProcessDeps } from '../src/synthesis/process-job';
+
+let redis: Redis;
+const prefix = uniqueName('process-job');
+beforeAll(async () => {
+  redis = await connectRedis(stackEnv().REDIS_URL);
+});
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+});
+
+function job(): SynthesisJobData {
+  const voice = PREMADE_VOICES[0]!;
+  const now = Date.now();
+  return {
+    v: 1,
+    jobId: uniqueName('job'),
+    keyPrefix: prefix,
+    voice: { voiceId: voice.voice_id, name: voice.name, category: 'premade', engine: voice.engine },
+    modelId: 'eleven_multilingual_v2',
+    text: 'A short sentence. And another one.',
+    settings: DEFAULT_VOICE_SETTINGS,
+    outputFormat: 'pcm_16000',
+    kind: 'convert',
+    recordHistory: true,
+    createdAt: now,
+    deadlineAt: now + 60_000,
+  };
+}
+
+function deps(records: HistoryRecord[], worker: string, takeovers: number): ProcessDeps {
+  return {
+    redis,
+    logger: createLogger('process-job-test', 'silent'),
+    metrics: createMetrics(new Registry()),
+    queue: 'synthesis',
+    enqueuedAt: Date.now(),
+    recordHistory: async (record) => {
+      records.push(record);
+    },
+    attempt: { worker, takeovers },
+  };
+}
+
+describe('a job the queue hands out again after it ended', () => {
+  it('(its worker was taken for dead at the very end) is not run again once the gateway has deleted its stream', async () => {
+    const data = job();
+    const records: HistoryRecord[] = [];
+    expect(await processJob(data, deps(records, 'host:1', 0))).toBe('complete');
+    expect(records.map((r) => r.state)).toEqual(['complete']);
+    // The gateway read the whole stream and deleted it.
+    expect(await redis.del(audioStreamKey(prefix, data.jobId))).toBe(1);
+
+    expect(await processJob(data, deps(records, 'host:2', 1))).toBe('duplicate');
+    // Nothing rendered, written or recorded a second time; the owner key still says it ended.
+    expect(await redis.exists(audioStreamKey(prefix, data.jobId))).toBe(0);
+    expect(records).toHaveLength(1);
+    expect(await redis.get(ownerKey(prefix, data.jobId))).toBe('ended');
+  }, 60_000);
+});
