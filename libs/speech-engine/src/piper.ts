@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as ort from 'onnxruntime-node';
+import { startPiperInference, type PiperInference } from './piper-inference';
 import type { VoiceSettings } from './settings';
 
 /**
@@ -9,7 +9,8 @@ import type { VoiceSettings } from './settings';
  * (`onnxruntime-node`; its binaries ship inside the npm package, and the repository's `.npmrc`
  * skips the optional CUDA download, so nothing is fetched from outside the registry). eSpeak NG
  * turns text into IPA phonemes, the model turns phoneme ids into 22 050 Hz audio.
- * `scripts/fetch-voices.mjs` puts the voice in PIPER_VOICES_DIR.
+ * `scripts/fetch-voices.mjs` puts the voice in PIPER_VOICES_DIR. The model runs on a thread of its
+ * own (`piper-inference.ts`): inference never stalls the caller's event loop.
  */
 export const PIPER_VOICE_FILE = 'en_US-joe-medium';
 
@@ -22,7 +23,7 @@ interface PiperConfig {
 
 export interface PiperVoice {
   config: PiperConfig;
-  session: ort.InferenceSession;
+  inference: PiperInference;
 }
 
 export function piperModelAvailable(dir: string | undefined): boolean {
@@ -33,9 +34,9 @@ export function piperModelAvailable(dir: string | undefined): boolean {
 
 export interface PiperLoadOptions {
   /**
-   * Threads one inference uses (ONNX Runtime's intra-op pool). A worker that runs several jobs at
-   * once shares one session between them, so threads × concurrent inferences should not exceed
-   * the cores the worker may use.
+   * Threads one inference uses (ONNX Runtime's intra-op pool). A process has one inference thread
+   * per voice and thread count, which runs one inference at a time, whatever the jobs running;
+   * their other steps (phonemes, voice colour, encoding) overlap it.
    */
   threads?: number;
 }
@@ -51,14 +52,7 @@ export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Pro
   if (!voice) {
     voice = (async () => {
       const config = JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')) as PiperConfig;
-      const session = await ort.InferenceSession.create(base, {
-        intraOpNumThreads: threads,
-        // The graph is one chain of operators: a second (inter-op) pool would only add threads.
-        interOpNumThreads: 1,
-        executionMode: 'sequential',
-        graphOptimizationLevel: 'all',
-      });
-      return { config, session };
+      return { config, inference: await startPiperInference({ modelPath: base, threads }) };
     })();
     voice.catch(() => loaded.delete(key));
     loaded.set(key, voice);
@@ -116,16 +110,5 @@ export function piperScales(config: PiperConfig, settings: VoiceSettings, determ
 /** One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). */
 export async function synthesizePiperPcm(voice: PiperVoice, text: string, settings: VoiceSettings, espeakBinary?: string, deterministic = false): Promise<Int16Array> {
   const ids = await phonemeIds(text, voice.config, espeakBinary);
-  const feeds = {
-    input: new ort.Tensor('int64', BigInt64Array.from(ids.map((id) => BigInt(id))), [1, ids.length]),
-    input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
-    scales: new ort.Tensor('float32', piperScales(voice.config, settings, deterministic), [3]),
-  };
-  const result = await voice.session.run(feeds);
-  const output = result.output ?? Object.values(result)[0];
-  const audio = output?.data as Float32Array | undefined;
-  if (!audio) throw new Error('Piper model produced no audio');
-  const pcm = new Int16Array(audio.length);
-  for (let i = 0; i < audio.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(audio[i]! * 32767)));
-  return pcm;
+  return voice.inference.run(BigInt64Array.from(ids, (id) => BigInt(id)), piperScales(voice.config, settings, deterministic));
 }

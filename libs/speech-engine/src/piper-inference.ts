@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** What the inference thread is started with (`piper-thread.ts`). */
+export interface InferenceThreadConfig {
+  modelPath: string;
+  /** ONNX Runtime's intra-op threads for one inference. */
+  threads: number;
+}
+
+/** One inference as it crosses to the thread: the phoneme ids and the model's three scales. */
+export interface InferenceRequest {
+  id: number;
+  ids: BigInt64Array;
+  scales: Float32Array;
+}
+
+/** The thread's answer: the audio as 16-bit PCM (moved, not copied), or why there is none. */
+export type InferenceReply = { id: number; pcm: Int16Array<ArrayBuffer> } | { id: number; error: string };
+
+/** The thread's first message: its session is loaded, or why it is not. */
+type ThreadStatus = { ready: true } | { ready: false; error: string };
+
+/** The model run on a thread of its own: one inference at a time, in the order asked. */
+export interface PiperInference {
+  /** 16-bit PCM at the model's rate. */
+  run(ids: BigInt64Array, scales: Float32Array): Promise<Int16Array>;
+  close(): Promise<void>;
+}
+
+// Resolved from src/ (tests) and dist/ alike: the thread always runs the built file.
+const THREAD_ENTRY = path.resolve(__dirname, '..', 'dist', 'piper-thread.js');
+
+interface Call {
+  resolve: (pcm: Int16Array) => void;
+  reject: (err: Error) => void;
+}
+
+interface Live {
+  worker: Worker;
+  pending: Map<number, Call>;
+  dead: boolean;
+}
+
+/**
+ * Starts the thread and waits until its session is loaded, so a model that cannot load fails here
+ * with ONNX Runtime's reason. A thread that dies later fails the inferences it held and is started
+ * again by the next one.
+ */
+export async function startPiperInference(config: InferenceThreadConfig): Promise<PiperInference> {
+  let starting: Promise<Live> | undefined;
+  const thread = (): Promise<Live> => {
+    starting ??= spawn(config, () => (starting = undefined)).catch((err: unknown) => {
+      starting = undefined;
+      throw err;
+    });
+    return starting;
+  };
+  await thread();
+  let nextId = 0;
+  return {
+    async run(ids, scales) {
+      const live = await thread();
+      if (live.dead) throw new Error('the neural inference thread exited');
+      return new Promise<Int16Array>((resolve, reject) => {
+        const id = nextId++;
+        live.pending.set(id, { resolve, reject });
+        // Held open only while it has work: an idle thread does not keep the process alive.
+        live.worker.ref();
+        live.worker.postMessage({ id, ids, scales } satisfies InferenceRequest);
+      });
+    },
+    async close() {
+      const live = await starting?.catch(() => undefined);
+      await live?.worker.terminate();
+    },
+  };
+}
+
+function spawn(config: InferenceThreadConfig, onLost: () => void): Promise<Live> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(THREAD_ENTRY, { workerData: config });
+    const live: Live = { worker, pending: new Map(), dead: false };
+    const lost = (why: string) => {
+      if (live.dead) return;
+      live.dead = true;
+      onLost();
+      const err = new Error(`the neural inference thread ${why}`);
+      reject(err);
+      for (const call of live.pending.values()) call.reject(err);
+      live.pending.clear();
+    };
+    worker.on('message', (message: InferenceReply | ThreadStatus) => {
+      if ('ready' in message) {
+        if (message.ready) {
+          worker.unref();
+          resolve(live);
+        } else {
+          reject(new Error(message.error));
+          void worker.terminate();
+        }
+        return;
+      }
+      const call = live.pending.get(message.id);
+      live.pending.delete(message.id);
+      if (live.pending.size === 0) worker.unref();
+      if ('pcm' in message) call?.resolve(message.pcm);
+      else call?.reject(new Error(`neural inference failed: ${message.error}`));
+    });
+    worker.on('error', (err) => lost(`failed: ${err.message}`));
+    worker.on('exit', (code) => lost(`exited (code ${code})`));
+  });
+}
