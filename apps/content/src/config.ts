@@ -18,7 +18,7 @@ export const contentConfigShape = {
   /** Relay poll interval when idle; commits and the outbox change stream wake it sooner. */
   OUTBOX_POLL_MS: env.positiveInt(200),
   /** How long a commit's wake-up waits for later commits to share the relay's pass (outbox/relay.ts). */
-  OUTBOX_LINGER_MS: z.coerce.number().int().min(0).max(1_000).default(10),
+  OUTBOX_LINGER_MS: z.coerce.number().int().min(0).max(1_000).default(30),
   /** Turn the relay off on replicas that should only serve requests. */
   OUTBOX_RELAY: env.boolean(true),
   /**

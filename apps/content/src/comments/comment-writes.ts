@@ -3,7 +3,7 @@ import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, notFoundError, validationError } from '../domain/domain-errors';
 import { isAdmin, isModerator, type Caller } from '../identity/caller';
-import { insertBuilt, nextId, type CommentDoc, type PostDoc, type UserDoc } from '../models';
+import { insertBuilt, type CommentDoc, type PostDoc, type UserDoc } from '../models';
 import { commentSnapshot } from '../outbox/snapshots';
 import { writeWithEvents } from '../outbox/write-with-events';
 import { canSeePost } from '../posts/post-reads';
@@ -42,7 +42,7 @@ export async function createComment(
   const author = await ensureProfile(deps, caller);
   // Checked before an id is taken, and again in the transaction.
   await checkParent(deps, await visiblePost(deps, caller, input.postId), input.parentId);
-  const id = await nextId(deps.models.counters, 'comments');
+  const id = await deps.models.ids.next('comments');
   const comment = await writeWithEvents(deps, async (session) => {
     const post = await visiblePost(deps, caller, input.postId, session);
     await checkParent(deps, post, input.parentId, session);

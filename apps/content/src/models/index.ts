@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { commentModel, type CommentModel } from './comment-model';
-import { counterModel, type CounterModel } from './counters';
+import { counterModel, idSequences, type CounterModel, type IdSequences } from './counters';
 import { leaseModel, type LeaseModel } from './lease-model';
 import { outboxModel, type OutboxModel } from './outbox-model';
 import { postModel, type PostModel } from './post-model';
@@ -14,18 +14,22 @@ export interface Models {
   categories: TaxonomyModel;
   tags: TaxonomyModel;
   counters: CounterModel;
+  /** Post and comment ids, taken from `counters` a block at a time. */
+  ids: IdSequences;
   outbox: OutboxModel;
   leases: LeaseModel;
 }
 
 export function createModels(connection: Connection): Models {
+  const counters = counterModel(connection);
   return {
     users: userModel(connection),
     posts: postModel(connection),
     comments: commentModel(connection),
     categories: categoryModel(connection),
     tags: tagModel(connection),
-    counters: counterModel(connection),
+    counters,
+    ids: idSequences(counters),
     outbox: outboxModel(connection),
     leases: leaseModel(connection),
   };
@@ -45,5 +49,5 @@ export type { CommentDoc } from './comment-model';
 export type { OutboxDoc, OutboxEntityType } from './outbox-model';
 export { USER_ORDERS } from './user-model';
 export { POST_ORDERS } from './post-model';
-export { nextId } from './counters';
+export { ID_BLOCK_SIZE } from './counters';
 export { insertBuilt } from './insert-built';

@@ -19,15 +19,16 @@ import { recordPublished } from './outbox-metrics';
  * - Records are deleted only after Kafka acknowledged them (acks -1, one request in flight, an
  *   idempotent producer (libs/events `CONTENT_EVENT_PRODUCER`), the entity's global id as key). A relay that dies between the two publishes them again: delivery
  *   is at least once, consumers dedupe by event id.
- * - Latency: a pass runs `lingerMs` after this process commits a write (`wake`, from main.ts) or
- *   after a change stream on the outbox reports an insert by another replica (records carry their
- *   writer's `origin`; the stream leaves out this process's own, which `wake` already reported);
- *   polling every `pollMs` remains, so a missed wake-up costs at most one interval. After a full
- *   batch the next pass follows at once.
- * - Batching: wake-ups within `lingerMs` of the first share one pass (Kafka's `linger.ms`, one
- *   stage earlier). Each pass costs a find, a produce request and a delete, and each event batch
- *   costs every consumer a fetch and every subscriber's socket a write, so a few milliseconds
- *   here divide the work of every stage after it (docs/benchmarks.md, "Subscriptions").
+ * - Latency: a pass runs when this process commits a write (`wake`, from main.ts) or a change
+ *   stream on the outbox reports an insert by another replica (records carry their writer's
+ *   `origin`; the stream leaves out this process's own, which `wake` already reported); polling
+ *   every `pollMs` remains, so a missed wake-up costs at most one interval. After a full batch the
+ *   next pass follows at once.
+ * - Batching: passes start at most once per `lingerMs`. A commit after a quiet spell is published
+ *   at once; commits that come while passes keep running wait for the next start and share it.
+ *   Each pass costs a find, a produce request and a delete, and each event batch costs every
+ *   consumer a fetch and every subscriber's socket a write, so under load a few tens of
+ *   milliseconds here divide the work of every stage after it (docs/benchmarks.md, "Subscriptions").
  * - One relay at a time across replicas: a lease in MongoDB (outbox/lease.ts), checked every pass.
  *   Replicas without it keep polling for it and ignore wake-ups. A relay paused past the lease TTL
  *   may publish a batch twice (at least once, see above).
@@ -46,7 +47,7 @@ export interface RelayOptions {
   pollMs?: number;
   leaseTtlMs?: number;
   batchSize?: number;
-  /** How long a wake-up waits for more commits to share its pass (default 0: at once). */
+  /** The least time between the starts of two passes that wake-ups ask for (default 0: no wait). */
   lingerMs?: number;
   /** Wake up on inserts into the outbox seen through a change stream (default true). */
   watch?: boolean;
@@ -82,11 +83,14 @@ export function createRelay(options: RelayOptions): Relay {
   let timer: NodeJS.Timeout | undefined;
   /** When the scheduled pass runs (performance.now()); Infinity when none is. */
   let dueAt = Infinity;
+  /** When the last pass started (performance.now()). */
+  let startedAt = -Infinity;
   let rewatch: NodeJS.Timeout | undefined;
   let stream: mongo.ChangeStream | undefined;
   let running: Promise<number> | undefined;
 
   async function pass(): Promise<number> {
+    startedAt = performance.now();
     holding = await lease.hold();
     if (!holding) return 0;
     const records = await models.outbox
@@ -152,7 +156,7 @@ export function createRelay(options: RelayOptions): Relay {
     try {
       const count = await runOnce();
       failures = 0;
-      schedule(count >= batchSize ? 0 : again ? lingerMs : pollMs);
+      schedule(count >= batchSize ? 0 : again ? untilLingered() : pollMs);
     } catch (err) {
       failures += 1;
       holding = false;
@@ -161,11 +165,19 @@ export function createRelay(options: RelayOptions): Relay {
     }
   }
 
+  /** How long until a pass may start: `lingerMs` after the last one started. */
+  function untilLingered(): number {
+    return Math.max(0, startedAt + lingerMs - performance.now());
+  }
+
   function wake(): void {
     if (stopped || !holding || failures > 0) return;
     if (running) again = true;
-    // A pass already due within the linger takes this commit too.
-    else if (dueAt > performance.now() + lingerMs) schedule(lingerMs);
+    else {
+      // A pass already due by then takes this commit too.
+      const delay = untilLingered();
+      if (dueAt > performance.now() + delay) schedule(delay);
+    }
   }
 
   /** Opens the change stream; resolves once the server answered (or the stream failed). Never rejects. */

@@ -3,7 +3,7 @@ import { buildContentEvent } from '@platform/events';
 import type { ContentDeps } from '../domain/deps';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError } from '../domain/domain-errors';
 import { isAdmin, type Caller } from '../identity/caller';
-import { insertBuilt, nextId, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
+import { insertBuilt, type CommentDoc, type PostDoc, type PostStatus, type UserDoc } from '../models';
 import { commentSnapshot, postSnapshot } from '../outbox/snapshots';
 import { writeWithEvents, type EntityEvent } from '../outbox/write-with-events';
 import { ensureProfile, findUser } from '../users/profiles';
@@ -53,12 +53,12 @@ export async function createPost(
   const now = new Date();
   const published = fields.status === 'PUBLISHED';
   const base = slugify(fields.title);
-  // Ids come from a counter outside the transaction (one counter document in every creating
-  // transaction would make them all conflict). The first attempt takes the title's slug; when another
+  // Ids come from this process's block of the counter (models/counters.ts), outside the transaction
+  // (one counter document in every creating transaction would make them all conflict). The first attempt takes the title's slug; when another
   // post has it, the unique index refuses the insert, the transaction aborts, and the next attempt
   // takes the id as suffix, with the same id (the aborted one was never written). Reading first
   // whether the slug is taken would cost every create a round trip to spare the rare duplicate one.
-  let id = await nextId(deps.models.counters, 'posts');
+  let id = await deps.models.ids.next('posts');
   for (let attempt = 0; attempt < 8; attempt++) {
     const slug = attempt === 0 ? base : `${base}-${id}`;
     try {
@@ -89,7 +89,7 @@ export async function createPost(
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       // `${base}-${id}` taken too (another post's title ends so): a new id, so a new suffix.
-      if (attempt > 0) id = await nextId(deps.models.counters, 'posts');
+      if (attempt > 0) id = await deps.models.ids.next('posts');
     }
   }
   throw new DomainError('conflict', 'Could not allocate a unique slug');
