@@ -4,13 +4,14 @@
 // same subscribers and mutations against a single-process Apollo + in-memory PubSub server (the
 // floor). The mutations are sent from a thread of their own (driver.mjs; `--driver inline`: from the
 // subscribers' thread, as before 2026-11-25's session 30). Usage (after `npm run build`, stack up):
-//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10] [--driver thread|inline]
+//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10] [--driver thread|inline] [--linger <OUTBOX_LINGER_MS>]
+import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
-import { account, freePort, percentile, requestDurations, root, stackEnv, startPlatform, startProcess } from './platform.mjs';
+import { account, cpuMs, freePort, percentile, requestDurations, root, stackEnv, stackPids, startPlatform, startProcess } from './platform.mjs';
 import { drive, mutation } from './mutations.mjs';
 import { openSubscriber } from './subscribers.mjs';
 
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     client: { type: 'string', default: 'lean' },
     // thread | inline: the mutations are sent from a thread of their own (driver.mjs), or from the subscribers' thread.
     driver: { type: 'string', default: 'thread' },
+    // content's OUTBOX_LINGER_MS (its default when not given).
+    linger: { type: 'string' },
   },
 });
 const SUBSCRIBERS = Number(values.subscribers);
@@ -58,7 +61,7 @@ function sendMutations(target) {
   return drive(mutation(target), schedule);
 }
 
-async function scenario(name, { wsUrls, connectionParams, target }) {
+async function scenario(name, { wsUrls, connectionParams, target, pids }) {
   const mutate = mutation(target);
   const received = new Float64Array(SUBSCRIBERS * MUTATIONS).fill(-1);
   // Wall-clock receipt times, to compare with the CloudEvent and Kafka timestamps (where the time goes).
@@ -98,6 +101,9 @@ async function scenario(name, { wsUrls, connectionParams, target }) {
   // The subscribers' thread's own event-loop delay meanwhile: how late it reads what arrives.
   const readerDelay = monitorEventLoopDelay({ resolution: 10 });
   readerDelay.enable();
+  // The CPU every process spends from the first mutation until the last delivery (or the grace's end).
+  const cpuBefore = cpuMs(pids);
+  const cpuStarted = performance.now();
   const { sent, responded, skipped, failed, started, finished, loopDelayP50, loopDelayP99 } = await sendMutations(target);
   readerDelay.disable();
   const sentFor = (finished - started) / 1000;
@@ -110,6 +116,10 @@ async function scenario(name, { wsUrls, connectionParams, target }) {
   };
   const graceDeadline = Date.now() + GRACE_MS;
   while (Date.now() < graceDeadline && deliveredCount() < expected) await sleep(250);
+  const cpuAfter = cpuMs(pids);
+  const cpuWindowMs = performance.now() - cpuStarted;
+  const cpuPerMutation = Object.fromEntries(Object.keys(pids).map((k) => [k, (cpuAfter[k] - cpuBefore[k]) / Math.max(1, succeeded)]));
+  const cpuBusy = Object.keys(pids).reduce((n, k) => n + cpuAfter[k] - cpuBefore[k], 0) / cpuWindowMs;
 
   const latencies = [];
   const fromSend = [];
@@ -157,6 +167,9 @@ async function scenario(name, { wsUrls, connectionParams, target }) {
     readerDelayP99: readerDelay.percentile(99) / 1e6,
     receivedWall,
     responded,
+    cpuPerMutation,
+    cpuBusy,
+    cpuWindowMs,
   };
 }
 
@@ -209,6 +222,12 @@ function split(result, seen) {
 }
 
 function print(r) {
+  const cpu = Object.entries(r.cpuPerMutation);
+  console.log(
+    `${r.name}: CPU per mutation (first mutation to last delivery, ${(r.cpuWindowMs / 1000).toFixed(1)} s): ` +
+      `${cpu.map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(', ')}; total ${cpu.reduce((n, [, v]) => n + v, 0).toFixed(2)} ms; ` +
+      `cores busy on average ${r.cpuBusy.toFixed(2)} of ${os.availableParallelism()}`,
+  );
   console.log(
     `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped; response p50 ${r.mutationP50.toFixed(1)} ms p99 ${r.mutationP99.toFixed(1)} ms)  deliveries ${r.deliveries}  ` +
       `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}  ` +
@@ -227,6 +246,7 @@ try {
     wsUrls: [`ws://127.0.0.1:${floorPort}/graphql`],
     connectionParams: {},
     target: { kind: 'floor', url: floor.url },
+    pids: { floor: floor.child.pid, bench: process.pid },
   });
 } finally {
   await floor.stop();
@@ -234,7 +254,7 @@ try {
 print(floorResult);
 
 // Ours: two gateway replicas, content (REST create → outbox → Kafka), auth.
-const platform = await startPlatform({ gateways: 2, metrics: true });
+const platform = await startPlatform({ gateways: 2, metrics: true, contentEnv: values.linger === undefined ? {} : { OUTBOX_LINGER_MS: values.linger } });
 let ours;
 let durations;
 const watched = await watchTopic(`${platform.topicPrefix}content.posts`);
@@ -245,6 +265,7 @@ try {
     wsUrls: [a.url, b.url].map((u) => `${u.replace('http', 'ws')}/graphql`),
     connectionParams: { authorization: `Bearer ${token}` },
     target: { kind: 'platform', urls: [a.url, b.url], token },
+    pids: { 'gateway 1': a.child.pid, 'gateway 2': b.child.pid, content: platform.content.child.pid, auth: platform.auth.child.pid, ...stackPids(), bench: process.pid },
   });
   // Where a mutation's response time goes: each gateway's whole request, and content's part of it.
   durations = [

@@ -1,6 +1,6 @@
 // Starts the built auth, content and gateway apps as processes against the local stack, isolated
 // (own databases, topic prefix, Redis prefixes, ports), for the gateway and subscription benchmarks.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -189,4 +189,21 @@ export async function requestDurations(metricsUrl, method, route) {
     return NaN;
   };
   return { count, meanMs: count ? (sum / count) * 1000 : NaN, p50UnderMs: under(0.5), p99UnderMs: under(0.99) };
+}
+
+/** The local stack's server processes (scripts/stack.mjs), by name. */
+export function stackPids() {
+  const pidOf = (pattern) => Number(execFileSync('pgrep', ['-f', '-o', pattern]).toString().trim());
+  return { mongod: pidOf('mongod'), kafka: pidOf('kafka.Kafka'), redis: pidOf('redis-server') };
+}
+
+/** Cumulative user + system CPU of each process (all its threads), in milliseconds, from /proc. */
+export function cpuMs(pids) {
+  const fields = (pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Object.fromEntries(
+    Object.entries(pids).map(([name, pid]) => {
+      const f = fields(pid);
+      return [name, (Number(f[11]) + Number(f[12])) * 10];
+    }),
+  );
 }

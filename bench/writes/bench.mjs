@@ -5,11 +5,10 @@
 // outbox record inserted in one transaction by one process calling the driver directly, at the same
 // rate (its own CPU and mongod's). Usage (after `npm run build`, stack up):
 //   node bench/writes/bench.mjs [--rate 100] [--seconds 15] [--linger <OUTBOX_LINGER_MS>]
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { account, percentile, stackEnv, startPlatform, unique } from '../subscriptions/platform.mjs';
+import { account, cpuMs, percentile, stackEnv, stackPids as localStackPids, startPlatform, unique } from '../subscriptions/platform.mjs';
 
 const { values } = parseArgs({ options: { rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '15' }, linger: { type: 'string' } } });
 const RATE = Number(values.rate);
@@ -17,12 +16,6 @@ const COUNT = RATE * Number(values.seconds);
 const WARM = 300;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const pidOf = (pattern) => Number(execFileSync('pgrep', ['-f', '-o', pattern]).toString().trim());
-/** Cumulative user + system CPU of each process, in milliseconds. */
-function cpu(pids) {
-  const ticks = (pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, (Number(ticks(pid)[11]) + Number(ticks(pid)[12])) * 10]));
-}
 async function commands(client) {
   const { metrics } = await client.db('admin').command({ serverStatus: 1 });
   return Object.fromEntries(Object.entries(metrics.commands).filter(([, v]) => typeof v === 'object' && typeof v.total === 'number').map(([k, v]) => [k, Number(v.total)]));
@@ -33,7 +26,7 @@ async function measure(pids, mongo, create) {
   for (let i = 0; i < WARM; i += 1) await create(`warm-${i}`);
   const latencies = [];
   const pending = [];
-  const [cpuBefore, commandsBefore] = [cpu(pids), await commands(mongo)];
+  const [cpuBefore, commandsBefore] = [cpuMs(pids), await commands(mongo)];
   const started = performance.now();
   for (let i = 0; i < COUNT; i += 1) {
     const wait = started + (i * 1000) / RATE - performance.now();
@@ -43,7 +36,7 @@ async function measure(pids, mongo, create) {
   }
   await Promise.all(pending);
   await sleep(500); // the relay's last pass
-  const [cpuAfter, commandsAfter] = [cpu(pids), await commands(mongo)];
+  const [cpuAfter, commandsAfter] = [cpuMs(pids), await commands(mongo)];
   latencies.sort((a, b) => a - b);
   const perCreate = Object.fromEntries(Object.keys(pids).map((k) => [k, (cpuAfter[k] - cpuBefore[k]) / COUNT]));
   const skip = new Set(['hello', 'isMaster', 'serverStatus', 'ping', 'buildInfo', 'endSessions']);
@@ -60,7 +53,7 @@ function print(name, r) {
 console.log(`${COUNT} creates at ${RATE}/s (after ${WARM} serial ones), load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
 const mongo = new MongoClient(stackEnv().MONGO_URL);
 await mongo.connect();
-const stackPids = { mongod: pidOf('mongod'), kafka: pidOf('kafka.Kafka'), redis: pidOf('redis-server') };
+const stackPids = localStackPids();
 
 // Floor: the post and its outbox record in one transaction, from this process through the driver.
 const floorDb = mongo.db(unique('benchwrites'));
