@@ -50,11 +50,17 @@ interface Live {
 export async function startPiperInference(config: InferenceThreadConfig): Promise<PiperInference> {
   let starting: Promise<Live> | undefined;
   const thread = (): Promise<Live> => {
-    starting ??= spawn(config, () => (starting = undefined)).catch((err: unknown) => {
-      starting = undefined;
+    if (starting) return starting;
+    // Forgotten when its thread is lost or fails to load (and only then: a newer one may be starting).
+    const forget = () => {
+      if (starting === spawning) starting = undefined;
+    };
+    const spawning: Promise<Live> = spawn(config, forget).catch((err: unknown) => {
+      forget();
       throw err;
     });
-    return starting;
+    starting = spawning;
+    return spawning;
   };
   await thread();
   let nextId = 0;

@@ -54,10 +54,11 @@ export async function createPost(
   const published = fields.status === 'PUBLISHED';
   const base = slugify(fields.title);
   // Ids come from this process's block of the counter (models/counters.ts), outside the transaction
-  // (one counter document in every creating transaction would make them all conflict). The first attempt takes the title's slug; when another
-  // post has it, the unique index refuses the insert, the transaction aborts, and the next attempt
-  // takes the id as suffix, with the same id (the aborted one was never written). Reading first
-  // whether the slug is taken would cost every create a round trip to spare the rare duplicate one.
+  // (one counter document in every creating transaction would make them all conflict). The first
+  // attempt takes the title's slug; when another post has it, the unique index refuses the insert,
+  // the transaction aborts, and the next attempt takes the id as suffix, with the same id (the
+  // aborted one was never written). Reading first whether the slug is taken would cost every create
+  // a round trip to spare the rare duplicate one.
   let id = await deps.models.ids.next('posts');
   for (let attempt = 0; attempt < 8; attempt++) {
     const slug = attempt === 0 ? base : `${base}-${id}`;
