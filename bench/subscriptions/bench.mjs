@@ -4,14 +4,14 @@
 // same subscribers and mutations against a single-process Apollo + in-memory PubSub server (the
 // floor). The mutations are sent from a thread of their own (driver.mjs; `--driver inline`: from the
 // subscribers' thread, as before 2026-11-25's session 30). Usage (after `npm run build`, stack up):
-//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10] [--driver thread|inline] [--linger <OUTBOX_LINGER_MS>]
+//   node bench/subscriptions/bench.mjs [--subscribers 1000] [--duration 30] [--interval 10] [--warmup 10] [--driver thread|inline] [--linger <OUTBOX_LINGER_MS>]
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
-import { account, cpuMs, freePort, percentile, requestDurations, root, stackEnv, stackPids, startPlatform, startProcess } from './platform.mjs';
+import { account, counterValue, cpuMs, freePort, percentile, requestDurations, root, stackEnv, stackPids, startPlatform, startProcess } from './platform.mjs';
 import { drive, mutation } from './mutations.mjs';
 import { openSubscriber } from './subscribers.mjs';
 
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '30' },
     interval: { type: 'string', default: '10' },
     grace: { type: 'string', default: '30' },
+    // seconds of unmeasured mutations at the same rate, straight before the measured ones
+    warmup: { type: 'string', default: '10' },
     'max-in-flight': { type: 'string', default: '64' },
     // lean | graphql-ws (subscribers.mjs): the same protocol; lean leaves the CPU to the servers.
     client: { type: 'string', default: 'lean' },
@@ -36,6 +38,7 @@ const INTERVAL_MS = Number(values.interval);
 const GRACE_MS = Number(values.grace) * 1000;
 const MAX_IN_FLIGHT = Number(values['max-in-flight']);
 const MUTATIONS = Math.floor(DURATION_MS / INTERVAL_MS);
+const WARMUP_MUTATIONS = Math.floor((Number(values.warmup) * 1000) / INTERVAL_MS);
 const CLIENT = values.client;
 if (CLIENT !== 'lean' && CLIENT !== 'graphql-ws') throw new Error('--client is lean or graphql-ws');
 const DRIVER = values.driver;
@@ -47,18 +50,21 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Absolute milliseconds, comparable across threads (the driver's times are taken the same way). */
 const now = () => performance.timeOrigin + performance.now();
 
-/** Sends the scenario's mutations on their schedule, from the driver thread or from this one. */
-function sendMutations(target) {
-  const schedule = { count: MUTATIONS, intervalMs: INTERVAL_MS, maxInFlight: MAX_IN_FLIGHT };
+/**
+ * Sends the scenario's mutations on their schedule, from the driver thread or from this one, after the
+ * warm-up's at the same rate; `onMeasuring` runs when the first measured one is due.
+ */
+function sendMutations(target, onMeasuring) {
+  const schedule = { count: MUTATIONS, intervalMs: INTERVAL_MS, maxInFlight: MAX_IN_FLIGHT, warmupCount: WARMUP_MUTATIONS };
   if (DRIVER === 'thread') {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./driver.mjs', import.meta.url), { workerData: { target, schedule } });
-      worker.once('message', resolve);
+      worker.on('message', (message) => (message.measuring ? onMeasuring() : resolve(message.results)));
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the mutation driver exited (${code}) without its results`)));
     });
   }
-  return drive(mutation(target), schedule);
+  return drive(mutation(target), schedule, onMeasuring);
 }
 
 async function scenario(name, { wsUrls, connectionParams, target, pids }) {
@@ -98,13 +104,16 @@ async function scenario(name, { wsUrls, connectionParams, target, pids }) {
     await sleep(300);
   }
 
-  // The subscribers' thread's own event-loop delay meanwhile: how late it reads what arrives.
+  // The subscribers' thread's own event-loop delay while the measured mutations go: how late it reads what arrives.
   const readerDelay = monitorEventLoopDelay({ resolution: 10 });
-  readerDelay.enable();
-  // The CPU every process spends from the first mutation until the last delivery (or the grace's end).
-  const cpuBefore = cpuMs(pids);
-  const cpuStarted = performance.now();
-  const { sent, responded, skipped, failed, started, finished, loopDelayP50, loopDelayP99 } = await sendMutations(target);
+  // The CPU every process spends from the first measured mutation until the last delivery (or the grace's end).
+  let cpuBefore;
+  let cpuStarted;
+  const { sent, responded, skipped, warmupSkipped, failed, started, finished, loopDelayP50, loopDelayP99 } = await sendMutations(target, () => {
+    readerDelay.enable();
+    cpuBefore = cpuMs(pids);
+    cpuStarted = performance.now();
+  });
   readerDelay.disable();
   const sentFor = (finished - started) / 1000;
   const succeeded = responded.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0);
@@ -145,7 +154,12 @@ async function scenario(name, { wsUrls, connectionParams, target, pids }) {
   for (let i = 0; i < MUTATIONS; i += 1) if (responded[i] >= 0) responseTimes.push(responded[i] - sent[i]);
   responseTimes.sort((a, b) => a - b);
   for (const dispose of clients) await dispose();
+  // When in the run the skipped ticks fell: per 5 s of the schedule.
+  const skippedBySpan = new Array(Math.ceil(DURATION_MS / 5000)).fill(0);
+  for (let i = 0; i < MUTATIONS; i += 1) if (sent[i] < 0) skippedBySpan[Math.floor((i * INTERVAL_MS) / 5000)] += 1;
   return {
+    skippedBySpan,
+    warmupSkipped,
     name,
     mutations: succeeded,
     failed,
@@ -231,11 +245,14 @@ function print(r) {
   console.log(
     `${r.name.padEnd(34)} mutations ${r.mutations} (${r.rate.toFixed(1)}/s, ${r.failed} failed, ${r.skipped} skipped; response p50 ${r.mutationP50.toFixed(1)} ms p99 ${r.mutationP99.toFixed(1)} ms)  deliveries ${r.deliveries}  ` +
       `from response: p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms  from request sent: p50 ${r.sendP50.toFixed(1)} ms p99 ${r.sendP99.toFixed(1)} ms  lost ${r.lost}  duplicated ${r.duplicates}  subscription errors ${r.subscriptionErrors}  ` +
-      `(event-loop delay while sending, driver (${DRIVER}): p50 ${r.loopDelayP50.toFixed(1)} ms p99 ${r.loopDelayP99.toFixed(1)} ms; subscribers: p50 ${r.readerDelayP50.toFixed(1)} ms p99 ${r.readerDelayP99.toFixed(1)} ms)`,
+      `skipped per 5 s [${r.skippedBySpan.join(' ')}], in the warm-up ${r.warmupSkipped} of ${WARMUP_MUTATIONS}  (event-loop delay while sending, driver (${DRIVER}): p50 ${r.loopDelayP50.toFixed(1)} ms p99 ${r.loopDelayP99.toFixed(1)} ms; subscribers: p50 ${r.readerDelayP50.toFixed(1)} ms p99 ${r.readerDelayP99.toFixed(1)} ms)`,
   );
 }
 
-console.log(`subscribers ${SUBSCRIBERS} (${CLIENT} client), a mutation every ${INTERVAL_MS} ms for ${DURATION_MS / 1000} s (${MUTATIONS} mutations)`);
+console.log(
+  `subscribers ${SUBSCRIBERS} (${CLIENT} client), a mutation every ${INTERVAL_MS} ms for ${DURATION_MS / 1000} s (${MUTATIONS} mutations), ` +
+    `after ${WARMUP_MUTATIONS} unmeasured at the same rate`,
+);
 
 // Floor: Apollo + in-memory PubSub, one process.
 const floorPort = await freePort();
@@ -254,9 +271,14 @@ try {
 print(floorResult);
 
 // Ours: two gateway replicas, content (REST create → outbox → Kafka), auth.
-const platform = await startPlatform({ gateways: 2, metrics: true, contentEnv: values.linger === undefined ? {} : { OUTBOX_LINGER_MS: values.linger } });
+const platform = await startPlatform({
+  gateways: 2,
+  metrics: true,
+  contentEnv: values.linger === undefined ? {} : { OUTBOX_LINGER_MS: values.linger },
+});
 let ours;
 let durations;
+let coalescing;
 const watched = await watchTopic(`${platform.topicPrefix}content.posts`);
 try {
   const [a, b] = platform.gateways;
@@ -272,6 +294,13 @@ try {
     ...(await Promise.all(platform.gateways.map(async (g, i) => [`gateway ${i + 1}`, await requestDurations(g.metricsUrl, 'POST', '/api/v1')]))),
     ['content', await requestDurations(platform.content.metricsUrl, 'POST', '/api/v1/posts')],
   ];
+  // How many graphql-ws messages each socket write carried, over the whole run (the warm-ups included).
+  coalescing = await Promise.all(
+    platform.gateways.map(async (g) => {
+      const [writes, messages] = await Promise.all([counterValue(g.metricsUrl, 'graphql_ws_socket_writes_total'), counterValue(g.metricsUrl, 'graphql_ws_messages_sent_total')]);
+      return { writes, messages };
+    }),
+  );
 } finally {
   await watched.stop();
   await platform.stop();
@@ -280,6 +309,10 @@ print(ours);
 console.log(
   'its POST /api/v1/posts, server side: ' +
     durations.map(([name, d]) => `${name} ${d.count} requests, mean ${d.meanMs.toFixed(1)} ms (p50 ≤ ${d.p50UnderMs} ms, p99 ≤ ${d.p99UnderMs} ms)`).join(' | '),
+);
+console.log(
+  'socket writes to subscribers: ' +
+    coalescing.map((c, i) => `gateway ${i + 1} ${c.writes} writes of ${c.messages} messages (${(c.messages / c.writes).toFixed(2)} per write, ${(c.writes / (SUBSCRIBERS / 2) / ((DURATION_MS + WARMUP_MUTATIONS * INTERVAL_MS) / 1000)).toFixed(1)} per socket per second)`).join(' | '),
 );
 split(ours, watched.seen);
 // The floor publishes inside the mutation resolver, so its deliveries can precede the HTTP response

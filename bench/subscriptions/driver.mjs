@@ -4,4 +4,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { drive, mutation } from './mutations.mjs';
 
-parentPort.postMessage(await drive(mutation(workerData.target), workerData.schedule));
+const results = await drive(mutation(workerData.target), workerData.schedule, () => parentPort.postMessage({ measuring: true }));
+parentPort.postMessage({ results });

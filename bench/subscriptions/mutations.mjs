@@ -31,39 +31,54 @@ export function mutation(target) {
 /**
  * Sends `m-0` … `m-{count-1}`, one every `intervalMs` (open loop; a tick that finds `maxInFlight` outstanding is
  * skipped). Times are absolute (`performance.timeOrigin + performance.now()`, milliseconds), so that another thread
- * can compare them with its own; -1 where a mutation was not sent or not answered.
+ * can compare them with its own; -1 where a mutation was not sent or not answered. Before them, on the same
+ * clock and with no pause between, `warmupCount` mutations titled `warm-r…` that are not measured (steady state:
+ * every process's JIT, caches and connections warmed at the rate being measured); `onMeasuring` is called when
+ * the first measured one is due.
  */
-export async function drive(mutate, { count, intervalMs, maxInFlight }) {
-  // This thread's own event-loop delay while it sends: how late the schedule and the response times are.
+export async function drive(mutate, { count, intervalMs, maxInFlight, warmupCount = 0 }, onMeasuring = () => undefined) {
+  // This thread's own event-loop delay while it sends the measured ones: how late the schedule and the response times are.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
   const now = () => performance.timeOrigin + performance.now();
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const sent = new Float64Array(count).fill(-1);
   const responded = new Float64Array(count).fill(-1);
   let inFlight = 0;
   let skipped = 0;
+  let warmupSkipped = 0;
   let failed = 0;
-  const started = now();
+  const clock = now();
+  let started = clock;
   const pending = [];
-  for (let i = 0; i < count; i += 1) {
-    const wait = started + i * intervalMs - now();
+  for (let tick = 0; tick < warmupCount + count; tick += 1) {
+    const wait = clock + tick * intervalMs - now();
     if (wait > 0) await sleep(wait);
+    const i = tick - warmupCount;
+    if (i === 0) {
+      started = now();
+      loopDelay.enable();
+      onMeasuring();
+    }
     if (inFlight >= maxInFlight) {
-      skipped += 1;
+      if (i >= 0) skipped += 1;
+      else warmupSkipped += 1;
       continue;
     }
     inFlight += 1;
-    sent[i] = now();
+    if (i >= 0) sent[i] = now();
     pending.push(
-      mutate(`m-${i}`)
-        .then(() => (responded[i] = now()))
-        .catch(() => (failed += 1))
+      mutate(i >= 0 ? `m-${i}` : `warm-r${tick}`)
+        .then(() => {
+          if (i >= 0) responded[i] = now();
+        })
+        .catch(() => {
+          if (i >= 0) failed += 1;
+        })
         .finally(() => (inFlight -= 1)),
     );
   }
   await Promise.all(pending);
   loopDelay.disable();
   const finished = now();
-  return { sent, responded, skipped, failed, started, finished, loopDelayP50: loopDelay.percentile(50) / 1e6, loopDelayP99: loopDelay.percentile(99) / 1e6 };
+  return { sent, responded, skipped, warmupSkipped, failed, started, finished, loopDelayP50: loopDelay.percentile(50) / 1e6, loopDelayP99: loopDelay.percentile(99) / 1e6 };
 }

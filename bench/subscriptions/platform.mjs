@@ -167,6 +167,14 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** The value of an unlabelled Prometheus counter (`name`) at a process's metrics endpoint. */
+export async function counterValue(metricsUrl, name) {
+  const text = await (await fetch(metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`${metricsUrl} has no ${name}`);
+  return Number(line.slice(name.length + 1));
+}
+
 /**
  * From a process's `http_server_request_duration_seconds` (libs/metrics): the requests of `method` on
  * `route` with a 2xx status, their mean duration, and the bucket bounds their p50 and p99 fall under (ms).

@@ -150,15 +150,26 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     }
   }, 60_000);
 
-  it('count open graphql-ws connections while they are open', async () => {
+  it('count open graphql-ws connections while they are open, and the messages written to them', async () => {
     const open = () => scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'websocket_connections', { endpoint: 'graphql' }));
+    const written = async () => {
+      const samples = await scrapeMetrics(metricsUrl.gateway);
+      return { writes: sumOf(samples, 'graphql_ws_socket_writes_total'), messages: sumOf(samples, 'graphql_ws_messages_sent_total') };
+    };
     expect(await open()).toBe(0);
+    const before = await written();
     const socket = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
     await eventually(async () => (await open()) === 1, 10_000);
+    // An anonymous connection_init: the gateway's one message back, connection_ack, is one write of one message.
+    const ack = new Promise<string>((resolve) => socket.once('message', (data) => resolve(String(data))));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    expect(JSON.parse(await ack)).toEqual({ type: 'connection_ack' });
+    const after = await written();
+    expect({ writes: after.writes - before.writes, messages: after.messages - before.messages }).toEqual({ writes: 1, messages: 1 });
     socket.close();
     await eventually(async () => (await open()) === 0, 10_000);
   }, 60_000);

@@ -23,7 +23,7 @@ import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
-import { countConnections, recordLimitRefusal, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
+import { countConnections, countGraphqlWsWrite, recordLimitRefusal, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
 import { watchQueueJobs } from './metrics/queue-jobs';
 import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
@@ -137,6 +137,7 @@ async function main(): Promise<void> {
     logins: webSocketLogins,
     publicUrl: config.PUBLIC_URL,
     maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    onWrite: countGraphqlWsWrite,
     limits: {
       maxCost: config.SUBSCRIPTION_MAX_COST,
       maxConnectionCost: config.SUBSCRIPTION_CONNECTION_MAX_COST,

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { CoalescingSender } from '../src/subscriptions/ws-transport';
+import { CoalescingSender, FlushSchedule } from '../src/subscriptions/ws-transport';
 
 /** A stand-in for a `ws` socket and its TCP side: records frames, and what was corked together. */
 function fakeSocket() {
@@ -27,7 +27,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 describe('CoalescingSender', () => {
   it('writes what one turn sent in one corked flush, in order, and does not hold the sender below the high-water mark', async () => {
     const fake = fakeSocket();
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 1_000);
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 1_000);
     expect(sender.send('a')).toBeUndefined();
     expect(sender.send('b')).toBeUndefined();
     expect(sender.send('c')).toBeUndefined();
@@ -46,7 +46,7 @@ describe('CoalescingSender', () => {
 
   it('makes the sender wait above the high-water mark until the kernel took the flush', async () => {
     const fake = fakeSocket();
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 10);
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 10);
     expect(sender.send('12345')).toBeUndefined();
     const waiting = sender.send('67890');
     expect(waiting).toBeInstanceOf(Promise);
@@ -64,7 +64,7 @@ describe('CoalescingSender', () => {
 
   it('tells drain listeners once the kernel took a flush and the socket is below the mark', async () => {
     const fake = fakeSocket();
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 10);
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 10);
     const drained = jest.fn();
     const stop = sender.onDrain(drained);
     sender.send('0123456789');
@@ -90,13 +90,13 @@ describe('CoalescingSender', () => {
   it('counts bytes the socket still holds towards the mark', () => {
     const fake = fakeSocket();
     fake.socket.bufferedAmount = 2_000;
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 1_000);
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 1_000);
     expect(sender.send('x')).toBeInstanceOf(Promise);
   });
 
   it('writes nothing to a socket that closed before its flush, and releases whoever waited', async () => {
     const fake = fakeSocket();
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 1);
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 1);
     const waiting = sender.send('late');
     fake.socket.readyState = 3;
     await turn();
@@ -109,9 +109,41 @@ describe('CoalescingSender', () => {
 
   it('flush() writes what is pending at once (before a close frame)', () => {
     const fake = fakeSocket();
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, 1_000);
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 1_000);
     sender.send('last words');
     sender.flush();
     expect(fake.writes).toEqual([{ data: 'last words', corked: true }]);
+  });
+
+  it('reports each write with the number of messages it carried', async () => {
+    const fake = fakeSocket();
+    const writes: number[] = [];
+    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 1_000, (n) => writes.push(n));
+    sender.send('a');
+    sender.send('b');
+    await turn();
+    sender.send('c');
+    await turn();
+    expect(writes).toEqual([2, 1]);
+  });
+});
+
+describe('FlushSchedule', () => {
+  it('flushes every socket that had messages in a turn together on the next turn, each in one corked write', async () => {
+    const schedule = new FlushSchedule();
+    const sockets = Array.from({ length: 3 }, () => fakeSocket());
+    const writes: number[] = [];
+    const senders = sockets.map((fake) => new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, schedule, 1_000_000, (n) => writes.push(n)));
+    senders[0]!.send('a1');
+    senders[2]!.send('c1');
+    senders[0]!.send('a2');
+    expect(writes).toEqual([]);
+    await turn();
+    expect(sockets.map((fake) => fake.writes.map((w) => w.data))).toEqual([['a1', 'a2'], [], ['c1']]);
+    expect(writes).toEqual([2, 1]);
+    senders[1]!.send('b1');
+    await turn();
+    expect(sockets[1]!.writes.map((w) => w.data)).toEqual(['b1']);
+    expect(writes).toEqual([2, 1, 1]);
   });
 });

@@ -38,6 +38,24 @@ const rateLimitRefusals = new Counter({
   registers,
 });
 
+const graphqlWsWrites = new Counter({
+  name: 'graphql_ws_socket_writes_total',
+  help: 'Socket writes to graphql-ws subscribers (each carries every message the socket had pending)',
+  registers,
+});
+
+const graphqlWsMessages = new Counter({
+  name: 'graphql_ws_messages_sent_total',
+  help: 'graphql-ws messages written to subscribers (events and protocol messages)',
+  registers,
+});
+
+/** One socket write of `messages` graphql-ws messages: the ratio of the two counters is how well writes are coalesced. */
+export function countGraphqlWsWrite(messages: number): void {
+  graphqlWsWrites.inc();
+  graphqlWsMessages.inc(messages);
+}
+
 export function recordFirstAudio(model: string, transport: AudioTransport, seconds: number): void {
   timeToFirstAudio.observe({ model, transport }, Math.max(0, seconds));
 }

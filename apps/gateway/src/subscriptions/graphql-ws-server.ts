@@ -15,7 +15,7 @@ import type { SubscriptionHub } from './hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from './subscription-budget';
 import type { MessageOutlet } from './subscription-stream';
 import { viewerOf, type Viewer } from './viewer';
-import { serveGraphqlWs } from './ws-transport';
+import { serveGraphqlWs, type WriteObserver } from './ws-transport';
 
 export interface SubscriptionServerOptions {
   schema: GraphQLSchema;
@@ -27,6 +27,8 @@ export interface SubscriptionServerOptions {
   logins: WebSocketLogins;
   publicUrl: string;
   maxSubscriptionsPerConnection: number;
+  /** Told each socket write's message count (metrics). */
+  onWrite?: WriteObserver;
   /** Cost budgets and the nested-fetch bound (subscription-budget.ts). */
   limits: SubscriptionLimits;
   logger: Logger;
@@ -211,6 +213,6 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
       }),
     },
     wss,
-    { keepAliveMs: 12_000, logger: options.logger },
+    { keepAliveMs: 12_000, ...(options.onWrite ? { onWrite: options.onWrite } : {}), logger: options.logger },
   );
 }

@@ -17,14 +17,44 @@ interface Corkable {
   uncork(): void;
 }
 
+/** Called after each socket write with the number of messages it carried (the gateway's metrics). */
+export type WriteObserver = (messages: number) => void;
+
+/**
+ * Writes the sockets that have pending messages, all together once per turn of the event loop (one
+ * setImmediate for the whole server rather than one per socket). Under load a turn is long (a
+ * Kafka fetch's events executed and handed to hundreds of sockets), so each socket's write carries
+ * every message that turn brought: the batching follows the load by itself. A fixed flush window
+ * (write at most once per N ms) was measured on top of it and did not lower the number of writes
+ * at 66 or 100 events/s (docs/benchmarks.md, "Subscriptions"), so there is none.
+ */
+export class FlushSchedule {
+  private dirty: CoalescingSender[] = [];
+  private scheduled = false;
+
+  /** `sender` has pending messages: it is flushed on the next turn. */
+  add(sender: CoalescingSender): void {
+    this.dirty.push(sender);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.run());
+  }
+
+  private run(): void {
+    this.scheduled = false;
+    const batch = this.dirty;
+    this.dirty = [];
+    for (const sender of batch) sender.flush();
+  }
+}
+
 /**
  * One socket's outgoing messages (graphql-ws's own and the hub's events), written together.
  * graphql-ws's `use/ws` adapter writes each message as it is sent and resolves the send on the
  * write's callback, so each message of each subscription was one socket write: at 1,000
  * subscribers the kernel's `writev` was a third of a gateway's busy time. Here a message joins
- * the socket's pending list, and the list is written once per turn of the event loop
- * (setImmediate: after every event the current Kafka fetch brought has been executed and
- * written) inside one cork, which Node turns into one `writev`. Order is the order of `send`.
+ * the socket's pending list, and the list is written on the next turn of the event loop (its
+ * FlushSchedule: after every event the current Kafka fetch brought has been executed) inside one cork, which Node turns into one `writev`. Order is the order of `send`.
  */
 export class CoalescingSender {
   private pending: string[] = [];
@@ -36,7 +66,9 @@ export class CoalescingSender {
   constructor(
     private readonly socket: WebSocket,
     private readonly tcp: Corkable,
+    private readonly schedule = new FlushSchedule(),
     private readonly highWater = SEND_HIGH_WATER_BYTES,
+    private readonly onWrite?: WriteObserver,
   ) {}
 
   /** At or above the mark: what is written now waits in memory for the client to read. */
@@ -50,7 +82,7 @@ export class CoalescingSender {
     this.pendingBytes += data.length;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      this.schedule.add(this);
     }
     if (!this.blocked) return;
     return new Promise<void>((resolve) => this.waiters.push(resolve));
@@ -85,6 +117,7 @@ export class CoalescingSender {
     } finally {
       this.tcp.uncork();
     }
+    this.onWrite?.(batch.length);
   }
 }
 
@@ -99,6 +132,7 @@ export interface WsExtra {
 export interface TransportOptions {
   /** Ping interval; a client that has not answered the previous ping by the next is terminated. */
   keepAliveMs: number;
+  onWrite?: WriteObserver;
   logger: Logger;
 }
 
@@ -112,6 +146,7 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
   transport: TransportOptions,
 ): { dispose: () => Promise<void> } {
   const server = makeServer<P, WsExtra>(options);
+  const schedule = new FlushSchedule();
   wss.options.handleProtocols = handleProtocols;
   wss.once('error', (err) => {
     transport.logger.error({ err }, 'graphql-ws server error');
@@ -122,7 +157,7 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
       transport.logger.warn({ err }, 'graphql-ws socket error');
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     });
-    const sender = new CoalescingSender(socket, request.socket);
+    const sender = new CoalescingSender(socket, request.socket, schedule, SEND_HIGH_WATER_BYTES, transport.onWrite);
     let pongWait: NodeJS.Timeout | undefined;
     const pings = setInterval(() => {
       if (socket.readyState !== socket.OPEN) return;
