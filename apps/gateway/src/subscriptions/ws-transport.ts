@@ -54,7 +54,8 @@ export class FlushSchedule {
  * write's callback, so each message of each subscription was one socket write: at 1,000
  * subscribers the kernel's `writev` was a third of a gateway's busy time. Here a message joins
  * the socket's pending list, and the list is written on the next turn of the event loop (its
- * FlushSchedule: after every event the current Kafka fetch brought has been executed) inside one cork, which Node turns into one `writev`. Order is the order of `send`.
+ * FlushSchedule: after every event the current Kafka fetch brought has been executed) inside one
+ * cork, which Node turns into one `writev`. Order is the order of `send`.
  */
 export class CoalescingSender {
   private pending: string[] = [];
