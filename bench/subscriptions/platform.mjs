@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Kafka, logLevel } from 'kafkajs';
+import { MongoClient } from 'mongodb';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const INTERNAL_SECRET = 'bench-internal-secret-0123456789abcdefghij';
@@ -98,10 +100,11 @@ export async function startPlatform({ gateways = 1, contentEnv = {}, metrics = f
   const authUrl = `http://127.0.0.1:${authPort}`;
   const contentUrl = `http://127.0.0.1:${contentPort}`;
   const contentDb = unique('benchcontent');
+  const authDb = unique('benchauth');
   const metricsPorts = [];
   if (metrics) for (let i = 0; i <= gateways; i += 1) metricsPorts.push(String(await freePort()));
   const [auth, content] = await Promise.all([
-    startProcess('auth', app('auth'), { ...common, PORT: String(authPort), MONGO_DB: unique('benchauth') }),
+    startProcess('auth', app('auth'), { ...common, PORT: String(authPort), MONGO_DB: authDb }),
     startProcess('content', app('content'), {
       ...common,
       PORT: String(contentPort),
@@ -139,8 +142,27 @@ export async function startPlatform({ gateways = 1, contentEnv = {}, metrics = f
     topicPrefix,
     async stop() {
       await Promise.allSettled(processes.map((p) => p.stop()));
+      await removeLeftovers(stack, [contentDb, authDb], topicPrefix);
     },
   };
+}
+
+/** Drops the run's databases and Kafka topics, so that runs do not pile data up in the local stack (best effort). */
+async function removeLeftovers(stack, databases, topicPrefix) {
+  const mongo = new MongoClient(stack.MONGO_URL);
+  const admin = new Kafka({ clientId: 'bench-cleanup', brokers: stack.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+  try {
+    await mongo.connect();
+    for (const name of databases) await mongo.db(name).dropDatabase();
+    await admin.connect();
+    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(topicPrefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics });
+  } catch (err) {
+    console.warn(`bench: could not remove this run's databases or topics: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await mongo.close().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
 }
 
 /** Registers and logs in through the gateway; returns the access token. */

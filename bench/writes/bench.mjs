@@ -88,7 +88,6 @@ try {
   });
   print('platform (REST through the gateway)', ours);
   console.log(`ratio (ours / floor): CPU per create ${(ours.total / floor.total).toFixed(2)}x, response p50 ${(ours.p50 / floor.p50).toFixed(2)}x`);
-  await mongo.db(platform.contentDb).dropDatabase();
 } finally {
   await platform.stop();
   await mongo.close();
