@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
-import { account, counterValue, cpuMs, freePort, percentile, requestDurations, root, stackEnv, stackPids, startPlatform, startProcess } from './platform.mjs';
+import { account, counterValues, cpuMs, freePort, percentile, requestDurations, root, stackEnv, stackPids, startPlatform, startProcess } from './platform.mjs';
 import { drive, mutation } from './mutations.mjs';
 import { openSubscriber } from './subscribers.mjs';
 
@@ -297,7 +297,7 @@ try {
   // How many graphql-ws messages each socket write carried, over the whole run (the warm-ups included).
   coalescing = await Promise.all(
     platform.gateways.map(async (g) => {
-      const [writes, messages] = await Promise.all([counterValue(g.metricsUrl, 'graphql_ws_socket_writes_total'), counterValue(g.metricsUrl, 'graphql_ws_messages_sent_total')]);
+      const [writes, messages] = await counterValues(g.metricsUrl, ['graphql_ws_socket_writes_total', 'graphql_ws_messages_sent_total']);
       return { writes, messages };
     }),
   );

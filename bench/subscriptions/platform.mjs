@@ -189,12 +189,14 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** The value of an unlabelled Prometheus counter (`name`) at a process's metrics endpoint. */
-export async function counterValue(metricsUrl, name) {
-  const text = await (await fetch(metricsUrl)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  if (!line) throw new Error(`${metricsUrl} has no ${name}`);
-  return Number(line.slice(name.length + 1));
+/** The values of unlabelled Prometheus counters (`names`) at a process's metrics endpoint, from one scrape. */
+export async function counterValues(metricsUrl, names) {
+  const lines = (await (await fetch(metricsUrl)).text()).split('\n');
+  return names.map((name) => {
+    const line = lines.find((l) => l.startsWith(`${name} `));
+    if (!line) throw new Error(`${metricsUrl} has no ${name}`);
+    return Number(line.slice(name.length + 1));
+  });
 }
 
 /**

@@ -67,7 +67,7 @@ export class CoalescingSender {
   constructor(
     private readonly socket: WebSocket,
     private readonly tcp: Corkable,
-    private readonly schedule = new FlushSchedule(),
+    private readonly schedule: FlushSchedule,
     private readonly highWater = SEND_HIGH_WATER_BYTES,
     private readonly onWrite?: WriteObserver,
   ) {}
