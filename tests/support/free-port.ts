@@ -12,11 +12,16 @@ const BLOCK = 1_500;
 const BLOCKS = 8;
 let handedOut = 0;
 
-/** The jest worker's block: workers are numbered from 1 (`JEST_WORKER_ID`); a process outside jest takes block 0. */
+/**
+ * The jest worker's block: workers are numbered from 1 (`JEST_WORKER_ID`); a process outside jest takes block 0.
+ * `TEST_PORT_BLOCK` shifts every worker's block, so two jest runs on one machine (a developer's two
+ * terminals, each with `--runInBand`) can be given blocks of their own.
+ */
 function blockStart(): number {
   const worker = Number(process.env.JEST_WORKER_ID ?? '0');
-  const index = Number.isInteger(worker) && worker > 0 ? worker % BLOCKS : 0;
-  return FIRST_PORT + index * BLOCK;
+  const shift = Number(process.env.TEST_PORT_BLOCK ?? '0');
+  const index = (Number.isInteger(worker) && worker > 0 ? worker : 0) + (Number.isInteger(shift) && shift > 0 ? shift : 0);
+  return FIRST_PORT + (index % BLOCKS) * BLOCK;
 }
 
 function canListen(port: number): Promise<boolean> {
