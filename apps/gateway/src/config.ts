@@ -108,3 +108,8 @@ export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   return loadConfig(gatewayConfigShape, source);
 }
+  /**
+   * A synthesis job no worker has started this long after it was queued (every real-time slot
+   * taken) is refused: 503 with Retry-After, or WebSocket close 1013; nothing charged. 0 = no bound.
+   */
+  SPEECH_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),

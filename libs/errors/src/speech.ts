@@ -18,13 +18,18 @@ export interface SpeechErrorBody {
 }
 
 export class SpeechError extends Error {
+  /** Seconds after which the request may succeed (the `Retry-After` header; WebSocket: close 1013). */
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly httpStatus: number,
     readonly status: SpeechErrorStatus,
     message: string,
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'SpeechError';
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): SpeechErrorBody {

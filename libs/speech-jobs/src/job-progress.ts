@@ -19,12 +19,20 @@ export interface JobProgress {
   ended?: true;
 }
 
+  /**
+   * The gateway refused the job before any attempt claimed it (its wait in the queue passed the
+   * bound, `refuseUnstartedJob`): nobody waits for it; it must not run. Set with `ended`.
+   */
+  refused?: true;
 type XRangeReply = [Buffer, Buffer[]][];
 
 /** The owner key's value once the job has ended; attempt tokens are `worker#n`, never this. */
 const ENDED = 'ended';
 
-/** Takes the owner key unless the job has ended (one atomic step). */
+/** The owner key's value once the gateway refused the job unstarted (`refuseUnstartedJob`). */
+const REFUSED = 'refused';
+
+/** Takes the owner key unless the job has ended or was refused (one atomic step). */
 const CLAIM = `
 if redis.call('GET', KEYS[1]) == ARGV[2] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
@@ -42,7 +50,8 @@ return 1`;
  * what is read here is final and the new attempt continues at `nextSeq`.
  */
 export async function claimJob(redis: Redis, prefix: string, jobId: string, token: string): Promise<JobProgress> {
-  const claimed = await redis.eval(CLAIM, 1, ownerKey(prefix, jobId), token, ENDED, String(JOB_KEY_TTL_SECONDS));
+  const claimed = await redis.eval(CLAIM, 1, ownerKey(prefix, jobId), token, ENDED, String(JOB_KEY_TTL_SECONDS), REFUSED);
+  if (claimed === 2) return { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true, refused: true };
   if (claimed !== 1) return { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true };
   const entries = (await redis.xrangeBuffer(audioStreamKey(prefix, jobId), '-', '+')) as XRangeReply;
   const audio: Buffer[] = [];
@@ -72,4 +81,14 @@ export async function claimJob(redis: Redis, prefix: string, jobId: string, toke
 export async function endJob(redis: Redis, job: { keyPrefix: string; jobId: string; deadlineAt: number }, token: string): Promise<boolean> {
   const keepMs = Math.max(JOB_KEY_TTL_SECONDS * 1000, job.deadlineAt - Date.now());
   return (await redis.eval(END, 1, ownerKey(job.keyPrefix, job.jobId), token, ENDED, String(Math.ceil(keepMs)))) === 1;
+}
+
+/**
+ * The gateway's side of the wait bound: marks the job refused unless an attempt has claimed it (one
+ * atomic `SET NX` on the owner key `claimJob` sets first). True: no worker has started the job and
+ * none will (`claimJob` then answers `refused`), so the client can be refused and charged nothing.
+ * False: a worker started it just in time, and the client keeps waiting for its audio.
+ */
+export async function refuseUnstartedJob(redis: Redis, prefix: string, jobId: string): Promise<boolean> {
+  return (await redis.set(ownerKey(prefix, jobId), REFUSED, 'EX', JOB_KEY_TTL_SECONDS, 'NX')) === 'OK';
 }

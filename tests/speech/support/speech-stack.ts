@@ -60,8 +60,15 @@ export async function workerJobCounts(worker: SpeechWorker): Promise<{ jobsStart
 
 export interface SpeechStackOptions {
   workers?: number;
+  /**
+   * Jobs each worker runs at once, as `WORKER_REALTIME_STREAMS` (set, so no worker spends its boot
+   * calibrating and a test's concurrency does not depend on the machine's load) and
+   * `WORKER_CONCURRENCY`; default 2.
+   */
   concurrency?: number;
   frameTimeoutMs?: number;
+  /** The gateway's `SPEECH_QUEUE_WAIT_MS`; default 0 (no bound: the frame timeout alone). */
+  queueWaitMs?: number;
   lockMs?: number;
   /** Further environment of every worker process (e.g. `SYNTHESIS_STALLED_INTERVAL_MS`). */
   workerEnv?: Record<string, string>;
@@ -136,6 +143,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       SYNTHESIS_QUEUE: queue,
       SPEECH_KEY_PREFIX: prefix,
       SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
+      SPEECH_QUEUE_WAIT_MS: options.queueWaitMs ?? 0,
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
       ...(options.wsAuthTimeoutMs ? { SPEECH_WS_AUTH_TIMEOUT_MS: options.wsAuthTimeoutMs } : {}),
       ...(options.writeStallTimeoutMs ? { SPEECH_WRITE_STALL_TIMEOUT_MS: options.writeStallTimeoutMs } : {}),
@@ -211,6 +219,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
         SYNTHESIS_QUEUE: queue,
         SPEECH_KEY_PREFIX: prefix,
         WORKER_CONCURRENCY: String(options.concurrency ?? 2),
+        WORKER_REALTIME_STREAMS: String(options.concurrency ?? 2),
         SYNTHESIS_LOCK_MS: String(options.lockMs ?? 10_000),
         PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
         ...options.workerEnv,

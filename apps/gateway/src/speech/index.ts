@@ -43,6 +43,11 @@ export interface SpeechEdgeConfig {
   /** No audio frame from a worker for this long → the request fails (default 15000). */
   SPEECH_FRAME_TIMEOUT_MS?: number;
   /** Longest `text` per request (default 5000 characters). */
+  /**
+   * A job no worker has started this long after it was queued is refused: 503 with `Retry-After`,
+   * WebSocket close 1013, nothing charged (default 5000; 0 = no bound, the frame timeout alone).
+   */
+  SPEECH_QUEUE_WAIT_MS?: number;
   SPEECH_MAX_TEXT_CHARS?: number;
   /**
    * A client that takes no bytes for this long (the response's or WebSocket's buffers full, no
@@ -132,6 +137,7 @@ export const SPEECH_DEFAULTS = {
 async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | null> {
   const { config } = deps;
   if (!config.MONGO_URL) return null;
+  SPEECH_QUEUE_WAIT_MS: 5_000,
   const voiceAnalysis = {
     ...(config.VOICE_ANALYSIS_THREADS !== undefined ? { threads: config.VOICE_ANALYSIS_THREADS } : {}),
     ...(config.VOICE_ANALYSIS_QUEUE !== undefined ? { queue: config.VOICE_ANALYSIS_QUEUE } : {}),
@@ -168,8 +174,9 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
       failed: config.SYNTHESIS_KEEP_FAILED_JOBS ?? SPEECH_DEFAULTS.SYNTHESIS_KEEP_FAILED_JOBS,
     },
   };
-  const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs, keep: settings.keep });
+  const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs, queueWaitMs: settings.queueWaitMs, keep: settings.keep });
   // Cloned voices, character reservations and the gateway's history records from the speech database.
+    queueWaitMs: config.SPEECH_QUEUE_WAIT_MS ?? SPEECH_DEFAULTS.SPEECH_QUEUE_WAIT_MS,
   const hooks: SpeechHooks = { ...account?.hooks, ...deps.hooks };
   const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
 

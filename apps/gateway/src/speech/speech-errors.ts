@@ -13,6 +13,7 @@ export function sendSpeechError(res: Response, err: SpeechError): void {
     res.destroy();
     return;
   }
+  if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
   res.status(err.httpStatus).json(err.toBody());
 }
 

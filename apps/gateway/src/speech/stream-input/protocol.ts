@@ -10,9 +10,12 @@ export const CLOSE = {
   tryAgainLater: 1013,
 } as const;
 
-/** The close code for a failure: try again later for limits, internal for faults, policy for the rest. */
+/**
+ * The close code for a failure: try again later for limits and for a job no worker could start in
+ * time (the REST answer's `Retry-After`), internal for faults, policy for the rest.
+ */
 export function closeCodeFor(err: SpeechError): number {
-  if (err.status === 'too_many_requests') return CLOSE.tryAgainLater;
+  if (err.status === 'too_many_requests' || err.retryAfterSeconds !== undefined) return CLOSE.tryAgainLater;
   return err.httpStatus >= 500 ? CLOSE.internal : CLOSE.policy;
 }
 

@@ -7,6 +7,7 @@ import {
   cancelKey,
   newJobId,
   readFrames,
+  refuseUnstartedJob,
   type BlockingPool,
   type ChunkFrame,
   type SynthesisJobData,
@@ -40,12 +41,30 @@ interface RunnerDeps {
   logger: Logger;
   keyPrefix: string;
   frameTimeoutMs: number;
+  /**
+   * A job no worker has started this long after it was queued is refused (`QueueWaitExceeded`):
+   * every worker's real-time slots are taken, and the client is better told to retry than left
+   * waiting. 0 = no bound (the frame timeout alone).
+   */
+  queueWaitMs: number;
   /** Finished jobs kept for the queue dashboard, newest first; older ones are removed as new ones finish. */
   keep: { completed: number; failed: number };
 }
 
 /** The cancel flag outlives the worker's longest wait for its next check, then expires. */
 const CANCEL_TTL_SECONDS = 60;
+
+/**
+ * No worker started the job within the wait bound, and none will (the job is refused atomically
+ * against a worker's claim, `refuseUnstartedJob`): the client gets 503 with `Retry-After` (REST)
+ * or close 1013 (WebSocket), and is charged nothing.
+ */
+export class QueueWaitExceeded extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no synthesis worker could start the job within ${waitedMs} ms`);
+    this.name = 'QueueWaitExceeded';
+  }
+}
 
 export function createJobRunner(deps: RunnerDeps): JobRunner {
   const active = new Set<AbortController>();
@@ -61,6 +80,8 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       let healthy = true;
       let failure: unknown;
       let frames = 0;
+      let refused = false;
+      let waitBound: NodeJS.Timeout | undefined;
       // "Subscribe" before enqueueing: hold the reading connection first, then add the job. The
       // stream is read from its beginning, so frames written before the first read are not lost.
       const conn = await deps.pool.acquire();
@@ -84,22 +105,42 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
           removeOnComplete: { count: deps.keep.completed },
           removeOnFail: { count: deps.keep.failed },
         });
+        if (deps.queueWaitMs > 0) {
+          waitBound = setTimeout(() => {
+            // The owner key decides: a worker that claimed the job first keeps it, and the client
+            // keeps waiting for its audio; otherwise no worker will ever run it.
+            refuseUnstartedJob(deps.redis, deps.keyPrefix, jobId).then(
+              (ok) => {
+                if (!ok) return;
+                refused = true;
+                controller.abort();
+              },
+              () => undefined,
+            );
+          }, deps.queueWaitMs);
+        }
         for await (const frame of readFrames(conn, streamKey, { idleTimeoutMs: deps.frameTimeoutMs, signal: controller.signal })) {
           if (frame.type === 'end' || frame.type === 'error' || frame.type === 'cancelled') finished = true;
           if (frames++ === 0) span.addEvent('first frame');
           if (finished) span.addEvent(frame.type);
           yield frame;
         }
+        if (refused) throw new QueueWaitExceeded(deps.queueWaitMs);
       } catch (err) {
         healthy = false;
         failure = err;
         throw err;
       } finally {
+        clearTimeout(waitBound);
         endSpan(span, failure);
         options.signal.removeEventListener('abort', onAbort);
         active.delete(controller);
         deps.pool.release(conn, healthy && !controller.signal.aborted);
-        if (!finished) {
+        if (refused) {
+          deps.logger.info({ jobId, waitMs: deps.queueWaitMs }, 'synthesis job refused: no worker started it within the wait bound');
+          // Still waiting in the queue: take it out (a worker that takes it anyway drops it unrun).
+          await deps.queue.remove(jobId).catch(() => undefined);
+        } else if (!finished) {
           deps.logger.info({ jobId }, 'synthesis job abandoned by its client; cancelling');
           await deps.redis.set(cancelKey(deps.keyPrefix, jobId), '1', 'EX', CANCEL_TTL_SECONDS).catch(() => undefined);
           // Not started yet? Then it never needs to start.

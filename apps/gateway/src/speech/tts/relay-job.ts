@@ -1,6 +1,6 @@
 import type { ChunkFrame } from '@platform/speech-jobs';
 import { recordFirstAudio, type AudioTransport } from '../../metrics/gateway-metrics';
-import type { JobRunner } from './job-runner';
+import { QueueWaitExceeded, type JobRunner } from './job-runner';
 import { frameError, type PreparedJob } from './synthesis';
 
 /**
@@ -16,8 +16,11 @@ export interface AudioSink {
 
 const TRANSPORT: Record<PreparedJob['input']['kind'], AudioTransport> = { convert: 'rest', stream: 'stream', websocket: 'websocket' };
 
-/** How a generation ended for its client: only a delivered one is charged. */
-export type Delivery = 'delivered' | 'cancelled' | 'failed';
+/**
+ * How a generation ended for its client: only a delivered one is charged. `refused`: no worker
+ * started it within the wait bound (`QueueWaitExceeded`); nothing ran, so history keeps nothing.
+ */
+export type Delivery = 'delivered' | 'cancelled' | 'failed' | 'refused';
 
 /**
  * Runs a prepared job and relays its frames to `sink` at the client's pace, then settles: the
@@ -49,10 +52,11 @@ export async function relayJob(runner: JobRunner, job: PreparedJob, signal: Abor
     else if (completed) delivery = (await sink.finish()) ? 'delivered' : 'cancelled';
     return delivery;
   } catch (err) {
-    delivery = signal.aborted ? 'cancelled' : 'failed';
+    delivery = signal.aborted ? 'cancelled' : err instanceof QueueWaitExceeded ? 'refused' : 'failed';
     throw err;
   } finally {
     if (delivery === 'delivered') await job.settle(job.characters);
+    else if (delivery === 'refused') await job.settle(0);
     else await job.giveUp(delivery);
   }
 }

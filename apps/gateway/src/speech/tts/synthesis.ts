@@ -5,7 +5,7 @@ import { NEURAL_MODEL_ID, isEnglish, modelForLanguage, type VoiceSettings } from
 import { FrameTimeoutError, historyRecord, UNAVAILABLE_STATUS, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '../../voice-analysis';
-import type { JobInput, JobRunner } from './job-runner';
+import { QueueWaitExceeded, type JobInput, type JobRunner } from './job-runner';
 import { checkFormatPlan, checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';
 
@@ -113,6 +113,10 @@ export function frameError(frame: ChunkFrame): SpeechError | null {
 /** Failures of the pipeline itself (timeouts, Redis) in the speech error shape. */
 export function pipelineError(err: unknown): SpeechError {
   if (err instanceof SpeechError) return err;
+  if (err instanceof QueueWaitExceeded) {
+    // Every worker's real-time slots were taken for the whole bound: a slot frees when a stream ends.
+    return new SpeechError(503, 'error', 'all synthesis workers are busy; try again shortly', { retryAfterSeconds: Math.max(1, Math.ceil(err.waitedMs / 1000)) });
+  }
   if (err instanceof FrameTimeoutError) return new SpeechError(503, 'error', 'speech synthesis timed out; try again');
   return new SpeechError(503, 'error', 'speech synthesis is unavailable; try again');
 }
