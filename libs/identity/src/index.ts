@@ -5,5 +5,5 @@ export {
   IdentityError,
   type Identity,
   type AuthMethod,
-  type Role,
 } from './internal-identity';
+export { ROLES, PLAN_NAMES, isRole, isPlanName, type Role, type PlanName } from './closed-sets';

@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { isRole, type Role } from './closed-sets';
 
 /**
  * The gateway authenticates every request once, then tells the services who the caller is in this
@@ -7,7 +8,6 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
  */
 export const IDENTITY_HEADER = 'x-platform-identity';
 
-export type Role = 'ADMIN' | 'MODERATOR' | 'USER';
 export type AuthMethod = 'anonymous' | 'bearer_jwt' | 'dpop_jwt' | 'api_key' | 'internal';
 
 export interface Identity {
@@ -61,7 +61,6 @@ export async function signIdentity(identity: Identity, secret: string): Promise<
   return jwt.sign(key(secret));
 }
 
-const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
 const METHODS: ReadonlySet<string> = new Set(['anonymous', 'bearer_jwt', 'dpop_jwt', 'api_key', 'internal']);
 
 export async function verifyIdentity(token: string | undefined, secret: string): Promise<Identity> {
@@ -74,7 +73,7 @@ export async function verifyIdentity(token: string | undefined, secret: string):
       typ: 'platform-identity+jwt',
       maxTokenAge: `${LIFETIME_SECONDS + 5}s`,
     });
-    const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is Role => typeof r === 'string' && ROLES.has(r)) : [];
+    const roles = Array.isArray(payload.roles) ? payload.roles.filter(isRole) : [];
     const method = typeof payload.method === 'string' && METHODS.has(payload.method) ? (payload.method as AuthMethod) : undefined;
     if (!method) throw new IdentityError('identity method missing');
     return {

@@ -1,12 +1,11 @@
+import { PLAN_NAMES, type PlanName } from '@platform/identity';
 import { z } from 'zod';
 
 /**
- * The subscription plans, cheapest first: the one list of plan names (the gateway's rate limits
- * and the synthesis queue's priorities are per plan too). What each allows is below; operators
- * override it with `SPEECH_PLANS`.
+ * What each plan allows. The plan names are `PLAN_NAMES` of libs/identity (auth validates every plan it
+ * writes against it); operators override the allowances with `SPEECH_PLANS`, which names only those plans.
  */
-export const PLAN_NAMES = ['free', 'starter', 'creator', 'pro', 'enterprise'] as const;
-export type PlanName = (typeof PLAN_NAMES)[number];
+export { PLAN_NAMES, type PlanName };
 
 export interface Plan {
   character_limit: number;

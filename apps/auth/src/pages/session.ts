@@ -7,7 +7,8 @@ const SESSION_COOKIE = 'auth_sid';
 const CSRF_COOKIE = 'auth_csrf';
 
 export function cookies(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Prototype-free: cookie names are the client's (`constructor`, `__proto__`).
+  const out = Object.create(null) as Record<string, string>;
   const header = req.headers.cookie;
   if (typeof header !== 'string' || header.length > 8192) return out;
   for (const part of header.split(';')) {

@@ -14,7 +14,8 @@ const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit']);
 const WRITABLE: ReadonlySet<string> = new Set(['name', 'email', 'avatar', 'status', 'roles']);
 const READ_ONLY: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);
 const STATUSES: ReadonlySet<string> = new Set(['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED']);
-const REST_ROLES: Record<string, UserRole> = { ROLE_ADMIN: 'ADMIN', ROLE_MODERATOR: 'MODERATOR', ROLE_USER: 'USER' };
+// A Map: looked up with the client's strings, which a plain object would answer for `constructor` too.
+const REST_ROLES: ReadonlyMap<string, UserRole> = new Map([['ROLE_ADMIN', 'ADMIN'], ['ROLE_MODERATOR', 'MODERATOR'], ['ROLE_USER', 'USER']]);
 
 /**
  * PUT replaces the profile: `name` is required, `avatar` left out becomes null; `email`,
@@ -43,10 +44,10 @@ function parseUserPut(raw: unknown): ProfileChanges {
   }
   if (body.roles !== undefined) {
     const roles = body.roles;
-    if (!Array.isArray(roles) || roles.length === 0 || roles.length > 3 || !roles.every((r) => typeof r === 'string' && r in REST_ROLES)) {
+    if (!Array.isArray(roles) || roles.length === 0 || roles.length > 3 || !roles.every((r) => typeof r === 'string' && REST_ROLES.has(r))) {
       problems.add('roles', 'This value should be a list of ROLE_ADMIN, ROLE_MODERATOR, ROLE_USER.');
     } else {
-      const ranked = (['ADMIN', 'MODERATOR', 'USER'] as const).find((r) => roles.some((x) => REST_ROLES[x as string] === r));
+      const ranked = (['ADMIN', 'MODERATOR', 'USER'] as const).find((r) => roles.some((x) => REST_ROLES.get(x as string) === r));
       if (ranked) changes.role = ranked;
     }
   }

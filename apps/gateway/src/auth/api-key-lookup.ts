@@ -1,9 +1,7 @@
 import { request, type Dispatcher } from 'undici';
-import type { Role } from '@platform/identity';
+import { isRole } from '@platform/identity';
 import { API_KEY_SCOPES, normalizeApiKeyScopes } from '@platform/oauth-resource';
 import type { ApiKeyLookup, ApiKeyRecord } from './api-key-cache';
-
-const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
 
 export class AuthUnavailableError extends Error {
   constructor(message: string) {
@@ -25,7 +23,7 @@ function parseRecord(body: unknown): ApiKeyRecord | null {
     accountId,
     keyId,
     plan: typeof plan === 'string' && plan.length > 0 ? plan : 'free',
-    roles: Array.isArray(roles) ? roles.filter((r): r is Role => typeof r === 'string' && ROLES.has(r)) : ['USER'],
+    roles: Array.isArray(roles) ? roles.filter(isRole) : ['USER'],
     scope: scopes.join(' '),
   };
 }

@@ -1,4 +1,4 @@
-import type { Identity, Role } from '@platform/identity';
+import { isRole, type Identity } from '@platform/identity';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
 import type { EdgeError } from '../routing/edge-errors';
 import type { ApiKeyRecord, ApiKeyResolver } from './api-key-cache';
@@ -43,8 +43,6 @@ export type AuthOutcome =
   | { ok: false; error: EdgeError };
 
 export const ANONYMOUS: Identity = { roles: [], scope: '', method: 'anonymous' };
-
-const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
 
 /**
  * An API key's caller: its account, and the speech scopes the key was made with (all, or a subset;
@@ -185,7 +183,7 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
         ...(deferred ? { revocationDeferred: true as const } : {}),
         identity: {
           sub: token.sub,
-          roles: token.roles.filter((r): r is Role => ROLES.has(r)),
+          roles: token.roles.filter(isRole),
           scope: token.scope,
           method: credential.scheme === 'DPoP' ? 'dpop_jwt' : 'bearer_jwt',
           ...(token.clientId ? { clientId: token.clientId } : {}),

@@ -1,5 +1,4 @@
-import type { Identity } from '@platform/identity';
-import type { PlanName } from '@platform/speech-store';
+import { isPlanName, type Identity, type PlanName } from '@platform/identity';
 
 export interface PlanLimit {
   /** Requests per second. */
@@ -8,7 +7,12 @@ export interface PlanLimit {
   concurrency: number;
 }
 
-export type PlanTable = Record<string, PlanLimit>;
+/**
+ * Limits by plan name, and `anonymous` for callers without an account. A `Map`: it is looked up with
+ * the plan an account holds, and a plain object would answer `constructor` or `__proto__` with
+ * something that is not a limit.
+ */
+export type PlanTable = ReadonlyMap<PlanName | 'anonymous', PlanLimit>;
 
 /**
  * The speech API's plan table (docs/speech.md, "Plans"). Free's concurrency is "restricted" there; we choose 2: a browser page or an
@@ -24,7 +28,7 @@ export function defaultPlanTable(enterprise: PlanLimit): PlanTable {
     pro: { rps: 20, concurrency: 10 },
     enterprise,
   };
-  return table;
+  return new Map(Object.entries(table) as [PlanName, PlanLimit][]);
 }
 
 function isLimit(value: unknown): value is PlanLimit {
@@ -33,7 +37,10 @@ function isLimit(value: unknown): value is PlanLimit {
   return Number.isInteger(rps) && Number.isInteger(concurrency) && (rps as number) > 0 && (concurrency as number) > 0;
 }
 
-/** Applies `PLAN_LIMITS_JSON` (operators tune plans without a release); rejects bad input at boot. */
+/**
+ * Applies `PLAN_LIMITS_JSON` (operators tune plans without a release); rejects bad input at boot,
+ * a name that is neither a plan of `PLAN_NAMES` nor `anonymous` included (it could never apply).
+ */
 export function planTableWithOverrides(base: PlanTable, json: string): PlanTable {
   if (!json.trim()) return base;
   let parsed: unknown;
@@ -43,10 +50,12 @@ export function planTableWithOverrides(base: PlanTable, json: string): PlanTable
     throw new Error('PLAN_LIMITS_JSON: malformed (not JSON)');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('PLAN_LIMITS_JSON: malformed (not an object)');
-  const table: PlanTable = { ...base };
+  const table = new Map(base);
   for (const [plan, limit] of Object.entries(parsed)) {
+    const name = plan.toLowerCase();
+    if (name !== 'anonymous' && !isPlanName(name)) throw new Error(`PLAN_LIMITS_JSON: unknown plan ${plan} (a plan name or anonymous)`);
     if (!isLimit(limit)) throw new Error(`PLAN_LIMITS_JSON: malformed (plan ${plan} needs positive integer rps and concurrency)`);
-    table[plan.toLowerCase()] = limit;
+    table.set(name, limit);
   }
   return table;
 }
@@ -63,11 +72,10 @@ export interface LimitSubject {
  * a client-credentials token per client id; anonymous callers per IP with the free plan's numbers.
  */
 export function limitSubject(identity: Identity, ip: string, table: PlanTable): LimitSubject {
-  const free = table.free!;
   if (identity.method === 'anonymous' || !identity.sub) return anonymousSubject(ip, table);
-  const plan = (identity.plan ?? 'free').toLowerCase();
-  const limit = table[plan] ?? free;
-  return { key: `acct:${identity.sub}`, plan: table[plan] ? plan : 'free', limit };
+  const lower = (identity.plan ?? 'free').toLowerCase();
+  const plan = isPlanName(lower) ? lower : 'free';
+  return { key: `acct:${identity.sub}`, plan, limit: table.get(plan) ?? freeLimit(table) };
 }
 
 /**
@@ -75,5 +83,11 @@ export function limitSubject(identity: Identity, ip: string, table: PlanTable): 
  * request refused for its credentials (limits/failed-credentials.ts), share it.
  */
 export function anonymousSubject(ip: string, table: PlanTable): LimitSubject {
-  return { key: `ip:${ip}`, plan: 'anonymous', limit: table.anonymous ?? table.free! };
+  return { key: `ip:${ip}`, plan: 'anonymous', limit: table.get('anonymous') ?? freeLimit(table) };
+}
+
+function freeLimit(table: PlanTable): PlanLimit {
+  const free = table.get('free');
+  if (!free) throw new Error('plan table without free');
+  return free;
 }

@@ -7,7 +7,9 @@ export interface Viewer {
   roles: Role[];
 }
 
-const RANK: Record<string, number> = { GUEST: 0, USER: 1, MODERATOR: 2, ADMIN: 3 };
+// A Map: `roleRank` is asked about roles read from events, and a plain object knows `constructor`.
+const RANK: ReadonlyMap<string, number> = new Map([['GUEST', 0], ['USER', 1], ['MODERATOR', 2], ['ADMIN', 3]]);
+const USER_RANK = 1;
 
 /**
  * -1 for anonymous callers. Any authenticated caller is at least USER, as content's own `@auth`
@@ -15,12 +17,12 @@ const RANK: Record<string, number> = { GUEST: 0, USER: 1, MODERATOR: 2, ADMIN: 3
  * client-credentials token) is judged the same over HTTP and over the WebSocket.
  */
 export function viewerRank(viewer: Viewer): number {
-  const best = viewer.roles.reduce((rank, role) => Math.max(rank, RANK[role] ?? -1), -1);
-  return viewer.sub !== undefined ? Math.max(best, RANK.USER!) : best;
+  const best = viewer.roles.reduce((rank, role) => Math.max(rank, RANK.get(role) ?? -1), -1);
+  return viewer.sub !== undefined ? Math.max(best, USER_RANK) : best;
 }
 
 export function roleRank(role: string): number {
-  return RANK[role] ?? 1;
+  return RANK.get(role) ?? USER_RANK;
 }
 
 export function viewerOf(identity: Identity): Viewer {

@@ -35,7 +35,8 @@ function parseLabels(value: string | undefined): Record<string, string> | undefi
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad('The field labels must be a JSON object of strings.');
   const entries = Object.entries(parsed);
   if (entries.length > UPLOAD_LIMITS.maxLabels) throw bad(`At most ${UPLOAD_LIMITS.maxLabels} labels.`);
-  const labels: Record<string, string> = {};
+  // Prototype-free: the keys are the client's, and `__proto__` must be a label like any other.
+  const labels = Object.create(null) as Record<string, string>;
   for (const [key, v] of entries) {
     if (typeof v !== 'string') throw bad(`The label ${key.slice(0, 50)} must be a string.`);
     if (key.length === 0 || key.length > UPLOAD_LIMITS.maxLabelKeyChars) throw bad(`Label keys are 1 to ${UPLOAD_LIMITS.maxLabelKeyChars} characters.`);
