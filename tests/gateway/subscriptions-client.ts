@@ -8,14 +8,37 @@ export interface Collected<T> {
   dispose: () => void;
 }
 
-/** A graphql-ws client as users run it, authenticating in connection_init. */
-export function wsClient(gatewayUrl: string, connectionParams: Record<string, unknown> = {}): Client {
+/**
+ * A graphql-ws client as users run it, authenticating in connection_init. `forwardedFor`: the client
+ * address a trusted proxy would report (the gateway must trust loopback: `TRUSTED_PROXIES`).
+ */
+export function wsClient(gatewayUrl: string, connectionParams: Record<string, unknown> = {}, options: { forwardedFor?: string } = {}): Client {
+  const { forwardedFor } = options;
   return createClient({
     url: `${gatewayUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
+    webSocketImpl: forwardedFor
+      ? class extends WebSocket {
+          constructor(url: string, protocols?: string | string[]) {
+            super(url, protocols, { headers: { 'x-forwarded-for': forwardedFor } });
+          }
+        }
+      : WebSocket,
     connectionParams,
     retryAttempts: 0,
     lazy: true,
+  });
+}
+
+/** Connects `client` (lazy until now): 'connected' once acknowledged, else the close code. */
+export function connection(client: Client): Promise<'connected' | { code: number; reason: string }> {
+  return new Promise((resolve) => {
+    client.on('connected', () => resolve('connected'));
+    client.on('closed', (event) => {
+      const { code, reason } = event as { code: number; reason: string };
+      resolve({ code, reason });
+    });
+    // A subscription makes a lazy client connect; its outcome is not what is awaited here.
+    client.subscribe({ query: 'subscription { onPostCreated { id } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
   });
 }
 

@@ -70,6 +70,24 @@ export const gatewayConfigShape = {
   /** Nested fetches from content one event may cause for one connection's subscriptions. */
   SUBSCRIPTION_CONNECTION_MAX_FETCHES: env.positiveInt(20),
   /**
+   * Nested fetches one event may cause for all of one client address's anonymous connections, or
+   * one account's connections, together on a replica (docs/security.md "WebSocket limits").
+   */
+  SUBSCRIPTION_ADDRESS_MAX_FETCHES: env.positiveInt(40),
+  SUBSCRIPTION_ACCOUNT_MAX_FETCHES: env.positiveInt(40),
+  /**
+   * graphql-ws connections per client address (anonymous, and every socket until its
+   * `connection_init` is accepted) and per account, across replicas; beyond them, close 4429.
+   */
+  GRAPHQL_WS_CONNECTIONS_PER_ADDRESS: env.positiveInt(10),
+  GRAPHQL_WS_CONNECTIONS_PER_ACCOUNT: env.positiveInt(20),
+  /** Active subscriptions over all of a client address's anonymous connections, or an account's, across replicas. */
+  SUBSCRIPTIONS_PER_ADDRESS: env.positiveInt(100),
+  SUBSCRIPTIONS_PER_ACCOUNT: env.positiveInt(200),
+  /** Messages a graphql-ws socket may send per second, and at once (token bucket); beyond them, close 4429. */
+  GRAPHQL_WS_MESSAGES_PER_SECOND: env.positiveInt(20),
+  GRAPHQL_WS_MESSAGE_BURST: env.positiveInt(100),
+  /**
    * Every this many ms, the tokens of open graphql-ws connections are checked against auth's
    * revocations in Redis: the bound when a revocation notice on `auth:revocations` was missed.
    */
@@ -87,6 +105,15 @@ export const gatewayConfigShape = {
   SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
   /** A stream-input WebSocket that has not sent a valid API key within this long is closed 1008. */
   SPEECH_WS_AUTH_TIMEOUT_MS: env.positiveInt(10_000),
+  /**
+   * stream-input sockets per client address still without an accepted API key, across replicas;
+   * beyond them the upgrade is answered 429. Once a key is accepted the socket holds one of its
+   * plan's concurrency slots instead (docs/speech.md "Plans").
+   */
+  SPEECH_WS_CONNECTIONS_PER_ADDRESS: env.positiveInt(10),
+  /** Messages a stream-input socket may send per second, and at once (token bucket); beyond them, too_many_requests and close 1013. */
+  SPEECH_WS_MESSAGES_PER_SECOND: env.positiveInt(50),
+  SPEECH_WS_MESSAGE_BURST: env.positiveInt(100),
   /** A `/stream` client that takes no bytes for this long is given up on (job cancelled, characters refunded). */
   SPEECH_WRITE_STALL_TIMEOUT_MS: env.positiveInt(30_000),
   /** The speech database (the speech API's account features: voices, history, subscriptions). Unset: /v1/voices, /history, /user are not served. */

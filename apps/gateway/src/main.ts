@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { createLogger, requestLogger } from '@platform/logger';
+import type { Identity } from '@platform/identity';
 import { exitOnBootFailure, runService, withTimeout } from '@platform/service';
 import { PLAN_NAMES, planName, planPriority } from '@platform/speech-store';
 import { connectRedis, createKafka } from '@platform/stores';
@@ -15,11 +16,12 @@ import { oauthResourceVerifier } from './auth/oauth-resource-verifier';
 import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck } from './auth/token-revocations';
 import { createAdmission } from './limits/admission';
 import { createConcurrencyLimiter } from './limits/concurrency';
+import { createConnectionSlots } from './limits/connection-slots';
 import { upgradeClientAddress } from './limits/client-address';
 import { proxyTrust } from './limits/trusted-proxies';
 import { createFailedCredentialBudget } from './limits/failed-credentials';
 import { createPlanLimiter } from './limits/limit-middleware';
-import { defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plan-limits';
+import { anonymousSubject, defaultPlanTable, limitSubject, planTableWithOverrides } from './limits/plan-limits';
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
@@ -35,6 +37,7 @@ import { createUpstream } from './routing/upstream';
 import { contentFieldFetcher } from './subscriptions/content-fetcher';
 import { serveSubscriptions } from './subscriptions/graphql-ws-server';
 import { SubscriptionHub } from './subscriptions/hub';
+import { createSubscriberLimits } from './subscriptions/subscriber-limits';
 import { startContentFeed } from './subscriptions/kafka-feed';
 import { buildSubscriptionSchema } from './subscriptions/subscription-schema';
 
@@ -77,12 +80,16 @@ async function main(): Promise<void> {
   const limiter = createPlanLimiter(plans, rate.consume, acquireSlot, createAdmission(redis, { prefix: config.RATE_LIMIT_PREFIX }));
   const failedCredentials = createFailedCredentialBudget(plans, rate);
   // WebSocket logins (graphql-ws, stream-input) refused for their credentials pay from the same budget.
+  const addressOf = upgradeClientAddress(config.TRUSTED_PROXIES);
   const webSocketLogins = createWebSocketLogins({
     failures: failedCredentials,
     apiKeys,
-    addressOf: upgradeClientAddress(config.TRUSTED_PROXIES),
+    addressOf,
     logger,
   });
+  // WebSocket connections per client address and account, across replicas (docs/security.md "WebSocket limits").
+  const subjectOf = (identity: Identity | null, address: string) => (identity ? limitSubject(identity, address, plans) : anonymousSubject(address, plans)).key;
+  const speechConnections = createConnectionSlots(redis, { prefix: `${config.RATE_LIMIT_PREFIX}:ws:speech`, logger });
 
   // The speech edge reads its own settings (SpeechEdgeConfig) from the gateway's; with MONGO_URL it
   // also serves the account's voices, history and user data on the speech database.
@@ -95,6 +102,10 @@ async function main(): Promise<void> {
       return record ? apiKeyIdentity(record) : null;
     },
     logins: webSocketLogins,
+    connections: {
+      open: (upgrade) => speechConnections(subjectOf(null, addressOf(upgrade)), config.SPEECH_WS_CONNECTIONS_PER_ADDRESS),
+      perAddress: config.SPEECH_WS_CONNECTIONS_PER_ADDRESS,
+    },
     limits: {
       acquire: async (identity) => {
         const lease = await acquireSlot(limitSubject(identity, 'websocket', plans));
@@ -143,6 +154,20 @@ async function main(): Promise<void> {
       maxConnectionCost: config.SUBSCRIPTION_CONNECTION_MAX_COST,
       maxFetchesPerEvent: config.SUBSCRIPTION_CONNECTION_MAX_FETCHES,
     },
+    subscribers: createSubscriberLimits({
+      openConnection: createConnectionSlots(redis, { prefix: `${config.RATE_LIMIT_PREFIX}:ws:graphql`, logger }),
+      addressOf,
+      subjectOf,
+      caps: {
+        connectionsPerAddress: config.GRAPHQL_WS_CONNECTIONS_PER_ADDRESS,
+        connectionsPerAccount: config.GRAPHQL_WS_CONNECTIONS_PER_ACCOUNT,
+        subscriptionsPerAddress: config.SUBSCRIPTIONS_PER_ADDRESS,
+        subscriptionsPerAccount: config.SUBSCRIPTIONS_PER_ACCOUNT,
+        fetchesPerAddress: config.SUBSCRIPTION_ADDRESS_MAX_FETCHES,
+        fetchesPerAccount: config.SUBSCRIPTION_ACCOUNT_MAX_FETCHES,
+      },
+    }),
+    messageRate: { perSecond: config.GRAPHQL_WS_MESSAGES_PER_SECOND, burst: config.GRAPHQL_WS_MESSAGE_BURST },
     logger,
   });
 

@@ -18,7 +18,7 @@ export interface SubscribeArgs {
   viewer: Viewer;
   variables?: Record<string, unknown>;
   onOverflow?: () => void;
-  fetches?: EventFetchAllowance;
+  fetches?: readonly EventFetchAllowance[];
 }
 
 let ids = 0;

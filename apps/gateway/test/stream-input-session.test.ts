@@ -4,7 +4,7 @@ import { modelCatalogue } from '@platform/speech-engine';
 import type { ChunkFrame } from '@platform/speech-jobs';
 import { SpeechError } from '@platform/errors';
 import { eventually } from '@platform/testing';
-import { StreamInputSession, MESSAGES_PER_SECOND, type SessionAuth } from '../src/speech/stream-input/session';
+import { StreamInputSession, MESSAGE_BURST, MESSAGES_PER_SECOND, type SessionAuth } from '../src/speech/stream-input/session';
 import type { SessionTransport } from '../src/speech/stream-input/transport';
 import { MAX_BUFFERED_BYTES } from '../src/speech/stream-input/audio-relay';
 import type { DrainOutcome } from '../src/speech/tts/backpressure';
@@ -230,7 +230,7 @@ describe('the stream-input session (transport-free)', () => {
     s.send({ text: ' ' });
     for (let i = 0; i < MESSAGES_PER_SECOND * 3; i++) s.send({ text: 'a' });
     expect((await s.transport.closed).code).toBe(1013);
-    expect(errorOf(s.transport)).toEqual({ status: 'too_many_requests', message: `more than ${MESSAGES_PER_SECOND} messages per second` });
+    expect(errorOf(s.transport)).toEqual({ status: 'too_many_requests', message: `more than ${MESSAGES_PER_SECOND} messages per second (at most ${MESSAGE_BURST} at once)` });
   });
 
   it('refuses a message longer than the text limit (text_too_long, 1008)', async () => {

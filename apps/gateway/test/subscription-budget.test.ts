@@ -43,7 +43,7 @@ function setup() {
     return { [alias]: { totalCount: 7 } };
   });
   const hub = new SubscriptionHub({ schema, fetchField, logger: pino({ level: 'silent' }), capacity: 10 });
-  const subscribe = (query: string, fetches?: EventFetchAllowance) => subscribeRecorded(hub, { document: parse(query), viewer, ...(fetches ? { fetches } : {}) });
+  const subscribe = (query: string, ...fetches: EventFetchAllowance[]) => subscribeRecorded(hub, { document: parse(query), viewer, ...(fetches.length > 0 ? { fetches } : {}) });
   return { hub, fetchField, subscribe };
 }
 
@@ -96,5 +96,21 @@ describe('nested fetches per event and connection', () => {
     expect(take(generous).errors).toBeUndefined();
     expect(take(tight)).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 }, c2: { totalCount: 7 } } } });
     expect(fetchField).toHaveBeenCalledTimes(3);
+  });
+
+  it("stops an address's connections together at the address's allowance, each within its own", async () => {
+    const { hub, fetchField, subscribe } = setup();
+    const address = new EventFetchAllowance(3, 'address');
+    // Two connections of one address, each allowed 2: together they would make 4 fetches.
+    const first = subscribe(counts(0, 2), new EventFetchAllowance(2), address);
+    const second = subscribe(counts(2, 4), new EventFetchAllowance(2), address);
+    await hub.publish(buildContentEvent('post.created', post(4)));
+    expect(fetchField).toHaveBeenCalledTimes(3);
+    expect(take(first).errors).toBeUndefined();
+    expect(take(second).errors?.[0]).toMatchObject({
+      message: "this address's subscriptions need more than 3 nested fetches for one event",
+      path: ['onPostCreated', 'c3'],
+      extensions: { code: 'QUERY_TOO_COMPLEX', maxFetches: 3 },
+    });
   });
 });

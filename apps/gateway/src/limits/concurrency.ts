@@ -20,12 +20,13 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 return 1
 `;
 
+/** KEYS[2…] live as long as the lease (connection-slots.ts keeps a connection's subscription count there). */
 const RENEW = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if redis.call('ZSCORE', KEYS[1], ARGV[2]) then
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]))
+  for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[1])) end
   return 1
 end
 return 0
@@ -48,11 +49,15 @@ export function concurrencyKey(prefix: string, subject: LimitSubject): string {
   return `${prefix}:conc:${subject.key}`;
 }
 
-/** A granted slot: renewed every third of its lease until released (once; later calls do nothing). */
-export function holdLease(redis: Redis, key: string, id: string, options: { leaseMs: number }): SlotLease {
+/**
+ * A granted slot: renewed every third of its lease until released (once; later calls do nothing).
+ * `alongside`: keys whose expiry is renewed with it (they die with the lease when a replica does).
+ */
+export function holdLease(redis: Redis, key: string, id: string, options: { leaseMs: number; alongside?: readonly string[] }): SlotLease {
   const { leaseMs } = options;
+  const keys = [key, ...(options.alongside ?? [])];
   const renewal = setInterval(() => {
-    renew(redis, [key], [leaseMs, id]).catch(() => undefined);
+    renew(redis, keys, [leaseMs, id]).catch(() => undefined);
   }, Math.floor(leaseMs / 3));
   renewal.unref();
   let released = false;
@@ -66,13 +71,18 @@ export function holdLease(redis: Redis, key: string, id: string, options: { leas
   };
 }
 
+/** Takes one of `limit` slots of the set `key` for lease member `id` (not renewed: see holdLease); false when all are taken. */
+export async function takeSlot(redis: Redis, key: string, limit: number, leaseMs: number, id: string): Promise<boolean> {
+  return (await acquireScript(redis, [key], [limit, leaseMs, id])) === 1;
+}
+
 export function createConcurrencyLimiter(redis: Redis, options: ConcurrencyOptions) {
   const terms = { leaseMs: options.leaseMs ?? 30_000 };
   return async function acquire(subject: LimitSubject): Promise<SlotLease | null> {
     const key = concurrencyKey(options.prefix, subject);
     const id = randomUUID();
-    const granted = await acquireScript(redis, [key], [subject.limit.concurrency, terms.leaseMs, id]);
-    return granted === 1 ? holdLease(redis, key, id, terms) : null;
+    const granted = await takeSlot(redis, key, subject.limit.concurrency, terms.leaseMs, id);
+    return granted ? holdLease(redis, key, id, terms) : null;
   };
 }
 

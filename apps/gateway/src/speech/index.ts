@@ -14,7 +14,8 @@ import { apiKeysRoutes, type ApiKeysRouteDeps } from './api-keys';
 import { modelsRoutes } from './models/models-routes';
 import { speechErrorHandler } from './speech-errors';
 import type { ReleaseSlot } from './stream-input/session';
-import { createStreamInput } from './stream-input/stream-input';
+import { MESSAGE_BURST, MESSAGES_PER_SECOND } from './stream-input/session';
+import { createStreamInput, type StreamInputDeps } from './stream-input/stream-input';
 import { createJobRunner } from './tts/job-runner';
 import { premadePreviewUrl, previewRoutes } from './tts/preview-routes';
 import { ttsRoutes } from './tts/tts-routes';
@@ -62,6 +63,9 @@ export interface SpeechEdgeConfig {
    * the key may come in the first message, but an anonymous connection is not held open for long.
    */
   SPEECH_WS_AUTH_TIMEOUT_MS?: number;
+  /** A stream-input socket's inbound message budget: per second (default 50) and at once (default 100); beyond it, too_many_requests and close 1013. */
+  SPEECH_WS_MESSAGES_PER_SECOND?: number;
+  SPEECH_WS_MESSAGE_BURST?: number;
   /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is served when it is there. */
   PIPER_VOICES_DIR?: string;
   /**
@@ -95,6 +99,8 @@ export interface SpeechEdgeDeps {
    * "Requests refused for their credentials"); absent: such refusals are not charged.
    */
   logins?: WebSocketLogins;
+  /** stream-input sockets per client address until a key is accepted, across replicas (stream-input.ts); absent: not counted. */
+  connections?: StreamInputDeps['connections'];
   /**
    * Pipeline hooks in place of the speech database's (tests: a quota of their own). With
    * `recordHistory`, the gateway records the generations whose client did not get the whole audio
@@ -198,6 +204,11 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
     authenticateApiKey: deps.authenticateApiKey,
     limits: deps.limits,
     ...(deps.logins ? { logins: deps.logins } : {}),
+    ...(deps.connections ? { connections: deps.connections } : {}),
+    messageRate: {
+      perSecond: config.SPEECH_WS_MESSAGES_PER_SECOND ?? MESSAGES_PER_SECOND,
+      burst: config.SPEECH_WS_MESSAGE_BURST ?? MESSAGE_BURST,
+    },
     maxTextChars: settings.maxTextChars,
     idleTimeoutMs: settings.wsIdleTimeoutMs,
     authTimeoutMs: settings.wsAuthTimeoutMs,

@@ -1,4 +1,5 @@
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import type { IncomingMessage } from 'node:http';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { GraphQLErrorCode } from '@platform/errors';
 import { measureQuery, queryLimitError } from '@platform/graphql-schema';
@@ -9,11 +10,14 @@ import { readCredential, type CredentialHeaders } from '../auth/credentials';
 import type { RevocationWatch } from '../auth/token-revocations';
 import { addressSpentMessage, isCredentialFailure } from '../limits/failed-credentials';
 import type { RateDecision } from '../limits/rate-limiter';
+import type { MessageRate } from '../limits/message-rate';
 import type { WebSocketLogins } from '../limits/websocket-logins';
 import { checkAuthDirectives } from './auth-directive';
+import { CLOSE_SLOW_CONSUMER, CLOSE_TOO_MANY_REQUESTS, CLOSE_TRY_AGAIN_LATER, CLOSE_UNAUTHORIZED } from './close-codes';
 import type { SubscriptionHub } from './hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from './subscription-budget';
 import type { MessageOutlet } from './subscription-stream';
+import type { ConnectionStanding, SubscriberLimits } from './subscriber-limits';
 import { viewerOf, type Viewer } from './viewer';
 import { serveGraphqlWs, type WriteObserver } from './ws-transport';
 
@@ -31,30 +35,22 @@ export interface SubscriptionServerOptions {
   onWrite?: WriteObserver;
   /** Cost budgets and the nested-fetch bound (subscription-budget.ts). */
   limits: SubscriptionLimits;
+  /** Connections, subscriptions and nested fetches per client address and account (subscriber-limits.ts). */
+  subscribers: SubscriberLimits;
+  /** Each socket's inbound message budget (closed 4429 beyond it). */
+  messageRate: MessageRate;
   logger: Logger;
 }
-
-/** Close codes besides graphql-ws's own (4400 bad request, 4403 forbidden, 4409, 4429, 4499). */
-export const CLOSE_UNAUTHORIZED = 4401;
-/**
- * The client IP's budget for logins refused for their credentials is spent (HTTP's 429). graphql-ws
- * uses 4429 for too many `connection_init`s on one socket; its clients treat the code as fatal, like
- * 4401, and do not retry on their own: a retry in the same second would only be refused again.
- */
-export const CLOSE_TOO_MANY_REQUESTS = 4429;
-/**
- * The credential could not be checked (auth's keys or API-key lookup unavailable, Redis down):
- * "try again later" (RFC 6455 registry), which graphql-ws clients retry, unlike 4401.
- */
-export const CLOSE_TRY_AGAIN_LATER = 1013;
-/** Policy violation: the subscriber did not read fast enough and its buffer overflowed. */
-export const CLOSE_SLOW_CONSUMER = 1008;
 
 interface ConnectionState {
   identity: Identity;
   /** Booked cost of each active subscription, by id. */
   costs: Map<string, number>;
-  fetches: EventFetchAllowance;
+  /** The connection's own allowance, then its address's or account's. */
+  fetches: readonly EventFetchAllowance[];
+  standing: ConnectionStanding;
+  /** Subscriptions counted in the standing, until they complete. */
+  counted: Set<string>;
 }
 
 /** What onSubscribe hands graphql-ws's `subscribe` for the hub. */
@@ -63,7 +59,7 @@ interface SubscriptionContext {
   socket: WebSocket;
   outlet: MessageOutlet;
   id: string;
-  fetches: EventFetchAllowance;
+  fetches: readonly EventFetchAllowance[];
 }
 
 const MAX_QUERY_LENGTH = 20_000;
@@ -93,6 +89,8 @@ export function credentialFromConnectionParams(params: Readonly<Record<string, u
 export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionServerOptions): { dispose: () => void | Promise<void> } {
   const base = options.publicUrl.replace(/\/$/, '');
   const states = new WeakMap<object, ConnectionState>();
+  // Before graphql-ws sees the socket: it counts against its address from the start.
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => options.subscribers.opened(socket, request));
 
   return serveGraphqlWs<Record<string, unknown> | undefined>(
     {
@@ -131,9 +129,20 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           return false;
         }
         const socket = ctx.extra.socket;
+        const standing = await options.subscribers.admit(socket, ctx.extra.request, outcome.identity);
+        if (standing && 'refused' in standing) {
+          socket.close(CLOSE_TOO_MANY_REQUESTS, standing.refused);
+          return false;
+        }
         // Closed while we were authenticating: its 'close' event has passed, nothing would undo a watch.
-        if (socket.readyState !== socket.OPEN) return false;
-        const state: ConnectionState = { identity: outcome.identity, costs: new Map(), fetches: new EventFetchAllowance(options.limits.maxFetchesPerEvent) };
+        if (!standing || socket.readyState !== socket.OPEN) return false;
+        const state: ConnectionState = {
+          identity: outcome.identity,
+          costs: new Map(),
+          fetches: [new EventFetchAllowance(options.limits.maxFetchesPerEvent), standing.fetches],
+          standing,
+          counted: new Set(),
+        };
         // A connection lives no longer than the token that opened it: closed at its exp, or at once
         // when it is revoked (notice on auth:revocations, or the periodic sweep; docs/gateway.md).
         const ends: (() => void)[] = [];
@@ -152,7 +161,7 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         states.set(ctx, state);
         return true;
       },
-      onSubscribe: (ctx, id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const state = states.get(ctx);
         if (!state) return [new GraphQLError('connection not initialised', { extensions: { code: GraphQLErrorCode.UNAUTHENTICATED } })];
         if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
@@ -179,6 +188,13 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         // Booked before it starts: every event pays the selection's cost again.
         const overBudget = bookSubscription(state.costs, (other) => other in ctx.subscriptions, id, measure, options.limits);
         if (overBudget) return [overBudget];
+        // Last, as it asks Redis: the subscriptions of all the address's or account's connections.
+        const overCap = await state.standing.addSubscription();
+        if (overCap) {
+          state.costs.delete(id);
+          return [overCap];
+        }
+        state.counted.add(id);
         const args: ExecutionArgs = {
           schema: options.schema,
           document,
@@ -187,6 +203,11 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           contextValue: { viewer, socket: ctx.extra.socket, outlet: ctx.extra.sender, id, fetches: state.fetches },
         };
         return args;
+      },
+      // Every subscription that passed onSubscribe ends here, whichever side ended it (or the socket closed).
+      onComplete: (ctx, id) => {
+        const state = states.get(ctx);
+        if (state?.counted.delete(id)) state.standing.removeSubscription();
       },
       subscribe: (args) => {
         const { viewer, socket, outlet, id, fetches } = args.contextValue as SubscriptionContext;
@@ -213,6 +234,6 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
       }),
     },
     wss,
-    { keepAliveMs: 12_000, ...(options.onWrite ? { onWrite: options.onWrite } : {}), logger: options.logger },
+    { keepAliveMs: 12_000, messageRate: options.messageRate, ...(options.onWrite ? { onWrite: options.onWrite } : {}), logger: options.logger },
   );
 }

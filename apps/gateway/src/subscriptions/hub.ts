@@ -32,14 +32,18 @@ export interface SubscribeRequest {
   outlet: MessageOutlet;
   /** Called once when this subscriber's buffer overflows (close its connection). */
   onOverflow: () => void;
-  /** The nested fetches its connection may cause per event; shared by the connection's subscriptions. Unbounded without one. */
-  fetches?: EventFetchAllowance;
+  /**
+   * The nested fetches it may cause per event: its connection's allowance, and its address's or
+   * account's (shared by all of their connections on this replica). A fetch needs room in every one.
+   * Unbounded without any.
+   */
+  fetches?: readonly EventFetchAllowance[];
 }
 
 interface Subscriber {
   viewer: Viewer;
   stream: SubscriptionStream;
-  fetches?: EventFetchAllowance;
+  fetches?: readonly EventFetchAllowance[];
 }
 
 /** Subscribers whose results are identical: same document, variables and (if it matters) viewer. */
@@ -169,23 +173,20 @@ export class SubscriptionHub {
     const groups = this.routes.get(routeKey(target.field, target.argument?.value));
     if (!groups || groups.size === 0) return;
     const cache = new Map<string, Promise<unknown>>();
-    // One group's fetches, charged to its recipients' connections (none listed: unbounded).
-    const fetcherFor = (allowances: EventFetchAllowance[] | null) => (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
+    // One group's fetches, charged to its recipients (none listed: unbounded). A recipient can pay
+    // while each of its allowances has room; every allowance of those that can is charged once.
+    const fetcherFor = (payers: (readonly EventFetchAllowance[])[] | null) => (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
       const built = nestedFieldQuery(typeName, id, info);
       if (!built) return Promise.resolve(null);
       let pending = cache.get(built.key);
       if (!pending) {
-        if (allowances) {
-          const open = allowances.filter((allowance) => allowance.available(event.id));
+        if (payers) {
+          const open = payers.filter((allowances) => allowances.every((allowance) => allowance.available(event.id)));
           if (open.length === 0) {
-            const max = Math.max(...allowances.map((allowance) => allowance.max));
-            return Promise.reject(
-              new GraphQLError(`this connection's subscriptions need more than ${max} nested fetches for one event`, {
-                extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, maxFetches: max },
-              }),
-            );
+            const spent = payers[0]!.find((allowance) => !allowance.available(event.id)) ?? payers[0]![0]!;
+            return Promise.reject(spent.refusal());
           }
-          for (const allowance of open) allowance.charge(event.id);
+          for (const allowance of new Set(open.flat())) allowance.charge(event.id);
         }
         pending = this.options.fetchField(built.query, built.variables);
         cache.set(built.key, pending);
@@ -199,8 +200,8 @@ export class SubscriptionHub {
     const work = [...groups].map(async (group) => {
       const recipients = [...group.subscribers].filter((s) => canSeeEvent(event, s.viewer));
       if (recipients.length === 0) return;
-      const allowances = recipients.flatMap((s) => (s.fetches ? [s.fetches] : []));
-      const bounded = allowances.length === recipients.length ? [...new Set(allowances)] : null;
+      const payers = recipients.flatMap((s) => (s.fetches && s.fetches.length > 0 ? [s.fetches] : []));
+      const bounded = payers.length === recipients.length ? payers : null;
       const context: EventContext = { viewer: group.viewer, fetchNested: fetcherFor(bounded) };
       let result: ExecutionResult;
       try {

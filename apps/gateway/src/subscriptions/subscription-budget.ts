@@ -42,15 +42,29 @@ export function bookSubscription(
   return null;
 }
 
+/** Whose fetches an allowance counts: one connection's, or every connection of a client address or account on this replica. */
+export type FetchPayer = 'connection' | 'address' | 'account';
+
 /**
- * How many nested fetches one connection's subscriptions may still cause for the event being
- * published. The hub publishes one event at a time, so the count restarts when the event changes.
+ * How many nested fetches one connection's subscriptions (or all of an address's or account's
+ * connections' together) may still cause for the event being published. The hub publishes one
+ * event at a time, so the count restarts when the event changes.
  */
 export class EventFetchAllowance {
   private eventId: string | null = null;
   private used = 0;
 
-  constructor(readonly max: number) {}
+  constructor(
+    readonly max: number,
+    readonly payer: FetchPayer = 'connection',
+  ) {}
+
+  /** The error of a field this allowance cannot pay for. */
+  refusal(): GraphQLError {
+    return new GraphQLError(`this ${this.payer}'s subscriptions need more than ${this.max} nested fetches for one event`, {
+      extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, maxFetches: this.max },
+    });
+  }
 
   /** True if the connection may cause another fetch for `eventId`. */
   available(eventId: string): boolean {

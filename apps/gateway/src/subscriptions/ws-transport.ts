@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from '@platform/logger';
+import { messageBucket, type MessageRate } from '../limits/message-rate';
+import { CLOSE_TOO_MANY_REQUESTS } from './close-codes';
 
 /**
  * Bytes one socket may hold unsent before it counts as blocked. Below it every message is written
@@ -134,6 +136,8 @@ export interface TransportOptions {
   /** Ping interval; a client that has not answered the previous ping by the next is terminated. */
   keepAliveMs: number;
   onWrite?: WriteObserver;
+  /** Each socket's inbound message budget; beyond it the socket is closed 4429 before the message is read. */
+  messageRate: MessageRate;
   logger: Logger;
 }
 
@@ -159,6 +163,8 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
       socket.close(CloseCode.InternalServerError, 'Internal server error');
     });
     const sender = new CoalescingSender(socket, request.socket, schedule, SEND_HIGH_WATER_BYTES, transport.onWrite);
+    const takeMessage = messageBucket(transport.messageRate);
+    let flooded = false;
     let pongWait: NodeJS.Timeout | undefined;
     const pings = setInterval(() => {
       if (socket.readyState !== socket.OPEN) return;
@@ -180,6 +186,14 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
         },
         onMessage: (cb) =>
           socket.on('message', (data) => {
+            if (flooded) return;
+            if (!takeMessage()) {
+              // Before parsing: a flood costs a token check per message, not a subscribe or complete.
+              flooded = true;
+              sender.flush();
+              socket.close(CLOSE_TOO_MANY_REQUESTS, `too many messages: at most ${transport.messageRate.perSecond} per second (burst ${transport.messageRate.burst})`);
+              return;
+            }
             cb(String(data)).catch((err: unknown) => {
               transport.logger.error({ err }, 'graphql-ws message handling failed');
               socket.close(CloseCode.InternalServerError, 'Internal server error');

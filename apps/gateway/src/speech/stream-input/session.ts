@@ -4,6 +4,7 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { shortenFirstPiece, streamHeaderBytes, takeSentences, type Model } from '@platform/speech-engine';
 import type { SpeechHooks } from '@platform/speech-jobs';
+import { messageBucket, type MessageRate } from '../../limits/message-rate';
 import { callerOf, type SpeechCaller } from '../caller';
 import { badRequest } from '../speech-errors';
 import type { JobRunner } from '../tts/job-runner';
@@ -16,8 +17,9 @@ import { readOpenRequest, upgradeKey, type OpenRequest } from './open-request';
 import { CLOSE, closeCodeFor, errorMessage, readInbound, type ClientMessage, type InboundMessage } from './protocol';
 import type { SessionTransport } from './transport';
 
-/** Messages per second a client may send (burst of twice that); beyond it the socket closes. */
+/** Messages per second a client may send, and at once, unless configured (`SPEECH_WS_MESSAGES_PER_SECOND`, `SPEECH_WS_MESSAGE_BURST`); beyond them the socket closes. */
 export const MESSAGES_PER_SECOND = 50;
+export const MESSAGE_BURST = 100;
 /** Text waiting for synthesis; a client far ahead of the audio is told to slow down. */
 export const MAX_PENDING_CHARS = 20_000;
 
@@ -51,26 +53,14 @@ export interface SessionDeps {
   authTimeoutMs: number;
   /** A client that keeps more than `MAX_BUFFERED_BYTES` waiting for this long is given up on. */
   writeStallTimeoutMs: number;
+  /** The socket's inbound message budget (default 50 per second, 100 at once). */
+  messageRate?: MessageRate;
 }
 
 /** What the connection asked for, once its URL was read. */
 interface Opened extends OpenRequest {
   relay: AudioRelay;
   idleMs: number;
-}
-
-/** Allows `perSecond` messages per second with a burst of twice that. */
-function messageBudget(perSecond: number): () => boolean {
-  let tokens = perSecond * 2;
-  let lastRefill = Date.now();
-  return () => {
-    const now = Date.now();
-    tokens = Math.min(perSecond * 2, tokens + ((now - lastRefill) / 1000) * perSecond);
-    lastRefill = now;
-    if (tokens < 1) return false;
-    tokens -= 1;
-    return true;
-  };
 }
 
 /**
@@ -97,7 +87,8 @@ export class StreamInputSession {
   private idleTimer: NodeJS.Timeout | null = null;
   /** Runs until the session has a caller; then cleared. */
   private authTimer: NodeJS.Timeout | null;
-  private readonly takeMessage = messageBudget(MESSAGES_PER_SECOND);
+  private readonly messageRate: MessageRate;
+  private readonly takeMessage: () => boolean;
   /** Messages that arrive while the connection opens, handled in order once it has. */
   private early: (string | null)[] | null = [];
   private chain = Promise.resolve();
@@ -106,6 +97,8 @@ export class StreamInputSession {
     private readonly deps: SessionDeps,
     private readonly transport: SessionTransport,
   ) {
+    this.messageRate = deps.messageRate ?? { perSecond: MESSAGES_PER_SECOND, burst: MESSAGE_BURST };
+    this.takeMessage = messageBucket(this.messageRate);
     // The key may come in the first message (the hosted API's protocol), but only this soon: an
     // anonymous connection is not held open for the idle timeout (up to 180 s).
     this.authTimer = setTimeout(() => {
@@ -141,6 +134,13 @@ export class StreamInputSession {
 
   /** A message from the client; `raw` is null for a binary one. Handled one at a time, in order. */
   receive(raw: string | null): void {
+    if (this.closing) return;
+    // Counted as it arrives, before it waits for the messages ahead of it: a flood is closed at once
+    // rather than queued (also while the connection is still opening).
+    if (!this.takeMessage()) {
+      this.fail(new SpeechError(429, 'too_many_requests', `more than ${this.messageRate.perSecond} messages per second (at most ${this.messageRate.burst} at once)`));
+      return;
+    }
     if (this.early) {
       this.early.push(raw);
       return;
@@ -176,7 +176,6 @@ export class StreamInputSession {
   private async handle(inbound: InboundMessage): Promise<void> {
     const opened = this.opened!;
     if (this.closing) return;
-    if (!this.takeMessage()) throw new SpeechError(429, 'too_many_requests', `more than ${MESSAGES_PER_SECOND} messages per second`);
     this.armIdle();
     if (!this.started) {
       if (inbound.kind === 'malformed') throw badRequest('the first message must be JSON {"text": " ", "voice_settings": {...}, "xi_api_key": "..."}');

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type stream from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { SpeechError } from '@platform/errors';
+import { SpeechError, speechErrorBody } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import { addressSpentMessage } from '../../limits/failed-credentials';
 import type { RateDecision } from '../../limits/rate-limiter';
@@ -19,6 +19,12 @@ export interface StreamInputDeps extends Omit<SessionDeps, 'auth'> {
    * refusal is charged; once spent, a key is refused 429 without asking auth. Absent: not charged.
    */
   logins?: WebSocketLogins;
+  /**
+   * Sockets per client address still without an accepted key, across replicas: one is held from the
+   * upgrade until the session has its plan's concurrency slot (or closes); null: the address holds
+   * `perAddress`, and the upgrade is answered 429. Absent: not counted.
+   */
+  connections?: { open(upgrade: http.IncomingMessage): Promise<{ release(): Promise<void> } | null>; perAddress: number };
 }
 
 const PATH = /^\/v1\/text-to-speech\/([^/]{1,64})\/stream-input\/?$/;
@@ -41,8 +47,8 @@ function socketTransport(ws: WebSocket, socket: stream.Duplex): SessionTransport
   };
 }
 
-/** Key checks for one upgrade: refusals are charged to its client IP. */
-function upgradeAuth(deps: StreamInputDeps, upgrade: http.IncomingMessage): SessionAuth {
+/** Key checks for one upgrade: refusals are charged to its client IP; `addressSlot` is given back once the account's slot is held. */
+function upgradeAuth(deps: StreamInputDeps, upgrade: http.IncomingMessage, addressSlot: { release(): Promise<void> } | null): SessionAuth {
   const addressSpent = (decision: RateDecision) => new SpeechError(429, 'too_many_requests', addressSpentMessage(decision));
   return {
     lookup: (key) => deps.authenticateApiKey(key),
@@ -54,7 +60,12 @@ function upgradeAuth(deps: StreamInputDeps, upgrade: http.IncomingMessage): Sess
       const over = await deps.logins?.chargeRefusal(upgrade);
       return over ? addressSpent(over) : error;
     },
-    acquire: (caller) => deps.limits.acquire(caller),
+    acquire: async (caller) => {
+      const release = await deps.limits.acquire(caller);
+      // From here the socket counts against its account (plan concurrency), no longer its address.
+      if (release) await addressSlot?.release();
+      return release;
+    },
   };
 }
 
@@ -71,8 +82,8 @@ export function createStreamInput(deps: StreamInputDeps) {
   declareEndpoint('speech_stream_input');
   const sessions = new Set<StreamInputSession>();
 
-  function connect(ws: WebSocket, socket: stream.Duplex, upgrade: http.IncomingMessage, url: URL, segment: string): void {
-    const session = new StreamInputSession({ ...deps, auth: upgradeAuth(deps, upgrade) }, socketTransport(ws, socket));
+  function connect(ws: WebSocket, socket: stream.Duplex, upgrade: http.IncomingMessage, url: URL, segment: string, addressSlot: { release(): Promise<void> } | null): void {
+    const session = new StreamInputSession({ ...deps, auth: upgradeAuth(deps, upgrade, addressSlot) }, socketTransport(ws, socket));
     // Counted here: `handleUpgrade` hands the socket over without a `connection` event.
     countConnection(ws, 'speech_stream_input');
     sessions.add(session);
@@ -106,7 +117,32 @@ export function createStreamInput(deps: StreamInputDeps) {
       socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"detail":{"status":"bad_request","message":"malformed path"}}');
       return true;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, req, url, segment));
+    const connections = deps.connections;
+    if (!connections) {
+      wss.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, req, url, segment, null));
+      return true;
+    }
+    connections
+      .open(req)
+      .then((slot) => {
+        if (!slot) {
+          // Refused before the upgrade: HTTP's 429, in the speech API's error shape.
+          const body = JSON.stringify(speechErrorBody('too_many_requests', `too many connections without an accepted API key: at most ${connections.perAddress} per client address`));
+          socket.end(`HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`);
+          return;
+        }
+        // However the socket ends (refused by ws, closed by either side), its address's slot is given back.
+        socket.once('close', () => void slot.release());
+        if (socket.destroyed) {
+          void slot.release();
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, req, url, segment, slot));
+      })
+      .catch((err: unknown) => {
+        deps.logger.error({ err }, 'stream-input upgrade failed');
+        socket.destroy();
+      });
     return true;
   }
 
