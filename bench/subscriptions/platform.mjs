@@ -128,6 +128,11 @@ export async function startPlatform({ gateways = 1, contentEnv = {}, metrics = f
         RATE_LIMIT_PREFIX: unique('benchrl'),
         SUBSCRIBER_BUFFER: '1000',
         PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100000, concurrency: 10000 }, anonymous: { rps: 100000, concurrency: 10000 } }),
+        // The benchmark's subscribers are one account on one address, one connection each (1,000 by default).
+        GRAPHQL_WS_CONNECTIONS_PER_ADDRESS: '100000',
+        GRAPHQL_WS_CONNECTIONS_PER_ACCOUNT: '100000',
+        SUBSCRIPTIONS_PER_ADDRESS: '100000',
+        SUBSCRIPTIONS_PER_ACCOUNT: '100000',
       }),
     ),
   );
