@@ -27,8 +27,9 @@ async function supportedGrants() {
   return grants;
 }
 
-function cli(args) {
-  const out = execFileSync(process.execPath, [path.join(root, 'apps/auth/dist/cli/main.js'), ...args], { env: process.env, encoding: 'utf8' });
+/** `stdin`: piped to the CLI (a password with --password-stdin: the CLI takes no secret as an argument). */
+function cli(args, stdin = '') {
+  const out = execFileSync(process.execPath, [path.join(root, 'apps/auth/dist/cli/main.js'), ...args], { env: process.env, encoding: 'utf8', input: stdin });
   return JSON.parse(out);
 }
 
@@ -70,11 +71,11 @@ const password = randomBytes(12).toString('base64url');
 let adminEmail = 'admin@platform.local';
 let admin;
 try {
-  admin = cli(['accounts:create', '--email', adminEmail, '--name', 'Admin', '--password', password, '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro']);
+  admin = cli(['accounts:create', '--email', adminEmail, '--name', 'Admin', '--password-stdin', '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro'], password);
 } catch {
   // The fixed address exists from an earlier seed whose credentials file is gone: make a new admin.
   adminEmail = `admin+${suffix}@platform.local`;
-  admin = cli(['accounts:create', '--email', adminEmail, '--name', 'Admin', '--password', password, '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro']);
+  admin = cli(['accounts:create', '--email', adminEmail, '--name', 'Admin', '--password-stdin', '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro'], password);
 }
 const resources = RESOURCES.flatMap((r) => ['--resource', r]);
 const confidential = cli([

@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 /** A CLI run that must fail: its exit code and what it wrote to stderr. */
-async function cliFailure(args: string[]): Promise<{ code: unknown; stderr: string }> {
+async function cliFailure(args: string[], stdin = ''): Promise<{ code: unknown; stderr: string }> {
   try {
-    await cli(auth, args);
+    await cli(auth, args, stdin);
   } catch (err) {
     const { code, stderr } = err as { code?: unknown; stderr?: string };
     return { code, stderr: stderr ?? '' };
@@ -72,7 +72,7 @@ describe('clients', () => {
 
 describe('accounts', () => {
   it('accounts:create makes an account that can log in; accounts:list shows it without any password material', async () => {
-    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', email, '--name', 'Operator', '--password', password, '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro']);
+    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', email, '--name', 'Operator', '--password-stdin', '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro'], password);
     expect(account).toEqual({ id: expect.any(String), name: 'Operator', email, roles: ['ADMIN', 'USER'], status: 'active', plan: 'pro', createdAt: expect.any(String) });
 
     const list = await cli<PublicAccount[]>(auth, ['accounts:list']);
@@ -83,14 +83,14 @@ describe('accounts', () => {
     expect(login.status).toBe(200);
     expect(await login.json()).toMatchObject({ account: { id: account.id, roles: ['ADMIN', 'USER'] } });
 
-    expect(await cliFailure(['accounts:create', '--email', email.toUpperCase(), '--name', 'Twin', '--password', password])).toEqual({ code: 1, stderr: expect.stringContaining('email already registered') });
+    expect(await cliFailure(['accounts:create', '--email', email.toUpperCase(), '--name', 'Twin', '--password-stdin'], password)).toEqual({ code: 1, stderr: expect.stringContaining('email already registered') });
   });
 });
 
 describe('account changes', () => {
   it('accounts:update of the role or status revokes every token the account holds; the refresh token is refused', async () => {
     const target = `demote.${Date.now()}@example.org`;
-    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', target, '--name', 'To demote', '--password', password, '--role', 'ADMIN']);
+    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', target, '--name', 'To demote', '--password-stdin', '--role', 'ADMIN'], password);
     const login = (await (await auth.internal('/login', { body: { email: target, password } })).json()) as { access_token: string; refresh_token: string };
     const redis = new Redis(stackEnv().REDIS_URL);
     try {
@@ -142,5 +142,55 @@ describe('API keys', () => {
 
     expect(await cliFailure(['api-keys:revoke', '--id', created.id])).toEqual({ code: 1, stderr: expect.stringContaining('no such active API key') });
     expect(await cliFailure(['api-keys:create', '--account', 'nobody@example.org'])).toEqual({ code: 1, stderr: expect.stringContaining('--account must name an existing account') });
+  });
+});
+
+describe('secrets off the command line, every change audited', () => {
+  type Audit = { items: { action: string; actor: { type: string }; target: { type: string; id: string }; changes: Record<string, unknown>; request_id: string | null }[] };
+  const auditOf = async () => (await cli<Audit>(auth, ['audit:list', '--limit', '100'])).items;
+
+  it('refuses --password (the process table shows it), naming --password-stdin, and creates nothing', async () => {
+    const refused = `refused.${Date.now()}@example.org`;
+    for (const args of [['--password', 'a long password 1'], ['--password=a long password 1']]) {
+      const failure = await cliFailure(['accounts:create', '--email', refused, '--name', 'Refused', ...args]);
+      expect(failure).toEqual({ code: 1, stderr: expect.stringContaining('--password is not accepted') });
+      expect(failure.stderr).toContain('--password-stdin');
+      expect(failure.stderr).not.toContain('a long password 1');
+    }
+    // Without a terminal to prompt on and without --password-stdin: told both ways.
+    expect((await cliFailure(['accounts:create', '--email', refused, '--name', 'Refused'])).stderr).toMatch(/run on a terminal to be prompted, or pipe it with --password-stdin/);
+    expect((await cli<PublicAccount[]>(auth, ['accounts:list'])).some((a) => a.email === refused)).toBe(false);
+  });
+
+  it('accounts:create takes plans and roles from their lists and refuses common or personal passwords, with the API\'s messages', async () => {
+    const other = `closed.${Date.now()}@example.org`;
+    const create = (args: string[], secret: string) => cliFailure(['accounts:create', '--email', other, '--name', 'Closed Sets', '--password-stdin', ...args], secret);
+    expect((await create(['--plan', 'constructor'], password)).stderr).toMatch(/--plan: must be one of free, starter, creator, pro, enterprise/);
+    expect((await create(['--role', 'ROOT'], password)).stderr).toMatch(/--role:/);
+    expect((await create([], '12345678\n')).stderr).toMatch(/--password: is one of the most commonly used passwords/);
+    expect((await create([], 'Closed Sets')).stderr).toMatch(/--password: must not be your email address or name/);
+    expect((await cli<PublicAccount[]>(auth, ['accounts:list'])).some((a) => a.email === other)).toBe(false);
+    // The piped password is the password, less the newline `echo` adds.
+    const made = await cli<PublicAccount>(auth, ['accounts:create', '--email', other, '--name', 'Closed Sets', '--password-stdin', '--plan', 'creator'], `${password}\n`);
+    expect(made).toMatchObject({ email: other, plan: 'creator' });
+    expect((await auth.internal('/login', { body: { email: other, password } })).status).toBe(200);
+  });
+
+  it('accounts:create, api-keys:create, api-keys:revoke and logins:unlock write audit entries, with no secret', async () => {
+    const audited = `audited.${Date.now()}@example.org`;
+    const account = await cli<PublicAccount>(auth, ['accounts:create', '--email', audited, '--name', 'Audited', '--password-stdin', '--plan', 'starter'], password);
+    const key = await cli<PublicApiKey & { key: string }>(auth, ['api-keys:create', '--account', account.id, '--name', 'audited key']);
+    await cli(auth, ['api-keys:revoke', '--id', key.id]);
+    await cli(auth, ['logins:unlock', '--email', audited]);
+    await cli(auth, ['logins:unlock', '--address', '203.0.113.9']);
+    const entries = await auditOf();
+    const find = (action: string, id: string) => entries.find((e) => e.action === action && e.target.id === id);
+    expect(find('account.create', account.id)).toMatchObject({ actor: { type: 'cli' }, target: { type: 'account' }, changes: { email: audited, name: 'Audited', plan: 'starter', roles: ['USER'] }, request_id: null });
+    expect(find('api_key.create', key.id)).toMatchObject({ actor: { type: 'cli' }, target: { type: 'api_key' }, changes: { accountId: account.id, name: 'audited key' } });
+    expect(find('api_key.revoke', key.id)).toMatchObject({ actor: { type: 'cli' }, target: { type: 'api_key' } });
+    expect(find('logins.unlock', audited)).toMatchObject({ actor: { type: 'cli' }, target: { type: 'sign_in_limit' }, changes: { email: audited, cleared: expect.any(Number) } });
+    expect(find('logins.unlock', '203.0.113.9')).toMatchObject({ changes: { address: '203.0.113.9' } });
+    expect(JSON.stringify(entries)).not.toContain(password);
+    expect(JSON.stringify(entries)).not.toContain(key.key.slice(10));
   });
 });

@@ -118,8 +118,28 @@ describe('internal API: register → login → refresh', () => {
     expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('refuses a common password, or one equal to the email or name, when an account is made or its password changed; a plan outside the list too', async () => {
+    const email = `Alan.Turing.${Date.now()}@example.org`;
+    const refused = async (res: Response, field: string, message: RegExp) => {
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'invalid fields', fields: { [field]: expect.stringMatching(message) } });
+    };
+    await refused(await auth.internal('/accounts', { body: { name: 'Alan', email, password: 'qwertyuiop' } }), 'password', /most commonly used/);
+    await refused(await auth.internal('/accounts', { body: { name: 'Alan', email, password: email.toLowerCase() } }), 'password', /email address or name/);
+    await refused(await auth.internal('/accounts', { body: { name: 'Alan', email, password: 'good password 1', plan: 'constructor' } }), 'plan', /must be one of/);
+    const created = (await (await auth.internal('/accounts', { body: { name: 'Alan Mathison', email, password: 'good password 1' } })).json()) as { id: string };
+    // A change of password is checked against the stored email and name, and changes nothing when refused.
+    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'alan mathison' } }), 'password', /email address or name/);
+    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: email.split('@')[0] } }), 'password', /email address or name/);
+    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'baseball' } }), 'password', /most commonly used/);
+    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { plan: '__proto__' } }), 'plan', /must be one of/);
+    expect((await auth.internal('/login', { body: { email, password: 'good password 1' } })).status).toBe(200);
+    expect((await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'another good one 2' } })).status).toBe(200);
+    expect((await auth.internal('/login', { body: { email, password: 'another good one 2' } })).status).toBe(200);
+  });
+
   it('gets and patches accounts, and manages API keys with a lookup that stops working after revocation', async () => {
-    const created = (await (await auth.internal('/accounts', { body: { name: 'Bob', email: `bob.${Date.now()}@example.org`, password: 'password123' } })).json()) as { id: string };
+    const created = (await (await auth.internal('/accounts', { body: { name: 'Bob', email: `bob.${Date.now()}@example.org`, password: 'bob password 123' } })).json()) as { id: string };
     const got = await auth.internal(`/accounts/${created.id}`);
     expect(got.status).toBe(200);
     expect((await auth.internal('/accounts/nope')).status).toBe(404);

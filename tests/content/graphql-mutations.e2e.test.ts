@@ -133,6 +133,15 @@ describe('user mutations', () => {
     expect(invalid.errors!.map((e) => e.field).sort()).toEqual(['input.email', 'input.password']);
   });
 
+  it('createUser refuses a common password and one equal to the email or name with auth\'s message on input.password', async () => {
+    const q = `mutation($i: CreateUserInput!) { createUser(input: $i) { success errors { field message code } user { id } } }`;
+    const email = `common.${Date.now()}@example.org`;
+    for (const [password, message] of [['12345678', 'is one of the most commonly used passwords; choose another'], [email, 'must not be your email address or name'], ['New Person', 'must not be your email address or name']]) {
+      const payload = (await gql(app, q, { i: { name: 'New Person', email, password } }, admin)).data!.createUser as Payload;
+      expect(payload).toEqual({ success: false, user: null, errors: [{ field: 'input.password', message, code: 'VALIDATION_ERROR' }] });
+    }
+  });
+
   it('updateUser: self or ADMIN; status only by ADMIN', async () => {
     const q = `mutation($id: ID!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success errors { field code } user { name avatar status } } }`;
     const self = (await gql(app, q, { id: toGlobalId('User', other.id), i: { name: 'Other Renamed', avatar: 'https://example.org/me.png' } }, other)).data!.updateUser as Payload;

@@ -41,6 +41,24 @@ describe('auth through auth: register, login, refresh', () => {
     expect(dup.json).toEqual({ errors: { email: expect.any(String) } });
   });
 
+  it('register refuses a common password and one equal to the email or name, with auth\'s message; no account is made', async () => {
+    const fresh = `Grace.Hopper.${Date.now()}@example.org`;
+    const cases: [Record<string, string>, string][] = [
+      [{ password: '12345678' }, 'is one of the most commonly used passwords; choose another'],
+      [{ password: 'Password1' }, 'is one of the most commonly used passwords; choose another'],
+      [{ password: fresh.toUpperCase() }, 'must not be your email address or name'],
+      [{ password: fresh.split('@')[0]! }, 'must not be your email address or name'],
+      [{ name: 'Grace Brewster Hopper', password: 'grace brewster hopper' }, 'must not be your email address or name'],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await api(app, 'POST', '/api/v1/auth/register', { caller: 'anonymous', body: { name: 'Grace', email: fresh, ...fields } });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ errors: { password: message } });
+    }
+    const login = await api(app, 'POST', '/api/v1/auth/login', { caller: 'anonymous', body: { email: fresh, password: '12345678' } });
+    expect(login.status).toBe(401);
+  });
+
   it('logs in: token (JWT for the account, 3600 s) and refresh token', async () => {
     const res = await api(app, 'POST', '/api/v1/auth/login', { caller: 'anonymous', body: { email, password: 'long enough pw' } });
     expect(res.status).toBe(200);
@@ -137,6 +155,12 @@ describe('users', () => {
     expect(invalid.json).toEqual({ errors: { name: expect.any(String), avatar: expect.any(String), password: expect.any(String) } });
     const roleByUser = await api(app, 'PUT', `/api/v1/users/${u2.id}`, { caller: u2, body: { name: 'x', roles: ['ROLE_ADMIN'] } });
     expect(roleByUser.status).toBe(403);
+    // Roles are a closed set: names of Object.prototype members are not roles either.
+    for (const role of ['constructor', '__proto__', 'toString']) {
+      const notARole = await api(app, 'PUT', `/api/v1/users/${u2.id}`, { caller: admin, body: { name: 'x', roles: [role] } });
+      expect(notARole.status).toBe(400);
+      expect(notARole.json).toEqual({ errors: { roles: expect.any(String) } });
+    }
     const unknown = await api(app, 'PUT', '/api/v1/users/nobody', { caller: admin, body: { name: 'x' } });
     expect(unknown.status).toBe(404);
     const after = await api(app, 'GET', `/api/v1/users/${u2.id}`, { caller: u2 });

@@ -8,12 +8,17 @@ import { INTERNAL_SECRET, type RunningAuth } from './start-auth';
 
 const run = promisify(execFile);
 
-/** Runs the admin CLI (the built one, as operators do) against the test's database. */
-export async function cli<T>(auth: RunningAuth, args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../../apps/auth/dist/cli/main.js'), ...args], {
+/**
+ * Runs the admin CLI (the built one, as operators do) against the test's database. `stdin` is what is
+ * piped to it (a password with `--password-stdin`); standard input is closed either way.
+ */
+export async function cli<T>(auth: RunningAuth, args: string[], stdin = ''): Promise<T> {
+  const call = run(process.execPath, [path.resolve(__dirname, '../../../apps/auth/dist/cli/main.js'), ...args], {
     env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: auth.db, INTERNAL_SECRET, PUBLIC_URL: auth.issuer },
     timeout: 30_000,
   });
+  call.child.stdin?.end(stdin);
+  const { stdout } = await call;
   return JSON.parse(stdout) as T;
 }
 

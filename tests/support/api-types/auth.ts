@@ -770,7 +770,8 @@ export interface components {
             roles?: ("ADMIN" | "MODERATOR" | "USER")[];
             /** @enum {string} */
             status?: "active" | "disabled";
-            plan?: string;
+            /** @enum {string} */
+            plan?: "free" | "starter" | "creator" | "pro" | "enterprise";
         };
         Client: {
             client_id: string;
@@ -883,7 +884,7 @@ export interface components {
             action: string;
             target: {
                 /** @enum {string} */
-                type: "client" | "account" | "signing_key";
+                type: "client" | "account" | "signing_key" | "api_key" | "sign_in_limit";
                 id: string;
             };
             /** @description The new values of the fields the action set; never a secret. */

@@ -1,7 +1,10 @@
+import type { Role } from '@platform/identity';
 import { Schema, type Connection, type Model } from 'mongoose';
 
-export type Role = 'ADMIN' | 'MODERATOR' | 'USER';
-export type AccountStatus = 'active' | 'disabled';
+export type { Role };
+/** `disabled`: no sign-in, no token, no API key works (admin API `PATCH /admin/accounts/{id}`). */
+export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export interface AccountDoc {
   _id: string;
@@ -12,6 +15,7 @@ export interface AccountDoc {
   passwordHash: string;
   roles: Role[];
   status: AccountStatus;
+  /** One of `PLAN_NAMES` (libs/identity) when written; a string, as documents written before plans were checked may hold anything. */
   plan: string;
   /**
    * Bumped by every change of what the account may do (roles, status, password): tokens issued from

@@ -2,31 +2,48 @@ import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { z } from 'zod';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../crypto/secrets';
-import type { AccountDoc, AccountStatus, Role } from './account-model';
+import { PLAN_NAMES, ROLES } from '@platform/identity';
+import { ACCOUNT_STATUSES, type AccountDoc } from './account-model';
 import { emailKeyOf } from './email-key';
+import { passwordProblem } from './password-policy';
 
-export const ROLES = ['ADMIN', 'MODERATOR', 'USER'] as const;
-
-export const newAccountInput = z.object({
+// Roles, plans and statuses are closed sets (libs/identity, account-model.ts): every write of one,
+// from the internal endpoints, the admin API or the admin CLI, is parsed by these schemas.
+const accountFields = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   email: z.string().trim().max(254, 'must be at most 254 characters').email('must be an email address'),
   password: z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters'),
   roles: z.array(z.enum(ROLES)).min(1).max(3).optional(),
-  plan: z.string().min(1).max(40).optional(),
+  plan: z.enum(PLAN_NAMES, { errorMap: () => ({ message: `must be one of ${PLAN_NAMES.join(', ')}` }) }).optional(),
+});
+
+/** A new account; the password is checked against the common list and the account's own email and name. */
+export const newAccountInput = accountFields.superRefine((input, ctx) => {
+  const problem = passwordProblem(input.password, input);
+  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['password'], message: problem });
 });
 export type NewAccountInput = z.infer<typeof newAccountInput>;
 
+/** A change of an account. A new password is checked by `updateAccount`, against the stored email and name too. */
 export const accountPatchInput = z
   .object({
-    name: newAccountInput.shape.name.optional(),
-    email: newAccountInput.shape.email.optional(),
-    password: newAccountInput.shape.password.optional(),
-    roles: z.array(z.enum(ROLES)).min(1).max(3).optional(),
-    status: z.enum(['active', 'disabled']).optional(),
-    plan: z.string().min(1).max(40).optional(),
+    name: accountFields.shape.name.optional(),
+    email: accountFields.shape.email.optional(),
+    password: accountFields.shape.password.optional(),
+    roles: accountFields.shape.roles,
+    status: z.enum(ACCOUNT_STATUSES).optional(),
+    plan: accountFields.shape.plan,
   })
   .strict();
 export type AccountPatch = z.infer<typeof accountPatchInput>;
+
+/** A new password that `passwordProblem` refuses; `message` is the field's message. */
+export class PasswordRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PasswordRejectedError';
+  }
+}
 
 export class EmailTakenError extends Error {
   constructor() {
@@ -83,9 +100,16 @@ export async function updateAccount(model: Model<AccountDoc>, id: string, patch:
     set.email = patch.email.trim();
     set.emailKey = emailKeyOf(patch.email);
   }
-  if (patch.password !== undefined) set.passwordHash = await hashPassword(patch.password);
-  if (patch.roles !== undefined) set.roles = patch.roles as Role[];
-  if (patch.status !== undefined) set.status = patch.status as AccountStatus;
+  if (patch.password !== undefined) {
+    const current = await model.findById(id, { email: 1, name: 1 }).lean<Pick<AccountDoc, 'email' | 'name'>>();
+    if (!current) return null;
+    // Neither the new email and name nor the stored ones (a patch may change one without the other).
+    const problem = passwordProblem(patch.password, patch) ?? passwordProblem(patch.password, current);
+    if (problem) throw new PasswordRejectedError(problem);
+    set.passwordHash = await hashPassword(patch.password);
+  }
+  if (patch.roles !== undefined) set.roles = patch.roles;
+  if (patch.status !== undefined) set.status = patch.status;
   if (patch.plan !== undefined) set.plan = patch.plan;
   try {
     const update = changesRights(patch) ? { $set: set, $inc: { securityVersion: 1 } } : { $set: set };

@@ -18,7 +18,8 @@ export interface AuditEntryDoc {
   at: Date;
   actor: AuditActor;
   action: string;
-  target: { type: 'client' | 'account' | 'signing_key'; id: string };
+  /** `sign_in_limit`: the sign-in failure counters of an email or address (`logins:unlock`). */
+  target: { type: 'client' | 'account' | 'signing_key' | 'api_key' | 'sign_in_limit'; id: string };
   changes: Record<string, unknown>;
   requestId: string | null;
 }

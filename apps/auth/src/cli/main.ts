@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectMongo, connectRedis } from '@platform/stores';
 import { toPublicAccount } from '../accounts/account-model';
-import { accountPatchInput, createAccount, findAccount, findAccountByEmail } from '../accounts/accounts';
+import { accountPatchInput, createAccount, findAccount, findAccountByEmail, newAccountInput } from '../accounts/accounts';
 import { unlockLogins } from '../accounts/login-limits';
 import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
 import { createClient, listClients, toPublicClient, type NewClientInput } from '../clients/clients';
@@ -15,6 +15,7 @@ import { ADMIN_CLI_USAGE, auditCli, runAdminCommand, updateAccountFromCli, type 
 import { loadAuthConfig } from '../config';
 import { signingKeys } from '../keys/signing-keys';
 import { authModels } from '../auth-models';
+import { newPassword, secretOnCommandLine } from './secret-input';
 
 const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   clients:create  --name N --type confidential|public --grant G... [--redirect-uri U...] [--scope S...]
@@ -22,9 +23,11 @@ const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
                   [--resource R...] [--jwks-file F] [--client-id ID] [--no-secret]
                   [--exchange-client ID...]  (token exchange: other clients whose tokens it may exchange)
   clients:list
-  accounts:create --email E --name N --password P [--role ADMIN|MODERATOR|USER...] [--plan P]
+  accounts:create --email E --name N [--password-stdin] [--role ADMIN|MODERATOR|USER...] [--plan free|starter|creator|pro|enterprise]
+                  (the password is typed at a prompt that does not echo, or piped with --password-stdin;
+                  never an argument, which the process table shows)
   accounts:list
-  accounts:update --account <id or email> [--role ADMIN|MODERATOR|USER...] [--status active|disabled] [--plan P]
+  accounts:update --account <id or email> [--role ADMIN|MODERATOR|USER...] [--status active|disabled] [--plan free|starter|creator|pro|enterprise]
                   (a role or status change revokes every token the account holds at once)
   logins:unlock   [--email E] [--address A]   (forget sign-in failures; ends a lock)
   api-keys:create --account <id or email> [--name N]
@@ -47,7 +50,9 @@ const options = {
   'no-secret': { type: 'boolean' },
   'exchange-client': { type: 'string', multiple: true },
   email: { type: 'string' },
+  // Declared only to be refused with a message naming the ways that are allowed (cli/secret-input.ts).
   password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   role: { type: 'string', multiple: true },
   plan: { type: 'string' },
   account: { type: 'string' },
@@ -67,6 +72,9 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command ? 0 : 2;
   }
+  if (values.password !== undefined) throw secretOnCommandLine('--password');
+  // Read before connecting: a prompt must not hold database connections open while the operator types.
+  const password = command === 'accounts:create' ? await newPassword(values['password-stdin'] === true) : undefined;
   const config = loadAuthConfig();
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
@@ -101,14 +109,19 @@ async function main(): Promise<number> {
         print((await listClients(models.clients)).map(toPublicClient));
         break;
       case 'accounts:create': {
-        const account = await createAccount(models.accounts, {
+        // The internal endpoint's schema: roles and plan from their lists, the password policy.
+        const parsed = newAccountInput.safeParse({
           email: values.email ?? '',
           name: values.name ?? '',
-          password: values.password ?? '',
-          ...(values.role ? { roles: values.role as ('ADMIN' | 'MODERATOR' | 'USER')[] } : {}),
+          password,
+          ...(values.role ? { roles: values.role } : {}),
           ...(values.plan ? { plan: values.plan } : {}),
         });
-        print(toPublicAccount(account));
+        if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path[0] === 'roles' ? 'role' : String(i.path[0])}: ${i.message}`).join('; '));
+        const account = toPublicAccount(await createAccount(models.accounts, parsed.data));
+        const { id, createdAt: _createdAt, ...changes } = account;
+        await auditCli(admin, { action: 'account.create', target: { type: 'account', id }, changes });
+        print(account);
         break;
       }
       case 'accounts:update': {
@@ -127,7 +140,9 @@ async function main(): Promise<number> {
         break;
       case 'logins:unlock': {
         if (values.email === undefined && values.address === undefined) throw new Error('--email or --address is required');
-        const cleared = await unlockLogins(redis, config.MONGO_DB, { ...(values.email !== undefined ? { email: values.email } : {}), ...(values.address !== undefined ? { address: values.address } : {}) });
+        const who = { ...(values.email !== undefined ? { email: values.email } : {}), ...(values.address !== undefined ? { address: values.address } : {}) };
+        const cleared = await unlockLogins(redis, config.MONGO_DB, who);
+        await auditCli(admin, { action: 'logins.unlock', target: { type: 'sign_in_limit', id: values.email ?? values.address ?? '' }, changes: { ...who, cleared } });
         print({ cleared });
         break;
       }
@@ -135,6 +150,8 @@ async function main(): Promise<number> {
         const account = values.account ? await accountOf(values.account) : null;
         if (!account) throw new Error('--account must name an existing account (id or email)');
         const { key, doc } = await createApiKey(models.apiKeys, account._id, values.name ?? 'default');
+        const { id, createdAt: _createdAt, revoked: _revoked, prefix: _prefix, ...changes } = toPublicApiKey(doc);
+        await auditCli(admin, { action: 'api_key.create', target: { type: 'api_key', id }, changes });
         print({ ...toPublicApiKey(doc), key });
         break;
       }
@@ -146,6 +163,7 @@ async function main(): Promise<number> {
       }
       case 'api-keys:revoke':
         if (!values.id || !(await revokeApiKey(models.apiKeys, redis, values.id))) throw new Error('no such active API key');
+        await auditCli(admin, { action: 'api_key.revoke', target: { type: 'api_key', id: values.id }, changes: {} });
         print({ revoked: values.id });
         break;
       default: {

@@ -5,6 +5,7 @@ import { toPublicAccount } from '../accounts/account-model';
 import { changeAccount } from '../accounts/account-changes';
 import {
   EmailTakenError,
+  PasswordRejectedError,
   accountPatchInput,
   createAccount,
   findAccount,
@@ -107,6 +108,10 @@ export function internalRoutes(deps: Deps): Router {
     }
   });
 
+      if (err instanceof PasswordRejectedError) {
+        res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields: { password: err.message } });
+        return;
+      }
   router.post('/login', async (req, res) => {
     const parsed = loginInput.safeParse(req.body ?? {});
     if (!parsed.success) {

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../speech/json-helpers';
+import { PLAN_NAMES } from '@platform/speech-store';
 import { GRANT_TYPES } from './grant-forms';
 
 /**
@@ -70,7 +71,7 @@ export const adminBodySchemas: JsonObject = {
     properties: {
       roles: { type: 'array', items: { type: 'string', enum: ['ADMIN', 'MODERATOR', 'USER'] }, minItems: 1, maxItems: 3 },
       status: { type: 'string', enum: ['active', 'disabled'] },
-      plan: { type: 'string', minLength: 1, maxLength: 40 },
+      plan: { type: 'string', enum: [...PLAN_NAMES] },
     },
     additionalProperties: false,
     minProperties: 1,

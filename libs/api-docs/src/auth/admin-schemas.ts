@@ -86,7 +86,7 @@ export const adminSchemas: JsonObject = {
       at: time,
       actor: { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['account', 'client', 'cli'] }, id: { type: 'string' } } },
       action: { type: 'string', examples: ['client.create', 'account.update', 'signing_key.rotate'] },
-      target: { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['client', 'account', 'signing_key'] }, id: { type: 'string' } } },
+      target: { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['client', 'account', 'signing_key', 'api_key', 'sign_in_limit'] }, id: { type: 'string' } } },
       changes: { type: 'object', description: 'The new values of the fields the action set; never a secret.' },
       request_id: { type: ['string', 'null'] },
     },

@@ -64,6 +64,9 @@ export const mutationResolvers = {
       const created = await ctx.deps.auth.createAccount({ name, email: email.toLowerCase(), password });
       if (!created.ok) {
         if (created.status === 409) throw new DomainError('conflict', 'Email already in use', { 'input.email': 'This email is already used.' });
+        // auth's field messages (a common password, one equal to the email or name), as REST registration answers them.
+        const fields = created.status === 400 ? created.body.fields : undefined;
+        if (typeof fields === 'object' && fields !== null) throw validationError(Object.fromEntries(Object.entries(fields).map(([k, v]) => [`input.${k}`, String(v)])));
         throw validationError({ input: 'The authorization service rejected this account.' });
       }
       let account = created.value;
