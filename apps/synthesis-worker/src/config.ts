@@ -17,6 +17,20 @@ export const workerConfigShape = {
    */
   WORKER_CONCURRENCY: env.positiveInt(2),
   /**
+   * Streams this worker keeps real-time: the jobs it runs at once (its slots; a job that finds none
+   * free waits in the queue). 0 = measured at boot with the neural model (a calibration synthesis,
+   * docs/operations.md "Real-time capacity"), at most WORKER_CONCURRENCY; a positive number is used
+   * as it is and skips the calibration.
+   */
+  WORKER_REALTIME_STREAMS: z.coerce.number().int().min(0).max(1000).default(0),
+  /**
+   * The cores this worker may use, for the calibration's arithmetic. 0 = every core the process
+   * sees; several workers on one machine each see all of them, so set cores / workers there.
+   */
+  WORKER_CORES: z.coerce.number().min(0).max(1024).default(0),
+  /** Fraction of WORKER_CORES that streams may fill; the rest absorbs the gateway, GC and bursts. */
+  WORKER_REALTIME_SAFETY: z.coerce.number().gt(0).max(1).default(0.7),
+  /**
    * Threads one neural inference uses (ONNX Runtime's intra-op threads). Concurrent jobs each run
    * their own inference, so WORKER_CONCURRENCY × this should not exceed the worker's cores.
    */

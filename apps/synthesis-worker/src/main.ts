@@ -11,6 +11,7 @@ import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
 import { createMetrics } from './synthesis/metrics';
 import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
+import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
 
@@ -33,6 +34,14 @@ async function main(): Promise<void> {
   // Before taking jobs, so no job stalls behind the load; the worker is not ready (and other
   // workers serve) meanwhile.
   const neural = await preloadNeuralModel(config.PIPER_VOICES_DIR, config.NEURAL_INFERENCE_THREADS, logger);
+  // The jobs this worker runs at once: the streams it keeps real-time. A job beyond them waits in
+  // the queue (where the gateway bounds its wait) rather than slow every running stream down.
+  const capacity = await resolveCapacity(
+    { configured: config.WORKER_REALTIME_STREAMS, cores: config.WORKER_CORES, safety: config.WORKER_REALTIME_SAFETY, max: config.WORKER_CONCURRENCY, espeakBinary: config.ESPEAK_BINARY },
+    neural,
+    logger,
+  );
+  metrics.realtimeSlots(capacity.slots);
   const hardStop = new AbortController();
 
   // BullMQ's blocking connection must retry forever (its own requirement).
@@ -44,24 +53,30 @@ async function main(): Promise<void> {
     config.SYNTHESIS_QUEUE,
     // A child of the gateway's span for the job (W3C Trace Context in the job's data), active while
     // the job runs so the job's log lines carry its trace id.
-    async (job) =>
-      inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
-        processJob(job.data, {
-          redis,
-          logger,
-          metrics,
-          queue: config.SYNTHESIS_QUEUE,
-          enqueuedAt: job.timestamp,
-          recordHistory,
-          neural,
-          espeakBinary: config.ESPEAK_BINARY,
-          signal: hardStop.signal,
-          attempt: { worker: workerName, takeovers: job.stalledCounter },
-        }),
-      ),
+    async (job) => {
+      metrics.slotsInUse(1);
+      try {
+        return await inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
+          processJob(job.data, {
+            redis,
+            logger,
+            metrics,
+            queue: config.SYNTHESIS_QUEUE,
+            enqueuedAt: job.timestamp,
+            recordHistory,
+            neural,
+            espeakBinary: config.ESPEAK_BINARY,
+            signal: hardStop.signal,
+            attempt: { worker: workerName, takeovers: job.stalledCounter },
+          }),
+        );
+      } finally {
+        metrics.slotsInUse(-1);
+      }
+    },
     {
       connection: workerConnection,
-      concurrency: config.WORKER_CONCURRENCY,
+      concurrency: capacity.slots,
       // A dead worker's job is found within about a lock period plus a check interval and goes
       // back to the queue's head; the next worker resumes it after the audio already sent
       // (process-job.ts). Renewing four times per period keeps a busy event loop from losing it.

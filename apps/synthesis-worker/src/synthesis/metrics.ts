@@ -1,4 +1,4 @@
-import { Counter, Histogram, metricsRegistry, type Registry } from '@platform/metrics';
+import { Counter, Gauge, Histogram, metricsRegistry, type Registry } from '@platform/metrics';
 import type { JobOutcome } from './process-job';
 
 /**
@@ -25,6 +25,10 @@ const REAL_TIME_FACTOR = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2
 export function createMetrics(registry: Registry = metricsRegistry): WorkerMetrics {
   const registers = [registry];
   const wait = new Histogram({
+  /** The worker's real-time slots (realtime-capacity.ts), set once at boot. */
+  realtimeSlots(slots: number): void;
+  /** A job took (+1) or gave back (-1) one of the slots. */
+  slotsInUse(change: 1 | -1): void;
     name: 'synthesis_job_wait_seconds',
     help: 'Time a synthesis job waited in the queue before a worker took it',
     labelNames: ['queue', 'model'],
@@ -86,3 +90,19 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     },
   };
 }
+  const slots = new Gauge({
+    name: 'synthesis_worker_realtime_slots',
+    help: 'Streams this worker keeps real-time: the jobs it runs at once (configured or calibrated at boot)',
+    registers,
+  });
+  const inUse = new Gauge({
+    name: 'synthesis_worker_realtime_slots_in_use',
+    help: 'Real-time slots held by running jobs; at the slots, new jobs wait in the queue',
+    registers,
+  });
+    realtimeSlots(count) {
+      slots.set(count);
+    },
+    slotsInUse(change) {
+      inUse.inc(change);
+    },
