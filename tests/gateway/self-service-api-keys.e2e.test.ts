@@ -10,7 +10,8 @@ import { INTERNAL_SECRET, registerAccount, startPlatform, type Account, type Pla
 
 /**
  * Self-service speech API keys (docs/speech.md "API keys"): a signed-in user creates, lists and
- * revokes their own keys at `/v1/api-keys` with their OAuth access token, through the real gateway,
+ * revokes their own keys at `/v1/api-keys` with their OAuth access token (the first-party login's holds
+ * `speech:keys`), through the real gateway,
  * auth and content. The secret is shown once; a scoped key gets only its scopes; another account's
  * key is 404; an API key cannot mint keys; an account holds at most 20 live keys.
  */
@@ -185,7 +186,7 @@ it('a DPoP-bound user token from the code flow (openid-client, Ed25519 proof key
     [
       path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'),
       ...['clients:create', '--name', 'keys-e2e', '--type', 'confidential', '--grant', 'authorization_code'],
-      ...['--redirect-uri', redirectUri, '--scope', 'speech:read speech:write'],
+      ...['--redirect-uri', redirectUri, '--scope', 'speech:read speech:write speech:keys'],
     ],
     { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl }, timeout: 30_000 },
   );
@@ -193,7 +194,8 @@ it('a DPoP-bound user token from the code flow (openid-client, Ed25519 proof key
   const issuer = await Issuer.discover(`${publicUrl}/.well-known/oauth-authorization-server`);
   const client = new issuer.Client({ client_id: registered.client_id, client_secret: registered.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
   const { privateKey } = generateKeyPairSync('ed25519');
-  const { params, verifier, state } = await authorizeCode(publicUrl, client, alice, 'speech:read speech:write');
+  // Creating and revoking keys needs speech:keys (docs/speech.md "API keys"); api-key-grants.e2e.test.ts has the refusals.
+  const { params, verifier, state } = await authorizeCode(publicUrl, client, alice, 'speech:read speech:write speech:keys');
   const tokens = await client.oauthCallback(redirectUri, params, { code_verifier: verifier, state }, { DPoP: privateKey });
   expect(tokens.token_type).toBe('DPoP');
 

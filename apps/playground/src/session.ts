@@ -5,7 +5,8 @@ import * as oauth from 'oauth4webapi';
  * through oauth4webapi. The tokens live in sessionStorage: this tab only, gone when it closes; the
  * page's Content-Security-Policy admits no script but its own, which is what keeps them from others.
  */
-export const SCOPE = 'openid profile email speech:read speech:write content:read content:write offline_access';
+/** `speech:keys`: the API keys tab creates and revokes the account's keys (docs/speech.md "API keys"). */
+export const SCOPE = 'openid profile email speech:read speech:write speech:keys content:read content:write offline_access';
 
 const PENDING = 'playground.pending';
 const TOKENS = 'playground.tokens';

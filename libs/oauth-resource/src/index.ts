@@ -28,4 +28,4 @@ export { KeySetUnavailableError, remoteKeySet, type RemoteKeySetOptions } from '
 export { ResourceAuthError, buildChallenge, type ChallengeInput, type ResourceErrorCode } from './challenge';
 export { verifyDpopProof, accessTokenHash, DpopProofError, DPOP_SIGNING_ALGORITHMS, DEFAULT_DPOP_ALGORITHMS, type DpopCheckOptions, type VerifiedDpopProof } from './dpop-proof';
 export { redisReplayCache, redisNonceStore, DEFAULT_NONCE_PREFIX, type ReplayCache, type NonceStore } from './replay-cache';
-export { API_KEY_SCOPES, normalizeApiKeyScopes, type ApiKeyScope } from './api-key-scopes';
+export { API_KEY_SCOPES, API_KEYS_SCOPE, mintableApiKeyScopes, normalizeApiKeyScopes, type ApiKeyScope } from './api-key-scopes';

@@ -8,7 +8,7 @@ import { isClientGone, revokeClientTokens } from '../tokens/client-token-trackin
 import { conflict, invalidInput, notFound } from './admin-errors';
 import { toPage, type Page, type PageRequest } from './paging';
 
-type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens'>;
+type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'apiKeys'>;
 
 /** What an administrator may change on a registration (secrets have their own action: rotation). */
 export const clientPatchInput = newClientInput
@@ -95,7 +95,7 @@ export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<
   return { client_id: id, client_secret: secret };
 }
 
-/** Deletes a registration and revokes every token issued to it (tokens/client-token-tracking.ts). */
+/** Deletes a registration and revokes every token issued to it and every API key minted through it (tokens/client-token-tracking.ts). */
 export async function deleteClient(deps: ClientDeps, id: string): Promise<{ revoked_access_tokens: number }> {
   refusePlatformClient(deps, id);
   const removed = await deps.clients.findOneAndDelete({ _id: id }).lean<ClientDoc>();

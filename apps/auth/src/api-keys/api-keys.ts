@@ -5,7 +5,7 @@ import { normalizeApiKeyScopes, type ApiKeyScope } from '@platform/oauth-resourc
 import type { AccountDoc } from '../accounts/account-model';
 import { sha256 } from '../crypto/secrets';
 import { API_KEY_REVOKED_CHANNEL } from '../tokens/revocation';
-import type { ApiKeyDoc } from './api-key-model';
+import type { ApiKeyDoc, ApiKeyGrant } from './api-key-model';
 
 /** Speech API keys look like `sk_<64 hex>`: the `sk_` prefix makes them recognisable to secret scanners. */
 export const API_KEY_PREFIX = 'sk_';
@@ -48,6 +48,8 @@ export interface NewApiKeyOptions {
   scopes?: readonly string[];
   /** Refuse (ApiKeyLimitError) when the account would hold more live keys than this. */
   maxLive?: number;
+  /** The OAuth grant the key is minted from (mint-api-key.ts); absent for an administrator's key. */
+  grant?: ApiKeyGrant;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function createApiKey(
     hash: sha256(key),
     prefix: key.slice(0, 10),
     scopes: normalizeApiKeyScopes(options.scopes),
+    grant: options.grant ?? null,
   });
   if (options.maxLive !== undefined && (await model.countDocuments({ accountId, revokedAt: null })) > options.maxLive) {
     await model.deleteOne({ _id: created._id });

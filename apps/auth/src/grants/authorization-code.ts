@@ -49,7 +49,7 @@ const redeemCode: GrantHandler = async (ctx) => {
     if (used) {
       const { jti, exp, familyId } = JSON.parse(used) as { jti: string; exp: number; familyId?: string };
       await revokeAccessToken(deps.redis, jti, exp);
-      if (familyId) await revokeFamily(deps.refreshTokens, deps.redis, familyId);
+      if (familyId) await revokeFamily(deps, familyId);
       throw new OAuthError('invalid_grant', 'authorization code was already used; the tokens it produced are revoked');
     }
     throw new OAuthError('invalid_grant', 'authorization code is invalid or expired');

@@ -28,7 +28,7 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
     narrowTo(peek.scopes, scopes);
     narrowedAudience(ctx, peek.audience);
   }
-  const used = await consumeRefreshToken(deps.refreshTokens, deps.redis, token, ctx.client._id);
+  const used = await consumeRefreshToken(deps, token, ctx.client._id);
   if (!used.ok) throw new OAuthError('invalid_grant', REASONS[used.reason]);
   const doc = used.doc;
   if (doc.jkt && doc.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
@@ -45,7 +45,7 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
     account,
     ...(authTime !== undefined ? { authTime } : {}),
   });
-  if (await revokedDuringRotation(deps.refreshTokens, deps.redis, doc.familyId)) throw new OAuthError('invalid_grant', REASONS.reused);
+  if (await revokedDuringRotation(deps, doc.familyId)) throw new OAuthError('invalid_grant', REASONS.reused);
   // A new ID token only for a grant that started as an OpenID Connect authentication (it has an auth_time).
   if (authTime === undefined || !account) return issued.response;
   return withIdToken(ctx, issued.response, { sub: doc.sub, clientId: doc.clientId, scopes: granted, account, authTime });

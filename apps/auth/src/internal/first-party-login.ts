@@ -1,3 +1,4 @@
+import { API_KEYS_SCOPE } from '@platform/oauth-resource';
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
 import { consumeRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';
@@ -5,7 +6,8 @@ import { issueTokenSet } from '../tokens/issue-tokens';
 
 /** The first-party client that content's register/login acts as (docs/architecture.md). */
 export const FIRST_PARTY_CLIENT = 'platform';
-export const FIRST_PARTY_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', 'offline_access'];
+/** The first-party session may create the account's API keys (`speech:keys`): the person signed in to the platform itself. */
+export const FIRST_PARTY_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', API_KEYS_SCOPE, 'offline_access'];
 
 export interface LoginAnswer {
   access_token: string;
@@ -38,10 +40,10 @@ export async function loginTokens(deps: Deps, account: AccountDoc, familyId?: st
 
 /** Rotates a first-party refresh token; null when it is unknown, expired, revoked or reused. */
 export async function refreshLogin(deps: Deps, refreshToken: string): Promise<LoginAnswer | null> {
-  const used = await consumeRefreshToken(deps.refreshTokens, deps.redis, refreshToken, FIRST_PARTY_CLIENT);
+  const used = await consumeRefreshToken(deps, refreshToken, FIRST_PARTY_CLIENT);
   if (!used.ok) return null;
   const account = await deps.accounts.findById(used.doc.sub).lean<AccountDoc>();
   if (!account || account.status !== 'active') return null;
   const answer = await loginTokens(deps, account, used.doc.familyId);
-  return (await revokedDuringRotation(deps.refreshTokens, deps.redis, used.doc.familyId)) ? null : answer;
+  return (await revokedDuringRotation(deps, used.doc.familyId)) ? null : answer;
 }

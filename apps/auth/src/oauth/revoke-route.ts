@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { countRevocation } from './oauth-metrics';
 import { OAuthError } from './oauth-error';
 import { API_KEY_PREFIX } from '../api-keys/api-keys';
+import { revokeGrantKeys } from '../api-keys/grant-key-revocation';
 import { authenticateClient } from '../clients/client-auth';
 import type { Deps } from '../deps';
 import { looksLikeJwt, verifyOwnAccessToken } from '../tokens/access-token';
@@ -11,8 +12,9 @@ import { formBody, paramsOf, required, single } from './params';
 
 /**
  * `POST /revoke` (RFC 7009). Unknown, expired or already revoked tokens: 200. A token of another client:
- * 400 `invalid_request` and nothing revoked. Revoking a refresh token revokes its whole family and the
- * access tokens issued with it. Hints other than access_token/refresh_token, and API keys, get
+ * 400 `invalid_request` and nothing revoked. Revoking a refresh token revokes its whole family (the grant),
+ * the access tokens issued with it and the API keys minted with any of them; revoking an access token
+ * revokes it and the API keys it minted (the grant itself, its refresh token, lives on). Hints other than access_token/refresh_token, and API keys, get
  * `unsupported_token_type` (API keys are revoked through the account's key management).
  */
 export function revokeRoute(deps: Deps): Router {
@@ -32,6 +34,7 @@ export function revokeRoute(deps: Deps): Router {
       if (claims) {
         if (claims.client_id !== client._id) throw new OAuthError('invalid_request', 'the token was not issued to this client');
         await revokeAccessToken(deps.redis, claims.jti, claims.exp);
+        await revokeGrantKeys(deps, { tokenId: claims.jti });
       }
       res.status(200).end();
       countRevocation();
@@ -40,7 +43,7 @@ export function revokeRoute(deps: Deps): Router {
     const refresh = await findRefreshToken(deps.refreshTokens, token);
     if (refresh) {
       if (refresh.clientId !== client._id) throw new OAuthError('invalid_request', 'the token was not issued to this client');
-      await revokeFamily(deps.refreshTokens, deps.redis, refresh.familyId);
+      await revokeFamily(deps, refresh.familyId);
     }
     res.status(200).end();
     countRevocation();

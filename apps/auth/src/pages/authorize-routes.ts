@@ -8,7 +8,7 @@ import { storeCode, type CodeRecord } from '../grants/authorization-code';
 import { formBody, paramsOf, repeated, scopeParam, single, type Params } from '../oauth/params';
 import { audienceFor, scopesFor } from '../oauth/resources';
 import { authenticationRequirements, signInSatisfies, type AuthenticationRequirements } from '../oidc/authentication-request';
-import { escapeHtml, hidden, sendPage } from './html';
+import { escapeHtml, hidden, scopeItems, sendPage } from './html';
 import { consentCovers, rememberConsent } from '../oidc/remembered-consent';
 import { csrfToken, csrfValid, currentSession, loginRedirect, type SignInSession } from './session';
 
@@ -68,7 +68,7 @@ function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirect
 
 function consentPage(deps: Deps, req: Request, res: Response, id: string, client: ClientDoc, pending: PendingRequest, email: string): void {
   const csrf = csrfToken(deps, req, res);
-  const scopes = pending.scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('') || '<li>(no scopes)</li>';
+  const scopes = scopeItems(pending.scopes);
   // The decision redirects to the client's redirect_uri, which browsers check against form-action.
   sendPage(
     res,

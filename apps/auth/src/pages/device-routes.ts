@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { findByUserCode, formatUserCode, normalizeUserCode, retireUserCode, writeDevice } from '../device/device-codes';
 import { formBody, paramsOf } from '../oauth/params';
-import { escapeHtml, hidden, sendPage } from './html';
+import { escapeHtml, hidden, scopeItems, sendPage } from './html';
 import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
 
 const WINDOW_SECONDS = 900;
@@ -68,7 +68,7 @@ export function deviceRoutes(deps: Deps): Router {
       200,
       `Allow ${client?.name ?? found.record.clientId}?`,
       `<p>Signed in as <strong>${escapeHtml(account.email)}</strong>. Code <strong>${escapeHtml(formatUserCode(normalized))}</strong>.</p>
-<p>The device asks for:</p><ul>${found.record.scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>
+<p>The device asks for:</p><ul>${scopeItems(found.record.scopes)}</ul>
 <form method="post" action="/device/decision">${hidden('csrf', csrf)}${hidden('user_code', normalized)}
 <button type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button></form>`,

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { scopeMeaning } from '../oauth/scopes';
 
 /** Server-rendered pages: plain HTML forms that work without JavaScript. */
 export function escapeHtml(value: string): string {
@@ -11,6 +12,17 @@ export function page(title: string, body: string): string {
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.75rem 0}input{width:100%;padding:.4rem}button{margin:.5rem .5rem 0 0;padding:.5rem 1rem}.error{color:#b00020}</style>
 </head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}
+
+/** The scopes a consent page asks for, each with what it lets the client do. */
+export function scopeItems(scopes: readonly string[]): string {
+  if (scopes.length === 0) return '<li>(no scopes)</li>';
+  return scopes
+    .map((s) => {
+      const meaning = scopeMeaning(s);
+      return `<li><code>${escapeHtml(s)}</code>${meaning ? `: ${escapeHtml(meaning)}` : ''}</li>`;
+    })
+    .join('');
 }
 
 export function hidden(name: string, value: string): string {

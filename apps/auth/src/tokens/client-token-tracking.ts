@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { revokeGrantKeys } from '../api-keys/grant-key-revocation';
 import type { Deps } from '../deps';
 import { revokeFamily } from './refresh-tokens';
 import { revokeAccessToken } from './revocation';
@@ -39,15 +40,17 @@ export async function isClientGone(redis: Redis, clientId: string): Promise<bool
 
 /**
  * After a client is deleted: every refresh token family issued to it (with the access tokens issued
- * alongside) and every live access token it holds are revoked; the gateways answer 401 to the next
- * request with one of them.
+ * alongside), every live access token it holds and every API key minted with its tokens are revoked;
+ * the gateways answer 401 to the next request with one of them. The keys go last: a key being minted
+ * meanwhile sees the marker (api-keys/mint-api-key.ts).
  */
-export async function revokeClientTokens(deps: Pick<Deps, 'config' | 'redis' | 'refreshTokens'>, clientId: string): Promise<number> {
+export async function revokeClientTokens(deps: Pick<Deps, 'config' | 'redis' | 'refreshTokens' | 'apiKeys'>, clientId: string): Promise<number> {
   const { redis } = deps;
   await redis.set(`${CLIENT_GONE_PREFIX}${clientId}`, '1', 'EX', Math.max(deps.config.ACCESS_TOKEN_TTL, 60));
   const families = await deps.refreshTokens.distinct('familyId', { clientId, revokedAt: null });
-  for (const familyId of families as string[]) await revokeFamily(deps.refreshTokens, redis, familyId);
+  for (const familyId of families as string[]) await revokeFamily(deps, familyId);
   const live = await liveTokensIn(redis, `${CLIENT_TOKENS_PREFIX}${clientId}`);
   for (const { jti, exp } of live) await revokeAccessToken(redis, jti, exp);
+  await revokeGrantKeys(deps, { clientId });
   return live.length;
 }

@@ -52,7 +52,7 @@ export interface IssuedTokenSet {
 }
 
 /** Signs the access token and, when the grant allows it, stores a refresh token in the same family. */
-export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens'>, requested: TokenSetInput): Promise<IssuedTokenSet> {
+export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens' | 'apiKeys'>, requested: TokenSetInput): Promise<IssuedTokenSet> {
   const { config } = deps;
   // The admin scope only for ADMIN accounts and clients' own tokens (admin/admin-scope.ts).
   const roles = requested.account ? requested.account.roles : requested.profile?.roles ?? (requested.sub === requested.clientId ? undefined : []);
@@ -103,7 +103,7 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
   // Per client, every token: deleting the client revokes them (tokens/client-token-tracking.ts).
   if (await trackClientToken(deps.redis, input.clientId, at.jti, at.exp)) {
     await revokeAccessToken(deps.redis, at.jti, at.exp);
-    if (familyId) await revokeFamily(deps.refreshTokens, deps.redis, familyId);
+    if (familyId) await revokeFamily(deps, familyId);
     throw new OAuthError('invalid_client', 'the client was deleted', 401);
   }
   // A client's tokens for itself (client_credentials) belong to no account: nothing to track.
@@ -117,7 +117,7 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
     });
     if (stale) {
       await revokeAccessToken(deps.redis, at.jti, at.exp);
-      if (familyId) await revokeFamily(deps.refreshTokens, deps.redis, familyId);
+      if (familyId) await revokeFamily(deps, familyId);
       throw new OAuthError('invalid_grant', 'the account or the token it was issued from changed meanwhile; try again');
     }
   }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Redis } from 'ioredis';
+import type { ApiKeyDoc } from '../api-keys/api-key-model';
+import { revokeGrantKeys } from '../api-keys/grant-key-revocation';
 import { randomToken, sha256 } from '../crypto/secrets';
 import { revokeAccessToken } from './revocation';
 
@@ -50,9 +52,18 @@ const schema = new Schema<RefreshTokenDoc>(
 // Deleting a client revokes its live families (`distinct('familyId', {clientId, revokedAt: null})`):
 // without this index that is a scan of every refresh token ever issued.
 schema.index({ clientId: 1, revokedAt: 1 });
+// Minting an API key finds the family of the minting access token (api-keys/mint-api-key.ts).
+schema.index({ accessJti: 1 });
 
 export function refreshTokenModel(conn: Connection): Model<RefreshTokenDoc> {
   return (conn.models.RefreshToken as Model<RefreshTokenDoc> | undefined) ?? conn.model<RefreshTokenDoc>('RefreshToken', schema);
+}
+
+/** What revoking a family touches: its tokens, and the API keys minted from it. */
+export interface FamilyStores {
+  refreshTokens: Model<RefreshTokenDoc>;
+  apiKeys: Model<ApiKeyDoc>;
+  redis: Redis;
 }
 
 export interface RefreshGrant {
@@ -95,12 +106,8 @@ export type ConsumeResult =
  * One-time use of a refresh token. `clientId` must be the client the token was issued to; a token
  * presented by another client is refused without being consumed.
  */
-export async function consumeRefreshToken(
-  model: Model<RefreshTokenDoc>,
-  redis: Redis,
-  token: string,
-  clientId: string,
-): Promise<ConsumeResult> {
+export async function consumeRefreshToken(stores: FamilyStores, token: string, clientId: string): Promise<ConsumeResult> {
+  const model = stores.refreshTokens;
   if (token.length > 200) return { ok: false, reason: 'unknown' };
   const id = sha256(token);
   const existing = await model.findById(id).lean<RefreshTokenDoc>();
@@ -108,7 +115,7 @@ export async function consumeRefreshToken(
   if (existing.clientId !== clientId) return { ok: false, reason: 'wrong_client' };
   if (existing.revokedAt) return { ok: false, reason: 'revoked' };
   if (existing.usedAt) {
-    await revokeFamily(model, redis, existing.familyId);
+    await revokeFamily(stores, existing.familyId);
     return { ok: false, reason: 'reused' };
   }
   if (new Date(existing.expiresAt).getTime() <= Date.now()) return { ok: false, reason: 'expired' };
@@ -119,7 +126,7 @@ export async function consumeRefreshToken(
     .lean<RefreshTokenDoc>();
   if (!claimed) {
     // Lost a race with a concurrent use of the same token: that is reuse too.
-    await revokeFamily(model, redis, existing.familyId);
+    await revokeFamily(stores, existing.familyId);
     return { ok: false, reason: 'reused' };
   }
   return { ok: true, doc: claimed };
@@ -131,17 +138,27 @@ export async function consumeRefreshToken(
  * the revocation. Called once the new token is stored: when any token of the family is revoked, the
  * family is revoked again, the new token and its access token with it. True when it is revoked.
  */
-export async function revokedDuringRotation(model: Model<RefreshTokenDoc>, redis: Redis, familyId: string): Promise<boolean> {
-  if (!(await model.exists({ familyId, revokedAt: { $ne: null } }))) return false;
-  await revokeFamily(model, redis, familyId);
+export async function revokedDuringRotation(stores: FamilyStores, familyId: string): Promise<boolean> {
+  if (!(await stores.refreshTokens.exists({ familyId, revokedAt: { $ne: null } }))) return false;
+  await revokeFamily(stores, familyId);
   return true;
 }
 
-/** Revokes every refresh token of a family and the access tokens issued with them. */
-export async function revokeFamily(model: Model<RefreshTokenDoc>, redis: Redis, familyId: string): Promise<void> {
+/**
+ * Revokes every refresh token of a family (one grant), the access tokens issued with them and the API
+ * keys minted with any of those (last: a key being minted meanwhile sees the family revoked).
+ */
+export async function revokeFamily(stores: FamilyStores, familyId: string): Promise<void> {
+  const { refreshTokens: model, redis } = stores;
   await model.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: new Date() } });
   const members = await model.find({ familyId }, { accessJti: 1, accessExp: 1 }).lean<RefreshTokenDoc[]>();
   for (const m of members) await revokeAccessToken(redis, m.accessJti, m.accessExp);
+  await revokeGrantKeys(stores, { familyId });
+}
+
+/** Whether a family has been revoked (any of its refresh tokens is). */
+export async function isFamilyRevoked(model: Model<RefreshTokenDoc>, familyId: string): Promise<boolean> {
+  return (await model.exists({ familyId, revokedAt: { $ne: null } })) !== null;
 }
 
 export async function findRefreshToken(model: Model<RefreshTokenDoc>, token: string): Promise<RefreshTokenDoc | null> {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
 import type { AccountDoc } from '../../src/accounts/account-model';
+import type { ApiKeyDoc } from '../../src/api-keys/api-key-model';
 import type { ClientDoc } from '../../src/clients/client-model';
 import type { ClientAuthMethod } from '../../src/clients/client-auth';
 import { loadAuthConfig } from '../../src/config';
@@ -134,6 +135,28 @@ export async function memoryKeys(): Promise<SigningKeys & { publicJwk: JWK }> {
   };
 }
 
+/** The API key collection's queries a grant's revocation makes (api-keys/grant-key-revocation.ts), over a Map. */
+export class FakeApiKeys {
+  readonly docs = new Map<string, ApiKeyDoc>();
+
+  private live(filter: Filter): ApiKeyDoc[] {
+    return [...this.docs.values()].filter(
+      (d) => (d.revokedAt ?? null) === null && Object.entries(filter).every(([field, wanted]) => field === 'revokedAt' || (field.startsWith('grant.') ? (d.grant as unknown as Record<string, unknown> | null)?.[field.slice(6)] === wanted : false)),
+    );
+  }
+
+  find(filter: Filter) {
+    return lean(this.live(filter).map((d) => ({ _id: d._id })));
+  }
+
+  async updateMany(filter: { _id: { $in: string[] } }, update: { $set: Partial<ApiKeyDoc> }) {
+    for (const id of filter._id.$in) {
+      const doc = this.docs.get(id);
+      if (doc && !doc.revokedAt) Object.assign(doc, update.$set);
+    }
+  }
+}
+
 /** Records what a grant asks to issue and answers like issueTokenSet would, without signing. */
 export class RecordingTokens implements GrantTokens {
   readonly issued: TokenSetInput[] = [];
@@ -173,6 +196,7 @@ export interface FakeWorld {
   deps: Deps;
   redis: FakeRedis;
   refreshTokens: FakeRefreshTokens;
+  apiKeys: FakeApiKeys;
   accounts: Map<string, AccountDoc>;
   tokens: RecordingTokens;
 }
@@ -180,6 +204,7 @@ export interface FakeWorld {
 export function fakeWorld(env: Record<string, string> = {}, keys?: SigningKeys): FakeWorld {
   const redis = new FakeRedis();
   const refreshTokens = new FakeRefreshTokens();
+  const apiKeys = new FakeApiKeys();
   const accounts = new Map<string, AccountDoc>([['acc-1', account()]]);
   const config = loadAuthConfig({
     // Never connected to: the grants reach Redis and MongoDB only through the fakes below.
@@ -193,10 +218,11 @@ export function fakeWorld(env: Record<string, string> = {}, keys?: SigningKeys):
     config,
     redis,
     refreshTokens,
+    apiKeys,
     accounts: { findById: (id: string) => lean(accounts.get(id) ?? null) },
     ...(keys ? { keys } : {}),
   } as unknown as Deps;
-  return { deps, redis, refreshTokens, accounts, tokens: new RecordingTokens() };
+  return { deps, redis, refreshTokens, apiKeys, accounts, tokens: new RecordingTokens() };
 }
 
 export interface CallOptions {

@@ -1,7 +1,7 @@
 import { sha256 } from '../../src/crypto/secrets';
 import { refreshTokenGrant } from '../../src/grants/refresh-token';
 import type { RefreshTokenDoc } from '../../src/tokens/refresh-tokens';
-import { REVOKED_JTI_PREFIX } from '../../src/tokens/revocation';
+import { API_KEY_REVOKED_CHANNEL, REVOKED_JTI_PREFIX } from '../../src/tokens/revocation';
 import { account, callGrant, client, fakeWorld, ISSUER, type FakeWorld } from './fake-grant-deps';
 
 // RFC 6749 §6 with rotation and reuse detection (RFC 9700 §4.14), RFC 8707 narrowing, RFC 9449 §5
@@ -58,6 +58,18 @@ describe('refresh_token grant', () => {
     await expect(refresh('rt_a')).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('already used') });
     expect(world.refreshTokens.docs.get(sha256('rt_a'))!.revokedAt).toBeInstanceOf(Date);
     expect(await world.redis.exists(`${REVOKED_JTI_PREFIX}jti-old`)).toBe(1);
+  });
+
+  it('revokes the API keys minted in a family when its reuse revokes it, and tells the gateways', async () => {
+    const minted = (id: string, familyId: string) => ({ _id: id, accountId: 'acc-1', name: id, hash: id, prefix: 'sk_', createdAt: new Date(), revokedAt: null, grant: { clientId: 'web-app', familyId, tokenId: `jti-${id}` } });
+    world.apiKeys.docs.set('key_a', minted('key_a', 'family-a'));
+    world.apiKeys.docs.set('key_b', minted('key_b', 'family-b'));
+    stored('rt_a');
+    await refresh('rt_a');
+    await expect(refresh('rt_a')).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(world.apiKeys.docs.get('key_a')!.revokedAt).toBeInstanceOf(Date);
+    expect(world.apiKeys.docs.get('key_b')!.revokedAt).toBeNull();
+    expect(world.redis.published).toContainEqual([API_KEY_REVOKED_CHANNEL, 'key_a']);
   });
 
   it.each([

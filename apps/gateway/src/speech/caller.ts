@@ -1,8 +1,10 @@
 import type { Request } from 'express';
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
+import type { API_KEYS_SCOPE } from '@platform/oauth-resource';
 
-export type SpeechScope = 'speech:read' | 'speech:write';
+/** `speech:keys`: creating and revoking API keys, with an access token only (speech/api-keys). */
+export type SpeechScope = 'speech:read' | 'speech:write' | typeof API_KEYS_SCOPE;
 
 /** An account calling the speech API: synthesis, voices, history and user data all belong to one. */
 export type SpeechCaller = Identity & { sub: string };

@@ -20,13 +20,29 @@ export interface AuthApiKeyPage {
 export class ApiKeyLimitReached extends Error {}
 /** Auth does not know the caller's account (a token whose subject is not an account). */
 export class UnknownAccount extends Error {}
+/** Auth refused to mint a key with this access token (401 `invalid_token`, 403 `insufficient_scope`); the message is auth's. */
+export class MintRefused extends Error {
+  constructor(
+    readonly status: 401 | 403,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A key minted with the caller's access token: auth caps it at the token's scopes and binds it to the token's grant. */
+export interface NewApiKey {
+  name: string;
+  scopes?: string[];
+  accessToken: string;
+}
 
 /**
  * Auth's internal API-key endpoints (docs/architecture.md "Internal endpoints of auth"), on behalf
  * of one account: the account id always comes from the caller's verified identity, never the request.
  */
 export interface AuthApiKeys {
-  create(accountId: string, input: { name: string; scopes?: string[] }): Promise<AuthApiKey>;
+  create(accountId: string, input: NewApiKey): Promise<AuthApiKey>;
   list(accountId: string, pageSize: number, startAfter?: string): Promise<AuthApiKeyPage>;
   /** false: no live key of this account has that id. */
   revoke(accountId: string, keyId: string): Promise<boolean>;
@@ -57,9 +73,10 @@ export function authApiKeys(authUrl: string, internalSecret: string, dispatcher:
   };
   const account = (id: string) => `/internal/accounts/${encodeURIComponent(id)}/api-keys`;
   return {
-    async create(accountId, input) {
-      const { status, json } = await call('POST', account(accountId), input);
+    async create(accountId, { name, scopes, accessToken }) {
+      const { status, json } = await call('POST', account(accountId), { name, ...(scopes ? { scopes } : {}), access_token: accessToken });
       if (status === 201) return json as AuthApiKey;
+      if (status === 401 || status === 403) throw new MintRefused(status, (json as { error_description?: string } | undefined)?.error_description ?? 'this access token cannot create API keys');
       if (status === 409) throw new ApiKeyLimitReached((json as { error_description?: string } | undefined)?.error_description ?? 'too many API keys');
       if (status === 404) throw new UnknownAccount();
       throw unavailable();
