@@ -1,0 +1,64 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { Redis } from 'ioredis';
+import type { HeartbeatCommand, HeartbeatConfig, HeartbeatReport } from './heartbeat-protocol';
+
+/**
+ * The lock heartbeat (lock-heartbeat.ts starts it): a thread with its own event loop and its own
+ * Redis connection, so neither the engine's encoding on the main thread nor a blocked main loop
+ * can delay a beat. It dies with the process: a killed worker's locks lapse after one lock period.
+ */
+
+/**
+ * Renews every lock of the queue's active jobs whose token belongs to one of this process's
+ * workers, as BullMQ's own extendLocks script does (same token, new expiry, off the stalled set),
+ * and answers the ids renewed. A job the main thread has not yet announced (just fetched) is
+ * renewed too. A lock that is gone or holds another token is left alone.
+ */
+const RENEW_OWN_LOCKS = `
+local renewed = {}
+for _, jobId in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local lockKey = ARGV[1] .. jobId .. ':lock'
+  local token = redis.call('GET', lockKey)
+  if token then
+    for i = 3, #ARGV do
+      if string.sub(token, 1, #ARGV[i] + 1) == ARGV[i] .. ':' then
+        redis.call('SET', lockKey, token, 'PX', ARGV[2])
+        redis.call('SREM', KEYS[2], jobId)
+        renewed[#renewed + 1] = jobId
+        break
+      end
+    end
+  end
+end
+return renewed`;
+
+const config = workerData as HeartbeatConfig;
+const port = parentPort;
+if (!port) throw new Error('heartbeat-thread.ts runs as a worker thread');
+const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+redis.on('error', () => undefined);
+const held = new Set<string>();
+
+port.on('message', (command: HeartbeatCommand) => {
+  if ('hold' in command) held.add(command.hold);
+  else held.delete(command.release);
+});
+
+async function beat(): Promise<void> {
+  const before = [...held];
+  const renewed = new Set((await redis.eval(RENEW_OWN_LOCKS, 2, config.activeKey, config.stalledKey, config.jobKeyPrefix, String(config.lockMs), ...config.workerIds)) as string[]);
+  // Held both before and after the beat (a job released meanwhile has ended, not been lost).
+  const lost = before.filter((id) => !renewed.has(id) && held.has(id));
+  if (lost.length > 0) port!.postMessage({ lost } satisfies HeartbeatReport);
+}
+
+// One beat at a time: a slow Redis answer delays the next beat rather than piling them up. A
+// failed beat (Redis away) is retried at the next one; the lock outlives a few missed beats.
+async function loop(): Promise<void> {
+  for (;;) {
+    const next = new Promise((resolve) => setTimeout(resolve, config.intervalMs));
+    await beat().catch(() => undefined);
+    await next;
+  }
+}
+void loop();
