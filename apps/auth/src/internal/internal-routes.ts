@@ -15,6 +15,7 @@ import { unlockLogins } from '../accounts/login-limits';
 import { signIn } from '../accounts/sign-in';
 import { API_KEY_SCOPES } from '@platform/oauth-resource';
 import { API_KEYS_PER_ACCOUNT, ApiKeyLimitError, createApiKey, listApiKeys, listLiveApiKeys, lookupApiKey, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
+import { MintRefused, mintApiKey } from '../api-keys/mint-api-key';
 import type { Deps } from '../deps';
 import { requireInternalSecret } from './internal-auth';
 import { loginTokens, refreshLogin } from './first-party-login';
@@ -50,6 +51,9 @@ const lookupInput = z.object({ key: z.string().min(1).max(200) });
 const apiKeyInput = z.object({
   name: z.string().trim().min(1).max(100).default('default'),
   scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length).optional(),
+  // The account's access token the key is minted with (the gateway's self-service route): the key is
+  // capped at its scopes and bound to its grant (api-keys/mint-api-key.ts). Absent: an administrator's key.
+  access_token: z.string().min(1).max(8192).optional(),
 });
 const API_KEY_PAGE_MAX = 100;
 const apiKeyPageQuery = z.object({
@@ -172,13 +176,18 @@ export function internalRoutes(deps: Deps): Router {
       res.status(404).json({ error: 'not_found', error_description: 'no such account' });
       return;
     }
+    const { name, scopes, access_token: accessToken } = parsed.data;
     try {
-      const { key, doc } = await createApiKey(deps.apiKeys, account._id, parsed.data.name, {
-        ...(parsed.data.scopes ? { scopes: parsed.data.scopes } : {}),
-        maxLive: API_KEYS_PER_ACCOUNT,
-      });
+      const { key, doc } =
+        accessToken !== undefined
+          ? await mintApiKey(deps, account._id, { accessToken, name, ...(scopes ? { scopes } : {}) })
+          : await createApiKey(deps.apiKeys, account._id, name, { ...(scopes ? { scopes } : {}), maxLive: API_KEYS_PER_ACCOUNT });
       res.status(201).json({ ...toPublicApiKey(doc), key });
     } catch (err) {
+      if (err instanceof MintRefused) {
+        res.status(err.status).json({ error: err.error, error_description: err.message });
+        return;
+      }
       if (!(err instanceof ApiKeyLimitError)) throw err;
       res.status(409).json({ error: 'api_key_limit', error_description: err.message });
     }
