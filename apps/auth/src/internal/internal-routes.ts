@@ -108,14 +108,14 @@ export function internalRoutes(deps: Deps): Router {
         res.status(409).json({ error: 'email_taken', error_description: 'an account with this email exists' });
         return;
       }
-      throw err;
-    }
-  });
-
       if (err instanceof PasswordRejectedError) {
         res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields: { password: err.message } });
         return;
       }
+      throw err;
+    }
+  });
+
   router.post('/login', async (req, res) => {
     const parsed = loginInput.safeParse(req.body ?? {});
     if (!parsed.success) {
