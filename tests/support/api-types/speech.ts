@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Make an API key
-         * @description At most 20 live keys per account (one more: 400). The secret `key` is in this answer only.
+         * @description Needs `speech:write` and `speech:keys` (403 `unauthorized` without). The key holds the requested `scopes`, by default every speech scope the token holds; more than the token holds: 403. It records the token’s client and grant and is revoked with them (revoking the token or its refresh token, deleting the client, a change of the account’s roles, status or password). At most 20 live keys per account (one more: 400). The secret `key` is in this answer only.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -468,7 +468,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.
+         * @description Needs `speech:write` and `speech:keys`. Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.
          */
         delete: operations["revokeApiKey"];
         options?: never;

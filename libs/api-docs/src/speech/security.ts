@@ -1,12 +1,15 @@
-import { API_KEY_SCOPES } from '@platform/oauth-resource';
+import { API_KEY_SCOPES, API_KEYS_SCOPE } from '@platform/oauth-resource';
 import type { JsonObject, JsonValue } from './json-helpers';
 
 type Scope = (typeof API_KEY_SCOPES)[number];
 
 const SCOPE_MEANING: Record<Scope, string> = {
   'speech:read': 'List models, voices, history, the user and API keys.',
-  'speech:write': 'Synthesise speech, clone, edit and delete voices, delete history, create and revoke API keys.',
+  'speech:write': 'Synthesise speech, clone, edit and delete voices, delete history.',
 };
+
+const KEYS_MEANING =
+  'Create and revoke the account’s API keys (with `speech:write`). A key holds at most the token’s speech scopes and is revoked with the token, its grant, its client and any change of the account’s roles, status or password. Access tokens only: never an API key’s scope.';
 
 const scopes = (): JsonObject => Object.fromEntries(API_KEY_SCOPES.map((s) => [s, SCOPE_MEANING[s]]));
 
@@ -41,7 +44,7 @@ export const securitySchemes: JsonObject = {
       'The device authorization grant (RFC 8628: `POST /device_authorization`, then polling `/token`) also issues these tokens; OpenAPI has no flow object for it. ' +
       'Send the token as `Bearer`, or as `DPoP` when it is sender-constrained.',
     flows: {
-      authorizationCode: { authorizationUrl: '/authorize', tokenUrl: '/token', refreshUrl: '/token', scopes: scopes() },
+      authorizationCode: { authorizationUrl: '/authorize', tokenUrl: '/token', refreshUrl: '/token', scopes: { ...scopes(), [API_KEYS_SCOPE]: KEYS_MEANING } },
       clientCredentials: { tokenUrl: '/token', scopes: scopes() },
     },
   },
@@ -52,7 +55,7 @@ export function anyCredential(scope: Scope): JsonValue[] {
   return [{ ApiKey: [] }, { Bearer: [] }, { DPoP: [] }, { OAuth2: [scope] }];
 }
 
-/** An OAuth access token only (the API key routes: a key must not mint keys that outlive it). */
-export function accessTokenOnly(scope: Scope): JsonValue[] {
-  return [{ Bearer: [] }, { DPoP: [] }, { OAuth2: [scope] }];
+/** An OAuth access token only (the API key routes: a key must not mint keys that outlive it), holding every scope given. */
+export function accessTokenOnly(...needed: Array<Scope | typeof API_KEYS_SCOPE>): JsonValue[] {
+  return [{ Bearer: [] }, { DPoP: [] }, { OAuth2: needed }];
 }

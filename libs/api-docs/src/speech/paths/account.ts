@@ -41,8 +41,9 @@ export const accountPaths = (): JsonObject => ({
       operationId: 'createApiKey',
       tags: ['API keys'],
       summary: 'Make an API key',
-      description: 'At most 20 live keys per account (one more: 400). The secret `key` is in this answer only.',
-      security: accessTokenOnly('speech:write'),
+      description:
+        'Needs `speech:write` and `speech:keys` (403 `unauthorized` without). The key holds the requested `scopes`, by default every speech scope the token holds; more than the token holds: 403. It records the token’s client and grant and is revoked with them (revoking the token or its refresh token, deleting the client, a change of the account’s roles, status or password). At most 20 live keys per account (one more: 400). The secret `key` is in this answer only.',
+      security: accessTokenOnly('speech:write', 'speech:keys'),
       requestBody: { required: true, description: 'JSON, at most 16 KiB.', content: jsonContent(schemaRef('ApiKeyRequest'), { name: 'laptop', scopes: ['speech:read'] }) },
       responses: {
         201: {
@@ -65,8 +66,8 @@ export const accountPaths = (): JsonObject => ({
       operationId: 'revokeApiKey',
       tags: ['API keys'],
       summary: 'Revoke an API key',
-      description: 'Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.',
-      security: accessTokenOnly('speech:write'),
+      description: 'Needs `speech:write` and `speech:keys`. Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.',
+      security: accessTokenOnly('speech:write', 'speech:keys'),
       parameters: [{ name: 'key_id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: { 204: { description: 'Revoked.' }, ...speechErrors({ 404: ['error'] }) },
     },
