@@ -101,6 +101,11 @@ export const gatewayConfigShape = {
   SYNTHESIS_KEEP_FAILED_JOBS: z.coerce.number().int().min(0).max(1_000_000).default(5_000),
   SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
   SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
+  /**
+   * A synthesis job no worker has started this long after it was queued (every real-time slot
+   * taken) is refused: 503 with Retry-After, or WebSocket close 1013; nothing charged. 0 = no bound.
+   */
+  SPEECH_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),
   SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
   /** A stream-input WebSocket that has not sent a valid API key within this long is closed 1008. */
@@ -135,8 +140,3 @@ export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   return loadConfig(gatewayConfigShape, source);
 }
-  /**
-   * A synthesis job no worker has started this long after it was queued (every real-time slot
-   * taken) is refused: 503 with Retry-After, or WebSocket close 1013; nothing charged. 0 = no bound.
-   */
-  SPEECH_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),

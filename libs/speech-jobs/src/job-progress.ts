@@ -17,13 +17,13 @@ export interface JobProgress {
    * and the gateway may have read and deleted the stream since. Nothing is claimed or read.
    */
   ended?: true;
-}
-
   /**
    * The gateway refused the job before any attempt claimed it (its wait in the queue passed the
    * bound, `refuseUnstartedJob`): nobody waits for it; it must not run. Set with `ended`.
    */
   refused?: true;
+}
+
 type XRangeReply = [Buffer, Buffer[]][];
 
 /** The owner key's value once the job has ended; attempt tokens are `worker#n`, never this. */
@@ -34,7 +34,9 @@ const REFUSED = 'refused';
 
 /** Takes the owner key unless the job has ended or was refused (one atomic step). */
 const CLAIM = `
-if redis.call('GET', KEYS[1]) == ARGV[2] then return 0 end
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[2] then return 0 end
+if owner == ARGV[4] then return 2 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
 return 1`;
 

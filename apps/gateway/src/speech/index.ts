@@ -170,6 +170,7 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   const pool = createBlockingPool(deps.redis);
   const settings = {
     frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_FRAME_TIMEOUT_MS,
+    queueWaitMs: config.SPEECH_QUEUE_WAIT_MS ?? SPEECH_DEFAULTS.SPEECH_QUEUE_WAIT_MS,
     maxTextChars: config.SPEECH_MAX_TEXT_CHARS ?? SPEECH_DEFAULTS.SPEECH_MAX_TEXT_CHARS,
     wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_IDLE_TIMEOUT_MS,
     wsAuthTimeoutMs: config.SPEECH_WS_AUTH_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_AUTH_TIMEOUT_MS,
@@ -182,7 +183,6 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   };
   const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs, queueWaitMs: settings.queueWaitMs, keep: settings.keep });
   // Cloned voices, character reservations and the gateway's history records from the speech database.
-    queueWaitMs: config.SPEECH_QUEUE_WAIT_MS ?? SPEECH_DEFAULTS.SPEECH_QUEUE_WAIT_MS,
   const hooks: SpeechHooks = { ...account?.hooks, ...deps.hooks };
   const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
 

@@ -12,6 +12,10 @@ export interface WorkerMetrics {
   jobEnded(job: { model: string; outcome: JobOutcome; runSeconds: number }): void;
   /** A completed job's characters and the audio they made (for the real-time factor). */
   jobSynthesised(job: { model: string; characters: number; audioSeconds: number; runSeconds: number }): void;
+  /** The worker's real-time slots (realtime-capacity.ts), set once at boot. */
+  realtimeSlots(slots: number): void;
+  /** A job took (+1) or gave back (-1) one of the slots. */
+  slotsInUse(change: 1 | -1): void;
 }
 
 /** The decision list's outcome names (`complete` is the job's state, `completed` the metric's value). */
@@ -25,10 +29,6 @@ const REAL_TIME_FACTOR = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2
 export function createMetrics(registry: Registry = metricsRegistry): WorkerMetrics {
   const registers = [registry];
   const wait = new Histogram({
-  /** The worker's real-time slots (realtime-capacity.ts), set once at boot. */
-  realtimeSlots(slots: number): void;
-  /** A job took (+1) or gave back (-1) one of the slots. */
-  slotsInUse(change: 1 | -1): void;
     name: 'synthesis_job_wait_seconds',
     help: 'Time a synthesis job waited in the queue before a worker took it',
     labelNames: ['queue', 'model'],
@@ -73,7 +73,23 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     buckets: REAL_TIME_FACTOR,
     registers,
   });
+  const slots = new Gauge({
+    name: 'synthesis_worker_realtime_slots',
+    help: 'Streams this worker keeps real-time: the jobs it runs at once (configured or calibrated at boot)',
+    registers,
+  });
+  const inUse = new Gauge({
+    name: 'synthesis_worker_realtime_slots_in_use',
+    help: 'Real-time slots held by running jobs; at the slots, new jobs wait in the queue',
+    registers,
+  });
   return {
+    realtimeSlots(count) {
+      slots.set(count);
+    },
+    slotsInUse(change) {
+      inUse.inc(change);
+    },
     jobStarted({ queue, model, waitedSeconds }) {
       started.inc({ model });
       wait.observe({ queue, model }, Math.max(0, waitedSeconds));
@@ -90,19 +106,3 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     },
   };
 }
-  const slots = new Gauge({
-    name: 'synthesis_worker_realtime_slots',
-    help: 'Streams this worker keeps real-time: the jobs it runs at once (configured or calibrated at boot)',
-    registers,
-  });
-  const inUse = new Gauge({
-    name: 'synthesis_worker_realtime_slots_in_use',
-    help: 'Real-time slots held by running jobs; at the slots, new jobs wait in the queue',
-    registers,
-  });
-    realtimeSlots(count) {
-      slots.set(count);
-    },
-    slotsInUse(change) {
-      inUse.inc(change);
-    },

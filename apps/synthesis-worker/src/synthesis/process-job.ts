@@ -86,6 +86,12 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   // This attempt owns the stream from here on; what an earlier (dead) attempt wrote is final.
   const token = `${attempt.worker}#${attempt.takeovers}`;
   const sent = await claimJob(redis, data.keyPrefix, data.jobId, token);
+  if (sent.refused) {
+    // Its wait in the queue passed the gateway's bound and the client was refused (503 / 1013).
+    metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
+    log.info('synthesis job refused by the gateway before it started; not run');
+    return 'expired';
+  }
   if (sent.ended) {
     // Back in the queue after an attempt taken for dead had finished it after all (see endJob).
     log.warn('synthesis job already ended by an earlier attempt; not run again');
@@ -100,16 +106,6 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     // The gateway has given up on this job already; nobody would hear it.
     metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
     log.info('synthesis job expired before it started');
-  const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
-  // Every attempt is counted started once here and ended once on each way out below.
-  const firstStart = !takenOver && !sent.ended && !sent.refused;
-  metrics.jobStarted({ queue: deps.queue, model: data.modelId, ...(firstStart ? { waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 } : {}) });
-  if (sent.refused) {
-    // Its wait in the queue passed the gateway's bound and the client was refused (503 / 1013).
-    metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
-    log.info('synthesis job refused by the gateway before it started; not run');
-    return 'expired';
-  }
     return 'expired';
   }
   metrics.jobStarted({ queue: deps.queue, model: data.modelId, waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 });
