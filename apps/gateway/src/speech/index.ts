@@ -43,12 +43,12 @@ export interface SpeechEdgeConfig {
   SPEECH_KEY_PREFIX?: string;
   /** No audio frame from a worker for this long → the request fails (default 15000). */
   SPEECH_FRAME_TIMEOUT_MS?: number;
-  /** Longest `text` per request (default 5000 characters). */
   /**
    * A job no worker has started this long after it was queued is refused: 503 with `Retry-After`,
    * WebSocket close 1013, nothing charged (default 5000; 0 = no bound, the frame timeout alone).
    */
   SPEECH_QUEUE_WAIT_MS?: number;
+  /** Longest `text` per request (default 5000 characters). */
   SPEECH_MAX_TEXT_CHARS?: number;
   /**
    * A client that takes no bytes for this long (the response's or WebSocket's buffers full, no
@@ -131,6 +131,7 @@ export interface SpeechEdge {
 
 export const SPEECH_DEFAULTS = {
   SPEECH_FRAME_TIMEOUT_MS: 15_000,
+  SPEECH_QUEUE_WAIT_MS: 5_000,
   SPEECH_MAX_TEXT_CHARS: 5_000,
   SPEECH_WS_IDLE_TIMEOUT_MS: 20_000,
   SPEECH_WS_AUTH_TIMEOUT_MS: 10_000,
@@ -143,7 +144,6 @@ export const SPEECH_DEFAULTS = {
 async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | null> {
   const { config } = deps;
   if (!config.MONGO_URL) return null;
-  SPEECH_QUEUE_WAIT_MS: 5_000,
   const voiceAnalysis = {
     ...(config.VOICE_ANALYSIS_THREADS !== undefined ? { threads: config.VOICE_ANALYSIS_THREADS } : {}),
     ...(config.VOICE_ANALYSIS_QUEUE !== undefined ? { queue: config.VOICE_ANALYSIS_QUEUE } : {}),
