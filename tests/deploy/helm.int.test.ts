@@ -239,6 +239,47 @@ describe('deploy/helm/platform', () => {
     }
   });
 
+  it('rolls out and scales down without cutting a stream: preStop, the apps\' shutdown bounds, a termination grace above them, one replica drained at a time', async () => {
+    const manifests = await render();
+    interface PodSpec {
+      terminationGracePeriodSeconds: number;
+      containers: (Container & { lifecycle?: { preStop?: { exec?: { command: string[] } } } })[];
+    }
+    const pod = (name: string) => (manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!.spec as { template: { spec: PodSpec } }).template.spec;
+    const preStopSeconds = (spec: PodSpec) => {
+      const command = spec.containers[0]?.lifecycle?.preStop?.exec?.command ?? [];
+      expect(command[0]).toBe('sleep');
+      return Number(command[1]);
+    };
+    const setting = (spec: PodSpec, name: string) => Number(spec.containers[0]?.env?.find((e) => e.name === name)?.value);
+    // Gateway: endpoints removed during preStop, then SHUTDOWN_GRACE_MS for the work in flight and 10 s for the last HTTP drain.
+    const gateway = pod('platform-gateway');
+    expect(preStopSeconds(gateway)).toBeGreaterThan(0);
+    expect(setting(gateway, 'SHUTDOWN_GRACE_MS')).toBe(25_000);
+    expect(gateway.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds(gateway) + setting(gateway, 'SHUTDOWN_GRACE_MS') / 1000 + 10);
+    // Worker: WORKER_DRAIN_MS, then the hand-over of the jobs still running at their next piece.
+    const worker = pod('platform-synthesis-worker');
+    expect(preStopSeconds(worker)).toBeGreaterThan(0);
+    expect(setting(worker, 'WORKER_DRAIN_MS')).toBe(30_000);
+    expect(worker.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds(worker) + setting(worker, 'WORKER_DRAIN_MS') / 1000 + 10);
+    // Scale-down: one replica per period, the period at least a replica's termination grace, after a stabilization window.
+    type ScaleDown = { stabilizationWindowSeconds: number; policies: { type: string; value: number; periodSeconds: number }[] };
+    const hpaDown = (manifests.find((m) => m.kind === 'HorizontalPodAutoscaler')!.spec as { behavior: { scaleDown: ScaleDown } }).behavior.scaleDown;
+    const kedaDown = (manifests.find((m) => m.kind === 'ScaledObject')!.spec as { advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: ScaleDown } } } }).advanced.horizontalPodAutoscalerConfig.behavior.scaleDown;
+    for (const [down, spec] of [
+      [hpaDown, gateway],
+      [kedaDown, worker],
+    ] as const) {
+      expect(down.stabilizationWindowSeconds).toBeGreaterThanOrEqual(spec.terminationGracePeriodSeconds);
+      expect(down.policies).toEqual([{ type: 'Pods', value: 1, periodSeconds: expect.any(Number) }]);
+      expect(down.policies[0]!.periodSeconds).toBeGreaterThanOrEqual(spec.terminationGracePeriodSeconds);
+    }
+    // A termination grace that would cut the app's own bound short is refused at render time.
+    const { code, output } = await deployCheck('--render', '--set', 'gateway.terminationGracePeriodSeconds=30');
+    expect(code).not.toBe(0);
+    expect(output).toContain('gateway: terminationGracePeriodSeconds (30) must exceed');
+  });
+
   it('keeps secret values out of values.yaml: an existing Secret is referenced, none given is an error', async () => {
     const values = parse(fs.readFileSync(path.join(ROOT, 'deploy/helm/platform/values.yaml'), 'utf8')) as { secrets: { existingSecret: string; values: object } };
     expect(values.secrets).toEqual({ existingSecret: '', values: {} });
