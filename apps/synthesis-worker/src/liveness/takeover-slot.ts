@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Job, Worker } from 'bullmq';
+import { WaitingError, type Job, type Worker } from 'bullmq';
 import type { Logger } from '@platform/logger';
 
 /**
@@ -60,6 +60,8 @@ export function startTakeoverSlot<T>(options: TakeoverSlotOptions<T>): TakeoverS
       const result = await options.run(job, token);
       await job.moveToCompleted(result, token, false);
     } catch (err) {
+      // Already put back in the queue by `run` (a drain handing the job over).
+      if (err instanceof WaitingError) return;
       await job.moveToFailed(err instanceof Error ? err : new Error(String(err)), token, false);
     }
   }
