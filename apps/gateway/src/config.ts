@@ -41,8 +41,12 @@ export const gatewayConfigShape = {
   UPSTREAM_CONNECT_TIMEOUT_MS: env.positiveInt(2_000),
   /** Largest request body the gateway forwards (bytes). */
   MAX_BODY_BYTES: env.positiveInt(10 * 1024 * 1024),
-  /** Largest GraphQL-over-HTTP body (the gateway parses it to check scopes). */
-  MAX_GRAPHQL_BODY_BYTES: env.positiveInt(1024 * 1024),
+  /**
+   * Largest GraphQL-over-HTTP body, which the gateway reads (after authentication and the limits) to
+   * find the operation's kind. The default is content's own bound (100 KiB): a larger body could only
+   * be refused there, after the gateway had read it.
+   */
+  MAX_GRAPHQL_BODY_BYTES: env.positiveInt(100 * 1024),
   /** How long a resolved API key is trusted without asking auth again (revocation clears it at once). */
   API_KEY_CACHE_TTL_MS: env.positiveInt(30_000),
   /**

@@ -7,7 +7,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import type { Redis } from 'ioredis';
 import { GraphQLErrorCode } from '@platform/errors';
-import { typeDefs } from '@platform/graphql-schema';
+import { graphqlBodyMediaTypeProblem, typeDefs } from '@platform/graphql-schema';
 import type { Logger } from '@platform/logger';
 import { isStoreUnavailable } from '@platform/stores';
 import { requestUserVersion } from '../cache/user-memo';
@@ -40,6 +40,17 @@ export interface GraphQLMountOptions {
 }
 
 export const GRAPHQL_BODY_LIMIT = '100kb';
+
+/**
+ * A POST body that is not UTF-8 JSON is refused (415) before the body parser, which would decode a
+ * `charset=utf-16le` body: the gateway judged the operation (a mutation needs `content:write`) by
+ * the same rule, so the text run here is the text it judged.
+ */
+function utf8JsonBodies(req: Request, res: Response, next: NextFunction): void {
+  const problem = req.method === 'POST' ? graphqlBodyMediaTypeProblem(req.headers['content-type']) : null;
+  if (!problem) return next();
+  res.status(415).json({ errors: [{ message: problem, extensions: { code: 'BAD_REQUEST' } }] });
+}
 
 const DateTime = new GraphQLScalarType({
   name: 'DateTime',
@@ -164,6 +175,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     mount(app: Express) {
       app.use(
         '/graphql',
+        utf8JsonBodies,
         express.json({ limit: GRAPHQL_BODY_LIMIT }),
         limitsGate(options.maxCost),
         expressMiddleware(server, {

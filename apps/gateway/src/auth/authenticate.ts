@@ -59,13 +59,13 @@ function challenge(scheme: 'Bearer' | 'DPoP', params: Record<string, string>): s
   return [`${scheme} realm="platform"`, ...algs, ...quoted].join(', ');
 }
 
-function hasScope(granted: string, needed: string): boolean {
+export function hasScope(granted: string, needed: string): boolean {
   if (!needed) return true;
   const held = new Set(granted.split(' ').filter(Boolean));
   return needed.split(' ').every((s) => held.has(s));
 }
 
-function insufficientScope(scheme: 'Bearer' | 'DPoP', needed: string): EdgeError {
+export function insufficientScope(scheme: 'Bearer' | 'DPoP', needed: string): EdgeError {
   return {
     status: 403,
     code: 'insufficient_scope',

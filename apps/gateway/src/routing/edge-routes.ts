@@ -10,7 +10,7 @@ import { DASHBOARD_PATH } from '../admin/queue-dashboard';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
 import { refuseNonCanonicalPaths } from './path-guard';
-import { graphqlOperationKind, graphqlOperationKindFromQueryString } from './graphql-operation';
+import { graphqlRequests } from './graphql-request';
 import { createIdentitySigner } from './identity-signer';
 import type { Upstream } from './upstream';
 
@@ -142,48 +142,22 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   rest.use((req, res) => toContent(req, res));
   app.use('/api/v1', rest);
 
-  // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, served here).
+  // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, served here). The
+  // credential is checked for the audience here and for the operation's scope once the body has been
+  // read, after the limits: no body is read before the limiter and the authenticator can refuse it.
+  const graphqlNeeds = (req: Request): RouteNeeds => ({
+    audiences: contentAudiences,
+    scope: '',
+    credentialsRequired: false,
+    method: req.method,
+    url: publicRequestUrl(publicUrl, req),
+    revocation: 'deferred',
+  });
   const graphql = express.Router();
-  graphql.use(
-    express.raw({ type: () => true, limit: deps.maxGraphqlBodyBytes }),
-    (err: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
-      const tooLarge = (err as { type?: unknown }).type === 'entity.too.large';
-      sendEdgeError(res, 'graphql', {
-        status: tooLarge ? 413 : 400,
-        code: tooLarge ? 'payload_too_large' : 'invalid_request',
-        message: tooLarge ? `request body exceeds ${deps.maxGraphqlBodyBytes} bytes` : 'request body could not be read',
-      });
-    },
-  );
-  const graphqlNeeds = (req: Request): RouteNeeds => {
-    let kind;
-    if (req.method === 'GET') {
-      kind = graphqlOperationKindFromQueryString(req.query.query, req.query.operationName);
-    } else {
-      let parsed: unknown;
-      try {
-        parsed = Buffer.isBuffer(req.body) && req.body.length ? JSON.parse(req.body.toString('utf8')) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      kind = graphqlOperationKind(parsed);
-    }
-    return {
-      audiences: contentAudiences,
-      scope: kind === 'mutation' ? 'content:write' : 'content:read',
-      credentialsRequired: false,
-      method: req.method,
-      url: publicRequestUrl(publicUrl, req),
-      revocation: 'deferred',
-    };
-  };
   graphql.use(authenticateRequests('graphql', graphqlNeeds, deps.authDeps, deps.failedCredentials, logger));
   graphql.use(limitRequests(deps.limiter, 'graphql', logger, credentialRefusal('graphql', deps.failedCredentials, logger)));
+  graphql.use(graphqlRequests(deps.maxGraphqlBodyBytes));
   graphql.use((req, res) => {
-    if (req.method !== 'GET' && req.method !== 'POST') {
-      sendEdgeError(res, 'graphql', { status: 405, code: 'invalid_request', message: 'use GET or POST for GraphQL over HTTP' });
-      return;
-    }
     const body = Buffer.isBuffer(req.body) ? req.body : undefined;
     toContent(req, res, req.method === 'POST' ? (body ?? Buffer.alloc(0)) : undefined, 'graphql');
   });
