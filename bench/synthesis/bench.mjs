@@ -19,13 +19,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { stackEnv } from '../subscriptions/platform.mjs';
+import { serveSpeechEdge } from './speech-edge.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const engine = require(path.join(root, 'libs/speech-engine/dist/index.js'));
-const { createSpeechEdge } = require(path.join(root, 'apps/gateway/dist/speech/index.js'));
-const express = require('express');
-const pino = require('pino');
 const { Redis } = require('ioredis');
 const WebSocket = require('ws');
 
@@ -128,25 +126,23 @@ async function startPipeline() {
   const apiKey = 'sk_bench';
   const identity = { sub: 'acct_bench', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
   const port = await freePort();
-  const edge = await createSpeechEdge({
-    config: { REDIS_URL: env.REDIS_URL, PUBLIC_URL: `http://127.0.0.1:${port}`, SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, SPEECH_FRAME_TIMEOUT_MS: 60_000, PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '' },
-    logger: pino({ level: 'silent' }),
+  const served = await serveSpeechEdge({
+    port,
     redis,
-    authenticateApiKey: async (key) => (key === apiKey ? identity : null),
-    limits: { acquire: async () => () => undefined },
+    apiKey,
+    identity,
+    config: {
+      REDIS_URL: env.REDIS_URL,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SYNTHESIS_QUEUE: queue,
+      SPEECH_KEY_PREFIX: prefix,
+      SPEECH_FRAME_TIMEOUT_MS: 60_000,
+      // No wait bound: at 50 streams jobs queue for tens of seconds, and this benchmark measures that
+      // (bench/capacity measures the refusals).
+      SPEECH_QUEUE_WAIT_MS: 0,
+      PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '',
+    },
   });
-  const app = express();
-  app.use('/v1', (req, _res, next) => {
-    req.identity = identity;
-    next();
-  });
-  app.use('/v1', edge.router);
-  const server = http.createServer(app);
-  server.on('upgrade', (req, socket, head) => {
-    if (!edge.handleUpgrade(req, socket, head)) socket.destroy();
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise((r) => server.listen(port, '127.0.0.1', r));
   const workers = [];
   for (let i = 0; i < Number(args.workers); i++) {
     const wport = await freePort();
@@ -154,7 +150,7 @@ async function startPipeline() {
     const child = spawn(process.execPath, [path.join(root, 'apps/synthesis-worker/dist/main.js')], {
       env: {
         PATH: process.env.PATH, LOG_LEVEL: 'warn', REDIS_URL: env.REDIS_URL, MONGO_URL: env.MONGO_URL, MONGO_DB: `${queue}_w`,
-        PORT: String(wport), METRICS_PORT: String(mport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency,
+        PORT: String(wport), METRICS_PORT: String(mport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency, WORKER_REALTIME_STREAMS: args.concurrency,
         PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '', NEURAL_INFERENCE_THREADS: args.threads,
       },
       stdio: 'ignore',
@@ -178,10 +174,7 @@ async function startPipeline() {
     apiKey,
     workers,
     async stop() {
-      await edge.stopIntake();
-      await edge.close();
-      server.closeAllConnections();
-      server.close();
+      await served.stop();
       for (const w of workers) w.child.kill('SIGTERM');
       const keys = await redis.keys(`bull:${queue}:*`);
       if (keys.length) await redis.del(...keys);
