@@ -25,7 +25,8 @@ beforeAll(async () => {
   other = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Actor service', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read', '--resource', auth.issuer]);
   // The exchange policy: the exchanger may present the first-party login's tokens ('platform') and the actor service's.
   const mayExchange = ['--exchange-client', 'platform', '--exchange-client', other.client_id];
-  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read content:write speech:read speech:write offline_access', ...resources, ...mayExchange]);
+  // Every scope of the first-party login's tokens (speech:keys included), so an exchange can keep all of them.
+  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Exchanger', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', 'https://app.example/cb', '--scope', 'content:read content:write speech:read speech:write speech:keys offline_access', ...resources, ...mayExchange]);
   const device = await cli<CreatedClient>(auth, ['clients:create', '--name', 'TV app', '--type', 'public', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token', '--scope', 'speech:read offline_access', '--resource', auth.issuer]);
   deviceClientId = device.client_id;
   resourceServer = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Resource server', '--type', 'confidential', '--client-id', 'platform-resource-server', '--grant', 'client_credentials', '--scope', 'speech:read', '--resource', auth.issuer]);
