@@ -131,7 +131,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     options.loginBudgetRps === undefined
       ? undefined
       : createWebSocketLogins({
-          failures: createFailedCredentialBudget({ anonymous: { rps: options.loginBudgetRps, concurrency: 1 } }, createRateLimiter(redis, uniqueName('speechrl'))),
+          failures: createFailedCredentialBudget(new Map([['anonymous', { rps: options.loginBudgetRps, concurrency: 1 }]]), createRateLimiter(redis, uniqueName('speechrl'))),
           apiKeys: { isCached: () => false },
           addressOf: upgradeClientAddress('loopback'),
           logger,
