@@ -120,3 +120,19 @@ describe('the operation is judged on the text content runs', () => {
     expect(written.status).toBeLessThan(500);
   });
 });
+
+describe('the same nesting bound on every JSON body content parses', () => {
+  it('content REST refuses deep JSON (400 in its shape) before parsing it, anonymous sign-up included', async () => {
+    const deep = `{"name":${'['.repeat(200 * 1024)}${']'.repeat(200 * 1024)}}`;
+    const res = await post(deep, {}, `${gateway}/api/v1/auth/register`);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('nests deeper than 32');
+  });
+
+  it('content GraphQL refuses deep JSON too, should a body reach it without the gateway', async () => {
+    const identity = await signIdentity({ roles: [], scope: '', method: 'anonymous' }, INTERNAL_SECRET);
+    const deep = `{"query":"{ __typename }","variables":{"a":${'['.repeat(40)}${']'.repeat(40)}}}`;
+    const res = await post(deep, { 'x-platform-identity': identity }, `${platform.content.url}/graphql`);
+    expect(res).toEqual({ status: 400, body: gqlError('BAD_REQUEST', 'the JSON body nests deeper than 32 arrays or objects') });
+  });
+});

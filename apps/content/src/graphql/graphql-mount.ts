@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { GraphQLErrorCode } from '@platform/errors';
 import { graphqlBodyMediaTypeProblem, typeDefs } from '@platform/graphql-schema';
 import type { Logger } from '@platform/logger';
+import { JSON_TOO_DEEP, refuseDeepJson } from '@platform/service';
 import { isStoreUnavailable } from '@platform/stores';
 import { requestUserVersion } from '../cache/user-memo';
 import type { VersionedCache } from '../cache/versioned-cache';
@@ -176,7 +177,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
       app.use(
         '/graphql',
         utf8JsonBodies,
-        express.json({ limit: GRAPHQL_BODY_LIMIT }),
+        express.json({ limit: GRAPHQL_BODY_LIMIT, verify: refuseDeepJson }),
         limitsGate(options.maxCost),
         expressMiddleware(server, {
           context: async ({ res }) => {
@@ -196,6 +197,7 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
           const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
           if (type === 'entity.too.large') return void res.status(413).json({ errors: [{ message: 'Request body too large', extensions: { code: 'BAD_REQUEST' } }] });
           if (type === 'entity.parse.failed') return void res.status(400).json({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
+          if (type === JSON_TOO_DEEP) return void res.status(400).json({ errors: [{ message: (err as Error).message, extensions: { code: 'BAD_REQUEST' } }] });
           next(err);
         },
       );

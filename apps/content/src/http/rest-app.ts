@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import type { Logger } from '@platform/logger';
+import { refuseDeepJson } from '@platform/service';
 import type { ContentDeps } from '../domain/deps';
 import { authRoutes } from '../users/auth-routes';
 import { userRoutes } from '../users/user-routes';
@@ -13,7 +14,8 @@ export const BODY_LIMIT = '512kb';
 /** `/api/v1`: the content REST API (docs/content.md). The identity middleware runs before this router. */
 export function restApi(deps: ContentDeps, logger: Logger): Router {
   const router = Router();
-  router.use(express.json({ limit: BODY_LIMIT, strict: true }));
+  // Nesting past MAX_JSON_DEPTH is refused before JSON.parse, whose cost it multiplies.
+  router.use(express.json({ limit: BODY_LIMIT, strict: true, verify: refuseDeepJson }));
   router.use(authRoutes(deps));
   router.use(userRoutes(deps));
   router.use(postRoutes(deps));

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@platform/logger';
+import { JSON_TOO_DEEP } from '@platform/service';
 import { isStoreUnavailable } from '@platform/stores';
 import { ContentHttpError, contentErrorResponse } from './rest-errors';
 
@@ -20,6 +21,7 @@ function normalize(err: unknown): unknown {
     const type = (err as { type?: unknown }).type;
     if (type === 'entity.too.large') return new ContentHttpError(413, 'Request body too large');
     if (type === 'entity.parse.failed') return new ContentHttpError(400, 'Malformed JSON body');
+    if (type === JSON_TOO_DEEP && err instanceof Error) return new ContentHttpError(400, err.message);
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ContentHttpError(415, 'Unsupported body encoding');
   }
   return err;

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '@platform/service';
+
 /**
  * What the gateway needs of a GraphQL-over-HTTP POST body (the `query` and `operationName` members,
  * so it can tell a mutation), read without `JSON.parse`: parsing a megabyte of nested arrays is
@@ -8,8 +10,6 @@
  * compared after their escapes are decoded (`"\u0071uery"` is `query`).
  */
 
-/** Nesting of arrays and objects a body may have; a request's variables need a handful. */
-export const MAX_JSON_DEPTH = 32;
 
 /** A member whose value is a number, boolean, array or object. */
 export const NOT_A_STRING: unique symbol = Symbol('not a string');
