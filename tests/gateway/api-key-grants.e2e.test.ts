@@ -53,12 +53,12 @@ async function authCli(args: string[]): Promise<string> {
   return stdout;
 }
 
-/** A confidential code-flow client registered with `scope`, as openid-client sees it. */
-async function registerClient(scope: string): Promise<{ client: BaseClient; clientId: string; redirectUri: string }> {
+/** A confidential code-flow client registered with `scope` (and `more` options of `clients:create`), as openid-client sees it. */
+async function registerClient(scope: string, more: string[] = []): Promise<{ client: BaseClient; clientId: string; redirectUri: string }> {
   const redirectUri = `http://127.0.0.1:${await freePort()}/cb`;
   const out = await authCli([
     ...['clients:create', '--name', 'grant-keys', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token'],
-    ...['--redirect-uri', redirectUri, '--scope', scope],
+    ...['--redirect-uri', redirectUri, '--scope', scope, ...more],
   ]);
   const registered = JSON.parse(out) as { client_id: string; client_secret: string };
   const issuer = await Issuer.discover(`${platform.publicUrl}/.well-known/oauth-authorization-server`);
@@ -188,4 +188,19 @@ it("a change of the account's roles revokes the keys minted from its grants (an 
   await patchAccount(account.id, { status: 'active' });
   await eventually(async () => (await statusesOf(adminKey.key)).every((s) => s === 200), REVOKED_WITHIN_MS);
   expect(await statusesOf(remint.key)).toEqual([401, 401]);
+});
+
+it('an exchanged token (RFC 8693) cannot mint a key, even holding speech:keys: its revocation would not reach the key', async () => {
+  const account = await registerAccount(replicas[0]!, 'Exchanged');
+  const exchanger = await registerClient('speech:read speech:write speech:keys', ['--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--exchange-client', 'platform']);
+  const exchanged = await exchanger.client.grant({
+    grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+    subject_token: account.token,
+    subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+  });
+  expect(exchanged.scope!.split(' ')).toEqual(expect.arrayContaining(['speech:write', 'speech:keys']));
+  const refused = await call(replicas[0]!, '/v1/api-keys', bearer(exchanged.access_token!), { method: 'POST', body: { name: 'delegated' } });
+  expect(refused).toEqual({ status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('exchanged') } } });
+  // The same person's own token still mints.
+  expect((await mint(account.token)).scopes).toEqual(['speech:read', 'speech:write']);
 });

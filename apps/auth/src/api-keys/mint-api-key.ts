@@ -4,6 +4,7 @@ import { verifyOwnAccessToken } from '../tokens/access-token';
 import { isClientGone } from '../tokens/client-token-tracking';
 import { isFamilyRevoked } from '../tokens/refresh-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
+import { isExchangedToken } from '../tokens/token-tracking';
 import type { ApiKeyDoc, ApiKeyGrant } from './api-key-model';
 import { API_KEYS_PER_ACCOUNT, createApiKey, revokeApiKey } from './api-keys';
 
@@ -40,17 +41,22 @@ async function grantRevoked(deps: MintDeps, grant: ApiKeyGrant): Promise<boolean
 
 /**
  * An API key for `accountId` minted with one of its access tokens (`POST /v1/api-keys`). The token must
- * hold `speech:keys`, belong to the account, and not be an exchanged one (RFC 8693: an actor must not
- * turn a delegation into a credential of the subject's). The key holds at most the token's speech scopes
- * and records the grant it came from (client, refresh token family, token), so it is revoked with any of
- * them (grant-key-revocation.ts). Throws MintRefused; ApiKeyLimitError past the per-account bound.
+ * hold `speech:keys`, belong to the account, and not be an exchanged one (RFC 8693: a delegation must not
+ * turn into a credential of the subject's, and an exchanged token's revocation would not reach the key).
+ * The key holds at most the token's speech scopes and records the grant it came from (client, refresh token
+ * family, token), so it is revoked with any of them (grant-key-revocation.ts). Throws MintRefused;
+ * ApiKeyLimitError past the per-account bound.
  */
 export async function mintApiKey(deps: MintDeps, accountId: string, input: MintInput): Promise<{ key: string; doc: ApiKeyDoc }> {
   const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, input.accessToken);
   if (!claims || claims.sub !== accountId || claims.sub === claims.client_id) {
     throw new MintRefused(401, 'invalid_token', 'the access token is not a valid token of this account');
   }
-  if (claims.act !== undefined) throw new MintRefused(403, 'insufficient_scope', 'an exchanged (delegated) access token cannot create API keys');
+  // Exchanged tokens belong to no grant of their own: a key minted with one would escape the revocation of the
+  // token and grant it stands for (which reaches exchanged tokens, not keys).
+  if (claims.act !== undefined || (await isExchangedToken(deps.redis, claims.jti))) {
+    throw new MintRefused(403, 'insufficient_scope', 'an exchanged access token (RFC 8693) cannot create API keys; use a token of the grant itself');
+  }
   const scope = claims.scope ?? '';
   if (!scope.split(' ').includes(API_KEYS_SCOPE)) throw new MintRefused(403, 'insufficient_scope', `creating API keys needs the scope ${API_KEYS_SCOPE}`);
   const held = mintableApiKeyScopes(scope);

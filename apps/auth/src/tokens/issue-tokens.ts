@@ -7,7 +7,7 @@ import { issueAccessToken } from './access-token';
 import { trackClientToken } from './client-token-tracking';
 import { revokeFamily, storeRefreshToken } from './refresh-tokens';
 import { revokeAccessToken } from './revocation';
-import { trackIssuedToken } from './token-tracking';
+import { recordExchangedToken, trackIssuedToken } from './token-tracking';
 
 export interface TokenSetInput {
   sub: string;
@@ -106,6 +106,8 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
     if (familyId) await revokeFamily(deps, familyId);
     throw new OAuthError('invalid_client', 'the client was deleted', 401);
   }
+  // Before the token is handed out: whoever presents it can be told it was exchanged.
+  if (input.derivedFrom) await recordExchangedToken(deps.redis, at.jti, at.exp, input.derivedFrom.jti);
   // A client's tokens for itself (client_credentials) belong to no account: nothing to track.
   if (input.sub !== input.clientId || input.derivedFrom) {
     const stale = await trackIssuedToken(deps.redis, {

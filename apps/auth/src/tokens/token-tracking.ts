@@ -8,10 +8,14 @@ import { redisScript } from '@platform/stores';
  * that it is revoked with the token it was exchanged from (revocation.ts). Auth-internal Redis keys:
  * - `auth:tokens:sub:<sub>`: sorted set of the subject's live access tokens (jti scored by exp);
  * - `auth:account-changed:<sub>`: the account's `securityVersion` after its last change of rights;
- * - `auth:derived:<jti>`: hash of the tokens exchanged from `jti` (jti → exp).
+ * - `auth:derived:<jti>`: hash of the tokens exchanged from `jti` (jti → exp);
+ * - `auth:exchanged:<jti>`: the token `jti` was exchanged from, so that an exchanged token, with or without `act`,
+ *   is known as one (it cannot mint API keys: api-keys/mint-api-key.ts).
  */
 export const SUBJECT_TOKENS_PREFIX = 'auth:tokens:sub:';
 export const ACCOUNT_CHANGED_PREFIX = 'auth:account-changed:';
+/** `auth:exchanged:<jti>`: set for each exchanged token (RFC 8693) until its `exp`; the value is the token it was exchanged from. */
+export const EXCHANGED_PREFIX = 'auth:exchanged:';
 
 export interface TrackedToken {
   sub: string;
@@ -77,4 +81,14 @@ export async function liveTokensIn(redis: Redis, setKey: string): Promise<{ jti:
   const tokens: { jti: string; exp: number }[] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) tokens.push({ jti: flat[i]!, exp: Number(flat[i + 1]) });
   return tokens;
+}
+
+/** Remembers that `jti` was exchanged from `parentJti`, until `exp`. */
+export async function recordExchangedToken(redis: Redis, jti: string, exp: number, parentJti: string): Promise<void> {
+  await redis.set(`${EXCHANGED_PREFIX}${jti}`, parentJti, 'EX', Math.max(exp - Math.floor(Date.now() / 1000), 1));
+}
+
+/** Whether `jti` is an exchanged token (RFC 8693) that has not expired. */
+export async function isExchangedToken(redis: Redis, jti: string): Promise<boolean> {
+  return (await redis.exists(`${EXCHANGED_PREFIX}${jti}`)) === 1;
 }
