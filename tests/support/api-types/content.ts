@@ -1043,7 +1043,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request is not a GraphQL request, or the document does not parse or validate. */
+            /** @description The request is not a GraphQL request (JSON that does not hold together, nested deeper than 32, naming `query` twice), or the document does not parse or validate. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1063,7 +1063,7 @@ export interface operations {
                     "application/graphql-response+json": components["schemas"]["GraphQLResponse"];
                 };
             };
-            /** @description The token lacks the scope (`FORBIDDEN`). */
+            /** @description The token lacks the scope (`FORBIDDEN`): `content:write` for a mutation, a batch or a persisted query sent by its hash alone, `content:read` otherwise. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1085,6 +1085,16 @@ export interface operations {
             };
             /** @description The body is over the GraphQL body limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphQLResponse"];
+                    "application/graphql-response+json": components["schemas"]["GraphQLResponse"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON: `Content-Type` must be `application/json`, with `charset=utf-8` or none. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1144,7 +1154,7 @@ export interface operations {
                     "application/graphql-response+json": components["schemas"]["GraphQLResponse"];
                 };
             };
-            /** @description The request is not a GraphQL request, or the document does not parse or validate. */
+            /** @description The request is not a GraphQL request (JSON that does not hold together, nested deeper than 32, naming `query` twice), or the document does not parse or validate. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,7 +1174,7 @@ export interface operations {
                     "application/graphql-response+json": components["schemas"]["GraphQLResponse"];
                 };
             };
-            /** @description The token lacks the scope (`FORBIDDEN`). */
+            /** @description The token lacks the scope (`FORBIDDEN`): `content:write` for a mutation, a batch or a persisted query sent by its hash alone, `content:read` otherwise. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1186,6 +1196,16 @@ export interface operations {
             };
             /** @description The body is over the GraphQL body limit. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphQLResponse"];
+                    "application/graphql-response+json": components["schemas"]["GraphQLResponse"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON: `Content-Type` must be `application/json`, with `charset=utf-8` or none. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
