@@ -200,6 +200,8 @@ export async function startEdge(): Promise<Edge> {
       KAFKA_TOPIC_PREFIX: content.topicPrefix,
       RATE_LIMIT_PREFIX: uniqueName('ctgw'),
       SPEECH_MONGO_DB: uniqueName('ctspeech'),
+      // A test's stop does not wait out a WebSocket it left open (docs/gateway.md, "Shutdown").
+      SHUTDOWN_GRACE_MS: '3000',
       // The edge's plan limits (free: 3 rps) are not what these tests are about.
       PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 200, concurrency: 20 }, anonymous: { rps: 200, concurrency: 20 } }),
       LOG_LEVEL: 'warn',

@@ -129,7 +129,17 @@ describe('SIGTERM drains requests in flight', () => {
       });
       const inFlight = fetch(`${running.url}/api/v1/posts`).then(async (res) => ({ status: res.status, body: await res.json() }));
       expect(await content.arrived).toBe('/api/v1/posts');
-      const { exit } = await terminateAndAwaitDrain(running);
+      // The gateway keeps its listener through its shutdown grace (docs/gateway.md, "Shutdown"):
+      // not ready, and a new request is refused 503 in its interface's shape while the first waits.
+      let exited = false;
+      void running.exited.then(() => (exited = true));
+      const exit = running.stop('SIGTERM');
+      await eventually(async () => (await fetch(`${running.url}/readyz`)).status === 503, 20_000);
+      const refused = await fetch(`${running.url}/api/v1/posts`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(503);
+      expect(exited).toBe(false);
       content.answer(200, { data: [], meta: { total: 0 } });
       expect(await inFlight).toEqual({ status: 200, body: { data: [], meta: { total: 0 } } });
       expect(await exit).toBe(0);

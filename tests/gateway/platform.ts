@@ -77,6 +77,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     KAFKA_TOPIC_PREFIX: topicPrefix,
     RATE_LIMIT_PREFIX: rateLimitPrefix,
     UPSTREAM_TIMEOUT_MS: '10000',
+    // A test's stop does not wait out a WebSocket it left open (docs/gateway.md, "Shutdown").
+    SHUTDOWN_GRACE_MS: '3000',
     MONGO_URL: stack.MONGO_URL,
     SPEECH_MONGO_DB: speech.db,
     ...(options.speechWorkers ? { SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix } : {}),

@@ -96,6 +96,13 @@ export const gatewayConfigShape = {
    * revocations in Redis: the bound when a revocation notice on `auth:revocations` was missed.
    */
   WS_REVOCATION_SWEEP_MS: env.positiveInt(5_000),
+  /**
+   * On SIGTERM, how long work in flight (HTTP responses, `/stream` included, and WebSocket sessions)
+   * may go on while new requests are refused 503; then WebSockets are closed 1012 and the responses
+   * still running are cut (docs/gateway.md, "Shutdown"). The pod's termination grace period must
+   * exceed it (deploy/helm/platform).
+   */
+  SHUTDOWN_GRACE_MS: env.positiveInt(25_000),
   /** Bound for the nested-field fetch a subscription event may need from content. */
   SUBSCRIPTION_FETCH_TIMEOUT_MS: env.positiveInt(3_000),
   /** Speech edge (apps/gateway/src/speech, docs/speech.md). */

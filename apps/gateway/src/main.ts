@@ -30,6 +30,7 @@ import { watchQueueJobs } from './metrics/queue-jobs';
 import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
 import { referenceRoutes } from './reference/reference-routes';
+import { SERVICE_RESTART, createShutdownDrain } from './routing/shutdown-drain';
 import { routeUpgrades } from './routing/upgrades';
 import { createSpeechEdge } from './speech';
 import { authApiKeys } from './speech/api-keys';
@@ -171,6 +172,9 @@ async function main(): Promise<void> {
     logger,
   });
 
+  // SIGTERM: new work is refused at once, the work in flight goes on up to the grace (docs/gateway.md, "Shutdown").
+  const drain = createShutdownDrain({ graceMs: config.SHUTDOWN_GRACE_MS, openSessions: () => wss.clients.size + speech.openSessions() });
+
   await runService({
     name: 'gateway',
     host: config.HOST,
@@ -188,6 +192,7 @@ async function main(): Promise<void> {
     mount(app) {
       app.set('trust proxy', proxyTrust(config.TRUSTED_PROXIES));
       app.use(requestLogger(logger));
+      app.use(drain.requests);
       mountEdgeRoutes(app, {
         publicUrl: config.PUBLIC_URL,
         internalSecret: config.INTERNAL_SECRET,
@@ -216,9 +221,13 @@ async function main(): Promise<void> {
       });
     },
     onServer(server) {
-      routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), logger });
+      routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), refuse: (socket) => drain.refuseUpgrade(socket), logger });
     },
     async stopIntake() {
+      const drained = await drain.close();
+      logger.info({ drained, open: wss.clients.size + speech.openSessions() }, 'gateway intake stopped');
+      // Past the grace: subscribers are told to reconnect elsewhere before their feed stops.
+      for (const socket of wss.clients) socket.close(SERVICE_RESTART.code, SERVICE_RESTART.reason);
       revocationSweeps.stop();
       await feed.stop();
       hub.closeAll();

@@ -28,7 +28,9 @@ export type EdgeErrorCode =
   | 'payload_too_large'
   | 'upstream_unavailable'
   | 'upstream_error'
-  | 'upstream_timeout';
+  | 'upstream_timeout'
+  /** The gateway is shutting down (503 with Retry-After): another replica takes the retry. */
+  | 'shutting_down';
 
 function speechStatus(err: EdgeError): SpeechErrorStatus {
   switch (err.code) {

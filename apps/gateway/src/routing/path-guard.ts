@@ -3,7 +3,7 @@ import { nonCanonicalPath } from './canonical-path';
 import { sendEdgeError, type Surface } from './edge-errors';
 
 /** The interface a path belongs to, by its first segment, for the shape of a refusal. */
-function surfaceOf(path: string): Surface {
+export function surfaceOf(path: string): Surface {
   const first = path.split('/', 2)[1] ?? '';
   // `/v2` holds the speech API's one endpoint of the hosted API's second version (voice search).
   if (first === 'v1' || first === 'v2') return 'speech';

@@ -123,7 +123,13 @@ export interface SpeechEdge {
   queue: Queue<SynthesisJobData>;
   /** Readiness checks for the service's (`mongo`, with the speech database). */
   checks: Record<string, () => Promise<unknown>>;
-  /** Stops taking work: WebSocket sessions are closed (1001) and running jobs cancelled. */
+  /** `stream-input` sessions open now: the gateway's shutdown lets them finish, up to its grace. */
+  openSessions(): number;
+  /**
+   * Ends the work still in flight when the shutdown's grace is over: WebSocket sessions are closed
+   * (1012) and running jobs cancelled (recorded failed or cancelled and refunded, as any generation
+   * whose client did not get the whole audio). Jobs that ended before are not touched.
+   */
   stopIntake(): Promise<void>;
   /** Closes the speech database and the analysis threads, once requests have ended. */
   close(): Promise<void>;
@@ -219,6 +225,7 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
     router,
     routerV2: account?.routerV2 ?? Router(),
     handleUpgrade: (req, socket, head) => streamInput.handleUpgrade(req, socket, head),
+    openSessions: () => streamInput.openSessions(),
     queue,
     store: account?.store ?? null,
     checks: account ? { mongo: () => account.ready() } : {},

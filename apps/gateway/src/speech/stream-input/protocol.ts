@@ -1,4 +1,5 @@
 import { speechErrorBody, type SpeechError, type SpeechErrorStatus } from '@platform/errors';
+import { SERVICE_RESTART } from '../../routing/shutdown-drain';
 
 /** Close codes (RFC 6455 §7.4.1) per failure, documented in docs/speech.md. */
 export const CLOSE = {
@@ -7,6 +8,8 @@ export const CLOSE = {
   policy: 1008,
   tooBig: 1009,
   internal: 1011,
+  /** The gateway is restarting (a rollout, a scale-down): reconnect (routing/shutdown-drain.ts). */
+  serviceRestart: SERVICE_RESTART.code,
   tryAgainLater: 1013,
 } as const;
 

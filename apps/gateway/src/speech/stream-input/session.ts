@@ -7,6 +7,7 @@ import type { SpeechHooks } from '@platform/speech-jobs';
 import { messageBucket, type MessageRate } from '../../limits/message-rate';
 import { callerOf, type SpeechCaller } from '../caller';
 import { badRequest } from '../speech-errors';
+import { SERVICE_RESTART } from '../../routing/shutdown-drain';
 import type { JobRunner } from '../tts/job-runner';
 import { checkFormatPlan, checkSettings, checkVoiceId } from '../tts/parse-request';
 import { resolveVoice } from '../tts/resolve-voice';
@@ -157,10 +158,10 @@ export class StreamInputSession {
     void Promise.resolve(this.release?.()).catch(() => undefined);
   }
 
-  /** The gateway is shutting down. */
+  /** The gateway is shutting down and its grace is over: the job in hand is cancelled, the client told to reconnect. */
   shutdown(): void {
     this.abort.abort();
-    this.transport.close(CLOSE.goingAway, 'server shutting down');
+    this.transport.close(CLOSE.serviceRestart, SERVICE_RESTART.reason);
   }
 
   /** Tells the client what went wrong and closes the connection. */

@@ -148,6 +148,9 @@ export function createStreamInput(deps: StreamInputDeps) {
 
   return {
     handleUpgrade,
+    /** Sessions open now (the gateway's shutdown waits for them, up to its grace). */
+    openSessions: () => sessions.size,
+    /** Closes every session 1012 (its job cancelled) and takes no more. */
     async close() {
       for (const session of sessions) session.shutdown();
       wss.close();
