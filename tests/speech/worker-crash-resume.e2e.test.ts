@@ -1,8 +1,7 @@
-import type { Redis } from 'ioredis';
 import { eventually } from '@platform/testing';
-import { decodeFrame, type ChunkFrame } from '@platform/speech-jobs';
 import { restampOggSerial } from '../../apps/synthesis-worker/src/synthesis/ogg-serial';
 import { characterCount, historyItems } from './support/account-state';
+import { followStream, jobStreams, newJobStreamKey, type StoredFrame } from './support/job-streams';
 import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support/speech-stack';
 import { connectSession } from './support/ws-session';
 
@@ -15,69 +14,12 @@ import { connectSession } from './support/ws-session';
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const sentences = (label: string, n: number) => Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
 
-/** A frame of a job's stream as Redis holds it: when it was written (server clock) and by which worker. */
-interface StoredFrame {
-  atMs: number;
-  writer: string;
-  frame: ChunkFrame;
-}
-
-/**
- * Follows a job's stream from its first entry on a connection of its own, recording every frame
- * with its writer (`w`) and Redis's time, until `stop()` (the gateway deletes the stream when done).
- */
-function followStream(redis: Redis, key: string): { frames: StoredFrame[]; stop(): Promise<void> } {
-  const conn = redis.duplicate();
-  const frames: StoredFrame[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    let lastId = '0';
-    while (!stopped) {
-      const reply = (await conn.xreadBuffer('COUNT', 100, 'BLOCK', 200, 'STREAMS', key, lastId)) as [Buffer, [Buffer, Buffer[]][]][] | null;
-      for (const [, entries] of reply ?? []) {
-        for (const [id, fields] of entries) {
-          lastId = id.toString();
-          const w = fields.findIndex((f, i) => i % 2 === 0 && f.toString() === 'w');
-          frames.push({ atMs: Number(lastId.split('-')[0]), writer: w >= 0 ? fields[w + 1]!.toString() : '', frame: decodeFrame(fields) });
-        }
-      }
-    }
-  })();
-  return {
-    frames,
-    async stop() {
-      stopped = true;
-      await loop;
-      conn.disconnect();
-    },
-  };
-}
-
 function tts(stack: SpeechStack, body: unknown, route: '' | '/stream' | '/with-timestamps' = '') {
   return fetch(`${stack.url}/v1/text-to-speech/${RACHEL}${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey },
     body: JSON.stringify(body),
   });
-}
-
-/** The job streams of the stack now: `newJobStreamKey` passes over them. */
-async function jobStreams(stack: SpeechStack): Promise<Set<string>> {
-  return new Set(await stack.redis.keys(`${stack.prefix}:job:*:audio`));
-}
-
-/**
- * The stream of the job started after `existing` was taken (tests run one generation at a time),
- * once it exists. An earlier job's stream can outlive its response for a moment (the gateway
- * deletes it as it finishes), so it is passed over by name rather than assumed gone.
- */
-async function newJobStreamKey(stack: SpeechStack, existing: Set<string>): Promise<string> {
-  let key = '';
-  await eventually(async () => {
-    key = (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).find((k) => !existing.has(k)) ?? '';
-    return key !== '';
-  }, 30_000, 20);
-  return key;
 }
 
 /**

@@ -45,6 +45,13 @@ export const workerConfigShape = {
    * resumes the job of a dead one (docs/operations.md, "A worker dies mid-job").
    */
   SYNTHESIS_LOCK_MS: env.positiveInt(1_000),
+  /**
+   * On SIGTERM the worker takes no new jobs and lets the ones in hand finish for at most this long
+   * (milliseconds); a job still running then stops at its next piece and goes back to the queue,
+   * where another worker continues it after the audio already sent (never failed, not counted
+   * against SYNTHESIS_MAX_RESUMES). The pod's termination grace period must exceed it.
+   */
+  WORKER_DRAIN_MS: env.positiveInt(20_000),
   /** How often each worker looks for jobs whose lock has lapsed (BullMQ's stalled-job check). */
   SYNTHESIS_STALLED_INTERVAL_MS: env.positiveInt(500),
   /**

@@ -1,6 +1,6 @@
 import './tracing';
 import os from 'node:os';
-import { Worker } from 'bullmq';
+import { WaitingError, Worker } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { PREMADE_VOICES } from '@platform/speech-engine';
@@ -43,6 +43,8 @@ async function main(): Promise<void> {
   );
   metrics.realtimeSlots(capacity.slots);
   const hardStop = new AbortController();
+  // Aborted when a drain's bound (WORKER_DRAIN_MS) is over: the jobs still running are handed over.
+  const handOver = new AbortController();
 
   // BullMQ's blocking connection must retry forever (its own requirement).
   const workerConnection = redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
@@ -53,10 +55,10 @@ async function main(): Promise<void> {
     config.SYNTHESIS_QUEUE,
     // A child of the gateway's span for the job (W3C Trace Context in the job's data), active while
     // the job runs so the job's log lines carry its trace id.
-    async (job) => {
+    async (job, token) => {
       metrics.slotsInUse(1);
       try {
-        return await inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
+        const outcome = await inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
           processJob(job.data, {
             redis,
             logger,
@@ -67,9 +69,17 @@ async function main(): Promise<void> {
             neural,
             espeakBinary: config.ESPEAK_BINARY,
             signal: hardStop.signal,
+            handOver: handOver.signal,
             attempt: { worker: workerName, takeovers: job.stalledCounter },
           }),
         );
+        if (outcome === 'handed-over') {
+          // Back to the queue, ahead of the jobs of its priority, without counting as a stall (the
+          // resume limit is for workers that die) and without failing: another worker resumes it.
+          await job.moveToWait(token);
+          throw new WaitingError();
+        }
+        return outcome;
       } finally {
         metrics.slotsInUse(-1);
       }
@@ -111,8 +121,14 @@ async function main(): Promise<void> {
     // Work arrives through the BullMQ queue; HTTP is health only (metrics: METRICS_PORT).
     mount: () => undefined,
     async stopIntake() {
-      // Drain: take no new jobs, finish the ones in hand (bounded by the service's drain timeout).
+      // Drain: take no new jobs, finish the ones in hand; those still running after WORKER_DRAIN_MS
+      // are handed over at their next piece (docs/operations.md, "Rolling out and scaling down").
+      const bound = setTimeout(() => {
+        logger.info({ drainMs: config.WORKER_DRAIN_MS }, 'drain bound reached; handing the running synthesis jobs over');
+        handOver.abort();
+      }, config.WORKER_DRAIN_MS);
       await worker.close();
+      clearTimeout(bound);
     },
     async close() {
       hardStop.abort();

@@ -19,7 +19,7 @@ export interface WorkerMetrics {
 }
 
 /** The decision list's outcome names (`complete` is the job's state, `completed` the metric's value). */
-const OUTCOME_LABEL: Record<JobOutcome, string> = { complete: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'expired', superseded: 'taken_over', duplicate: 'duplicate' };
+const OUTCOME_LABEL: Record<JobOutcome, string> = { complete: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'expired', superseded: 'taken_over', duplicate: 'duplicate', 'handed-over': 'handed_over' };
 
 /** Seconds: queue waits and runs from milliseconds to the minutes a 5 000-character text takes. */
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -44,7 +44,7 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
   });
   const jobs = new Counter({
     name: 'synthesis_jobs_total',
-    help: 'Synthesis jobs ended, by outcome (completed, failed, cancelled by the client, expired before starting, taken_over by another worker while still running, duplicate: handed out again after it had ended)',
+    help: 'Synthesis jobs ended, by outcome (completed, failed, cancelled by the client, expired before starting, taken_over by another worker while still running, duplicate: handed out again after it had ended, handed_over: put back in the queue by a draining worker for another to continue)',
     labelNames: ['model', 'outcome'],
     registers,
   });

@@ -50,6 +50,13 @@ export interface ProcessDeps {
   /** Aborted on a hard stop: kills the engine processes of the job. */
   signal?: AbortSignal;
   /**
+   * Aborted when this worker is draining and its bound (`WORKER_DRAIN_MS`) is over: the job stops
+   * at the next piece, its audio so far stays in the stream, and it ends `handed-over` (neither
+   * ended nor recorded) for the caller to put back in the queue, where another worker resumes it
+   * after the audio already sent, as it would a lost worker's job (docs/decisions.md).
+   */
+  handOver?: AbortSignal;
+  /**
    * This attempt: the worker process (`host:pid`, stored with every frame it writes) and how often
    * the job was taken over from a lost worker before (BullMQ's stalled counter). Default: a first
    * attempt by an unnamed worker.
@@ -69,8 +76,9 @@ export function jobRenderParams(data: Pick<SynthesisJobData, 'voice' | 'language
 /**
  * `superseded`: another worker took the job over while this one still ran it (this one was taken
  * for dead). `duplicate`: the queue handed out a job an earlier attempt had already ended.
+ * `handed-over`: stopped by this worker's drain (`handOver`); the job goes back to the queue.
  */
-export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired' | 'superseded' | 'duplicate';
+export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired' | 'superseded' | 'duplicate' | 'handed-over';
 
 /**
  * Runs one synthesis job: synthesise piece by piece, publish audio frames with sequence numbers,
@@ -142,7 +150,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(data.pieces ? { pieces: data.pieces } : {}),
         params,
         format,
-        shouldStop: async () => halted || (await redis.exists(cancel)) === 1,
+        shouldStop: async () => halted || deps.handOver?.aborted === true || (await redis.exists(cancel)) === 1,
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
         ...(pcmFor ? { pcmFor } : {}),
@@ -157,7 +165,11 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       },
     );
     await batcher.done();
-    if (progress.stopped) {
+    if (progress.stopped && deps.handOver?.aborted && (await redis.exists(cancel)) === 0) {
+      // The stream stays as it is, the job unended and unrecorded: the next attempt continues it.
+      outcome = 'handed-over';
+      log.info({ piecesDone: progress.pieces }, 'synthesis job handed over: this worker is draining');
+    } else if (progress.stopped) {
       outcome = 'cancelled';
       log.info({ piecesDone: progress.pieces }, 'synthesis job cancelled by its client');
       // Nobody reads this stream any more: remove it rather than finish it.
@@ -189,6 +201,10 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
       await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
     }
+  }
+  if (outcome === 'handed-over') {
+    metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
+    return outcome;
   }
   // Taken over at the last moment (after the last frame): the new owner records the job.
   if (outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true))) outcome = 'superseded';
