@@ -1,10 +1,10 @@
 import { getOperationAST, Kind, parse } from 'graphql';
-import { readGraphqlBody } from '../src/routing/graphql-body';
+import { readGraphqlBody, SCAN_SLICE_BYTES } from '../src/routing/graphql-body';
 import { graphqlOperationKind, graphqlOperationKindFromQueryString, operationKind, type OperationKind } from '../src/routing/graphql-operation';
 
 /** What the gateway decides for a POST body: the operation's kind, or `refused` (a 400). */
-function kindOfBody(body: string | Buffer): OperationKind | 'refused' {
-  const read = readGraphqlBody(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+async function kindOfBody(body: string | Buffer): Promise<OperationKind | 'refused'> {
+  const read = await readGraphqlBody(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   return read.shape === 'refused' ? 'refused' : graphqlOperationKind(read);
 }
 
@@ -22,69 +22,69 @@ function seeded(seed: number): (n: number) => number {
 }
 
 describe('the operation a GraphQL-over-HTTP request runs', () => {
-  it('names queries, mutations and subscriptions, selected by operationName as GraphQL selects them', () => {
-    expect(kindOf({ query: '{ posts { totalCount } }' })).toBe('query');
-    expect(kindOf({ query: 'query Posts { posts { totalCount } }', operationName: null })).toBe('query');
-    expect(kindOf({ query: 'mutation { deletePost(id: "1") { success } }' })).toBe('mutation');
-    expect(kindOf({ query: 'mutation Delete($id: ID!) @a(b: {c: [1]}) { deletePost(id: $id) { success } }', variables: { id: '1' } })).toBe('mutation');
-    expect(kindOf({ query: 'query A { a } mutation B { b }', operationName: 'B' })).toBe('mutation');
-    expect(kindOf({ query: 'query A { a } mutation B { b }', operationName: 'A' })).toBe('query');
-    expect(kindOf({ query: 'fragment F on Post { id } query A { ...F } mutation B { b { ...F } }', operationName: 'A' })).toBe('query');
-    expect(kindOf({ query: 'subscription { onPostCreated { id } }' })).toBe('subscription');
-    expect(graphqlOperationKindFromQueryString('subscription { onPostCreated { id } }', undefined)).toBe('subscription');
-    expect(graphqlOperationKindFromQueryString('query A { a } mutation B { b }', 'B')).toBe('mutation');
+  it('names queries, mutations and subscriptions, selected by operationName as GraphQL selects them', async () => {
+    expect(await kindOf({ query: '{ posts { totalCount } }' })).toBe('query');
+    expect(await kindOf({ query: 'query Posts { posts { totalCount } }', operationName: null })).toBe('query');
+    expect(await kindOf({ query: 'mutation { deletePost(id: "1") { success } }' })).toBe('mutation');
+    expect(await kindOf({ query: 'mutation Delete($id: ID!) @a(b: {c: [1]}) { deletePost(id: $id) { success } }', variables: { id: '1' } })).toBe('mutation');
+    expect(await kindOf({ query: 'query A { a } mutation B { b }', operationName: 'B' })).toBe('mutation');
+    expect(await kindOf({ query: 'query A { a } mutation B { b }', operationName: 'A' })).toBe('query');
+    expect(await kindOf({ query: 'fragment F on Post { id } query A { ...F } mutation B { b { ...F } }', operationName: 'A' })).toBe('query');
+    expect(await kindOf({ query: 'subscription { onPostCreated { id } }' })).toBe('subscription');
+    expect(await graphqlOperationKindFromQueryString('subscription { onPostCreated { id } }', undefined)).toBe('subscription');
+    expect(await graphqlOperationKindFromQueryString('query A { a } mutation B { b }', 'B')).toBe('mutation');
   });
 
-  it('is unknown for what content will not run: no document, a syntax error, a name that selects nothing, two operations and no name', () => {
-    expect(kindOf({ query: '{ posts ' })).toBe('unknown');
-    expect(kindOf({ query: 42 })).toBe('unknown');
-    expect(kindOf({ query: '' })).toBe('unknown');
-    expect(kindOf({ variables: {} })).toBe('unknown');
-    expect(kindOf({ query: 'query A { a } mutation B { b }' })).toBe('unknown');
-    expect(kindOf({ query: 'query A { a } mutation B { b }', operationName: 'C' })).toBe('unknown');
-    expect(kindOf({ query: 'type Query { a: Int } mutation { b }' })).toBe('unknown');
-    expect(kindOf({ query: 'mutation { a }', operationName: 7 })).toBe('unknown');
+  it('is unknown for what content will not run: no document, a syntax error, a name that selects nothing, two operations and no name', async () => {
+    expect(await kindOf({ query: '{ posts ' })).toBe('unknown');
+    expect(await kindOf({ query: 42 })).toBe('unknown');
+    expect(await kindOf({ query: '' })).toBe('unknown');
+    expect(await kindOf({ variables: {} })).toBe('unknown');
+    expect(await kindOf({ query: 'query A { a } mutation B { b }' })).toBe('unknown');
+    expect(await kindOf({ query: 'query A { a } mutation B { b }', operationName: 'C' })).toBe('unknown');
+    expect(await kindOf({ query: 'type Query { a: Int } mutation { b }' })).toBe('unknown');
+    expect(await kindOf({ query: 'mutation { a }', operationName: 7 })).toBe('unknown');
   });
 
-  it('takes what it cannot see as a mutation: a batch, and a persisted query sent by its hash alone', () => {
-    expect(kindOf([{ query: '{ posts { totalCount } }' }, 'not a request'])).toBe('mutation');
+  it('takes what it cannot see as a mutation: a batch, and a persisted query sent by its hash alone', async () => {
+    expect(await kindOf([{ query: '{ posts { totalCount } }' }, 'not a request'])).toBe('mutation');
     const persisted = { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } };
-    expect(kindOf(persisted)).toBe('mutation');
-    expect(kindOf({ ...persisted, query: null })).toBe('mutation');
+    expect(await kindOf(persisted)).toBe('mutation');
+    expect(await kindOf({ ...persisted, query: null })).toBe('mutation');
     // Apollo takes a falsy non-string query as absent, and looks the hash up.
-    expect(kindOf({ ...persisted, query: 0 })).toBe('mutation');
-    expect(kindOf({ query: '{ a }', extensions: {} })).toBe('query');
+    expect(await kindOf({ ...persisted, query: 0 })).toBe('mutation');
+    expect(await kindOf({ query: '{ a }', extensions: {} })).toBe('query');
   });
 
-  it('is not tricked into taking a mutation for a query', () => {
+  it('is not tricked into taking a mutation for a query', async () => {
     const mutation = 'mutation { deletePost(id: "1") { success } }';
     // JSON: the member named twice (JSON.parse keeps the last), also through an escaped name.
-    expect(kindOfBody(`{"query":"{ a }","query":${JSON.stringify(mutation)}}`)).toBe('refused');
-    expect(kindOfBody(`{"query":"{ a }","\\u0071uery":${JSON.stringify(mutation)}}`)).toBe('refused');
-    expect(kindOfBody(`{"operationName":"A","operationName":"B","query":"query A { a } mutation B { b }"}`)).toBe('refused');
+    expect(await kindOfBody(`{"query":"{ a }","query":${JSON.stringify(mutation)}}`)).toBe('refused');
+    expect(await kindOfBody(`{"query":"{ a }","\\u0071uery":${JSON.stringify(mutation)}}`)).toBe('refused');
+    expect(await kindOfBody(`{"operationName":"A","operationName":"B","query":"query A { a } mutation B { b }"}`)).toBe('refused');
     // JSON escapes in the member's name and value are decoded before judging.
-    expect(kindOfBody(`{"\\u0071uery":"mut\\u0061tion { a }"}`)).toBe('mutation');
-    expect(kindOfBody(`{"query":"\\u006d\\u0075\\u0074ation { a }"}`)).toBe('mutation');
+    expect(await kindOfBody(`{"\\u0071uery":"mut\\u0061tion { a }"}`)).toBe('mutation');
+    expect(await kindOfBody(`{"query":"\\u006d\\u0075\\u0074ation { a }"}`)).toBe('mutation');
     // A `query` member that is not the request's own.
-    expect(kindOf({ variables: { query: '{ a }' }, query: mutation })).toBe('mutation');
-    expect(kindOf({ extensions: { nested: [{ query: '{ a }' }] }, query: mutation })).toBe('mutation');
+    expect(await kindOf({ variables: { query: '{ a }' }, query: mutation })).toBe('mutation');
+    expect(await kindOf({ extensions: { nested: [{ query: '{ a }' }] }, query: mutation })).toBe('mutation');
     // A UTF-8 byte order mark, which content's parser drops.
-    expect(kindOfBody(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ query: mutation }))]))).toBe('mutation');
+    expect(await kindOfBody(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ query: mutation }))]))).toBe('mutation');
     // GraphQL comments, strings and block strings that look like definitions.
-    expect(kindOf({ query: '# query { a }\nmutation { b }' })).toBe('mutation');
-    expect(kindOf({ query: 'query A { a } # }\r mutation B { b }', operationName: 'B' })).toBe('mutation');
-    expect(kindOf({ query: 'mutation M { a(s: "} query Q { b }") }', operationName: 'M' })).toBe('mutation');
-    expect(kindOf({ query: 'mutation M { a(s: "\\" } query Q { b } \\"") }' })).toBe('mutation');
-    expect(kindOf({ query: 'mutation M { a(s: """ \\""" } query Q { b } """) }' })).toBe('mutation');
-    expect(kindOf({ query: '"a description" mutation { a }' })).toBe('mutation');
-    expect(kindOf({ query: '\ufeff,,mutation{a}' })).toBe('mutation');
+    expect(await kindOf({ query: '# query { a }\nmutation { b }' })).toBe('mutation');
+    expect(await kindOf({ query: 'query A { a } # }\r mutation B { b }', operationName: 'B' })).toBe('mutation');
+    expect(await kindOf({ query: 'mutation M { a(s: "} query Q { b }") }', operationName: 'M' })).toBe('mutation');
+    expect(await kindOf({ query: 'mutation M { a(s: "\\" } query Q { b } \\"") }' })).toBe('mutation');
+    expect(await kindOf({ query: 'mutation M { a(s: """ \\""" } query Q { b } """) }' })).toBe('mutation');
+    expect(await kindOf({ query: '"a description" mutation { a }' })).toBe('mutation');
+    expect(await kindOf({ query: '\ufeff,,mutation{a}' })).toBe('mutation');
     // Two operations of one name (validation refuses them): the stricter counts.
-    expect(kindOf({ query: 'query A { a } mutation A { b }', operationName: 'A' })).toBe('mutation');
+    expect(await kindOf({ query: 'query A { a } mutation A { b }', operationName: 'A' })).toBe('mutation');
     // Past the token bound the old parser had (it answered `unknown` there).
-    expect(kindOf({ query: `mutation { ${'a '.repeat(20_001)}}` })).toBe('mutation');
+    expect(await kindOf({ query: `mutation { ${'a '.repeat(20_001)}}` })).toBe('mutation');
   });
 
-  it('agrees with graphql-js on every document graphql-js accepts (generated from tricky pieces, and with a character dropped)', () => {
+  it('agrees with graphql-js on every document graphql-js accepts (generated from tricky pieces, and with a character dropped)', async () => {
     const random = seeded(42);
     const pick = <T>(items: readonly T[]): T => items[random(items.length)]!;
     const ignored = ['', ' ', ',', '\n', '# mutation { x }\n', '# } query Q {\r', '\ufeff'];
@@ -117,7 +117,7 @@ describe('the operation a GraphQL-over-HTTP request runs', () => {
         continue;
       }
       kinds.set(expected, (kinds.get(expected) ?? 0) + 1);
-      expect({ text, operationName, kind: operationKind(text, operationName) }).toEqual({ text, operationName, kind: expected });
+      expect({ text, operationName, kind: await operationKind(text, operationName) }).toEqual({ text, operationName, kind: expected });
     }
     // Each kind came up often enough to mean something.
     for (const kind of ['query', 'mutation', 'subscription', 'unknown'] as const) expect({ kind, enough: (kinds.get(kind) ?? 0) > 100 }).toEqual({ kind, enough: true });
@@ -125,23 +125,36 @@ describe('the operation a GraphQL-over-HTTP request runs', () => {
 });
 
 describe('reading a POST body', () => {
-  it('refuses JSON nested past the bound, whatever its size, without reading on', () => {
-    expect(kindOf({ query: '{ a }', variables: { a: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] } })).toBe('query');
-    const deep = readGraphqlBody(Buffer.from(`{"query":"{ a }","variables":{"a":${'['.repeat(40)}${']'.repeat(40)}}}`));
+  it('refuses JSON nested past the bound, whatever its size, without reading on', async () => {
+    expect(await kindOf({ query: '{ a }', variables: { a: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] } })).toBe('query');
+    const deep = await readGraphqlBody(Buffer.from(`{"query":"{ a }","variables":{"a":${'['.repeat(40)}${']'.repeat(40)}}}`));
     expect(deep).toEqual({ shape: 'refused', message: 'the request body nests deeper than 32 arrays or objects' });
-    const megabyte = readGraphqlBody(Buffer.from('['.repeat(512 * 1024) + ']'.repeat(512 * 1024)));
+    const megabyte = await readGraphqlBody(Buffer.from('['.repeat(512 * 1024) + ']'.repeat(512 * 1024)));
     expect(megabyte.shape).toBe('refused');
   });
 
-  it('refuses what is not a JSON object or array, and JSON that does not hold together', () => {
-    for (const body of ['', '   ', '42', '"query"', 'null', '{"query":"{ a }"', '{"query" "{ a }"}', '{"query":"{ a }",}', '[1,]', '{} {}', '{"a":1}x', '{"query":"{ a }"]', '{"query":"\\x"}']) {
-      expect({ body, read: readGraphqlBody(Buffer.from(body)).shape }).toEqual({ body, read: 'refused' });
-    }
-    expect(readGraphqlBody(Buffer.from('{}'))).toEqual({ shape: 'request', query: undefined, operationName: undefined, hasExtensions: false });
-    expect(readGraphqlBody(Buffer.from(' [ ] '))).toEqual({ shape: 'batch' });
+  it('gives the event loop a turn every slice of a large body and of its document, and none for a small one', async () => {
+    const turns = async (work: () => Promise<unknown>) => {
+      let turned = false;
+      setImmediate(() => (turned = true));
+      await work();
+      return turned;
+    };
+    const large = JSON.stringify({ query: `{ ${'a '.repeat(SCAN_SLICE_BYTES)}}`, variables: { a: 'x'.repeat(SCAN_SLICE_BYTES) } });
+    expect(await turns(() => readGraphqlBody(Buffer.from(large)))).toBe(true);
+    expect(await turns(() => operationKind(`{ ${'a '.repeat(SCAN_SLICE_BYTES)}}`, undefined))).toBe(true);
+    expect(await turns(() => kindOf({ query: '{ a }' }))).toBe(false);
   });
 
-  it('reads what JSON.parse reads (generated bodies, and those bodies with a character dropped or repeated)', () => {
+  it('refuses what is not a JSON object or array, and JSON that does not hold together', async () => {
+    for (const body of ['', '   ', '42', '"query"', 'null', '{"query":"{ a }"', '{"query" "{ a }"}', '{"query":"{ a }",}', '[1,]', '{} {}', '{"a":1}x', '{"query":"{ a }"]', '{"query":"\\x"}']) {
+      expect({ body, read: (await readGraphqlBody(Buffer.from(body))).shape }).toEqual({ body, read: 'refused' });
+    }
+    expect(await readGraphqlBody(Buffer.from('{}'))).toEqual({ shape: 'request', query: undefined, operationName: undefined, hasExtensions: false });
+    expect(await readGraphqlBody(Buffer.from(' [ ] '))).toEqual({ shape: 'batch' });
+  });
+
+  it('reads what JSON.parse reads (generated bodies, and those bodies with a character dropped or repeated)', async () => {
     const random = seeded(7);
     const names = ['"query"', '"\\u0071uery"', '"operationName"', '"extensions"', '"variables"', '"a"'];
     const scalars = ['"{ a }"', '"mutation { a }"', '"A"', '"\\"}"', '1', '-2.5e3', 'null', 'true', '""'];
@@ -168,7 +181,7 @@ describe('reading a POST body', () => {
         continue;
       }
       parsed++;
-      const read = readGraphqlBody(Buffer.from(text));
+      const read = await readGraphqlBody(Buffer.from(text));
       if (typeof json !== 'object' || json === null) {
         expect({ text, shape: read.shape }).toEqual({ text, shape: 'refused' });
         continue;

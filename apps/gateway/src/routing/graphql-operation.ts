@@ -1,4 +1,5 @@
-import { NOT_A_STRING, type GraphqlBody, type MemberValue } from './graphql-body';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { NOT_A_STRING, SCAN_SLICE_BYTES, type GraphqlBody, type MemberValue } from './graphql-body';
 
 export type OperationKind = 'query' | 'mutation' | 'subscription' | 'unknown';
 
@@ -52,10 +53,11 @@ function stringEnd(text: string, start: number): number {
  * The operations a document defines at its top level, found without parsing it: one pass over the
  * text that skips strings, block strings and comments as GraphQL's lexer does, counts brackets, and
  * reads only the keyword and name that open each definition. Its time is linear in the text and it
- * holds no tree, so no text costs more than reading it. A document it cannot follow is `null`
+ * holds no tree, so no text costs more than reading it; the event loop gets a turn every `SCAN_SLICE_BYTES`
+ * characters. A document it cannot follow is `null`
  * (GraphQL would refuse it too, or it holds definitions content does not execute).
  */
-export function topLevelOperations(text: string): Operation[] | null {
+export async function topLevelOperations(text: string): Promise<Operation[] | null> {
   const operations: Operation[] = [];
   let depth = 0;
   // At depth 0: between definitions; after an operation keyword (its name may follow); in a
@@ -63,7 +65,13 @@ export function topLevelOperations(text: string): Operation[] | null {
   let state: 'between' | 'keyword' | 'header' = 'between';
   let current: Operation | undefined;
   let at = 0;
+  // The event loop gets a turn between slices, as in graphql-body.ts.
+  let nextSlice = SCAN_SLICE_BYTES;
   while (at < text.length) {
+    if (at >= nextSlice) {
+      nextSlice = at + SCAN_SLICE_BYTES;
+      await nextTurn();
+    }
     const code = text.charCodeAt(at);
     // Ignored tokens: white space, line terminators, commas, the byte order mark, comments.
     if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x2c || code === 0xfeff) {
@@ -143,8 +151,8 @@ export function topLevelOperations(text: string): Operation[] | null {
  * name (GraphQL's validation refuses that), the stricter kind counts: a mutation is never taken for
  * a query.
  */
-export function operationKind(query: string, operationName: string | undefined): OperationKind {
-  const operations = topLevelOperations(query);
+export async function operationKind(query: string, operationName: string | undefined): Promise<OperationKind> {
+  const operations = await topLevelOperations(query);
   if (!operations) return 'unknown';
   const chosen = operationName === undefined ? (operations.length === 1 ? operations : []) : operations.filter((op) => op.name === operationName);
   if (chosen.length === 0) return 'unknown';
@@ -165,7 +173,7 @@ function text(value: MemberValue): string | undefined {
  * ever), and a request without a query text but with `extensions` (an automatic persisted query sent
  * by its hash alone: the text content remembered for that hash may be a mutation).
  */
-export function graphqlOperationKind(body: Exclude<GraphqlBody, { shape: 'refused' }>): OperationKind {
+export async function graphqlOperationKind(body: Exclude<GraphqlBody, { shape: 'refused' }>): Promise<OperationKind> {
   if (body.shape === 'batch') return 'mutation';
   const query = text(body.query);
   if (query === undefined) return body.hasExtensions ? 'mutation' : 'unknown';
@@ -175,7 +183,7 @@ export function graphqlOperationKind(body: Exclude<GraphqlBody, { shape: 'refuse
 }
 
 /** The same for a GET, from its URL's parameters (content runs only queries over GET). */
-export function graphqlOperationKindFromQueryString(query: unknown, operationName: unknown): OperationKind {
+export async function graphqlOperationKindFromQueryString(query: unknown, operationName: unknown): Promise<OperationKind> {
   if (typeof query !== 'string') return 'unknown';
   return operationKind(query, typeof operationName === 'string' ? operationName : undefined);
 }

@@ -46,17 +46,17 @@ export function graphqlRequests(maxBodyBytes: number): Router {
       sendEdgeError(res, 'graphql', { status: 400, code: 'invalid_request', message: 'request body could not be read' });
     }
   });
-  router.use((req, res, next) => {
+  router.use(async (req, res, next) => {
     let kind: OperationKind;
     if (req.method === 'GET') {
-      kind = graphqlOperationKindFromQueryString(req.query.query, req.query.operationName);
+      kind = await graphqlOperationKindFromQueryString(req.query.query, req.query.operationName);
     } else {
-      const body = readGraphqlBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+      const body = await readGraphqlBody(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
       if (body.shape === 'refused') {
         sendEdgeError(res, 'graphql', { status: 400, code: 'invalid_request', message: body.message });
         return;
       }
-      kind = graphqlOperationKind(body);
+      kind = await graphqlOperationKind(body);
     }
     const identity = req.identity;
     const needed = scopeFor(kind);
