@@ -40,11 +40,17 @@ export const workerConfigShape = {
   /** Prefix of the per-job Redis keys; must match the gateway's. */
   SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
   /**
-   * A job whose worker stops renewing its lock for this long is taken as lost (the worker renews it
-   * four times per period). With SYNTHESIS_STALLED_INTERVAL_MS it bounds how soon another worker
-   * resumes the job of a dead one (docs/operations.md, "A worker dies mid-job").
+   * A job whose worker stops renewing its lock for this long is taken as lost. The worker's lock
+   * heartbeat thread renews it four times per period, off the main loop, so only a dead (or frozen)
+   * process misses it. With SYNTHESIS_STALLED_INTERVAL_MS it bounds how soon another worker resumes
+   * the job of a dead one (docs/operations.md, "A worker dies mid-job").
    */
   SYNTHESIS_LOCK_MS: env.positiveInt(1_000),
+  /**
+   * How often an idle takeover slot (the one slot beyond WORKER_CONCURRENCY that only jobs taken
+   * over from a lost worker use) looks for one in the queue (milliseconds).
+   */
+  SYNTHESIS_TAKEOVER_POLL_MS: env.positiveInt(100),
   /**
    * On SIGTERM the worker takes no new jobs and lets the ones in hand finish for at most this long
    * (milliseconds); a job still running then stops at its next piece and goes back to the queue,

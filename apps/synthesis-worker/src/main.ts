@@ -1,6 +1,6 @@
 import './tracing';
 import os from 'node:os';
-import { WaitingError, Worker } from 'bullmq';
+import { WaitingError, Worker, type Job } from 'bullmq';
 import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, runService } from '@platform/service';
 import { PREMADE_VOICES } from '@platform/speech-engine';
@@ -9,6 +9,8 @@ import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStale
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
+import { startLockHeartbeat } from './liveness/lock-heartbeat';
+import { startTakeoverSlot } from './liveness/takeover-slot';
 import { createMetrics } from './synthesis/metrics';
 import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
 import { resolveCapacity } from './synthesis/realtime-capacity';
@@ -51,61 +53,90 @@ async function main(): Promise<void> {
   workerConnection.on('error', () => undefined);
   // Stored with every frame this process writes: which worker wrote which part of a job's audio.
   const workerName = `${os.hostname()}:${process.pid}`;
-  const worker = new Worker<SynthesisJobData>(
-    config.SYNTHESIS_QUEUE,
-    // A child of the gateway's span for the job (W3C Trace Context in the job's data), active while
-    // the job runs so the job's log lines carry its trace id.
-    async (job, token) => {
-      metrics.slotsInUse(1);
-      try {
-        const outcome = await inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
-          processJob(job.data, {
-            redis,
-            logger,
-            metrics,
-            queue: config.SYNTHESIS_QUEUE,
-            enqueuedAt: job.timestamp,
-            recordHistory,
-            neural,
-            espeakBinary: config.ESPEAK_BINARY,
-            signal: hardStop.signal,
-            handOver: handOver.signal,
-            attempt: { worker: workerName, takeovers: job.stalledCounter },
-          }),
-        );
-        if (outcome === 'handed-over') {
-          // Back to the queue, ahead of the jobs of its priority, without counting as a stall (the
-          // resume limit is for workers that die) and without failing: another worker resumes it.
-          await job.moveToWait(token);
-          throw new WaitingError();
-        }
-        return outcome;
-      } finally {
-        metrics.slotsInUse(-1);
+  // `heartbeat` (the lock heartbeat, which aborts a job whose lock is lost) is made below, once the
+  // workers have ids; BullMQ hands out the first job only after connecting, so it is there by then.
+  // A child of the gateway's span for the job (W3C Trace Context in the job's data), active while
+  // the job runs so the job's log lines carry its trace id.
+  const runJob = async (job: Job<SynthesisJobData>, token?: string) => {
+    const lost = heartbeat.hold(job.id ?? job.data.jobId);
+    metrics.slotsInUse(1);
+    try {
+      const outcome = await inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
+        processJob(job.data, {
+          redis,
+          logger,
+          metrics,
+          queue: config.SYNTHESIS_QUEUE,
+          enqueuedAt: job.timestamp,
+          recordHistory,
+          neural,
+          espeakBinary: config.ESPEAK_BINARY,
+          signal: hardStop.signal,
+          handOver: handOver.signal,
+          lost,
+          attempt: { worker: workerName, takeovers: job.stalledCounter },
+        }),
+      );
+      if (outcome === 'handed-over') {
+        // Back to the queue, ahead of the jobs of its priority, without counting as a stall (the
+        // resume limit is for workers that die) and without failing: another worker resumes it.
+        await job.moveToWait(token);
+        throw new WaitingError();
       }
-    },
-    {
-      connection: workerConnection,
-      concurrency: capacity.slots,
-      // A dead worker's job is found within about a lock period plus a check interval and goes
-      // back to the queue's head; the next worker resumes it after the audio already sent
-      // (process-job.ts). Renewing four times per period keeps a busy event loop from losing it.
-      lockDuration: config.SYNTHESIS_LOCK_MS,
-      lockRenewTime: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
-      stalledInterval: config.SYNTHESIS_STALLED_INTERVAL_MS,
-      maxStalledCount: config.SYNTHESIS_MAX_RESUMES,
-    },
-  );
-  worker.on('error', (err) => logger.warn({ err: err.message }, 'synthesis worker error'));
-  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
-  worker.on('failed', (job, err) => {
+      return outcome;
+    } finally {
+      metrics.slotsInUse(-1);
+      heartbeat.release(job.id ?? job.data.jobId);
+    }
+  };
+  const lockOptions = {
+    // A dead worker's job is found within about a lock period plus a check interval and goes
+    // back to the queue's head; the next worker resumes it after the audio already sent
+    // (process-job.ts). The lock heartbeat thread renews the locks four times per period, off the
+    // main loop, so a busy worker is never taken for dead; BullMQ's own renewal stays as a second.
+    lockDuration: config.SYNTHESIS_LOCK_MS,
+    lockRenewTime: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
+    stalledInterval: config.SYNTHESIS_STALLED_INTERVAL_MS,
+    maxStalledCount: config.SYNTHESIS_MAX_RESUMES,
+  };
+  const worker = new Worker<SynthesisJobData>(config.SYNTHESIS_QUEUE, runJob, {
+    connection: workerConnection,
+    concurrency: capacity.slots,
+    ...lockOptions,
+  });
+  // The takeover slot's fetcher: a manual worker (no processor) that only the slot drives.
+  const takeoverFetcher = new Worker<SynthesisJobData>(config.SYNTHESIS_QUEUE, null, { connection: workerConnection, autorun: false, ...lockOptions });
+  const heartbeat = startLockHeartbeat({
+    redisUrl: config.REDIS_URL,
+    activeKey: worker.keys.active!,
+    stalledKey: worker.keys.stalled!,
+    jobKeyPrefix: worker.toKey(''),
+    workerIds: [worker.id, takeoverFetcher.id],
+    lockMs: config.SYNTHESIS_LOCK_MS,
+    intervalMs: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
+  });
+  const takeoverSlot = startTakeoverSlot({
+    fetcher: takeoverFetcher,
+    redis,
+    waitKey: worker.keys.wait!,
+    pollMs: config.SYNTHESIS_TAKEOVER_POLL_MS,
+    run: runJob,
+    logger,
+  });
+  const onFailed = (job: Job<SynthesisJobData> | undefined, err: Error) => {
     logger.warn({ jobId: job?.id, err: err.message }, 'synthesis job failed');
     // Lost more often than SYNTHESIS_MAX_RESUMES allows: the queue fails it without running it, so
     // its client is told here rather than after the gateway's frame timeout.
     if (job && job.stalledCounter > config.SYNTHESIS_MAX_RESUMES) {
+      metrics.jobLost({ model: job.data.modelId });
       failLostJob(redis, job.data, { token: `${workerName}#failed`, worker: workerName }).catch((e: unknown) => logger.error({ err: e, jobId: job.id }, 'ending a lost synthesis job failed'));
     }
-  });
+  };
+  for (const w of [worker, takeoverFetcher]) {
+    w.on('error', (err) => logger.warn({ err: err.message }, 'synthesis worker error'));
+    w.on('failed', onFailed);
+  }
+  worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
 
   await runService({
     name: 'synthesis-worker',
@@ -127,11 +158,12 @@ async function main(): Promise<void> {
         logger.info({ drainMs: config.WORKER_DRAIN_MS }, 'drain bound reached; handing the running synthesis jobs over');
         handOver.abort();
       }, config.WORKER_DRAIN_MS);
-      await worker.close();
+      await Promise.all([worker.close(), takeoverSlot.close().then(() => takeoverFetcher.close())]);
       clearTimeout(bound);
     },
     async close() {
       hardStop.abort();
+      await heartbeat.close();
       await sweeper.stop();
       await Promise.allSettled([mongo.close(), redis.quit(), workerConnection.quit()]);
     },

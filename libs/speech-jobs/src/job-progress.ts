@@ -10,6 +10,8 @@ export interface JobProgress {
   audio: Buffer;
   /** Piece frames written so far: pieces 0 … pieces-1 are marked done. */
   pieces: number;
+  /** When the stream's latest frame was written (Redis's clock, milliseconds; from its entry id). */
+  lastFrameAt?: number;
   /** The stream's last frame (end, error or cancelled), when an earlier attempt wrote it. */
   last?: ChunkFrame;
   /**
@@ -58,11 +60,12 @@ export async function claimJob(redis: Redis, prefix: string, jobId: string, toke
   const entries = (await redis.xrangeBuffer(audioStreamKey(prefix, jobId), '-', '+')) as XRangeReply;
   const audio: Buffer[] = [];
   const progress: JobProgress = { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0 };
-  for (const [, fields] of entries) {
+  for (const [id, fields] of entries) {
     const frame = decodeFrame(fields);
     // Frames are appended with consecutive numbers; anything else is not this job's sequence.
     if (frame.seq !== progress.nextSeq) continue;
     progress.nextSeq++;
+    progress.lastFrameAt = Number(id.toString().split('-')[0]);
     if (frame.type === 'audio') audio.push(frame.data);
     else if (frame.type === 'piece') progress.pieces++;
     else if (isLastFrame(frame)) progress.last = frame;

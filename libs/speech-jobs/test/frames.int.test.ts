@@ -91,7 +91,7 @@ describe('frames on a Redis stream', () => {
     await first.append({ type: 'audio', data: Buffer.from('c') });
 
     const sent = await claimJob(redis, prefix, jobId, 'second#1');
-    expect(sent).toEqual({ nextSeq: 3, audio: Buffer.from('abc'), pieces: 1 });
+    expect(sent).toEqual({ nextSeq: 3, audio: Buffer.from('abc'), pieces: 1, lastFrameAt: expect.any(Number) });
     await expect(first.append({ type: 'audio', data: Buffer.from('x') })).rejects.toBeInstanceOf(SupersededError);
     const second = createFrameWriter(redis, key, { owner: { key: owner, token: 'second#1' }, firstSeq: sent.nextSeq, writer: 'host:2' });
     await second.append({ type: 'audio', data: Buffer.from('d') });

@@ -6,10 +6,23 @@ import type { JobOutcome } from './process-job';
  * names and labels are the contract docs/operations.md lists and the dashboards and alerts read).
  */
 export interface WorkerMetrics {
-  /** A job taken from the queue `waitedSeconds` after it was enqueued. */
-  jobStarted(job: { queue: string; model: string; waitedSeconds: number }): void;
-  /** A job ended (or expired before it started) after `runSeconds` of synthesis. */
-  jobEnded(job: { model: string; outcome: JobOutcome; runSeconds: number }): void;
+  /**
+   * An attempt at a job began: every job this worker takes from the queue, counted once before it
+   * ends once (`jobEnded`), so started minus ended (the jobs in hand) never goes negative.
+   * `waitedSeconds`: how long a first attempt waited in the queue (absent for a takeover).
+   */
+  jobStarted(job: { queue: string; model: string; waitedSeconds?: number }): void;
+  /** An attempt ended (`runSeconds` of synthesis); a failed one with its reason. */
+  jobEnded(job: { model: string; outcome: JobOutcome; runSeconds: number; reason?: FailureReason }): void;
+  /**
+   * The queue failed a job lost more often than SYNTHESIS_MAX_RESUMES allows and this worker ended
+   * its stream: an attempt started and failed (reason `lost`) at once.
+   */
+  jobLost(job: { model: string }): void;
+  /** An attempt resumed a job taken over from a lost worker. */
+  takeover(job: { model: string }): void;
+  /** The resumed job's stall: from the lost worker's last frame to this attempt's first. */
+  takeoverStall(job: { model: string; seconds: number }): void;
   /** A completed job's characters and the audio they made (for the real-time factor). */
   jobSynthesised(job: { model: string; characters: number; audioSeconds: number; runSeconds: number }): void;
   /** The worker's real-time slots (realtime-capacity.ts), set once at boot. */
@@ -17,6 +30,9 @@ export interface WorkerMetrics {
   /** A job took (+1) or gave back (-1) one of the slots. */
   slotsInUse(change: 1 | -1): void;
 }
+
+/** Why an attempt failed: `lost` (stalled more often than allowed), `engine`, `model_unavailable`, `resume_mismatch`. */
+export type FailureReason = 'lost' | 'engine' | 'model_unavailable' | 'resume_mismatch';
 
 /** The decision list's outcome names (`complete` is the job's state, `completed` the metric's value). */
 const OUTCOME_LABEL: Record<JobOutcome, string> = { complete: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'expired', superseded: 'taken_over', duplicate: 'duplicate', 'handed-over': 'handed_over' };
@@ -46,6 +62,25 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     name: 'synthesis_jobs_total',
     help: 'Synthesis jobs ended, by outcome (completed, failed, cancelled by the client, expired before starting, taken_over by another worker while still running, duplicate: handed out again after it had ended, handed_over: put back in the queue by a draining worker for another to continue)',
     labelNames: ['model', 'outcome'],
+    registers,
+  });
+  const failures = new Counter({
+    name: 'synthesis_job_failures_total',
+    help: 'Failed synthesis jobs by reason (lost: taken over more often than SYNTHESIS_MAX_RESUMES; engine; model_unavailable; resume_mismatch)',
+    labelNames: ['model', 'reason'],
+    registers,
+  });
+  const takeovers = new Counter({
+    name: 'synthesis_takeovers_total',
+    help: 'Synthesis jobs this worker resumed after their worker was lost',
+    labelNames: ['model'],
+    registers,
+  });
+  const takeoverStall = new Histogram({
+    name: 'synthesis_takeover_stall_seconds',
+    help: "Time from a lost worker's last frame of a job to the first frame of the attempt that took it over",
+    labelNames: ['model'],
+    buckets: [0.25, 0.5, 1, 1.5, 2, 2.5, 3, 5, 10, 30],
     registers,
   });
   const started = new Counter({
@@ -92,12 +127,24 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     },
     jobStarted({ queue, model, waitedSeconds }) {
       started.inc({ model });
-      wait.observe({ queue, model }, Math.max(0, waitedSeconds));
+      if (waitedSeconds !== undefined) wait.observe({ queue, model }, Math.max(0, waitedSeconds));
     },
-    jobEnded({ model, outcome, runSeconds }) {
+    jobEnded({ model, outcome, runSeconds, reason }) {
       const label = OUTCOME_LABEL[outcome];
       jobs.inc({ model, outcome: label });
+      if (outcome === 'failed') failures.inc({ model, reason: reason ?? 'engine' });
       if (outcome !== 'expired') run.observe({ model, outcome: label }, runSeconds);
+    },
+    jobLost({ model }) {
+      started.inc({ model });
+      jobs.inc({ model, outcome: 'failed' });
+      failures.inc({ model, reason: 'lost' });
+    },
+    takeover({ model }) {
+      takeovers.inc({ model });
+    },
+    takeoverStall({ model, seconds }) {
+      takeoverStall.observe({ model }, Math.max(0, seconds));
     },
     jobSynthesised({ model, characters: count, audioSeconds, runSeconds }) {
       characters.inc({ model }, count);

@@ -23,12 +23,13 @@ import {
   pcmCheckpointKey,
   SupersededError,
   UNAVAILABLE_STATUS,
+  type FrameWriter,
   type JobProgress,
   type RecordHistory,
   type SynthesisJobData,
 } from '@platform/speech-jobs';
 import { createAudioBatcher } from './audio-batcher';
-import type { WorkerMetrics } from './metrics';
+import type { FailureReason, WorkerMetrics } from './metrics';
 import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
 import { checkpointedPcm } from './pcm-checkpoints';
 import { pieceFrames } from './piece-timing';
@@ -49,6 +50,11 @@ export interface ProcessDeps {
   neural?: NeuralModel;
   /** Aborted on a hard stop: kills the engine processes of the job. */
   signal?: AbortSignal;
+  /**
+   * Aborted when this attempt's job lock is lost (the lock heartbeat could not renew it): another
+   * worker may run the job now, so this attempt stops at once, as when its owner token is taken.
+   */
+  lost?: AbortSignal;
   /**
    * Aborted when this worker is draining and its bound (`WORKER_DRAIN_MS`) is over: the job stops
    * at the next piece, its audio so far stays in the stream, and it ends `handed-over` (neither
@@ -94,6 +100,10 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   // This attempt owns the stream from here on; what an earlier (dead) attempt wrote is final.
   const token = `${attempt.worker}#${attempt.takeovers}`;
   const sent = await claimJob(redis, data.keyPrefix, data.jobId, token);
+  const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
+  // Every attempt is counted started once here and ended once on each way out below.
+  const firstStart = !takenOver && !sent.ended && !sent.refused;
+  metrics.jobStarted({ queue: deps.queue, model: data.modelId, ...(firstStart ? { waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 } : {}) });
   if (sent.refused) {
     // Its wait in the queue passed the gateway's bound and the client was refused (503 / 1013).
     metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
@@ -106,21 +116,27 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     metrics.jobEnded({ model: data.modelId, outcome: 'duplicate', runSeconds: 0 });
     return 'duplicate';
   }
-  const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
   if (takenOver) {
     const early = await takeOverEarly(data, deps, sent, token);
     if (early) return early;
+    metrics.takeover({ model: data.modelId });
   } else if (Date.now() > data.deadlineAt) {
     // The gateway has given up on this job already; nobody would hear it.
     metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
     log.info('synthesis job expired before it started');
     return 'expired';
   }
-  metrics.jobStarted({ queue: deps.queue, model: data.modelId, waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 });
   // One line per job taken, in the order the queue hands them out (plan priority is visible here).
   log.info({ accountId: data.accountId, characters: [...data.text].length, outputFormat: data.outputFormat, takeovers: attempt.takeovers }, 'synthesis job started');
   if (sent.nextSeq > 0) log.info({ sentFrames: sent.nextSeq, sentBytes: sent.audio.length, sentPieces: sent.pieces }, 'synthesis job taken over from a lost worker; resuming after the audio already sent');
-  const writer = createFrameWriter(redis, streamKey, { owner: { key: ownerKey(data.keyPrefix, data.jobId), token }, firstSeq: sent.nextSeq, writer: attempt.worker });
+  const frameWriter = createFrameWriter(redis, streamKey, { owner: { key: ownerKey(data.keyPrefix, data.jobId), token }, firstSeq: sent.nextSeq, writer: attempt.worker });
+  const lastFrameAt = takenOver ? sent.lastFrameAt : undefined;
+  const writer = lastFrameAt === undefined ? frameWriter : onFirstFrame(frameWriter, () => metrics.takeoverStall({ model: data.modelId, seconds: (Date.now() - lastFrameAt) / 1000 }));
+  // A superseded attempt (its lock lost, or its owner token taken) stops at once, in the middle of
+  // a piece: the engine's processes are killed rather than left to finish audio nobody may write.
+  const superseded = new AbortController();
+  if (deps.lost) deps.lost.addEventListener('abort', () => superseded.abort(), { once: true });
+  const signal = AbortSignal.any([superseded.signal, ...(deps.signal ? [deps.signal] : [])]);
   const format = resolveOutputFormat(data.outputFormat);
   const audio: Buffer[] = [];
   const unsent = skipSentAudio(sent.audio);
@@ -135,14 +151,16 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       if (fresh.length > 0) await writer.append({ type: 'audio', data: fresh });
     } catch (err) {
       halted = true;
+      if (err instanceof SupersededError) superseded.abort();
       throw err;
     }
   });
   const started = performance.now();
   let outcome: JobOutcome = 'failed';
+  let reason: FailureReason = 'engine';
   try {
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
-    const { params, pcmFor } = enginePieces(data, deps);
+    const { params, pcmFor } = enginePieces(data, { ...deps, signal });
     const pieceFrame = pieceFrames(data);
     const progress = await synthesizeToStream(
       {
@@ -150,8 +168,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(data.pieces ? { pieces: data.pieces } : {}),
         params,
         format,
-        shouldStop: async () => halted || deps.handOver?.aborted === true || (await redis.exists(cancel)) === 1,
-        ...(deps.signal ? { signal: deps.signal } : {}),
+        shouldStop: async () => halted || superseded.signal.aborted || deps.handOver?.aborted === true || (await redis.exists(cancel)) === 1,
+        signal,
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
         ...(pcmFor ? { pcmFor } : {}),
         ...(data.timestamps ? { timed: true } : {}),
@@ -186,12 +204,13 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       metrics.jobSynthesised({ model: data.modelId, characters: [...data.text].length, audioSeconds: progress.durationSeconds, runSeconds: secondsSince(started) });
     }
   } catch (err) {
-    if (err instanceof SupersededError) {
+    if (err instanceof SupersededError || superseded.signal.aborted) {
       // Taken for dead (its lock lapsed) while it still ran: the new owner finishes the job and
       // records it; this attempt leaves the stream and the history alone.
       outcome = 'superseded';
       log.warn('another worker took this synthesis job over; stopping');
     } else if (err instanceof ResumeMismatchError) {
+      reason = 'resume_mismatch';
       log.error({ err }, 'synthesis job could not be resumed');
       await writer.append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE }).catch(() => undefined);
     } else {
@@ -199,6 +218,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       // Engine failures stay internal; a missing neural model is the client's to know (it can retry
       // on another model or later, when another worker serves it).
       const message = err instanceof NeuralModelUnavailable ? err.message : 'the speech engine failed';
+      if (err instanceof NeuralModelUnavailable) reason = 'model_unavailable';
       await writer.append({ type: 'error', status: 'error', message }).catch(() => undefined);
     }
   }
@@ -208,7 +228,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   }
   // Taken over at the last moment (after the last frame): the new owner records the job.
   if (outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true))) outcome = 'superseded';
-  metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
+  metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started), ...(outcome === 'failed' ? { reason } : {}) });
   if (outcome === 'superseded') return outcome;
   // The job is over: no later attempt needs its rendered pieces.
   if (data.modelId === NEURAL_MODEL_ID) await redis.del(pcmCheckpointKey(data.keyPrefix, data.jobId)).catch(() => undefined);
@@ -305,6 +325,23 @@ function enginePieces(data: SynthesisJobData, deps: ProcessDeps): { params: Rend
     return colour ? applyVoiceColour(speaker, colour, { ...(deps.signal ? { signal: deps.signal } : {}) }) : speaker;
   };
   return { params: { ...params, neural: params.neural ?? PIPER_VOICE_FILE }, pcmFor: checkpointedPcm(deps.redis, pcmCheckpointKey(data.keyPrefix, data.jobId), render) };
+}
+
+/** `writer`, calling `first` once, after its first frame is written. */
+function onFirstFrame(writer: FrameWriter, first: () => void): FrameWriter {
+  let written = false;
+  return {
+    async append(body) {
+      await writer.append(body);
+      if (!written) {
+        written = true;
+        first();
+      }
+    },
+    get written() {
+      return writer.written;
+    },
+  };
 }
 
 function secondsSince(startedAt: number): number {
