@@ -26,7 +26,7 @@ import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
 import { countConnections, countGraphqlWsWrite, recordLimitRefusal, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
-import { watchQueueJobs } from './metrics/queue-jobs';
+import { watchOldestWait, watchQueueJobs } from './metrics/queue-jobs';
 import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
 import { referenceRoutes } from './reference/reference-routes';
@@ -141,6 +141,7 @@ async function main(): Promise<void> {
   watchConsumerLag(() => feed.lag(), logger);
   // The speech edge's queue, and every priority the gateway gives its jobs (one per plan).
   watchQueueJobs([speech.queue], PLAN_NAMES.map(planPriority), logger);
+  watchOldestWait(redis, [speech.queue], PLAN_NAMES.map(planPriority), logger);
   const subscriptions = serveSubscriptions(wss, {
     schema,
     hub,
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
       });
     },
     onServer(server) {
-      routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), refuse: (socket) => drain.refuseUpgrade(socket), logger });
+      routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), refuse: (socket, url) => drain.refuseUpgrade(socket, url), logger });
     },
     async stopIntake() {
       const drained = await drain.close();

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { speechErrorBody } from '@platform/errors';
+import { countRefusal } from '../metrics/stream-metrics';
 import { sendEdgeError } from './edge-errors';
 import { surfaceOf } from './path-guard';
 
@@ -16,8 +17,8 @@ export interface ShutdownDrain {
   readonly closing: boolean;
   /** Express middleware, before every route: counts requests in flight; once closing, refuses new ones. */
   requests(req: Request, res: Response, next: NextFunction): void;
-  /** For WebSocket upgrades: once closing, answers 503 on the raw socket and returns true. */
-  refuseUpgrade(socket: Duplex): boolean;
+  /** For WebSocket upgrades (`url`: the upgrade's): once closing, answers 503 on the raw socket and returns true. */
+  refuseUpgrade(socket: Duplex, url?: string): boolean;
   /** Stops intake; resolves `drained` when nothing is in flight, or `grace over` after the grace. */
   close(): Promise<'drained' | 'grace over'>;
 }
@@ -54,15 +55,18 @@ export function createShutdownDrain(options: ShutdownDrainOptions): ShutdownDrai
         // A request on a kept-alive connection: refused, and the connection with it, so the
         // client's next request opens a connection the load balancer sends elsewhere.
         res.setHeader('connection', 'close');
-        sendEdgeError(res, surfaceOf(req.originalUrl), { status: 503, code: 'shutting_down', message: MESSAGE, headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+        const surface = surfaceOf(req.originalUrl);
+        if (surface === 'speech') countRefusal('shutdown');
+        sendEdgeError(res, surface, { status: 503, code: 'shutting_down', message: MESSAGE, headers: { 'retry-after': RETRY_AFTER_SECONDS } });
         return;
       }
       requestsInFlight++;
       res.once('close', () => requestsInFlight--);
       next();
     },
-    refuseUpgrade(socket) {
+    refuseUpgrade(socket, url) {
       if (!closing) return false;
+      if (url !== undefined && surfaceOf(url) === 'speech') countRefusal('shutdown');
       const body = JSON.stringify(speechErrorBody('error', MESSAGE));
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

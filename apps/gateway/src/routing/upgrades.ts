@@ -9,7 +9,7 @@ export interface UpgradeRoutes {
   /** The speech edge's WebSocket (stream-input); false when the path is not its own. */
   speech?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
   /** True (the socket answered) when the gateway takes no new connections: it is shutting down. */
-  refuse?: (socket: Duplex) => boolean;
+  refuse?: (socket: Duplex, url?: string) => boolean;
   logger: Logger;
 }
 
@@ -17,7 +17,7 @@ export interface UpgradeRoutes {
 export function routeUpgrades(server: Server, routes: UpgradeRoutes): void {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    if (routes.refuse?.(socket)) return;
+    if (routes.refuse?.(socket, req.url)) return;
     // As for HTTP (path-guard.ts): routed only by a path no parser would resolve differently.
     if (nonCanonicalPath(req.url ?? '/')) {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

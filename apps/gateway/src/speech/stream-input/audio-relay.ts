@@ -1,7 +1,9 @@
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
+import type { OutputFormat } from '@platform/speech-engine';
 import type { JobRunner } from '../tts/job-runner';
 import { relayJob, type AudioSink } from '../tts/relay-job';
+import { listenTo, type StreamListening } from '../tts/stream-listening';
 import type { PreparedJob } from '../tts/synthesis';
 import { messageAlignment, type MessageAlignment } from './message-alignment';
 import type { SessionTransport } from './transport';
@@ -33,6 +35,8 @@ export interface AudioRelayOptions {
    * header, `streamHeaderBytes`): sent with the first segment, dropped from the others.
    */
   headerBytes: number;
+  /** The connection's output format: how much audio its bytes are (the listener's silences, `listenTo`). */
+  format: OutputFormat;
   /** The session's: aborted when it ends; no further segment starts and the one in hand is cancelled. */
   abort: AbortController;
   /** Prepares one segment's job (the key checked again, the quota reserved). */
@@ -56,12 +60,16 @@ export class AudioRelay {
   pendingChars = 0;
   /** Segments whose job has started: after the first, the stream's header is not sent again. */
   private segments = 0;
+  /** The whole session is one stream to its listener; JSON messages carry a piece's audio each. */
+  private readonly listening: StreamListening;
 
   constructor(
     private readonly deps: AudioRelayDeps,
     private readonly transport: SessionTransport,
     private readonly options: AudioRelayOptions,
-  ) {}
+  ) {
+    this.listening = listenTo('websocket', options.format, { perPiece: options.json });
+  }
 
   /** True while audio is still on its way: the client is waiting, not idle. */
   get busy(): boolean {
@@ -70,9 +78,17 @@ export class AudioRelay {
 
   enqueue(pieces: string[]): void {
     if (pieces.length === 0) return;
+    // Nothing in hand: the listener was waiting for the client's text, not for the gateway.
+    if (!this.busy) this.listening.rest();
     this.pending.push(pieces);
     this.pendingChars += characters(pieces);
     if (!this.relaying) void this.run();
+  }
+
+  /** The session ended: its listener's stream is recorded (`shutdown`: the gateway's grace ended it). */
+  ended(shutdown = false): void {
+    if (shutdown && this.busy) this.listening.failed('shutdown');
+    this.listening.end();
   }
 
   /** Resolves once every queued segment has been relayed (or the relay stopped). */
@@ -88,7 +104,7 @@ export class AudioRelay {
         this.pendingChars -= characters(pieces);
         const job = await this.options.prepare(pieces.join(' '), pieces);
         const skip = this.segments++ === 0 ? 0 : this.options.headerBytes;
-        await relayJob(this.deps.runner, job, this.options.abort.signal, this.sink(job.jobId, skip));
+        await relayJob(this.deps.runner, job, this.options.abort.signal, this.sink(job.jobId, skip), this.listening);
       }
     } catch (err) {
       this.options.fail(err);

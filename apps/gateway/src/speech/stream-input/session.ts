@@ -116,6 +116,7 @@ export class StreamInputSession {
         json: request.json,
         alignment: request.alignment,
         headerBytes: streamHeaderBytes(request.request.format),
+        format: request.request.format,
         abort: this.abort,
         prepare: (text, pieces) => this.prepareSegment(text, pieces),
         fail: (err) => this.fail(err),
@@ -153,6 +154,7 @@ export class StreamInputSession {
   closed(): void {
     this.closing = true;
     this.abort.abort();
+    this.opened?.relay.ended();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.authTimer) clearTimeout(this.authTimer);
     void Promise.resolve(this.release?.()).catch(() => undefined);
@@ -160,6 +162,7 @@ export class StreamInputSession {
 
   /** The gateway is shutting down and its grace is over: the job in hand is cancelled, the client told to reconnect. */
   shutdown(): void {
+    this.opened?.relay.ended(true);
     this.abort.abort();
     this.transport.close(CLOSE.serviceRestart, SERVICE_RESTART.reason);
   }
