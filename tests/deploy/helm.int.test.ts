@@ -142,6 +142,57 @@ describe('deploy/helm/platform', () => {
     expect(output).toMatch(/^Invalid\s+ScaledObject broken: .*maxReplicas/m);
   });
 
+  it('with monitoring.enabled: ServiceMonitors (gateway, auth, content), a PodMonitor (workers) and the speech-stream PrometheusRule, valid against the Prometheus Operator schemas', async () => {
+    expect((await render()).filter((m) => ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'].includes(m.kind))).toEqual([]);
+    const { code, output } = await deployCheck('--set', 'monitoring.enabled=true');
+    expect(summary(output)).toEqual({ valid: 27, invalid: 0, errors: 0 });
+    expect(code).toBe(0);
+    for (const kind of ['ServiceMonitor', 'PodMonitor', 'PrometheusRule']) expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
+
+    const manifests = await render('--set', 'monitoring.enabled=true', '--set', 'gateway.env.SPEECH_QUEUE_WAIT_MS=8000');
+    const monitors = manifests.filter((m) => m.kind === 'ServiceMonitor').map((m) => m.metadata.name);
+    expect(monitors.sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway']);
+    // Each ServiceMonitor finds a Service that exposes the metrics port (the app Services do not).
+    for (const app of ['gateway', 'auth', 'content']) {
+      const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === `platform-${app}-metrics`)!;
+      expect((service.spec as { ports: { name: string; targetPort: string }[] }).ports).toEqual([expect.objectContaining({ name: 'metrics', targetPort: 'metrics' })]);
+    }
+    const podMonitor = manifests.find((m) => m.kind === 'PodMonitor')!;
+    expect((podMonitor.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels['app.kubernetes.io/component']).toBe('synthesis-worker');
+
+    // The chart's rules are deploy/prometheus/alerts.yml's speech-streams group; the queue age follows SPEECH_QUEUE_WAIT_MS / 2.
+    type Rules = { groups: { name: string; rules: { alert: string; expr: string; for?: string }[] }[] };
+    const plain = (parse(fs.readFileSync(path.join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as Rules).groups.find((g) => g.name === 'speech-streams')!;
+    const chart = (manifests.find((m) => m.kind === 'PrometheusRule')!.spec as Rules).groups[0]!;
+    const shape = (rules: Rules['groups'][number]['rules']) => rules.map((r) => ({ alert: r.alert, expr: r.expr, for: r.for }));
+    expect(shape(chart.rules)).toEqual(shape(plain.rules).map((r) => (r.alert === 'SynthesisQueueOldestWait' ? { ...r, expr: r.expr.replace('> 2.5', '> 4') } : r)));
+    expect(chart.rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['SpeechStreamUnderruns', 'SynthesisQueueOldestWait', 'SynthesisTakeovers', 'SpeechRequestsRefused', 'SynthesisJobsFailing']));
+  });
+
+  it('refuses a ServiceMonitor and a PrometheusRule with a misspelt field (the vendored Prometheus Operator schemas are enforced)', async () => {
+    const broken = writeManifest(
+      'broken-monitoring.yaml',
+      [
+        'apiVersion: monitoring.coreos.com/v1',
+        'kind: ServiceMonitor',
+        'metadata: {name: broken-monitor}',
+        'spec:',
+        '  selector: {matchLabels: {app: x}}',
+        '  endpoints: [{port: metrics, intervall: 30s}]',
+        '---',
+        'apiVersion: monitoring.coreos.com/v1',
+        'kind: PrometheusRule',
+        'metadata: {name: broken-rule}',
+        'spec:',
+        '  groups: [{name: g, rules: [{alert: A, expression: up}]}]',
+      ].join('\n'),
+    );
+    const { code, output } = await deployCheck(broken);
+    expect(code).toBe(1);
+    expect(output).toMatch(/^Invalid\s+ServiceMonitor broken-monitor: .*intervall/m);
+    expect(output).toMatch(/^Invalid\s+PrometheusRule broken-rule: /m);
+  });
+
   it('gives every app the variables it cannot boot without, secrets from the Secret only', async () => {
     const manifests = await render();
     const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
