@@ -45,7 +45,9 @@ describe('stream listening: frames as audio heard', () => {
   /** A series' value; `sample` names a histogram's `_sum` or `_count`. */
   async function series(name: string, labels: Record<string, string>, sample = name): Promise<number> {
     const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === name);
-    const found = metric?.values.find((v) => (v.metricName ?? name) === sample && Object.entries(labels).every(([k, val]) => v.labels[k] === val));
+    // A histogram's samples name their series (`metricName`: `_sum`, `_count`, `_bucket`).
+    const values = (metric?.values ?? []) as { value: number; labels: Record<string, string | number>; metricName?: string }[];
+    const found = values.find((v) => (v.metricName ?? name) === sample && Object.entries(labels).every(([k, val]) => v.labels[k] === val));
     return Number(found?.value ?? 0);
   }
 
