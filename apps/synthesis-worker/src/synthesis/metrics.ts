@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, metricsRegistry, type Registry } from '@platform/metrics';
+import { modelCatalogue } from '@platform/speech-engine';
 import type { JobOutcome } from './process-job';
 
 /**
@@ -32,7 +33,11 @@ export interface WorkerMetrics {
 }
 
 /** Why an attempt failed: `lost` (stalled more often than allowed), `engine`, `model_unavailable`, `resume_mismatch`. */
-export type FailureReason = 'lost' | 'engine' | 'model_unavailable' | 'resume_mismatch';
+export const FAILURE_REASONS = ['lost', 'engine', 'model_unavailable', 'resume_mismatch'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** Every model a job may name (the neural one too: a worker without its voice fails such a job as `model_unavailable`). */
+const ALL_MODELS = modelCatalogue({ neural: true }).map((m) => m.model_id);
 
 /** The decision list's outcome names (`complete` is the job's state, `completed` the metric's value). */
 const OUTCOME_LABEL: Record<JobOutcome, string> = { complete: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'expired', superseded: 'taken_over', duplicate: 'duplicate', 'handed-over': 'handed_over' };
@@ -118,6 +123,12 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     help: 'Real-time slots held by running jobs; at the slots, new jobs wait in the queue',
     registers,
   });
+  // The alert rules' series exist at 0 from boot, so `rate()` has data (and the alerts a baseline)
+  // before the first takeover or failure.
+  for (const model of ALL_MODELS) {
+    takeovers.inc({ model }, 0);
+    for (const reason of FAILURE_REASONS) failures.inc({ model, reason }, 0);
+  }
   return {
     realtimeSlots(count) {
       slots.set(count);

@@ -1,0 +1,32 @@
+import { Registry } from '@platform/metrics';
+import { DEFAULT_MODEL_ID, NEURAL_MODEL_ID } from '@platform/speech-engine';
+import { FAILURE_REASONS, createMetrics } from '../src/synthesis/metrics';
+
+/** The samples of one metric as `labels → value`. */
+async function samples(registry: Registry, name: string): Promise<Map<string, number>> {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+  return new Map((metric?.values ?? []).map((v) => [JSON.stringify(v.labels), v.value]));
+}
+
+describe('worker metrics at boot', () => {
+  it('exports the takeovers and failures the alert rules read at 0 for every model and reason, before any job', async () => {
+    const registry = new Registry();
+    createMetrics(registry);
+    const takeovers = await samples(registry, 'synthesis_takeovers_total');
+    const failures = await samples(registry, 'synthesis_job_failures_total');
+    for (const model of [DEFAULT_MODEL_ID, NEURAL_MODEL_ID]) {
+      expect(takeovers.get(JSON.stringify({ model }))).toBe(0);
+      for (const reason of FAILURE_REASONS) expect(failures.get(JSON.stringify({ model, reason }))).toBe(0);
+    }
+    expect(failures.size).toBe(2 * FAILURE_REASONS.length);
+  });
+
+  it('counts on top of the zeros', async () => {
+    const registry = new Registry();
+    const metrics = createMetrics(registry);
+    metrics.takeover({ model: DEFAULT_MODEL_ID });
+    metrics.jobLost({ model: DEFAULT_MODEL_ID });
+    expect((await samples(registry, 'synthesis_takeovers_total')).get(JSON.stringify({ model: DEFAULT_MODEL_ID }))).toBe(1);
+    expect((await samples(registry, 'synthesis_job_failures_total')).get(JSON.stringify({ model: DEFAULT_MODEL_ID, reason: 'lost' }))).toBe(1);
+  });
+});
