@@ -9,7 +9,7 @@ async function samples(registry: Registry, name: string): Promise<Map<string, nu
 }
 
 describe('worker metrics at boot', () => {
-  it('exports the takeovers and failures the alert rules read at 0 for every model and reason, before any job', async () => {
+  it('exports the takeovers, their stall and the failures the alert rules and dashboard read at 0 for every model and reason, before any job', async () => {
     const registry = new Registry();
     createMetrics(registry);
     const takeovers = await samples(registry, 'synthesis_takeovers_total');
@@ -19,6 +19,9 @@ describe('worker metrics at boot', () => {
       for (const reason of FAILURE_REASONS) expect(failures.get(JSON.stringify({ model, reason }))).toBe(0);
     }
     expect(failures.size).toBe(2 * FAILURE_REASONS.length);
+    const stall = await samples(registry, 'synthesis_takeover_stall_seconds');
+    expect(stall.size).toBeGreaterThan(0);
+    expect([...stall.values()].every((v) => v === 0)).toBe(true);
   });
 
   it('counts on top of the zeros', async () => {

@@ -123,10 +123,11 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
     help: 'Real-time slots held by running jobs; at the slots, new jobs wait in the queue',
     registers,
   });
-  // The alert rules' series exist at 0 from boot, so `rate()` has data (and the alerts a baseline)
-  // before the first takeover or failure.
+  // The alert rules' and the dashboard's series exist at 0 from boot, so `rate()` has data (and
+  // the alerts a baseline) before the first takeover or failure.
   for (const model of ALL_MODELS) {
     takeovers.inc({ model }, 0);
+    takeoverStall.zero({ model });
     for (const reason of FAILURE_REASONS) failures.inc({ model, reason }, 0);
   }
   return {
