@@ -24,4 +24,6 @@ export default tseslint.config(
       },
     },
   },
+  // A .cjs file is CommonJS by definition (preload hooks given to `node --require`): require is its import.
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );
