@@ -58,11 +58,16 @@ export const workerConfigShape = {
    * against SYNTHESIS_MAX_RESUMES). The pod's termination grace period must exceed it.
    */
   WORKER_DRAIN_MS: env.positiveInt(20_000),
-  /** How often each worker looks for jobs whose lock has lapsed (BullMQ's stalled-job check). */
-  SYNTHESIS_STALLED_INTERVAL_MS: env.positiveInt(500),
   /**
-   * How often one job may be taken over from a lost worker; once more and it fails (the client
-   * gets the documented 503). Bounds the damage of a job that kills every worker that runs it.
+   * How often the workers look for jobs whose lock has lapsed (BullMQ's stalled-job check; one
+   * check per interval across all workers, a single Lua call). With the lock it bounds a takeover.
+   */
+  SYNTHESIS_STALLED_INTERVAL_MS: env.positiveInt(250),
+  /**
+   * How often in a row one job may be taken over from lost workers without having moved on (no new
+   * audio since the takeover before); once more and it fails (the client gets the documented 503).
+   * Bounds the damage of a job that kills every worker that runs it; a job whose workers die for
+   * other reasons, and so progresses between deaths, is resumed every time.
    */
   SYNTHESIS_MAX_RESUMES: z.coerce.number().int().min(0).max(100).default(2),
   /** Where scripts/fetch-voices.mjs put the Piper voice (the neural model); empty = eSpeak NG only. */

@@ -17,6 +17,13 @@ import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
 
+/**
+ * How often the queue lets one job be taken over at all: far above any real run of worker deaths
+ * (each one that finds the job moved on is one more piece done), so only SYNTHESIS_MAX_RESUMES'
+ * rule of takeovers without progress fails a job in practice.
+ */
+const QUEUE_TAKEOVER_BACKSTOP = 1000;
+
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createLogger('synthesis-worker', config.LOG_LEVEL);
@@ -75,11 +82,15 @@ async function main(): Promise<void> {
           handOver: handOver.signal,
           lost,
           attempt: { worker: workerName, takeovers: job.stalledCounter },
+          maxResumes: config.SYNTHESIS_MAX_RESUMES,
         }),
       );
       if (outcome === 'handed-over') {
-        // Back to the queue, ahead of the jobs of its priority, without counting as a stall (the
-        // resume limit is for workers that die) and without failing: another worker resumes it.
+        // Back to the queue without counting as a stall (the resume limit is for workers that die)
+        // and without failing: another worker resumes it. Without a priority it goes to the head of
+        // the `wait` list, where a lost worker's jobs go: ahead of every new job, and the takeover
+        // slot of a worker whose regular slots are busy takes it at once (takeover-slot.ts).
+        await job.changePriority({ priority: 0 });
         await job.moveToWait(token);
         throw new WaitingError();
       }
@@ -97,7 +108,10 @@ async function main(): Promise<void> {
     lockDuration: config.SYNTHESIS_LOCK_MS,
     lockRenewTime: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
     stalledInterval: config.SYNTHESIS_STALLED_INTERVAL_MS,
-    maxStalledCount: config.SYNTHESIS_MAX_RESUMES,
+    // The resume limit counts takeovers without progress (SYNTHESIS_MAX_RESUMES, process-job.ts):
+    // a job whose workers die for other reasons is resumed as often as that happens. The queue's
+    // own count of takeovers is only a backstop.
+    maxStalledCount: QUEUE_TAKEOVER_BACKSTOP,
   };
   const worker = new Worker<SynthesisJobData>(config.SYNTHESIS_QUEUE, runJob, {
     connection: workerConnection,
@@ -127,7 +141,7 @@ async function main(): Promise<void> {
     logger.warn({ jobId: job?.id, err: err.message }, 'synthesis job failed');
     // Lost more often than SYNTHESIS_MAX_RESUMES allows: the queue fails it without running it, so
     // its client is told here rather than after the gateway's frame timeout.
-    if (job && job.stalledCounter > config.SYNTHESIS_MAX_RESUMES) {
+    if (job && job.stalledCounter > QUEUE_TAKEOVER_BACKSTOP) {
       metrics.jobLost({ model: job.data.modelId });
       failLostJob(redis, job.data, { token: `${workerName}#failed`, worker: workerName }).catch((e: unknown) => logger.error({ err: e, jobId: job.id }, 'ending a lost synthesis job failed'));
     }

@@ -1,4 +1,4 @@
-export { SYNTHESIS_QUEUE, DEFAULT_KEY_PREFIX, JOB_KEY_TTL_SECONDS, audioStreamKey, cancelKey, ownerKey, pcmCheckpointKey, isJobId, newJobId } from './naming';
+export { SYNTHESIS_QUEUE, DEFAULT_KEY_PREFIX, JOB_KEY_TTL_SECONDS, audioStreamKey, cancelKey, ownerKey, pcmCheckpointKey, resumesKey, isJobId, newJobId } from './naming';
 export type { SynthesisJobData } from './job';
 export { encodeFrame, decodeFrame, isLastFrame, UNAVAILABLE_STATUS, type ChunkFrame, type FrameBody } from './frames';
 export { createFrameWriter, SupersededError, type FrameWriter, type FrameWriterOptions } from './frame-writer';

@@ -35,6 +35,14 @@ export function pcmCheckpointKey(prefix: string, jobId: string): string {
   return `${prefix}:job:${jobId}:pcm`;
 }
 
+/**
+ * How a job's takeovers went (a hash: the takeovers and audio bytes seen at the last attempt's
+ * claim, and the takeovers in a row after which the job had no new audio), for the resume limit.
+ */
+export function resumesKey(prefix: string, jobId: string): string {
+  return `${prefix}:job:${jobId}:resumes`;
+}
+
 /** Lifetime of a job's keys after their last write: a crashed party cannot leave them behind. */
 export const JOB_KEY_TTL_SECONDS = 120;
 

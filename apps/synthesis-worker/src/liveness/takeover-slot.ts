@@ -8,8 +8,9 @@ import type { Logger } from '@platform/logger';
  *
  * Where a lost job goes: BullMQ's stalled check pushes it to the head of the queue's `wait` list,
  * which every worker reads before the `prioritized` set where new jobs wait (the gateway gives
- * every job its plan's priority, so new jobs never sit in `wait`). So a non-empty `wait` list means
- * a takeover is waiting, and this slot then fetches the head of the queue with a manual BullMQ
+ * every job its plan's priority, so new jobs never sit in `wait`). A draining worker's job goes
+ * there too (main.ts hands it over without a priority). So a non-empty `wait` list means a
+ * resumed job is waiting, and this slot then fetches the head of the queue with a manual BullMQ
  * worker (`getNextJob`, no processor: its locks are renewed by the lock heartbeat). Should a new
  * job come instead (another worker took the lost one between the look and the fetch), it goes back
  * to the queue untouched.
@@ -51,8 +52,8 @@ export function startTakeoverSlot<T>(options: TakeoverSlotOptions<T>): TakeoverS
     const token = `${fetcher.id}:${fetches++}`;
     const job = await fetcher.getNextJob(token, { block: false });
     if (!job) return;
-    if (job.stalledCounter === 0) {
-      // A new job: not this slot's to run.
+    if (job.stalledCounter === 0 && job.priority !== 0) {
+      // A new job (the gateway gives each one its plan's priority): not this slot's to run.
       await job.moveToWait(token);
       return;
     }

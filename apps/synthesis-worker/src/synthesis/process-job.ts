@@ -21,6 +21,7 @@ import {
   historyRecord,
   ownerKey,
   pcmCheckpointKey,
+  resumesKey,
   SupersededError,
   UNAVAILABLE_STATUS,
   type FrameWriter,
@@ -28,6 +29,7 @@ import {
   type RecordHistory,
   type SynthesisJobData,
 } from '@platform/speech-jobs';
+import { takeoversWithoutProgress } from '../liveness/resume-budget';
 import { createAudioBatcher } from './audio-batcher';
 import type { FailureReason, WorkerMetrics } from './metrics';
 import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
@@ -68,6 +70,11 @@ export interface ProcessDeps {
    * attempt by an unnamed worker.
    */
   attempt?: { worker: string; takeovers: number };
+  /**
+   * Takeovers in a row that found no new audio (the job's workers died without it moving on) after
+   * which the job fails instead of being resumed again (`SYNTHESIS_MAX_RESUMES`; default: no limit).
+   */
+  maxResumes?: number;
 }
 
 /**
@@ -119,6 +126,15 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   if (takenOver) {
     const early = await takeOverEarly(data, deps, sent, token);
     if (early) return early;
+    const dry = await takeoversWithoutProgress(redis, data, { takeovers: attempt.takeovers, audioBytes: sent.audio.length });
+    if (dry > (deps.maxResumes ?? Infinity)) {
+      // Every worker that ran it died before it moved on: it is what kills them. The client is told.
+      log.error({ takeovers: attempt.takeovers, withoutProgress: dry }, 'synthesis job lost by its workers too often without progress; failing it');
+      await failLostJob(redis, data, { token, worker: attempt.worker }, sent);
+      await redis.del(resumesKey(data.keyPrefix, data.jobId), pcmCheckpointKey(data.keyPrefix, data.jobId)).catch(() => undefined);
+      metrics.jobEnded({ model: data.modelId, outcome: 'failed', runSeconds: 0, reason: 'lost' });
+      return 'failed';
+    }
     metrics.takeover({ model: data.modelId });
   } else if (Date.now() > data.deadlineAt) {
     // The gateway has given up on this job already; nobody would hear it.
@@ -230,8 +246,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   if (outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true))) outcome = 'superseded';
   metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started), ...(outcome === 'failed' ? { reason } : {}) });
   if (outcome === 'superseded') return outcome;
-  // The job is over: no later attempt needs its rendered pieces.
-  if (data.modelId === NEURAL_MODEL_ID) await redis.del(pcmCheckpointKey(data.keyPrefix, data.jobId)).catch(() => undefined);
+  // The job is over: no later attempt needs its rendered pieces or its takeover record.
+  if (takenOver || data.modelId === NEURAL_MODEL_ID) await redis.del(pcmCheckpointKey(data.keyPrefix, data.jobId), resumesKey(data.keyPrefix, data.jobId)).catch(() => undefined);
   if (data.recordHistory && deps.recordHistory) {
     const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
