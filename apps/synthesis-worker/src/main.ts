@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   });
   const onFailed = (job: Job<SynthesisJobData> | undefined, err: Error) => {
     logger.warn({ jobId: job?.id, err: err.message }, 'synthesis job failed');
-    // Lost more often than SYNTHESIS_MAX_RESUMES allows: the queue fails it without running it, so
+    // Lost more often than the backstop allows: the queue fails it without running it, so
     // its client is told here rather than after the gateway's frame timeout.
     if (job && job.stalledCounter > QUEUE_TAKEOVER_BACKSTOP) {
       metrics.jobLost({ model: job.data.modelId });

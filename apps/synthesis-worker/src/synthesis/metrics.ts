@@ -16,7 +16,7 @@ export interface WorkerMetrics {
   /** An attempt ended (`runSeconds` of synthesis); a failed one with its reason. */
   jobEnded(job: { model: string; outcome: JobOutcome; runSeconds: number; reason?: FailureReason }): void;
   /**
-   * The queue failed a job lost more often than SYNTHESIS_MAX_RESUMES allows and this worker ended
+   * The queue failed a job lost more often than its backstop allows (main.ts) and this worker ended
    * its stream: an attempt started and failed (reason `lost`) at once.
    */
   jobLost(job: { model: string }): void;
@@ -32,7 +32,7 @@ export interface WorkerMetrics {
   slotsInUse(change: 1 | -1): void;
 }
 
-/** Why an attempt failed: `lost` (stalled more often than allowed), `engine`, `model_unavailable`, `resume_mismatch`. */
+/** Why an attempt failed: `lost` (taken over too often without progress, or past the queue's backstop), `engine`, `model_unavailable`, `resume_mismatch`. */
 export const FAILURE_REASONS = ['lost', 'engine', 'model_unavailable', 'resume_mismatch'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -71,7 +71,7 @@ export function createMetrics(registry: Registry = metricsRegistry): WorkerMetri
   });
   const failures = new Counter({
     name: 'synthesis_job_failures_total',
-    help: 'Failed synthesis jobs by reason (lost: taken over more often than SYNTHESIS_MAX_RESUMES; engine; model_unavailable; resume_mismatch)',
+    help: 'Failed synthesis jobs by reason (lost: taken over more than SYNTHESIS_MAX_RESUMES times in a row without new audio; engine; model_unavailable; resume_mismatch)',
     labelNames: ['model', 'reason'],
     registers,
   });
