@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { eventually } from '@platform/testing';
 import { restampOggSerial } from '../../apps/synthesis-worker/src/synthesis/ogg-serial';
 import { characterCount, historyItems } from './support/account-state';
@@ -289,22 +290,40 @@ describe('the neural model (unseeded: its sampling noise differs every time)', (
   }, 240_000);
 });
 
-describe('a job lost more often than SYNTHESIS_MAX_RESUMES allows', () => {
+describe('a job whose workers die without it moving on more often than SYNTHESIS_MAX_RESUMES allows', () => {
   let stack: SpeechStack;
   beforeAll(async () => {
-    stack = await startSpeechStack({ workers: 2, concurrency: 1, lockMs: 1000, workerEnv: { SYNTHESIS_STALLED_INTERVAL_MS: '500', SYNTHESIS_MAX_RESUMES: '0' }, accountSpeech: true, storeQuota: true });
+    // eSpeak slowed down for the texts that ask for it: a resumed attempt takes seconds to repeat the
+    // pieces already sent, a window in which it is killed before it writes any new audio.
+    const slowEspeak = path.join(__dirname, 'support', 'slow-espeak.sh');
+    stack = await startSpeechStack({ workers: 2, concurrency: 1, lockMs: 1000, workerEnv: { SYNTHESIS_MAX_RESUMES: '0', ESPEAK_BINARY: slowEspeak }, accountSpeech: true, storeQuota: true });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
   }, 30_000);
 
   it('fails at once with the documented 503 (not after the frame timeout), a failed history item, nothing charged', async () => {
-    const text = sentences('No second chance', 60);
+    const text = sentences('Take your time, no second chance', 20);
     const before = await characterCount(stack);
     const existing = await jobStreams(stack);
     const pending = tts(stack, { text, output_format: 'mp3_44100_128' });
     const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
-    await killHolder(stack, stream.frames);
+    // The first worker made progress (two pieces): its takeover is resumed.
+    await killHolder(stack, stream.frames, 2);
+    const replacement = stack.startWorker();
+    // The next attempt is killed once it has claimed the job and counted its takeover, while it
+    // repeats the pieces already sent: the attempt after it finds no new audio, one takeover too many.
+    let token = '';
+    await eventually(async () => {
+      const [key] = await stack.redis.keys(`${stack.prefix}:job:*:resumes`);
+      if (!key) return false;
+      token = (await stack.redis.get(key.replace(/:resumes$/, ':owner'))) ?? '';
+      return (await stack.redis.hget(key, 'takeovers')) === '1' && token.endsWith('#1');
+    }, 60_000, 2);
+    const second = stack.workers.find((w) => token.endsWith(`:${w.process.pid}#1`))!;
+    second.process.kill('SIGKILL');
+    await second.exited;
+    await replacement;
     const res = await pending;
     await stream.stop();
     expect(res.status).toBe(503);

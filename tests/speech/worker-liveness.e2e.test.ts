@@ -184,3 +184,52 @@ describe('a worker killed mid-stream while every worker is busy', () => {
     expect(sumOf(samples, 'synthesis_takeover_stall_seconds_count')).toBe(1);
   }, 240_000);
 });
+
+describe('a draining worker hands its stream over while every other worker is busy', () => {
+  let stack: SpeechStack;
+  beforeAll(async () => {
+    // A 1 ms drain bound: the job in hand is handed over at the first piece boundary after SIGTERM.
+    stack = await startSpeechStack({
+      workers: 2,
+      concurrency: 1,
+      lockMs: 1000,
+      workerEnv: { WORKER_DRAIN_MS: '1', ESPEAK_BINARY: path.join(SUPPORT, 'slow-espeak.sh') },
+      accountSpeech: true,
+      storeQuota: true,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  it('is continued at once in the takeover slot: byte-identical, charged once, before the busy job ends', async () => {
+    const text = sentences('Handed', 60);
+    const expected = await reference(stack, text);
+    const before = await characterCount(stack);
+    const handed = await startStream(stack, text);
+    await eventually(() => handed.stream.frames.some((f) => f.frame.type === 'piece'), 60_000, 5);
+    const busyText = sentences('Take your time', 70);
+    const busy = await startStream(stack, busyText);
+    await eventually(() => busy.stream.frames.some((f) => f.frame.type === 'piece'), 60_000, 5);
+    const drainingName = handed.stream.frames[0]!.writer;
+    expect(busy.stream.frames[0]!.writer).not.toBe(drainingName);
+    const draining = writerOf(stack, drainingName);
+    draining.process.kill('SIGTERM');
+    expect(await draining.exited).toBe(0);
+
+    // Continued by the busy worker's takeover slot while its regular slot still runs the slow job.
+    await eventually(() => handed.stream.frames.some((f) => f.writer !== drainingName), 60_000, 5);
+    expect(busy.stream.frames.some((f) => f.frame.type === 'end')).toBe(false);
+    const audio = await handed.done;
+    await handed.stream.stop();
+    const frames = handed.stream.frames;
+    expect(frames.map((f) => f.frame.seq)).toEqual(frames.map((_, i) => i));
+    expect(audio.equals(expected)).toBe(true);
+
+    await busy.done;
+    await busy.stream.stop();
+    expect(await characterCount(stack)).toBe(before + [...text].length + [...busyText].length);
+    const items = (await historyItems(stack)).filter((h) => h.history_item_id === handed.jobId);
+    expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+  }, 240_000);
+});
