@@ -1,8 +1,7 @@
 import path from 'node:path';
-import type { Redis } from 'ioredis';
 import { eventually, scrapeMetrics, sumOf } from '@platform/testing';
-import { decodeFrame, type ChunkFrame } from '@platform/speech-jobs';
 import { characterCount, historyItems } from './support/account-state';
+import { followStream } from './support/job-streams';
 import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support/speech-stack';
 
 /**
@@ -15,40 +14,6 @@ import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const sentences = (label: string, n: number) => Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
 const SUPPORT = path.join(__dirname, 'support');
-
-interface StoredFrame {
-  atMs: number;
-  writer: string;
-  frame: ChunkFrame;
-}
-
-/** Records a job's frames with their writer (`w`) and Redis's time, until `stop()`. */
-function followStream(redis: Redis, key: string): { frames: StoredFrame[]; stop(): Promise<void> } {
-  const conn = redis.duplicate();
-  const frames: StoredFrame[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    let lastId = '0';
-    while (!stopped) {
-      const reply = (await conn.xreadBuffer('COUNT', 100, 'BLOCK', 200, 'STREAMS', key, lastId)) as [Buffer, [Buffer, Buffer[]][]][] | null;
-      for (const [, entries] of reply ?? []) {
-        for (const [id, fields] of entries) {
-          lastId = id.toString();
-          const w = fields.findIndex((f, i) => i % 2 === 0 && f.toString() === 'w');
-          frames.push({ atMs: Number(lastId.split('-')[0]), writer: w >= 0 ? fields[w + 1]!.toString() : '', frame: decodeFrame(fields) });
-        }
-      }
-    }
-  })();
-  return {
-    frames,
-    async stop() {
-      stopped = true;
-      await loop;
-      conn.disconnect();
-    },
-  };
-}
 
 /** A `/stream` request read to its end in the background; its response's job id and bytes. */
 async function startStream(stack: SpeechStack, text: string) {
