@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
-import { DEFAULT_VOICE_SETTINGS, PREMADE_VOICES } from '@platform/speech-engine';
 import { cancelKey, createFrameWriter, audioStreamKey, ownerKey, type SynthesisJobData } from '@platform/speech-jobs';
 import { connectRedis } from '@platform/stores';
 import { stackEnv, uniqueName } from '@platform/testing';
 import { createMetrics } from '../src/synthesis/metrics';
 import { processJob, type ProcessDeps } from '../src/synthesis/process-job';
+import { synthesisJob } from './synthesis-job';
 
 /**
  * The worker's job counters tell the truth: every attempt that ends was counted started (so
@@ -26,23 +26,7 @@ afterAll(async () => {
 });
 
 function job(overrides: Partial<SynthesisJobData> = {}): SynthesisJobData {
-  const voice = PREMADE_VOICES[0]!;
-  const now = Date.now();
-  return {
-    v: 1,
-    jobId: uniqueName('job'),
-    keyPrefix: prefix,
-    voice: { voiceId: voice.voice_id, name: voice.name, category: 'premade', engine: voice.engine },
-    modelId: 'eleven_multilingual_v2',
-    text: 'A short sentence. And another one.',
-    settings: DEFAULT_VOICE_SETTINGS,
-    outputFormat: 'pcm_16000',
-    kind: 'convert',
-    recordHistory: false,
-    createdAt: now,
-    deadlineAt: now + 60_000,
-    ...overrides,
-  };
+  return synthesisJob(prefix, overrides);
 }
 
 /** One set of the worker's metrics per registry, as the worker has one per process. */

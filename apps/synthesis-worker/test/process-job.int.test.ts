@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import { createLogger } from '@platform/logger';
 import { Registry } from '@platform/metrics';
-import { DEFAULT_VOICE_SETTINGS, PREMADE_VOICES } from '@platform/speech-engine';
 import { audioStreamKey, ownerKey, type HistoryRecord, type SynthesisJobData } from '@platform/speech-jobs';
 import { connectRedis } from '@platform/stores';
 import { stackEnv, uniqueName } from '@platform/testing';
 import { createMetrics } from '../src/synthesis/metrics';
 import { processJob, type ProcessDeps } from '../src/synthesis/process-job';
+import { synthesisJob } from './synthesis-job';
 
 let redis: Redis;
 const prefix = uniqueName('process-job');
@@ -20,22 +20,7 @@ afterAll(async () => {
 });
 
 function job(): SynthesisJobData {
-  const voice = PREMADE_VOICES[0]!;
-  const now = Date.now();
-  return {
-    v: 1,
-    jobId: uniqueName('job'),
-    keyPrefix: prefix,
-    voice: { voiceId: voice.voice_id, name: voice.name, category: 'premade', engine: voice.engine },
-    modelId: 'eleven_multilingual_v2',
-    text: 'A short sentence. And another one.',
-    settings: DEFAULT_VOICE_SETTINGS,
-    outputFormat: 'pcm_16000',
-    kind: 'convert',
-    recordHistory: true,
-    createdAt: now,
-    deadlineAt: now + 60_000,
-  };
+  return synthesisJob(prefix, { recordHistory: true });
 }
 
 function deps(records: HistoryRecord[], worker: string, takeovers: number): ProcessDeps {
