@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { eventually } from '@platform/testing';
-import { characterCount, historyItems } from './support/account-state';
+import { characterCount, recordedHistory } from './support/account-state';
 import { followStream, jobStreams, newJobStreamKey } from './support/job-streams';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
@@ -60,7 +60,9 @@ it('SIGTERM mid-stream with a small drain bound: another worker finishes it byte
   const continued = frames.filter((f) => f.writer !== holderName);
   expect(held.some((f) => f.frame.type === 'end')).toBe(false);
   expect(continued.some((f) => f.frame.type === 'audio')).toBe(true);
-  expect(continued.at(-1)!.frame.type).toBe('end');
+  // The body was read whole, so the response ended on the end frame (an error frame cuts it); the
+  // follower may miss that last frame: the gateway deletes the stream once it has relayed it.
+  expect(frames.filter((f) => f.frame.type === 'error')).toEqual([]);
   expect(continued[0]!.frame.seq).toBe(held.at(-1)!.frame.seq + 1);
   expect(frames.map((f) => f.frame.seq)).toEqual(frames.map((_, i) => i));
   const pieces = frames.flatMap((f) => (f.frame.type === 'piece' ? [f.frame.index] : []));
@@ -68,7 +70,7 @@ it('SIGTERM mid-stream with a small drain bound: another worker finishes it byte
 
   // Charged once, recorded once as complete.
   expect(await characterCount(stack)).toBe(before + [...TEXT].length);
-  const items = (await historyItems(stack)).filter((h) => h.text === TEXT);
+  const items = await recordedHistory(stack, (h) => h.text === TEXT);
   expect(items.filter((h) => h.history_item_id === jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...TEXT].length })]);
 
   // The queue: completed, never failed, and the hand-over did not spend the resume limit.

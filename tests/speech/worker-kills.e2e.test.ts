@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually } from '@platform/testing';
-import { characterCount, historyItems } from './support/account-state';
+import { characterCount, recordedHistory } from './support/account-state';
 import { followStream } from './support/job-streams';
 import { listener } from './support/listener';
 import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support/speech-stack';
@@ -50,6 +50,7 @@ async function startStream(stack: SpeechStack, text: string) {
   const chunks: Buffer[] = [];
   const done = (async () => {
     const reader = res.body!.getReader();
+    let cut = false;
     try {
       for (let r = await reader.read(); !r.done; r = await reader.read()) {
         heard.heard(r.value.length);
@@ -57,8 +58,9 @@ async function startStream(stack: SpeechStack, text: string) {
       }
     } catch {
       // Cut by the gateway (the job failed after its first audio): the bytes so far are the answer.
+      cut = true;
     }
-    return Buffer.concat(chunks);
+    return { audio: Buffer.concat(chunks), cut };
   })();
   return { jobId, done, heard, stream: followStream(stack.redis, `${stack.prefix}:job:${jobId}:audio`) };
 }
@@ -127,8 +129,8 @@ describe('a stream whose worker is killed twenty times in a row', () => {
     }
 
     await Promise.all(replacements);
-    const audio = await victim.done;
-    const audioOther = await alongside.done;
+    const { audio, cut } = await victim.done;
+    const { audio: audioOther, cut: cutOther } = await alongside.done;
     await victim.stream.stop();
     await alongside.stream.stop();
     console.log(
@@ -136,18 +138,20 @@ describe('a stream whose worker is killed twenty times in a row', () => {
         `dead worker's last frame → next worker's first: ${stalls.join(', ')} ms`,
     );
     expect(frames.map((f) => f.frame.seq)).toEqual(frames.map((_, i) => i));
-    expect(frames.at(-1)!.frame.type).toBe('end');
+    // The gateway ends a response cleanly only on the job's end frame (an error frame cuts it). The
+    // follower may miss that last frame: the gateway deletes the stream once it has relayed it.
+    expect([cut, cutOther]).toEqual([false, false]);
+    expect(frames.filter((f) => f.frame.type !== 'audio' && f.frame.type !== 'piece' && f.frame.type !== 'end')).toEqual([]);
     expect(new Set(frames.map((f) => f.writer)).size).toBe(21);
     expect(audio.equals(expected)).toBe(true);
     expect(audioOther.equals(expectedOther)).toBe(true);
     // Charged once each (the references too), one complete history item each.
     expect(await characterCount(stack)).toBe(before + [...text].length + [...other].length);
-    const items = await historyItems(stack);
     for (const [jobId, t] of [
       [victim.jobId, text],
       [alongside.jobId, other],
     ] as const) {
-      expect(items.filter((h) => h.history_item_id === jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...t].length })]);
+      expect(await recordedHistory(stack, (h) => h.history_item_id === jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...t].length })]);
     }
   }, 600_000);
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { eventually, scrapeMetrics, sumOf } from '@platform/testing';
-import { characterCount, historyItems } from './support/account-state';
+import { characterCount, recordedHistory } from './support/account-state';
 import { followStream } from './support/job-streams';
 import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support/speech-stack';
 
@@ -86,7 +86,9 @@ describe('a worker whose main loop is blocked for three lock periods', () => {
     // The main loop was blocked (3 lock periods) while the job was still running.
     expect(stream.frames.at(-1)!.atMs).toBeGreaterThan(blockedAt + 2000);
     expect(new Set(stream.frames.map((f) => f.writer))).toEqual(new Set([stream.frames[0]!.writer]));
-    expect(stream.frames.at(-1)!.frame.type).toBe('end');
+    // `done` resolved, so the response ended cleanly: on the end frame (an error frame cuts it). The
+    // follower may miss that last frame: the gateway deletes the stream once it has relayed it.
+    expect(stream.frames.filter((f) => f.frame.type === 'error')).toEqual([]);
     expect(audio.equals(expected)).toBe(true);
     expect(await takeovers(stack.workers)).toBe(0);
   }, 180_000);
@@ -141,7 +143,7 @@ describe('a worker killed mid-stream while every worker is busy', () => {
     await busy.stream.stop();
     expect(busyDone.length).toBeGreaterThan(0);
     expect(await characterCount(stack)).toBe(before + [...text].length + [...busyText].length);
-    const items = (await historyItems(stack)).filter((h) => h.history_item_id === victim.jobId);
+    const items = await recordedHistory(stack, (h) => h.history_item_id === victim.jobId);
     expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
     const survivor = stack.workers.find((w) => w !== killed)!;
     const samples = await scrapeMetrics(survivor.metricsUrl);
@@ -194,7 +196,7 @@ describe('a draining worker hands its stream over while every other worker is bu
     await busy.done;
     await busy.stream.stop();
     expect(await characterCount(stack)).toBe(before + [...text].length + [...busyText].length);
-    const items = (await historyItems(stack)).filter((h) => h.history_item_id === handed.jobId);
+    const items = await recordedHistory(stack, (h) => h.history_item_id === handed.jobId);
     expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
   }, 240_000);
 });
