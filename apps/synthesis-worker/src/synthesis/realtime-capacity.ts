@@ -1,15 +1,8 @@
 import os from 'node:os';
 import type { Logger } from '@platform/logger';
-import {
-  DEFAULT_OUTPUT_FORMAT,
-  DEFAULT_VOICE_SETTINGS,
-  PREMADE_VOICES,
-  renderParams,
-  resolveOutputFormat,
-  synthesizePiperPcm,
-  synthesizeToStream,
-  type PiperVoice,
-} from '@platform/speech-engine';
+import type { PiperVoice } from '@platform/speech-engine';
+import { calibrationRun, type CalibrationRun } from './calibration-run';
+import { levelKeptUp, realtimeSlots, type CalibrationLevel } from './capacity-model';
 import type { NeuralModel } from './neural-model';
 
 /**
@@ -26,96 +19,30 @@ export interface RealtimeCapacity {
   calibration?: Calibration;
 }
 
-/** One stream synthesised alone at boot: what it cost per second of audio. */
+/** What the boot calibration measured and concluded (logged as `real-time capacity calibrated`). */
 export interface Calibration {
-  /** Seconds of audio made. */
+  /** One stream alone: seconds of audio, and wall-clock, process CPU and inference seconds per second of audio. */
   audioSeconds: number;
-  /** Wall-clock seconds per second of audio (the stream's real-time factor). */
   wallRtf: number;
-  /** CPU seconds of this process (every thread) per second of audio. */
   cpuRtf: number;
-  /** Wall-clock seconds the inference thread was busy per second of audio. */
   inferenceRtf: number;
-}
-
-export interface CapacityInputs {
-  /** Cores this worker may use: its share of the machine (WORKER_CORES). */
-  cores: number;
-  /** Fraction of those cores streams may fill (WORKER_REALTIME_SAFETY), the rest is headroom. */
-  safety: number;
-  /** Core-seconds one stream needs per second of audio: the larger of its wall and CPU real-time factors. */
-  streamRtf: number;
-  /**
-   * Seconds the one inference thread is busy per second of one stream's audio. The thread runs one
-   * inference at a time, so however many cores the worker has, it serves at most 1 / this streams.
-   */
-  inferenceRtf: number;
-  /** Never more than this many jobs at once (WORKER_CONCURRENCY). */
-  max: number;
+  /** Slots the contention model gives from that one stream (capacity-model.ts). */
+  modelSlots: number;
+  /** The most streams run at once that all kept up; the slots are this. */
+  checkedSlots: number;
+  /** Whether even one stream alone kept up (if not, the worker still takes one job at a time). */
+  aloneKeptUp: boolean;
 }
 
 /**
- * floor(min(cores × safety / streamRtf, safety / inferenceRtf)), between 1 and `max`. One slot at
- * least: a worker that cannot keep even one stream real-time still serves, one job at a time.
+ * Longest the concurrent check may run at boot (seconds, the single stream included). Levels are
+ * checked upwards, so a check cut short keeps the largest level that kept up: fewer slots, never more.
  */
-export function realtimeSlots(inputs: CapacityInputs): number {
-  const { cores, safety, streamRtf, inferenceRtf, max } = inputs;
-  const byCores = streamRtf > 0 ? (cores * safety) / streamRtf : Infinity;
-  const byThread = inferenceRtf > 0 ? safety / inferenceRtf : Infinity;
-  const slots = Math.floor(Math.min(byCores, byThread));
-  return Math.max(1, Math.min(max, Number.isFinite(slots) ? slots : max));
-}
+export const CALIBRATION_BUDGET_SECONDS = 20;
 
 /** Cores available to this process when the operator did not say (cgroup limits included). */
 export function defaultCores(): number {
   return os.availableParallelism();
-}
-
-/**
- * About 11 s of audio in two sentences (four pieces): long enough that the pipeline's steady state
- * (one piece's inference overlapping the colouring and encoding of the one before) outweighs its
- * first piece, short enough to add one to four seconds to a boot (idle to busy 2-core machine).
- */
-export const CALIBRATION_TEXT =
-  'Every morning the baker opens the shop at six, and sells warm bread to the people on their way to work. ' +
-  'A stream of audio is real-time when each second of it is ready before the listener needs to hear it.';
-
-/**
- * Synthesises `CALIBRATION_TEXT` as a stream job does (phonemes, inference on the model's thread,
- * the default voice's colour, resampling and MP3 encoding), alone, and measures what it cost.
- */
-export async function calibrate(voice: PiperVoice, espeakBinary?: string): Promise<Calibration> {
-  const premade = PREMADE_VOICES[0]!;
-  const format = resolveOutputFormat(DEFAULT_OUTPUT_FORMAT)!;
-  let inferenceMs = 0;
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const progress = await synthesizeToStream(
-    {
-      text: CALIBRATION_TEXT,
-      params: renderParams(premade.engine, DEFAULT_VOICE_SETTINGS),
-      format,
-      ...(espeakBinary ? { espeakBinary } : {}),
-      pcmFor: async (piece) => {
-        const t = performance.now();
-        try {
-          return await synthesizePiperPcm(voice, piece, DEFAULT_VOICE_SETTINGS, espeakBinary);
-        } finally {
-          inferenceMs += performance.now() - t;
-        }
-      },
-    },
-    () => undefined,
-  );
-  const wallSeconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const audioSeconds = Math.max(progress.durationSeconds, 1e-3);
-  return {
-    audioSeconds,
-    wallRtf: wallSeconds / audioSeconds,
-    cpuRtf: (cpu.user + cpu.system) / 1e6 / audioSeconds,
-    inferenceRtf: inferenceMs / 1000 / audioSeconds,
-  };
 }
 
 export interface CapacitySettings {
@@ -130,26 +57,48 @@ export interface CapacitySettings {
 }
 
 /**
- * The worker's slots: the configured number, else (with the neural model loaded) measured by
- * `calibrate`, else `max` (eSpeak NG alone costs a few hundredths of a core per stream).
+ * The worker's slots: the configured number, else (with the neural model loaded) calibrated, else
+ * `max` (eSpeak NG alone costs a few hundredths of a core per stream). The calibration synthesises
+ * one stream alone, gives the contention model's slots from it, then runs 2, 3, … of those streams
+ * at once, up to the model's number and within `budgetSeconds`, and keeps the largest level whose
+ * every stream kept up: the model can only lower what one stream suggests, the check only lower the model.
  */
-export async function resolveCapacity(settings: CapacitySettings, neural: NeuralModel, logger: Logger, measure = calibrate): Promise<RealtimeCapacity> {
+export async function resolveCapacity(
+  settings: CapacitySettings,
+  neural: NeuralModel,
+  logger: Logger,
+  runFor: (voice: PiperVoice, espeakBinary?: string) => CalibrationRun = calibrationRun,
+  budgetSeconds = CALIBRATION_BUDGET_SECONDS,
+): Promise<RealtimeCapacity> {
   if (settings.configured > 0) return { slots: settings.configured, source: 'configured' };
   if (neural.state !== 'loaded') return { slots: settings.max, source: 'espeak' };
   const cores = settings.cores > 0 ? settings.cores : defaultCores();
-  const calibration = await measure(neural.voice, settings.espeakBinary);
-  const slots = realtimeSlots({
-    cores,
-    safety: settings.safety,
-    streamRtf: Math.max(calibration.wallRtf, calibration.cpuRtf),
-    inferenceRtf: calibration.inferenceRtf,
-    max: settings.max,
-  });
-  logger.info({ slots, cores, safety: settings.safety, ...roundAll(calibration) }, 'real-time capacity calibrated');
-  return { slots, source: 'calibrated', calibration };
+  const run = runFor(neural.voice, settings.espeakBinary);
+  const started = performance.now();
+  const alone = await run(1);
+  const modelSlots = realtimeSlots(alone, { cores, safety: settings.safety, max: settings.max });
+  let checkedSlots = 1;
+  for (let streams = 2; streams <= modelSlots && (performance.now() - started) / 1000 < budgetSeconds; streams++) {
+    if (!levelKeptUp(await run(streams), settings.safety)) break;
+    checkedSlots = streams;
+  }
+  const calibration: Calibration = { ...aloneFactors(alone), modelSlots, checkedSlots, aloneKeptUp: levelKeptUp(alone, settings.safety) };
+  const log = { slots: checkedSlots, cores, safety: settings.safety, ...calibration };
+  if (calibration.aloneKeptUp) logger.info(log, 'real-time capacity calibrated');
+  else logger.warn(log, 'real-time capacity calibrated: even one stream is not real-time on this worker; serving one job at a time');
+  return { slots: checkedSlots, source: 'calibrated', calibration };
 }
 
-function roundAll(c: Calibration): Calibration {
+/** One stream's real-time factors (seconds per second of audio), rounded for the log. */
+function aloneFactors(alone: CalibrationLevel): Pick<Calibration, 'audioSeconds' | 'wallRtf' | 'cpuRtf' | 'inferenceRtf'> {
+  const pieces = alone.streams[0] ?? [];
+  const audioSeconds = Math.max(pieces.reduce((sum, p) => sum + p.audioSeconds, 0), 1e-3);
+  const inferenceSeconds = pieces.reduce((sum, p) => sum + p.inferenceSeconds, 0);
   const r = (n: number) => Math.round(n * 1000) / 1000;
-  return { audioSeconds: r(c.audioSeconds), wallRtf: r(c.wallRtf), cpuRtf: r(c.cpuRtf), inferenceRtf: r(c.inferenceRtf) };
+  return {
+    audioSeconds: r(audioSeconds),
+    wallRtf: r(alone.wallSeconds / audioSeconds),
+    cpuRtf: r(alone.cpuSeconds / audioSeconds),
+    inferenceRtf: r(inferenceSeconds / audioSeconds),
+  };
 }
