@@ -18,9 +18,10 @@ export const workerConfigShape = {
   WORKER_CONCURRENCY: env.positiveInt(2),
   /**
    * Streams this worker keeps real-time: the jobs it runs at once (its slots; a job that finds none
-   * free waits in the queue). 0 = measured at boot with the neural model (a calibration synthesis,
-   * docs/operations.md "Real-time capacity"), at most WORKER_CONCURRENCY; a positive number is used
-   * as it is and skips the calibration.
+   * free waits in the queue). 0 = measured at boot with the neural model (one stream alone through a
+   * contention model, then that many at once: the most whose every later piece is ready before the
+   * one before it has played, docs/operations.md "Real-time capacity"), at most WORKER_CONCURRENCY;
+   * a positive number is used as it is and skips the calibration.
    */
   WORKER_REALTIME_STREAMS: z.coerce.number().int().min(0).max(1000).default(0),
   /**
@@ -28,7 +29,10 @@ export const workerConfigShape = {
    * sees; several workers on one machine each see all of them, so set cores / workers there.
    */
   WORKER_CORES: z.coerce.number().min(0).max(1024).default(0),
-  /** Fraction of WORKER_CORES that streams may fill; the rest absorbs the gateway, GC and bursts. */
+  /**
+   * For the calibration: the fraction of a piece's playing time the next piece's rendering may take
+   * with the worker's streams running at once; the rest absorbs GC, bursts and other processes.
+   */
   WORKER_REALTIME_SAFETY: z.coerce.number().gt(0).max(1).default(0.7),
   /**
    * Threads one neural inference uses (ONNX Runtime's intra-op threads). Concurrent jobs each run
