@@ -74,11 +74,11 @@ describe('resolving the capacity at boot', () => {
   const voice = {} as PiperVoice;
   const settings = { configured: 0, cores: 8, safety: 0.7, max: 16 };
   /** A fake engine: the four-thread model alone, and at `gapFrom` streams and beyond a second piece that arrives late. */
-  const fakeRun = (gapFrom: number) => {
+  const fakeRun = (gapFrom: number, alone = fourThreads) => {
     const levels: number[] = [];
     const run: CalibrationRun = async (streams) => {
       levels.push(streams);
-      if (streams === 1) return fourThreads;
+      if (streams === 1) return alone;
       const late = streams >= gapFrom;
       const pieces = [piece(0.1 * streams, 0.05, 1.0), piece(late ? 0.9 : 0.5, 0.3, 4.8), piece(0.5, 0.3, 5.2)];
       return { streams: Array.from({ length: streams }, () => pieces), wallSeconds: streams, cpuSeconds: streams };
@@ -106,10 +106,14 @@ describe('resolving the capacity at boot', () => {
     expect(fake.levels).toEqual([1, 2]);
   });
 
-  it('keeps the levels checked so far when the time budget is spent: fewer slots, never more', async () => {
-    const fake = fakeRun(99);
-    await expect(resolveCapacity(settings, { state: 'loaded', voice }, logger, fake.runFor, 0)).resolves.toMatchObject({ slots: 1, calibration: { modelSlots: 4, checkedSlots: 1 } });
-    expect(fake.levels).toEqual([1]);
+  it('starts no level that would end past the time budget, keeping the levels checked so far: fewer slots, never more', async () => {
+    // One stream alone took 10 s (the same cores in use): two at once fit a 25 s budget, three do not.
+    const fake = fakeRun(99, { ...fourThreads, wallSeconds: 10, cpuSeconds: 30 });
+    await expect(resolveCapacity(settings, { state: 'loaded', voice }, logger, fake.runFor, 25)).resolves.toMatchObject({ slots: 2, calibration: { modelSlots: 4, checkedSlots: 2 } });
+    expect(fake.levels).toEqual([1, 2]);
+    const none = fakeRun(99);
+    await expect(resolveCapacity(settings, { state: 'loaded', voice }, logger, none.runFor, 0)).resolves.toMatchObject({ slots: 1, calibration: { modelSlots: 4, checkedSlots: 1 } });
+    expect(none.levels).toEqual([1]);
   });
 
   it('serves one job at a time when one stream alone is not real-time, and says so', async () => {

@@ -35,8 +35,9 @@ export interface Calibration {
 }
 
 /**
- * Longest the concurrent check may run at boot (seconds, the single stream included). Levels are
- * checked upwards, so a check cut short keeps the largest level that kept up: fewer slots, never more.
+ * Longest the calibration may run at boot (seconds, the single stream included; startApp and
+ * orchestrators wait for readiness about 30 s). Levels are checked upwards, so a check cut short
+ * keeps the largest level that kept up: fewer slots, never more.
  */
 export const CALIBRATION_BUDGET_SECONDS = 20;
 
@@ -78,7 +79,10 @@ export async function resolveCapacity(
   const alone = await run(1);
   const modelSlots = realtimeSlots(alone, { cores, safety: settings.safety, max: settings.max });
   let checkedSlots = 1;
-  for (let streams = 2; streams <= modelSlots && (performance.now() - started) / 1000 < budgetSeconds; streams++) {
+  // N streams at once take about N times one alone (they share one inference thread): a level that
+  // would end past the budget is not started.
+  const fitsBudget = (streams: number) => (performance.now() - started) / 1000 + streams * alone.wallSeconds <= budgetSeconds;
+  for (let streams = 2; streams <= modelSlots && fitsBudget(streams); streams++) {
     if (!levelKeptUp(await run(streams), settings.safety)) break;
     checkedSlots = streams;
   }
