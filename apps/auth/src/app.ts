@@ -15,6 +15,7 @@ import { authorizeRoutes } from './pages/authorize-routes';
 import { deviceRoutes } from './pages/device-routes';
 import { loginRoutes } from './pages/login-routes';
 import { logoutRoutes } from './pages/logout-routes';
+import { parRoute } from './par/par-route';
 
 /** Mounts every route of the authorization server on `app`. */
 export function mountAuth(app: Express, deps: Deps): void {
@@ -29,6 +30,7 @@ export function mountAuth(app: Express, deps: Deps): void {
   app.use(userinfoRoute(deps));
   app.use(revokeRoute(deps));
   app.use(deviceAuthorizationRoute(deps));
+  app.use(parRoute(deps));
   app.use(authorizeRoutes(deps));
   app.use(loginRoutes(deps));
   app.use(logoutRoutes(deps));

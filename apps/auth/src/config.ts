@@ -50,6 +50,22 @@ export const authConfigShape = {
   AUTHORIZATION_CODE_TTL: env.positiveInt(60),
   DEVICE_CODE_TTL: env.positiveInt(600),
   DEVICE_POLL_INTERVAL: env.positiveInt(5),
+  /** Lifetime of a pushed authorization request's `request_uri` (RFC 9126 §2.2 `expires_in`, seconds). */
+  PAR_TTL: env.positiveInt(60),
+  /** When true, every client must push its authorization requests (RFC 9126 §5); per client: `require_pushed_authorization_requests`. */
+  REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: env.boolean(false),
+  /** When true, every authorization request must be a signed request object (RFC 9101 §10.5); per client: `require_signed_request_object`. */
+  REQUIRE_SIGNED_REQUEST_OBJECT: env.boolean(false),
+  /**
+   * A client's `jwks_uri` is fetched from a public address over https only. True (tests, development, a
+   * cluster whose clients publish keys inside it) allows loopback and private addresses, and plain http to loopback.
+   */
+  CLIENT_JWKS_URI_ALLOW_PRIVATE: env.boolean(false),
+  /** Bounds of one `jwks_uri` fetch: time (milliseconds) and body size (bytes). */
+  CLIENT_JWKS_URI_TIMEOUT_MS: env.positiveInt(3000),
+  CLIENT_JWKS_URI_MAX_BYTES: env.positiveInt(65536),
+  /** How long a fetched client key set is used before it is fetched again (seconds); an unknown `kid` refetches sooner (at most every 30 s). */
+  CLIENT_JWKS_URI_CACHE_SECONDS: env.positiveInt(300),
   /** Sign-in session lifetime for the HTML pages (seconds). */
   SESSION_TTL: env.positiveInt(3600),
   /** Accepted age of a DPoP proof's `iat` (seconds, either side of now). */

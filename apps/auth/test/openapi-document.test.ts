@@ -43,6 +43,7 @@ describe('the auth API document and the code', () => {
       invalid_scope: true, invalid_target: true, access_denied: true, unsupported_response_type: true, server_error: true,
       temporarily_unavailable: true, unsupported_token_type: true, authorization_pending: true, slow_down: true, expired_token: true,
       invalid_token: true, insufficient_scope: true, invalid_dpop_proof: true, use_dpop_nonce: true,
+      invalid_request_object: true, invalid_request_uri: true,
     };
     expect(codes).toEqual(expect.arrayContaining(Object.keys(every)));
   });

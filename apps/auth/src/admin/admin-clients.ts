@@ -5,14 +5,18 @@ import { announceClientChange } from '../clients/client-changes';
 import { clientSecretSealer, createClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
 import type { Deps } from '../deps';
 import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
-import { conflict, invalidInput, notFound } from './admin-errors';
+import { conflict, invalidInput, invalidRequest, notFound } from './admin-errors';
 import { toPage, type Page, type PageRequest } from './paging';
 
 type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'apiKeys'>;
 
+/** The request-object and PAR policy of a registration (RFC 9101, RFC 9126), changeable after registration. */
+const requestPolicyInput = newClientInput.pick({ jwks_uri: true, request_object_signing_alg: true, require_pushed_authorization_requests: true, require_signed_request_object: true });
+
 /** What an administrator may change on a registration (secrets have their own action: rotation). */
 export const clientPatchInput = newClientInput
   .pick({ name: true, grant_types: true, redirect_uris: true, post_logout_redirect_uris: true, scopes: true, resources: true, token_exchange: true })
+  .merge(requestPolicyInput)
   .extend({
     redirect_uris: newClientInput.shape.redirect_uris.removeDefault(),
     post_logout_redirect_uris: newClientInput.shape.post_logout_redirect_uris.removeDefault(), scopes: newClientInput.shape.scopes.removeDefault(), resources: newClientInput.shape.resources.removeDefault().min(1) })
@@ -25,6 +29,7 @@ export async function registerClient(deps: ClientDeps, raw: unknown): Promise<{ 
   const parsed = newClientInput.strict().safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const id = parsed.data.client_id;
+  if (parsed.data.jwks && parsed.data.jwks_uri) throw invalidRequest('jwks_uri: give jwks or jwks_uri, not both (RFC 7591 §2)');
   if (id !== undefined) {
     if (await deps.clients.exists({ _id: id })) throw conflict('a client with this client_id exists');
     // Its tokens are being revoked: a new registration under the same id would be refused tokens too.
@@ -73,6 +78,13 @@ export async function updateClient(deps: ClientDeps, id: string, raw: unknown): 
   if (patch.post_logout_redirect_uris !== undefined) set.postLogoutRedirectUris = patch.post_logout_redirect_uris;
   if (patch.scopes !== undefined) set.scopes = patch.scopes;
   if (patch.resources !== undefined) set.resources = patch.resources;
+  if (patch.jwks_uri !== undefined) {
+    if ((await deps.clients.findById(id).lean<ClientDoc>())?.jwks) throw invalidRequest('jwks_uri: the client has jwks; give jwks or jwks_uri, not both (RFC 7591 §2)');
+    set.jwksUri = patch.jwks_uri;
+  }
+  if (patch.request_object_signing_alg !== undefined) set.requestObjectSigningAlg = patch.request_object_signing_alg;
+  if (patch.require_pushed_authorization_requests !== undefined) set.requirePushedAuthorizationRequests = patch.require_pushed_authorization_requests;
+  if (patch.require_signed_request_object !== undefined) set.requireSignedRequestObject = patch.require_signed_request_object;
   if (patch.token_exchange !== undefined) set.tokenExchange = patch.token_exchange.allowed_clients.length ? { allowedClients: patch.token_exchange.allowed_clients } : null;
   const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
   if (!doc) throw notFound('client');

@@ -23,6 +23,14 @@ export interface ClientDoc {
   secretSealed?: Sealed | null;
   /** Public keys for private_key_jwt. */
   jwks?: { keys: Record<string, unknown>[] } | null;
+  /** Where the client publishes its public keys instead of `jwks` (RFC 7591 §2); fetched by clients/client-keys.ts. */
+  jwksUri?: string | null;
+  /** RFC 9101 / OpenID Connect Registration: the one algorithm its request objects must be signed with; none: any of REQUEST_OBJECT_SIGNING_ALGS. */
+  requestObjectSigningAlg?: string | null;
+  /** RFC 9126 §6: its authorization requests must come through /par. */
+  requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9101 §10.5: its authorization requests must be signed request objects. */
+  requireSignedRequestObject?: boolean;
   /**
    * Token exchange policy (RFC 8693 §5): besides tokens issued to itself, the clients whose access
    * tokens this client may present as `subject_token` or `actor_token`. None: only its own.
@@ -44,6 +52,10 @@ const schema = new Schema<ClientDoc>(
     secretHash: { type: String, default: null },
     secretSealed: { type: Schema.Types.Mixed, default: null },
     jwks: { type: Schema.Types.Mixed, default: null },
+    jwksUri: { type: String, default: null },
+    requestObjectSigningAlg: { type: String, default: null },
+    requirePushedAuthorizationRequests: { type: Boolean, default: false },
+    requireSignedRequestObject: { type: Boolean, default: false },
     tokenExchange: { type: Schema.Types.Mixed, default: null },
   },
   { collection: 'clients', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { randomToken, sealer, sha256 } from '../crypto/secrets';
 import { GRANT_TYPES } from '../grants';
 import type { ClientDoc } from './client-model';
+import { CLIENT_KEY_ALGS } from './client-keys';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{3,64}$/;
 
@@ -28,6 +29,14 @@ export const newClientInput = z.object({
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
   resources: z.array(z.string().url().max(2000)).max(20).default([]),
   jwks: z.object({ keys: z.array(publicJwk).min(1).max(20) }).optional(),
+  /** Where the client publishes its keys instead of `jwks` (never both, RFC 7591 §2); https, or http on loopback for development. */
+  jwks_uri: z.string().url().max(2000).refine((uri) => /^https?:\/\//i.test(uri), 'jwks_uri must be an https URL').optional(),
+  /** RFC 9101: the one algorithm its request objects are signed with (never `none`). */
+  request_object_signing_alg: z.enum(CLIENT_KEY_ALGS).optional(),
+  /** RFC 9126 §6: authorization requests only through /par. */
+  require_pushed_authorization_requests: z.boolean().optional(),
+  /** RFC 9101 §10.5: authorization requests only as signed request objects. */
+  require_signed_request_object: z.boolean().optional(),
   /** Token exchange: other clients whose tokens this one may exchange (see ClientDoc.tokenExchange). */
   token_exchange: z.object({ allowed_clients: z.array(z.string().regex(CLIENT_ID)).max(50) }).optional(),
   /** Confidential clients get a generated secret unless they authenticate only with private_key_jwt. */
@@ -47,6 +56,10 @@ export interface PublicClient {
   has_secret: boolean;
   has_jwks: boolean;
   token_exchange: { allowed_clients: string[] };
+  jwks_uri?: string;
+  request_object_signing_alg?: string;
+  require_pushed_authorization_requests?: true;
+  require_signed_request_object?: true;
   created_at: string;
 }
 
@@ -63,6 +76,10 @@ export function toPublicClient(doc: ClientDoc): PublicClient {
     has_secret: Boolean(doc.secretHash),
     has_jwks: Boolean(doc.jwks),
     token_exchange: { allowed_clients: doc.tokenExchange?.allowedClients ?? [] },
+    ...(doc.jwksUri ? { jwks_uri: doc.jwksUri } : {}),
+    ...(doc.requestObjectSigningAlg ? { request_object_signing_alg: doc.requestObjectSigningAlg } : {}),
+    ...(doc.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true as const } : {}),
+    ...(doc.requireSignedRequestObject ? { require_signed_request_object: true as const } : {}),
     created_at: new Date(doc.createdAt).toISOString(),
   };
 }
@@ -93,6 +110,10 @@ export async function createClient(
     secretSealed: secret ? clientSecretSealer(internalSecret).seal(secret) : null,
     jwks: input.jwks ?? null,
     tokenExchange: input.token_exchange?.allowed_clients.length ? { allowedClients: input.token_exchange.allowed_clients } : null,
+    jwksUri: input.jwks_uri ?? null,
+    requestObjectSigningAlg: input.request_object_signing_alg ?? null,
+    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? false,
+    requireSignedRequestObject: input.require_signed_request_object ?? false,
   });
   return { client: created.toObject(), ...(secret ? { secret } : {}) };
 }

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
+import { CLIENT_KEY_ALGS } from '../clients/client-keys';
 import type { Deps } from '../deps';
 import { GRANT_TYPES } from '../grants';
 import { publicEndpoint } from './dpop-at-token';
@@ -20,6 +21,12 @@ export function metadata(deps: Deps) {
     revocation_endpoint: at('/revoke'),
     introspection_endpoint: at('/introspect'),
     device_authorization_endpoint: at('/device_authorization'),
+    // RFC 9126 §5 (PAR) and RFC 9101 §10.5 / OpenID Connect Discovery (signed request objects by value).
+    pushed_authorization_request_endpoint: at('/par'),
+    require_pushed_authorization_requests: deps.config.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: [...CLIENT_KEY_ALGS],
+    ...(deps.config.REQUIRE_SIGNED_REQUEST_OBJECT ? { require_signed_request_object: true } : {}),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: [...GRANT_TYPES],

@@ -18,7 +18,10 @@ export type OAuthErrorCode =
   | 'invalid_token'
   | 'insufficient_scope'
   | 'invalid_dpop_proof'
-  | 'use_dpop_nonce';
+  | 'use_dpop_nonce'
+  // RFC 9101 §6.3 (request objects) and RFC 9126 §2.3 (pushed authorization requests).
+  | 'invalid_request_object'
+  | 'invalid_request_uri';
 
 export interface OAuthErrorBody {
   error: OAuthErrorCode;

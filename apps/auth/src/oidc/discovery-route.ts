@@ -18,7 +18,6 @@ export function openidConfiguration(deps: Deps) {
     claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp', 'name', 'email', 'email_verified'],
     claim_types_supported: ['normal'],
     claims_parameter_supported: false,
-    request_parameter_supported: false,
     request_uri_parameter_supported: false,
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
   };

@@ -4,17 +4,14 @@ import type { ClientDoc } from '../clients/client-model';
 import { findClient } from '../clients/clients';
 import { randomToken } from '../crypto/secrets';
 import type { Deps } from '../deps';
-import { storeCode, type CodeRecord } from '../grants/authorization-code';
-import { formBody, paramsOf, repeated, scopeParam, single, type Params } from '../oauth/params';
-import { audienceFor, scopesFor } from '../oauth/resources';
-import { authenticationRequirements, signInSatisfies, type AuthenticationRequirements } from '../oidc/authentication-request';
+import { storeCode } from '../grants/authorization-code';
+import { validateRequest, type PendingRequest } from '../oauth/authorization-request';
+import { authorizationParams } from '../oauth/authorization-params';
+import { formBody, paramsOf, single, type Params } from '../oauth/params';
+import { signInSatisfies } from '../oidc/authentication-request';
 import { escapeHtml, hidden, scopeItems, sendPage } from './html';
 import { consentCovers, rememberConsent } from '../oidc/remembered-consent';
 import { csrfToken, csrfValid, currentSession, loginRedirect, type SignInSession } from './session';
-
-interface PendingRequest extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
-  state?: string;
-}
 
 const REQUEST_TTL = 600;
 const requestKey = (id: string) => `auth:authz-request:${id}`;
@@ -36,34 +33,6 @@ function redirectWith(res: Response, deps: Deps, redirectUri: string, values: Re
 function redirectSource(redirectUri: string): string {
   const url = new URL(redirectUri);
   return url.origin === 'null' ? url.protocol : url.origin;
-}
-
-/** Validates everything that may be redirected; throws OAuthError for the redirect. */
-function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirectUri: string): PendingRequest {
-  const responseType = single(params, 'response_type', 50);
-  if (responseType !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
-  if (!client.grantTypes.includes('authorization_code')) throw new OAuthError('unauthorized_client', 'this client may not use the authorization code flow');
-  const challenge = single(params, 'code_challenge', 128);
-  const method = single(params, 'code_challenge_method', 10);
-  if (challenge === undefined) {
-    if (client.type === 'public') throw new OAuthError('invalid_request', 'PKCE code_challenge is required for public clients');
-    if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
-  } else {
-    if (method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
-    if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is malformed');
-  }
-  const dpopJkt = single(params, 'dpop_jkt', 100);
-  const scopes = scopesFor(client.scopes, scopeParam(params));
-  const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
-  return {
-    ...authenticationRequirements(params, scopes, Date.now()),
-    clientId: client._id,
-    redirectUri,
-    scopes,
-    audience,
-    ...(challenge ? { codeChallenge: challenge } : {}),
-    ...(dpopJkt ? { dpopJkt } : {}),
-  };
 }
 
 function consentPage(deps: Deps, req: Request, res: Response, id: string, client: ClientDoc, pending: PendingRequest, email: string): void {
@@ -102,18 +71,27 @@ export function authorizeRoutes(deps: Deps): Router {
   const router = Router();
 
   router.get('/authorize', async (req, res) => {
-    const params = paramsOf(req.query);
+    const outer = paramsOf(req.query);
     let clientId: string | undefined;
-    let redirectUri: string | undefined;
     try {
-      clientId = single(params, 'client_id', 128);
-      redirectUri = single(params, 'redirect_uri', 2000);
+      clientId = single(outer, 'client_id', 128);
     } catch {
       return errorPage(res, 400, 'The request repeats client_id or redirect_uri.');
     }
     if (!clientId) return errorPage(res, 400, 'client_id is missing.');
     const client = await findClient(deps.clients, clientId);
     if (!client) return errorPage(res, 400, 'Unknown client.');
+    // A pushed request or a request object decides the redirect_uri: until it is read and verified there is
+    // none to redirect an error to, so these errors are shown on the page.
+    let params: Params;
+    let redirectUri: string | undefined;
+    try {
+      params = await authorizationParams(deps, client, outer, '/authorize');
+      redirectUri = single(params, 'redirect_uri', 2000);
+    } catch (err) {
+      if (err instanceof OAuthError) return errorPage(res, 400, `${err.error}: ${err.description}`);
+      throw err;
+    }
     if (!redirectUri || !client.redirectUris.includes(redirectUri)) return errorPage(res, 400, 'redirect_uri is missing or not registered for this client.');
     let state: string | undefined;
     let pending: PendingRequest;

@@ -58,6 +58,8 @@ export const AUTH_PUBLIC_PREFIXES = [
   '/revoke',
   '/introspect',
   '/device_authorization',
+  // RFC 9126: pushed authorization requests.
+  '/par',
   // The administration API: auth authenticates every call itself (an admin-scoped access token).
   '/admin',
 ];

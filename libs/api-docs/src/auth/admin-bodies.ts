@@ -21,6 +21,18 @@ const publicJwk = {
   additionalProperties: { anyOf: [jwkValue, { type: 'array', items: jwkValue, maxItems: 20 }] },
   propertyNames: { pattern: '^[\\x21-\\x7E]{1,64}$' },
 };
+/** RFC 9101 / RFC 9126 policy of a registration (apps/auth/src/admin/admin-clients.ts `requestPolicyInput`). */
+const requestPolicy = {
+  jwks_uri: { type: 'string', format: 'uri', maxLength: 2000 },
+  request_object_signing_alg: { type: 'string', enum: ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'] },
+  require_pushed_authorization_requests: { type: 'boolean' },
+  require_signed_request_object: { type: 'boolean' },
+};
+/** OpenID Connect Back-Channel Logout 1.0 §2.2 (apps/auth/src/backchannel-logout/client-metadata.ts). */
+const backchannelLogout = {
+  backchannel_logout_uri: { type: 'string', format: 'uri', maxLength: 2000, description: 'https, no fragment (http only to loopback where BACKCHANNEL_LOGOUT_ALLOW_PRIVATE)' },
+  backchannel_logout_session_required: { type: 'boolean' },
+};
 const tokenExchange = {
   type: 'object',
   properties: { allowed_clients: { type: 'array', items: { type: 'string', pattern: CLIENT_ID }, maxItems: 50 } },
@@ -47,6 +59,7 @@ export const adminBodySchemas: JsonObject = {
         additionalProperties: false,
       },
       token_exchange: tokenExchange,
+      ...requestPolicy,
       secret: { type: 'boolean', default: true },
     },
     required: ['name', 'type', 'grant_types'],
@@ -62,6 +75,7 @@ export const adminBodySchemas: JsonObject = {
       scopes,
       resources: { ...urls, minItems: 1 },
       token_exchange: tokenExchange,
+      ...requestPolicy,
     },
     additionalProperties: false,
     minProperties: 1,

@@ -24,14 +24,23 @@ const clientProperties: JsonObject = {
   created_at: time,
 };
 
+/** Shown only when registered. */
+const optionalClientProperties: JsonObject = {
+  // RFC 9101 / RFC 9126 policy, shown when registered.
+  jwks_uri: { type: 'string' },
+  request_object_signing_alg: { type: 'string' },
+  require_pushed_authorization_requests: { type: 'boolean', const: true },
+  require_signed_request_object: { type: 'boolean', const: true },
+};
+
 /** The administration API's answers (apps/auth/src/admin; clients/clients.ts `PublicClient`, accounts/account-model.ts `PublicAccount`). */
 export const adminSchemas: JsonObject = {
-  Client: { type: 'object', required: Object.keys(clientProperties), properties: clientProperties, additionalProperties: false },
+  Client: { type: 'object', required: Object.keys(clientProperties), properties: { ...clientProperties, ...optionalClientProperties }, additionalProperties: false },
   RegisteredClient: {
     type: 'object',
     description: 'The registration, and for a confidential client with a secret that secret, shown this once.',
     required: Object.keys(clientProperties),
-    properties: { ...clientProperties, client_secret: { type: 'string' } },
+    properties: { ...clientProperties, ...optionalClientProperties, client_secret: { type: 'string' } },
     additionalProperties: false,
   },
   ClientSecret: { type: 'object', required: ['client_id', 'client_secret'], properties: { client_id: { type: 'string' }, client_secret: { type: 'string' } }, additionalProperties: false },

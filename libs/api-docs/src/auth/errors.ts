@@ -26,6 +26,9 @@ export const OAUTH_ERROR_CODES = [
   'insufficient_scope',
   'invalid_dpop_proof',
   'use_dpop_nonce',
+  // RFC 9101 §6.3 and RFC 9126 §2.3 (signed request objects, pushed authorization requests).
+  'invalid_request_object',
+  'invalid_request_uri',
 ] as const;
 
 export const ADMIN_ERROR_CODES = ['not_found', 'conflict'] as const;

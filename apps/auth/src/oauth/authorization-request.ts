@@ -1,0 +1,44 @@
+import type { ClientDoc } from '../clients/client-model';
+import type { Deps } from '../deps';
+import type { CodeRecord } from '../grants/authorization-code';
+import { authenticationRequirements, type AuthenticationRequirements } from '../oidc/authentication-request';
+import { OAuthError } from './oauth-error';
+import { repeated, scopeParam, single, type Params } from './params';
+import { audienceFor, scopesFor } from './resources';
+
+/** An authorization request once validated: what the code will grant, and what the sign-in must satisfy. */
+export interface PendingRequest extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
+  state?: string;
+}
+
+/**
+ * Everything of an authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 8707, RFC 9449 §10) but the
+ * client and its redirect_uri, which the caller has checked: /authorize redirects these errors to the
+ * client, /par (RFC 9126) answers them as JSON. Throws OAuthError.
+ */
+export function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirectUri: string): PendingRequest {
+  const responseType = single(params, 'response_type', 50);
+  if (responseType !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+  if (!client.grantTypes.includes('authorization_code')) throw new OAuthError('unauthorized_client', 'this client may not use the authorization code flow');
+  const challenge = single(params, 'code_challenge', 128);
+  const method = single(params, 'code_challenge_method', 10);
+  if (challenge === undefined) {
+    if (client.type === 'public') throw new OAuthError('invalid_request', 'PKCE code_challenge is required for public clients');
+    if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
+  } else {
+    if (method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+    if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is malformed');
+  }
+  const dpopJkt = single(params, 'dpop_jkt', 100);
+  const scopes = scopesFor(client.scopes, scopeParam(params));
+  const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
+  return {
+    ...authenticationRequirements(params, scopes, Date.now()),
+    clientId: client._id,
+    redirectUri,
+    scopes,
+    audience,
+    ...(challenge ? { codeChallenge: challenge } : {}),
+    ...(dpopJkt ? { dpopJkt } : {}),
+  };
+}

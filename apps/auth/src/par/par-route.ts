@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { authenticateClient } from '../clients/client-auth';
+import type { Deps } from '../deps';
+import { sendNoStoreJson } from '../http/no-store-json';
+import { authorizationParams } from '../oauth/authorization-params';
+import { validateRequest } from '../oauth/authorization-request';
+import { OAuthError } from '../oauth/oauth-error';
+import { formBody, paramsOf, single } from '../oauth/params';
+import { pushRequest } from './pushed-requests';
+
+/**
+ * `POST /par`, the pushed authorization request endpoint (RFC 9126): the client authenticates as at
+ * /token, the request (plain parameters or a signed `request` object) is validated as /authorize would,
+ * and is stored for PAR_TTL seconds behind a one-time `request_uri`. Errors are JSON (RFC 9126 §2.3).
+ */
+export function parRoute(deps: Deps): Router {
+  const router = Router();
+  router.post('/par', formBody(), async (req, res) => {
+    const form = paramsOf(req.body);
+    const { client } = await authenticateClient(deps, req, form, '/par');
+    const params = await authorizationParams(deps, client, form, '/par');
+    const redirectUri = single(params, 'redirect_uri', 2000);
+    if (!redirectUri || !client.redirectUris.includes(redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri is missing or not registered for this client');
+    single(params, 'state', 1000);
+    validateRequest(deps, client, params, redirectUri);
+    sendNoStoreJson(res, 201, await pushRequest(deps, client._id, params));
+  });
+  return router;
+}
