@@ -63,6 +63,15 @@ export const workerConfigShape = {
    */
   WORKER_DRAIN_MS: env.positiveInt(20_000),
   /**
+   * How often each worker's lock heartbeat thread looks for dead workers (milliseconds; 0 = never):
+   * a worker process whose Redis connection vanished from CLIENT LIST (a killed process's sockets
+   * close at once; a busy one's stay open) has its job locks released, so its jobs are taken over
+   * within about this long instead of after SYNTHESIS_LOCK_MS, which stays the fallback for a
+   * frozen or cut-off worker. Needs CLIENT LIST and CLIENT SETNAME (a server that refuses them
+   * leaves lock expiry alone, with a warning).
+   */
+  SYNTHESIS_DEATH_WATCH_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  /**
    * How often the workers look for jobs whose lock has lapsed (BullMQ's stalled-job check; one
    * check per interval across all workers, a single Lua call). With the lock it bounds a takeover.
    */

@@ -9,6 +9,7 @@ import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStale
 import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
 import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
+import { runStalledCheck } from './liveness/death-watch';
 import { startLockHeartbeat } from './liveness/lock-heartbeat';
 import { startTakeoverSlot } from './liveness/takeover-slot';
 import { createMetrics } from './synthesis/metrics';
@@ -120,15 +121,32 @@ async function main(): Promise<void> {
   });
   // The takeover slot's fetcher: a manual worker (no processor) that only the slot drives.
   const takeoverFetcher = new Worker<SynthesisJobData>(config.SYNTHESIS_QUEUE, null, { connection: workerConnection, autorun: false, ...lockOptions });
-  const heartbeat = startLockHeartbeat({
-    redisUrl: config.REDIS_URL,
-    activeKey: worker.keys.active!,
-    stalledKey: worker.keys.stalled!,
-    jobKeyPrefix: worker.toKey(''),
-    workerIds: [worker.id, takeoverFetcher.id],
-    lockMs: config.SYNTHESIS_LOCK_MS,
-    intervalMs: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
-  });
+  const heartbeat = startLockHeartbeat(
+    {
+      redisUrl: config.REDIS_URL,
+      activeKey: worker.keys.active!,
+      stalledKey: worker.keys.stalled!,
+      stalledCheckKey: worker.keys['stalled-check']!,
+      jobKeyPrefix: worker.toKey(''),
+      workerIds: [worker.id, takeoverFetcher.id],
+      lockMs: config.SYNTHESIS_LOCK_MS,
+      intervalMs: Math.max(1, Math.floor(config.SYNTHESIS_LOCK_MS / 4)),
+      deathWatchMs: config.SYNTHESIS_DEATH_WATCH_MS,
+    },
+    {
+      // A dead worker's locks were released: run the stalled check now rather than at its next
+      // interval, and let the takeover slot look at once.
+      released(jobIds) {
+        logger.warn({ jobIds }, 'a synthesis worker died (its Redis connection closed); releasing its jobs');
+        void runStalledCheck(worker)
+          .catch((err: unknown) => logger.warn({ err }, 'stalled check after a worker death failed'))
+          .finally(() => takeoverSlot.wake());
+      },
+      watchFailed(reason) {
+        logger.warn({ reason }, 'the death watch is off (CLIENT LIST refused): a dead worker is found by its locks lapsing');
+      },
+    },
+  );
   const takeoverSlot = startTakeoverSlot({
     fetcher: takeoverFetcher,
     redis,

@@ -1,11 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Redis } from 'ioredis';
+import { createDeathWatch, livenessName, lookForDeaths } from './death-watch';
+import { forEachLockOf } from './lock-owners';
 import type { HeartbeatCommand, HeartbeatConfig, HeartbeatReport } from './heartbeat-protocol';
 
 /**
  * The lock heartbeat (lock-heartbeat.ts starts it): a thread with its own event loop and its own
  * Redis connection, so neither the engine's encoding on the main thread nor a blocked main loop
- * can delay a beat. It dies with the process: a killed worker's locks lapse after one lock period.
+ * can delay a beat. It dies with the process: a killed worker's locks lapse after one lock period,
+ * and sooner, its connection (named for the process's workers) vanishes, which the other processes'
+ * death watch sees (death-watch.ts).
  */
 
 /**
@@ -14,29 +18,22 @@ import type { HeartbeatCommand, HeartbeatConfig, HeartbeatReport } from './heart
  * and answers the ids renewed. A job the main thread has not yet announced (just fetched) is
  * renewed too. A lock that is gone or holds another token is left alone.
  */
-const RENEW_OWN_LOCKS = `
-local renewed = {}
-for _, jobId in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
-  local lockKey = ARGV[1] .. jobId .. ':lock'
-  local token = redis.call('GET', lockKey)
-  if token then
-    for i = 3, #ARGV do
-      if string.sub(token, 1, #ARGV[i] + 1) == ARGV[i] .. ':' then
+const RENEW_OWN_LOCKS = `${forEachLockOf(3, `
         redis.call('SET', lockKey, token, 'PX', ARGV[2])
-        redis.call('SREM', KEYS[2], jobId)
-        renewed[#renewed + 1] = jobId
-        break
-      end
-    end
-  end
-end
-return renewed`;
+        redis.call('SREM', KEYS[2], jobId)`)}
+return matched`;
 
 const config = workerData as HeartbeatConfig;
 const port = parentPort;
 if (!port) throw new Error('heartbeat-thread.ts runs as a worker thread');
-const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+const ownName = livenessName(config.workerIds);
+// ioredis names the connection again on every reconnect.
+const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: ownName });
 redis.on('error', () => undefined);
+const deaths = createDeathWatch();
+const lockKeys = { activeKey: config.activeKey, stalledKey: config.stalledKey, stalledCheckKey: config.stalledCheckKey, jobKeyPrefix: config.jobKeyPrefix };
+// Back after a break: the other processes' connections may not be back yet; they must be seen again.
+redis.on('ready', () => deaths.reset());
 const held = new Set<string>();
 
 port.on('message', (command: HeartbeatCommand) => {
@@ -62,3 +59,24 @@ async function loop(): Promise<void> {
   }
 }
 void loop();
+
+async function watchLoop(): Promise<void> {
+  for (;;) {
+    const next = new Promise((resolve) => setTimeout(resolve, config.deathWatchMs));
+    try {
+      const released = await lookForDeaths(redis, deaths, lockKeys, config.workerIds);
+      if (released.length > 0) port!.postMessage({ released } satisfies HeartbeatReport);
+    } catch (err) {
+      // Redis away: retried at the next look (and everyone must be seen again). A server that
+      // refuses CLIENT LIST (a managed Redis may) will not change its mind: lock expiry alone then.
+      deaths.reset();
+      const message = err instanceof Error ? err.message : String(err);
+      if (/unknown command|NOPERM|no permissions/i.test(message)) {
+        port!.postMessage({ watchFailed: message } satisfies HeartbeatReport);
+        return;
+      }
+    }
+    await next;
+  }
+}
+if (config.deathWatchMs > 0) void watchLoop();

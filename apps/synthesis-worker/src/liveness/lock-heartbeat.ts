@@ -21,7 +21,15 @@ export interface LockHeartbeat {
   close(): Promise<void>;
 }
 
-export function startLockHeartbeat(config: HeartbeatConfig): LockHeartbeat {
+/** What the heartbeat thread's death watch tells the main thread (death-watch.ts). */
+export interface DeathWatchEvents {
+  /** Jobs of dead workers whose locks were released: a stalled check now puts them back in the queue. */
+  released(jobIds: string[]): void;
+  /** The death watch stopped for good (the server refuses CLIENT LIST): lock expiry alone finds dead workers. */
+  watchFailed(reason: string): void;
+}
+
+export function startLockHeartbeat(config: HeartbeatConfig, events: DeathWatchEvents): LockHeartbeat {
   if (!fs.existsSync(THREAD_ENTRY)) throw new Error(`lock heartbeat thread ${THREAD_ENTRY} is missing: build the project (npm run build)`);
   const thread = new Worker(THREAD_ENTRY, { workerData: config });
   // The process ends when its work does; the heartbeat never keeps it alive.
@@ -29,7 +37,9 @@ export function startLockHeartbeat(config: HeartbeatConfig): LockHeartbeat {
   const held = new Map<string, AbortController>();
   const send = (command: HeartbeatCommand) => thread.postMessage(command);
   thread.on('message', (report: HeartbeatReport) => {
-    for (const jobId of report.lost) held.get(jobId)?.abort(new LockLostError(jobId));
+    if ('lost' in report) for (const jobId of report.lost) held.get(jobId)?.abort(new LockLostError(jobId));
+    else if ('released' in report) events.released(report.released);
+    else events.watchFailed(report.watchFailed);
   });
   // Without its heartbeat the worker would lose every job it runs: better to stop than to be taken for dead.
   thread.on('error', (err) => {

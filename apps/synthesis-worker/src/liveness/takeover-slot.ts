@@ -16,6 +16,8 @@ import type { Logger } from '@platform/logger';
  * to the queue untouched.
  */
 export interface TakeoverSlot {
+  /** Looks at the queue now rather than at the next poll (a dead worker's job is on its way there). */
+  wake(): void;
   /** Stops fetching and waits for the takeover in hand. */
   close(): Promise<void>;
 }
@@ -38,11 +40,18 @@ export function startTakeoverSlot<T>(options: TakeoverSlotOptions<T>): TakeoverS
   let closed = false;
   let fetches = 0;
   let wake: (() => void) | undefined;
+  // A wake that came while the slot was not pausing (mid-look): the next pause ends at once.
+  let woken = false;
   const pause = () =>
     new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        return resolve();
+      }
       const timer = setTimeout(resolve, pollMs);
       wake = () => {
         clearTimeout(timer);
+        wake = undefined;
         resolve();
       };
     });
@@ -77,6 +86,10 @@ export function startTakeoverSlot<T>(options: TakeoverSlotOptions<T>): TakeoverS
   })();
 
   return {
+    wake() {
+      if (wake) wake();
+      else woken = true;
+    },
     async close() {
       closed = true;
       wake?.();
