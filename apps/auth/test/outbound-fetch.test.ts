@@ -54,6 +54,10 @@ describe('fetchJsonWithin', () => {
     await expect(fetchJsonWithin(`${base}/keys`, dev)).resolves.toEqual({ keys: [] });
   });
 
+  it('fetches from a host name (resolved and checked), not only from an address literal', async () => {
+    await expect(fetchJsonWithin(`${base.replace('127.0.0.1', 'localhost')}/keys`, dev)).resolves.toEqual({ keys: [] });
+  });
+
   it('plain http goes only to loopback even when private addresses are allowed', async () => {
     await expect(fetchJsonWithin('http://10.0.0.1:1/keys', dev)).rejects.toThrow('not fetched from');
   });

@@ -21,7 +21,7 @@ export class OutboundFetchError extends Error {
 }
 
 /** Whether the server may connect to `address` for a URL of `protocol`. */
-function addressAllowed(address: string, protocol: string, limits: OutboundLimits): boolean {
+export function addressAllowed(address: string, protocol: string, limits: Pick<OutboundLimits, 'allowPrivate'>): boolean {
   if (protocol === 'http:') return limits.allowPrivate && isLoopbackAddress(address);
   return !isPrivateAddress(address) || limits.allowPrivate;
 }
@@ -29,16 +29,18 @@ function addressAllowed(address: string, protocol: string, limits: OutboundLimit
 /**
  * A DNS lookup that checks every address the name resolves to and connects to a checked one: the check
  * and the connection use the same answer, so a name that resolves differently the second time (DNS
- * rebinding) cannot slip past.
+ * rebinding) cannot slip past. Also used for back-channel logout POSTs (backchannel-logout/logout-post.ts).
  */
-function checkedLookup(protocol: string, limits: OutboundLimits): LookupFunction {
-  return (hostname, _options, callback) => {
+export function checkedLookup(protocol: string, limits: Pick<OutboundLimits, 'allowPrivate'>): LookupFunction {
+  return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 4);
       const refused = addresses.find((a) => !addressAllowed(a.address, protocol, limits));
       if (refused || addresses.length === 0) return callback(new OutboundFetchError(`${hostname} resolves to an address this server does not fetch from`), '', 4);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
+      // Node 20 asks for every address (`all: true`) when it races IPv4 and IPv6 (autoSelectFamily, on by
+      // default) and fails on a single one ("Invalid IP address: undefined"): answer in the form asked.
+      if (options.all) (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
 }
