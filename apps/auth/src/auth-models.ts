@@ -2,6 +2,7 @@ import type { Connection } from 'mongoose';
 import { auditModel } from './admin/admin-audit';
 import { accountModel } from './accounts/account-model';
 import { apiKeyModel } from './api-keys/api-key-model';
+import { logoutDeliveryModel } from './backchannel-logout/logout-delivery-model';
 import { clientModel } from './clients/client-model';
 import { refreshTokenModel } from './tokens/refresh-tokens';
 
@@ -13,6 +14,7 @@ export async function authModels(conn: Connection) {
     clients: clientModel(conn),
     refreshTokens: refreshTokenModel(conn),
     adminAudit: auditModel(conn),
+    logoutDeliveries: logoutDeliveryModel(conn),
   };
   await Promise.all(Object.values(models).map((m) => m.init()));
   return models;

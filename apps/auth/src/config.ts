@@ -97,6 +97,18 @@ export const authConfigShape = {
   PASSWORD_HASH_CONCURRENCY: env.positiveInt(2),
   /** Password hashes waiting for a slot; beyond, 503 `temporarily_unavailable` at once. */
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /**
+   * Back-channel logout (OpenID Connect Back-Channel Logout 1.0): when true, logout tokens may be sent to
+   * loopback and private addresses and clients may register `http://` loopback `backchannel_logout_uri`s
+   * (development and tests; a deployment whose RPs sit on a private network). Off: https only, public addresses.
+   */
+  BACKCHANNEL_LOGOUT_ALLOW_PRIVATE: env.boolean(false),
+  /** One back-channel logout POST may take this long (ms) before it counts as failed and is retried. */
+  BACKCHANNEL_LOGOUT_TIMEOUT_MS: env.positiveInt(5000),
+  /** Attempts per logout token before it is given up (kept as `failed` for a week). */
+  BACKCHANNEL_LOGOUT_MAX_ATTEMPTS: env.positiveInt(10),
+  /** The wait before the first retry (seconds); each further one doubles it, up to 300 s. */
+  BACKCHANNEL_LOGOUT_RETRY_SECONDS: env.positiveInt(1),
   JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,
   /**
    * Comma-separated client ids of resource servers allowed to introspect tokens issued to other clients,

@@ -5,6 +5,7 @@ import type { AccountDoc } from './accounts/account-model';
 import type { AuditEntryDoc } from './admin/admin-audit';
 import type { ApiKeyDoc } from './api-keys/api-key-model';
 import type { ClientDoc } from './clients/client-model';
+import type { LogoutDeliveryDoc } from './backchannel-logout/logout-delivery-model';
 import type { AuthConfig } from './config';
 import type { SigningKeys } from './keys/signing-keys';
 import type { RefreshTokenDoc } from './tokens/refresh-tokens';
@@ -21,4 +22,6 @@ export interface Deps {
   refreshTokens: Model<RefreshTokenDoc>;
   /** Append-only log of administration changes (admin/admin-audit.ts). */
   adminAudit: Model<AuditEntryDoc>;
+  /** Back-channel logout tokens waiting for delivery (backchannel-logout/logout-outbox.ts). */
+  logoutDeliveries: Model<LogoutDeliveryDoc>;
 }

@@ -11,6 +11,7 @@ import { loadAuthConfig } from './config';
 import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './auth-models';
+import { startLogoutDelivery } from './backchannel-logout/logout-outbox';
 import { registerPlaygroundClient, registerQueueDashboardClient } from './clients/playground-client';
 import { listenForClientChanges } from './clients/client-changes';
 import { setClientCacheLifetime } from './clients/clients';
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   if (config.PLAYGROUND_CLIENT_ID) await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
   if (config.QUEUE_DASHBOARD_CLIENT_ID) await registerQueueDashboardClient(models.clients, config.QUEUE_DASHBOARD_CLIENT_ID, config.PUBLIC_URL);
   const deps = { config, logger, redis, keys, ...models };
+  // Back-channel logouts queued before this boot (or by another replica, or the admin CLI) are delivered from here too.
+  const logoutDelivery = startLogoutDelivery(deps);
   await runService({
     name: 'auth',
     host: config.HOST,
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
       });
     },
     async close() {
+      await logoutDelivery.stop();
       await Promise.allSettled([mongo.close(), redis.quit(), clientChanges.quit()]);
     },
   });

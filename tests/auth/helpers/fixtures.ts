@@ -14,7 +14,7 @@ const run = promisify(execFile);
  */
 export async function cli<T>(auth: RunningAuth, args: string[], stdin = ''): Promise<T> {
   const call = run(process.execPath, [path.resolve(__dirname, '../../../apps/auth/dist/cli/main.js'), ...args], {
-    env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: auth.db, INTERNAL_SECRET, PUBLIC_URL: auth.issuer },
+    env: { PATH: process.env.PATH ?? '', ...stackEnv(), ...auth.extraEnv, MONGO_DB: auth.db, INTERNAL_SECRET, PUBLIC_URL: auth.issuer },
     timeout: 30_000,
   });
   call.child.stdin?.end(stdin);

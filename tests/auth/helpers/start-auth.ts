@@ -6,6 +6,8 @@ export interface RunningAuth extends RunningApp {
   /** Issuer (PUBLIC_URL): auth's own URL when started alone. */
   issuer: string;
   db: string;
+  /** The settings it was started with beyond the defaults (the admin CLI runs with them too). */
+  extraEnv: Record<string, string>;
   internal: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
 }
 
@@ -33,5 +35,5 @@ export async function startAuth(extraEnv: Record<string, string> = {}): Promise<
       headers: { 'x-internal-secret': INTERNAL_SECRET, 'content-type': 'application/json' },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
-  return { ...app, issuer: url, db, internal };
+  return { ...app, issuer: url, db, extraEnv, internal };
 }

@@ -726,7 +726,7 @@ export interface components {
          */
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "access_denied" | "unsupported_response_type" | "server_error" | "temporarily_unavailable" | "unsupported_token_type" | "authorization_pending" | "slow_down" | "expired_token" | "invalid_token" | "insufficient_scope" | "invalid_dpop_proof" | "use_dpop_nonce" | "not_found" | "conflict";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "access_denied" | "unsupported_response_type" | "server_error" | "temporarily_unavailable" | "unsupported_token_type" | "authorization_pending" | "slow_down" | "expired_token" | "invalid_token" | "insufficient_scope" | "invalid_dpop_proof" | "use_dpop_nonce" | "invalid_request_object" | "invalid_request_uri" | "not_found" | "conflict";
             /** @description For people; never echoes a secret. */
             error_description?: string;
         };
@@ -752,6 +752,18 @@ export interface components {
             token_exchange?: {
                 allowed_clients: string[];
             };
+            /** Format: uri */
+            jwks_uri?: string;
+            /** @enum {string} */
+            request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            require_pushed_authorization_requests?: boolean;
+            require_signed_request_object?: boolean;
+            /**
+             * Format: uri
+             * @description https, no fragment (http only to loopback where BACKCHANNEL_LOGOUT_ALLOW_PRIVATE)
+             */
+            backchannel_logout_uri?: string;
+            backchannel_logout_session_required?: boolean;
             /** @default true */
             secret: boolean;
         };
@@ -765,6 +777,18 @@ export interface components {
             token_exchange?: {
                 allowed_clients: string[];
             };
+            /** Format: uri */
+            jwks_uri?: string;
+            /** @enum {string} */
+            request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            require_pushed_authorization_requests?: boolean;
+            require_signed_request_object?: boolean;
+            /**
+             * Format: uri
+             * @description null removes it
+             */
+            backchannel_logout_uri?: string | null;
+            backchannel_logout_session_required?: boolean;
         };
         AccountPatch: {
             roles?: ("ADMIN" | "MODERATOR" | "USER")[];
@@ -790,6 +814,14 @@ export interface components {
             };
             /** Format: date-time */
             created_at: string;
+            jwks_uri?: string;
+            request_object_signing_alg?: string;
+            /** @constant */
+            require_pushed_authorization_requests?: true;
+            /** @constant */
+            require_signed_request_object?: true;
+            backchannel_logout_uri?: string;
+            backchannel_logout_session_required?: boolean;
         };
         /** @description The registration, and for a confidential client with a secret that secret, shown this once. */
         RegisteredClient: {
@@ -809,6 +841,14 @@ export interface components {
             };
             /** Format: date-time */
             created_at: string;
+            jwks_uri?: string;
+            request_object_signing_alg?: string;
+            /** @constant */
+            require_pushed_authorization_requests?: true;
+            /** @constant */
+            require_signed_request_object?: true;
+            backchannel_logout_uri?: string;
+            backchannel_logout_session_required?: boolean;
             client_secret?: string;
         };
         ClientSecret: {

@@ -8,7 +8,7 @@ import type { Deps } from '../deps';
 import { invalidInput, notFound } from './admin-errors';
 import { toPage, type Page, type PageRequest } from './paging';
 
-type AccountDeps = Pick<Deps, 'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys'>;
+type AccountDeps = Pick<Deps, 'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'>;
 
 /** What an administrator changes on an account here (name, email and password are the user's own, through content). */
 export const adminAccountPatch = accountPatchInput

@@ -19,6 +19,7 @@ export interface AdminCliValues {
   grant?: string[] | undefined;
   'redirect-uri'?: string[] | undefined;
   'post-logout-redirect-uri'?: string[] | undefined;
+  'backchannel-logout-uri'?: string | undefined;
   scope?: string[] | undefined;
   resource?: string[] | undefined;
   'exchange-client'?: string[] | undefined;
@@ -31,6 +32,7 @@ export interface AdminCliValues {
 
 export const ADMIN_CLI_USAGE = `  clients:get     --id ID
   clients:update  --id ID [--name N] [--grant G...] [--redirect-uri U...] [--post-logout-redirect-uri U...]
+                  [--backchannel-logout-uri U]   (empty: removed)
                   [--scope S...] [--resource R...] [--exchange-client ID...]   (each given list replaces the registered one)
   clients:rotate-secret --id ID   (prints the new secret once; the old one stops working)
   clients:delete  --id ID         (revokes every token issued to the client)
@@ -42,7 +44,7 @@ export const ADMIN_CLI_USAGE = `  clients:get     --id ID
 
 export interface AdminCliContext {
   config: AuthConfig;
-  deps: Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'accounts' | 'apiKeys' | 'adminAudit'>;
+  deps: Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'accounts' | 'apiKeys' | 'adminAudit' | 'logoutDeliveries'>;
   keys: SigningKeys;
 }
 
@@ -92,6 +94,8 @@ async function run(command: string, values: AdminCliValues, ctx: AdminCliContext
         ...(values.grant ? { grant_types: values.grant } : {}),
         ...(values['redirect-uri'] ? { redirect_uris: values['redirect-uri'] } : {}),
         ...(values['post-logout-redirect-uri'] ? { post_logout_redirect_uris: values['post-logout-redirect-uri'] } : {}),
+        // An empty value removes the registered URI.
+        ...(values['backchannel-logout-uri'] !== undefined ? { backchannel_logout_uri: values['backchannel-logout-uri'] || null } : {}),
         ...(values.scope ? { scopes: values.scope.flatMap((s) => s.split(' ')).filter(Boolean) } : {}),
         ...(values.resource ? { resources: values.resource } : {}),
         ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),

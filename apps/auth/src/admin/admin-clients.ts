@@ -4,6 +4,7 @@ import type { ClientDoc } from '../clients/client-model';
 import { announceClientChange } from '../clients/client-changes';
 import { clientSecretSealer, createClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
 import type { Deps } from '../deps';
+import { backchannelPatchInput, backchannelRegistrationProblem, backchannelUpdate } from '../backchannel-logout/client-metadata';
 import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
 import { conflict, invalidInput, invalidRequest, notFound } from './admin-errors';
 import { toPage, type Page, type PageRequest } from './paging';
@@ -17,6 +18,7 @@ const requestPolicyInput = newClientInput.pick({ jwks_uri: true, request_object_
 export const clientPatchInput = newClientInput
   .pick({ name: true, grant_types: true, redirect_uris: true, post_logout_redirect_uris: true, scopes: true, resources: true, token_exchange: true })
   .merge(requestPolicyInput)
+  .merge(backchannelPatchInput)
   .extend({
     redirect_uris: newClientInput.shape.redirect_uris.removeDefault(),
     post_logout_redirect_uris: newClientInput.shape.post_logout_redirect_uris.removeDefault(), scopes: newClientInput.shape.scopes.removeDefault(), resources: newClientInput.shape.resources.removeDefault().min(1) })
@@ -28,6 +30,8 @@ export type ClientPatch = z.infer<typeof clientPatchInput>;
 export async function registerClient(deps: ClientDeps, raw: unknown): Promise<{ client: PublicClient; secret?: string }> {
   const parsed = newClientInput.strict().safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
+  const logoutProblem = backchannelRegistrationProblem(parsed.data, deps.config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
+  if (logoutProblem) throw invalidRequest(logoutProblem);
   const id = parsed.data.client_id;
   if (parsed.data.jwks && parsed.data.jwks_uri) throw invalidRequest('jwks_uri: give jwks or jwks_uri, not both (RFC 7591 §2)');
   if (id !== undefined) {
@@ -85,6 +89,9 @@ export async function updateClient(deps: ClientDeps, id: string, raw: unknown): 
   if (patch.request_object_signing_alg !== undefined) set.requestObjectSigningAlg = patch.request_object_signing_alg;
   if (patch.require_pushed_authorization_requests !== undefined) set.requirePushedAuthorizationRequests = patch.require_pushed_authorization_requests;
   if (patch.require_signed_request_object !== undefined) set.requireSignedRequestObject = patch.require_signed_request_object;
+  const logoutProblem = backchannelRegistrationProblem(patch, deps.config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
+  if (logoutProblem) throw invalidRequest(logoutProblem);
+  Object.assign(set, backchannelUpdate(patch));
   if (patch.token_exchange !== undefined) set.tokenExchange = patch.token_exchange.allowed_clients.length ? { allowedClients: patch.token_exchange.allowed_clients } : null;
   const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
   if (!doc) throw notFound('client');

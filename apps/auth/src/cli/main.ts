@@ -10,6 +10,7 @@ import { toPublicAccount } from '../accounts/account-model';
 import { accountPatchInput, createAccount, findAccount, findAccountByEmail, newAccountInput } from '../accounts/accounts';
 import { unlockLogins } from '../accounts/login-limits';
 import { createApiKey, listApiKeys, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
+import { backchannelRegistrationProblem } from '../backchannel-logout/client-metadata';
 import { createClient, listClients, toPublicClient, type NewClientInput } from '../clients/clients';
 import { ADMIN_CLI_USAGE, auditCli, runAdminCommand, updateAccountFromCli, type AdminCliContext } from '../admin/admin-cli';
 import { loadAuthConfig } from '../config';
@@ -20,6 +21,7 @@ import { newPassword, secretOnCommandLine } from './secret-input';
 const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
   clients:create  --name N --type confidential|public --grant G... [--redirect-uri U...] [--scope S...]
                   [--post-logout-redirect-uri U...]  (OpenID Connect RP-Initiated Logout)
+                  [--backchannel-logout-uri U] [--backchannel-logout-session-required]  (Back-Channel Logout)
                   [--resource R...] [--jwks-file F] [--client-id ID] [--no-secret]
                   [--exchange-client ID...]  (token exchange: other clients whose tokens it may exchange)
   clients:list
@@ -43,6 +45,8 @@ const options = {
   grant: { type: 'string', multiple: true },
   'redirect-uri': { type: 'string', multiple: true },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
+  'backchannel-logout-uri': { type: 'string' },
+  'backchannel-logout-session-required': { type: 'boolean' },
   scope: { type: 'string', multiple: true },
   resource: { type: 'string', multiple: true },
   'jwks-file': { type: 'string' },
@@ -98,7 +102,11 @@ async function main(): Promise<number> {
           ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
           ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),
           ...(values['jwks-file'] ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] } : {}),
+          ...(values['backchannel-logout-uri'] ? { backchannel_logout_uri: values['backchannel-logout-uri'] } : {}),
+          ...(values['backchannel-logout-session-required'] ? { backchannel_logout_session_required: true } : {}),
         };
+        const logoutProblem = backchannelRegistrationProblem(input, config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
+        if (logoutProblem) throw new Error(logoutProblem);
         const { client, secret } = await createClient(models.clients, config.INTERNAL_SECRET, input, config.PUBLIC_URL);
         const { client_id: id, created_at: _created, ...fields } = toPublicClient(client);
         await auditCli(admin, { action: 'client.create', target: { type: 'client', id }, changes: fields });

@@ -13,6 +13,13 @@ export interface ClientDoc {
    * out (`post_logout_redirect_uri`, exact match). Missing on clients registered before: none.
    */
   postLogoutRedirectUris?: string[];
+  /**
+   * OpenID Connect Back-Channel Logout 1.0 §2.2: where logout tokens are POSTed when a session this
+   * client had ends (backchannel-logout/). Unset: the client is not told.
+   */
+  backchannelLogoutUri?: string | null;
+  /** §2.2 `backchannel_logout_session_required`: the client needs `sid` in logout and ID tokens (always sent here). */
+  backchannelLogoutSessionRequired?: boolean;
   /** Scopes the client may ask for. */
   scopes: string[];
   /** Resource indicators (RFC 8707) the client may ask for; its tokens' `aud` values. */
@@ -47,6 +54,8 @@ const schema = new Schema<ClientDoc>(
     grantTypes: [String],
     redirectUris: [String],
     postLogoutRedirectUris: { type: [String], default: [] },
+    backchannelLogoutUri: { type: String, default: null },
+    backchannelLogoutSessionRequired: { type: Boolean, default: false },
     scopes: [String],
     resources: [String],
     secretHash: { type: String, default: null },

@@ -26,6 +26,9 @@ export const newClientInput = z.object({
   grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
   redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
   post_logout_redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
+  /** Back-channel logout (§2.2); the admin API checks its scheme and host (backchannel-logout/backchannel-uri.ts). */
+  backchannel_logout_uri: z.string().url().max(2000).optional(),
+  backchannel_logout_session_required: z.boolean().default(false),
   scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
   resources: z.array(z.string().url().max(2000)).max(20).default([]),
   jwks: z.object({ keys: z.array(publicJwk).min(1).max(20) }).optional(),
@@ -51,6 +54,9 @@ export interface PublicClient {
   grant_types: string[];
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
+  /** Shown when registered (Back-Channel Logout 1.0 §2.2). */
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
   scopes: string[];
   resources: string[];
   has_secret: boolean;
@@ -71,6 +77,7 @@ export function toPublicClient(doc: ClientDoc): PublicClient {
     grant_types: doc.grantTypes,
     redirect_uris: doc.redirectUris,
     post_logout_redirect_uris: doc.postLogoutRedirectUris ?? [],
+    ...(doc.backchannelLogoutUri ? { backchannel_logout_uri: doc.backchannelLogoutUri, backchannel_logout_session_required: doc.backchannelLogoutSessionRequired ?? false } : {}),
     scopes: doc.scopes,
     resources: doc.resources,
     has_secret: Boolean(doc.secretHash),
@@ -104,6 +111,8 @@ export async function createClient(
     grantTypes: input.grant_types,
     redirectUris: input.redirect_uris,
     postLogoutRedirectUris: input.post_logout_redirect_uris,
+    backchannelLogoutUri: input.backchannel_logout_uri ?? null,
+    backchannelLogoutSessionRequired: input.backchannel_logout_session_required,
     scopes: input.scopes,
     resources: input.resources.length ? input.resources : [defaultResource],
     secretHash: secret ? sha256(secret) : null,

@@ -23,6 +23,8 @@ export interface CodeRecord {
   nonce?: string;
   /** OpenID Connect: when the person signed in (seconds), the ID token's `auth_time`. */
   authTime?: number;
+  /** Back-Channel Logout 1.0: the sign-in session's `sid` (backchannel-logout/logout-token.ts). */
+  sid?: string;
 }
 
 const codeKey = (hash: string) => `auth:code:${hash}`;
@@ -86,6 +88,8 @@ const redeemCode: GrantHandler = async (ctx) => {
     account,
     authTime,
     ...(record.nonce !== undefined ? { nonce: record.nonce } : {}),
+    // `sid` for the clients that are sent logout tokens, so they can match a logout to this sign-in.
+    ...(record.sid !== undefined && ctx.client.backchannelLogoutUri ? { sid: record.sid } : {}),
   });
 };
 

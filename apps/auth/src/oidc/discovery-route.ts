@@ -13,9 +13,12 @@ export function openidConfiguration(deps: Deps) {
     ...metadata(deps),
     userinfo_endpoint: at('/userinfo'),
     end_session_endpoint: at('/logout'),
+    // Back-Channel Logout 1.0 §2.1: logout tokens carry `sid`, and so do the ID tokens of clients that take them.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['ES256'],
-    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp', 'name', 'email', 'email_verified'],
+    claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp', 'sid', 'name', 'email', 'email_verified'],
     claim_types_supported: ['normal'],
     claims_parameter_supported: false,
     request_uri_parameter_supported: false,

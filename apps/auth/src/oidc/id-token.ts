@@ -33,6 +33,8 @@ export interface IdTokenInput {
   nonce?: string;
   /** The access token issued alongside. */
   accessToken: string;
+  /** Back-Channel Logout 1.0 §2.1: the sign-in session's `sid`, for clients that take logout tokens. */
+  sid?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function issueIdToken(deps: Pick<Deps, 'config' | 'keys'>, input: I
       exp: iat + deps.config.ACCESS_TOKEN_TTL,
       ...(input.authTime !== undefined ? { auth_time: input.authTime } : {}),
       ...(input.nonce !== undefined ? { nonce: input.nonce } : {}),
+      ...(input.sid !== undefined ? { sid: input.sid } : {}),
       at_hash: atHash(input.accessToken),
       ...accountClaims(input.account, input.scopes),
     },

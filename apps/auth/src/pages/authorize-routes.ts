@@ -4,6 +4,8 @@ import type { ClientDoc } from '../clients/client-model';
 import { findClient } from '../clients/clients';
 import { randomToken } from '../crypto/secrets';
 import type { Deps } from '../deps';
+import { sessionClaim } from '../backchannel-logout/logout-token';
+import { recordSessionClient } from '../backchannel-logout/session-clients';
 import { storeCode } from '../grants/authorization-code';
 import { validateRequest, type PendingRequest } from '../oauth/authorization-request';
 import { authorizationParams } from '../oauth/authorization-params';
@@ -59,7 +61,9 @@ ${hidden('csrf', csrf)}${hidden('request', id)}
 async function redirectWithCode(res: Response, deps: Deps, pending: PendingRequest, session: SignInSession): Promise<void> {
   const code = randomToken('ac_');
   const { state, promptNone: _none, signedInSince: _since, ...record } = pending;
-  await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000) });
+  await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000), sid: sessionClaim(session.id) });
+  // The client now has a session with this one: its end sends it a back-channel logout.
+  await recordSessionClient(deps, { id: session.id, accountId: session.account._id }, pending.clientId);
   redirectWith(res, deps, pending.redirectUri, { code, state });
 }
 

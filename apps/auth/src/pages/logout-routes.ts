@@ -3,7 +3,8 @@ import type { Deps } from '../deps';
 import { formBody, paramsOf, type Params } from '../oauth/params';
 import { postLogoutRedirect, validateLogoutRequest, type LogoutRequest } from '../oidc/end-session';
 import { escapeHtml, hidden, sendPage } from './html';
-import { csrfToken, csrfValid, endSession, sessionAccount } from './session';
+import { sessionEnded } from '../backchannel-logout/session-clients';
+import { csrfToken, csrfValid, currentSession, endSession, sessionAccount } from './session';
 
 function confirmPage(deps: Deps, req: Request, res: Response, status: number, intro: string, request: LogoutRequest = {}): void {
   const csrf = csrfToken(deps, req, res);
@@ -32,7 +33,8 @@ async function showConfirm(deps: Deps, req: Request, res: Response, params: Para
  * CSRF token) ends the sign-in session — its server-side record is deleted and its cookie cleared —
  * then redirects to the registered `post_logout_redirect_uri` with `state`, if the request named one.
  * Nothing signs out without that button, so a link or image on another site cannot sign a person out;
- * tokens already issued to clients are not revoked (they have their own lifetimes and POST /revoke).
+ * tokens already issued to clients are not revoked (they have their own lifetimes and POST /revoke), but
+ * clients with a `backchannel_logout_uri` that had a session with this one are sent a logout token.
  */
 export function logoutRoutes(deps: Deps): Router {
   const router = Router();
@@ -43,7 +45,10 @@ export function logoutRoutes(deps: Deps): Router {
     if (!csrfValid(req, params.csrf)) return confirmPage(deps, req, res, 403, 'Your form expired. Please try again.');
     // The form's own fields, checked again: only a registered redirect is ever followed.
     const checked = await validateLogoutRequest(deps, { client_id: params.client_id, post_logout_redirect_uri: params.post_logout_redirect_uri, state: params.state });
+    const session = await currentSession(deps, req);
     await endSession(deps, req, res);
+    // Back-Channel Logout 1.0 §2.7: every client that had a session with this one is told (by the outbox).
+    if (session) await sessionEnded(deps, session.id, session.account._id);
     const redirect = checked.ok ? postLogoutRedirect(checked.request) : undefined;
     if (redirect) {
       res.setHeader('Cache-Control', 'no-store');

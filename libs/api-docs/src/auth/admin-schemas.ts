@@ -31,6 +31,9 @@ const optionalClientProperties: JsonObject = {
   request_object_signing_alg: { type: 'string' },
   require_pushed_authorization_requests: { type: 'boolean', const: true },
   require_signed_request_object: { type: 'boolean', const: true },
+  // OpenID Connect Back-Channel Logout 1.0 §2.2, shown when a backchannel_logout_uri is registered.
+  backchannel_logout_uri: { type: 'string' },
+  backchannel_logout_session_required: { type: 'boolean' },
 };
 
 /** The administration API's answers (apps/auth/src/admin; clients/clients.ts `PublicClient`, accounts/account-model.ts `PublicAccount`). */

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { ClientDoc } from '../clients/client-model';
+import { backchannelLogoutUriProblem } from './backchannel-uri';
+
+/**
+ * The back-channel logout fields of a registration change (admin API, CLI): `backchannel_logout_uri`
+ * (null removes it) and `backchannel_logout_session_required`.
+ */
+export const backchannelPatchInput = z.object({
+  backchannel_logout_uri: z.string().url().max(2000).nullable(),
+  backchannel_logout_session_required: z.boolean(),
+});
+export type BackchannelPatch = Partial<z.infer<typeof backchannelPatchInput>>;
+
+/** What is wrong with a registration's `backchannel_logout_uri` under this server's settings, prefixed with the field. */
+export function backchannelRegistrationProblem(input: { backchannel_logout_uri?: string | null | undefined }, allowPrivate: boolean): string | undefined {
+  if (input.backchannel_logout_uri == null) return undefined;
+  const problem = backchannelLogoutUriProblem(input.backchannel_logout_uri, allowPrivate);
+  return problem ? `backchannel_logout_uri: ${problem}` : undefined;
+}
+
+/** The stored fields a patch changes. */
+export function backchannelUpdate(patch: BackchannelPatch): Partial<Pick<ClientDoc, 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'>> {
+  return {
+    ...(patch.backchannel_logout_uri !== undefined ? { backchannelLogoutUri: patch.backchannel_logout_uri } : {}),
+    ...(patch.backchannel_logout_session_required !== undefined ? { backchannelLogoutSessionRequired: patch.backchannel_logout_session_required } : {}),
+  };
+}
