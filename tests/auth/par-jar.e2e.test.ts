@@ -212,6 +212,22 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     expect(both.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('jwks_uri') });
   });
 
+  it('the policy is changed through the administration API: PAR required afterwards; jwks_uri beside jwks refused', async () => {
+    const later = await clientKeys('later-1');
+    const laterId = await register({ jwks: { keys: [later.jwk] } });
+    const query = { client_id: laterId, redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' };
+    expect((await openAuthorize(query)).status).toBe(303);
+    const patched = await admin('PATCH', `/clients/${laterId}`, { require_pushed_authorization_requests: true });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ require_pushed_authorization_requests: true });
+    const refused = await openAuthorize(query);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('must push its authorization requests');
+    const both = await admin('PATCH', `/clients/${laterId}`, { jwks_uri: 'https://rp.example/jwks' });
+    expect(both.status).toBe(400);
+    expect(both.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('jwks_uri') });
+  });
+
   it('client authentication at /par is the token endpoint\'s: a wrong secret is invalid_client', async () => {
     const res = await fetch(`${auth.url}/par`, {
       method: 'POST',
