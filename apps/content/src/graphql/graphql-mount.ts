@@ -7,7 +7,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import type { Redis } from 'ioredis';
 import { GraphQLErrorCode } from '@platform/errors';
-import { graphqlBodyMediaTypeProblem, typeDefs } from '@platform/graphql-schema';
+import { graphqlBodyMediaTypeProblem, SUBSCRIPTION_FIELDS, typeDefs } from '@platform/graphql-schema';
 import type { Logger } from '@platform/logger';
 import { JSON_TOO_DEEP, refuseDeepJson } from '@platform/service';
 import { isStoreUnavailable } from '@platform/stores';
@@ -90,7 +90,7 @@ const notServedHere = () => {
   throw new GraphQLError('Subscriptions are served by the gateway over WebSocket', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } });
 };
 const subscriptionResolvers = Object.fromEntries(
-  ['onUserCreated', 'onUserUpdated', 'onPostCreated', 'onPostUpdated', 'onCommentAdded'].map((name) => [name, { subscribe: notServedHere, resolve: notServedHere }]),
+  SUBSCRIPTION_FIELDS.map(({ field }) => [field, { subscribe: notServedHere, resolve: notServedHere }]),
 );
 
 const KNOWN_CODES: ReadonlySet<string> = new Set([

@@ -14,7 +14,8 @@ import {
 import type { ContentEvent } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import { GraphQLErrorCode } from '@platform/errors';
-import { FILTER_ARGUMENT, routeKey, routeOfEvent } from './event-routes';
+import { subscriptionField } from '@platform/graphql-schema';
+import { routeKey, routeOfEvent } from './event-routes';
 import { nestedFieldQuery, selectsEmail, type FieldFetcher } from './nested-fetch';
 import { SubscriptionStream, type MessageOutlet } from './subscription-stream';
 import type { EventFetchAllowance } from './subscription-budget';
@@ -118,7 +119,8 @@ export class SubscriptionHub {
     }
     const fieldName = selection.name.value;
     const definition = schema.getSubscriptionType()?.getFields()[fieldName];
-    if (!definition || !(fieldName in FILTER_ARGUMENT)) {
+    const served = subscriptionField(fieldName);
+    if (!definition || !served) {
       return errorResult(`unknown subscription ${fieldName}`, GraphQLErrorCode.BAD_USER_INPUT);
     }
     const variables = request.variables ?? {};
@@ -128,7 +130,7 @@ export class SubscriptionHub {
     } catch (err) {
       return errorResult(err instanceof Error ? err.message : 'invalid arguments', GraphQLErrorCode.BAD_USER_INPUT);
     }
-    const filterName = FILTER_ARGUMENT[fieldName];
+    const filterName = served.filter?.argument;
     const filterValue = filterName ? args[filterName] : undefined;
     if (filterName && (typeof filterValue !== 'string' || filterValue.length === 0 || filterValue.length > 200)) {
       return errorResult(`${filterName} must be a non-empty ID`, GraphQLErrorCode.BAD_USER_INPUT);
