@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { eventually } from '@platform/testing';
-import { restampOggSerial } from '../../apps/synthesis-worker/src/synthesis/ogg-serial';
+import { restampOggSerial } from '@platform/speech-engine';
 import { characterCount, recordedHistory } from './support/account-state';
 import { followStream, jobStreams, newJobStreamKey, type StoredFrame } from './support/job-streams';
 import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support/speech-stack';

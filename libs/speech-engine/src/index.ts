@@ -33,7 +33,9 @@ export { OUTPUT_FORMATS, DEFAULT_OUTPUT_FORMAT, resolveOutputFormat, type Output
 export { Resampler } from './resample';
 export { encodeUlaw, decodeUlaw } from './ulaw';
 export { encodeAlaw, decodeAlaw } from './alaw';
-export { WAV_HEADER_BYTES, UNKNOWN_WAV_SIZE, wavHeader, completeAudioFile, streamHeaderBytes } from './wav';
+export { WAV_HEADER_BYTES, UNKNOWN_WAV_SIZE, wavHeader } from './wav';
+export { CODECS, codecOf, completeAudioFile, streamHeaderBytes, audioBytesPerSecond, continueEncoding, type CodecDescriptor } from './codecs';
+export { restampOggSerial } from './codecs/ogg-serial';
 export { normalizeLoudness, fadeEdges } from './loudness';
 export { splitSentences, planPieces, shortenFirstPiece, takeSentences, MAX_PIECE_CHARS, FIRST_PIECE_CHARS, PIECE_GROWTH } from './sentences';
 export { createEncoder, type AudioEncoder, type EncoderOptions } from './encoder';

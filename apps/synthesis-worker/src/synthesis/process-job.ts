@@ -3,6 +3,7 @@ import type { Logger } from '@platform/logger';
 import {
   applyVoiceColour,
   completeAudioFile,
+  continueEncoding,
   NEURAL_MODEL_ID,
   neuralColour,
   PIPER_VOICE_FILE,
@@ -35,7 +36,6 @@ import type { FailureReason, WorkerMetrics } from './metrics';
 import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
 import { checkpointedPcm } from './pcm-checkpoints';
 import { pieceFrames } from './piece-timing';
-import { restampOggSerial } from './ogg-serial';
 import { ResumeMismatchError, skipSentAudio } from './resume';
 
 export interface ProcessDeps {
@@ -156,8 +156,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   const format = resolveOutputFormat(data.outputFormat);
   const audio: Buffer[] = [];
   const unsent = skipSentAudio(sent.audio);
-  // A second Ogg Opus encoding continues the first once its pages carry the first one's serial.
-  const sameStream = format?.codec === 'opus' && sent.audio.length >= 18 ? restampOggSerial(sent.audio.subarray(14, 18)) : (bytes: Buffer) => bytes;
+  // A second encoding continues the bytes already sent as its codec says (Ogg Opus: the first one's serial).
+  const sameStream = format ? continueEncoding(format, sent.audio) : (bytes: Buffer) => bytes;
   // Set when this attempt cannot go on (taken over, or its audio differs): the engine stops at the next piece.
   let halted = false;
   const batcher = createAudioBatcher(async (bytes) => {

@@ -1,7 +1,7 @@
 /**
  * Taking over a job whose worker died. The new attempt synthesises the job again from its first
  * piece: eSpeak NG, the resampler and the MP3/PCM/WAV/G.711/Opus encoders are deterministic (Ogg
- * Opus once its pages get the first stream's serial number, ogg-serial.ts), and the neural model's
+ * Opus once its pages get the first stream's serial number, codecs/ogg-serial.ts of @platform/speech-engine), and the neural model's
  * pieces already rendered are reused (pcm-checkpoints.ts), so the same job gives the same bytes
  * (checked below, byte for byte, never assumed). The bytes the stream
  * already holds are dropped instead of written; the first byte the dead worker did not write is

@@ -1,4 +1,4 @@
-import { streamHeaderBytes, type OutputFormat } from '@platform/speech-engine';
+import { audioBytesPerSecond, streamHeaderBytes, type OutputFormat } from '@platform/speech-engine';
 import { FrameTimeoutError, UNAVAILABLE_STATUS, type ChunkFrame } from '@platform/speech-jobs';
 import { countCut, recordStreamHeard, type CutReason, type StreamSurface } from '../../metrics/stream-metrics';
 import { playerModel } from './player-model';
@@ -19,13 +19,6 @@ export interface StreamListening {
   end(): void;
 }
 
-/** Bytes of audio per second where the bytes alone say it (linear PCM, G.711); null for MP3 and Opus. */
-function linearBytesPerSecond(format: OutputFormat): number | null {
-  if (format.codec === 'pcm' || format.codec === 'wav') return format.sampleRate * 2;
-  if (format.codec === 'ulaw' || format.codec === 'alaw') return format.sampleRate;
-  return null;
-}
-
 /**
  * `perPiece`: the client gets the audio a piece at a time (JSON lines or messages, at each piece
  * frame), so it is credited then, with the piece's duration as the worker measured it. So is MP3
@@ -35,7 +28,7 @@ function linearBytesPerSecond(format: OutputFormat): number | null {
 export function listenTo(surface: StreamSurface, format: OutputFormat, options: { perPiece?: boolean; now?: () => number } = {}): StreamListening {
   const now = options.now ?? Date.now;
   const player = playerModel();
-  const bytesPerSecond = options.perPiece ? null : linearBytesPerSecond(format);
+  const bytesPerSecond = options.perPiece ? null : audioBytesPerSecond(format);
   let cutReason: CutReason | null = null;
   let ended = false;
   return {
