@@ -158,6 +158,27 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     expect(again.text).toContain('invalid_request_uri');
   });
 
+  it('a DPoP proof at /par binds the code to its key (RFC 9449 §10.1): DPoP tokens with it, refused with another key', async () => {
+    const pushAndApprove = async () => {
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const jwt = await requestObject(clientId, keys, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+      const bound = oauth.DPoP({ client_id: clientId }, await oauth.generateKeyPair('ES256'));
+      const pushed = await oauth.processPushedAuthorizationResponse(as, { client_id: clientId }, await oauth.pushedAuthorizationRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), { request: jwt }, { DPoP: bound, ...insecure() }));
+      const params = oauth.validateAuthResponse(as, { client_id: clientId }, await approve({ client_id: clientId, request_uri: pushed.request_uri }), state);
+      return { bound, params, verifier };
+    };
+    const first = await pushAndApprove();
+    const ok = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), first.params, REDIRECT, first.verifier, { DPoP: first.bound, ...insecure() });
+    expect((await oauth.processAuthorizationCodeResponse(as, { client_id: clientId }, ok)).token_type).toBe('dpop');
+
+    const second = await pushAndApprove();
+    const other = oauth.DPoP({ client_id: clientId }, await oauth.generateKeyPair('ES256'));
+    const refused = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), second.params, REDIRECT, second.verifier, { DPoP: other, ...insecure() });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: 'invalid_dpop_proof', error_description: 'the code is bound to another DPoP key' });
+  });
+
   it('a plain authorization request of a client that must push is refused', async () => {
     const plain = await openAuthorize({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
     expect(plain.status).toBe(400);
