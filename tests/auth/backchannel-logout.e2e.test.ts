@@ -28,6 +28,8 @@ beforeAll(async () => {
 interface RelyingParty {
   url: string;
   tokens: string[];
+  /** The form each token came in (§2.5: `logout_token` and nothing else). */
+  forms: URLSearchParams[];
   /** TCP connections accepted, whatever came over them. */
   connections: number;
   answer: () => number;
@@ -35,13 +37,14 @@ interface RelyingParty {
 }
 
 async function relyingParty(port = 0): Promise<RelyingParty> {
-  const rp: RelyingParty = { url: '', tokens: [], connections: 0, answer: () => 200, close: async () => undefined };
+  const rp: RelyingParty = { url: '', tokens: [], forms: [], connections: 0, answer: () => 200, close: async () => undefined };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const status = rp.answer();
       if (req.method === 'POST' && req.url === '/backchannel-logout' && req.headers['content-type'] === 'application/x-www-form-urlencoded' && status === 200) {
+        rp.forms.push(new URLSearchParams(body));
         rp.tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
       }
       res.writeHead(status, { 'cache-control': 'no-store' }).end();
@@ -130,6 +133,7 @@ describe('with an RP on loopback (BACKCHANNEL_LOGOUT_ALLOW_PRIVATE=true)', () =>
     const before = rp.tokens.length;
     await signOut(agent);
     await eventually(() => rp.tokens.length > before, 30_000);
+    expect([...rp.forms[before]!.keys()]).toEqual(['logout_token']);
     const claims = await verifyLogoutToken(auth, rp.tokens[before]!, client.client_id);
     expect(claims).toMatchObject({ sub: user.id, sid: idToken.sid });
   });
