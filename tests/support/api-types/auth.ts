@@ -758,12 +758,10 @@ export interface components {
             request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
             require_pushed_authorization_requests?: boolean;
             require_signed_request_object?: boolean;
-            /**
-             * Format: uri
-             * @description https, no fragment (http only to loopback where BACKCHANNEL_LOGOUT_ALLOW_PRIVATE)
-             */
+            /** Format: uri */
             backchannel_logout_uri?: string;
-            backchannel_logout_session_required?: boolean;
+            /** @default false */
+            backchannel_logout_session_required: boolean;
             /** @default true */
             secret: boolean;
         };
@@ -783,10 +781,6 @@ export interface components {
             request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
             require_pushed_authorization_requests?: boolean;
             require_signed_request_object?: boolean;
-            /**
-             * Format: uri
-             * @description null removes it
-             */
             backchannel_logout_uri?: string | null;
             backchannel_logout_session_required?: boolean;
         };

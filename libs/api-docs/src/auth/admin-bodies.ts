@@ -30,8 +30,8 @@ const requestPolicy = {
 };
 /** OpenID Connect Back-Channel Logout 1.0 §2.2 (apps/auth/src/backchannel-logout/client-metadata.ts). */
 const backchannelLogout = {
-  backchannel_logout_uri: { type: 'string', format: 'uri', maxLength: 2000, description: 'https, no fragment (http only to loopback where BACKCHANNEL_LOGOUT_ALLOW_PRIVATE)' },
-  backchannel_logout_session_required: { type: 'boolean' },
+  backchannel_logout_uri: { type: 'string', format: 'uri', maxLength: 2000 },
+  backchannel_logout_session_required: { type: 'boolean', default: false },
 };
 const tokenExchange = {
   type: 'object',
@@ -77,8 +77,9 @@ export const adminBodySchemas: JsonObject = {
       resources: { ...urls, minItems: 1 },
       token_exchange: tokenExchange,
       ...requestPolicy,
-      ...backchannelLogout,
-      backchannel_logout_uri: { ...backchannelLogout.backchannel_logout_uri, type: ['string', 'null'], description: 'null removes it' },
+      // null removes the URI
+      backchannel_logout_uri: { anyOf: [backchannelLogout.backchannel_logout_uri, { type: 'null' }] },
+      backchannel_logout_session_required: { type: 'boolean' },
     },
     additionalProperties: false,
     minProperties: 1,
