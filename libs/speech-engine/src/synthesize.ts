@@ -25,7 +25,13 @@ export interface SynthesisRequest {
    * speaker is coloured to the voice of `params` (pitch and formants, `neuralColour`) unless the
    * voice is that speaker.
    */
-  pcmFor?: (piece: string) => Promise<Int16Array>;
+  pcmFor?: (piece: string, index: number) => Promise<Int16Array>;
+  /**
+   * The index of a piece to start rendering at once, alongside the pieces before it: a job taken
+   * over from a dead worker renders the pieces already sent again (to continue the encoder's
+   * output), and the first one not sent, the one a listener waits for, need not wait behind them.
+   */
+  prefetch?: number;
   /**
    * Report each piece's word timing (`onPiece`'s `words`): eSpeak NG's own, read from its library's
    * events (`synthesizeTimedPcm`); for `pcmFor` engines, `approximateWordTimings`.
@@ -66,6 +72,11 @@ export async function synthesizeToStream(
   // Pipelining: the next piece renders while this one is processed, encoded and sent, so the
   // engine never waits for the encoder (nor the encoder for the engine, while it keeps up).
   let next: ReturnType<typeof enginePcm> | undefined;
+  const prefetchAt = request.prefetch ?? -1;
+  const early = prefetchAt > 0 && prefetchAt < pieces.length ? enginePcm(request, pieces[prefetchAt]!, prefetchAt) : undefined;
+  // Abandoned by a stop or a failure before its turn: its own failure then matters to no one.
+  early?.catch(() => undefined);
+  const render = (index: number) => (index === prefetchAt && early ? early : enginePcm(request, pieces[index]!, index));
   try {
     for (const [index, piece] of pieces.entries()) {
       if (request.shouldStop && (await request.shouldStop())) {
@@ -73,8 +84,8 @@ export async function synthesizeToStream(
         encoder.abort();
         return progress;
       }
-      const rendered = await (next ?? enginePcm(request, piece));
-      next = index + 1 < pieces.length ? enginePcm(request, pieces[index + 1]!) : undefined;
+      const rendered = await (next ?? render(index));
+      next = index + 1 < pieces.length ? render(index + 1) : undefined;
       // A stop or a failure abandons the next piece's rendering; its own failure then matters to no one.
       next?.catch(() => undefined);
       const words = rendered.words;
@@ -97,10 +108,10 @@ export async function synthesizeToStream(
 }
 
 /** One piece's PCM from the request's engine, with its words' timing when the request is `timed`. */
-async function enginePcm(request: SynthesisRequest, piece: string): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
+async function enginePcm(request: SynthesisRequest, piece: string, index: number): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
   if (request.pcmFor) {
     const colour = neuralColour(request.params);
-    const speaker = await request.pcmFor(piece);
+    const speaker = await request.pcmFor(piece, index);
     const pcm = colour ? await applyVoiceColour(speaker, colour, { signal: request.signal }) : speaker;
     return request.timed ? { pcm, words: approximateWordTimings(piece, pcm, ENGINE_SAMPLE_RATE) } : { pcm };
   }

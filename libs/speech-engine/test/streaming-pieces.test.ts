@@ -84,6 +84,36 @@ describe('pipelining in synthesizeToStream', () => {
     expect(events).toEqual(['render a', 'render b', 'sent a', 'render c', 'sent b', 'sent c']);
   });
 
+  it('a takeover renders the piece lost with the dead worker at once, beside the ones it repeats, each once, with the same audio', async () => {
+    const pieces = ['a', 'b', 'c', 'd'];
+    const pcmOf = (index: number) => new Int16Array(1000).fill(100 * (index + 1));
+    const run = async (prefetch?: number) => {
+      const asked: string[] = [];
+      const audio: Buffer[] = [];
+      await synthesizeToStream(
+        {
+          text: pieces.join(' '),
+          pieces,
+          params,
+          format: pcm16k,
+          ...(prefetch === undefined ? {} : { prefetch }),
+          pcmFor: async (piece, index) => {
+            asked.push(`${piece}${index}`);
+            return pcmOf(index);
+          },
+        },
+        (bytes) => audio.push(bytes),
+      );
+      return { asked, audio: Buffer.concat(audio) };
+    };
+    const plain = await run();
+    const resumed = await run(2);
+    // Piece c (index 2, the first one not sent) is asked for first; every piece once, by its own index.
+    expect(resumed.asked).toEqual(['c2', 'a0', 'b1', 'd3']);
+    expect(plain.asked).toEqual(['a0', 'b1', 'c2', 'd3']);
+    expect(resumed.audio.equals(plain.audio)).toBe(true);
+  });
+
   it('stops within one piece when told, and leaves no rendering unhandled', async () => {
     const rendered: string[] = [];
     let stop = false;

@@ -7,13 +7,12 @@ import { JOB_KEY_TTL_SECONDS } from '@platform/speech-jobs';
  * over a job could not render the pieces already sent again; with their PCM it encodes them again
  * byte for byte and goes on (resume.ts). About 44 KB per second of audio, for the job's lifetime.
  *
- * `render` is called in piece order (`synthesizeToStream` asks for piece n+1 only after piece n),
- * so the calls count the pieces.
+ * Pieces are stored by their index in the job (`synthesizeToStream` gives it: a takeover asks for
+ * the piece lost with the dead worker before the ones it repeats).
  */
-export function checkpointedPcm(redis: Redis, key: string, render: (piece: string) => Promise<Int16Array>): (piece: string) => Promise<Int16Array> {
-  let next = 0;
-  return async (piece) => {
-    const index = String(next++);
+export function checkpointedPcm(redis: Redis, key: string, render: (piece: string) => Promise<Int16Array>): (piece: string, pieceIndex: number) => Promise<Int16Array> {
+  return async (piece, pieceIndex) => {
+    const index = String(pieceIndex);
     const stored = await redis.hgetBuffer(key, index);
     if (stored) {
       // A copy: Int16Array needs an even, aligned offset, which a Buffer from the pool may not have.

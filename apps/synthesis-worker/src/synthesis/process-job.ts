@@ -182,6 +182,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
       {
         text: data.text,
         ...(data.pieces ? { pieces: data.pieces } : {}),
+        // A takeover renders the piece lost with the dead worker alongside the ones it repeats.
+        ...(sent.pieces > 0 ? { prefetch: sent.pieces } : {}),
         params,
         format,
         shouldStop: async () => halted || superseded.signal.aborted || deps.handOver?.aborted === true || (await redis.exists(cancel)) === 1,
@@ -331,7 +333,7 @@ export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'ke
  * (pcm-checkpoints.ts) is the coloured one; the engine is then told the voice is the model's own
  * speaker (`neural`), which it does not colour again.
  */
-function enginePieces(data: SynthesisJobData, deps: ProcessDeps): { params: RenderParams; pcmFor?: (piece: string) => Promise<Int16Array> } {
+function enginePieces(data: SynthesisJobData, deps: ProcessDeps): { params: RenderParams; pcmFor?: (piece: string, index: number) => Promise<Int16Array> } {
   const params = jobRenderParams(data);
   if (data.modelId !== NEURAL_MODEL_ID) return { params };
   const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
