@@ -563,6 +563,7 @@ export interface components {
             scopes_supported?: string[];
             dpop_signing_alg_values_supported?: string[];
             authorization_response_iss_parameter_supported?: boolean;
+            introspection_signing_alg_values_supported?: string[];
         };
         /** @description OpenID Connect Discovery 1.0 §3: the RFC 8414 metadata plus what an OpenID Provider adds. */
         OpenIDConfiguration: components["schemas"]["ServerMetadata"] & {
@@ -752,6 +753,10 @@ export interface components {
             token_exchange?: {
                 allowed_clients: string[];
             };
+            /** @enum {string} */
+            introspection_signed_response_alg?: "ES256";
+            /** @enum {string} */
+            security_profile?: "fapi2";
             /** Format: uri */
             jwks_uri?: string;
             /** @enum {string} */
@@ -808,6 +813,9 @@ export interface components {
             };
             /** Format: date-time */
             created_at: string;
+            introspection_signed_response_alg?: string;
+            /** @enum {string} */
+            security_profile?: "fapi2";
             jwks_uri?: string;
             request_object_signing_alg?: string;
             /** @constant */
@@ -835,6 +843,9 @@ export interface components {
             };
             /** Format: date-time */
             created_at: string;
+            introspection_signed_response_alg?: string;
+            /** @enum {string} */
+            security_profile?: "fapi2";
             jwks_uri?: string;
             request_object_signing_alg?: string;
             /** @constant */
@@ -1109,7 +1120,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The token’s state. */
+            /** @description The token’s state: JSON (RFC 7662), or a JWT signed with the server’s key (RFC 9701) when the client sends `Accept: application/token-introspection+jwt`. */
             200: {
                 headers: {
                     "Cache-Control"?: "no-store";
@@ -1117,6 +1128,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Introspection"];
+                    "application/token-introspection+jwt": string;
                 };
             };
             400: components["responses"]["OAuthBadRequest"];

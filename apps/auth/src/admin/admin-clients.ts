@@ -5,6 +5,7 @@ import { announceClientChange } from '../clients/client-changes';
 import { clientSecretSealer, createClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
 import type { Deps } from '../deps';
 import { backchannelPatchInput, backchannelRegistrationProblem, backchannelUpdate } from '../backchannel-logout/client-metadata';
+import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
 import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
 import { conflict, invalidInput, invalidRequest, notFound } from './admin-errors';
 import { toPage, type Page, type PageRequest } from './paging';
@@ -30,6 +31,8 @@ export type ClientPatch = z.infer<typeof clientPatchInput>;
 export async function registerClient(deps: ClientDeps, raw: unknown): Promise<{ client: PublicClient; secret?: string }> {
   const parsed = newClientInput.strict().safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
+  const profileProblem = fapi2RegistrationProblem(parsed.data);
+  if (profileProblem) throw invalidRequest(profileProblem);
   const logoutProblem = backchannelRegistrationProblem(parsed.data, deps.config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
   if (logoutProblem) throw invalidRequest(logoutProblem);
   const id = parsed.data.client_id;

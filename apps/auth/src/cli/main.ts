@@ -24,6 +24,8 @@ const USAGE = `usage: node apps/auth/dist/cli/main.js <command> [options]
                   [--backchannel-logout-uri U] [--backchannel-logout-session-required]  (Back-Channel Logout)
                   [--resource R...] [--jwks-file F] [--client-id ID] [--no-secret]
                   [--exchange-client ID...]  (token exchange: other clients whose tokens it may exchange)
+                  [--security-profile fapi2]  (FAPI 2.0 Security Profile; with --jwks-file and --no-secret)
+                  [--introspection-signed-response-alg ES256]  (RFC 9701 JWT introspection answers)
   clients:list
   accounts:create --email E --name N [--password-stdin] [--role ADMIN|MODERATOR|USER...] [--plan free|starter|creator|pro|enterprise]
                   (the password is typed at a prompt that does not echo, or piped with --password-stdin;
@@ -53,6 +55,8 @@ const options = {
   'client-id': { type: 'string' },
   'no-secret': { type: 'boolean' },
   'exchange-client': { type: 'string', multiple: true },
+  'security-profile': { type: 'string' },
+  'introspection-signed-response-alg': { type: 'string' },
   email: { type: 'string' },
   // Declared only to be refused with a message naming the ways that are allowed (cli/secret-input.ts).
   password: { type: 'string' },
@@ -102,6 +106,8 @@ async function main(): Promise<number> {
           ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
           ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),
           ...(values['jwks-file'] ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] } : {}),
+          ...(values['security-profile'] ? { security_profile: values['security-profile'] as NewClientInput['security_profile'] } : {}),
+          ...(values['introspection-signed-response-alg'] ? { introspection_signed_response_alg: values['introspection-signed-response-alg'] as NewClientInput['introspection_signed_response_alg'] } : {}),
           ...(values['backchannel-logout-uri'] ? { backchannel_logout_uri: values['backchannel-logout-uri'] } : {}),
           ...(values['backchannel-logout-session-required'] ? { backchannel_logout_session_required: true } : {}),
         };

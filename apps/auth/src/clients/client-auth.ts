@@ -4,6 +4,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import { redisReplayCache } from '@platform/oauth-resource';
 import { safeEqual, sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
+import { checkFapi2ClientAuth, fapi2AssertionProblem, isFapi2 } from '../fapi/fapi2-profile';
 import { publicEndpoint } from '../oauth/dpop-at-token';
 import { single, type Params } from '../oauth/params';
 import type { ClientDoc } from './client-model';
@@ -42,6 +43,12 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
  * RFC 7523 §2.2). Exactly one method per request; `allowNone` admits public clients by client_id.
  */
 export async function authenticateClient(deps: Deps, req: IncomingMessage, params: Params, endpointPath: string, allowNone = true): Promise<AuthenticatedClient> {
+  const authenticated = await identifyClient(deps, req, params, endpointPath, allowNone);
+  checkFapi2ClientAuth(authenticated.client, authenticated.method, invalidClient);
+  return authenticated;
+}
+
+async function identifyClient(deps: Deps, req: IncomingMessage, params: Params, endpointPath: string, allowNone: boolean): Promise<AuthenticatedClient> {
   const basic = basicCredentials(typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined);
   const bodyId = single(params, 'client_id', 128);
   const bodySecret = single(params, 'client_secret', 512);
@@ -107,6 +114,10 @@ async function checkAssertion(deps: Deps, assertion: string, bodyId: string | un
     }
   } catch {
     throw invalidClient('client_assertion is invalid');
+  }
+  if (isFapi2(client)) {
+    const problem = fapi2AssertionProblem(alg, payload.aud, issuer);
+    if (problem) throw invalidClient(problem);
   }
   const now = Math.floor(Date.now() / 1000);
   const exp = payload.exp as number;

@@ -2,6 +2,13 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { Sealed } from '../crypto/secrets';
 import type { GrantType } from '../grants';
 
+/** The algorithms a JWT introspection answer can be signed with: the server's own keys' (keys/signing-keys.ts). */
+export const INTROSPECTION_SIGNING_ALGS = ['ES256'] as const;
+export type IntrospectionSigningAlg = (typeof INTROSPECTION_SIGNING_ALGS)[number];
+/** Client profiles: `fapi2`, the FAPI 2.0 Security Profile (docs/auth.md "FAPI 2.0"). */
+export const SECURITY_PROFILES = ['fapi2'] as const;
+export type SecurityProfile = (typeof SECURITY_PROFILES)[number];
+
 export interface ClientDoc {
   _id: string; // client_id
   name: string;
@@ -43,6 +50,10 @@ export interface ClientDoc {
    * tokens this client may present as `subject_token` or `actor_token`. None: only its own.
    */
   tokenExchange?: { allowedClients: string[] } | null;
+  /** RFC 9701 `introspection_signed_response_alg`: the JWS alg of this client's JWT introspection answers. Unset: ES256. */
+  introspectionSignedResponseAlg?: IntrospectionSigningAlg | null;
+  /** A security profile the client is held to (`fapi2`: FAPI 2.0 Security Profile, fapi/fapi2-profile.ts). Unset: none. */
+  securityProfile?: SecurityProfile | null;
   createdAt: Date;
 }
 
@@ -66,6 +77,8 @@ const schema = new Schema<ClientDoc>(
     requirePushedAuthorizationRequests: { type: Boolean, default: false },
     requireSignedRequestObject: { type: Boolean, default: false },
     tokenExchange: { type: Schema.Types.Mixed, default: null },
+    introspectionSignedResponseAlg: { type: String, default: null },
+    securityProfile: { type: String, default: null },
   },
   { collection: 'clients', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

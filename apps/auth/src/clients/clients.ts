@@ -1,8 +1,9 @@
 import type { Model } from 'mongoose';
 import { z } from 'zod';
 import { randomToken, sealer, sha256 } from '../crypto/secrets';
+import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
 import { GRANT_TYPES } from '../grants';
-import type { ClientDoc } from './client-model';
+import { INTROSPECTION_SIGNING_ALGS, SECURITY_PROFILES, type ClientDoc } from './client-model';
 import { CLIENT_KEY_ALGS } from './client-keys';
 
 const CLIENT_ID = /^[A-Za-z0-9._-]{3,64}$/;
@@ -42,6 +43,10 @@ export const newClientInput = z.object({
   require_signed_request_object: z.boolean().optional(),
   /** Token exchange: other clients whose tokens this one may exchange (see ClientDoc.tokenExchange). */
   token_exchange: z.object({ allowed_clients: z.array(z.string().regex(CLIENT_ID)).max(50) }).optional(),
+  /** RFC 9701: only the server's own key's alg; encrypted answers (`introspection_encrypted_response_alg`) are not offered. */
+  introspection_signed_response_alg: z.enum(INTROSPECTION_SIGNING_ALGS).optional(),
+  /** `fapi2`: the FAPI 2.0 Security Profile's rules apply to this client (fapi/fapi2-profile.ts). */
+  security_profile: z.enum(SECURITY_PROFILES).optional(),
   /** Confidential clients get a generated secret unless they authenticate only with private_key_jwt. */
   secret: z.boolean().default(true),
 });
@@ -62,6 +67,8 @@ export interface PublicClient {
   has_secret: boolean;
   has_jwks: boolean;
   token_exchange: { allowed_clients: string[] };
+  introspection_signed_response_alg?: string;
+  security_profile?: string;
   jwks_uri?: string;
   request_object_signing_alg?: string;
   require_pushed_authorization_requests?: true;
@@ -83,6 +90,8 @@ export function toPublicClient(doc: ClientDoc): PublicClient {
     has_secret: Boolean(doc.secretHash),
     has_jwks: Boolean(doc.jwks),
     token_exchange: { allowed_clients: doc.tokenExchange?.allowedClients ?? [] },
+    ...(doc.introspectionSignedResponseAlg ? { introspection_signed_response_alg: doc.introspectionSignedResponseAlg } : {}),
+    ...(doc.securityProfile ? { security_profile: doc.securityProfile } : {}),
     ...(doc.jwksUri ? { jwks_uri: doc.jwksUri } : {}),
     ...(doc.requestObjectSigningAlg ? { request_object_signing_alg: doc.requestObjectSigningAlg } : {}),
     ...(doc.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true as const } : {}),
@@ -103,6 +112,8 @@ export async function createClient(
   defaultResource: string,
 ): Promise<{ client: ClientDoc; secret?: string }> {
   const input = newClientInput.parse(raw);
+  const profileProblem = fapi2RegistrationProblem(input);
+  if (profileProblem) throw new Error(profileProblem);
   const secret = input.type === 'confidential' && input.secret ? randomToken('cs_') : undefined;
   const created = await model.create({
     _id: input.client_id ?? `client_${randomToken('', 9)}`,
@@ -119,9 +130,12 @@ export async function createClient(
     secretSealed: secret ? clientSecretSealer(internalSecret).seal(secret) : null,
     jwks: input.jwks ?? null,
     tokenExchange: input.token_exchange?.allowed_clients.length ? { allowedClients: input.token_exchange.allowed_clients } : null,
+    introspectionSignedResponseAlg: input.introspection_signed_response_alg ?? null,
+    securityProfile: input.security_profile ?? null,
     jwksUri: input.jwks_uri ?? null,
     requestObjectSigningAlg: input.request_object_signing_alg ?? null,
-    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? false,
+    // FAPI 2.0 §5.3.2.2: the profile's clients push their authorization requests.
+    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? input.security_profile === 'fapi2',
     requireSignedRequestObject: input.require_signed_request_object ?? false,
   });
   return { client: created.toObject(), ...(secret ? { secret } : {}) };

@@ -30,8 +30,9 @@ export interface CodeRecord {
 const codeKey = (hash: string) => `auth:code:${hash}`;
 const usedKey = (hash: string) => `auth:code-used:${hash}`;
 
-export async function storeCode(deps: Deps, code: string, record: CodeRecord): Promise<void> {
-  await deps.redis.set(codeKey(sha256(code)), JSON.stringify(record), 'EX', deps.config.AUTHORIZATION_CODE_TTL);
+/** Keeps the code `lifetimeSeconds` (AUTHORIZATION_CODE_TTL unless a client profile shortens it: fapi/fapi2-profile.ts). */
+export async function storeCode(deps: Deps, code: string, record: CodeRecord, lifetimeSeconds = deps.config.AUTHORIZATION_CODE_TTL): Promise<void> {
+  await deps.redis.set(codeKey(sha256(code)), JSON.stringify(record), 'EX', lifetimeSeconds);
 }
 
 export function s256(verifier: string): string {

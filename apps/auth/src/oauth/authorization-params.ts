@@ -1,5 +1,6 @@
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
+import { isFapi2 } from '../fapi/fapi2-profile';
 import { takePushedRequest } from '../par/pushed-requests';
 import { requestObjectParams } from '../request-objects/request-object';
 import { OAuthError } from './oauth-error';
@@ -9,7 +10,8 @@ import { single, type Params } from './params';
 const CLIENT_AUTH_PARAMS = ['client_secret', 'client_assertion', 'client_assertion_type'];
 
 function pushRequired(deps: Pick<Deps, 'config'>, client: ClientDoc): boolean {
-  return deps.config.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS || client.requirePushedAuthorizationRequests === true;
+  // FAPI 2.0 §5.3.2.2: the profile's clients push every authorization request, whatever their registration says.
+  return deps.config.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS || client.requirePushedAuthorizationRequests === true || isFapi2(client);
 }
 
 function signedRequired(deps: Pick<Deps, 'config'>, client: ClientDoc): boolean {

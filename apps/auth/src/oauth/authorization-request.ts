@@ -2,6 +2,7 @@ import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
 import type { CodeRecord } from '../grants/authorization-code';
 import { authenticationRequirements, type AuthenticationRequirements } from '../oidc/authentication-request';
+import { checkFapi2AuthorizationRequest } from '../fapi/fapi2-profile';
 import { OAuthError } from './oauth-error';
 import { repeated, scopeParam, single, type Params } from './params';
 import { audienceFor, scopesFor } from './resources';
@@ -29,6 +30,7 @@ export function validateRequest(deps: Deps, client: ClientDoc, params: Params, r
     if (method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
     if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is malformed');
   }
+  checkFapi2AuthorizationRequest(client, challenge);
   const dpopJkt = single(params, 'dpop_jkt', 100);
   const scopes = scopesFor(client.scopes, scopeParam(params));
   const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);

@@ -8,6 +8,7 @@ import { findRefreshToken } from '../tokens/refresh-tokens';
 import { isAccessTokenRevoked } from '../tokens/revocation';
 import type { FormRequest } from '../http/form-body';
 import { mayIntrospect } from './introspection-policy';
+import { INTROSPECTION_JWT_MEDIA_TYPE, introspectionJwt, wantsIntrospectionJwt } from './introspection-jwt';
 import { countIntrospection } from './oauth-metrics';
 import { formBody, paramsOf, required, single } from './params';
 
@@ -34,9 +35,17 @@ export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerRe
     single(params, 'token_type_hint', 100);
     const answer = await introspect(deps, token);
     const allowed = answer.active && mayIntrospect(client, deps.config.INTROSPECTION_RESOURCE_SERVERS, { clientId: answer.client_id, audience: answer.aud });
-    sendNoStoreJson(res, 200, allowed ? answer : { active: false });
+    const body = allowed ? answer : { active: false };
+    if (wantsIntrospectionJwt(req)) sendNoStoreJwt(res, await introspectionJwt(deps, client, body));
+    else sendNoStoreJson(res, 200, body);
     countIntrospection(allowed);
   };
+}
+
+/** RFC 9701 §5: the signed answer, not cacheable (it describes a token that may be revoked any moment). */
+function sendNoStoreJwt(res: ServerResponse, jwt: string): void {
+  res.writeHead(200, { 'Content-Type': INTROSPECTION_JWT_MEDIA_TYPE, 'Content-Length': String(Buffer.byteLength(jwt)), 'Cache-Control': 'no-store' });
+  res.end(jwt);
 }
 
 export async function introspect(deps: Deps, token: string): Promise<Introspection> {

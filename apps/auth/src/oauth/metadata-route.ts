@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
+import { INTROSPECTION_SIGNING_ALGS } from '../clients/client-model';
 import { CLIENT_KEY_ALGS } from '../clients/client-keys';
 import type { Deps } from '../deps';
 import { GRANT_TYPES } from '../grants';
@@ -36,6 +37,8 @@ export function metadata(deps: Deps) {
     revocation_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
     introspection_endpoint_auth_methods_supported: AUTH_METHODS,
     introspection_endpoint_auth_signing_alg_values_supported: AUTH_SIGNING_ALGS,
+    // RFC 9701 §7: the JWT introspection answer's algorithms (the server's keys').
+    introspection_signing_alg_values_supported: [...INTROSPECTION_SIGNING_ALGS],
     code_challenge_methods_supported: ['S256'],
     scopes_supported: SUPPORTED_SCOPES,
     dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,

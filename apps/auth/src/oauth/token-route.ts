@@ -5,6 +5,7 @@ import { authenticateClient, type AuthenticatedClient } from '../clients/client-
 import type { Deps } from '../deps';
 import { grantFor } from '../grants';
 import type { GrantDescriptor } from '../grants/grant-descriptor';
+import { checkFapi2TokenRequest } from '../fapi/fapi2-profile';
 import { checkClientMayUse, grantTokens } from '../grants/grant-steps';
 import type { FormRequest } from '../http/form-body';
 import { sendNoStoreJson } from '../http/no-store-json';
@@ -32,6 +33,7 @@ export function tokenEndpoint(deps: Deps): (req: FormRequest, res: ServerRespons
     const jkt = await dpopProofAt(deps, req, '/token');
     const { client, method } = await clientOf(deps, req, params, grant);
     checkClientMayUse(grant, client);
+    checkFapi2TokenRequest(client, req, jkt);
     const response = await grant.handler({ deps, req, params, client, method, ...(jkt ? { jkt } : {}), issues: grant.issues, tokens });
     const headers: Record<string, string> = { Pragma: 'no-cache' };
     if (deps.config.DPOP_REQUIRE_NONCE) headers['DPoP-Nonce'] = await redisNonceStore(deps.redis).issue();

@@ -6,6 +6,7 @@ import { randomToken } from '../crypto/secrets';
 import type { Deps } from '../deps';
 import { sessionClaim } from '../backchannel-logout/logout-token';
 import { recordSessionClient } from '../backchannel-logout/session-clients';
+import { codeLifetime } from '../fapi/fapi2-profile';
 import { storeCode } from '../grants/authorization-code';
 import { validateRequest, type PendingRequest } from '../oauth/authorization-request';
 import { authorizationParams } from '../oauth/authorization-params';
@@ -61,7 +62,8 @@ ${hidden('csrf', csrf)}${hidden('request', id)}
 async function redirectWithCode(res: Response, deps: Deps, pending: PendingRequest, session: SignInSession): Promise<void> {
   const code = randomToken('ac_');
   const { state, promptNone: _none, signedInSince: _since, ...record } = pending;
-  await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000), sid: sessionClaim(session.id) });
+  const lifetime = codeLifetime(deps.config.AUTHORIZATION_CODE_TTL, await findClient(deps.clients, pending.clientId));
+  await storeCode(deps, code, { ...record, sub: session.account._id, authTime: Math.floor(session.authTime / 1000), sid: sessionClaim(session.id) }, lifetime);
   // The client now has a session with this one: its end sends it a back-channel logout.
   await recordSessionClient(deps, { id: session.id, accountId: session.account._id }, pending.clientId);
   redirectWith(res, deps, pending.redirectUri, { code, state });

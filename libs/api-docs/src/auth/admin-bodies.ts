@@ -59,6 +59,8 @@ export const adminBodySchemas: JsonObject = {
         additionalProperties: false,
       },
       token_exchange: tokenExchange,
+      introspection_signed_response_alg: { type: 'string', enum: ['ES256'] },
+      security_profile: { type: 'string', enum: ['fapi2'] },
       ...requestPolicy,
       ...backchannelLogout,
       secret: { type: 'boolean', default: true },

@@ -24,8 +24,10 @@ const clientProperties: JsonObject = {
   created_at: time,
 };
 
-/** Shown only when registered. */
+/** Shown only when registered (RFC 9701's signing alg; the FAPI 2.0 profile). */
 const optionalClientProperties: JsonObject = {
+  introspection_signed_response_alg: { type: 'string' },
+  security_profile: { type: 'string', enum: ['fapi2'] },
   // RFC 9101 / RFC 9126 policy, shown when registered.
   jwks_uri: { type: 'string' },
   request_object_signing_alg: { type: 'string' },

@@ -100,6 +100,7 @@ export const oauthSchemas: JsonObject = {
       scopes_supported: strings,
       dpop_signing_alg_values_supported: strings,
       authorization_response_iss_parameter_supported: { type: 'boolean' },
+      introspection_signing_alg_values_supported: strings,
     },
   },
   OpenIDConfiguration: {

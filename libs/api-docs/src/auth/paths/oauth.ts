@@ -16,6 +16,15 @@ const dpopProof: JsonObject = {
 };
 const noStore: JsonObject = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
 const tags = ['OAuth 2.0'];
+/** RFC 7662 JSON, or with `Accept: application/token-introspection+jwt` the RFC 9701 signed answer. */
+const introspectionAnswer: JsonObject = {
+  description: 'The token’s state: JSON (RFC 7662), or a JWT signed with the server’s key (RFC 9701) when the client sends `Accept: application/token-introspection+jwt`.',
+  headers: noStore,
+  content: {
+    ...(jsonResponse('', schemaRef('Introspection')).content as JsonObject),
+    'application/token-introspection+jwt': { schema: { type: 'string', description: 'A JWS: `typ` `token-introspection+jwt`, claims `iss`, `aud` (the client), `iat`, `token_introspection` (the RFC 7662 answer).' } },
+  },
+};
 
 /** The token endpoint and the endpoints about tokens (apps/auth/src/oauth). */
 export const oauthPaths: JsonObject = {
@@ -81,7 +90,7 @@ export const oauthPaths: JsonObject = {
       description: 'For confidential clients; a public client is `invalid_client`.',
       security: clientAuthentication,
       requestBody: form(schemaRef('TokenForm')),
-      responses: { '200': { ...jsonResponse('The token’s state.', schemaRef('Introspection')), headers: noStore }, ...oauthErrors(401) },
+      responses: { '200': introspectionAnswer, ...oauthErrors(401) },
     },
   },
   '/device_authorization': {
