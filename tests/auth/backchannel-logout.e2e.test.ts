@@ -174,6 +174,32 @@ describe('with an RP on loopback (BACKCHANNEL_LOGOUT_ALLOW_PRIVATE=true)', () =>
     }
   });
 
+  it('the administration API registers, refuses, changes and removes a backchannel_logout_uri', async () => {
+    const robot = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Automation', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'admin']);
+    const tokenRes = await fetch(`${auth.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString('base64')}` },
+      body: 'grant_type=client_credentials&scope=admin',
+    });
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+    const admin = async (method: string, route: string, body: unknown) => {
+      const res = await fetch(`${auth.url}/admin${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const registration = { name: 'API RP', type: 'confidential', grant_types: ['authorization_code'], redirect_uris: [REDIRECT] };
+    expect(await admin('POST', '/clients', { ...registration, backchannel_logout_uri: 'http://rp.example/logout' })).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.stringMatching(/^backchannel_logout_uri: must be an https URL/) },
+    });
+    const created = await admin('POST', '/clients', { ...registration, backchannel_logout_uri: 'https://rp.example/logout', backchannel_logout_session_required: true });
+    expect(created).toMatchObject({ status: 201, body: { backchannel_logout_uri: 'https://rp.example/logout', backchannel_logout_session_required: true } });
+    const id = created.body.client_id as string;
+    expect(await admin('PATCH', `/clients/${id}`, { backchannel_logout_uri: 'https://rp.example/logout#x' })).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'backchannel_logout_uri: must not have a fragment' } });
+    const removed = await admin('PATCH', `/clients/${id}`, { backchannel_logout_uri: null });
+    expect(removed.status).toBe(200);
+    expect(removed.body).not.toHaveProperty('backchannel_logout_uri');
+  });
+
   it('refuses a plain http backchannel_logout_uri on a host that is not loopback, and one with a fragment', async () => {
     await expect(registerRp(auth, 'http://rp.example/logout')).rejects.toThrow(/backchannel_logout_uri: must be an https URL/);
     await expect(registerRp(auth, 'https://rp.example/logout#x')).rejects.toThrow(/backchannel_logout_uri: must not have a fragment/);
