@@ -199,11 +199,15 @@ describe('FAPI 2.0 Security Profile (security_profile: fapi2)', () => {
     }
   });
 
-  it('refuses bearer issuance: a code redeemed without a DPoP proof is refused and not spent', async () => {
+  it('refuses bearer issuance: a code redeemed without a DPoP proof, or with a proof of another algorithm, is refused and not spent', async () => {
     const { params, verifier } = await fapiCode();
     const bare = await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, insecure);
     expect(bare.status).toBe(400);
     expect(await bare.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/DPoP/) });
+    // A proof made with an algorithm outside the profile's (ES384): refused, the code still not spent.
+    const es384 = await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, { DPoP: oauth.DPoP(fapiClient(), await oauth.generateKeyPair('ES384')), ...insecure });
+    expect(es384.status).toBe(400);
+    expect(await es384.json()).toMatchObject({ error: 'invalid_dpop_proof', error_description: expect.stringMatching(/FAPI/) });
     const dpop = oauth.DPoP(fapiClient(), await oauth.generateKeyPair('ES256'));
     const tokens = await oauth.processAuthorizationCodeResponse(as, fapiClient(), await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, { DPoP: dpop, ...insecure }));
     expect(tokens.token_type).toBe('dpop');
