@@ -9,6 +9,7 @@ import { introspectRoute } from './oauth/introspect-route';
 import { metadataRoute } from './oauth/metadata-route';
 import { revokeRoute } from './oauth/revoke-route';
 import { discoveryRoute } from './oidc/discovery-route';
+import { registrationRoutes } from './registration/registration-routes';
 import { userinfoRoute } from './oidc/userinfo-route';
 import { tokenRoute } from './oauth/token-route';
 import { authorizeRoutes } from './pages/authorize-routes';
@@ -30,6 +31,7 @@ export function mountAuth(app: Express, deps: Deps): void {
   app.use(userinfoRoute(deps));
   app.use(revokeRoute(deps));
   app.use(deviceAuthorizationRoute(deps));
+  app.use(registrationRoutes(deps));
   app.use(parRoute(deps));
   app.use(authorizeRoutes(deps));
   app.use(loginRoutes(deps));

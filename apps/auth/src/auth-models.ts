@@ -4,6 +4,8 @@ import { accountModel } from './accounts/account-model';
 import { apiKeyModel } from './api-keys/api-key-model';
 import { logoutDeliveryModel } from './backchannel-logout/logout-delivery-model';
 import { clientModel } from './clients/client-model';
+import { initialAccessTokenModel } from './registration/initial-access-tokens';
+import { registrationModel } from './registration/registration-model';
 import { refreshTokenModel } from './tokens/refresh-tokens';
 
 /** The MongoDB models of the auth database, with their indexes built before the app is ready. */
@@ -16,6 +18,7 @@ export async function authModels(conn: Connection) {
     adminAudit: auditModel(conn),
     logoutDeliveries: logoutDeliveryModel(conn),
   };
-  await Promise.all(Object.values(models).map((m) => m.init()));
+  // Dynamic registration's collections (registration/), reached through the connection: indexes built here too.
+  await Promise.all([...Object.values(models), initialAccessTokenModel(conn), registrationModel(conn)].map((m) => m.init()));
   return models;
 }

@@ -111,6 +111,13 @@ export const authConfigShape = {
   BACKCHANNEL_LOGOUT_RETRY_SECONDS: env.positiveInt(1),
   JWT_BEARER_TRUSTED_ISSUERS: trustedIssuers,
   /**
+   * Dynamic client registration (RFC 7591) without an initial access token. Off: `POST /register` needs
+   * one, minted by an administrator (docs/auth.md "Dynamic client registration").
+   */
+  REGISTRATION_OPEN: env.boolean(false),
+  /** Requests to `/register` and the client configuration endpoints per client address per minute. */
+  REGISTRATION_RATE_LIMIT: env.positiveInt(20),
+  /**
    * Comma-separated client ids of resource servers allowed to introspect tokens issued to other clients,
    * when the token's audience is one of the resource server's registered resources (RFC 7662 §4).
    */

@@ -44,6 +44,7 @@ describe('the auth API document and the code', () => {
       temporarily_unavailable: true, unsupported_token_type: true, authorization_pending: true, slow_down: true, expired_token: true,
       invalid_token: true, insufficient_scope: true, invalid_dpop_proof: true, use_dpop_nonce: true,
       invalid_request_object: true, invalid_request_uri: true,
+      invalid_redirect_uri: true, invalid_client_metadata: true, invalid_software_statement: true,
     };
     expect(codes).toEqual(expect.arrayContaining(Object.keys(every)));
   });

@@ -107,6 +107,14 @@ export class FormAgent {
   }
 }
 
+/** A new agent signs `user` in at an authorization URL and approves; the URL the browser lands on at the client. */
+export async function signInAndApprove(issuerUrl: string, url: URL, user: { email: string; password: string }): Promise<URL> {
+  const agent = new FormAgent(issuerUrl);
+  const consent = await agent.signIn(await agent.follow(url.href), user);
+  const done = await agent.decide(consent, '/authorize/decision', 'approve');
+  return new URL(done.url);
+}
+
 /**
  * The code flow with PKCE by the forms, up to the callback: a new agent signs `user` in and approves.
  * Returns what the client needs to redeem the code (openid-client's `oauthCallback`).

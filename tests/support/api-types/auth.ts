@@ -727,7 +727,7 @@ export interface components {
          */
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "access_denied" | "unsupported_response_type" | "server_error" | "temporarily_unavailable" | "unsupported_token_type" | "authorization_pending" | "slow_down" | "expired_token" | "invalid_token" | "insufficient_scope" | "invalid_dpop_proof" | "use_dpop_nonce" | "invalid_request_object" | "invalid_request_uri" | "not_found" | "conflict";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "access_denied" | "unsupported_response_type" | "server_error" | "temporarily_unavailable" | "unsupported_token_type" | "authorization_pending" | "slow_down" | "expired_token" | "invalid_token" | "insufficient_scope" | "invalid_dpop_proof" | "use_dpop_nonce" | "invalid_request_object" | "invalid_request_uri" | "invalid_redirect_uri" | "invalid_client_metadata" | "invalid_software_statement" | "not_found" | "conflict";
             /** @description For people; never echoes a secret. */
             error_description?: string;
         };

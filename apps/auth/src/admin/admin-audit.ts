@@ -19,7 +19,7 @@ export interface AuditEntryDoc {
   actor: AuditActor;
   action: string;
   /** `sign_in_limit`: the sign-in failure counters of an email or address (`logins:unlock`). */
-  target: { type: 'client' | 'account' | 'signing_key' | 'api_key' | 'sign_in_limit'; id: string };
+  target: { type: 'client' | 'account' | 'signing_key' | 'api_key' | 'sign_in_limit' | 'registration_token'; id: string };
   changes: Record<string, unknown>;
   requestId: string | null;
 }

@@ -7,6 +7,7 @@ import { authenticateAdmin } from './admin-auth';
 import { deleteClient, getClient, listClientsPage, registerClient, rotateClientSecret, updateClient } from './admin-clients';
 import { AdminError, invalidRequest, sendAdminError } from './admin-errors';
 import { listKeys, retireKey, rotateKey } from './admin-keys';
+import { createInitialAccessToken, deleteInitialAccessToken } from './admin-registration-tokens';
 import { parsePage } from './paging';
 
 type Handler = (req: Request, actor: AuditActor, audit: (entry: Omit<NewAuditEntry, 'actor' | 'requestId'>) => Promise<void>) => Promise<{ status?: number; body: unknown }>;
@@ -77,6 +78,18 @@ export function adminRoutes(deps: Deps): Router {
     const result = await deleteClient(deps, id);
     await record({ action: 'client.delete', target: { type: 'client', id }, changes: result });
     return { body: { client_id: id, deleted: true, ...result } };
+  }));
+
+  router.post('/registration-tokens', route(async (req, actor, record) => {
+    const minted = await createInitialAccessToken(deps, body(req), actor);
+    await record({ action: 'registration_token.create', target: { type: 'registration_token', id: minted.id }, changes: { expires_at: minted.expires_at, max_uses: minted.max_uses } });
+    return { status: 201, body: minted };
+  }));
+  router.delete('/registration-tokens/:id', route(async (req, _actor, record) => {
+    const id = idParam(req);
+    await deleteInitialAccessToken(deps, id);
+    await record({ action: 'registration_token.delete', target: { type: 'registration_token', id }, changes: {} });
+    return { body: { id, deleted: true } };
   }));
 
   router.get('/accounts', route(async (req) => ({ body: await listAccountsPage(deps, parsePage(req.query), req.query.email) })));

@@ -13,8 +13,8 @@ import { clientSecretSealer, findClient } from './clients';
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
 export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'];
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-const HMAC_ALGS = ['HS256', 'HS384', 'HS512'];
-const ASYMMETRIC_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
+export const HMAC_ALGS = ['HS256', 'HS384', 'HS512'];
+export const ASYMMETRIC_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
 
 export interface AuthenticatedClient {
   client: ClientDoc;

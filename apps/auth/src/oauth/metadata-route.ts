@@ -22,6 +22,8 @@ export function metadata(deps: Deps) {
     revocation_endpoint: at('/revoke'),
     introspection_endpoint: at('/introspect'),
     device_authorization_endpoint: at('/device_authorization'),
+    // RFC 7591 §3: with an initial access token unless REGISTRATION_OPEN (registration/).
+    registration_endpoint: at('/register'),
     // RFC 9126 §5 (PAR) and RFC 9101 §10.5 / OpenID Connect Discovery (signed request objects by value).
     pushed_authorization_request_endpoint: at('/par'),
     require_pushed_authorization_requests: deps.config.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS,

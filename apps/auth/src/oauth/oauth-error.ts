@@ -21,7 +21,11 @@ export type OAuthErrorCode =
   | 'use_dpop_nonce'
   // RFC 9101 §6.3 (request objects) and RFC 9126 §2.3 (pushed authorization requests).
   | 'invalid_request_object'
-  | 'invalid_request_uri';
+  | 'invalid_request_uri'
+  // RFC 7591 §3.2.2 (dynamic client registration).
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'invalid_software_statement';
 
 export interface OAuthErrorBody {
   error: OAuthErrorCode;

@@ -58,6 +58,8 @@ export const AUTH_PUBLIC_PREFIXES = [
   '/revoke',
   '/introspect',
   '/device_authorization',
+  // RFC 7591/7592: dynamic client registration and the client configuration endpoints under it.
+  '/register',
   // RFC 9126: pushed authorization requests.
   '/par',
   // The administration API: auth authenticates every call itself (an admin-scoped access token).

@@ -29,6 +29,10 @@ export const OAUTH_ERROR_CODES = [
   // RFC 9101 §6.3 and RFC 9126 §2.3 (signed request objects, pushed authorization requests).
   'invalid_request_object',
   'invalid_request_uri',
+  // RFC 7591 §3.2.2 (dynamic client registration).
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
+  'invalid_software_statement',
 ] as const;
 
 export const ADMIN_ERROR_CODES = ['not_found', 'conflict'] as const;
