@@ -200,6 +200,7 @@ describe('refusals', () => {
     ['a redirect URI that is not a URL', { redirect_uris: ['not a url'] }, 'invalid_redirect_uri', /redirect_uris/],
     ['the code grant without redirect URIs', { grant_types: ['authorization_code'] }, 'invalid_redirect_uri', /redirect_uris/],
     ['a javascript: client_uri', { ...good, client_uri: 'javascript:alert(1)' }, 'invalid_client_metadata', /client_uri/],
+    ['a back-channel logout URI over http off loopback', { ...good, backchannel_logout_uri: 'http://rp.example/logout' }, 'invalid_client_metadata', /backchannel_logout_uri/],
     ['a software statement', { ...good, software_statement: 'eyJhbGciOiJub25lIn0.e30.' }, 'invalid_software_statement', /software statements/],
     ['a body that is not an object', ['redirect_uris'], 'invalid_client_metadata', /JSON object/],
   ])('%s: 400 %s, no client, no use of the initial token spent', async (_name, metadata, error, description) => {
@@ -212,6 +213,15 @@ describe('refusals', () => {
     expect(await clientCount()).toBe(before);
     expect((await register(auth.url, good, once.initial_access_token)).status).toBe(201);
   });
+});
+
+it('takes the metadata of pushed authorization requests and back-channel logout as the admin API does, and returns it', async () => {
+  const initial = await mintInitialToken();
+  const made = await register(auth.url, { redirect_uris: [REDIRECT], require_pushed_authorization_requests: true, backchannel_logout_uri: 'https://rp.example/backchannel', backchannel_logout_session_required: true }, initial.initial_access_token);
+  expect(made.status).toBe(201);
+  expect(made.body).toMatchObject({ require_pushed_authorization_requests: true, backchannel_logout_uri: 'https://rp.example/backchannel', backchannel_logout_session_required: true });
+  const stored = await db.collection('clients').findOne({ _id: made.body.client_id as never });
+  expect(stored).toMatchObject({ requirePushedAuthorizationRequests: true, backchannelLogoutUri: 'https://rp.example/backchannel', backchannelLogoutSessionRequired: true });
 });
 
 describe('the client configuration endpoint (RFC 7592)', () => {

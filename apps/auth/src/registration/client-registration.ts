@@ -1,14 +1,13 @@
 import type { IncomingMessage } from 'node:http';
-import { deleteClient, updateClient, clientPatchInput } from '../admin/admin-clients';
+import { clientPatchInput, deleteClient, registerClient, updateClient } from '../admin/admin-clients';
 import { AdminError } from '../admin/admin-errors';
 import type { ClientDoc } from '../clients/client-model';
-import { createClient } from '../clients/clients';
 import { randomToken, safeEqual, sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
 import { publicEndpoint } from '../oauth/dpop-at-token';
 import { OAuthError } from '../oauth/oauth-error';
 import { parseClientMetadata, registeredMetadata } from './client-metadata';
-import { initialAccessTokenModel, isUsableInitialAccessToken, spendInitialAccessToken } from './initial-access-tokens';
+import { initialAccessTokenModel, isUsableInitialAccessToken, refundInitialAccessToken, spendInitialAccessToken } from './initial-access-tokens';
 import { authorizeRegistration, bearerToken, invalidRegistrationToken, newRegistrationToken, rotateRegistrationToken } from './registration-access';
 import { registrationModel, type RegistrationDoc } from './registration-model';
 
@@ -18,6 +17,11 @@ const registrations = (deps: RegistrationDeps) => registrationModel(deps.clients
 
 /** The client configuration endpoint of a client (RFC 7592 §1), at the issuer's origin. */
 const configurationUri = (deps: RegistrationDeps, clientId: string) => publicEndpoint(deps.config.PUBLIC_URL, `/register/${encodeURIComponent(clientId)}`);
+
+/** An admin API refusal of the metadata in RFC 7591 §3.2.2's words (its description names the field first). */
+function metadataRefusal(err: AdminError): OAuthError {
+  return new OAuthError(/^(post_logout_)?redirect_uris\b/.test(err.description) ? 'invalid_redirect_uri' : 'invalid_client_metadata', err.description);
+}
 
 function credentials(deps: RegistrationDeps, client: ClientDoc, token: string, secret?: string): Record<string, unknown> {
   return {
@@ -45,7 +49,16 @@ export async function registerDynamicClient(deps: RegistrationDeps, req: Incomin
   if (!deps.config.REGISTRATION_OPEN && !(await spendInitialAccessToken(initialTokens, initial!))) {
     throw invalidRegistrationToken('the initial access token is invalid, expired or used up');
   }
-  const { client, secret } = await createClient(deps.clients, deps.config.INTERNAL_SECRET, request.client, deps.config.PUBLIC_URL);
+  let registered: Awaited<ReturnType<typeof registerClient>>;
+  try {
+    // The admin API's registration itself: its schema and every policy check beside it (keys, profiles, logout URIs).
+    registered = await registerClient(deps, request.client);
+  } catch (err) {
+    if (!deps.config.REGISTRATION_OPEN) await refundInitialAccessToken(initialTokens, initial!);
+    throw err instanceof AdminError ? metadataRefusal(err) : err;
+  }
+  const { secret } = registered;
+  const client = (await deps.clients.findById(registered.client.client_id).lean<ClientDoc>())!;
   const access = newRegistrationToken();
   const registration = await registrations(deps).create({
     _id: client._id,
@@ -101,7 +114,7 @@ export async function updateDynamicClient(deps: RegistrationDeps, req: IncomingM
     await updateClient(deps, clientId, patch); // announces the change to every replica
   } catch (err) {
     // The admin API's own refusals (e.g. jwks_uri on a client that has jwks), in RFC 7591's words.
-    if (err instanceof AdminError) throw new OAuthError('invalid_client_metadata', err.description);
+    if (err instanceof AdminError) throw metadataRefusal(err);
     throw err;
   }
   const updated = await registrations(deps).findOneAndUpdate(

@@ -88,3 +88,8 @@ export async function spendInitialAccessToken(model: Model<InitialAccessTokenDoc
 export async function revokeInitialAccessToken(model: Model<InitialAccessTokenDoc>, id: string): Promise<boolean> {
   return (await model.deleteOne({ _id: id })).deletedCount === 1;
 }
+
+/** Gives back the use a registration spent when the registration was then refused. */
+export async function refundInitialAccessToken(model: Model<InitialAccessTokenDoc>, token: string): Promise<void> {
+  await model.updateOne({ tokenHash: sha256(token), used: { $gt: 0 } }, { $inc: { used: -1 } });
+}
