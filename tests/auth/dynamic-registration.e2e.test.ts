@@ -159,6 +159,21 @@ it('oauth4webapi registers a private_key_jwt client with its jwks and gets a cli
   expect(result.scope).toBe('content:read');
 });
 
+it('the admin CLI mints (registration-tokens:create) and revokes (registration-tokens:delete) initial access tokens', async () => {
+  type Minted = { id: string; initial_access_token: string; max_uses: number | null; expires_at: string };
+  const minted = await cli<Minted>(auth, ['registration-tokens:create', '--max-uses', '1', '--expires-in', '600']);
+  expect(minted.max_uses).toBe(1);
+  expect(Date.parse(minted.expires_at) - Date.now()).toBeLessThanOrEqual(600_000);
+  expect((await register(auth.url, { redirect_uris: [REDIRECT] }, minted.initial_access_token)).status).toBe(201);
+  expect((await register(auth.url, { redirect_uris: [REDIRECT] }, minted.initial_access_token)).status).toBe(401);
+
+  const other = await cli<Minted>(auth, ['registration-tokens:create']);
+  expect(await cli(auth, ['registration-tokens:delete', '--id', other.id])).toEqual({ id: other.id, deleted: true });
+  expect((await register(auth.url, { redirect_uris: [REDIRECT] }, other.initial_access_token)).status).toBe(401);
+  const audited = await db.collection('admin_audit').find({ 'target.id': { $in: [minted.id, other.id] } }).toArray();
+  expect(audited.map((entry) => entry.action).sort()).toEqual(['registration_token.create', 'registration_token.create', 'registration_token.delete']);
+});
+
 describe('refusals', () => {
   const good = { redirect_uris: [REDIRECT], client_name: 'Refused RP' };
 

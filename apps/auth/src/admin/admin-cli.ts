@@ -10,6 +10,7 @@ import { appendAudit, listAudit, type NewAuditEntry } from './admin-audit';
 import { deleteClient, getClient, rotateClientSecret, updateClient } from './admin-clients';
 import { AdminError } from './admin-errors';
 import { listKeys, retireKey, rotateKey } from './admin-keys';
+import { createInitialAccessToken, deleteInitialAccessToken } from './admin-registration-tokens';
 import { parsePage } from './paging';
 
 /** Options of the admin commands below, as parsed by the CLI (cli/main.ts). */
@@ -28,6 +29,8 @@ export interface AdminCliValues {
   kid?: string | undefined;
   limit?: string | undefined;
   cursor?: string | undefined;
+  'expires-in'?: string | undefined;
+  'max-uses'?: string | undefined;
 }
 
 export const ADMIN_CLI_USAGE = `  clients:get     --id ID
@@ -40,7 +43,9 @@ export const ADMIN_CLI_USAGE = `  clients:get     --id ID
   accounts:find   [--email PREFIX] [--limit N] [--cursor C]   (one page, as GET /admin/accounts)
   keys:list
   keys:retire     --kid KID       (the previous key leaves /jwks at once)
-  audit:list      [--limit N] [--cursor C]`;
+  audit:list      [--limit N] [--cursor C]
+  registration-tokens:create [--expires-in SECONDS] [--max-uses N]   (an initial access token for POST /register, printed once)
+  registration-tokens:delete --id ID`;
 
 export interface AdminCliContext {
   config: AuthConfig;
@@ -137,6 +142,20 @@ async function run(command: string, values: AdminCliValues, ctx: AdminCliContext
       const rotated = await rotateKey(ctx);
       await auditCli(ctx, { action: 'signing_key.rotate', target: { type: 'signing_key', id: rotated.current }, changes: rotated });
       return rotated;
+    }
+    case 'registration-tokens:create': {
+      const minted = await createInitialAccessToken(deps, {
+        ...(values['expires-in'] !== undefined ? { expires_in: Number(values['expires-in']) } : {}),
+        ...(values['max-uses'] !== undefined ? { max_uses: Number(values['max-uses']) } : {}),
+      }, cliActor());
+      await auditCli(ctx, { action: 'registration_token.create', target: { type: 'registration_token', id: minted.id }, changes: { expires_at: minted.expires_at, max_uses: minted.max_uses } });
+      return minted;
+    }
+    case 'registration-tokens:delete': {
+      const id = required(values.id, '--id');
+      await deleteInitialAccessToken(deps, id);
+      await auditCli(ctx, { action: 'registration_token.delete', target: { type: 'registration_token', id }, changes: {} });
+      return { id, deleted: true };
     }
     case 'audit:list':
       return listAudit(deps.adminAudit, parsePage({ limit: values.limit, cursor: values.cursor }));

@@ -70,6 +70,8 @@ const options = {
   kid: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
+  'expires-in': { type: 'string' },
+  'max-uses': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
