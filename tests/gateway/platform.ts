@@ -14,8 +14,14 @@ export interface Platform {
   rateLimitPrefix: string;
   /** Environment the gateways were started with (to start more, or restart one). */
   gatewayEnv: (port: number) => Record<string, string>;
-  /** The synthesis workers `speechWorkers` asked for (none otherwise). */
+  /** The synthesis workers `speechWorkers` asked for (none otherwise), and those `startWorker` added. */
   workers: RunningApp[];
+  /**
+   * One more synthesis worker on the platform's queue, key prefix and speech database, with
+   * `speechWorkers.env` and then `env` (e.g. METRICS_PORT): a scale-up while traffic runs. Stopped with
+   * the platform.
+   */
+  startWorker(env?: Record<string, string>): Promise<RunningApp>;
   /** The speech pipeline's queue, Redis key prefix and database the gateways (and workers) use. */
   speech: { queue: string; keyPrefix: string; db: string };
   stop(): Promise<void>;
@@ -84,15 +90,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     ...(options.speechWorkers ? { SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix } : {}),
     ...options.gatewayEnv,
   });
-  const startWorker = async () =>
+  const startWorker = async (env: Record<string, string> = {}) =>
     startApp({
       app: 'synthesis-worker',
-      env: { ...stack, PORT: String(await freePort()), MONGO_DB: speech.db, SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix, LOG_LEVEL: 'warn', ...options.speechWorkers?.env },
+      env: { ...stack, PORT: String(await freePort()), MONGO_DB: speech.db, SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix, LOG_LEVEL: 'warn', ...options.speechWorkers?.env, ...env },
       readyTimeoutMs: 60_000,
     });
   const started = await Promise.allSettled([
     ...gatewayPorts.map((port) => startApp({ app: 'gateway', env: gatewayEnv(port), readyTimeoutMs: 60_000 })),
-    ...Array.from({ length: options.speechWorkers ? (options.speechWorkers.count ?? 1) : 0 }, startWorker),
+    ...Array.from({ length: options.speechWorkers ? (options.speechWorkers.count ?? 1) : 0 }, () => startWorker()),
   ]);
   const running = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -114,6 +120,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     rateLimitPrefix,
     gatewayEnv,
     workers,
+    async startWorker(env) {
+      const worker = await startWorker(env);
+      workers.push(worker);
+      return worker;
+    },
     speech,
     async stop() {
       for (const stop of stopChecking) stop();
