@@ -552,6 +552,8 @@ export interface components {
             /** Format: uri */
             device_authorization_endpoint?: string;
             /** Format: uri */
+            registration_endpoint?: string;
+            /** Format: uri */
             userinfo_endpoint?: string;
             /** Format: uri */
             end_session_endpoint?: string;

@@ -90,6 +90,7 @@ export const oauthSchemas: JsonObject = {
       revocation_endpoint: url,
       introspection_endpoint: url,
       device_authorization_endpoint: url,
+      registration_endpoint: url,
       userinfo_endpoint: url,
       end_session_endpoint: url,
       response_types_supported: strings,
