@@ -6,6 +6,7 @@ import mongoose from 'mongoose';
 import { stackEnv } from '@platform/testing';
 import { cli, createUser, signInAndApprove, type CreatedClient } from './helpers/fixtures';
 import { startAuth, type RunningAuth } from './helpers/start-auth';
+import { startPlatform, type Platform } from '../gateway/platform';
 
 /**
  * Dynamic client registration (RFC 7591) and management (RFC 7592), docs/auth.md "Dynamic client
@@ -332,5 +333,27 @@ describe('open registration (REGISTRATION_OPEN=true) and the limit per address',
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ error: 'temporarily_unavailable' });
     expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('through the gateway', () => {
+  let platform: Platform;
+  beforeAll(async () => {
+    platform = await startPlatform({ authEnv: { REGISTRATION_OPEN: 'true', REGISTRATION_RATE_LIMIT: '3' } });
+  }, 180_000);
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('forwards /register and /register/{client_id}; the limit counts the address the gateway signed', async () => {
+    const gateway = platform.gateways[0]!.url;
+    const made = await register(gateway, { redirect_uris: [REDIRECT] });
+    expect(made.status).toBe(201);
+    expect(made.body.registration_client_uri).toBe(`${platform.publicUrl}/register/${String(made.body.client_id)}`);
+    const read = await manage(`${gateway}/register/${String(made.body.client_id)}`, 'GET', made.body.registration_access_token as string);
+    expect(read.status).toBe(200);
+    expect((await register(gateway, { redirect_uris: [REDIRECT] })).status).toBe(201);
+    // The fourth request of this address within the minute the first one opened.
+    expect((await register(gateway, { redirect_uris: [REDIRECT] })).status).toBe(429);
   });
 });
