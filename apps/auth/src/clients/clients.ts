@@ -20,13 +20,25 @@ const publicJwk = z
   .refine((key) => typeof key.kty === 'string', 'a JSON Web Key needs kty')
   .refine((key) => !PRIVATE_MEMBERS.some((name) => name in key), 'a registered key must be public (no private members)');
 
+/**
+ * A redirect URI (RFC 6749 §3.1.2): absolute, without a fragment, and never a scheme that makes the browser run or
+ * show content of the URI itself (RFC 7591 §5 and RFC 6819 §4.4.1.5: an open or dynamically registered client could
+ * otherwise be sent codes through `javascript:`). Private-use schemes of native apps (RFC 8252 §7.1) stay allowed.
+ */
+const redirectUri = z
+  .string()
+  .url()
+  .max(2000)
+  .refine((uri) => !uri.includes('#'), 'must not contain a fragment (RFC 6749 §3.1.2)')
+  .refine((uri) => !/^(javascript|data|vbscript|file|blob|about):/i.test(uri), 'this URI scheme is not allowed');
+
 export const newClientInput = z.object({
   client_id: z.string().regex(CLIENT_ID).optional(),
   name: z.string().min(1).max(100),
   type: z.enum(['confidential', 'public']),
   grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
-  redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
-  post_logout_redirect_uris: z.array(z.string().url().max(2000)).max(20).default([]),
+  redirect_uris: z.array(redirectUri).max(20).default([]),
+  post_logout_redirect_uris: z.array(redirectUri).max(20).default([]),
   /** Back-channel logout (§2.2); the admin API checks its scheme and host (backchannel-logout/backchannel-uri.ts). */
   backchannel_logout_uri: z.string().url().max(2000).optional(),
   backchannel_logout_session_required: z.boolean().default(false),
