@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { connectRedis } from '@platform/stores';
 import { eventually, freePort, stackEnv, type RunningApp } from '@platform/testing';
 import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
-import { characterCount, historyItems, type SpeechAccount } from './support/account-state';
+import { characterCount, historyItems, recordedHistory, type SpeechAccount } from './support/account-state';
 import { followStream, type StoredFrame } from './support/job-streams';
 import { workerJobCounts } from './support/speech-stack';
 import { connectSession, type Session } from './support/ws-session';
@@ -227,12 +227,12 @@ it('a worker SIGKILLed, a worker SIGTERMed, a gateway SIGTERMed and a worker add
   // Charged once: each stream its text, the session what its uninterrupted run was charged.
   const charged = STREAM_TEXTS.reduce((sum, t) => sum + [...t].length, 0) + sessionCharge;
   expect(await characterCount(account)).toBe(before + charged);
-  // One complete history item per `/stream` job (a session keeps none: docs/speech.md, "Decisions where the interface is silent"); its
-  // worker records it just after the job's last frame. The references' four are the others.
-  await eventually(async () => (await historyItems(account)).length === 2 * STREAM_TEXTS.length, 30_000);
-  const items = await historyItems(account);
+  // One complete history item per `/stream` job (a session keeps none: docs/speech.md, "Decisions
+  // where the interface is silent"), recorded by its worker just after the job's last frame.
   for (const s of streams) {
-    expect(items.filter((h) => h.history_item_id === s.jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...s.text].length })]);
+    expect(await recordedHistory(account, (h) => h.history_item_id === s.jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...s.text].length })]);
   }
+  const items = await historyItems(account);
+  expect(items).toHaveLength(2 * STREAM_TEXTS.length);
   expect(items.filter((h) => h.state !== 'complete')).toEqual([]);
 }, 600_000);
