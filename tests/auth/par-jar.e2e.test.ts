@@ -159,11 +159,12 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
   });
 
   it('a DPoP proof at /par binds the code to its key (RFC 9449 §10.1): DPoP tokens with it, refused with another key', async () => {
+    const client: OAuth4WebApi.Client = { client_id: clientId };
     const pushAndApprove = async () => {
       const verifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
       const jwt = await requestObject(clientId, keys, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-      const bound = oauth.DPoP({ client_id: clientId }, await oauth.generateKeyPair('ES256'));
+      const bound = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
       const pushed = await oauth.processPushedAuthorizationResponse(as, { client_id: clientId }, await oauth.pushedAuthorizationRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), { request: jwt }, { DPoP: bound, ...insecure() }));
       const params = oauth.validateAuthResponse(as, { client_id: clientId }, await approve({ client_id: clientId, request_uri: pushed.request_uri }), state);
       return { bound, params, verifier };
@@ -173,7 +174,7 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     expect((await oauth.processAuthorizationCodeResponse(as, { client_id: clientId }, ok)).token_type).toBe('dpop');
 
     const second = await pushAndApprove();
-    const other = oauth.DPoP({ client_id: clientId }, await oauth.generateKeyPair('ES256'));
+    const other = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
     const refused = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), second.params, REDIRECT, second.verifier, { DPoP: other, ...insecure() });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: 'invalid_dpop_proof', error_description: 'the code is bound to another DPoP key' });
