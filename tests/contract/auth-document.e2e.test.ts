@@ -17,6 +17,7 @@ jest.setTimeout(120_000);
 
 const REDIRECT = 'https://app.example/callback';
 const SIGNED_OUT = 'https://app.example/signed-out';
+const REGISTRATION_LIMIT = 15;
 let auth: RunningAuth;
 let watch: ResponseWatch;
 let web: CreatedClient;
@@ -33,6 +34,22 @@ async function form(path: string, fields: Record<string, string>, client: Create
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** A JSON call to the registration endpoints (RFC 7591, RFC 7592) with a Bearer token. */
+async function registration(method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+  const res = await fetch(`${auth.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 async function robotToken(scope: string): Promise<string> {
@@ -64,7 +81,8 @@ async function authorizationCode(scope: string): Promise<{ code: string; verifie
 }
 
 beforeAll(async () => {
-  auth = await startAuth();
+  // A small registration limit, so the last registration test can reach its 429.
+  auth = await startAuth({ REGISTRATION_RATE_LIMIT: String(REGISTRATION_LIMIT) });
   web = await cli<CreatedClient>(auth, [
     'clients:create', '--name', 'Contract web app', '--type', 'confidential', ...ALL_GRANTS.flatMap((grant) => ['--grant', grant]),
     '--redirect-uri', REDIRECT, '--post-logout-redirect-uri', SIGNED_OUT, '--scope', 'openid profile email offline_access content:read speech:read',
@@ -91,6 +109,11 @@ describe('discovery', () => {
     expect(metadata.grant_types_supported.sort()).toEqual([...ALL_GRANTS].sort());
     const openid = (await (await fetch(`${auth.url}/.well-known/openid-configuration`)).json()) as Schemas['OpenIDConfiguration'];
     expect(openid.userinfo_endpoint).toBe(`${auth.issuer}/userinfo`);
+    // Every endpoint discovery advertises is described by the document.
+    const documented = Object.keys(authOpenApi().paths ?? {});
+    const advertised = Object.entries(openid).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri').map(([, url]) => new URL(String(url)).pathname);
+    expect(advertised.filter((path) => !documented.includes(path))).toEqual([]);
+    expect(advertised).toEqual(expect.arrayContaining(['/par', '/register']));
     const jwks = await fetch(`${auth.url}/jwks`);
     expect(jwks.headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
     expect(((await jwks.json()) as Schemas['JWKSet']).keys.length).toBeGreaterThan(0);
@@ -170,6 +193,118 @@ describe('tokens: introspection and revocation', () => {
     expect((await form('/revoke', { token, token_type_hint: 'id_token' })).body.error).toBe('unsupported_token_type');
     expect((await form('/introspect', { token }, null)).status).toBe(401);
     expect((await form('/revoke', {})).body.error).toBe('invalid_request');
+  });
+
+  it('answers introspection as a signed JWT when asked (RFC 9701)', async () => {
+    const token = ((await form('/token', { grant_type: 'client_credentials', scope: 'speech:read' })).body as Schemas['TokenResponse']).access_token;
+    const res = await fetch(`${auth.url}/introspect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/token-introspection+jwt', authorization: basic(web) },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/token-introspection\+jwt/);
+    const [header, payload] = (await res.text()).split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
+    expect(header).toMatchObject({ typ: 'token-introspection+jwt', alg: 'ES256' });
+    expect(payload).toMatchObject({ iss: auth.issuer, aud: web.client_id, token_introspection: { active: true, client_id: web.client_id } });
+  });
+});
+
+describe('pushed authorization requests (RFC 9126)', () => {
+  it('pushes a request, /authorize takes its request_uri once; refusals in the OAuth shape', async () => {
+    const { verifier, challenge } = pkce();
+    const request = { response_type: 'code', redirect_uri: REDIRECT, scope: 'openid', state: 'par', code_challenge: challenge, code_challenge_method: 'S256' };
+    const pushed = await form('/par', request);
+    expect(pushed.status).toBe(201);
+    const { request_uri: requestUri, expires_in: expiresIn } = pushed.body as Schemas['PushedAuthorizationResponse'];
+    expect(requestUri).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+    expect(expiresIn).toBeGreaterThan(0);
+
+    const authorize = `${auth.url}/authorize?${new URLSearchParams({ client_id: web.client_id, request_uri: requestUri }).toString()}`;
+    const agent = new FormAgent(auth.url);
+    const consent = await agent.signIn(await agent.follow(authorize), user);
+    const done = new URL((await agent.decide(consent, '/authorize/decision', 'approve')).url);
+    expect(done.searchParams.get('state')).toBe('par');
+    const tokens = await form('/token', { grant_type: 'authorization_code', code: done.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(tokens).toMatchObject({ status: 200, body: { id_token: expect.any(String) } });
+    // One-time (RFC 9126 §4): the second use is refused.
+    const again = await fetch(authorize, { redirect: 'manual' });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toMatch(/request_uri/);
+
+    const { redirect_uri: _left, ...noRedirect } = request;
+    expect(await form('/par', noRedirect)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await form('/par', { ...request, request_uri: requestUri })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await form('/par', { ...request, request: 'not.a.jwt' })).toMatchObject({ status: 400, body: { error: 'invalid_request_object' } });
+    expect(await form('/par', request, { client_id: web.client_id, client_secret: 'wrong' })).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+});
+
+describe('dynamic client registration (RFC 7591, RFC 7592)', () => {
+  const metadata = { client_name: 'Registered in contract test', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'openid profile', backchannel_logout_uri: 'https://app.example/backchannel' };
+
+  it('initial access tokens: minted and deleted through the administration API; refusals', async () => {
+    const token = await robotToken('admin');
+    const minted = await admin('POST', '/registration-tokens', token, { expires_in: 600, max_uses: 1 });
+    expect(minted.status).toBe(201);
+    const { id, initial_access_token: initial } = minted.body as Schemas['InitialAccessToken'];
+    expect(minted.body).toMatchObject({ max_uses: 1, expires_at: expect.any(String) });
+    expect(await admin('POST', '/registration-tokens', token, { expires_in: 5 })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect((await admin('POST', '/registration-tokens', await robotToken('speech:read'), {})).status).toBe(403);
+    expect((await admin('DELETE', `/registration-tokens/${id}`, token)).body).toEqual({ id, deleted: true });
+    expect((await admin('DELETE', `/registration-tokens/${id}`, token)).status).toBe(404);
+    // Deleted: it registers nothing more.
+    expect(await registration('POST', '/register', initial, metadata)).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+  });
+
+  it('registers, reads, replaces and deletes a client; each refusal in RFC 7591 §3.2.2 or RFC 6750 §3.1 words', async () => {
+    const minted = await admin('POST', '/registration-tokens', await robotToken('admin'), { max_uses: 1 });
+    const initial = (minted.body as Schemas['InitialAccessToken']).initial_access_token;
+
+    const anonymous = await registration('POST', '/register', null, metadata);
+    expect(anonymous).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(await registration('POST', '/register', initial, { ...metadata, software_statement: 'eyJ.e30.sig' })).toMatchObject({ status: 400, body: { error: 'invalid_software_statement' } });
+    expect(await registration('POST', '/register', initial, { ...metadata, redirect_uris: ['javascript:alert(1)'] })).toMatchObject({ status: 400, body: { error: 'invalid_redirect_uri' } });
+    expect(await registration('POST', '/register', initial, { ...metadata, grant_types: ['password'] })).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
+
+    // The refusals spent no use of the single-use token.
+    const created = await registration('POST', '/register', initial, metadata);
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const client = created.body as Schemas['ClientInformation'];
+    expect(client).toMatchObject({ client_name: metadata.client_name, token_endpoint_auth_method: 'client_secret_basic', client_secret: expect.any(String), backchannel_logout_uri: metadata.backchannel_logout_uri });
+    expect(new URL(client.registration_client_uri).pathname).toBe(`/register/${client.client_id}`);
+    expect(await registration('POST', '/register', initial, metadata)).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+
+    const path = `/register/${client.client_id}`;
+    const read = await registration('GET', path, client.registration_access_token);
+    expect(read.status).toBe(200);
+    const readToken = (read.body as Schemas['ClientInformation']).registration_access_token;
+    expect(read.body.client_secret).toBeUndefined();
+    // Rotated (RFC 7592 §3): the token used stops working.
+    expect(await registration('GET', path, client.registration_access_token)).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+
+    expect(await registration('PUT', path, readToken, { ...metadata, client_id: 'someone-else' })).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
+    const replaced = await registration('PUT', path, readToken, { ...metadata, client_id: client.client_id, client_name: 'Replaced' });
+    expect(replaced).toMatchObject({ status: 200, body: { client_id: client.client_id, client_name: 'Replaced' } });
+
+    const deleted = await registration('DELETE', path, (replaced.body as Schemas['ClientInformation']).registration_access_token);
+    expect(deleted.status).toBe(204);
+    expect((await admin('GET', `/clients/${client.client_id}`, await robotToken('admin'))).status).toBe(404);
+    expect(await registration('DELETE', path, (replaced.body as Schemas['ClientInformation']).registration_access_token)).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+  });
+
+  it('limits requests per address: 429 temporarily_unavailable with Retry-After', async () => {
+    // The limit counts per minute: within at most three windows' worth of requests one must be refused.
+    let limited: Awaited<ReturnType<typeof registration>> | undefined;
+    for (let i = 0; i < 3 * REGISTRATION_LIMIT && !limited; i += 1) {
+      const answer = await registration('GET', '/register/nobody', 'rat_unknown');
+      if (answer.status === 429) limited = answer;
+      else expect(answer).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
+    }
+    expect(limited).toMatchObject({ status: 429, body: { error: 'temporarily_unavailable' } });
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/par": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push an authorization request (RFC 9126)
+         * @description The client authenticates as at `/token`; the request is checked as `/authorize` checks it and stored for PAR_TTL seconds behind a one-time `request_uri`. A `DPoP` proof binds the code to its key (RFC 9449 §10.1). Refusals: `invalid_request`, `invalid_request_object` (a `request` that does not verify against the client’s keys), `invalid_scope`, `invalid_dpop_proof`, `unauthorized_client`; `invalid_client` (401).
+         */
+        post: operations["pushAuthorizationRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/revoke": {
         parameters: {
             query?: never;
@@ -283,6 +303,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a client (RFC 7591 §3)
+         * @description With an initial access token from `POST /admin/registration-tokens` (or the CLI) unless REGISTRATION_OPEN; a use of it is spent only when the registration succeeds. The metadata goes through the administration API’s checks. The answer carries the client’s secret (once) and its registration access token.
+         */
+        post: operations["registerDynamicClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/register/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the registration (RFC 7592 §2.1)
+         * @description The answer carries a new registration access token; the one used stops working. The secret is not repeated.
+         */
+        get: operations["readDynamicClient"];
+        /** Replace the registration (RFC 7592 §2.2) */
+        put: operations["updateDynamicClient"];
+        post?: never;
+        /**
+         * Delete the client (RFC 7592 §2.3)
+         * @description As an administrator’s deletion: every token issued to it and every API key minted through it revoked; the registration access token stops working.
+         */
+        delete: operations["deleteDynamicClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/clients": {
         parameters: {
             query?: never;
@@ -332,6 +397,40 @@ export interface paths {
         /** A new secret for a confidential client; the old one stops working at once */
         post: operations["rotateClientSecret"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/registration-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An initial access token for dynamic client registration (RFC 7591 §3), shown once */
+        post: operations["createRegistrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/registration-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** The initial access token registers nothing more (the clients it registered stay) */
+        delete: operations["deleteRegistrationToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -511,6 +610,43 @@ export interface components {
             /** @description The actor of a delegated token (RFC 8693 §4.1). */
             act?: Record<string, never>;
         };
+        /** @description RFC 9126 §2.1: the parameters `/authorize` takes (checked as it checks them), or a signed request object (`request`, RFC 9101) carrying them, and the client’s authentication as at `/token`. `request_uri` is refused here. */
+        PushedAuthorizationForm: {
+            /** @constant */
+            response_type?: "code";
+            /**
+             * Format: uri
+             * @description One of the client’s registered redirect URIs (required, in the form or in `request`).
+             */
+            redirect_uri?: string;
+            scope?: string;
+            state?: string;
+            code_challenge?: string;
+            /** @constant */
+            code_challenge_method?: "S256";
+            nonce?: string;
+            prompt?: string;
+            max_age?: string;
+            resource?: string[];
+            /** @description RFC 9449 §10: binds the code to this key; with a `DPoP` header it must be that proof’s key. */
+            dpop_jkt?: string;
+            /** @description A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §4); the parameters outside it are ignored. */
+            request?: string;
+            client_id?: string;
+            /** @description client_secret_post (RFC 6749 §2.3.1). */
+            client_secret?: string;
+            /** @constant */
+            client_assertion_type?: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+            /** @description A JWT signed with the client’s registered key (private_key_jwt) or its secret (client_secret_jwt), RFC 7523 §2.2; at most 10 minutes of life, used once. */
+            client_assertion?: string;
+        };
+        /** @description RFC 9126 §2.2, with `Cache-Control: no-store`. */
+        PushedAuthorizationResponse: {
+            /** @description For `/authorize?client_id=…&request_uri=…`: once, by this client. */
+            request_uri: string;
+            /** @description PAR_TTL seconds. */
+            expires_in: number;
+        };
         DeviceAuthorizationForm: {
             scope?: string;
             resource?: string[];
@@ -554,6 +690,17 @@ export interface components {
             /** Format: uri */
             registration_endpoint?: string;
             /** Format: uri */
+            pushed_authorization_request_endpoint?: string;
+            /** @description REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every client must use PAR. */
+            require_pushed_authorization_requests?: boolean;
+            request_parameter_supported?: boolean;
+            request_object_signing_alg_values_supported?: string[];
+            /**
+             * @description Present when REQUIRE_SIGNED_REQUEST_OBJECT is set.
+             * @constant
+             */
+            require_signed_request_object?: true;
+            /** Format: uri */
             userinfo_endpoint?: string;
             /** Format: uri */
             end_session_endpoint?: string;
@@ -572,6 +719,9 @@ export interface components {
             subject_types_supported: string[];
             id_token_signing_alg_values_supported: string[];
             claims_supported?: string[];
+            /** @description OpenID Connect Back-Channel Logout 1.0 §2.1. */
+            backchannel_logout_supported?: boolean;
+            backchannel_logout_session_supported?: boolean;
         };
         /** @description RFC 7517 §5: the current signing key and, after a rotation, the previous one. */
         JWKSet: {
@@ -927,11 +1077,12 @@ export interface components {
              * @example client.create
              * @example account.update
              * @example signing_key.rotate
+             * @example registration_token.create
              */
             action: string;
             target: {
                 /** @enum {string} */
-                type: "client" | "account" | "signing_key" | "api_key" | "sign_in_limit";
+                type: "client" | "account" | "signing_key" | "api_key" | "sign_in_limit" | "registration_token";
                 id: string;
             };
             /** @description The new values of the fields the action set; never a secret. */
@@ -943,9 +1094,217 @@ export interface components {
             items: components["schemas"]["AuditEntry"][];
             next_cursor: string | null;
         };
+        /** @description RFC 7591 §2 client metadata. Fields the server does not know are ignored; a known field with a value it does not support is refused. `software_statement` is refused (`invalid_software_statement`). */
+        ClientMetadata: {
+            /** @description Required with the authorization_code grant. No fragment, no `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` or `about:` URI (`invalid_redirect_uri`). */
+            redirect_uris?: string[];
+            /** @description OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it. */
+            post_logout_redirect_uris?: string[];
+            /**
+             * @description `none` registers a public client; `private_key_jwt` needs `jwks` or `jwks_uri` and gets no secret. Fixed at registration.
+             * @default client_secret_basic
+             * @enum {string}
+             */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none";
+            /**
+             * @description HS* with `client_secret_jwt`, the others with `private_key_jwt`.
+             * @enum {string}
+             */
+            token_endpoint_auth_signing_alg?: "HS256" | "HS384" | "HS512" | "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            /**
+             * @default [
+             *       "authorization_code"
+             *     ]
+             */
+            grant_types: ("authorization_code" | "client_credentials" | "refresh_token" | "urn:ietf:params:oauth:grant-type:device_code" | "urn:ietf:params:oauth:grant-type:jwt-bearer" | "urn:ietf:params:oauth:grant-type:token-exchange")[];
+            /** @description `[code]` with the authorization_code grant, `[]` without it. */
+            response_types?: "code"[];
+            /** @description Left out: the client_id. */
+            client_name?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            client_uri?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            logo_uri?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            tos_uri?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            policy_uri?: string;
+            contacts?: string[];
+            /**
+             * @description Space-separated; any supported scope but `admin`.
+             * @default openid
+             */
+            scope: string;
+            software_id?: string;
+            software_version?: string;
+            /** @enum {string} */
+            application_type?: "web" | "native";
+            /** @description The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`. */
+            jwks?: {
+                keys: {
+                    [key: string]: string | string[];
+                }[];
+            };
+            /** Format: uri */
+            jwks_uri?: string;
+            /** @enum {string} */
+            request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            require_pushed_authorization_requests?: boolean;
+            require_signed_request_object?: boolean;
+            /**
+             * @description RFC 9701.
+             * @enum {string}
+             */
+            introspection_signed_response_alg?: "ES256";
+            /**
+             * @description The FAPI 2.0 Security Profile: `private_key_jwt` with `jwks`/`jwks_uri`; PAR is then required.
+             * @enum {string}
+             */
+            security_profile?: "fapi2";
+            /** Format: uri */
+            backchannel_logout_uri?: string;
+            /** @default false */
+            backchannel_logout_session_required: boolean;
+            /** @description Not accepted. */
+            software_statement?: unknown;
+        };
+        /** @description RFC 7592 §2.2: the whole registration, replaced. `client_id` must be the client’s; a `client_secret`, if sent, must be its secret; `token_endpoint_auth_method` cannot change. The fields the server issues are ignored. */
+        ClientMetadataUpdate: components["schemas"]["ClientMetadata"] & {
+            client_id: string;
+            client_secret?: string;
+        };
+        /** @description RFC 7591 §3.2.1 / RFC 7592 §3: the registered metadata and the credentials, with `Cache-Control: no-store`. */
+        ClientInformation: {
+            /** @description Required with the authorization_code grant. No fragment, no `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` or `about:` URI (`invalid_redirect_uri`). */
+            redirect_uris: string[];
+            /** @description OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it. */
+            post_logout_redirect_uris: string[];
+            /**
+             * @description `none` registers a public client; `private_key_jwt` needs `jwks` or `jwks_uri` and gets no secret. Fixed at registration.
+             * @default client_secret_basic
+             * @enum {string}
+             */
+            token_endpoint_auth_method: "client_secret_basic" | "client_secret_post" | "client_secret_jwt" | "private_key_jwt" | "none";
+            /**
+             * @description HS* with `client_secret_jwt`, the others with `private_key_jwt`.
+             * @enum {string}
+             */
+            token_endpoint_auth_signing_alg?: "HS256" | "HS384" | "HS512" | "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            grant_types: string[];
+            response_types: string[];
+            /** @description Left out: the client_id. */
+            client_name: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            client_uri?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            logo_uri?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            tos_uri?: string;
+            /**
+             * Format: uri
+             * @description An http or https URL, stored and returned as given.
+             */
+            policy_uri?: string;
+            contacts?: string[];
+            /**
+             * @description Space-separated; any supported scope but `admin`.
+             * @default openid
+             */
+            scope: string;
+            software_id?: string;
+            software_version?: string;
+            /** @enum {string} */
+            application_type?: "web" | "native";
+            /** @description The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`. */
+            jwks?: {
+                keys: {
+                    [key: string]: string | string[];
+                }[];
+            };
+            /** Format: uri */
+            jwks_uri?: string;
+            /** @enum {string} */
+            request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            /** @constant */
+            require_pushed_authorization_requests?: true;
+            /** @constant */
+            require_signed_request_object?: true;
+            /**
+             * @description RFC 9701.
+             * @enum {string}
+             */
+            introspection_signed_response_alg?: "ES256";
+            /**
+             * @description The FAPI 2.0 Security Profile: `private_key_jwt` with `jwks`/`jwks_uri`; PAR is then required.
+             * @enum {string}
+             */
+            security_profile?: "fapi2";
+            /** Format: uri */
+            backchannel_logout_uri?: string;
+            /** @default false */
+            backchannel_logout_session_required: boolean;
+            client_id: string;
+            client_id_issued_at: number;
+            /** @description At registration only, for a client that has a secret; never repeated. */
+            client_secret?: string;
+            /**
+             * @description Present when the client has a secret: it does not expire.
+             * @constant
+             */
+            client_secret_expires_at?: 0;
+            /** @description For the client configuration endpoint; replaced in every answer (the one used stops working). */
+            registration_access_token: string;
+            /** Format: uri */
+            registration_client_uri: string;
+        };
+        /** @description An initial access token for `POST /register` (RFC 7591 §3). */
+        InitialAccessTokenRequest: {
+            /**
+             * @description Seconds; at most 30 days.
+             * @default 86400
+             */
+            expires_in: number;
+            /** @description Registrations it may make; left out: any number until it expires. */
+            max_uses?: number;
+        };
+        InitialAccessToken: {
+            /** @description For `DELETE /admin/registration-tokens/{id}`; not the token. */
+            id: string;
+            /** @description Shown this once; only its hash is stored. */
+            initial_access_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            max_uses: number | null;
+        };
+        DeletedInitialAccessToken: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
     };
     responses: {
-        /** @description A malformed or missing parameter (`invalid_request`), or the grant’s own refusal (`invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `unauthorized_client`, `authorization_pending`, `slow_down`, `expired_token`, `invalid_dpop_proof`, `use_dpop_nonce` with a `DPoP-Nonce` header). */
+        /** @description A malformed or missing parameter (`invalid_request`), or the grant’s own refusal (`invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `unauthorized_client`, `authorization_pending`, `slow_down`, `expired_token`, `invalid_dpop_proof`, `use_dpop_nonce` with a `DPoP-Nonce` header), or a request object that does not verify (`invalid_request_object`, RFC 9101 §6.3). */
         OAuthBadRequest: {
             headers: {
                 /** @description The nonce to put in the next DPoP proof (RFC 9449 §8). */
@@ -1005,11 +1364,29 @@ export interface components {
                 "application/json": components["schemas"]["OAuthError"];
             };
         };
-        /** @description A rate limit of the gateway or of sign-in attempts. */
+        /** @description A rate limit of the gateway, of sign-in attempts, or of registration requests per address (`temporarily_unavailable`, REGISTRATION_RATE_LIMIT). */
         OAuthTooManyRequests: {
             headers: {
                 /** @description Seconds to wait. */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description Metadata the server does not accept (`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_software_statement`); nothing is registered or changed and no use of the initial access token is spent. */
+        RegistrationRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /** @description The metadata is over 16 KiB (`invalid_client_metadata`). */
+        RegistrationTooLarge: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1075,6 +1452,40 @@ export interface operations {
             400: components["responses"]["OAuthBadRequest"];
             401: components["responses"]["OAuthUnauthorized"];
             403: components["responses"]["OAuthForbidden"];
+            413: components["responses"]["OAuthTooLarge"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
+    pushAuthorizationRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A DPoP proof JWT (RFC 9449 §4) for this request: the issued token is then bound to its key (`token_type: DPoP`, `cnf.jkt`). */
+                DPoP?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PushedAuthorizationForm"];
+            };
+        };
+        responses: {
+            /** @description The request_uri for /authorize. */
+            201: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushedAuthorizationResponse"];
+                };
+            };
+            400: components["responses"]["OAuthBadRequest"];
+            401: components["responses"]["OAuthUnauthorized"];
             413: components["responses"]["OAuthTooLarge"];
             429: components["responses"]["OAuthTooManyRequests"];
             500: components["responses"]["OAuthServerError"];
@@ -1332,6 +1743,10 @@ export interface operations {
                 max_age?: string;
                 /** @description Resource indicator (RFC 8707); may repeat. */
                 resource?: string;
+                /** @description The `request_uri` from `/par` (RFC 9126 §4): the pushed request stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`). */
+                request_uri?: string;
+                /** @description A signed request object (RFC 9101 §5.1) carrying the parameters (`invalid_request_object` when it does not verify). */
+                request?: string;
             };
             header?: never;
             path?: never;
@@ -1895,6 +2310,125 @@ export interface operations {
             };
         };
     };
+    registerDynamicClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientMetadata"];
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            201: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientInformation"];
+                };
+            };
+            400: components["responses"]["RegistrationRefused"];
+            401: components["responses"]["OAuthUnauthorized"];
+            413: components["responses"]["RegistrationTooLarge"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
+    readDynamicClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registered client’s client_id. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration and a new registration access token. */
+            200: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientInformation"];
+                };
+            };
+            401: components["responses"]["OAuthUnauthorized"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
+    updateDynamicClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registered client’s client_id. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientMetadataUpdate"];
+            };
+        };
+        responses: {
+            /** @description The registration now and a new registration access token. */
+            200: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientInformation"];
+                };
+            };
+            400: components["responses"]["RegistrationRefused"];
+            401: components["responses"]["OAuthUnauthorized"];
+            413: components["responses"]["RegistrationTooLarge"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
+    deleteDynamicClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registered client’s client_id. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["OAuthUnauthorized"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
     listClients: {
         parameters: {
             query?: {
@@ -2085,6 +2619,69 @@ export interface operations {
             403: components["responses"]["OAuthForbidden"];
             404: components["responses"]["OAuthNotFound"];
             409: components["responses"]["OAuthConflict"];
+            413: components["responses"]["OAuthTooLarge"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
+    createRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["InitialAccessTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InitialAccessToken"];
+                };
+            };
+            400: components["responses"]["OAuthBadRequest"];
+            401: components["responses"]["OAuthUnauthorized"];
+            403: components["responses"]["OAuthForbidden"];
+            404: components["responses"]["OAuthNotFound"];
+            413: components["responses"]["OAuthTooLarge"];
+            429: components["responses"]["OAuthTooManyRequests"];
+            500: components["responses"]["OAuthServerError"];
+            503: components["responses"]["OAuthUnavailable"];
+        };
+    };
+    deleteRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token’s id (not the token). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedInitialAccessToken"];
+                };
+            };
+            400: components["responses"]["OAuthBadRequest"];
+            401: components["responses"]["OAuthUnauthorized"];
+            403: components["responses"]["OAuthForbidden"];
+            404: components["responses"]["OAuthNotFound"];
             413: components["responses"]["OAuthTooLarge"];
             429: components["responses"]["OAuthTooManyRequests"];
             500: components["responses"]["OAuthServerError"];

@@ -22,14 +22,21 @@ const publicJwk = {
   propertyNames: { pattern: '^[\\x21-\\x7E]{1,64}$' },
 };
 /** RFC 9101 / RFC 9126 policy of a registration (apps/auth/src/admin/admin-clients.ts `requestPolicyInput`). */
-const requestPolicy = {
+/** A client's public key set (RFC 7517 §5). */
+export const jwks = {
+  type: 'object',
+  properties: { keys: { type: 'array', items: publicJwk, minItems: 1, maxItems: 20 } },
+  required: ['keys'],
+  additionalProperties: false,
+};
+export const requestPolicy = {
   jwks_uri: { type: 'string', format: 'uri', maxLength: 2000 },
   request_object_signing_alg: { type: 'string', enum: ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'] },
   require_pushed_authorization_requests: { type: 'boolean' },
   require_signed_request_object: { type: 'boolean' },
 };
 /** OpenID Connect Back-Channel Logout 1.0 §2.2 (apps/auth/src/backchannel-logout/client-metadata.ts). */
-const backchannelLogout = {
+export const backchannelLogout = {
   backchannel_logout_uri: { type: 'string', format: 'uri', maxLength: 2000 },
   backchannel_logout_session_required: { type: 'boolean', default: false },
 };
@@ -52,12 +59,7 @@ export const adminBodySchemas: JsonObject = {
       post_logout_redirect_uris: { ...urls, default: [] },
       scopes: { ...scopes, default: [] },
       resources: { ...urls, default: [] },
-      jwks: {
-        type: 'object',
-        properties: { keys: { type: 'array', items: publicJwk, minItems: 1, maxItems: 20 } },
-        required: ['keys'],
-        additionalProperties: false,
-      },
+      jwks,
       token_exchange: tokenExchange,
       introspection_signed_response_alg: { type: 'string', enum: ['ES256'] },
       security_profile: { type: 'string', enum: ['fapi2'] },

@@ -63,7 +63,7 @@ const error = (description: string, headers?: JsonObject): JsonObject => ({
 });
 
 export const oauthErrorResponses: JsonObject = {
-  OAuthBadRequest: error('A malformed or missing parameter (`invalid_request`), or the grant’s own refusal (`invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `unauthorized_client`, `authorization_pending`, `slow_down`, `expired_token`, `invalid_dpop_proof`, `use_dpop_nonce` with a `DPoP-Nonce` header).', {
+  OAuthBadRequest: error('A malformed or missing parameter (`invalid_request`), or the grant’s own refusal (`invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `unauthorized_client`, `authorization_pending`, `slow_down`, `expired_token`, `invalid_dpop_proof`, `use_dpop_nonce` with a `DPoP-Nonce` header), or a request object that does not verify (`invalid_request_object`, RFC 9101 §6.3).', {
     'DPoP-Nonce': { description: 'The nonce to put in the next DPoP proof (RFC 9449 §8).', schema: { type: 'string' } },
   }),
   OAuthUnauthorized: error('Client authentication failed (`invalid_client`), or the access token is invalid (`invalid_token`).', challenge),
@@ -71,7 +71,10 @@ export const oauthErrorResponses: JsonObject = {
   OAuthNotFound: error('No such endpoint or resource (`not_found`).'),
   OAuthConflict: error('The change conflicts with the current state (`conflict`).'),
   OAuthTooLarge: error('The body is over its limit (`invalid_request`).'),
-  OAuthTooManyRequests: error('A rate limit of the gateway or of sign-in attempts.', retryAfter),
+  OAuthTooManyRequests: error('A rate limit of the gateway, of sign-in attempts, or of registration requests per address (`temporarily_unavailable`, REGISTRATION_RATE_LIMIT).', retryAfter),
+  // RFC 7591 §3.2.2: the registration endpoints' own codes.
+  RegistrationRefused: error('Metadata the server does not accept (`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_software_statement`); nothing is registered or changed and no use of the initial access token is spent.'),
+  RegistrationTooLarge: error('The metadata is over 16 KiB (`invalid_client_metadata`).'),
   OAuthServerError: error('A bug (`server_error`); no details.'),
   OAuthUnavailable: error('A store is unavailable or the server is busy (`temporarily_unavailable`); retry.', retryAfter),
 };

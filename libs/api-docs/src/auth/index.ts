@@ -7,6 +7,8 @@ import { adminPaths } from './paths/admin';
 import { discoveryPaths } from './paths/discovery';
 import { oauthPaths } from './paths/oauth';
 import { pagePaths } from './paths/pages';
+import { registrationPaths } from './paths/registration';
+import { registrationSchemas } from './registration-schemas';
 import { oauthSchemas } from './schemas';
 import { authSecuritySchemes } from './security';
 
@@ -20,19 +22,20 @@ export function authOpenApi(): ApiDocument {
       description:
         'The platform’s OAuth 2.0 authorization server (RFC 6749) and OpenID Provider (OpenID Connect Core 1.0), at the gateway’s origin, which is the issuer. ' +
         'Grants: authorization code with PKCE (RFC 7636), client credentials, refresh token (rotated), device authorization (RFC 8628), JWT bearer (RFC 7523), token exchange (RFC 8693). ' +
-        'Tokens may be sender-constrained with DPoP (RFC 9449) and aimed at an API with resource indicators (RFC 8707). Errors are `{error, error_description}` (RFC 6749 §5.2).',
+        'Tokens may be sender-constrained with DPoP (RFC 9449) and aimed at an API with resource indicators (RFC 8707). Authorization requests may be pushed (RFC 9126) and signed (RFC 9101); clients may register themselves (RFC 7591, RFC 7592). Errors are `{error, error_description}` (RFC 6749 §5.2).',
     },
     servers: [{ url: '/', description: 'The gateway that serves this document.' }],
     tags: [
-      { name: 'OAuth 2.0', description: 'Tokens, revocation (RFC 7009), introspection (RFC 7662), device authorization (RFC 8628).' },
+      { name: 'OAuth 2.0', description: 'Tokens, revocation (RFC 7009), introspection (RFC 7662, RFC 9701), device authorization (RFC 8628), pushed authorization requests (RFC 9126).' },
       { name: 'Discovery', description: 'Metadata (RFC 8414, OpenID Connect Discovery 1.0) and keys.' },
       { name: 'OpenID Connect' },
       { name: 'Pages', description: 'What a person sees in a browser.' },
-      { name: 'Administration', description: 'Clients, accounts, signing keys and the audit log.' },
+      { name: 'Registration', description: 'Dynamic client registration (RFC 7591) and management (RFC 7592).' },
+      { name: 'Administration', description: 'Clients, accounts, signing keys, initial access tokens and the audit log.' },
     ],
-    paths: { ...oauthPaths, ...discoveryPaths, ...pagePaths, ...adminPaths },
+    paths: { ...oauthPaths, ...discoveryPaths, ...pagePaths, ...registrationPaths, ...adminPaths },
     components: {
-      schemas: { ...oauthSchemas, ...grantFormSchemas, ...oauthErrorSchemas, ...adminBodySchemas, ...adminSchemas },
+      schemas: { ...oauthSchemas, ...grantFormSchemas, ...oauthErrorSchemas, ...adminBodySchemas, ...adminSchemas, ...registrationSchemas },
       responses: oauthErrorResponses,
       securitySchemes: authSecuritySchemes,
     },

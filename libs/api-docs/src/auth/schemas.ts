@@ -56,6 +56,36 @@ export const oauthSchemas: JsonObject = {
     },
     additionalProperties: false,
   },
+  PushedAuthorizationForm: {
+    type: 'object',
+    description:
+      'RFC 9126 §2.1: the parameters `/authorize` takes (checked as it checks them), or a signed request object (`request`, RFC 9101) carrying them, and the client’s authentication as at `/token`. `request_uri` is refused here.',
+    properties: {
+      response_type: { type: 'string', const: 'code' },
+      redirect_uri: { type: 'string', format: 'uri', maxLength: 2000, description: 'One of the client’s registered redirect URIs (required, in the form or in `request`).' },
+      scope: { type: 'string', maxLength: 2000 },
+      state: { type: 'string', maxLength: 1000 },
+      code_challenge: { type: 'string' },
+      code_challenge_method: { type: 'string', const: 'S256' },
+      nonce: { type: 'string' },
+      prompt: { type: 'string' },
+      max_age: { type: 'string', pattern: '^[0-9]+$' },
+      resource: { type: 'array', maxItems: 10, items: { type: 'string', format: 'uri', maxLength: 2000 } },
+      dpop_jkt: { type: 'string', maxLength: 100, description: 'RFC 9449 §10: binds the code to this key; with a `DPoP` header it must be that proof’s key.' },
+      request: { type: 'string', maxLength: 16_384, description: 'A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §4); the parameters outside it are ignored.' },
+      ...clientAuthenticationFields,
+    },
+  },
+  PushedAuthorizationResponse: {
+    type: 'object',
+    description: 'RFC 9126 §2.2, with `Cache-Control: no-store`.',
+    required: ['request_uri', 'expires_in'],
+    properties: {
+      request_uri: { type: 'string', pattern: '^urn:ietf:params:oauth:request_uri:', description: 'For `/authorize?client_id=…&request_uri=…`: once, by this client.' },
+      expires_in: { ...seconds, minimum: 1, description: 'PAR_TTL seconds.' },
+    },
+    additionalProperties: false,
+  },
   DeviceAuthorizationForm: {
     type: 'object',
     properties: {
@@ -91,6 +121,11 @@ export const oauthSchemas: JsonObject = {
       introspection_endpoint: url,
       device_authorization_endpoint: url,
       registration_endpoint: url,
+      pushed_authorization_request_endpoint: url,
+      require_pushed_authorization_requests: { type: 'boolean', description: 'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every client must use PAR.' },
+      request_parameter_supported: { type: 'boolean' },
+      request_object_signing_alg_values_supported: strings,
+      require_signed_request_object: { type: 'boolean', const: true, description: 'Present when REQUIRE_SIGNED_REQUEST_OBJECT is set.' },
       userinfo_endpoint: url,
       end_session_endpoint: url,
       response_types_supported: strings,
@@ -111,7 +146,13 @@ export const oauthSchemas: JsonObject = {
       {
         type: 'object',
         required: ['userinfo_endpoint', 'subject_types_supported', 'id_token_signing_alg_values_supported'],
-        properties: { subject_types_supported: strings, id_token_signing_alg_values_supported: strings, claims_supported: strings },
+        properties: {
+          subject_types_supported: strings,
+          id_token_signing_alg_values_supported: strings,
+          claims_supported: strings,
+          backchannel_logout_supported: { type: 'boolean', description: 'OpenID Connect Back-Channel Logout 1.0 §2.1.' },
+          backchannel_logout_session_supported: { type: 'boolean' },
+        },
       },
     ],
   },

@@ -23,6 +23,16 @@ export const authSecuritySchemes: JsonObject = {
     scheme: 'DPoP',
     description: 'A DPoP-bound access token (`cnf.jkt`) with a `DPoP` proof header for this request (RFC 9449 §7).',
   },
+  InitialAccessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An initial access token (RFC 7591 §3) minted by `POST /admin/registration-tokens` or the CLI: `POST /register` needs one unless REGISTRATION_OPEN.',
+  },
+  RegistrationAccessToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The registration access token (RFC 7592 §3) of the last answer about the client; each answer replaces it.',
+  },
   OAuth2: {
     type: 'oauth2',
     description: 'This server’s own flows (RFC 6749), as its metadata (`/.well-known/oauth-authorization-server`) lists them.',

@@ -56,6 +56,18 @@ export const adminPaths: JsonObject = {
       responses: ok('The new secret, shown this once.', 'ClientSecret'),
     }, [409]),
   },
+  '/admin/registration-tokens': {
+    post: admin('createRegistrationToken', 'An initial access token for dynamic client registration (RFC 7591 §3), shown once', {
+      requestBody: { required: false, content: jsonContent(schemaRef('InitialAccessTokenRequest')) },
+      responses: { '201': jsonResponse('The token, shown this once.', schemaRef('InitialAccessToken')) },
+    }),
+  },
+  '/admin/registration-tokens/{id}': {
+    delete: admin('deleteRegistrationToken', 'The initial access token registers nothing more (the clients it registered stay)', {
+      parameters: [id('id', 'The token’s id (not the token).')],
+      responses: ok('Deleted.', 'DeletedInitialAccessToken'),
+    }),
+  },
   '/admin/accounts': {
     get: admin('listAccounts', 'Accounts, in email order', {
       parameters: [...paging, { name: 'email', in: 'query', required: false, description: 'Only emails starting with this.', schema: { type: 'string', minLength: 1, maxLength: 254 } }],

@@ -14,7 +14,8 @@ const dpopProof: JsonObject = {
   description: 'A DPoP proof JWT (RFC 9449 §4) for this request: the issued token is then bound to its key (`token_type: DPoP`, `cnf.jkt`).',
   schema: { type: 'string' },
 };
-const noStore: JsonObject = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
+/** The header of every answer that carries a credential (RFC 6749 §5.1). */
+export const noStore: JsonObject = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
 const tags = ['OAuth 2.0'];
 /** RFC 7662 JSON, or with `Accept: application/token-introspection+jwt` the RFC 9701 signed answer. */
 const introspectionAnswer: JsonObject = {
@@ -68,6 +69,19 @@ export const oauthPaths: JsonObject = {
         },
         ...oauthErrors(401, 403),
       },
+    },
+  },
+  '/par': {
+    post: {
+      tags,
+      operationId: 'pushAuthorizationRequest',
+      summary: 'Push an authorization request (RFC 9126)',
+      description:
+        'The client authenticates as at `/token`; the request is checked as `/authorize` checks it and stored for PAR_TTL seconds behind a one-time `request_uri`. A `DPoP` proof binds the code to its key (RFC 9449 §10.1). Refusals: `invalid_request`, `invalid_request_object` (a `request` that does not verify against the client’s keys), `invalid_scope`, `invalid_dpop_proof`, `unauthorized_client`; `invalid_client` (401).',
+      security: clientAuthentication,
+      parameters: [dpopProof],
+      requestBody: form(schemaRef('PushedAuthorizationForm'), repeatedFormFields),
+      responses: { '201': { ...jsonResponse('The request_uri for /authorize.', schemaRef('PushedAuthorizationResponse')), headers: noStore }, ...oauthErrors(401) },
     },
   },
   '/revoke': {

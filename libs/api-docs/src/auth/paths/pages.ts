@@ -43,6 +43,8 @@ export const pagePaths: JsonObject = {
         query('prompt', '`none`, `login`, `consent` or `select_account`.'),
         query('max_age', 'Seconds since the person last signed in, at most.'),
         query('resource', 'Resource indicator (RFC 8707); may repeat.'),
+        query('request_uri', 'The `request_uri` from `/par` (RFC 9126 §4): the pushed request stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`).'),
+        query('request', 'A signed request object (RFC 9101 §5.1) carrying the parameters (`invalid_request_object` when it does not verify).'),
       ],
       responses: pageAnswers('An error page for a request that cannot be sent back to the client.', 'To sign-in, consent, or back to the client’s redirect_uri.'),
     }),
