@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { randomToken, sha256 } from '../crypto/secrets';
 import type { ClientDoc } from '../clients/client-model';
 import { announceClientChange } from '../clients/client-changes';
-import { clientSecretSealer, createClient, newClientInput, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
+import { clientSecretSealer, createClient, newClientInput, registeredClientFields, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
 import type { Deps } from '../deps';
 import { backchannelPatchInput, backchannelRegistrationProblem, backchannelUpdate } from '../backchannel-logout/client-metadata';
 import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
@@ -28,22 +28,43 @@ export const clientPatchInput = newClientInput
   .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
 export type ClientPatch = z.infer<typeof clientPatchInput>;
 
-export async function registerClient(deps: ClientDeps, raw: unknown): Promise<{ client: PublicClient; secret?: string }> {
+/** A whole registration input checked against the policy beside its schema (profile, logout URI, keys); the parsed input. */
+function checkedRegistration(deps: ClientDeps, raw: unknown): z.output<typeof newClientInput> {
   const parsed = newClientInput.strict().safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const profileProblem = fapi2RegistrationProblem(parsed.data);
   if (profileProblem) throw invalidRequest(profileProblem);
   const logoutProblem = backchannelRegistrationProblem(parsed.data, deps.config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
   if (logoutProblem) throw invalidRequest(logoutProblem);
-  const id = parsed.data.client_id;
   if (parsed.data.jwks && parsed.data.jwks_uri) throw invalidRequest('jwks_uri: give jwks or jwks_uri, not both (RFC 7591 §2)');
+  return parsed.data;
+}
+
+export async function registerClient(deps: ClientDeps, raw: unknown, stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'> = {}): Promise<{ client: PublicClient; secret?: string }> {
+  const id = checkedRegistration(deps, raw).client_id;
   if (id !== undefined) {
     if (await deps.clients.exists({ _id: id })) throw conflict('a client with this client_id exists');
     // Its tokens are being revoked: a new registration under the same id would be refused tokens too.
     if (await isClientGone(deps.redis, id)) throw conflict('a client with this client_id was deleted recently; choose another id or wait ACCESS_TOKEN_TTL');
   }
-  const { client, secret } = await createClient(deps.clients, deps.config.INTERNAL_SECRET, raw as NewClientInput, deps.config.PUBLIC_URL);
+  const { client, secret } = await createClient(deps.clients, deps.config.INTERNAL_SECRET, raw as NewClientInput, deps.config.PUBLIC_URL, stored);
   return { client: toPublicClient(client), ...(secret ? { secret } : {}) };
+}
+
+/**
+ * Replaces the client's own metadata with a whole registration input, checked as at registration: an
+ * omitted optional field goes back to its default (RFC 7592 §2.2, dynamic registration's PUT). Type,
+ * credentials, resources, token exchange and security profile stay as they are (the caller refuses a
+ * change of them).
+ */
+export async function replaceClientMetadata(deps: ClientDeps, id: string, raw: unknown, stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'>): Promise<ClientDoc> {
+  refusePlatformClient(deps, id);
+  const input = checkedRegistration(deps, raw);
+  const set: Partial<ClientDoc> = { ...registeredClientFields(input), tokenEndpointAuthSigningAlg: stored.tokenEndpointAuthSigningAlg ?? null };
+  const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
+  if (!doc) throw notFound('client');
+  await announceClientChange(deps.redis, deps.clients, id);
+  return doc;
 }
 
 export async function getClient(deps: ClientDeps, id: string): Promise<PublicClient> {

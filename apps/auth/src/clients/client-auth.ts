@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { OAuthError } from '../oauth/oauth-error';
 import { redisReplayCache } from '@platform/oauth-resource';
 import { safeEqual, sha256 } from '../crypto/secrets';
@@ -7,6 +7,7 @@ import type { Deps } from '../deps';
 import { checkFapi2ClientAuth, fapi2AssertionProblem, isFapi2 } from '../fapi/fapi2-profile';
 import { publicEndpoint } from '../oauth/dpop-at-token';
 import { single, type Params } from '../oauth/params';
+import { CLIENT_KEY_ALGS, clientKeys } from './client-keys';
 import type { ClientDoc } from './client-model';
 import { clientSecretSealer, findClient } from './clients';
 
@@ -14,7 +15,6 @@ export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'c
 export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'];
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const HMAC_ALGS = ['HS256', 'HS384', 'HS512'];
-export const ASYMMETRIC_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
 
 export interface AuthenticatedClient {
   client: ClientDoc;
@@ -96,8 +96,13 @@ async function checkAssertion(deps: Deps, assertion: string, bodyId: string | un
   if (typeof iss !== 'string' || (bodyId !== undefined && bodyId !== iss)) throw invalidClient('client_assertion iss must be the client_id');
   const client = await findClient(deps.clients, iss);
   if (!client) throw invalidClient('unknown client');
+  // OpenID Connect Registration §2 `token_endpoint_auth_signing_alg`: when registered, the only alg accepted, at every endpoint.
+  if (client.tokenEndpointAuthSigningAlg && alg !== client.tokenEndpointAuthSigningAlg) {
+    throw invalidClient(`client_assertion must be signed with ${client.tokenEndpointAuthSigningAlg} (the client's token_endpoint_auth_signing_alg)`);
+  }
   const issuer = deps.config.PUBLIC_URL;
   const audience = [issuer, issuer.replace(/\/+$/, ''), publicEndpoint(issuer, '/token'), publicEndpoint(issuer, endpointPath)];
+  const verify = { issuer: client._id, subject: client._id, audience, requiredClaims: ['exp', 'jti'], clockTolerance: 5 };
   let method: ClientAuthMethod;
   let payload: Record<string, unknown>;
   try {
@@ -105,12 +110,13 @@ async function checkAssertion(deps: Deps, assertion: string, bodyId: string | un
       if (!client.secretSealed) throw new Error('client has no secret');
       method = 'client_secret_jwt';
       const key = new TextEncoder().encode(clientSecretSealer(deps.config.INTERNAL_SECRET).open(client.secretSealed));
-      ({ payload } = await jwtVerify(assertion, key, { algorithms: HMAC_ALGS, issuer: client._id, subject: client._id, audience, requiredClaims: ['exp', 'jti'], clockTolerance: 5 }));
+      ({ payload } = await jwtVerify(assertion, key, { ...verify, algorithms: HMAC_ALGS }));
     } else {
-      if (!client.jwks) throw new Error('client has no keys');
+      // `jwks`, or the `jwks_uri` fetched within the SSRF bounds and cached (client-keys.ts).
+      const keys = clientKeys(deps, client);
+      if (!keys) throw new Error('client has no keys');
       method = 'private_key_jwt';
-      const keys = createLocalJWKSet(client.jwks as unknown as JSONWebKeySet);
-      ({ payload } = await jwtVerify(assertion, keys, { algorithms: ASYMMETRIC_ALGS, issuer: client._id, subject: client._id, audience, requiredClaims: ['exp', 'jti'], clockTolerance: 5 }));
+      ({ payload } = await jwtVerify(assertion, keys, { ...verify, algorithms: [...CLIENT_KEY_ALGS] }));
     }
   } catch {
     throw invalidClient('client_assertion is invalid');

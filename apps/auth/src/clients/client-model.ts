@@ -52,6 +52,12 @@ export interface ClientDoc {
   tokenExchange?: { allowedClients: string[] } | null;
   /** RFC 9701 `introspection_signed_response_alg`: the JWS alg of this client's JWT introspection answers. Unset: ES256. */
   introspectionSignedResponseAlg?: IntrospectionSigningAlg | null;
+  /**
+   * OpenID Connect Registration §2 `token_endpoint_auth_signing_alg`: the one JWS alg its client assertions
+   * (private_key_jwt, client_secret_jwt) may use, at every endpoint that authenticates it. Set by dynamic
+   * registration (registration/); unset: any alg of the method's family.
+   */
+  tokenEndpointAuthSigningAlg?: string | null;
   /** A security profile the client is held to (`fapi2`: FAPI 2.0 Security Profile, fapi/fapi2-profile.ts). Unset: none. */
   securityProfile?: SecurityProfile | null;
   createdAt: Date;
@@ -79,6 +85,7 @@ const schema = new Schema<ClientDoc>(
     tokenExchange: { type: Schema.Types.Mixed, default: null },
     introspectionSignedResponseAlg: { type: String, default: null },
     securityProfile: { type: String, default: null },
+    tokenEndpointAuthSigningAlg: { type: String, default: null },
   },
   { collection: 'clients', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

@@ -63,6 +63,31 @@ export const newClientInput = z.object({
   secret: z.boolean().default(true),
 });
 export type NewClientInput = z.input<typeof newClientInput>;
+type ClientInput = z.output<typeof newClientInput>;
+
+/**
+ * The metadata a registration input gives the client itself, as stored: what a registration sets, and
+ * what replacing the registration (RFC 7592 §2.2) sets again, an omitted optional field back to its default.
+ * Identity, credentials and the administrator's policy (type, secret, resources, token exchange, profile) are not in it.
+ */
+export function registeredClientFields(input: ClientInput) {
+  return {
+    name: input.name,
+    grantTypes: input.grant_types,
+    redirectUris: input.redirect_uris,
+    postLogoutRedirectUris: input.post_logout_redirect_uris,
+    backchannelLogoutUri: input.backchannel_logout_uri ?? null,
+    backchannelLogoutSessionRequired: input.backchannel_logout_session_required,
+    scopes: input.scopes,
+    jwks: input.jwks ?? null,
+    jwksUri: input.jwks_uri ?? null,
+    introspectionSignedResponseAlg: input.introspection_signed_response_alg ?? null,
+    requestObjectSigningAlg: input.request_object_signing_alg ?? null,
+    // FAPI 2.0 §5.3.2.2: the profile's clients push their authorization requests.
+    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? input.security_profile === 'fapi2',
+    requireSignedRequestObject: input.require_signed_request_object ?? false,
+  } satisfies Partial<ClientDoc>;
+}
 
 export interface PublicClient {
   client_id: string;
@@ -122,6 +147,8 @@ export async function createClient(
   internalSecret: string,
   raw: NewClientInput,
   defaultResource: string,
+  /** What only dynamic registration stores (registration/): not part of the admin API's input. */
+  stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'> = {},
 ): Promise<{ client: ClientDoc; secret?: string }> {
   const input = newClientInput.parse(raw);
   const profileProblem = fapi2RegistrationProblem(input);
@@ -129,26 +156,14 @@ export async function createClient(
   const secret = input.type === 'confidential' && input.secret ? randomToken('cs_') : undefined;
   const created = await model.create({
     _id: input.client_id ?? `client_${randomToken('', 9)}`,
-    name: input.name,
     type: input.type,
-    grantTypes: input.grant_types,
-    redirectUris: input.redirect_uris,
-    postLogoutRedirectUris: input.post_logout_redirect_uris,
-    backchannelLogoutUri: input.backchannel_logout_uri ?? null,
-    backchannelLogoutSessionRequired: input.backchannel_logout_session_required,
-    scopes: input.scopes,
+    ...registeredClientFields(input),
     resources: input.resources.length ? input.resources : [defaultResource],
     secretHash: secret ? sha256(secret) : null,
     secretSealed: secret ? clientSecretSealer(internalSecret).seal(secret) : null,
-    jwks: input.jwks ?? null,
     tokenExchange: input.token_exchange?.allowed_clients.length ? { allowedClients: input.token_exchange.allowed_clients } : null,
-    introspectionSignedResponseAlg: input.introspection_signed_response_alg ?? null,
     securityProfile: input.security_profile ?? null,
-    jwksUri: input.jwks_uri ?? null,
-    requestObjectSigningAlg: input.request_object_signing_alg ?? null,
-    // FAPI 2.0 §5.3.2.2: the profile's clients push their authorization requests.
-    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? input.security_profile === 'fapi2',
-    requireSignedRequestObject: input.require_signed_request_object ?? false,
+    tokenEndpointAuthSigningAlg: stored.tokenEndpointAuthSigningAlg ?? null,
   });
   return { client: created.toObject(), ...(secret ? { secret } : {}) };
 }

@@ -1,8 +1,10 @@
 import { z, type ZodError } from 'zod';
 import { ADMIN_SCOPE } from '../admin/admin-scope';
-import { ASYMMETRIC_ALGS, CLIENT_AUTH_METHODS, HMAC_ALGS, type ClientAuthMethod } from '../clients/client-auth';
+import { CLIENT_AUTH_METHODS, HMAC_ALGS, type ClientAuthMethod } from '../clients/client-auth';
+import { CLIENT_KEY_ALGS } from '../clients/client-keys';
 import type { ClientDoc } from '../clients/client-model';
 import { newClientInput, toPublicClient, type NewClientInput } from '../clients/clients';
+import { FAPI2_SIGNING_ALGS } from '../fapi/fapi2-profile';
 import { GRANT_TYPES, grantFor } from '../grants';
 import { OAuthError } from '../oauth/oauth-error';
 import { OPENID_SCOPE, SUPPORTED_SCOPES } from '../oauth/scopes';
@@ -58,6 +60,7 @@ const CLIENT_FIELDS = [
   'introspection_signed_response_alg',
   'backchannel_logout_uri',
   'backchannel_logout_session_required',
+  'security_profile',
 ] as const;
 const clientFields = (): string[] => CLIENT_FIELDS.filter((name) => name in newClientInput.shape);
 
@@ -118,12 +121,18 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
 
   const alg = meta.token_endpoint_auth_signing_alg;
   if (alg !== undefined) {
-    const family = method === 'client_secret_jwt' ? HMAC_ALGS : method === 'private_key_jwt' ? ASYMMETRIC_ALGS : [];
+    const family: readonly string[] = method === 'client_secret_jwt' ? HMAC_ALGS : method === 'private_key_jwt' ? CLIENT_KEY_ALGS : [];
     if (!family.includes(alg)) throw invalidMetadata(`token_endpoint_auth_signing_alg: ${family.length ? `one of ${family.join(', ')} with ${method}` : `only with client_secret_jwt or private_key_jwt`}`);
   }
   if (raw.jwks !== undefined && raw.jwks_uri !== undefined) throw invalidMetadata('jwks and jwks_uri: give one of them, not both (RFC 7591 §2)');
   if (method === 'private_key_jwt' && raw.jwks === undefined && !(raw.jwks_uri !== undefined && clientFields().includes('jwks_uri'))) {
     throw invalidMetadata('private_key_jwt needs the client\'s public keys: jwks');
+  }
+
+  // The FAPI 2.0 profile (fapi/fapi2-profile.ts) in this interface's terms; the admin API's checks follow.
+  if (raw.security_profile === 'fapi2') {
+    if (method !== 'private_key_jwt') throw invalidMetadata('security_profile fapi2: token_endpoint_auth_method must be private_key_jwt');
+    if (alg !== undefined && !FAPI2_SIGNING_ALGS.includes(alg)) throw invalidMetadata(`token_endpoint_auth_signing_alg: one of ${FAPI2_SIGNING_ALGS.join(', ')} with security_profile fapi2`);
   }
 
   const scopes = meta.scope === undefined ? [OPENID_SCOPE] : meta.scope.split(' ').filter(Boolean);
@@ -151,7 +160,7 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
 }
 
 /** The registered metadata (RFC 7591 §3.2.1), as stored: what `POST`, `GET` and `PUT` answer besides the credentials. */
-export function registeredMetadata(client: ClientDoc, registration: { tokenEndpointAuthMethod: ClientAuthMethod; tokenEndpointAuthSigningAlg: string | null; info: Record<string, unknown> }): Record<string, unknown> {
+export function registeredMetadata(client: ClientDoc, registration: { tokenEndpointAuthMethod: ClientAuthMethod; info: Record<string, unknown> }): Record<string, unknown> {
   const published = toPublicClient(client) as unknown as Record<string, unknown>;
   const fields: Record<string, unknown> = {};
   for (const name of clientFields()) if (name !== 'jwks' && published[name] !== undefined) fields[name] = published[name];
@@ -163,7 +172,7 @@ export function registeredMetadata(client: ClientDoc, registration: { tokenEndpo
     grant_types: client.grantTypes,
     response_types: client.grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: registration.tokenEndpointAuthMethod,
-    ...(registration.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: registration.tokenEndpointAuthSigningAlg } : {}),
+    ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
     scope: client.scopes.join(' '),
     ...(client.jwks ? { jwks: client.jwks } : {}),
     ...fields,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { clientPatchInput, deleteClient, registerClient, updateClient } from '../admin/admin-clients';
+import { deleteClient, registerClient, replaceClientMetadata } from '../admin/admin-clients';
 import { AdminError } from '../admin/admin-errors';
 import type { ClientDoc } from '../clients/client-model';
 import { randomToken, safeEqual, sha256 } from '../crypto/secrets';
@@ -36,7 +36,10 @@ function credentials(deps: RegistrationDeps, client: ClientDoc, token: string, s
 /**
  * `POST /register` (RFC 7591 §3.1): with an initial access token unless REGISTRATION_OPEN. The token is
  * checked before the metadata and spent only when the metadata is accepted, so a refused request costs
- * no use.
+ * no use. The registration (its access token's hash) is stored before the client and removed when the
+ * client is not: a registration without its client grants nothing (`registeredClient`), whereas a client
+ * stored without its registration would be one its registrant never got credentials for and cannot
+ * manage or delete.
  */
 export async function registerDynamicClient(deps: RegistrationDeps, req: IncomingMessage, body: unknown): Promise<Record<string, unknown>> {
   const initial = bearerToken(req);
@@ -49,25 +52,26 @@ export async function registerDynamicClient(deps: RegistrationDeps, req: Incomin
   if (!deps.config.REGISTRATION_OPEN && !(await spendInitialAccessToken(initialTokens, initial!))) {
     throw invalidRegistrationToken('the initial access token is invalid, expired or used up');
   }
+  const clientId = request.client.client_id!;
+  const access = newRegistrationToken();
+  let registration: RegistrationDoc;
   let registered: Awaited<ReturnType<typeof registerClient>>;
   try {
-    // The admin API's registration itself: its schema and every policy check beside it (keys, profiles, logout URIs).
-    registered = await registerClient(deps, request.client);
+    registration = (await registrations(deps).create({ _id: clientId, tokenHash: access.hash, tokenEndpointAuthMethod: request.method, info: request.info })).toObject();
+    try {
+      // The admin API's registration itself: its schema and every policy check beside it (keys, profiles, logout URIs).
+      registered = await registerClient(deps, request.client, { tokenEndpointAuthSigningAlg: request.signingAlg });
+    } catch (err) {
+      await registrations(deps).deleteOne({ _id: clientId });
+      throw err;
+    }
   } catch (err) {
     if (!deps.config.REGISTRATION_OPEN) await refundInitialAccessToken(initialTokens, initial!);
     throw err instanceof AdminError ? metadataRefusal(err) : err;
   }
   const { secret } = registered;
-  const client = (await deps.clients.findById(registered.client.client_id).lean<ClientDoc>())!;
-  const access = newRegistrationToken();
-  const registration = await registrations(deps).create({
-    _id: client._id,
-    tokenHash: access.hash,
-    tokenEndpointAuthMethod: request.method,
-    tokenEndpointAuthSigningAlg: request.signingAlg,
-    info: request.info,
-  });
-  return { ...registeredMetadata(client, registration.toObject()), ...credentials(deps, client, access.token, secret) };
+  const client = (await deps.clients.findById(clientId).lean<ClientDoc>())!;
+  return { ...registeredMetadata(client, registration), ...credentials(deps, client, access.token, secret) };
 }
 
 async function registeredClient(deps: RegistrationDeps, req: IncomingMessage, clientId: string): Promise<{ registration: RegistrationDoc; client: ClientDoc }> {
@@ -91,9 +95,9 @@ export async function readDynamicClient(deps: RegistrationDeps, req: IncomingMes
 
 /**
  * `PUT /register/:client_id` (RFC 7592 §2.2): the whole registration is replaced by the metadata sent
- * (omitted lists become empty), checked as at registration. `client_id` must be the client's, a
- * `client_secret` sent must be its secret, and the authentication method cannot change (the client's
- * credentials were issued for it). The fields the server issues (`registration_access_token`,
+ * (an omitted optional field goes back to its default, lists become empty), checked as at registration.
+ * `client_id` must be the client's, a `client_secret` sent must be its secret, and neither the
+ * authentication method (the client's credentials were issued for it) nor the security profile can change. The fields the server issues (`registration_access_token`,
  * `registration_client_uri`, `client_secret_expires_at`, `client_id_issued_at`) are ignored.
  */
 export async function updateDynamicClient(deps: RegistrationDeps, req: IncomingMessage, clientId: string, body: unknown): Promise<Record<string, unknown>> {
@@ -105,27 +109,22 @@ export async function updateDynamicClient(deps: RegistrationDeps, req: IncomingM
   }
   const request = parseClientMetadata(body, clientId);
   if (request.method !== registration.tokenEndpointAuthMethod) throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method: cannot change (registered: ${registration.tokenEndpointAuthMethod}); register a new client`);
-
-  const patchable = Object.keys(clientPatchInput.innerType().shape);
-  const patch: Record<string, unknown> = { post_logout_redirect_uris: [] };
-  for (const [name, value] of Object.entries(request.client)) if (patchable.includes(name)) patch[name] = value;
-  if (request.client.jwks !== undefined) await deps.clients.updateOne({ _id: clientId }, { $set: { jwks: request.client.jwks } });
+  // The profile's rules were checked for the client's credentials at registration (and it is an administrator's to lift).
+  if ((request.client.security_profile ?? null) !== (client.securityProfile ?? null)) {
+    throw new OAuthError('invalid_client_metadata', `security_profile: cannot change (registered: ${client.securityProfile ?? 'none'}); register a new client`);
+  }
+  let doc: ClientDoc;
   try {
-    await updateClient(deps, clientId, patch); // announces the change to every replica
+    // Announces the change to every replica.
+    doc = await replaceClientMetadata(deps, clientId, request.client, { tokenEndpointAuthSigningAlg: request.signingAlg });
   } catch (err) {
-    // The admin API's own refusals (e.g. jwks_uri on a client that has jwks), in RFC 7591's words.
     if (err instanceof AdminError) throw metadataRefusal(err);
     throw err;
   }
-  const updated = await registrations(deps).findOneAndUpdate(
-    { _id: clientId },
-    { $set: { tokenEndpointAuthSigningAlg: request.signingAlg, info: request.info } },
-    { new: true },
-  ).lean<RegistrationDoc>();
+  const updated = await registrations(deps).findOneAndUpdate({ _id: clientId }, { $set: { info: request.info } }, { new: true }).lean<RegistrationDoc>();
   if (!updated) throw invalidRegistrationToken('the registration access token is invalid');
   const token = await rotateRegistrationToken(registrations(deps), updated);
-  const doc = await deps.clients.findById(clientId).lean<ClientDoc>();
-  return { ...registeredMetadata(doc ?? client, updated), ...credentials(deps, doc ?? client, token) };
+  return { ...registeredMetadata(doc, updated), ...credentials(deps, doc, token) };
 }
 
 /**

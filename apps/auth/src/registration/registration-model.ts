@@ -12,7 +12,6 @@ export interface RegistrationDoc {
   _id: string; // client_id
   tokenHash: string;
   tokenEndpointAuthMethod: ClientAuthMethod;
-  tokenEndpointAuthSigningAlg: string | null;
   /** RFC 7591 §2 informational metadata, as registered (only the fields client-metadata.ts knows). */
   info: Record<string, unknown>;
   createdAt: Date;
@@ -23,7 +22,6 @@ const schema = new Schema<RegistrationDoc>(
     _id: String,
     tokenHash: { type: String, required: true },
     tokenEndpointAuthMethod: { type: String, required: true },
-    tokenEndpointAuthSigningAlg: { type: String, default: null },
     info: { type: Schema.Types.Mixed, default: {} },
   },
   { collection: 'client_registrations', timestamps: { createdAt: true, updatedAt: false }, versionKey: false, minimize: false },
