@@ -4,6 +4,7 @@ import { adminAccountPatch } from '../src/admin/admin-accounts';
 import { clientPatchInput } from '../src/admin/admin-clients';
 import { newClientInput } from '../src/clients/clients';
 import { GRANT_TYPES } from '../src/grants';
+import { newInitialAccessTokenInput } from '../src/registration/initial-access-tokens';
 import type { OAuthErrorCode } from '../src/oauth/oauth-error';
 
 /**
@@ -26,6 +27,7 @@ describe('the auth API document and the code', () => {
     // The patches' refinements (at least one field) are what `minProperties: 1` says.
     expect(schemas.ClientPatch).toEqual({ ...converted(clientPatchInput), minProperties: 1 });
     expect(schemas.AccountPatch).toEqual({ ...converted(adminAccountPatch), minProperties: 1 });
+    expect(schemas.InitialAccessTokenRequest).toEqual(converted(newInitialAccessTokenInput));
   });
 
   it('has one /token form per grant the token endpoint serves', () => {

@@ -1278,14 +1278,9 @@ export interface components {
             /** Format: uri */
             registration_client_uri: string;
         };
-        /** @description An initial access token for `POST /register` (RFC 7591 §3). */
         InitialAccessTokenRequest: {
-            /**
-             * @description Seconds; at most 30 days.
-             * @default 86400
-             */
+            /** @default 86400 */
             expires_in: number;
-            /** @description Registrations it may make; left out: any number until it expires. */
             max_uses?: number;
         };
         InitialAccessToken: {

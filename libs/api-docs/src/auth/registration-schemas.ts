@@ -75,12 +75,13 @@ export const registrationSchemas: JsonObject = {
     },
     additionalProperties: false,
   },
+  // As zod-to-json-schema writes `newInitialAccessTokenInput` (apps/auth/test/openapi-document.test.ts compares):
+  // expires_in in seconds (one day by default, 30 days at most); max_uses left out: any number until it expires.
   InitialAccessTokenRequest: {
     type: 'object',
-    description: 'An initial access token for `POST /register` (RFC 7591 §3).',
     properties: {
-      expires_in: { type: 'integer', minimum: 60, maximum: 2_592_000, default: 86_400, description: 'Seconds; at most 30 days.' },
-      max_uses: { type: 'integer', minimum: 1, maximum: 10_000, description: 'Registrations it may make; left out: any number until it expires.' },
+      expires_in: { type: 'integer', minimum: 60, maximum: 2_592_000, default: 86_400 },
+      max_uses: { type: 'integer', minimum: 1, maximum: 10_000 },
     },
     additionalProperties: false,
   },
