@@ -19,7 +19,6 @@ export function grantTokens(deps: Deps): GrantTokens {
   };
 }
 
-/** None when there is no subject (an approved device code always names one; a stored record might not). */
 /**
  * Whether the client may use the grant (`unauthorized_client`, RFC 6749 §5.2, otherwise): its
  * registration lists the grant, and a grant for confidential clients only gets one.

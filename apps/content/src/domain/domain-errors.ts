@@ -20,7 +20,6 @@ export class DomainError extends Error {
 export const validationError = (fields: Record<string, string>): DomainError => new DomainError('validation', 'Validation failed', fields);
 export const notFoundError = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
 export const forbiddenError = (message: string): DomainError => new DomainError('forbidden', message);
-export const unauthenticatedError = (): DomainError => new DomainError('unauthenticated', 'Authentication required');
 
 export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;

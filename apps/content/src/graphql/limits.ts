@@ -1,5 +1,5 @@
 import { buildSchema, GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { measureQuery, queryLimitError, QUERY_SHAPE_LIMITS, typeDefs } from '@platform/graphql-schema';
+import { measureQuery, queryLimitError, typeDefs } from '@platform/graphql-schema';
 
 /**
  * Depth, repeated-selection and cost limits of one request, checked after parsing and validation and
@@ -7,7 +7,7 @@ import { measureQuery, queryLimitError, QUERY_SHAPE_LIMITS, typeDefs } from '@pl
  * (`measureQuery`): counts and text searches are priced for the index walks they cause, so a
  * request cannot buy thousands of them for a few points.
  */
-export const MAX_DEPTH = QUERY_SHAPE_LIMITS.maxDepth;
+
 /** Default budget per request (`GRAPHQL_MAX_COST`). */
 export const MAX_COST = 5000;
 
