@@ -13,7 +13,7 @@ import { startAuth, type RunningAuth } from './helpers/start-auth';
  *   callback's `iss` checked by `authorizationCodeGrant` (RFC 9207), DPoP-bound tokens used at userinfo and
  *   introspection, a refresh with DPoP.
  * - An ordinary client (client_secret_basic): PAR without a request object, introspection and revocation.
- * docs/auth.md "Capabilities and how they are proven" names what each test stands for.
+ * docs/auth.md "Capabilities and the tests that prove them" names what each test stands for.
  */
 jest.setTimeout(90_000);
 
