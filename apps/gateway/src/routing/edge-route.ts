@@ -1,0 +1,57 @@
+import type { Surface } from './edge-errors';
+
+/** The services behind the gateway that routes forward to (their pools: upstream.ts). */
+export type UpstreamName = 'content' | 'auth';
+
+/** Routers the gateway serves itself (the speech API), by the name they are handed in under. */
+export type LocalRoutersName = 'speech' | 'speechV2';
+
+/**
+ * One public route of the edge, declared: where it is mounted, who answers, the interface's error
+ * shape and what a request needs before it gets there. `mountEdgeRoute` (mount-edge-route.ts)
+ * turns it into middleware; the table is `EDGE_ROUTES` (edge-route-table.ts).
+ */
+export interface EdgeRoute {
+  /**
+   * `at`: one express mount path; the route's code sees paths below it (express matches mount paths
+   * without regard to case). `prefixes`: paths matched exactly as written, each with everything
+   * under it (`/token`, `/token/x`), the request's metric labelled with the prefix it matched.
+   */
+  mount: { at: string } | { prefixes: readonly string[] };
+  /**
+   * Who answers: a service, to which the request is forwarded with a signed caller identity
+   * (`libs/identity`) carrying the client address the gateway resolved (TRUSTED_PROXIES), so the
+   * service limits by it instead of by an X-Forwarded-For it would have to trust; or routers of the
+   * gateway's own (`local`), which end with a 404 in the route's shape. A local route whose
+   * routers are not handed in is not mounted.
+   */
+  upstream: { service: UpstreamName } | { local: LocalRoutersName; notFound: string };
+  /** The interface's error shape for every refusal the gateway makes on this route (edge-errors.ts). */
+  surface: Surface;
+  /**
+   * Authentication at the edge; absent, the service authenticates its own callers and the identity
+   * it gets only vouches for the client address. When present, credential headers stay at the edge.
+   */
+  authentication?: {
+    /** `required`: anonymous callers are refused here; `optional`: they go on, and the service decides. */
+    credentials: 'required' | 'optional';
+    /** Resource identifiers (RFC 8707) accepted as audience, as paths under PUBLIC_URL (`''` is PUBLIC_URL itself). */
+    resources: readonly string[];
+    /**
+     * Scope by method: GET, HEAD and OPTIONS need `read`, others `write`. `per-operation`: none
+     * here; the GraphQL body step checks the operation's scope once it has read it (graphql-request.ts).
+     */
+    scopes: { read: string; write: string } | 'per-operation';
+    /** `deferred`: a JWT's revocation is checked by the plan limiter, in its Redis round trip (limits/admission.ts). */
+    revocation?: 'deferred';
+    /** Sub-paths (below the mount) that take everyone as anonymous, credentials unread. */
+    publicPaths?: readonly string[];
+  };
+  /** The caller's plan limits (rate and concurrency) apply, after authentication. */
+  planLimits: boolean;
+  /**
+   * `stream`: the body streams to the service, bounded by MAX_BODY_BYTES. `graphql`: GraphQL over
+   * HTTP; the body is read (MAX_GRAPHQL_BODY_BYTES) and checked after the limits, then sent as read.
+   */
+  body: 'stream' | 'graphql';
+}
