@@ -8,6 +8,8 @@
 //   node scripts/deploy-check.mjs [--values file]... [--set key=value]... [manifest.yaml]...
 //   node scripts/deploy-check.mjs --render [--without-secrets] [--values file]... [--set key=value]...
 //     prints the YAML only; --without-secrets leaves out the fake secrets the test render gives.
+//   --chart folder: check or render a copy of the chart instead (the test adds a service to a copy's
+//     services.json this way, to show that the manifest alone deploys it).
 //
 // Extra manifest files are validated along with the rendered chart (the test uses this to prove a broken
 // manifest is refused). Prints kubeconform's lines and a summary; exits 1 when any resource is invalid or
@@ -162,13 +164,13 @@ function fakeSecretFiles(folder) {
  * Runs `helm <command>` on the chart with the test values and fake secrets (and any --values/--set
  * given); returns its standard output, throws with its errors.
  */
-function helm(command, helmArgs, { withSecrets = true } = {}) {
+function helm(command, helmArgs, { withSecrets = true, chart = CHART } = {}) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-check-'));
   try {
     const secrets = withSecrets ? fakeSecretFiles(folder) : [];
     const result = spawnSync(
       tool('helm'),
-      [...command, CHART, '--namespace', 'platform', '--kube-version', KUBERNETES_VERSION, '--values', TEST_VALUES, ...secrets, ...helmArgs],
+      [...command, chart, '--namespace', 'platform', '--kube-version', KUBERNETES_VERSION, '--values', TEST_VALUES, ...secrets, ...helmArgs],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: path.join(stackDir, 'helm', 'cache'), HELM_CONFIG_HOME: path.join(stackDir, 'helm', 'config'), HELM_DATA_HOME: path.join(stackDir, 'helm', 'data') } },
     );
     if (result.status !== 0) throw new Error(`helm ${command[0]} failed: ${`${result.stdout}${result.stderr}`.trim()}`);
@@ -184,8 +186,8 @@ export function renderChart(helmArgs = [], options = {}) {
 }
 
 /** `helm lint --strict`: the chart's own conventions (a template warning fails it too). */
-export function lintChart(helmArgs = []) {
-  return helm(['lint', '--strict'], helmArgs);
+export function lintChart(helmArgs = [], options = {}) {
+  return helm(['lint', '--strict'], helmArgs, options);
 }
 
 /** kubeconform -strict over the files; returns its exit status, its lines and its summary. */
@@ -212,21 +214,23 @@ function main(argv) {
   const manifests = [];
   let renderOnly = false;
   let withSecrets = true;
+  let chart = CHART;
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--values' || argv[i] === '--set') helmArgs.push(argv[i], argv[++i]);
     else if (argv[i] === '--render') renderOnly = true;
     else if (argv[i] === '--without-secrets') withSecrets = false;
+    else if (argv[i] === '--chart') chart = path.resolve(argv[++i]);
     else manifests.push(path.resolve(argv[i]));
   }
   if (renderOnly) {
-    process.stdout.write(renderChart(helmArgs, { withSecrets }));
+    process.stdout.write(renderChart(helmArgs, { withSecrets, chart }));
     return 0;
   }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-check-'));
   try {
-    process.stdout.write(lintChart(helmArgs));
+    process.stdout.write(lintChart(helmArgs, { chart }));
     const rendered = path.join(folder, 'platform.yaml');
-    fs.writeFileSync(rendered, renderChart(helmArgs));
+    fs.writeFileSync(rendered, renderChart(helmArgs, { chart }));
     const { status, output } = validate([rendered, ...manifests]);
     const report = JSON.parse(output);
     for (const r of report.resources ?? []) console.log(`${r.status.replace(/^status/, '').padEnd(7)} ${r.kind} ${r.name}${r.msg ? `: ${r.msg}` : ''} (${path.basename(r.filename)})`);

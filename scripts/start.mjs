@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm start`: install if needed, bring the stack up, build, and run the four apps until Ctrl-C.
+// `npm start`: install if needed, bring the stack up, build, and run the apps of the service manifest until Ctrl-C.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fetchVoices, piperVoicesDir } from './fetch-voices.mjs';
 import { openPrivateLog } from './private-log.mjs';
+import { services } from './services.mjs';
 import { ensureDependencies, ensureSystemPackages, localSecrets, root, run, stackDir, stackEnv, stackUp } from './lib.mjs';
 
 ensureDependencies();
@@ -14,30 +15,31 @@ stackUp();
 await fetchVoices().catch((err) => console.error(`neural voice not fetched: ${err.message}`));
 run('npm', ['run', 'build']);
 
-const gatewayPort = Number(process.env.PORT ?? 8080);
-const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${gatewayPort}`;
-const ports = { auth: 8081, content: 8082, 'synthesis-worker': 8083 };
-// Each app's internal Prometheus listener (METRICS_PORT; docs/operations.md "Metrics").
-const metricsPorts = { gateway: 9464, auth: 9465, content: 9466, 'synthesis-worker': 9467 };
+// The apps and their ports: the service manifest (scripts/services.mjs). PORT moves the public entry point.
+const apps = services.map((service) => ({
+  ...service,
+  port: service.serves === 'public' ? Number(process.env.PORT ?? service.port) : service.port,
+}));
+const gateway = apps.find((app) => app.serves === 'public');
+const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${gateway.port}`;
+// Where the apps reach each internal one: <NAME>_URL (AUTH_URL, CONTENT_URL: docs/configuration.md).
+const internalUrls = Object.fromEntries(
+  apps
+    .filter((app) => app.serves === 'internal')
+    .map((app) => [`${app.name.toUpperCase().replaceAll('-', '_')}_URL`, `http://127.0.0.1:${app.port}`]),
+);
 const shared = {
   ...stackEnv(),
   ...localSecrets(),
   PUBLIC_URL: publicUrl,
-  AUTH_URL: `http://127.0.0.1:${ports.auth}`,
-  CONTENT_URL: `http://127.0.0.1:${ports.content}`,
+  ...internalUrls,
   PIPER_VOICES_DIR: piperVoicesDir(),
 };
-const apps = [
-  ['auth', ports.auth],
-  ['content', ports.content],
-  ['synthesis-worker', ports['synthesis-worker']],
-  ['gateway', gatewayPort],
-];
 
-const children = apps.map(([name, port]) => {
+const children = apps.map(({ name, port, metricsPort }) => {
   const log = openPrivateLog(path.join(stackDir, 'logs', `${name}.log`));
   const child = spawn(process.execPath, [path.join(root, 'apps', name, 'dist', 'main.js')], {
-    env: { ...process.env, ...shared, PORT: String(port), METRICS_PORT: String(metricsPorts[name]) },
+    env: { ...process.env, ...shared, PORT: String(port), METRICS_PORT: String(metricsPort) },
     stdio: ['ignore', log, log],
   });
   child.on('exit', (code, signal) => {
@@ -98,7 +100,7 @@ platform ready (logs in .stack/logs/):
   content REST      ${publicUrl}/api/v1
   GraphQL           ${publicUrl}/graphql        (queries/mutations over HTTP, subscriptions over graphql-ws)
   OAuth 2.0         ${publicUrl}/.well-known/oauth-authorization-server
-  health            ${apps.map(([n, p]) => `${n} :${p}`).join(', ')}
-  metrics           ${apps.map(([n]) => `${n} :${metricsPorts[n]}/metrics`).join(', ')}
+  health            ${apps.map(({ name, port }) => `${name} :${port}`).join(', ')}
+  metrics           ${apps.map(({ name, metricsPort }) => `${name} :${metricsPort}/metrics`).join(', ')}
 press Ctrl-C to stop`);
 }

@@ -5,10 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments, parse } from 'yaml';
 import { z, type ZodTypeAny } from 'zod';
-import { authConfigShape } from '../../apps/auth/src/config';
-import { contentConfigShape } from '../../apps/content/src/config';
-import { gatewayConfigShape } from '../../apps/gateway/src/config';
-import { workerConfigShape } from '../../apps/synthesis-worker/src/config';
+import SERVICES from '../../deploy/helm/platform/services.json';
 
 /**
  * The Helm chart (deploy/helm/platform), rendered and validated offline by scripts/deploy-check.mjs
@@ -20,6 +17,20 @@ jest.setTimeout(1_200_000);
 const ROOT = path.resolve(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts', 'deploy-check.mjs');
 const run = promisify(execFile);
+
+/** The resource name of an app in the test release (`platform.appName`). */
+const resourceOf = (app: string): string => `platform-${app}`;
+/** The apps of the service manifest the chart reads, sorted by resource name; those with a Service; those without. */
+const APPS = SERVICES.map((s) => resourceOf(s.name)).sort();
+const SERVED = SERVICES.filter((s) => s.serves !== 'none');
+const UNSERVED = SERVICES.filter((s) => s.serves === 'none');
+/**
+ * What kubeconform validates in the test render: the Secret, the ConfigMap, the gateways' HPA and the workers'
+ * ScaledObject; a Deployment, a PodDisruptionBudget and a NetworkPolicy per app; a Service per app that serves.
+ */
+const RESOURCES = 4 + 3 * SERVICES.length + SERVED.length;
+/** With monitoring.enabled, also: a metrics Service and a ServiceMonitor per app that serves, a PodMonitor per other app, the PrometheusRule. */
+const MONITORED_RESOURCES = RESOURCES + 2 * SERVED.length + UNSERVED.length + 1;
 
 interface CheckResult {
   code: number;
@@ -81,6 +92,14 @@ function writeManifest(name: string, text: string): string {
   return file;
 }
 
+/** An app's configuration shape: the one `…ConfigShape` its `src/config.ts` exports (apps/<app>/src/config.ts). */
+async function configShapeOf(app: string): Promise<Record<string, ZodTypeAny>> {
+  const exports = (await import(path.join(ROOT, 'apps', app, 'src', 'config'))) as Record<string, unknown>;
+  const shapes = Object.entries(exports).filter(([name]) => name.endsWith('ConfigShape'));
+  if (shapes.length !== 1) throw new Error(`apps/${app}/src/config.ts exports ${shapes.length} …ConfigShape, not one`);
+  return shapes[0]![1] as Record<string, ZodTypeAny>;
+}
+
 /** Variables an app cannot boot without: those whose schema rejects "unset". */
 function requiredVariables(shape: Record<string, ZodTypeAny>): string[] {
   return Object.entries(shape)
@@ -92,7 +111,7 @@ describe('deploy/helm/platform', () => {
   it('passes helm lint --strict, renders, and every manifest validates against the Kubernetes and KEDA schemas', async () => {
     const { code, output } = await deployCheck();
     expect(output).toContain('1 chart(s) linted, 0 chart(s) failed');
-    expect(summary(output)).toEqual({ valid: 19, invalid: 0, errors: 0 });
+    expect(summary(output)).toEqual({ valid: RESOURCES, invalid: 0, errors: 0 });
     expect(code).toBe(0);
     for (const kind of ['Deployment', 'Service', 'Secret', 'ConfigMap', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'ScaledObject', 'NetworkPolicy']) {
       expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
@@ -121,7 +140,7 @@ describe('deploy/helm/platform', () => {
     const { code, output } = await deployCheck(broken);
     expect(code).toBe(1);
     expect(output).toMatch(/^Invalid\s+Deployment broken: .*containerPort/m);
-    expect(summary(output)).toEqual({ valid: 19, invalid: 1, errors: 0 });
+    expect(summary(output)).toEqual({ valid: RESOURCES, invalid: 1, errors: 0 });
   });
 
   it('refuses a ScaledObject with a misspelt field (the vendored KEDA schema is enforced)', async () => {
@@ -145,20 +164,21 @@ describe('deploy/helm/platform', () => {
   it('with monitoring.enabled: ServiceMonitors (gateway, auth, content), a PodMonitor (workers) and the speech-stream PrometheusRule, valid against the Prometheus Operator schemas', async () => {
     expect((await render()).filter((m) => ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'].includes(m.kind))).toEqual([]);
     const { code, output } = await deployCheck('--set', 'monitoring.enabled=true');
-    expect(summary(output)).toEqual({ valid: 27, invalid: 0, errors: 0 });
+    expect(summary(output)).toEqual({ valid: MONITORED_RESOURCES, invalid: 0, errors: 0 });
     expect(code).toBe(0);
     for (const kind of ['ServiceMonitor', 'PodMonitor', 'PrometheusRule']) expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
 
     const manifests = await render('--set', 'monitoring.enabled=true', '--set', 'gateway.env.SPEECH_QUEUE_WAIT_MS=8000');
     const monitors = manifests.filter((m) => m.kind === 'ServiceMonitor').map((m) => m.metadata.name);
-    expect(monitors.sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway']);
+    expect(monitors.sort()).toEqual(SERVED.map((s) => resourceOf(s.name)).sort());
     // Each ServiceMonitor finds a Service that exposes the metrics port (the app Services do not).
-    for (const app of ['gateway', 'auth', 'content']) {
+    for (const app of SERVED.map((s) => s.name)) {
       const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === `platform-${app}-metrics`)!;
       expect((service.spec as { ports: { name: string; targetPort: string }[] }).ports).toEqual([expect.objectContaining({ name: 'metrics', targetPort: 'metrics' })]);
     }
-    const podMonitor = manifests.find((m) => m.kind === 'PodMonitor')!;
-    expect((podMonitor.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels['app.kubernetes.io/component']).toBe('synthesis-worker');
+    const podMonitors = manifests.filter((m) => m.kind === 'PodMonitor');
+    const component = (m: Manifest) => (m.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels['app.kubernetes.io/component'];
+    expect(podMonitors.map(component)).toEqual(UNSERVED.map((s) => s.name));
 
     // The chart's rules are deploy/prometheus/alerts.yml's speech-streams group; the queue age follows SPEECH_QUEUE_WAIT_MS / 2.
     type Rules = { groups: { name: string; rules: { alert: string; expr: string; for?: string }[] }[] };
@@ -193,6 +213,60 @@ describe('deploy/helm/platform', () => {
     expect(output).toMatch(/^Invalid\s+PrometheusRule broken-rule: /m);
   });
 
+  it('deploys a service added to services.json, with only its values block beside it: its resources follow whom it serves', async () => {
+    const chart = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-test-chart-'));
+    try {
+      fs.cpSync(path.join(ROOT, 'deploy/helm/platform'), chart, { recursive: true });
+      const added = [
+        { name: 'billing', valuesKey: 'billing', port: 8084, metricsPort: 9468, serves: 'internal' },
+        { name: 'ledger-worker', valuesKey: 'ledgerWorker', port: 8085, metricsPort: 9469, serves: 'none' },
+      ];
+      fs.writeFileSync(path.join(chart, 'services.json'), JSON.stringify([...SERVICES, ...added], null, 2));
+      const block = (key: string, app: string, port: number) => [
+        `${key}:`,
+        '  replicas: 2',
+        `  port: ${port}`,
+        `  command: ["node", "apps/${app}/dist/main.js"]`,
+        '  target: app',
+        '  env: {}',
+        '  resources: { requests: { cpu: 250m, memory: 256Mi }, limits: { cpu: "1", memory: 512Mi } }',
+        '  pdb: { maxUnavailable: 1 }',
+      ];
+      const values = writeManifest('added-values.yaml', [...block('billing', 'billing', 8084), ...block('ledgerWorker', 'ledger-worker', 8085)].join('\n'));
+      const args = ['--chart', chart, '--values', values, '--set', 'monitoring.enabled=true'];
+
+      const { code, output } = await deployCheck(...args);
+      // billing: Deployment, PodDisruptionBudget, NetworkPolicy, Service, metrics Service, ServiceMonitor; ledger-worker: the first three and a PodMonitor.
+      expect(summary(output)).toEqual({ valid: MONITORED_RESOURCES + 6 + 4, invalid: 0, errors: 0 });
+      expect(code).toBe(0);
+
+      const manifests = await render(...args);
+      const kindsOf = (app: string) => manifests.filter((m) => m.metadata.name.startsWith(`platform-${app}`)).map((m) => `${m.kind} ${m.metadata.name}`).sort();
+      expect(kindsOf('billing')).toEqual([
+        'Deployment platform-billing',
+        'NetworkPolicy platform-billing',
+        'PodDisruptionBudget platform-billing',
+        'Service platform-billing',
+        'Service platform-billing-metrics',
+        'ServiceMonitor platform-billing',
+      ]);
+      expect(kindsOf('ledger-worker')).toEqual(['Deployment platform-ledger-worker', 'NetworkPolicy platform-ledger-worker', 'PodDisruptionBudget platform-ledger-worker', 'PodMonitor platform-ledger-worker']);
+      // internal: a ClusterIP on its port, open over HTTP to this release's pods only.
+      const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === 'platform-billing')!;
+      expect(service.spec).toMatchObject({ type: 'ClusterIP', ports: [{ name: 'http', port: 8084, targetPort: 'http' }] });
+      type Rule = { from?: unknown[]; ports: { port: string }[] };
+      const policy = manifests.find((m) => m.kind === 'NetworkPolicy' && m.metadata.name === 'platform-billing')!;
+      const http = (policy.spec as { ingress: Rule[] }).ingress.find((r) => r.ports.some((p) => p.port === 'http'));
+      expect(http?.from).toContainEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' } } });
+      expect(containerOf(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'platform-billing')!).ports).toEqual([
+        { name: 'http', containerPort: 8084 },
+        { name: 'metrics', containerPort: 9464 },
+      ]);
+    } finally {
+      fs.rmSync(chart, { recursive: true, force: true });
+    }
+  });
+
   it('gives every app the variables it cannot boot without, secrets from the Secret only', async () => {
     const manifests = await render();
     const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
@@ -200,13 +274,9 @@ describe('deploy/helm/platform', () => {
     expect(Object.keys(secret.data ?? {}).sort()).toEqual(['INTERNAL_SECRET', 'MONGO_URL', 'REDIS_URL']);
     // No secret in the ConfigMap or in plain env.
     for (const key of Object.keys(secret.data ?? {})) expect(configMap.data).not.toHaveProperty(key);
-    const shapes: Record<string, Record<string, ZodTypeAny>> = {
-      'platform-gateway': gatewayConfigShape,
-      'platform-auth': authConfigShape,
-      'platform-content': contentConfigShape,
-      'platform-synthesis-worker': workerConfigShape,
-    };
-    for (const [name, shape] of Object.entries(shapes)) {
+    for (const service of SERVICES) {
+      const name = resourceOf(service.name);
+      const shape = await configShapeOf(service.name);
       const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name);
       expect(deployment).toBeDefined();
       const container = containerOf(deployment!);
@@ -229,7 +299,7 @@ describe('deploy/helm/platform', () => {
   it('probes /healthz and /readyz on each app port, and serves metrics on a named port no Service routes', async () => {
     const manifests = await render();
     const deployments = manifests.filter((m) => m.kind === 'Deployment');
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway', 'platform-synthesis-worker']);
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(APPS);
     for (const deployment of deployments) {
       const container = containerOf(deployment);
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
@@ -240,7 +310,8 @@ describe('deploy/helm/platform', () => {
     }
     // Each app runs from its Dockerfile target's image; the worker's CPU request is one CPU per inference thread.
     const images = Object.fromEntries(deployments.map((d) => [d.metadata.name, containerOf(d).image]));
-    expect(images).toEqual({
+    expect(Object.keys(images).sort()).toEqual(APPS);
+    expect(images).toMatchObject({
       'platform-gateway': 'registry.example.com/platform-gateway:0.1.0',
       'platform-auth': 'registry.example.com/platform-app:0.1.0',
       'platform-content': 'registry.example.com/platform-app:0.1.0',
@@ -251,7 +322,7 @@ describe('deploy/helm/platform', () => {
     expect(setting('WORKER_CONCURRENCY') * setting('NEURAL_INFERENCE_THREADS')).toBe(Number(worker.resources.requests.cpu));
 
     const services = manifests.filter((m) => m.kind === 'Service');
-    expect(services.map((s) => s.metadata.name).sort()).toEqual(['platform-auth', 'platform-content', 'platform-gateway']);
+    expect(services.map((s) => s.metadata.name).sort()).toEqual(SERVED.map((s) => resourceOf(s.name)).sort());
     for (const service of services) {
       for (const port of (service.spec as { ports: { port: number; targetPort: string }[] }).ports) {
         expect(port.targetPort).toBe('http');
@@ -263,13 +334,14 @@ describe('deploy/helm/platform', () => {
     // With network policies on: metrics only from the monitoring namespace; auth and content only from this release.
     type Rule = { from?: unknown[]; ports: { port: string }[] };
     const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
-    expect(policies).toHaveLength(4);
+    expect(policies.map((p) => p.metadata.name).sort()).toEqual(APPS);
     for (const policy of policies) {
       const rules = (policy.spec as { ingress: Rule[] }).ingress;
       const metrics = rules.filter((r) => r.ports.some((p) => p.port === 'metrics'));
       expect(metrics).toEqual([{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics' }] }]);
       const http = rules.find((r) => r.ports.some((p) => p.port === 'http'));
-      if (policy.metadata.name === 'platform-gateway') expect(http?.from).toBeUndefined();
+      const serves = SERVICES.find((s) => resourceOf(s.name) === policy.metadata.name)?.serves;
+      if (serves === 'public') expect(http?.from).toBeUndefined();
       else expect(http?.from).toContainEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' } } });
     }
   });

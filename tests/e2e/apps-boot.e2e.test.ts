@@ -2,8 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IDENTITY_HEADER, signIdentity } from '@platform/identity';
 import { eventually, freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import SERVICES from '../../deploy/helm/platform/services.json';
 
-const APPS = ['auth', 'content', 'gateway', 'synthesis-worker'] as const;
+/** Every app of the service manifest, the apps `npm start` runs and the Helm chart deploys. */
+const APPS = SERVICES.map((service) => service.name);
 const INTERNAL_SECRET = 'e2e-internal-secret-e2e-internal-secret';
 
 function baseEnv(): Record<string, string> {

@@ -31,10 +31,18 @@ app.kubernetes.io/component: {{ .app }}
 {{- default (include "platform.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{/* The four apps, by the key of their values and the name of their resources. */}}
+{{/*
+  The service manifest services.json, read by npm start and the tests too: one entry per app, in the file's order,
+  with its name, valuesKey (the key of its values), port and metricsPort (in development; the chart's come from
+  the values) and whom it serves (public: the edge; internal: this release's pods; none: no Service).
+*/}}
+{{- define "platform.services" -}}
+{{- .Files.Get "services.json" -}}
+{{- end -}}
+
+{{/* The same entries by values key: a map, so `range` visits the apps sorted by that key. */}}
 {{- define "platform.apps" -}}
-gateway: gateway
-auth: auth
-content: content
-synthesisWorker: synthesis-worker
+{{- range include "platform.services" . | fromJsonArray }}
+{{ .valuesKey }}: {{ toJson . }}
+{{- end }}
 {{- end -}}
