@@ -1,8 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import WebSocket from 'ws';
 import { buildContentEvent, contentTopic, type PostSnapshot } from '@platform/events';
-import { toGlobalId } from '@platform/graphql-schema';
-import { freePort, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
+import { freePort, postSnapshot, stackEnv, startApp, uniqueName, type RunningApp } from '@platform/testing';
 import { eventually, INTERNAL_SECRET } from './platform';
 
 /**
@@ -43,23 +42,7 @@ afterAll(async () => {
 });
 
 function post(n: number, title = `slow ${n}`): PostSnapshot {
-  return {
-    id: toGlobalId('Post', n),
-    localId: n,
-    title,
-    slug: `slow-${n}`,
-    content: BODY,
-    excerpt: null,
-    status: 'PUBLISHED',
-    published: true,
-    tags: [],
-    category: null,
-    viewCount: 0,
-    createdAt: new Date().toISOString(),
-    publishedAt: null,
-    updatedAt: null,
-    author: { id: toGlobalId('User', 'u1'), localId: 'u1', name: 'Slow', avatar: null, status: 'ACTIVE', role: 'USER', createdAt: new Date().toISOString(), updatedAt: null },
-  };
+  return postSnapshot(n, { title, slug: `slow-${n}`, content: BODY });
 }
 
 interface Subscriber {

@@ -1,7 +1,7 @@
 import './tracing';
 import { createLogger, requestLogger } from '@platform/logger';
-import { exitOnBootFailure, runService } from '@platform/service';
-import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
+import { exitOnBootFailure, listenOn, runService } from '@platform/service';
+import { connectMongo, connectRedis, storeReadiness } from '@platform/stores';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mountAuth } from './app';
 import { fastLane } from './http/fast-lane';
@@ -38,14 +38,9 @@ async function main(): Promise<void> {
   const logoutDelivery = startLogoutDelivery(deps);
   await runService({
     name: 'auth',
-    host: config.HOST,
-    port: config.PORT,
-    metricsPort: config.METRICS_PORT,
+    ...listenOn(config),
     logger,
-    checks: {
-      mongo: () => mongoReadiness(mongo),
-      redis: () => redis.ping(),
-    },
+    checks: storeReadiness(mongo, redis),
     mount(app) {
       // Token responses are no-store: an ETag (a hash of every body) buys nothing.
       app.set('etag', false);

@@ -2,8 +2,8 @@ import './tracing';
 import { randomUUID } from 'node:crypto';
 import { createContentEventProducer } from '@platform/events';
 import { createLogger, requestLogger } from '@platform/logger';
-import { exitOnBootFailure, runService } from '@platform/service';
-import { connectMongo, connectRedis, createKafka, mongoReadiness } from '@platform/stores';
+import { exitOnBootFailure, listenOn, runService } from '@platform/service';
+import { connectMongo, connectRedis, createKafka, storeReadiness } from '@platform/stores';
 import { createAuthClient } from './auth-client/auth-client';
 import { createUserMemo } from './cache/user-memo';
 import { createVersionedCache } from './cache/versioned-cache';
@@ -56,14 +56,9 @@ async function main(): Promise<void> {
   const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET), maxCost: config.GRAPHQL_MAX_COST, introspection: config.GRAPHQL_INTROSPECTION });
   await runService({
     name: 'content',
-    host: config.HOST,
-    port: config.PORT,
-    metricsPort: config.METRICS_PORT,
+    ...listenOn(config),
     logger,
-    checks: {
-      mongo: () => mongoReadiness(mongo),
-      redis: () => redis.ping(),
-    },
+    checks: storeReadiness(mongo, redis),
     mount(app) {
       app.use(requestLogger(logger));
       mountContent(app, { deps, logger, internalSecret: config.INTERNAL_SECRET, mountGraphQL: graphql.mount });

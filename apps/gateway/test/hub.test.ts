@@ -2,6 +2,7 @@ import { parse } from 'graphql';
 import pino from 'pino';
 import { buildContentEvent, type CommentSnapshot, type PostSnapshot, type UserSnapshot } from '@platform/events';
 import { toGlobalId } from '@platform/graphql-schema';
+import { postSnapshot } from '@platform/testing';
 import { SubscriptionHub } from '../src/subscriptions/hub';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
 import type { Viewer } from '../src/subscriptions/viewer';
@@ -24,23 +25,7 @@ const author: UserSnapshot = {
 const { email: _email, ...authorRef } = author;
 
 function post(localId: number, status: PostSnapshot['status'] = 'PUBLISHED'): PostSnapshot {
-  return {
-    id: toGlobalId('Post', localId),
-    localId,
-    title: `Post ${localId}`,
-    slug: `post-${localId}`,
-    content: 'body',
-    excerpt: null,
-    status,
-    published: status === 'PUBLISHED',
-    tags: [],
-    category: null,
-    viewCount: 0,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    publishedAt: null,
-    updatedAt: null,
-    author: authorRef,
-  };
+  return postSnapshot(localId, { status, published: status === 'PUBLISHED', author: authorRef });
 }
 
 function comment(localId: number, onPost: PostSnapshot): CommentSnapshot {

@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import pino from 'pino';
-import { buildContentEvent, type PostSnapshot } from '@platform/events';
-import { toGlobalId } from '@platform/graphql-schema';
+import { buildContentEvent } from '@platform/events';
+import { postSnapshot as post } from '@platform/testing';
 import { SubscriptionHub } from '../src/subscriptions/hub';
 import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from '../src/subscriptions/subscription-budget';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
@@ -12,26 +12,6 @@ const schema = buildSubscriptionSchema();
 const viewer: Viewer = { sub: 'acc-2', roles: ['USER'] };
 const limits: SubscriptionLimits = { maxCost: 100, maxConnectionCost: 250, maxFetchesPerEvent: 3 };
 const measure = (cost: number) => ({ depth: 2, cost, aliases: 0 });
-
-function post(localId: number): PostSnapshot {
-  return {
-    id: toGlobalId('Post', localId),
-    localId,
-    title: `Post ${localId}`,
-    slug: `post-${localId}`,
-    content: 'body',
-    excerpt: null,
-    status: 'PUBLISHED',
-    published: true,
-    tags: [],
-    category: null,
-    viewCount: 0,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    publishedAt: null,
-    updatedAt: null,
-    author: { id: toGlobalId('User', 'acc-1'), localId: 'acc-1', name: 'Ada', avatar: null, status: 'ACTIVE', role: 'USER', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: null },
-  };
-}
 
 /** `onPostCreated` selecting `c<from>`…`c<to - 1>`: one nested fetch each (distinct arguments). */
 const counts = (from: number, to: number, extra = '') =>

@@ -2,11 +2,11 @@ import './tracing';
 import os from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import { createLogger } from '@platform/logger';
-import { exitOnBootFailure, runService } from '@platform/service';
+import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
 import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStaleReservations } from '@platform/speech-store';
-import { connectMongo, connectRedis, mongoReadiness } from '@platform/stores';
+import { connectMongo, connectRedis, storeReadiness } from '@platform/stores';
 import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
 import { runStalledCheck } from './liveness/death-watch';
@@ -172,13 +172,10 @@ async function main(): Promise<void> {
 
   await runService({
     name: 'synthesis-worker',
-    host: config.HOST,
-    port: config.PORT,
-    metricsPort: config.METRICS_PORT,
+    ...listenOn(config),
     logger,
     checks: {
-      mongo: () => mongoReadiness(mongo),
-      redis: () => redis.ping(),
+      ...storeReadiness(mongo, redis),
       neural: async () => neuralReadiness(neural),
     },
     // Work arrives through the BullMQ queue; HTTP is health only (metrics: METRICS_PORT).

@@ -1,4 +1,5 @@
 export { runService, type ServiceHandle, type ServiceOptions, type ReadinessCheck } from './run-service';
+export { listenOn, type ListenEnvironment } from './listen-on';
 export { healthRoutes } from './health-routes';
 export { withTimeout } from './with-timeout';
 export { exitOnBootFailure } from './exit-on-boot-failure';

@@ -1,4 +1,5 @@
 export { connectMongo, isStoreUnavailable, mongoReadiness, retryWhileStoreUnavailable } from './mongo';
+export { storeReadiness } from './store-readiness';
 export { connectRedis, isRedisUnavailable } from './redis';
 export { createKafka, kafkaReady, type KafkaLogSink } from './kafka';
 export { escapeRegExp } from './escape-regexp';

@@ -29,8 +29,32 @@ function fieldErrors(err: ZodError): Record<string, string> {
   return fields;
 }
 
+function invalidFields(res: Response, fields: Record<string, string>): void {
+  res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields });
+}
+
 function invalid(res: Response, err: ZodError): void {
-  res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields: fieldErrors(err) });
+  invalidFields(res, fieldErrors(err));
+}
+
+function noSuchAccount(res: Response): void {
+  res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+}
+
+/**
+ * Answers the refusals an account write can meet (the email is another account's; a new password is
+ * refused against the stored email and name) and says whether it did: anything else is a bug, rethrown.
+ */
+function refusedAccountWrite(res: Response, err: unknown): boolean {
+  if (err instanceof EmailTakenError) {
+    res.status(409).json({ error: 'email_taken', error_description: 'an account with this email exists' });
+    return true;
+  }
+  if (err instanceof PasswordRejectedError) {
+    invalidFields(res, { password: err.message });
+    return true;
+  }
+  return false;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -74,11 +98,7 @@ export function internalRoutes(deps: Deps): Router {
       const account = await createAccount(deps.accounts, parsed.data);
       res.status(201).json(toPublicAccount(account));
     } catch (err) {
-      if (err instanceof EmailTakenError) {
-        res.status(409).json({ error: 'email_taken', error_description: 'an account with this email exists' });
-        return;
-      }
-      throw err;
+      if (!refusedAccountWrite(res, err)) throw err;
     }
   });
 
@@ -86,7 +106,7 @@ export function internalRoutes(deps: Deps): Router {
     const id = idParam(req);
     const account = id ? await findAccount(deps.accounts, id) : null;
     if (!account) {
-      res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+      noSuchAccount(res);
       return;
     }
     res.json(toPublicAccount(account));
@@ -99,20 +119,12 @@ export function internalRoutes(deps: Deps): Router {
     try {
       const account = id ? await changeAccount(deps, id, parsed.data) : null;
       if (!account) {
-        res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+        noSuchAccount(res);
         return;
       }
       res.json(toPublicAccount(account));
     } catch (err) {
-      if (err instanceof EmailTakenError) {
-        res.status(409).json({ error: 'email_taken', error_description: 'an account with this email exists' });
-        return;
-      }
-      if (err instanceof PasswordRejectedError) {
-        res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields: { password: err.message } });
-        return;
-      }
-      throw err;
+      if (!refusedAccountWrite(res, err)) throw err;
     }
   });
 
@@ -173,7 +185,7 @@ export function internalRoutes(deps: Deps): Router {
     if (!parsed.success) return invalid(res, parsed.error);
     const account = id ? await findAccount(deps.accounts, id) : null;
     if (!account) {
-      res.status(404).json({ error: 'not_found', error_description: 'no such account' });
+      noSuchAccount(res);
       return;
     }
     const { name, scopes, access_token: accessToken } = parsed.data;
