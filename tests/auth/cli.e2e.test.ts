@@ -68,6 +68,16 @@ describe('clients', () => {
     expect(exchanger.token_exchange).toEqual({ allowed_clients: ['platform', 'tv-app-1'] });
     expect(JSON.stringify(list)).not.toContain(web.client_secret!);
   });
+
+  it('refuses, with exit code 1 and the command\'s usage, a flag the command does not declare, a flag without its value and a missing required flag; creates nothing', async () => {
+    // Before the command table every command took every flag and ignored the ones it did not use.
+    expect(await cliFailure(['clients:list', '--kid', 'k1'])).toEqual({ code: 1, stderr: expect.stringMatching(/^error: clients:list: unknown flag --kid\n {2}clients:list /) });
+    expect(await cliFailure(['clients:create', '--name', 'Typo app', '--type', 'public', '--grant', 'authorization_code', '--redirect-url', 'https://typo.example/cb'])).toEqual({ code: 1, stderr: expect.stringContaining('clients:create: unknown flag --redirect-url') });
+    expect(await cliFailure(['clients:get', '--id'])).toEqual({ code: 1, stderr: expect.stringContaining('clients:get: --id needs a value') });
+    expect(await cliFailure(['clients:create', '--name', 'No type app', '--grant', 'authorization_code'])).toEqual({ code: 1, stderr: expect.stringContaining('clients:create: --type is required') });
+    expect((await cli<PublicClient[]>(auth, ['clients:list'])).filter((c) => ['Typo app', 'No type app'].includes(c.name))).toEqual([]);
+    expect(await cliFailure(['clients:nope'])).toEqual({ code: 2, stderr: expect.stringMatching(/^unknown command clients:nope\nusage:/) });
+  });
 });
 
 describe('accounts', () => {
