@@ -4,7 +4,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 export type { Role };
 /** `disabled`: no sign-in, no token, no API key works (admin API `PATCH /admin/accounts/{id}`). */
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export interface AccountDoc {
   _id: string;

@@ -22,7 +22,7 @@ export const newAccountInput = accountFields.superRefine((input, ctx) => {
   const problem = passwordProblem(input.password, input);
   if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['password'], message: problem });
 });
-export type NewAccountInput = z.infer<typeof newAccountInput>;
+type NewAccountInput = z.infer<typeof newAccountInput>;
 
 /** A change of an account. A new password is checked by `updateAccount`, against the stored email and name too. */
 export const accountPatchInput = z

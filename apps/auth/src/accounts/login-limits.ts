@@ -25,7 +25,7 @@ export interface LoginLimits {
   failureWindowSeconds: number;
 }
 
-export interface LoginSubject {
+interface LoginSubject {
   email: string;
   address: string;
 }
@@ -34,7 +34,7 @@ export type Admission = { allowed: true } | { allowed: false; retryAfterSeconds:
 
 // Namespaced by the auth database so separate deployments (and test runs) sharing a Redis do not share counters.
 export const accountLimitKey = (db: string, email: string) => `auth:login-failures:${db}:account:${sha256(emailKeyOf(email))}`;
-export const addressLimitKey = (db: string, address: string) => `auth:login-failures:${db}:address:${sha256(address)}`;
+const addressLimitKey = (db: string, address: string) => `auth:login-failures:${db}:address:${sha256(address)}`;
 
 // KEYS: counters; ARGV: their budgets in the same order, then the first lock, the lock cap and the window (ms).
 // Each counter is a hash {n: attempts not taken back, until: lock end in ms}. Redis's clock, not the replica's.

@@ -28,7 +28,7 @@ function commonPasswords(): ReadonlySet<string> {
   return common;
 }
 
-export interface PasswordOwner {
+interface PasswordOwner {
   email?: string | undefined;
   name?: string | undefined;
 }

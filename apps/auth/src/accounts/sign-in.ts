@@ -3,9 +3,9 @@ import type { AccountDoc } from './account-model';
 import { checkCredentials } from './accounts';
 import { admitLogin, loginSucceeded, type LoginLimits } from './login-limits';
 
-export type SignInResult = { ok: true; account: AccountDoc } | { ok: false; retryAfterSeconds?: number };
+type SignInResult = { ok: true; account: AccountDoc } | { ok: false; retryAfterSeconds?: number };
 
-export function loginLimits(config: Deps['config']): LoginLimits {
+function loginLimits(config: Deps['config']): LoginLimits {
   return {
     accountMaxFailures: config.LOGIN_ACCOUNT_MAX_FAILURES,
     addressMaxFailures: config.LOGIN_ADDRESS_MAX_FAILURES,

@@ -8,7 +8,7 @@
 export const ADMIN_SCOPE = 'admin';
 export const ADMIN_ROLE = 'ADMIN';
 
-export interface ScopeHolder {
+interface ScopeHolder {
   sub: string;
   clientId: string;
   /** Roles of the account the token is for (none for a client's own token). */

@@ -43,7 +43,7 @@ export class ApiKeyLimitError extends Error {
   }
 }
 
-export interface NewApiKeyOptions {
+interface NewApiKeyOptions {
   /** Subset of API_KEY_SCOPES; absent: all. */
   scopes?: readonly string[];
   /** Refuse (ApiKeyLimitError) when the account would hold more live keys than this. */

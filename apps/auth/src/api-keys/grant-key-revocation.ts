@@ -4,7 +4,7 @@ import { API_KEY_REVOKED_CHANNEL } from '../tokens/revocation';
 import type { ApiKeyDoc } from './api-key-model';
 
 /** Which minted keys to revoke: those of a client, of a refresh token family, of one access token, or every minted key of an account. */
-export type GrantKeys = { clientId: string } | { familyId: string } | { tokenId: string } | { accountId: string };
+type GrantKeys = { clientId: string } | { familyId: string } | { tokenId: string } | { accountId: string };
 
 function filterOf(which: GrantKeys): Record<string, unknown> {
   if ('clientId' in which) return { 'grant.clientId': which.clientId };

@@ -20,7 +20,7 @@ export class MintRefused extends Error {
   }
 }
 
-export interface MintInput {
+interface MintInput {
   /** The access token the caller presented (the gateway verified it, its audience and its DPoP proof). */
   accessToken: string;
   name: string;

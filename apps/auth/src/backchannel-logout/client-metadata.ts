@@ -10,7 +10,7 @@ export const backchannelPatchInput = z.object({
   backchannel_logout_uri: z.string().url().max(2000).nullable(),
   backchannel_logout_session_required: z.boolean(),
 });
-export type BackchannelPatch = Partial<z.infer<typeof backchannelPatchInput>>;
+type BackchannelPatch = Partial<z.infer<typeof backchannelPatchInput>>;
 
 /** What is wrong with a registration's `backchannel_logout_uri` under this server's settings, prefixed with the field. */
 export function backchannelRegistrationProblem(input: { backchannel_logout_uri?: string | null | undefined }, allowPrivate: boolean): string | undefined {

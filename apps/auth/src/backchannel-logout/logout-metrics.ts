@@ -1,8 +1,8 @@
 import { Counter, metricsRegistry } from '@platform/metrics';
 
 /** Outcomes of back-channel logout delivery attempts (docs/operations.md, "Metrics"). */
-export const LOGOUT_RESULTS = ['delivered', 'retried', 'failed'] as const;
-export type LogoutResult = (typeof LOGOUT_RESULTS)[number];
+const LOGOUT_RESULTS = ['delivered', 'retried', 'failed'] as const;
+type LogoutResult = (typeof LOGOUT_RESULTS)[number];
 
 const attempts = new Counter({
   name: 'auth_backchannel_logout_deliveries_total',

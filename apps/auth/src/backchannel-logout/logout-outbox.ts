@@ -80,7 +80,7 @@ async function attempt(deps: DeliveryDeps, doc: NonNullable<Awaited<ReturnType<t
 }
 
 /** Attempts every due delivery it can claim, BATCH at a time; resolves when none is due. */
-export async function deliverDue(deps: DeliveryDeps): Promise<void> {
+async function deliverDue(deps: DeliveryDeps): Promise<void> {
   for (;;) {
     const claimed = (await Promise.all(Array.from({ length: BATCH }, () => claim(deps)))).filter((doc) => doc !== null);
     if (!claimed.length) return;

@@ -10,7 +10,7 @@ export interface PostBounds {
 }
 
 /** `delivered`: the RP answered 2xx. `retry`: worth trying again later. `rejected`: trying again cannot help. */
-export type PostOutcome = { result: 'delivered' } | { result: 'retry' | 'rejected'; reason: string };
+type PostOutcome = { result: 'delivered' } | { result: 'retry' | 'rejected'; reason: string };
 
 /** The most of an RP's answer read (and dropped) before the connection is cut. */
 const MAX_ANSWER_BYTES = 65_536;

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { sha256 } from '../crypto/secrets';
 import { signEs256 } from '../tokens/jws';
 
-export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 /** A logout token is good for two minutes from each delivery attempt: long enough for clock skew, short for a replay. */
 const LOGOUT_TOKEN_TTL = 120;
@@ -16,7 +16,7 @@ export function sessionClaim(sessionId: string): string {
   return sha256(`oidc-sid:${sessionId}`);
 }
 
-export interface LogoutTokenInput {
+interface LogoutTokenInput {
   clientId: string;
   sub: string;
   sid?: string;

@@ -5,7 +5,7 @@ import type { ClientDoc } from './client-model';
 import { clientCacheKey, forgetCachedClient } from './clients';
 
 /** Published on every change of a registration: the client's cache key. */
-export const CLIENT_CHANGED_CHANNEL = 'auth:client-changed';
+const CLIENT_CHANGED_CHANNEL = 'auth:client-changed';
 
 /**
  * After an update, a secret rotation or a deletion: this replica forgets the client now, and every

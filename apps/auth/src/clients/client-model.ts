@@ -4,10 +4,10 @@ import type { GrantType } from '../grants';
 
 /** The algorithms a JWT introspection answer can be signed with: the server's own keys' (keys/signing-keys.ts). */
 export const INTROSPECTION_SIGNING_ALGS = ['ES256'] as const;
-export type IntrospectionSigningAlg = (typeof INTROSPECTION_SIGNING_ALGS)[number];
+type IntrospectionSigningAlg = (typeof INTROSPECTION_SIGNING_ALGS)[number];
 /** Client profiles: `fapi2`, the FAPI 2.0 Security Profile (docs/auth.md "FAPI 2.0"). */
 export const SECURITY_PROFILES = ['fapi2'] as const;
-export type SecurityProfile = (typeof SECURITY_PROFILES)[number];
+type SecurityProfile = (typeof SECURITY_PROFILES)[number];
 
 export interface ClientDoc {
   _id: string; // client_id

@@ -18,7 +18,7 @@ import { OAuthError } from '../oauth/oauth-error';
 /** §5.4.1: PS256, ES256 and EdDSA (Ed25519; `Ed25519` is RFC 9864's fully-specified name for it). */
 export const FAPI2_SIGNING_ALGS = ['PS256', 'ES256', 'EdDSA', 'Ed25519'];
 /** §5.3.2.2: "shall ... authorization code lifetime ... not more than 60 seconds". */
-export const FAPI2_MAX_CODE_SECONDS = 60;
+const FAPI2_MAX_CODE_SECONDS = 60;
 
 export function isFapi2(client: Pick<ClientDoc, 'securityProfile'>): boolean {
   return client.securityProfile === 'fapi2';

@@ -7,7 +7,7 @@ import type { IdTokenInput } from '../oidc/id-token';
 import type { IssuedTokenSet, TokenResponse, TokenSetInput } from '../tokens/issue-tokens';
 
 /** What a grant may issue beside its access token. */
-export interface GrantIssues {
+interface GrantIssues {
   /**
    * `never`; `new-family`: a refresh token starting a new family when the client's registration lists
    * `refresh_token` (RFC 6749 §1.5); `rotation`: the next token of the presented token's family.

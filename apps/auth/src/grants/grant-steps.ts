@@ -47,7 +47,7 @@ export async function activeAccount(deps: Pick<Deps, 'accounts'>, sub: string | 
 }
 
 /** The `resource` parameters (RFC 8707 §2). */
-export function requestedResources(ctx: GrantContext): string[] {
+function requestedResources(ctx: GrantContext): string[] {
   return repeated(ctx.params, 'resource');
 }
 
@@ -61,7 +61,7 @@ export function narrowedAudience(ctx: GrantContext, granted: string[]): string[]
   return narrowAudience(granted, requestedResources(ctx));
 }
 
-export type GrantTokenInput = Omit<TokenSetInput, 'jkt' | 'withRefresh' | 'refreshJkt' | 'familyId'> & {
+type GrantTokenInput = Omit<TokenSetInput, 'jkt' | 'withRefresh' | 'refreshJkt' | 'familyId'> & {
   /** A refresh token rotation: the family the new refresh token joins and the DPoP key it is bound to. */
   rotates?: { familyId: string; jkt?: string | null | undefined };
 };

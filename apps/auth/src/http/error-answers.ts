@@ -9,7 +9,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import { BodyError } from './form-body';
 import { sendNoStoreJson } from './no-store-json';
 
-export function sendOAuthError(res: ServerResponse, err: OAuthError): void {
+function sendOAuthError(res: ServerResponse, err: OAuthError): void {
   sendNoStoreJson(res, err.httpStatus, err.toBody(), err.headers);
 }
 

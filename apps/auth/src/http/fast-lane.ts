@@ -4,7 +4,7 @@ import { formBody, type FormRequest } from './form-body';
 import { requestLogger, type Logger } from '@platform/logger';
 import { httpMetrics, labelRoute } from '@platform/metrics';
 
-export type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<void>;
+type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<void>;
 
 /**
  * The hot OAuth endpoints straight from the HTTP server's `request` event, ahead of express: the same

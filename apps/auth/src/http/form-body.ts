@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export const FORM_LIMIT_BYTES = 16 * 1024;
-export const FORM_MAX_PARAMS = 64;
+const FORM_LIMIT_BYTES = 16 * 1024;
+const FORM_MAX_PARAMS = 64;
 
 /** A body this server will not read; its message is safe to show the client. */
 export class BodyError extends Error {
@@ -77,7 +77,7 @@ export function formBody(): (req: FormRequest, res: ServerResponse, next: (err?:
 }
 
 /** Form fields into a prototype-free record; repeated names become arrays. */
-export function parseForm(text: string): Record<string, string | string[]> {
+function parseForm(text: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
   let count = 0;
   for (const [name, value] of new URLSearchParams(text)) {

@@ -5,11 +5,11 @@ import { consumeRefreshToken, revokedDuringRotation } from '../tokens/refresh-to
 import { issueTokenSet } from '../tokens/issue-tokens';
 
 /** The first-party client that content's register/login acts as (docs/architecture.md). */
-export const FIRST_PARTY_CLIENT = 'platform';
+const FIRST_PARTY_CLIENT = 'platform';
 /** The first-party session may create the account's API keys (`speech:keys`): the person signed in to the platform itself. */
-export const FIRST_PARTY_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', API_KEYS_SCOPE, 'offline_access'];
+const FIRST_PARTY_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', API_KEYS_SCOPE, 'offline_access'];
 
-export interface LoginAnswer {
+interface LoginAnswer {
   access_token: string;
   refresh_token: string;
   token_type: 'Bearer';

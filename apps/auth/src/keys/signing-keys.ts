@@ -27,7 +27,7 @@ const keySetSchema = new Schema<KeySetDoc>(
   { collection: 'signing_keys', versionKey: false },
 );
 
-export interface SigningKeyOptions {
+interface SigningKeyOptions {
   /** A current key older than this is rotated at the next load. */
   rotateAfterSeconds: number;
   /** How long a replica keeps the key set before rereading it (30 s). */
@@ -40,7 +40,7 @@ export interface SigningKeyOptions {
   activationDelaySeconds?: number;
 }
 
-export interface ActiveKey {
+interface ActiveKey {
   kid: string;
   privateKey: KeyLike;
 }

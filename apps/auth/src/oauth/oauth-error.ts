@@ -27,7 +27,7 @@ export type OAuthErrorCode =
   | 'invalid_client_metadata'
   | 'invalid_software_statement';
 
-export interface OAuthErrorBody {
+interface OAuthErrorBody {
   error: OAuthErrorCode;
   error_description: string;
 }

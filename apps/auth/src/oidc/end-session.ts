@@ -10,7 +10,7 @@ export interface LogoutRequest {
   state?: string;
 }
 
-export type LogoutValidation = { ok: true; request: LogoutRequest } | { ok: false; message: string };
+type LogoutValidation = { ok: true; request: LogoutRequest } | { ok: false; message: string };
 
 /**
  * The client an `id_token_hint` was issued to, when it is an ID token this server signed (an expired

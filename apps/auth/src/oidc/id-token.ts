@@ -18,7 +18,7 @@ export function accountClaims(account: Pick<AccountDoc, 'name' | 'email'>, scope
 }
 
 /** `at_hash` (Core §3.1.3.6): the left half of the SHA-256 of the access token's ASCII, base64url (ES256 → SHA-256). */
-export function atHash(accessToken: string): string {
+function atHash(accessToken: string): string {
   return createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
 }
 

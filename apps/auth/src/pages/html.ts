@@ -36,7 +36,7 @@ export function hidden(name: string, value: string): string {
  * may redirect to (the consent form redirects to the client's redirect_uri; browsers apply form-action
  * to that redirect).
  */
-export function pageHeaders(res: Response, formTargets: string[] = []): void {
+function pageHeaders(res: Response, formTargets: string[] = []): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`);

@@ -4,7 +4,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import type { Params } from '../oauth/params';
 
 /** RFC 9126 §2.2: the `request_uri` a pushed request is referred to by. */
-export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 
 interface PushedRequest {
   clientId: string;

@@ -65,9 +65,9 @@ const CLIENT_FIELDS = [
 const clientFields = (): string[] => CLIENT_FIELDS.filter((name) => name in newClientInput.shape);
 
 /** Scopes a registration may ask for: every supported one but the administration API's. */
-export const REGISTRABLE_SCOPES = SUPPORTED_SCOPES.filter((scope) => scope !== ADMIN_SCOPE);
+const REGISTRABLE_SCOPES = SUPPORTED_SCOPES.filter((scope) => scope !== ADMIN_SCOPE);
 
-export interface ClientRegistrationRequest {
+interface ClientRegistrationRequest {
   /** The admin API's input for the client (clients/clients.ts `createClient`). */
   client: NewClientInput & Record<string, unknown>;
   method: ClientAuthMethod;

@@ -9,7 +9,7 @@ import { randomToken, sha256 } from '../crypto/secrets';
  * its SHA-256 is stored; it expires (MongoDB's TTL index removes it) and may be limited to a number of
  * registrations.
  */
-export interface InitialAccessTokenDoc {
+interface InitialAccessTokenDoc {
   _id: string; // the token's id (shown to administrators; not the token)
   tokenHash: string;
   expiresAt: Date;

@@ -20,7 +20,7 @@ export interface AccessTokenInput {
   username?: string;
 }
 
-export interface IssuedAccessToken {
+interface IssuedAccessToken {
   token: string;
   jti: string;
   iat: number;

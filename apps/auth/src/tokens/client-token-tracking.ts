@@ -15,8 +15,8 @@ import { redisScript } from '@platform/stores';
  *   issued at that moment (another replica may still hold the client in its 30-second cache) sees it
  *   in the same script that records the token and revokes itself.
  */
-export const CLIENT_TOKENS_PREFIX = 'auth:tokens:client:';
-export const CLIENT_GONE_PREFIX = 'auth:client-gone:';
+const CLIENT_TOKENS_PREFIX = 'auth:tokens:client:';
+const CLIENT_GONE_PREFIX = 'auth:client-gone:';
 
 // Atomic with the deletion's marker-then-read: either the deletion finds this token in the set, or
 // this script sees the marker. Returns 1 when the client is gone.

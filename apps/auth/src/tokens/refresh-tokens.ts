@@ -60,13 +60,13 @@ export function refreshTokenModel(conn: Connection): Model<RefreshTokenDoc> {
 }
 
 /** What revoking a family touches: its tokens, and the API keys minted from it. */
-export interface FamilyStores {
+interface FamilyStores {
   refreshTokens: Model<RefreshTokenDoc>;
   apiKeys: Model<ApiKeyDoc>;
   redis: Redis;
 }
 
-export interface RefreshGrant {
+interface RefreshGrant {
   familyId?: string;
   clientId: string;
   sub: string;
@@ -98,7 +98,7 @@ export async function storeRefreshToken(model: Model<RefreshTokenDoc>, grant: Re
   return { token, familyId };
 }
 
-export type ConsumeResult =
+type ConsumeResult =
   | { ok: true; doc: RefreshTokenDoc }
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' | 'wrong_client' };
 

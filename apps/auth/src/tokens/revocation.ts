@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 
 /** Redis keys and channels of the revocation contract (docs/architecture.md). */
 export const REVOKED_JTI_PREFIX = 'auth:revoked:jti:';
-export const REVOCATIONS_CHANNEL = 'auth:revocations';
+const REVOCATIONS_CHANNEL = 'auth:revocations';
 export const API_KEY_REVOKED_CHANNEL = 'auth:api-key-revoked';
 /** Hash of the tokens exchanged from an access token (RFC 8693): child jti → child exp. Auth-internal. */
 export const DERIVED_PREFIX = 'auth:derived:';

@@ -12,12 +12,12 @@ import { redisScript } from '@platform/stores';
  * - `auth:exchanged:<jti>`: the token `jti` was exchanged from, so that an exchanged token, with or without `act`,
  *   is known as one (it cannot mint API keys: api-keys/mint-api-key.ts).
  */
-export const SUBJECT_TOKENS_PREFIX = 'auth:tokens:sub:';
+const SUBJECT_TOKENS_PREFIX = 'auth:tokens:sub:';
 export const ACCOUNT_CHANGED_PREFIX = 'auth:account-changed:';
 /** `auth:exchanged:<jti>`: set for each exchanged token (RFC 8693) until its `exp`; the value is the token it was exchanged from. */
-export const EXCHANGED_PREFIX = 'auth:exchanged:';
+const EXCHANGED_PREFIX = 'auth:exchanged:';
 
-export interface TrackedToken {
+interface TrackedToken {
   sub: string;
   jti: string;
   exp: number;
