@@ -12,9 +12,11 @@ export const MAX_PIECE_CHARS = 250;
 export const FIRST_PIECE_CHARS = 20;
 
 /**
- * Each later piece holds at most this many times the characters of the piece before it (whole
- * sentences, up to MAX_PIECE_CHARS). With the engine at a real-time factor up to 1/PIECE_GROWTH, a
- * piece is synthesised before the one before it has finished playing, so the audio never waits.
+ * Each later piece holds at most this many times the characters of the piece before it (but may
+ * always hold two FIRST_PIECE_CHARS, and never more than MAX_PIECE_CHARS). With the engine at a real-time factor
+ * up to 1/PIECE_GROWTH, a piece is synthesised before the one before it has finished playing, so the
+ * audio never waits. Whole sentences are grouped within that bound; a sentence longer than it is cut
+ * at a clause break or a space, as the first one is.
  */
 export const PIECE_GROWTH = 4;
 
@@ -30,21 +32,50 @@ export function splitSentences(text: string, maxChars = MAX_PIECE_CHARS): string
 }
 
 /**
- * Pieces for one job: the first sentence's first clause or first words (`FIRST_PIECE_CHARS`),
- * the rest of that sentence, then whole sentences grouped while a piece stays within
- * `PIECE_GROWTH` times the one before it (each engine run has a fixed cost; short sentences one
- * by one would spend more time starting than speaking).
+ * Pieces for one job: the first sentence's first clause or first words (`FIRST_PIECE_CHARS`), then
+ * the rest of the text in pieces that grow by at most `PIECE_GROWTH` each: whole sentences grouped
+ * while they fit (each engine run has a fixed cost; short sentences one by one would spend more time
+ * starting than speaking), a sentence that does not fit cut at a clause break or a space.
  */
 export function planPieces(text: string, maxChars = MAX_PIECE_CHARS): string[] {
   const [first, ...sentences] = splitSentences(text, maxChars);
-  const pieces = shortenFirstPiece(first === undefined ? [] : [first]);
-  for (const sentence of sentences) {
+  if (first === undefined) return [];
+  const [head, ...restOfFirst] = shortenFirstPiece([first]);
+  const pieces = [head!];
+  // At least two first pieces' worth: a first piece of one word ("Hi.") would otherwise cut the next sentence to bits.
+  const capAfter = (piece: string) => Math.min(maxChars, Math.max(2 * FIRST_PIECE_CHARS, PIECE_GROWTH * piece.length));
+  const add = (sentence: string, groupable: boolean) => {
     const last = pieces.length - 1;
-    const cap = Math.min(maxChars, PIECE_GROWTH * (pieces[last - 1]?.length ?? 0));
-    if (last >= 1 && pieces[last]!.length + 1 + sentence.length <= cap) pieces[last] += ` ${sentence}`;
-    else pieces.push(sentence);
-  }
+    // Grouped into the last piece (never the first) while that stays within its own bound.
+    if (groupable && last >= 1 && pieces[last]!.length + 1 + sentence.length <= capAfter(pieces[last - 1]!)) {
+      pieces[last] += ` ${sentence}`;
+      return;
+    }
+    let rest = sentence;
+    // A sentence only a few words over its bound stays whole rather than leave a stub of a piece.
+    for (let cap = capAfter(pieces.at(-1)!); rest.length > Math.min(maxChars, cap + FIRST_PIECE_CHARS / 2); cap = capAfter(pieces.at(-1)!)) {
+      const cut = cutWithin(rest, cap);
+      if (cut <= 0 || cut >= rest.length) break;
+      pieces.push(rest.slice(0, cut).trim());
+      rest = rest.slice(cut).trim();
+    }
+    if (rest) pieces.push(rest);
+  };
+  for (const rest of restOfFirst) add(rest, false);
+  for (const sentence of sentences) add(sentence, true);
   return pieces;
+}
+
+/**
+ * Where to cut `text` so the first part holds at most `maxChars`: after a clause break in its last
+ * two thirds, else at a space, else at the first space after (never inside a word); 0: nowhere.
+ */
+function cutWithin(text: string, maxChars: number): number {
+  const window = text.slice(0, maxChars + 1);
+  const clause = Math.max(window.lastIndexOf(', '), window.lastIndexOf(': '), window.lastIndexOf('; '), window.lastIndexOf(' - '));
+  if (clause > maxChars / 3) return clause + 1;
+  const space = window.lastIndexOf(' ');
+  return space > 0 ? space : Math.max(0, text.indexOf(' '));
 }
 
 /**

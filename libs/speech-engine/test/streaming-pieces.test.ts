@@ -17,12 +17,14 @@ const pcm16k = resolveOutputFormat('pcm_16000')!;
 
 const LONG_FIRST = 'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner.';
 
-describe('the piece plan: a short first piece, then whole sentences', () => {
-  it('cuts a long first sentence at its first words, the rest of that sentence next, every word kept', () => {
+describe('the piece plan: a short first piece, then pieces that grow by at most PIECE_GROWTH', () => {
+  it('cuts a long first sentence at its first words, the rest of it within PIECE_GROWTH times that, every word kept', () => {
     const pieces = planPieces(`${LONG_FIRST} A second one.`);
     expect(pieces[0]!.length).toBeLessThanOrEqual(FIRST_PIECE_CHARS);
     expect(pieces[0]).toBe('This first sentence');
-    expect(pieces[1]).toBe('runs on for quite a while before it finally comes to its end, so the first audio can start sooner.');
+    // The rest of the sentence (98 characters) is more than four times the first piece: cut at its clause break.
+    expect(pieces[1]).toBe('runs on for quite a while before it finally comes to its end,');
+    expect(pieces[2]).toBe('so the first audio can start sooner. A second one.');
     expect(pieces.join(' ')).toBe(`${LONG_FIRST} A second one.`);
   });
 
@@ -34,22 +36,30 @@ describe('the piece plan: a short first piece, then whole sentences', () => {
     expect(planPieces('Hello there. How are you today?')).toEqual(['Hello there.', 'How are you today?']);
   });
 
-  it('later pieces are whole sentences, grouped only while a piece stays within PIECE_GROWTH times the one before', () => {
-    const sentences = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} is here.`);
-    const pieces = planPieces(`Hi. ${sentences.join(' ')}`);
+  it('keeps every later piece within PIECE_GROWTH times the one before (two first pieces at least), grouping whole sentences and cutting only between words', () => {
+    const sentences = [
+      'Sentence number one is here.',
+      'This one, however, is a good deal longer than any piece before it could hold, so it has to be cut somewhere near its middle.',
+      ...Array.from({ length: 10 }, (_, i) => `Sentence number ${i + 2} is here.`),
+      `A last sentence that is long again: ${'many words follow here '.repeat(12).trim()}.`,
+    ];
+    const text = `Hi. ${sentences.join(' ')}`;
+    const pieces = planPieces(text);
     expect(pieces[0]).toBe('Hi.');
+    const words = new Set(text.split(' '));
     for (const [i, piece] of pieces.entries()) {
       if (i === 0) continue;
-      // Whole sentences only: every piece after the first ends a sentence.
-      expect(piece).toMatch(/\.$/);
-      expect(piece.length).toBeLessThanOrEqual(MAX_PIECE_CHARS);
-      const cap = Math.min(MAX_PIECE_CHARS, PIECE_GROWTH * pieces[i - 1]!.length);
-      // A piece longer than its cap is one sentence that could not be cut further.
-      if (piece.length > cap) expect(piece.split('. ')).toHaveLength(1);
+      const cap = Math.min(MAX_PIECE_CHARS, Math.max(2 * FIRST_PIECE_CHARS, PIECE_GROWTH * pieces[i - 1]!.length));
+      // A sentence a few words over its bound stays whole rather than leave a stub.
+      expect(piece.length).toBeLessThanOrEqual(Math.min(MAX_PIECE_CHARS, cap + FIRST_PIECE_CHARS / 2));
+      // Cut between words only: a piece starts and ends with a whole word of the text.
+      expect(words.has(piece.split(' ')[0]!)).toBe(true);
+      expect(words.has(piece.split(' ').at(-1)!)).toBe(true);
     }
-    // Grouping grows: the last piece holds more than one sentence.
-    expect(pieces[pieces.length - 1]!.split('. ').length).toBeGreaterThan(1);
-    expect(pieces.join(' ')).toBe(`Hi. ${sentences.join(' ')}`);
+    // The long second sentence was cut, and later short sentences were grouped.
+    expect(pieces).not.toContain(sentences[1]);
+    expect(pieces.some((p) => p.split('. ').length > 2)).toBe(true);
+    expect(pieces.join(' ')).toBe(text);
   });
 
   it('shortenFirstPiece cuts given pieces (a stream-input segment) the same way', () => {
