@@ -23,7 +23,7 @@ export interface TokenResponse {
 }
 
 /** A refusal carries auth's status and body, and its Retry-After (seconds) when auth sent one (429). */
-export type AuthResult<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown>; retryAfter?: number };
+type AuthResult<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown>; retryAfter?: number };
 
 export interface AuthClient {
   createAccount(input: { name: string; email: string; password: string }): Promise<AuthResult<Account>>;

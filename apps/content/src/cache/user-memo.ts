@@ -45,7 +45,7 @@ export function requestUserVersion(read: () => Promise<string | null>): RequestU
   };
 }
 
-export interface UserMemoDeps {
+interface UserMemoDeps {
   readVersion: (type: CachedType) => Promise<string>;
   findUsers: (ids: string[]) => Promise<UserDoc[]>;
   /** Users remembered at most; the least recently used go first. */

@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
  */
 export type CachedType = 'User' | 'Post' | 'Comment';
 
-export interface CacheLookup {
+interface CacheLookup {
   /** The entry, when one was stored under the current version. */
   value: string | null;
   /** The current version, to store a freshly computed value under (`set`). */

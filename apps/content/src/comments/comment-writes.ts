@@ -18,7 +18,7 @@ import { ensureProfile, findUser } from '../users/profiles';
  * not found, for its own author too. Each write and its event commit in one transaction
  * (outbox/write-with-events.ts).
  */
-export async function findComment(deps: ContentDeps, id: number, session?: ClientSession): Promise<CommentDoc | null> {
+async function findComment(deps: ContentDeps, id: number, session?: ClientSession): Promise<CommentDoc | null> {
   return deps.models.comments.findById(id).session(session ?? null).lean<CommentDoc>();
 }
 

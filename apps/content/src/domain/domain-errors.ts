@@ -3,7 +3,7 @@
  * shape: REST to `{errors}` / `{error}` / `{error: {code, message}}`, GraphQL to mutation
  * payloads or top-level errors with `extensions.code`.
  */
-export type DomainErrorKind = 'validation' | 'not_found' | 'forbidden' | 'unauthenticated' | 'conflict' | 'unavailable';
+type DomainErrorKind = 'validation' | 'not_found' | 'forbidden' | 'unauthenticated' | 'conflict' | 'unavailable';
 
 export class DomainError extends Error {
   constructor(

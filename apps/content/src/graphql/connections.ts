@@ -10,8 +10,8 @@ import { badInput } from './graphql-errors';
  * (cursors.ts), so a cursor reveals nothing of the item, and one not sealed by the service for the
  * same sort field is refused as malformed.
  */
-export const DEFAULT_PAGE = 10;
-export const MAX_PAGE = 100;
+const DEFAULT_PAGE = 10;
+const MAX_PAGE = 100;
 
 export interface SortSpec {
   field: string;

@@ -22,7 +22,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER = 1 + IV_BYTES + TAG_BYTES;
 /** Longest cursor accepted: a 255-character title of 3-byte characters, sealed, fits with room to spare. */
-export const MAX_CURSOR_LENGTH = 4096;
+const MAX_CURSOR_LENGTH = 4096;
 
 /**
  * Random IVs, drawn from the system's generator 256 at a time: a page seals one cursor per edge, and one

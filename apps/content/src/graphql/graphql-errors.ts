@@ -11,7 +11,7 @@ export const badInput = (message: string, fieldErrors: FieldError[] = []): Graph
   gqlError(GraphQLErrorCode.BAD_USER_INPUT, message, fieldErrors.length ? { fieldErrors } : {});
 
 /** DomainError → FieldError entries of a mutation payload. */
-export function fieldErrorsOf(err: DomainError): FieldError[] {
+function fieldErrorsOf(err: DomainError): FieldError[] {
   const code = {
     validation: 'VALIDATION_ERROR',
     not_found: 'NOT_FOUND',

@@ -26,7 +26,7 @@ import { queryResolvers } from './resolvers/query-resolvers';
 import { graphqlOverHttpStatus } from './response-status';
 import { typeResolvers } from './resolvers/type-resolvers';
 
-export interface GraphQLMountOptions {
+interface GraphQLMountOptions {
   deps: ContentDeps;
   redis: Redis;
   cache: VersionedCache;
@@ -40,7 +40,7 @@ export interface GraphQLMountOptions {
   introspection?: boolean;
 }
 
-export const GRAPHQL_BODY_LIMIT = '100kb';
+const GRAPHQL_BODY_LIMIT = '100kb';
 
 /**
  * A POST body that is not UTF-8 JSON is refused (415) before the body parser, which would decode a

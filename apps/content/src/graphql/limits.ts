@@ -9,7 +9,7 @@ import { measureQuery, queryLimitError, typeDefs } from '@platform/graphql-schem
  */
 
 /** Default budget per request (`GRAPHQL_MAX_COST`). */
-export const MAX_COST = 5000;
+const MAX_COST = 5000;
 
 // The SDL alone decides which fields are connections; directives do not change types.
 let sdlSchema: GraphQLSchema | undefined;

@@ -8,7 +8,7 @@ const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
  * The media type Apollo Server answers a single result in: its own negotiation (the same library and
  * the same order of preference), so the status chosen here always matches the body's type.
  */
-export function responseMediaType(accept: string | undefined): string | undefined {
+function responseMediaType(accept: string | undefined): string | undefined {
   if (!accept) return APPLICATION_JSON;
   return new Negotiator({ headers: { accept } }).mediaType([APPLICATION_JSON, GRAPHQL_RESPONSE_JSON]);
 }

@@ -5,7 +5,7 @@ import { identityMiddleware } from '../identity/identity-middleware';
 import { restApi } from './rest-app';
 import { restErrorHandler } from './rest-error-handler';
 
-export interface MountOptions {
+interface MountOptions {
   deps: ContentDeps;
   logger: Logger;
   internalSecret: string;

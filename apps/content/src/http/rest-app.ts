@@ -9,7 +9,7 @@ import { restErrorHandler } from './rest-error-handler';
 import { toRestError } from './domain-to-rest';
 
 /** Largest JSON body accepted (a post's content is at most 100 000 characters). */
-export const BODY_LIMIT = '512kb';
+const BODY_LIMIT = '512kb';
 
 /** `/api/v1`: the content REST API (docs/content.md). The identity middleware runs before this router. */
 export function restApi(deps: ContentDeps, logger: Logger): Router {

@@ -6,13 +6,13 @@ import { httpStatusOf } from '@platform/errors';
  * - 403/404 `{error: string}`,
  * - anything else `{error: {code: <integer status>, message}}`.
  */
-export interface ValidationErrorBody {
+interface ValidationErrorBody {
   errors: Record<string, string>;
 }
-export interface SimpleErrorBody {
+interface SimpleErrorBody {
   error: string;
 }
-export interface CodedErrorBody {
+interface CodedErrorBody {
   error: { code: number; message: string };
 }
 

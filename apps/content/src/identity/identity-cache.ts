@@ -7,7 +7,7 @@ import type { Identity } from '@platform/identity';
  * expires (`exp`, or `iat` + the verifier's maximum age, whichever comes first), and the cache
  * forgets it at that instant. Failures are not cached. Bounded: the oldest entry goes first.
  */
-export interface IdentityCache {
+interface IdentityCache {
   get(header: string, now: number): Identity | undefined;
   /** Remembers a header that just verified; `maxAgeSeconds` is the verifier's maximum token age. */
   put(header: string, identity: Identity, maxAgeSeconds: number, now: number): void;

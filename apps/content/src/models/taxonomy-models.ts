@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /** Categories and tags are named by a slug; they are created on first use by a post. */
-export interface TaxonomyDoc {
+interface TaxonomyDoc {
   _id: string;
   name: string;
 }

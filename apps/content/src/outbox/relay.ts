@@ -65,7 +65,7 @@ export interface Relay {
   stop: () => Promise<void>;
 }
 
-export const RELAY_LEASE = 'outbox-relay';
+const RELAY_LEASE = 'outbox-relay';
 const BACKOFF_MAX_MS = 3000;
 const REWATCH_MS = 1000;
 

@@ -19,7 +19,7 @@ export function userSnapshot(user: UserDoc): UserSnapshot {
   };
 }
 
-export function authorSnapshot(user: UserDoc): AuthorSnapshot {
+function authorSnapshot(user: UserDoc): AuthorSnapshot {
   const { email: _email, ...rest } = userSnapshot(user);
   return rest;
 }
@@ -44,7 +44,7 @@ export function postSnapshot(post: PostDoc, author: UserDoc): PostSnapshot {
   };
 }
 
-export function postRefSnapshot(post: PostDoc): PostRefSnapshot {
+function postRefSnapshot(post: PostDoc): PostRefSnapshot {
   return {
     id: toGlobalId('Post', post._id),
     localId: post._id,

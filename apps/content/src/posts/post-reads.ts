@@ -29,7 +29,7 @@ export function visiblePosts(caller: Caller, only: { author?: string; status?: P
   return { $or: [{ status: 'PUBLISHED' }, { author: caller.id }] };
 }
 
-export interface PublishedPage {
+interface PublishedPage {
   posts: PostDoc[];
   total: number;
 }

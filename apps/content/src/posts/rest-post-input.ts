@@ -12,7 +12,7 @@ const WRITABLE: ReadonlySet<string> = new Set(['title', 'content', 'published', 
 const READ_ONLY: ReadonlySet<string> = new Set(['id', 'slug', 'createdAt', 'updatedAt', 'publishedAt', 'author', 'author_name', 'viewCount', 'status', 'excerpt']);
 const MAX_TAGS = 20;
 
-export interface RestPostInput {
+interface RestPostInput {
   title?: string;
   content?: string;
   published?: boolean;

@@ -3,7 +3,7 @@ import type { PostDoc, UserDoc } from '../models';
 import { taxonomyNames } from './taxonomy-names';
 
 /** The REST Post resource of the content API (plus status/excerpt/viewCount/publishedAt, read-only). */
-export interface RestPost {
+interface RestPost {
   id: number;
   title: string;
   slug: string;

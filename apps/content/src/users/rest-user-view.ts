@@ -6,7 +6,7 @@ import { canReadEmail } from './email-visibility';
  * The REST user resource (the content API leaves its shape open). `email` only to the user themself and to
  * admins; passwords never reach content at all. `roles` in the REST spelling (ROLE_*).
  */
-export interface RestUser {
+interface RestUser {
   id: string;
   name: string;
   email?: string;
@@ -17,7 +17,7 @@ export interface RestUser {
   updatedAt: string | null;
 }
 
-export function restRoles(role: string): string[] {
+function restRoles(role: string): string[] {
   if (role === 'ADMIN') return ['ROLE_ADMIN', 'ROLE_USER'];
   if (role === 'MODERATOR') return ['ROLE_MODERATOR', 'ROLE_USER'];
   return ['ROLE_USER'];

@@ -9,7 +9,7 @@ import { ensureProfile, findUser, updateProfile, type ProfileChanges } from './p
 import { renderUser } from './rest-user-view';
 import { listUsers } from './user-reads';
 
-export const MAX_USER_LIMIT = 100;
+const MAX_USER_LIMIT = 100;
 const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit']);
 const WRITABLE: ReadonlySet<string> = new Set(['name', 'email', 'avatar', 'status', 'roles']);
 const READ_ONLY: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);

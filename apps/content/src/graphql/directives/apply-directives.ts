@@ -25,7 +25,7 @@ import { compileConstraint, type Check } from './constraints';
  * @validate failures inside the payload instead of throwing (the content API's mutation payloads:
  * `{success: false, message, errors}`, docs/content.md).
  */
-export interface DirectiveDeps {
+interface DirectiveDeps {
   redis: Redis;
   redisPrefix: string;
   cache: VersionedCache;

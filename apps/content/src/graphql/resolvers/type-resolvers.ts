@@ -30,7 +30,7 @@ export async function shownComment(ctx: GraphQLContext, comment: CommentDoc | nu
   return canSeeComment(ctx.caller, await ctx.loaders.post.load(comment.post)) ? comment : null;
 }
 
-export function nodeTypeOf(value: Record<string, unknown>): 'User' | 'Post' | 'Comment' | null {
+function nodeTypeOf(value: Record<string, unknown>): 'User' | 'Post' | 'Comment' | null {
   if ('title' in value) return 'Post';
   if ('email' in value || 'nameLower' in value) return 'User';
   if ('post' in value && 'content' in value) return 'Comment';
