@@ -75,7 +75,7 @@ if #matched > 0 then redis.call('DEL', KEYS[3]) end
 return matched`;
 
 /** Releases the job locks of the dead workers `workerIds`; answers the ids of the jobs released. */
-export async function releaseLocksOf(redis: Redis, keys: QueueLockKeys, workerIds: readonly string[]): Promise<string[]> {
+async function releaseLocksOf(redis: Redis, keys: QueueLockKeys, workerIds: readonly string[]): Promise<string[]> {
   if (workerIds.length === 0) return [];
   return (await redis.eval(RELEASE_DEAD_LOCKS, 3, keys.activeKey, keys.stalledKey, keys.stalledCheckKey, keys.jobKeyPrefix, ...workerIds)) as string[];
 }

@@ -15,14 +15,14 @@ const THREAD_ENTRY = path.resolve(__dirname, '..', '..', 'dist', 'liveness', 'he
  * it: if its lock cannot be renewed (another worker took the job over, or it lapsed), the signal
  * returned aborts at once.
  */
-export interface LockHeartbeat {
+interface LockHeartbeat {
   hold(jobId: string): AbortSignal;
   release(jobId: string): void;
   close(): Promise<void>;
 }
 
 /** What the heartbeat thread's death watch tells the main thread (death-watch.ts). */
-export interface DeathWatchEvents {
+interface DeathWatchEvents {
   /** Jobs of dead workers whose locks were released: a stalled check now puts them back in the queue. */
   released(jobIds: string[]): void;
   /** The death watch stopped for good (the server refuses CLIENT LIST): lock expiry alone finds dead workers. */
@@ -63,7 +63,7 @@ export function startLockHeartbeat(config: HeartbeatConfig, events: DeathWatchEv
 }
 
 /** The job's lock could not be renewed: another worker may be running it now. */
-export class LockLostError extends Error {
+class LockLostError extends Error {
   constructor(jobId: string) {
     super(`the lock of synthesis job ${jobId} was lost`);
     this.name = 'LockLostError';

@@ -15,14 +15,14 @@ import type { Logger } from '@platform/logger';
  * job come instead (another worker took the lost one between the look and the fetch), it goes back
  * to the queue untouched.
  */
-export interface TakeoverSlot {
+interface TakeoverSlot {
   /** Looks at the queue now rather than at the next poll (a dead worker's job is on its way there). */
   wake(): void;
   /** Stops fetching and waits for the takeover in hand. */
   close(): Promise<void>;
 }
 
-export interface TakeoverSlotOptions<T> {
+interface TakeoverSlotOptions<T> {
   /** A BullMQ worker made without a processor (`new Worker(queue, null, …)`), fetching for this slot only. */
   fetcher: Worker<T>;
   redis: Redis;

@@ -8,14 +8,14 @@ import type { Logger } from '@platform/logger';
  * released in full. Sweeps of several workers may overlap: settling is idempotent per job, so a
  * reservation is released once.
  */
-export interface StaleReservationSweeper {
+interface StaleReservationSweeper {
   /** Runs one sweep now (also what the timer does); resolves to the reservations released. */
   sweep(): Promise<number>;
   /** Stops the timer and waits for a sweep in progress. */
   stop(): Promise<void>;
 }
 
-export interface SweeperDeps {
+interface SweeperDeps {
   /** `releaseStaleReservations(store, olderThanMs)` of libs/speech-store, bound to the store. */
   release(olderThanMs: number): Promise<number>;
   logger: Logger;

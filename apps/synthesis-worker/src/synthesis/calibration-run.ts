@@ -15,7 +15,7 @@ import type { CalibrationLevel, PieceTiming } from './capacity-model';
  * first sentence (the transition where concurrent streams go silent first) and a whole sentence.
  * Short enough to add one to four seconds to a boot (idle to busy 2-core machine) per stream run.
  */
-export const CALIBRATION_TEXT =
+const CALIBRATION_TEXT =
   'Every morning the baker opens the shop at six, and sells warm bread to the people on their way to work. ' +
   'A stream of audio is real-time when each second of it is ready before the listener needs to hear it.';
 

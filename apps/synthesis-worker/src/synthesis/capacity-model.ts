@@ -25,7 +25,7 @@ export interface CalibrationLevel {
   cpuSeconds: number;
 }
 
-export interface SlotInputs {
+interface SlotInputs {
   /** Cores this worker may use: its share of the machine (WORKER_CORES). */
   cores: number;
   /** Fraction of a piece's playing time the next piece's rendering may take (WORKER_REALTIME_SAFETY); the rest is headroom. */

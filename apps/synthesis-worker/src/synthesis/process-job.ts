@@ -263,13 +263,13 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
 }
 
 /** The attempt that writes a lost job's last frame: its owner token and its worker process. */
-export interface LostJobOwner {
+interface LostJobOwner {
   token: string;
   worker: string;
 }
 
 /** What the client is told when no worker could finish its job (an `unavailable` error frame). */
-export const LOST_JOB_MESSAGE = 'the synthesis worker stopped and the generation could not be finished';
+const LOST_JOB_MESSAGE = 'the synthesis worker stopped and the generation could not be finished';
 
 /**
  * A job taken over from a lost worker, before any synthesis: the outcome when there is nothing to

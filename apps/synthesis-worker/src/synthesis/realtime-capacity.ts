@@ -11,7 +11,7 @@ import type { NeuralModel } from './neural-model';
  * stream stutters, so a job that finds no free slot waits in the queue (docs/operations.md,
  * "Real-time capacity"; docs/decisions.md).
  */
-export interface RealtimeCapacity {
+interface RealtimeCapacity {
   slots: number;
   /** Where the number came from: set by the operator, measured at boot, or the eSpeak NG cap. */
   source: 'configured' | 'calibrated' | 'espeak';
@@ -20,7 +20,7 @@ export interface RealtimeCapacity {
 }
 
 /** What the boot calibration measured and concluded (logged as `real-time capacity calibrated`). */
-export interface Calibration {
+interface Calibration {
   /** One stream alone: seconds of audio, and wall-clock, process CPU and inference seconds per second of audio. */
   audioSeconds: number;
   wallRtf: number;
@@ -39,14 +39,14 @@ export interface Calibration {
  * orchestrators wait for readiness about 30 s). Levels are checked upwards, so a check cut short
  * keeps the largest level that kept up: fewer slots, never more.
  */
-export const CALIBRATION_BUDGET_SECONDS = 20;
+const CALIBRATION_BUDGET_SECONDS = 20;
 
 /** Cores available to this process when the operator did not say (cgroup limits included). */
-export function defaultCores(): number {
+function defaultCores(): number {
   return os.availableParallelism();
 }
 
-export interface CapacitySettings {
+interface CapacitySettings {
   /** WORKER_REALTIME_STREAMS: 0 = measure. */
   configured: number;
   /** WORKER_CORES: 0 = every core available to the process. */
