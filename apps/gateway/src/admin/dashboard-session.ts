@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
  * public address is https, and it expires with the token. Holding the token rather than a session id
  * keeps every replica able to check it (signature, audience, scope, revocation) on every request.
  */
-export const DASHBOARD_COOKIE = 'admin_queues_session';
+const DASHBOARD_COOKIE = 'admin_queues_session';
 /** The sign-in in progress (its `state` and PKCE verifier), sent back to the callback only. */
 export const SIGN_IN_COOKIE = 'admin_queues_signin';
 

@@ -5,7 +5,7 @@ import { sendEdgeError } from '../routing/edge-errors';
 import { ADMIN_SCOPE, type AdminCheck } from './admin-access';
 import { clearSignInCookie, readCookie, sessionToken, setSessionCookie, setSignInCookie, SIGN_IN_COOKIE, type CookieScope } from './dashboard-session';
 
-export interface DashboardSignInDeps {
+interface DashboardSignInDeps {
   /** Where the dashboard is served (`/admin/queues`). */
   path: string;
   publicUrl: string;

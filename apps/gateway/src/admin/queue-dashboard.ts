@@ -12,7 +12,7 @@ import { dashboardSignIn } from './dashboard-sign-in';
 /** Where the gateway serves the dashboard (before auth's `/admin/*`, which it is not part of). */
 export const DASHBOARD_PATH = '/admin/queues';
 
-export interface QueueDashboardDeps extends AdminAccessDeps {
+interface QueueDashboardDeps extends AdminAccessDeps {
   queues: Queue[];
   /** Browser sign-in (dashboard-sign-in.ts) as auth's dashboard client; absent: header tokens and POST /session only. */
   signIn?: { authUrl: string; clientId: string; timeoutMs: number };

@@ -32,7 +32,7 @@ interface Entry {
 
 const MAX_ENTRIES = 10_000;
 
-export interface ApiKeyCacheOptions {
+interface ApiKeyCacheOptions {
   /** How long a live key is trusted without asking auth (a revocation clears it at once). */
   ttlMs: number;
   /** How long a key auth does not know is answered as unknown without asking again; 0: never. */

@@ -75,7 +75,7 @@ export function insufficientScope(scheme: 'Bearer' | 'DPoP', needed: string): Ed
 }
 
 /** A JWT (or its DPoP proof) refused: RFC 6750/9449's code, with the scheme's challenge. */
-export function tokenRejection(scheme: 'Bearer' | 'DPoP', err: TokenRejectedError): EdgeError {
+function tokenRejection(scheme: 'Bearer' | 'DPoP', err: TokenRejectedError): EdgeError {
   return {
     status: err.error === 'invalid_request' ? 400 : 401,
     code: err.error === 'invalid_request' ? 'invalid_request' : 'invalid_token',

@@ -3,7 +3,7 @@ import { createTokenVerifier, KeySetUnavailableError, ResourceAuthError, type To
 import { TokenRejectedError, type AccessTokenVerifier } from './access-token-verifier';
 import { AuthUnavailableError } from './api-key-lookup';
 
-export interface OAuthResourceOptions {
+interface OAuthResourceOptions {
   publicUrl: string;
   authUrl: string;
   redis: Redis;

@@ -6,7 +6,7 @@ import { REVOKED_JTI_PREFIX } from '@platform/oauth-resource';
 export const TOKEN_REVOKED_CHANNEL = 'auth:revocations';
 
 /** For each jti, whether it is revoked now. */
-export type RevocationCheck = (jtis: string[]) => Promise<boolean[]>;
+type RevocationCheck = (jtis: string[]) => Promise<boolean[]>;
 
 /**
  * The access tokens that hold long-lived connections open (graphql-ws), each with what to do

@@ -41,7 +41,7 @@ export type Admission =
   | { revoked: true }
   | { revoked: false; decision: RateDecision; lease: SlotLease | null; reason?: 'rate' | 'concurrency' };
 
-export interface AdmissionOptions {
+interface AdmissionOptions {
   prefix: string;
   leaseMs?: number;
   now?: () => number;

@@ -36,7 +36,7 @@ export interface SlotLease {
   release(): Promise<void>;
 }
 
-export interface ConcurrencyOptions {
+interface ConcurrencyOptions {
   prefix: string;
   /** How long a slot survives without renewal (a crashed replica's slots free up after this). */
   leaseMs?: number;

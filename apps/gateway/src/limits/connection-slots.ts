@@ -43,7 +43,7 @@ export interface ConnectionSlot {
   release(): Promise<void>;
 }
 
-export interface ConnectionSlotsOptions {
+interface ConnectionSlotsOptions {
   /** Key prefix (`RATE_LIMIT_PREFIX` plus the endpoint: graphql-ws and stream-input count apart). */
   prefix: string;
   /** A dead replica's connections stop counting this long after its last renewal. */

@@ -12,7 +12,7 @@ import type { AcquireSlot, SlotLease } from './concurrency';
 import { limitSubject, type LimitSubject, type PlanTable } from './plan-limits';
 import type { ConsumeRate, RateDecision } from './rate-limiter';
 
-export interface LimitAdmission {
+interface LimitAdmission {
   decision: RateDecision;
   lease: SlotLease | null;
   reason?: 'rate' | 'concurrency';
@@ -69,7 +69,7 @@ export function createPlanLimiter(table: PlanTable, consumeRate: ConsumeRate, ac
   };
 }
 
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),

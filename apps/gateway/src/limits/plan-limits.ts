@@ -1,6 +1,6 @@
 import { isPlanName, type Identity, type PlanName } from '@platform/identity';
 
-export interface PlanLimit {
+interface PlanLimit {
   /** Requests per second. */
   rps: number;
   /** Requests in progress at once. */

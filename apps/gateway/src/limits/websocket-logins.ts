@@ -24,7 +24,7 @@ export interface WebSocketLogins {
   chargeRefusal(req: IncomingMessage): Promise<RateDecision | null>;
 }
 
-export interface WebSocketLoginDeps {
+interface WebSocketLoginDeps {
   failures: FailedCredentialBudget;
   apiKeys: Pick<ApiKeyResolver, 'isCached'>;
   /** The upgrade request's client IP (limits/client-address.ts). */

@@ -57,7 +57,7 @@ const PRIORITY_SPAN = 0x100000000;
  * started once) are left out: they are not waiting for admission, and their stall has its own
  * metric (`synthesis_takeover_stall_seconds`).
  */
-export async function oldestWaitSeconds(client: Redis, queue: Queue, priorities: number[], now: number): Promise<number> {
+async function oldestWaitSeconds(client: Redis, queue: Queue, priorities: number[], now: number): Promise<number> {
   const waiting = await client.lrange(queue.keys.wait!, -OLDEST_SCAN, -1);
   const prioritized = await Promise.all(
     priorities.filter((p) => p > 0).map((p) => client.zrangebyscore(queue.keys.prioritized!, p * PRIORITY_SPAN, (p + 1) * PRIORITY_SPAN - 1, 'LIMIT', 0, OLDEST_SCAN)),

@@ -8,12 +8,12 @@ import { Counter, Histogram, metricsRegistry } from '@platform/metrics';
  */
 
 /** The streams a listener plays as they arrive: `/stream`, `/stream/with-timestamps`, a stream-input (WebSocket) session. */
-export const STREAM_SURFACES = ['stream', 'stream_timestamps', 'websocket'] as const;
+const STREAM_SURFACES = ['stream', 'stream_timestamps', 'websocket'] as const;
 export type StreamSurface = (typeof STREAM_SURFACES)[number];
 
 /** Why a speech request was turned away before any audio: no worker started it within the wait bound, or the gateway was shutting down. */
-export const REFUSAL_REASONS = ['queue_wait', 'shutdown'] as const;
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+const REFUSAL_REASONS = ['queue_wait', 'shutdown'] as const;
+type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /**
  * Why a stream ended with an error after its first audio: its workers were lost and the resumes
@@ -21,11 +21,11 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number];
  * (`cancelled`), no frame came within the frame timeout (`timeout`), the gateway's shutdown grace
  * ended (`shutdown`), or the pipeline failed otherwise (Redis: `pipeline`).
  */
-export const CUT_REASONS = ['worker_lost', 'synthesis_error', 'cancelled', 'timeout', 'shutdown', 'pipeline'] as const;
+const CUT_REASONS = ['worker_lost', 'synthesis_error', 'cancelled', 'timeout', 'shutdown', 'pipeline'] as const;
 export type CutReason = (typeof CUT_REASONS)[number];
 
 /** A stream counts as an underrun when its listener heard a silence longer than this: below it is timer noise, which any player's buffer absorbs. */
-export const UNDERRUN_MIN_SECONDS = 0.02;
+const UNDERRUN_MIN_SECONDS = 0.02;
 
 const registers = [metricsRegistry];
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type Response, type Router } from 'express';
 import type { Logger } from '@platform/logger';
 
-export interface PlaygroundOptions {
+interface PlaygroundOptions {
   /** The built page (apps/playground/dist): index.html and assets/. */
   dir: string;
   publicUrl: string;

@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import { asyncApi, authOpenApi, contentOpenApi, speechOpenApi, type ApiDocument } from '@platform/api-docs';
 
 /** The published documents by path; each names this gateway (PUBLIC_URL) as its server. */
-export function publishedDocuments(publicUrl: string): Record<string, ApiDocument> {
+function publishedDocuments(publicUrl: string): Record<string, ApiDocument> {
   const base = publicUrl.replace(/\/+$/, '');
   const url = new URL(base);
   const openApi = (document: ApiDocument): ApiDocument => ({ ...document, servers: [{ url: base }] });

@@ -9,7 +9,7 @@ import { playgroundHeaders } from '../playground/playground-routes';
  * additions the bundled renderers need: GraphiQL's fonts are data: URIs inside its stylesheet, and
  * Swagger UI sets style attributes. Inline styles cannot run code; scripts stay 'self' only.
  */
-export function referenceHeaders(publicUrl: string): Record<string, string> {
+function referenceHeaders(publicUrl: string): Record<string, string> {
   const headers = playgroundHeaders(publicUrl);
   const csp = headers['content-security-policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("img-src 'self' data:", "img-src 'self' data:; font-src 'self' data:");
   return { ...headers, 'content-security-policy': csp, 'permissions-policy': 'microphone=(), camera=(), geolocation=()' };

@@ -3,7 +3,7 @@ import type { Logger } from '@platform/logger';
 import { documentRoutes } from './document-routes';
 import { referencePages } from './reference-pages';
 
-export interface ReferenceOptions {
+interface ReferenceOptions {
   publicUrl: string;
   /** The built reference pages (the playground's dist/reference). */
   dir: string;

@@ -9,7 +9,7 @@ import { voicesSearchRoutes } from './voices/voices-search-routes';
 import { createCloneAdmission } from './voices/clone-admission';
 import { userRoutes } from './user';
 
-export interface AccountSpeechOptions {
+interface AccountSpeechOptions {
   mongoUrl: string;
   /** The speech database (default `speech`), shared with the synthesis worker. */
   mongoDb?: string;
@@ -25,7 +25,7 @@ export interface AccountSpeechOptions {
   voiceAnalysis?: { threads?: number; queue?: number; perAccount?: number };
 }
 
-export const VOICE_ANALYSIS_DEFAULTS = { threads: 1, queue: 2, perAccount: 1 } as const;
+const VOICE_ANALYSIS_DEFAULTS = { threads: 1, queue: 2, perAccount: 1 } as const;
 
 export interface AccountSpeech {
   store: SpeechStore;

@@ -85,7 +85,7 @@ export interface SpeechEdgeConfig {
 
 export type { ReleaseSlot };
 
-export interface SpeechEdgeDeps {
+interface SpeechEdgeDeps {
   config: SpeechEdgeConfig;
   logger: Logger;
   /** The gateway's shared Redis connection (the edge duplicates it for blocking reads and the queue). */
@@ -135,7 +135,7 @@ export interface SpeechEdge {
   close(): Promise<void>;
 }
 
-export const SPEECH_DEFAULTS = {
+const SPEECH_DEFAULTS = {
   SPEECH_FRAME_TIMEOUT_MS: 15_000,
   SPEECH_QUEUE_WAIT_MS: 5_000,
   SPEECH_MAX_TEXT_CHARS: 5_000,
@@ -247,6 +247,6 @@ export { premadePreviewUrl };
  * The premade catalogue as the speech database's store takes it (`createAccountSpeech({ premade })`), with each
  * voice's `preview_url` pointing at the preview this edge serves.
  */
-export function premadeVoicesForStore(publicUrl: string) {
+function premadeVoicesForStore(publicUrl: string) {
   return premadeFromCatalogue(PREMADE_VOICES, (voiceId) => premadePreviewUrl(publicUrl, voiceId));
 }

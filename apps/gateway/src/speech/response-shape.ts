@@ -7,7 +7,7 @@ import { badRequest } from './speech-errors';
  * messages with base64 audio), which one a client gets. The rule and its reasons are in
  * docs/speech.md, "Response shapes".
  */
-export type ResponseShape = 'document' | 'hosted';
+type ResponseShape = 'document' | 'hosted';
 
 /** The query parameter that chooses a shape explicitly (a header cannot be set on a browser's WebSocket). */
 export const SHAPE_PARAMETER = 'shape';

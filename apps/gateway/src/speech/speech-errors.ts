@@ -22,7 +22,7 @@ export function sendSpeechError(res: Response, err: SpeechError): void {
  * meaning docs/speech.md gives them (too large: 413 `text_too_long`; not JSON: 400 `bad_request`),
  * a speech database outage is a 503 the client may retry.
  */
-export function speechErrorOf(err: unknown): SpeechError | null {
+function speechErrorOf(err: unknown): SpeechError | null {
   if (err instanceof SpeechError) return err;
   const status = httpStatusOf(err);
   if (status === 413) return new SpeechError(413, 'text_too_long', 'request body is too large');

@@ -7,7 +7,7 @@ import { subscriptionFieldOfEvent } from '@platform/graphql-schema';
  * `onPostUpdated(id)` subscribers of that post, `comment.created` feeds `onCommentAdded(postId)`
  * of the comment's post, `*.created` of users and posts feed the argument-less fields.
  */
-export interface EventRoute {
+interface EventRoute {
   field: string;
   /** Argument name and value subscribers filter on; absent for argument-less fields. */
   argument?: { name: string; value: string };

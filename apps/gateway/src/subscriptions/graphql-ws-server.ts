@@ -21,7 +21,7 @@ import type { ConnectionStanding, SubscriberLimits } from './subscriber-limits';
 import { viewerOf, type Viewer } from './viewer';
 import { serveGraphqlWs, type WriteObserver } from './ws-transport';
 
-export interface SubscriptionServerOptions {
+interface SubscriptionServerOptions {
   schema: GraphQLSchema;
   hub: SubscriptionHub;
   authDeps: AuthenticateDeps;
@@ -73,7 +73,7 @@ function param(params: Readonly<Record<string, unknown>> | undefined, ...names: 
 }
 
 /** connection_init payload → the same credential headers an HTTP request would carry. */
-export function credentialFromConnectionParams(params: Readonly<Record<string, unknown>> | undefined): CredentialHeaders {
+function credentialFromConnectionParams(params: Readonly<Record<string, unknown>> | undefined): CredentialHeaders {
   return {
     authorization: param(params, 'authorization'),
     'xi-api-key': param(params, 'xi-api-key', 'xi_api_key'),

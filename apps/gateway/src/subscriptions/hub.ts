@@ -22,7 +22,7 @@ import type { EventFetchAllowance } from './subscription-budget';
 import { eventFieldResolver, markFetched, type EventContext } from './subscription-schema';
 import { canSeeEvent, type Viewer } from './viewer';
 
-export interface SubscribeRequest {
+interface SubscribeRequest {
   document: DocumentNode;
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
@@ -58,7 +58,7 @@ interface Group {
   subscribers: Set<Subscriber>;
 }
 
-export interface HubOptions {
+interface HubOptions {
   schema: GraphQLSchema;
   fetchField: FieldFetcher;
   logger: Logger;

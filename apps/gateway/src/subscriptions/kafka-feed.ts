@@ -3,7 +3,7 @@ import { contentTopics, parseContentEvent, EventParseError, type ContentEvent } 
 import type { Logger } from '@platform/logger';
 import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 
-export interface ContentFeedOptions {
+interface ContentFeedOptions {
   kafka: Kafka;
   topicPrefix: string;
   /** Unique per process: every replica reads every event (fan-out, not work sharing). */
@@ -14,7 +14,7 @@ export interface ContentFeedOptions {
   dedupeWindow?: number;
 }
 
-export interface ContentFeed {
+interface ContentFeed {
   /** Resolves once the consumer has joined and owns its partitions. */
   ready: Promise<void>;
   isReady(): boolean;
@@ -23,7 +23,7 @@ export interface ContentFeed {
   stop(): Promise<void>;
 }
 
-export interface PartitionLag {
+interface PartitionLag {
   topic: string;
   partition: number;
   lag: number;

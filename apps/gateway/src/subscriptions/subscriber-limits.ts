@@ -13,7 +13,7 @@ import { EventFetchAllowance, type FetchPayer } from './subscription-budget';
  * subscriptions are counted across replicas (limits/connection-slots.ts); nested fetches per event
  * across the subject's connections on each replica, since each replica fetches for its own subscribers.
  */
-export interface SubscriberCaps {
+interface SubscriberCaps {
   connectionsPerAddress: number;
   connectionsPerAccount: number;
   subscriptionsPerAddress: number;
@@ -22,7 +22,7 @@ export interface SubscriberCaps {
   fetchesPerAccount: number;
 }
 
-export interface SubscriberLimitDeps {
+interface SubscriberLimitDeps {
   openConnection: OpenConnection;
   /** The upgrade request's client IP (limits/client-address.ts). */
   addressOf: (req: IncomingMessage) => string;

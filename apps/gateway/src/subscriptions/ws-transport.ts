@@ -11,7 +11,7 @@ import { CLOSE_TOO_MANY_REQUESTS } from './close-codes';
  * waits for the kernel to take them, and each subscription's messages wait in its bounded backlog,
  * which closes a client that stopped reading (subscription-stream.ts).
  */
-export const SEND_HIGH_WATER_BYTES = 256 * 1024;
+const SEND_HIGH_WATER_BYTES = 256 * 1024;
 
 /** The TCP side of a WebSocket: what a corked flush needs from it. */
 interface Corkable {
@@ -125,14 +125,14 @@ export class CoalescingSender {
 }
 
 /** What each connection's graphql-ws context carries besides the protocol's state (as `use/ws`). */
-export interface WsExtra {
+interface WsExtra {
   socket: WebSocket;
   request: IncomingMessage;
   /** Everything sent on the socket goes through it, graphql-ws's messages and the hub's alike. */
   sender: CoalescingSender;
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   /** Ping interval; a client that has not answered the previous ping by the next is terminated. */
   keepAliveMs: number;
   onWrite?: WriteObserver;

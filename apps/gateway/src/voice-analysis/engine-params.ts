@@ -28,7 +28,7 @@ export function clamp(value: number, min: number, max: number): number {
  * voice (0 → neutral). Full strength at the default keeps a clone sounding like its samples
  * without callers having to know about this knob.
  */
-export function similarityStrength(similarityBoost: number | undefined): number {
+function similarityStrength(similarityBoost: number | undefined): number {
   if (similarityBoost === undefined || !Number.isFinite(similarityBoost)) return 1;
   return clamp(similarityBoost / 0.75, 0, 1);
 }

@@ -2,8 +2,8 @@ import type { Request } from 'express';
 import { SpeechError } from '@platform/errors';
 import { API_KEY_SCOPES } from '@platform/oauth-resource';
 
-export const API_KEY_NAME_MAX = 100;
-export const API_KEY_PAGE_DEFAULT = 20;
+const API_KEY_NAME_MAX = 100;
+const API_KEY_PAGE_DEFAULT = 20;
 export const API_KEY_PAGE_MAX = 100;
 const KEY_ID = /^key_[0-9a-f]{16}$/;
 

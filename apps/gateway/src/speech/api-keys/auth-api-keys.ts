@@ -11,7 +11,7 @@ export interface AuthApiKey {
   key?: string;
 }
 
-export interface AuthApiKeyPage {
+interface AuthApiKeyPage {
   items: AuthApiKey[];
   next_start_after: string | null;
 }

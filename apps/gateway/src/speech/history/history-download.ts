@@ -8,7 +8,7 @@ import { historyNotFound, historyWithoutAudio } from './history-errors';
 import { storedZip } from './stored-zip';
 
 /** `{history_item_ids: string[], output_format?: 'default'}`, ids deduplicated in their order. */
-export function parseDownloadBody(body: unknown): string[] {
+function parseDownloadBody(body: unknown): string[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body must be a JSON object with history_item_ids');
   const { history_item_ids: ids, output_format: format } = body as Record<string, unknown>;
   if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64)) {
@@ -33,7 +33,7 @@ const EXTENSIONS: [RegExp, string][] = [
 ];
 
 /** The archive's name for an item: its id (unique) with the extension of its audio type. */
-export function entryName(item: HistoryDoc): string {
+function entryName(item: HistoryDoc): string {
   const ext = EXTENSIONS.find(([type]) => type.test(item.contentType))?.[1] ?? 'bin';
   return `${item._id}.${ext}`;
 }

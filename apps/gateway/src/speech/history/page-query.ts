@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { SpeechError } from '@platform/errors';
 import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX, type HistoryPageQuery } from '@platform/speech-store';
 
-export type PageQuery = Omit<HistoryPageQuery, 'accountId'> & {
+type PageQuery = Omit<HistoryPageQuery, 'accountId'> & {
   /** `source` names a product whose generations are not made here (speech to speech, flows): nothing matches. */
   noneMatch?: true;
 };

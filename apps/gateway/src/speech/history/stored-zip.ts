@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
  * directory at the end, so an archive of many files never has to be held in memory whole.
  * No ZIP64: every size and offset must stay under 4 GiB, and there are at most 65 535 entries.
  */
-export interface StoredZip {
+interface StoredZip {
   /** The local header and the bytes of one entry. */
   entry(name: string, data: Buffer, modified: Date): Buffer;
   /** The central directory and its end record; nothing may be added afterwards. */

@@ -15,14 +15,14 @@ import type { SessionTransport } from './transport';
  */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 
-export interface AudioRelayDeps {
+interface AudioRelayDeps {
   runner: JobRunner;
   logger: Logger;
   /** A client that keeps more than `MAX_BUFFERED_BYTES` waiting for this long is given up on. */
   writeStallTimeoutMs: number;
 }
 
-export interface AudioRelayOptions {
+interface AudioRelayOptions {
   /** The hosted API's JSON messages (base64 audio) instead of binary frames. */
   json: boolean;
   /**

@@ -22,7 +22,7 @@ import type { SessionTransport } from './transport';
 export const MESSAGES_PER_SECOND = 50;
 export const MESSAGE_BURST = 100;
 /** Text waiting for synthesis; a client far ahead of the audio is told to slow down. */
-export const MAX_PENDING_CHARS = 20_000;
+const MAX_PENDING_CHARS = 20_000;
 
 /** Releases a plan concurrency slot. */
 export type ReleaseSlot = () => Promise<void> | void;

@@ -9,7 +9,7 @@ export type DrainOutcome = 'drained' | 'gone' | 'stalled';
  * What the gateway writes audio to at its client's pace: an HTTP response, or the socket under a
  * WebSocket. Both emit 'drain' once their write buffer has emptied and 'close' when they end.
  */
-export type ClientSink = EventEmitter & { readonly destroyed: boolean };
+type ClientSink = EventEmitter & { readonly destroyed: boolean };
 
 /** The whole-file body goes out in pieces of this size, each waited for as `/stream`'s frames are. */
 const BODY_SLICE_BYTES = 64 * 1024;

@@ -15,7 +15,7 @@ import {
 
 export type JobInput = Omit<SynthesisJobData, 'v' | 'jobId' | 'keyPrefix' | 'createdAt' | 'deadlineAt'>;
 
-export interface RunOptions {
+interface RunOptions {
   priority: number;
   /** Aborted when the client goes away: the job is cancelled. */
   signal: AbortSignal;

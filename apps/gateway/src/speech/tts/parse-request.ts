@@ -36,7 +36,7 @@ export function checkVoiceId(voiceId: string): string {
   return voiceId;
 }
 
-export function checkText(text: unknown, maxChars: number): string {
+function checkText(text: unknown, maxChars: number): string {
   if (typeof text !== 'string') throw badRequest('text is required and must be a string');
   if (text.trim().length === 0) throw badRequest('text must not be empty');
   // Characters as a person counts them (code points), the unit quotas charge.
@@ -45,7 +45,7 @@ export function checkText(text: unknown, maxChars: number): string {
   return text;
 }
 
-export function checkModel(modelId: unknown, catalogue: readonly Model[]): Model {
+function checkModel(modelId: unknown, catalogue: readonly Model[]): Model {
   if (modelId !== undefined && modelId !== null && typeof modelId !== 'string') throw badRequest('model_id must be a string');
   const model = resolveModel(modelId ?? undefined, catalogue);
   if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(String(modelId).slice(0, 64))} does not exist; see GET /v1/models`);

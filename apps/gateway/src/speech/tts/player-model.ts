@@ -5,7 +5,7 @@
  * until the next audio arrives. The gateway feeds it as it relays frames (stream-metrics.ts), so
  * a stream the client received in full with HTTP 200 still shows every pause it heard.
  */
-export interface PlayerModel {
+interface PlayerModel {
   /** `seconds` of audio handed to the client at `atMs` (wall clock, ms). */
   play(atMs: number, seconds: number): void;
   /**

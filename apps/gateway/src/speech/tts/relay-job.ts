@@ -22,7 +22,7 @@ const TRANSPORT: Record<PreparedJob['input']['kind'], AudioTransport> = { conver
  * How a generation ended for its client: only a delivered one is charged. `refused`: no worker
  * started it within the wait bound (`QueueWaitExceeded`); nothing ran, so history keeps nothing.
  */
-export type Delivery = 'delivered' | 'cancelled' | 'failed' | 'refused';
+type Delivery = 'delivered' | 'cancelled' | 'failed' | 'refused';
 
 /**
  * Runs a prepared job and relays its frames to `sink` at the client's pace, then settles: the

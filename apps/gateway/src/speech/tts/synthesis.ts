@@ -95,7 +95,7 @@ export async function prepareJob(
  * docs/speech.md, "Cloning: method and limits"), and the job says so, so the worker does not scale
  * them again. Premade voices go as designed; the worker's `renderParams` applies the setting.
  */
-export function jobVoice(voice: ResolvedVoice, settings: VoiceSettings): SynthesisJobData['voice'] {
+function jobVoice(voice: ResolvedVoice, settings: VoiceSettings): SynthesisJobData['voice'] {
   const base = { voiceId: voice.voiceId, name: voice.name, category: voice.category };
   if (voice.category !== 'cloned') return { ...base, engine: voice.engine };
   return { ...base, engine: { ...voice.engine, ...applySimilarity(voice.engine, settings.similarity_boost) }, similarityApplied: true };

@@ -1,7 +1,7 @@
 import { SpeechError } from '@platform/errors';
 
 /** Ends an admitted clone request's hold. Safe to call more than once. */
-export type LeaveClone = () => void;
+type LeaveClone = () => void;
 
 export interface CloneAdmission {
   /** Admits a voice upload of the account (throws 429 `too_many_requests` when it has too many in progress). */

@@ -113,7 +113,7 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
 }
 
 /** A display name only: path parts and control characters removed, bounded. */
-export function sanitizeFileName(name: string | undefined): string {
+function sanitizeFileName(name: string | undefined): string {
   // eslint-disable-next-line no-control-regex
   const base = (name ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return (base || 'sample').slice(0, 200);

@@ -2,8 +2,8 @@ import type { Request } from 'express';
 import { SEARCH_LABELS, type SearchLabel, type SortDirection, type VoiceCategory, type VoiceSearchCursor, type VoiceSearchQuery, type VoiceSortField } from '@platform/speech-store';
 import { badRequest } from '../speech-errors';
 
-export const SEARCH_PAGE_DEFAULT = 10;
-export const SEARCH_PAGE_MAX = 100;
+const SEARCH_PAGE_DEFAULT = 10;
+const SEARCH_PAGE_MAX = 100;
 
 const BOTH: readonly VoiceCategory[] = ['premade', 'cloned'];
 

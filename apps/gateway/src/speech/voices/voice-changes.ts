@@ -29,7 +29,7 @@ export interface VoiceChangeDeps {
 }
 
 /** Reads the multipart upload; called only once the account may change a voice. */
-export type ReadUpload = () => Promise<ParsedUpload>;
+type ReadUpload = () => Promise<ParsedUpload>;
 
 function toSamples(files: UploadedFile[]): SampleInput[] {
   return files.map((f) => ({ fileName: f.fileName, mimeType: sampleMediaType(f.bytes), bytes: f.bytes }));

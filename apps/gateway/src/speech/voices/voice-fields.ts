@@ -59,7 +59,7 @@ function parseBoolean(value: string | undefined, name: string): boolean {
 }
 
 /** The multipart fields of adding or editing a voice, read and checked before anything is done. */
-export interface VoiceForm {
+interface VoiceForm {
   /** Undefined: not given (editing: unchanged). */
   name?: string;
   /** Null: no description. Undefined: not given. */
