@@ -32,7 +32,7 @@ export function errorFrom(status: number, body: unknown): ApiError {
   return new ApiError(status, 'error', `request failed (HTTP ${status})`);
 }
 
-export type TokenSource = () => Promise<string>;
+type TokenSource = () => Promise<string>;
 
 export interface Api {
   /** The raw response (streams, audio); a non-2xx answer is thrown as ApiError. */

@@ -3,7 +3,7 @@
  * arrives, and playback starts with the first. Where the browser cannot feed MP3 to MSE, the whole file
  * is collected and then played (said in the result).
  */
-export interface StreamResult {
+interface StreamResult {
   chunks: number;
   bytes: number;
   /** Milliseconds from the request to the first audio handed to the player. */

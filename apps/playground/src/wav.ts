@@ -21,7 +21,7 @@ function mixDown(buffer: AudioBuffer): Float32Array {
   return mono;
 }
 
-export function encodeWav(samples: Float32Array, sampleRate: number): Blob {
+function encodeWav(samples: Float32Array, sampleRate: number): Blob {
   const bytes = new DataView(new ArrayBuffer(44 + samples.length * 2));
   const ascii = (offset: number, text: string) => [...text].forEach((c, i) => bytes.setUint8(offset + i, c.charCodeAt(0)));
   ascii(0, 'RIFF');

@@ -13,7 +13,7 @@ export type SpeechErrorStatus =
   | 'bad_request'
   | 'error';
 
-export interface SpeechErrorBody {
+interface SpeechErrorBody {
   detail: { status: SpeechErrorStatus; message: string };
 }
 

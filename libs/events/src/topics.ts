@@ -11,7 +11,7 @@ export const CONTENT_TOPIC_BASES: Record<ContentEntity, string> = {
   comment: 'content.comments',
 };
 
-export function topicPrefixFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+function topicPrefixFromEnv(env: NodeJS.ProcessEnv = process.env): string {
   return env.KAFKA_TOPIC_PREFIX ?? '';
 }
 

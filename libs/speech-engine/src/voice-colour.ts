@@ -66,7 +66,7 @@ export interface ColourOptions {
 }
 
 /** The Praat script that changes a piece's pitch and formants ("Change gender"). */
-export const CHANGE_VOICE_SCRIPT = path.resolve(__dirname, '..', 'praat', 'change-voice.praat');
+const CHANGE_VOICE_SCRIPT = path.resolve(__dirname, '..', 'praat', 'change-voice.praat');
 
 /** Shorter pieces than this are passed through: Praat cannot analyse the pitch of a few milliseconds. */
 const MIN_COLOUR_SECONDS = 0.1;

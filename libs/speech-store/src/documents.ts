@@ -33,7 +33,7 @@ export interface VoiceDoc {
   updatedAt: Date;
 }
 
-export interface PendingReservation {
+interface PendingReservation {
   jobId: string;
   characters: number;
   at: Date;
@@ -86,7 +86,7 @@ export interface HistoryDoc {
   audioBytes: number;
 }
 
-export interface VoiceSettingsDoc {
+interface VoiceSettingsDoc {
   /** `${accountId}:${voiceId}` so one account's settings for one voice is one document. */
   _id: string;
   accountId: string;

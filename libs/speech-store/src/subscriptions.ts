@@ -196,7 +196,7 @@ export function voiceQuotaExceeded(message: string): SpeechError {
   return new SpeechError(429, 'quota_exceeded', message);
 }
 
-export type VoiceChange = 'add' | 'edit';
+type VoiceChange = 'add' | 'edit';
 
 /** Why the plan refuses the change in this state, or null when it allows it. */
 function voiceChangeRefusal(store: SpeechStore, sub: SubscriptionDoc, kind: VoiceChange): SpeechError | null {

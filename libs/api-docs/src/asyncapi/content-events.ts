@@ -18,12 +18,12 @@ import { snapshotSchemas } from './snapshot-schemas';
 const SNAPSHOT_OF: Record<ContentEntity, keyof typeof snapshotSchemas> = { user: 'UserSnapshot', post: 'PostSnapshot', comment: 'CommentSnapshot' };
 
 /** Channel key for an entity's topic: `contentPosts` for `content.posts`. */
-export function topicChannelKey(entity: ContentEntity): string {
+function topicChannelKey(entity: ContentEntity): string {
   return `content${entity[0]!.toUpperCase()}${entity.slice(1)}s`;
 }
 
 /** Message key for an event type: `postCreated` for `post.created`. */
-export function eventMessageKey(type: ContentEventType): string {
+function eventMessageKey(type: ContentEventType): string {
   const [entity, change] = type.split('.') as [string, string];
   return `${entity}${change[0]!.toUpperCase()}${change.slice(1)}`;
 }

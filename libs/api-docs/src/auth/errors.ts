@@ -6,7 +6,7 @@ import { jsonResponse, responseRef, schemaRef, type JsonObject } from '../speech
  * and §7 (`invalid_dpop_proof`, `use_dpop_nonce`), and the administration API's `not_found` and `conflict`.
  * apps/auth/test/openapi-document.test.ts keeps the list equal to apps/auth/src/oauth/oauth-error.ts.
  */
-export const OAUTH_ERROR_CODES = [
+const OAUTH_ERROR_CODES = [
   'invalid_request',
   'invalid_client',
   'invalid_grant',
@@ -35,7 +35,7 @@ export const OAUTH_ERROR_CODES = [
   'invalid_software_statement',
 ] as const;
 
-export const ADMIN_ERROR_CODES = ['not_found', 'conflict'] as const;
+const ADMIN_ERROR_CODES = ['not_found', 'conflict'] as const;
 
 export const oauthErrorSchemas: JsonObject = {
   OAuthError: {

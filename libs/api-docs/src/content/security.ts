@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../speech/json-helpers';
 
 /** The scopes of the content API (apps/auth/src/oauth/scopes.ts issues them; the gateway checks them). */
-export type ContentScope = 'content:read' | 'content:write';
+type ContentScope = 'content:read' | 'content:write';
 
 const SCOPES: Record<ContentScope, string> = {
   'content:read': 'Read posts and profiles (REST GET, GraphQL queries). `content:write` includes it.',

@@ -7,7 +7,7 @@ import type { JsonObject } from './json-helpers';
  * The type check below fails the build when `@platform/errors` gains or loses a status that is not
  * listed here, so the document cannot drift from the code's list.
  */
-export const SPEECH_ERROR_STATUSES = [
+const SPEECH_ERROR_STATUSES = [
   'invalid_api_key',
   'unauthorized',
   'quota_exceeded',

@@ -5,7 +5,7 @@ import type { JsonObject } from '../json-helpers';
 export const MAX_TEXT_CHARS = 5000;
 
 /** The `output_format` values, from the engine's own list. */
-export const outputFormatIds = (): string[] => OUTPUT_FORMATS.map((f) => f.id);
+const outputFormatIds = (): string[] => OUTPUT_FORMATS.map((f) => f.id);
 
 /** The media types of the audio, without parameters (`audio/pcm;rate=16000` is `audio/pcm`). */
 export const audioMediaTypes = (): string[] => [...new Set(OUTPUT_FORMATS.map((f) => f.contentType.split(';')[0]!))];
