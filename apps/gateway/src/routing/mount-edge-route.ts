@@ -62,6 +62,7 @@ function forwarder(route: EdgeRoute, upstream: Upstream, ctx: EdgeRouteContext) 
   const drop = route.authentication ? CREDENTIAL_HEADERS : undefined;
   return (req: Request, res: Response): void => {
     const caller = route.authentication ? req.identity! : ANONYMOUS;
+    // A GraphQL POST's body was consumed at the edge (graphql-request.ts): what was read is sent, even empty.
     const body = route.body === 'graphql' && req.method === 'POST' ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : undefined;
     const work = ctx.signIdentity({ ...caller, clientAddress: clientAddress(req) }).then((identity) =>
       forward(req, res, upstream, req.originalUrl, {
