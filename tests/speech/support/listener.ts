@@ -8,20 +8,29 @@ export interface Listener {
   heard(bytes: number): void;
   /** The longest silence after the first audio so far (seconds). */
   readonly longestSilenceSeconds: number;
+  /** The longest silence that was still going on at or after `atMs` (`performance.now()` time; seconds). */
+  longestSilenceEndingAfter(atMs: number): number;
 }
 
 export function listener(bytesPerSecond: number): Listener {
   let playsUntil: number | null = null;
   let longest = 0;
+  const silences: { endMs: number; seconds: number }[] = [];
   return {
     heard(bytes) {
       const now = performance.now();
       if (bytes <= 0) return;
-      if (playsUntil !== null && now > playsUntil) longest = Math.max(longest, (now - playsUntil) / 1000);
+      if (playsUntil !== null && now > playsUntil) {
+        longest = Math.max(longest, (now - playsUntil) / 1000);
+        silences.push({ endMs: now, seconds: (now - playsUntil) / 1000 });
+      }
       playsUntil = Math.max(playsUntil ?? now, now) + (bytes / bytesPerSecond) * 1000;
     },
     get longestSilenceSeconds() {
       return longest;
+    },
+    longestSilenceEndingAfter(atMs) {
+      return silences.reduce((max, s) => (s.endMs >= atMs ? Math.max(max, s.seconds) : max), 0);
     },
   };
 }
