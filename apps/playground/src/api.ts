@@ -4,7 +4,7 @@
  * `{errors: [{message, extensions: {code}}]}`, OAuth's `{error, error_description}` and content REST's
  * `{error: {code, message}}` or `{error}`.
  */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,

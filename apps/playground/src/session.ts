@@ -6,12 +6,12 @@ import * as oauth from 'oauth4webapi';
  * page's Content-Security-Policy admits no script but its own, which is what keeps them from others.
  */
 /** `speech:keys`: the API keys tab creates and revokes the account's keys (docs/speech.md "API keys"). */
-export const SCOPE = 'openid profile email speech:read speech:write speech:keys content:read content:write offline_access';
+const SCOPE = 'openid profile email speech:read speech:write speech:keys content:read content:write offline_access';
 
 const PENDING = 'playground.pending';
 const TOKENS = 'playground.tokens';
 
-export interface Person {
+interface Person {
   sub: string;
   name?: string;
   email?: string;

@@ -1,3 +1,5 @@
+import type { PostStatus, UserRole, UserStatus } from './closed-lists';
+
 /**
  * What an event's `data` carries: the entity after the change, in the GraphQL shape (field names
  * of the content API's GraphQL schema), so the gateway can answer a subscription's selection without calling content.
@@ -6,10 +8,6 @@
  * Fields a snapshot cannot carry (connections such as `posts`, `comments`, `replies`) need a
  * call to content's GraphQL endpoint.
  */
-export type UserStatus = 'ACTIVE' | 'INACTIVE' | 'PENDING' | 'SUSPENDED' | 'DELETED';
-export type Role = 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
-export type PostStatus = 'DRAFT' | 'PUBLISHED' | 'ARCHIVED' | 'DELETED';
-
 export interface UserSnapshot {
   id: string;
   localId: string;
@@ -19,7 +17,7 @@ export interface UserSnapshot {
   email: string;
   avatar: string | null;
   status: UserStatus;
-  role: Role;
+  role: UserRole;
   createdAt: string;
   updatedAt: string | null;
 }

@@ -1,3 +1,21 @@
+import { ROLES } from '@platform/identity';
+import {
+  RETIRED_POST_STATUSES,
+  RETIRED_ROLES,
+  RETIRED_USER_STATUSES,
+  SETTABLE_POST_STATUSES,
+  SETTABLE_USER_STATUSES,
+} from '@platform/events';
+
+/**
+ * A closed list's GraphQL enum, written from its owner (libs/events closed-lists.ts) so the schema cannot
+ * drift from the models and snapshots: the current values, then the retired ones, deprecated.
+ */
+function enumType(name: string, current: readonly string[], retired: readonly string[], reason: string): string {
+  const values = [...current, ...retired.map((value) => `${value} @deprecated(reason: ${JSON.stringify(reason)})`)];
+  return `enum ${name} {\n${values.map((value) => `  ${value}`).join('\n')}\n}`;
+}
+
 /**
  * The content API's GraphQL schema, kept once: content serves Query and Mutation, the gateway
  * serves Subscription from Kafka events. Where the interface lists variants we take the fuller one
@@ -24,25 +42,9 @@ directive @cache(ttl: Int!) on FIELD_DEFINITION
 """At most limit calls per caller per duration seconds."""
 directive @rateLimit(limit: Int!, duration: Int!) on FIELD_DEFINITION
 
-enum UserStatus {
-  ACTIVE
-  INACTIVE
-  PENDING
-  SUSPENDED
-  DELETED @deprecated(reason: "Earlier schema variant; deleted users are removed.")
-}
-enum Role {
-  ADMIN
-  MODERATOR
-  USER
-  GUEST @deprecated(reason: "Earlier schema variant; anonymous callers have no role.")
-}
-enum PostStatus {
-  DRAFT
-  PUBLISHED
-  ARCHIVED
-  DELETED @deprecated(reason: "Earlier schema variant; deleted posts are removed.")
-}
+${enumType('UserStatus', SETTABLE_USER_STATUSES, RETIRED_USER_STATUSES, 'Earlier schema variant; deleted users are removed.')}
+${enumType('Role', ROLES, RETIRED_ROLES, 'Earlier schema variant; anonymous callers have no role.')}
+${enumType('PostStatus', SETTABLE_POST_STATUSES, RETIRED_POST_STATUSES, 'Earlier schema variant; deleted posts are removed.')}
 enum SortOrder { ASC DESC }
 enum UserOrderField { NAME EMAIL CREATED_AT UPDATED_AT }
 enum PostOrderField { TITLE CREATED_AT PUBLISHED_AT VIEW_COUNT }

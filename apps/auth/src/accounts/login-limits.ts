@@ -30,7 +30,7 @@ interface LoginSubject {
   address: string;
 }
 
-export type Admission = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type Admission = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 // Namespaced by the auth database so separate deployments (and test runs) sharing a Redis do not share counters.
 export const accountLimitKey = (db: string, email: string) => `auth:login-failures:${db}:account:${sha256(emailKeyOf(email))}`;

@@ -80,7 +80,7 @@ export async function createApiKey(
   return { key, doc: created.toObject() };
 }
 
-export interface ApiKeyLookup {
+interface ApiKeyLookup {
   accountId: string;
   plan: string;
   keyId: string;
@@ -103,7 +103,7 @@ export async function listApiKeys(model: Model<ApiKeyDoc>, accountId?: string): 
   return model.find(accountId ? { accountId } : {}).sort({ createdAt: 1 }).limit(1000).lean<ApiKeyDoc[]>();
 }
 
-export interface ApiKeyPage {
+interface ApiKeyPage {
   items: ApiKeyDoc[];
   /** The last item's id when more follow (pass it as `startAfter`); null on the last page. */
   nextStartAfter: string | null;

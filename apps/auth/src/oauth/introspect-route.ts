@@ -48,7 +48,7 @@ function sendNoStoreJwt(res: ServerResponse, jwt: string): void {
   res.end(jwt);
 }
 
-export async function introspect(deps: Deps, token: string): Promise<Introspection> {
+async function introspect(deps: Deps, token: string): Promise<Introspection> {
   if (looksLikeJwt(token)) {
     const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
     if (!claims || (await isAccessTokenRevoked(deps.redis, claims.jti))) return { active: false };

@@ -6,7 +6,7 @@ import type { Deps } from '../deps';
 const SESSION_COOKIE = 'auth_sid';
 const CSRF_COOKIE = 'auth_csrf';
 
-export function cookies(req: Request): Record<string, string> {
+function cookies(req: Request): Record<string, string> {
   // Prototype-free: cookie names are the client's (`constructor`, `__proto__`).
   const out = Object.create(null) as Record<string, string>;
   const header = req.headers.cookie;

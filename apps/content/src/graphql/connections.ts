@@ -25,7 +25,7 @@ export interface PageArgs {
   before?: string | null;
 }
 
-export interface Edge<T> {
+interface Edge<T> {
   node: T;
   cursor: string;
 }

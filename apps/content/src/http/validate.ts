@@ -5,7 +5,7 @@ import { ContentValidationError } from './rest-errors';
  * type, so an operator object such as {"$gt": ""} is a validation error naming the property and
  * never reaches a MongoDB query.
  */
-export type Body = Record<string, unknown>;
+type Body = Record<string, unknown>;
 
 export function requireObjectBody(body: unknown): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

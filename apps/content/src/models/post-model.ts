@@ -1,6 +1,7 @@
+import { POST_STATUSES, type PostStatus } from '@platform/events';
 import { Schema, type Connection, type Model } from 'mongoose';
 
-export type PostStatus = 'DRAFT' | 'PUBLISHED' | 'ARCHIVED' | 'DELETED';
+export type { PostStatus };
 
 /** The fields GraphQL lists posts by (`PostOrderField`). */
 export const POST_ORDERS = ['createdAt', 'titleLower', 'publishedAtSort', 'viewCount'] as const;
@@ -46,7 +47,7 @@ const schema = new Schema<PostDoc>(
     slug: { type: String, required: true },
     content: { type: String, required: true },
     excerpt: { type: String, default: null },
-    status: { type: String, required: true },
+    status: { type: String, required: true, enum: POST_STATUSES },
     published: { type: Boolean, required: true },
     publishedAt: { type: Date, default: null },
     publishedAtSort: { type: Date, required: true },

@@ -1,7 +1,7 @@
+import { USER_ROLES, USER_STATUSES, type UserRole, type UserStatus } from '@platform/events';
 import { Schema, type Connection, type Model } from 'mongoose';
 
-export type UserStatus = 'ACTIVE' | 'INACTIVE' | 'PENDING' | 'SUSPENDED' | 'DELETED';
-export type UserRole = 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
+export type { UserRole, UserStatus };
 
 /** The fields users are listed by (GraphQL `UserOrderField`, the REST list's `createdAt`). */
 export const USER_ORDERS = ['nameLower', 'email', 'createdAt', 'updatedAtSort'] as const;
@@ -31,8 +31,8 @@ const schema = new Schema<UserDoc>(
     nameLower: { type: String, required: true },
     email: { type: String, required: true },
     avatar: { type: String, default: null },
-    status: { type: String, required: true, default: 'ACTIVE' },
-    role: { type: String, required: true, default: 'USER' },
+    status: { type: String, required: true, enum: USER_STATUSES, default: 'ACTIVE' },
+    role: { type: String, required: true, enum: USER_ROLES, default: 'USER' },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, default: null },
     updatedAtSort: { type: Date, required: true },

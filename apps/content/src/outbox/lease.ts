@@ -8,7 +8,7 @@ import type { LeaseDoc, LeaseModel } from '../models/lease-model';
  * The holder renews at most every third of the TTL; until then it trusts its last renewal (the
  * server's deadline is at least a TTL after the renewal was sent).
  */
-export interface Lease {
+interface Lease {
   /** True when the caller holds the lease now (taken, renewed, or renewed recently enough). */
   hold: () => Promise<boolean>;
   /** Gives the lease up at once, if the caller holds it. */

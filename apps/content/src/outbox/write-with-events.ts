@@ -20,7 +20,7 @@ export interface EntityEvent {
   event: ContentEvent;
 }
 
-export interface Written<T> {
+interface Written<T> {
   result: T;
   events: EntityEvent[];
 }

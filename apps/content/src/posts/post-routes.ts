@@ -11,7 +11,7 @@ import { mergeFields, parseRestPostBody, replacementFields } from './rest-post-i
 import { slugify } from './slug';
 
 /** Maximum REST `limit` (the content API leaves it open). */
-export const MAX_LIMIT = 100;
+const MAX_LIMIT = 100;
 const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit', 'category', 'tag']);
 
 /** Post ids are positive integers; anything else cannot name a post, so it is a 404 like a missing one. */

@@ -2,7 +2,7 @@ import type { ContentDeps } from '../domain/deps';
 import type { UserDoc } from '../models';
 import { countAll } from '../models/count';
 
-export interface UserPage {
+interface UserPage {
   users: UserDoc[];
   total: number;
 }

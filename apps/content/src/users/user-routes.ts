@@ -1,3 +1,4 @@
+import { SETTABLE_USER_STATUSES } from '@platform/events';
 import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
 import { notFoundError } from '../domain/domain-errors';
@@ -13,7 +14,7 @@ const MAX_USER_LIMIT = 100;
 const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit']);
 const WRITABLE: ReadonlySet<string> = new Set(['name', 'email', 'avatar', 'status', 'roles']);
 const READ_ONLY: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);
-const STATUSES: ReadonlySet<string> = new Set(['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED']);
+const STATUSES: ReadonlySet<string> = new Set(SETTABLE_USER_STATUSES);
 // A Map: looked up with the client's strings, which a plain object would answer for `constructor` too.
 const REST_ROLES: ReadonlyMap<string, UserRole> = new Map([['ROLE_ADMIN', 'ADMIN'], ['ROLE_MODERATOR', 'MODERATOR'], ['ROLE_USER', 'USER']]);
 

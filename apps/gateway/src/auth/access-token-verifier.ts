@@ -3,7 +3,7 @@
  * access token locally (signature from the JWKS cache, issuer, audience, expiry, revocation) and,
  * for DPoP, the proof (htm, htu, freshness, replay, key binding `cnf.jkt`).
  */
-export interface AccessTokenInput {
+interface AccessTokenInput {
   token: string;
   scheme: 'Bearer' | 'DPoP';
   proof?: string;
@@ -16,7 +16,7 @@ export interface AccessTokenInput {
   revocation?: 'check' | 'deferred';
 }
 
-export interface VerifiedAccessToken {
+interface VerifiedAccessToken {
   sub: string;
   scope: string;
   clientId?: string;

@@ -3,7 +3,7 @@ import type { Logger } from '@platform/logger';
 import type { ApiKeyResolver } from './api-key-cache';
 
 /** Channel on which auth publishes the id of every revoked API key (docs/architecture.md). */
-export const API_KEY_REVOKED_CHANNEL = 'auth:api-key-revoked';
+const API_KEY_REVOKED_CHANNEL = 'auth:api-key-revoked';
 
 /**
  * Clears revoked keys from this replica's cache as soon as auth announces them. Pub/sub has no

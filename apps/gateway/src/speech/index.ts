@@ -27,7 +27,7 @@ import { ttsRoutes } from './tts/tts-routes';
  * (which set `req.identity`), and hands WebSocket upgrades to `handleUpgrade` (WebSocket requests
  * authenticate inside the protocol, see docs/speech.md).
  */
-export interface SpeechEdgeConfig {
+interface SpeechEdgeConfig {
   REDIS_URL: string;
   /** Used to build absolute `preview_url`s. */
   PUBLIC_URL: string;

@@ -1,3 +1,4 @@
+import { POST_STATUSES, USER_ROLES, USER_STATUSES } from '@platform/events';
 import type { JsonValue } from '../document';
 
 /** JSON Schemas of the event snapshots (libs/events snapshots.ts): the entity in the GraphQL API's field names. */
@@ -10,12 +11,12 @@ const authorProperties: Record<string, JsonValue> = {
   localId: { type: 'string', description: 'The account id.' },
   name: { type: 'string' },
   avatar: nullableString,
-  status: { enum: ['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED', 'DELETED'] },
-  role: { enum: ['ADMIN', 'MODERATOR', 'USER', 'GUEST'] },
+  status: { enum: [...USER_STATUSES] },
+  role: { enum: [...USER_ROLES] },
   createdAt: dateTime,
   updatedAt: nullableDateTime,
 };
-const postStatus: JsonValue = { enum: ['DRAFT', 'PUBLISHED', 'ARCHIVED', 'DELETED'] };
+const postStatus: JsonValue = { enum: [...POST_STATUSES] };
 
 export const snapshotSchemas = {
   UserSnapshot: {

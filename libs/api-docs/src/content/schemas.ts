@@ -1,3 +1,4 @@
+import { SETTABLE_POST_STATUSES, SETTABLE_USER_STATUSES } from '@platform/events';
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
 /** The email check of content's input readers (apps/content/src/http/validate.ts `isEmail`), which is narrower than RFC 5321. */
@@ -59,7 +60,7 @@ export const contentSchemas: JsonObject = {
       content: { type: 'string' },
       excerpt: { type: ['string', 'null'] },
       published: { type: 'boolean', description: 'true exactly when `status` is PUBLISHED.' },
-      status: { type: 'string', enum: ['DRAFT', 'PUBLISHED', 'ARCHIVED'] },
+      status: { type: 'string', enum: [...SETTABLE_POST_STATUSES] },
       createdAt: isoTime,
       updatedAt: nullableIsoTime,
       publishedAt: { ...nullableIsoTime, description: 'Set on first publication, never cleared.' },
@@ -94,7 +95,7 @@ export const contentSchemas: JsonObject = {
       name: { type: 'string' },
       email: { type: 'string', description: 'As the account holds it (accounts made at the authorization server were checked there).' },
       avatar: { type: ['string', 'null'] },
-      status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED'] },
+      status: { type: 'string', enum: [...SETTABLE_USER_STATUSES] },
       roles: { type: 'array', minItems: 1, items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] } },
       createdAt: isoTime,
       updatedAt: nullableIsoTime,
@@ -109,7 +110,7 @@ export const contentSchemas: JsonObject = {
       name: { type: 'string', minLength: 1, maxLength: 100 },
       email: EMAIL,
       avatar: { type: ['string', 'null'], format: 'uri', maxLength: 2048, description: 'An http(s) URL; "" or null clears it.' },
-      status: { type: 'string', enum: ['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED'] },
+      status: { type: 'string', enum: [...SETTABLE_USER_STATUSES] },
       roles: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] } },
     },
     example: { name: 'Ada L.' },

@@ -4,7 +4,7 @@ import { API_KEY_SCOPES } from '@platform/oauth-resource';
 
 const API_KEY_NAME_MAX = 100;
 const API_KEY_PAGE_DEFAULT = 20;
-export const API_KEY_PAGE_MAX = 100;
+const API_KEY_PAGE_MAX = 100;
 const KEY_ID = /^key_[0-9a-f]{16}$/;
 
 const bad = (message: string) => new SpeechError(400, 'bad_request', message);

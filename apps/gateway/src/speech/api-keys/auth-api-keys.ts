@@ -31,7 +31,7 @@ export class MintRefused extends Error {
 }
 
 /** A key minted with the caller's access token: auth caps it at the token's scopes and binds it to the token's grant. */
-export interface NewApiKey {
+interface NewApiKey {
   name: string;
   scopes?: string[];
   accessToken: string;

@@ -50,7 +50,7 @@ export function playerModel(): PlayerModel {
 }
 
 /** Audio arriving: when (ms) and how many seconds of it. */
-export interface Arrival {
+interface Arrival {
   atMs: number;
   seconds: number;
 }

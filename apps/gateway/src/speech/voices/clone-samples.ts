@@ -4,7 +4,7 @@ import { AnalysisPoolFull, MEDIA_TYPES, VoiceChangedMeanwhile, sniffContainer, t
 import { voiceChanged, type SampleDoc, type SampleInput } from '@platform/speech-store';
 import { UPLOAD_LIMITS } from './upload-limits';
 
-export interface Cloned {
+interface Cloned {
   analysis: VoiceAnalysis & { timbreDistance: number };
   engineParams: EngineVoiceParams;
   /** The new samples, stored by the analysis thread under the voice id given (the kept ones are not stored again). */
