@@ -12,6 +12,7 @@
 //
 //   node bench/capacity/bench.mjs                     # ramp 1 … 2 × capacity, 3 workers
 //   node bench/capacity/bench.mjs --soak 600          # the 10-minute soak at 120 % of capacity
+//   node bench/capacity/bench.mjs --kill 5            # five rounds: capacity streams, the busiest worker SIGKILLed mid-stream
 //
 // Options: [--workers 3] [--slots 0 (0: each worker calibrates at boot; N: WORKER_REALTIME_STREAMS=N)]
 //          [--cores-per-worker <cores ÷ workers>] [--max-slots 16 (WORKER_CONCURRENCY)] [--threads 1]
@@ -50,6 +51,7 @@ const { values: args } = parseArgs({
     voice: { type: 'string' },
     model: { type: 'string', default: 'neural' },
     soak: { type: 'string' },
+    kill: { type: 'string' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -101,6 +103,21 @@ function silences(arrivals) {
   return { longest, total };
 }
 
+/** The longest silence still going on at or after `atMs` (arrival times on the same clock). */
+function longestSilenceAfter(arrivals, atMs) {
+  let playedUntil = -1;
+  let longest = 0;
+  for (const { t, bytes } of arrivals) {
+    if (playedUntil < 0) playedUntil = t;
+    else if (t > playedUntil) {
+      if (t >= atMs) longest = Math.max(longest, t - playedUntil);
+      playedUntil = t;
+    }
+    playedUntil += (bytes / BYTES_PER_SECOND) * 1000;
+  }
+  return longest;
+}
+
 // ---------- the floor: the engine in-process, one inference thread per worker ----------
 const settings = engine.parseVoiceSettings({});
 const params = engine.renderParams(engine.findPremadeVoice(VOICE).engine, settings);
@@ -132,9 +149,7 @@ async function startPipeline() {
     PIPER_VOICES_DIR: piperDir,
   });
   const cores = args['cores-per-worker'] ?? (CORES / WORKERS).toFixed(2);
-  const workers = [];
-  // One after the other: a worker calibrates alone, not against the others' calibrations.
-  for (let i = 0; i < WORKERS; i++) {
+  const startWorker = async (i) => {
     const port = await freePort();
     const metricsPort = await freePort();
     const worker = await startProcess(`synthesis-worker-${i}`, path.join(root, 'apps/synthesis-worker/dist/main.js'), {
@@ -157,14 +172,18 @@ async function startPipeline() {
     worker.child.stdout.on('data', (chunk) => {
       for (const line of chunk.toString().split('\n')) if (/could not renew lock|lost by its worker|missing lock/i.test(line)) log.lockLosses++;
     });
-    workers.push({ ...worker, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, log });
-  }
+    return { ...worker, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, log };
+  };
+  const workers = [];
+  // One after the other: a worker calibrates alone, not against the others' calibrations.
+  for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(i));
   const redis = new Redis(env.REDIS_URL);
   return {
     url: edge.url,
     edge,
     workers,
     cores,
+    startWorker,
     async stop() {
       await Promise.all([edge.stop(), ...workers.map((w) => w.stop())]);
       const keys = await redis.keys(`bull:${queue}:*`);
@@ -348,6 +367,50 @@ async function soak(p, capacity, seconds) {
   console.log(`growth after the first minute (MB): ${processes.map((x, i) => `${x.name} ${(last.rss[i] - warm.rss[i]).toFixed(1)}`).join(', ')}`);
 }
 
+// ---------- kills: capacity streams, the busiest worker SIGKILLed mid-stream ----------
+/** A `/stream` request whose arrivals (absolute `performance.now()` ms) can be watched while it runs. */
+function trackedStream(p, i) {
+  const arrivals = [];
+  const done = new Promise((resolve) => {
+    const req = http.request(`${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.on('data', (chunk) => arrivals.push({ t: performance.now(), bytes: chunk.length }));
+      res.on('end', () => resolve({ status: res.statusCode, complete: res.complete }));
+      res.on('error', () => resolve({ status: 0, complete: false }));
+    });
+    req.on('error', () => resolve({ status: 0, complete: false }));
+    req.end(JSON.stringify({ text: textFor(i), model_id: MODEL_ID }));
+  });
+  return { arrivals, done };
+}
+
+async function kills(p, capacity, rounds) {
+  console.log(`\nkills: ${rounds} rounds of ${capacity} streams (the slots); once every stream has 3 s of audio, the worker with the most jobs in hand is SIGKILLed (replaced after the round)`);
+  const silencesAfterKill = [];
+  let failed = 0;
+  let killedStreams = 0;
+  for (let r = 0; r < rounds; r++) {
+    const live = Array.from({ length: capacity }, (_, i) => trackedStream(p, r * capacity + i));
+    const audioBytes = (s) => s.arrivals.reduce((n, a) => n + a.bytes, 0);
+    while (!live.every((s) => audioBytes(s) >= 3 * BYTES_PER_SECOND)) await new Promise((res) => setTimeout(res, 20));
+    const inUse = await Promise.all(p.workers.map(async (w) => sum(samples(await (await fetch(w.metricsUrl)).text(), 'synthesis_worker_realtime_slots_in_use'))));
+    const victim = p.workers[inUse.indexOf(Math.max(...inUse))];
+    const killAt = performance.now();
+    victim.child.kill('SIGKILL');
+    killedStreams += Math.max(...inUse);
+    p.workers.splice(p.workers.indexOf(victim), 1);
+    const results = await Promise.all(live.map((s) => s.done));
+    // Replaced once the round is over: on one machine its boot calibration would compete with the streams
+    // (on a cluster it boots on a node of its own); the survivors' takeover slots carry the killed streams.
+    p.workers.push(await p.startWorker(`r${r}`));
+    failed += results.filter((x) => x.status !== 200 || !x.complete).length;
+    for (const s of live) silencesAfterKill.push(longestSilenceAfter(s.arrivals, killAt));
+    console.log(`  round ${r + 1}: killed ${victim.name} holding ${Math.max(...inUse)} of ${capacity} streams; longest silence after the kill per stream (ms): ${live.map((s) => fmt(longestSilenceAfter(s.arrivals, killAt))).join(', ')}`);
+  }
+  const sp = spread(silencesAfterKill);
+  console.log(`streams: ${silencesAfterKill.length} (${killedStreams} on a killed worker), failed or cut: ${failed}`);
+  console.log(`longest silence after the kill (ms), every stream: p50 ${fmt(sp.p50)}, p99 ${fmt(sp.p99)}, max ${fmt(sp.max)}`);
+}
+
 // ---------- main ----------
 const cpu = spawnSync('nproc').stdout?.toString().trim();
 console.log(`real-time capacity benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}, voice ${VOICE}, ${WORKERS} workers, ${args.chars}-character texts as ${FORMAT}, SPEECH_QUEUE_WAIT_MS ${args['wait-ms']}`);
@@ -358,6 +421,7 @@ try {
   await streamOnce(pipeline, 0); // warm the queue and a worker
   await floorOnce(0);
   if (args.soak) await soak(pipeline, capacity, Number(args.soak));
+  else if (args.kill) await kills(pipeline, capacity, Number(args.kill));
   else await ramp(pipeline, capacity);
 } finally {
   await pipeline.stop();
