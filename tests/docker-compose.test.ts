@@ -1,12 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { parse } from 'yaml';
 import type { ZodTypeAny } from 'zod';
 import { authConfigShape } from '../apps/auth/src/config';
-import { contentConfigShape } from '../apps/content/src/config';
-import { gatewayConfigShape } from '../apps/gateway/src/config';
-import { workerConfigShape } from '../apps/synthesis-worker/src/config';
+import SERVICES from '../deploy/helm/platform/services.json';
 
 interface ComposeService {
   image?: string;
@@ -92,33 +91,148 @@ function environmentOf(service: ComposeService): Record<string, string> {
   }));
 }
 
-const apps: Array<[string, Record<string, ZodTypeAny>]> = [
-  ['auth', authConfigShape],
-  ['content', contentConfigShape],
-  ['gateway', gatewayConfigShape],
-  ['synthesis-worker', workerConfigShape],
-];
+/** An entry of the service manifest (deploy/helm/platform/services.json), the one list of the apps. */
+type Service = (typeof SERVICES)[number];
+type Shape = Record<string, ZodTypeAny>;
+
+/** The apps compose must run: the service manifest's names. */
+const apps = SERVICES.map((service) => service.name);
+
+/** An app's configuration shape: the one `…ConfigShape` its `src/config.ts` exports (apps/<app>/src/config.ts). */
+async function configShapeOf(app: string): Promise<Shape> {
+  const exports = (await import(path.join(repo, 'apps', app, 'src', 'config'))) as Record<string, unknown>;
+  const shapes = Object.entries(exports).filter(([name]) => name.endsWith('ConfigShape'));
+  if (shapes.length !== 1) throw new Error(`apps/${app}/src/config.ts exports ${shapes.length} …ConfigShape, not one`);
+  return shapes[0]![1] as Shape;
+}
+
+/** The app a compose service runs (`node apps/<app>/dist/main.js`); the stores and the seed run none. */
+function appOf(service: ComposeService): string | undefined {
+  const command = Array.isArray(service.command) ? service.command.join(' ') : (service.command ?? '');
+  return /^node apps\/([a-z0-9-]+)\/dist\/main\.js$/.exec(command)?.[1];
+}
+
+/** The variable that carries an internal app's address, as `npm start` names it (scripts/start.mjs): AUTH_URL, CONTENT_URL. */
+const urlVariableOf = (app: string): string => `${app.toUpperCase().replaceAll('-', '_')}_URL`;
+
+/** Every app waits for the three stores to be healthy (compose starts no app against a store still booting). */
+const STORES = ['kafka', 'mongo', 'redis'];
+
+/**
+ * Where docker-compose.yml and the service manifest disagree. Compose cannot read the manifest, so this is what
+ * keeps its app services in step with it: the same apps; each listening on its manifest port (PORT, the
+ * healthcheck, published on the host when it serves `public`, only exposed on the compose network otherwise);
+ * each internal app reached at `http://<name>:<port>` under its `<NAME>_URL`; each app waiting for the stores and
+ * for every internal app whose `<NAME>_URL` its configuration shape reads.
+ */
+function composeDisagreements(manifest: Service[], services: Record<string, ComposeService>, shapes: Map<string, Shape>): string[] {
+  const problems: string[] = [];
+  const composed = new Map(Object.entries(services).flatMap(([name, service]) => {
+    const app = appOf(service);
+    return app ? [[name, { app, service }] as const] : [];
+  }));
+  for (const { name } of manifest) if (!composed.has(name)) problems.push(`${name}: in the service manifest, not in docker-compose.yml`);
+  for (const [name, { app }] of composed) {
+    if (!manifest.some((service) => service.name === name)) problems.push(`${name}: in docker-compose.yml, not in the service manifest`);
+    if (app !== name) problems.push(`${name}: runs apps/${app}, not apps/${name}`);
+  }
+  const internal = manifest.filter((service) => service.serves === 'internal');
+  const entry = manifest.find((service) => service.serves === 'public');
+  for (const { name, port, serves } of manifest) {
+    const service = composed.get(name)?.service;
+    if (!service) continue;
+    const env = environmentOf(service);
+    if (env.PORT !== String(port)) problems.push(`${name}: PORT ${env.PORT}, the manifest says ${port}`);
+    if (!JSON.stringify(service.healthcheck ?? null).includes(`http://127.0.0.1:${port}/healthz`)) {
+      problems.push(`${name}: its healthcheck does not ask port ${port}`);
+    }
+    const published = (service.ports ?? []).map(String);
+    const exposed = (service.expose ?? []).map(String);
+    if (serves === 'public' && !published.includes(`${port}:${port}`)) problems.push(`${name}: serves public but does not publish ${port}:${port}`);
+    if (serves !== 'public' && (published.length > 0 || !exposed.includes(String(port)))) {
+      problems.push(`${name}: serves ${serves}: publishes ${JSON.stringify(published)}, exposes ${JSON.stringify(exposed)}; expected only ${port} exposed`);
+    }
+    if (entry && env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== `http://localhost:${entry.port}`) {
+      problems.push(`${name}: PUBLIC_URL ${env.PUBLIC_URL}, the entry point is ${entry.name} on ${entry.port}`);
+    }
+    for (const other of internal) {
+      const url = env[urlVariableOf(other.name)];
+      if (url !== undefined && url !== `http://${other.name}:${other.port}`) {
+        problems.push(`${name}: ${urlVariableOf(other.name)} ${url}, the manifest says http://${other.name}:${other.port}`);
+      }
+    }
+    const shape = shapes.get(name) ?? {};
+    const expected = [...STORES, ...internal.filter((other) => urlVariableOf(other.name) in shape).map((other) => other.name)].sort();
+    const dependsOn = (service.depends_on ?? {}) as Record<string, { condition?: string }>;
+    const actual = Object.keys(dependsOn).sort();
+    if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`${name}: depends on ${actual.join(', ')}; expected ${expected.join(', ')}`);
+    for (const [dependency, { condition }] of Object.entries(dependsOn)) {
+      if (condition !== 'service_healthy') problems.push(`${name}: waits for ${dependency} to be ${condition}, not service_healthy`);
+    }
+  }
+  return problems;
+}
+
+/** The configuration shapes of the manifest's apps, loaded before the tests. */
+const shapes = new Map<string, Shape>();
+beforeAll(async () => {
+  for (const app of apps) shapes.set(app, await configShapeOf(app));
+});
+
+/** A copy of the service manifest, written to a temporary file and read back, as a changed manifest would be read. */
+function manifestCopy(change: (services: Service[]) => Service[]): Service[] {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'compose-manifest-')), 'services.json');
+  fs.writeFileSync(file, JSON.stringify(change(structuredClone(SERVICES)), null, 2));
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Service[];
+}
 
 describe('docker-compose.yml', () => {
   it('runs the three dependencies and the four apps', () => {
-    for (const name of ['redis', 'kafka', 'mongo', ...apps.map(([app]) => app)]) {
+    expect(apps.length).toBeGreaterThanOrEqual(4);
+    for (const name of ['redis', 'kafka', 'mongo', ...apps]) {
       expect(compose.services).toHaveProperty(name);
     }
   });
 
-  it.each(apps)('sets every variable %s requires, and each has a healthcheck', (app, shape) => {
+  describe('its apps are the service manifest\'s (deploy/helm/platform/services.json)', () => {
+    it('the same apps, ports, addresses and dependencies', () => {
+      expect(composeDisagreements(SERVICES, compose.services, shapes)).toEqual([]);
+    });
+
+    it('a service missing from the manifest (a temporary copy) is a disagreement, and so is one missing from compose', () => {
+      const withoutContent = manifestCopy((services) => services.filter((service) => service.name !== 'content'));
+      expect(composeDisagreements(withoutContent, compose.services, shapes)).toEqual(expect.arrayContaining([
+        'content: in docker-compose.yml, not in the service manifest',
+        // The gateway reads CONTENT_URL, but content is no internal app of this manifest: it should not wait for it.
+        'gateway: depends on auth, content, kafka, mongo, redis; expected auth, kafka, mongo, redis',
+      ]));
+      const added = manifestCopy((services) => [...services, { name: 'search', valuesKey: 'search', port: 8084, metricsPort: 9468, serves: 'internal' }]);
+      expect(composeDisagreements(added, compose.services, shapes)).toEqual(['search: in the service manifest, not in docker-compose.yml']);
+    });
+
+    it('a port that differs is a disagreement', () => {
+      const moved = manifestCopy((services) => services.map((service) => (service.name === 'auth' ? { ...service, port: 8091 } : service)));
+      expect(composeDisagreements(moved, compose.services, shapes)).toEqual(expect.arrayContaining([
+        'auth: PORT 8081, the manifest says 8091',
+        'auth: its healthcheck does not ask port 8091',
+        'gateway: AUTH_URL http://auth:8081, the manifest says http://auth:8091',
+      ]));
+    });
+  });
+
+  it.each(apps)('sets every variable %s requires, and each has a healthcheck', (app) => {
     const service = compose.services[app]!;
     const env = environmentOf(service);
-    const required = requiredVariables(shape);
+    const required = requiredVariables(shapes.get(app)!);
     expect(required.length).toBeGreaterThan(0);
     for (const name of required) expect(env[name]).toEqual(expect.any(String));
     expect(service.healthcheck).toBeDefined();
   });
 
   it('gives values the apps accept', () => {
-    for (const [app, shape] of apps) {
+    for (const app of apps) {
       const env = environmentOf(compose.services[app]!);
-      for (const [name, schema] of Object.entries(shape)) {
+      for (const [name, schema] of Object.entries(shapes.get(app)!)) {
         if (env[name] === undefined) continue;
         const result = schema.safeParse(env[name]);
         if (!result.success) throw new Error(`${app}: ${name}=${env[name]} is rejected: ${result.error.message}`);
@@ -183,7 +297,7 @@ describe('docker-compose.yml', () => {
       expect(healthcheck({ initiated: true, primary: true, statusError: { codeName: 'Unauthorized' } })).toEqual({ healthy: false, initiated: [] });
     });
 
-    it.each(apps.map(([app]) => app))('%s reaches it as replica set rs0 once it is healthy', (app) => {
+    it.each(apps)('%s reaches it as replica set rs0 once it is healthy', (app) => {
       const service = compose.services[app]!;
       const url = new URL(environmentOf(service).MONGO_URL!);
       expect(url.protocol).toBe('mongodb:');
@@ -240,7 +354,7 @@ describe('docker-compose.yml', () => {
     });
   });
 
-  it.each(apps.map(([app]) => app))('%s serves metrics on the internal port 9464, not published on the host', (app) => {
+  it.each(apps)('%s serves metrics on the internal port 9464, not published on the host', (app) => {
     const service = compose.services[app]!;
     expect(environmentOf(service).METRICS_PORT).toBe('9464');
     expect(JSON.stringify(service.ports ?? [])).not.toContain('9464');
