@@ -14,7 +14,7 @@ export type CliFlag =
   | { type: 'boolean'; note?: string }
   | { type: 'secret'; note?: string };
 
-export type CliFlags = Readonly<Record<string, CliFlag>>;
+type CliFlags = Readonly<Record<string, CliFlag>>;
 
 /** The flags of a command line as read (cli/command-line.ts), before a command's declaration types them. */
 export type CommandLineValues = Record<string, string | string[] | boolean | undefined>;
@@ -23,7 +23,7 @@ export type CommandLineValues = Record<string, string | string[] | boolean | und
  * What a handler receives: each flag's value, typed by its declaration (a required flag is never
  * undefined). For the table's erased type (any flags), the values as read.
  */
-export type CliValues<F extends CliFlags> = string extends keyof F
+type CliValues<F extends CliFlags> = string extends keyof F
   ? CommandLineValues
   : {
       [K in keyof F]: F[K] extends { type: 'boolean' }
@@ -43,13 +43,13 @@ export interface CliContext {
 }
 
 /** The audit entry of a change: the dispatcher appends it under the command's `audit` action. */
-export interface CliAudit {
+interface CliAudit {
   target: AuditEntryDoc['target'];
   changes: Record<string, unknown>;
 }
 
 /** A handler's answer: what is printed (JSON), and for a change, what the audit log records. */
-export interface CliResult {
+interface CliResult {
   output: unknown;
   audit?: CliAudit;
 }

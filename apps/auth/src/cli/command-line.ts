@@ -6,7 +6,7 @@ import { secretOnCommandLine } from './secret-input';
 export class CommandLineError extends Error {}
 
 /** What the command line asks for: the usage text (with its exit code), or a command and its flags. */
-export type CommandLine =
+type CommandLine =
   | { kind: 'usage'; text: string; exitCode: 0 | 2 }
   | { kind: 'unknown-command'; text: string }
   | { kind: 'command'; command: CliCommand; values: CommandLineValues; secretsFromStdin: Set<string> };
@@ -27,7 +27,7 @@ function flagText(name: string, flag: CliFlag): string {
  * One command's lines of the usage text: its flags, wrapped (a flag with a note gets a line of its own,
  * the note beside it), then its summary (beside the name when it has no flags).
  */
-export function commandUsage(command: CliCommand): string {
+function commandUsage(command: CliCommand): string {
   const head = `  ${command.name.padEnd(NAME_WIDTH - 1)}`;
   const indent = ' '.repeat(NAME_WIDTH + 2);
   const rows: string[][] = [[]];
