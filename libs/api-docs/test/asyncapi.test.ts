@@ -1,5 +1,5 @@
 import { Parser } from '@asyncapi/parser';
-import { CONTENT_EVENT_TYPES, CONTENT_TOPIC_BASES } from '@platform/events';
+import { CONTENT_EVENT_TYPES, CONTENT_TOPIC_BASES, POST_STATUSES, USER_ROLES, USER_STATUSES } from '@platform/events';
 import { asyncApi } from '../src/asyncapi';
 
 /**
@@ -35,5 +35,13 @@ describe('asyncApi()', () => {
     expect(Object.values(channels.graphqlWs!.messages).map((m) => m.name).sort()).toEqual(
       ['complete', 'connection_ack', 'connection_init', 'error', 'next', 'ping', 'pong', 'subscribe'],
     );
+  });
+
+  it('gives the snapshots the statuses and roles libs/events defines', () => {
+    type Schemas = Record<string, { properties: Record<string, { enum?: string[] }> }>;
+    const schemas = (document.components as { schemas: Schemas }).schemas;
+    expect(schemas.UserSnapshot!.properties.status!.enum).toEqual([...USER_STATUSES]);
+    expect(schemas.UserSnapshot!.properties.role!.enum).toEqual([...USER_ROLES]);
+    expect(schemas.PostSnapshot!.properties.status!.enum).toEqual([...POST_STATUSES]);
   });
 });

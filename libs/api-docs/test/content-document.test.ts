@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { SETTABLE_POST_STATUSES, SETTABLE_USER_STATUSES } from '@platform/events';
 import { contentOpenApi } from '../src/content';
 
 describe('the content API document', () => {
@@ -33,5 +34,13 @@ describe('the content API document', () => {
         'GET /graphql graphqlGet',
       ].sort(),
     );
+  });
+
+  it('offers the statuses a write may set (libs/events), not the retired ones', () => {
+    type Schemas = Record<string, { properties: Record<string, { enum?: string[] }> }>;
+    const schemas = (contentOpenApi().components as { schemas: Schemas }).schemas;
+    expect(schemas.User!.properties.status!.enum).toEqual([...SETTABLE_USER_STATUSES]);
+    expect(schemas.UserPut!.properties.status!.enum).toEqual([...SETTABLE_USER_STATUSES]);
+    expect(schemas.Post!.properties.status!.enum).toEqual([...SETTABLE_POST_STATUSES]);
   });
 });

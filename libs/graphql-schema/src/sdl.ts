@@ -1,19 +1,13 @@
-import { ROLES } from '@platform/identity';
-import {
-  RETIRED_POST_STATUSES,
-  RETIRED_ROLES,
-  RETIRED_USER_STATUSES,
-  SETTABLE_POST_STATUSES,
-  SETTABLE_USER_STATUSES,
-} from '@platform/events';
+import { POST_STATUSES, RETIRED_POST_STATUSES, RETIRED_ROLES, RETIRED_USER_STATUSES, USER_ROLES, USER_STATUSES } from '@platform/events';
 
 /**
  * A closed list's GraphQL enum, written from its owner (libs/events closed-lists.ts) so the schema cannot
- * drift from the models and snapshots: the current values, then the retired ones, deprecated.
+ * drift from the models and snapshots; the retired values are kept, deprecated.
  */
-function enumType(name: string, current: readonly string[], retired: readonly string[], reason: string): string {
-  const values = [...current, ...retired.map((value) => `${value} @deprecated(reason: ${JSON.stringify(reason)})`)];
-  return `enum ${name} {\n${values.map((value) => `  ${value}`).join('\n')}\n}`;
+function enumType(name: string, values: readonly string[], retired: readonly string[], reason: string): string {
+  const deprecated = ` @deprecated(reason: ${JSON.stringify(reason)})`;
+  const lines = values.map((value) => `  ${value}${retired.includes(value) ? deprecated : ''}`);
+  return `enum ${name} {\n${lines.join('\n')}\n}`;
 }
 
 /**
@@ -42,9 +36,9 @@ directive @cache(ttl: Int!) on FIELD_DEFINITION
 """At most limit calls per caller per duration seconds."""
 directive @rateLimit(limit: Int!, duration: Int!) on FIELD_DEFINITION
 
-${enumType('UserStatus', SETTABLE_USER_STATUSES, RETIRED_USER_STATUSES, 'Earlier schema variant; deleted users are removed.')}
-${enumType('Role', ROLES, RETIRED_ROLES, 'Earlier schema variant; anonymous callers have no role.')}
-${enumType('PostStatus', SETTABLE_POST_STATUSES, RETIRED_POST_STATUSES, 'Earlier schema variant; deleted posts are removed.')}
+${enumType('UserStatus', USER_STATUSES, RETIRED_USER_STATUSES, 'Earlier schema variant; deleted users are removed.')}
+${enumType('Role', USER_ROLES, RETIRED_ROLES, 'Earlier schema variant; anonymous callers have no role.')}
+${enumType('PostStatus', POST_STATUSES, RETIRED_POST_STATUSES, 'Earlier schema variant; deleted posts are removed.')}
 enum SortOrder { ASC DESC }
 enum UserOrderField { NAME EMAIL CREATED_AT UPDATED_AT }
 enum PostOrderField { TITLE CREATED_AT PUBLISHED_AT VIEW_COUNT }

@@ -1,4 +1,5 @@
 import { buildSchema, isObjectType, isEnumType } from 'graphql';
+import { POST_STATUSES, RETIRED_POST_STATUSES, RETIRED_ROLES, RETIRED_USER_STATUSES, USER_ROLES, USER_STATUSES } from '@platform/events';
 import { typeDefs, toGlobalId, fromGlobalId } from '@platform/graphql-schema';
 
 describe('content SDL', () => {
@@ -22,6 +23,20 @@ describe('content SDL', () => {
     expect(users.args.map((a) => a.name)).toEqual(expect.arrayContaining(['last', 'before']));
     const user = schema.getType('User');
     expect(isObjectType(user) && user.getInterfaces().map((i) => i.name)).toEqual(['Node']);
+  });
+
+  it('takes its closed lists from libs/events, the retired values deprecated', () => {
+    const lists = [
+      ['UserStatus', USER_STATUSES, RETIRED_USER_STATUSES],
+      ['Role', USER_ROLES, RETIRED_ROLES],
+      ['PostStatus', POST_STATUSES, RETIRED_POST_STATUSES],
+    ] as const;
+    for (const [name, values, retired] of lists) {
+      const type = schema.getType(name);
+      if (!isEnumType(type)) throw new Error(`${name} is not an enum`);
+      expect(type.getValues().map((v) => v.name)).toEqual([...values]);
+      expect(type.getValues().filter((v) => v.deprecationReason).map((v) => v.name)).toEqual([...retired]);
+    }
   });
 });
 

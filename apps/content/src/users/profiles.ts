@@ -1,5 +1,6 @@
 import type { ClientSession } from 'mongoose';
 import { buildContentEvent } from '@platform/events';
+import { isRole, ROLES } from '@platform/identity';
 import type { Caller } from '../identity/caller';
 import { isAdmin } from '../identity/caller';
 import { DomainError, forbiddenError, isDuplicateKey, notFoundError, validationError } from '../domain/domain-errors';
@@ -14,10 +15,9 @@ import { userSnapshot } from '../outbox/snapshots';
  * its event commit in one transaction (outbox/write-with-events.ts).
  */
 
-const ROLES: ReadonlySet<string> = new Set(['ADMIN', 'MODERATOR', 'USER']);
-
+/** The account's highest role: `ROLES` lists them highest first. */
 function roleOf(account: Account): UserRole {
-  for (const r of ['ADMIN', 'MODERATOR', 'USER'] as const) if (account.roles?.includes(r)) return r;
+  for (const r of ROLES) if (account.roles?.includes(r)) return r;
   return 'USER';
 }
 
@@ -104,7 +104,7 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
       [changes.role !== undefined ? 'role' : 'status']: 'Only an admin may change this value.',
     });
   }
-  if (changes.role !== undefined && !ROLES.has(changes.role)) throw validationError({ role: 'This value is not a valid role.' });
+  if (changes.role !== undefined && !isRole(changes.role)) throw validationError({ role: 'This value is not a valid role.' });
   const email = changes.email?.toLowerCase();
   const authChanges: { email?: string; roles?: string[]; status?: string; name?: string } = {};
   if (email !== undefined && email !== current.email) authChanges.email = email;

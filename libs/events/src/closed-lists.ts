@@ -1,0 +1,23 @@
+import { ROLES } from '@platform/identity';
+
+/**
+ * The statuses and roles of users and posts, defined once: the GraphQL enums (libs/graphql-schema's SDL), the
+ * event snapshots, content's models and REST checks and the JSON Schemas of libs/api-docs are built
+ * from these lists. Each list is the values a write may set, then the retired ones: values of an
+ * earlier variant of the interface that the GraphQL schema keeps, deprecated, and no write sets
+ * (docs/content.md, "GraphQL schema choices").
+ */
+export const SETTABLE_USER_STATUSES = ['ACTIVE', 'INACTIVE', 'PENDING', 'SUSPENDED'] as const;
+export const RETIRED_USER_STATUSES = ['DELETED'] as const;
+export const USER_STATUSES = [...SETTABLE_USER_STATUSES, ...RETIRED_USER_STATUSES] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const SETTABLE_POST_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
+export const RETIRED_POST_STATUSES = ['DELETED'] as const;
+export const POST_STATUSES = [...SETTABLE_POST_STATUSES, ...RETIRED_POST_STATUSES] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** A user's role as GraphQL and the snapshots show it: the account roles (libs/identity), then the retired GUEST. */
+export const RETIRED_ROLES = ['GUEST'] as const;
+export const USER_ROLES = [...ROLES, ...RETIRED_ROLES] as const;
+export type UserRole = (typeof USER_ROLES)[number];
