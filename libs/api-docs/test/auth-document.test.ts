@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { GRANT_FORMS } from '@platform/oauth-grants';
 import { authOpenApi } from '../src/auth';
 
 type Operations = Record<string, Record<string, { operationId?: string }>>;
@@ -16,5 +17,19 @@ describe('the auth API document', () => {
     );
     expect(ids.every((id) => typeof id === 'string')).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('offers /token one form per grant of libs/oauth-grants, chosen by grant_type, with its parameters', () => {
+    type Form = { oneOf: { $ref: string }[]; discriminator: { mapping: Record<string, string> } };
+    const document = authOpenApi() as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: Form }> } } }>; components: { schemas: Record<string, { required: string[]; properties: Record<string, unknown> }> } };
+    const choice = document.paths['/token']!.post.requestBody.content['application/x-www-form-urlencoded']!.schema;
+    const refs = GRANT_FORMS.map((form) => `#/components/schemas/${form.schemaName}`);
+    expect(choice.oneOf.map((ref) => ref.$ref)).toEqual(refs);
+    expect(choice.discriminator.mapping).toEqual(Object.fromEntries(GRANT_FORMS.map((form, i) => [form.type, refs[i]])));
+    for (const form of GRANT_FORMS) {
+      const schema = document.components.schemas[form.schemaName]!;
+      expect(schema.required).toEqual(['grant_type', ...form.required]);
+      expect(schema.properties).toMatchObject({ grant_type: { const: form.type }, ...form.parameters });
+    }
   });
 });

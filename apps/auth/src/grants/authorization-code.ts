@@ -1,3 +1,4 @@
+import { authorizationCodeForm } from '@platform/oauth-grants';
 import { createHash } from 'node:crypto';
 import { OAuthError } from '../oauth/oauth-error';
 import { sha256 } from '../crypto/secrets';
@@ -95,7 +96,7 @@ const redeemCode: GrantHandler = async (ctx) => {
 };
 
 export const authorizationCodeGrant = defineGrant({
-  type: 'authorization_code',
+  form: authorizationCodeForm,
   handler: redeemCode,
   clients: 'any',
   issues: { refreshToken: 'new-family', idToken: true },

@@ -1,3 +1,4 @@
+import { clientCredentialsForm } from '@platform/oauth-grants';
 import { scopeParam } from '../oauth/params';
 import { scopesFor } from '../oauth/resources';
 import { defineGrant } from './grant-descriptor';
@@ -5,7 +6,7 @@ import { clientAudience, issueGrantTokens } from './grant-steps';
 
 /** RFC 6749 §4.4: the token represents the client itself (confidential clients only); no refresh token. */
 export const clientCredentialsGrant = defineGrant({
-  type: 'client_credentials',
+  form: clientCredentialsForm,
   clients: 'confidential',
   issues: { refreshToken: 'never', idToken: false },
   handler: async (ctx) => {

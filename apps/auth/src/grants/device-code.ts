@@ -1,3 +1,4 @@
+import { deviceCodeForm } from '@platform/oauth-grants';
 import { OAuthError } from '../oauth/oauth-error';
 import { deviceKey, readDevice, writeDevice } from '../device/device-codes';
 import { required } from '../oauth/params';
@@ -43,7 +44,7 @@ const pollDeviceCode: GrantHandler = async (ctx) => {
 };
 
 export const deviceCodeGrant = defineGrant({
-  type: 'urn:ietf:params:oauth:grant-type:device_code',
+  form: deviceCodeForm,
   handler: pollDeviceCode,
   clients: 'any',
   issues: { refreshToken: 'new-family', idToken: false },

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { GrantForm } from '@platform/oauth-grants';
 import type { ClientDoc } from '../clients/client-model';
 import type { ClientAuthMethod } from '../clients/client-auth';
 import type { Deps } from '../deps';
@@ -44,8 +45,10 @@ export type GrantHandler = (ctx: GrantContext) => Promise<TokenResponse>;
  * documents list the types, and the shared checks below run before `handler`.
  */
 export interface GrantDescriptor<T extends string = string> {
-  /** The `grant_type` value. */
+  /** The `grant_type` value: its form's. */
   type: T;
+  /** Its parameters, as the auth API document describes them (libs/oauth-grants). */
+  form: GrantForm<T>;
   handler: GrantHandler;
   /**
    * Which authenticated clients may use it once their registration lists it: `any`, or only
@@ -60,7 +63,7 @@ export interface GrantDescriptor<T extends string = string> {
   issues: GrantIssues;
 }
 
-/** Keeps the literal `type`, so the registry's list of types is a union of exactly its grants. */
-export function defineGrant<const T extends string>(descriptor: GrantDescriptor<T>): GrantDescriptor<T> {
-  return descriptor;
+/** A grant of its form, whose literal `type` it keeps (the registry checks it has one grant per form). */
+export function defineGrant<const T extends string>(descriptor: Omit<GrantDescriptor<T>, 'type'>): GrantDescriptor<T> {
+  return { ...descriptor, type: descriptor.form.type };
 }

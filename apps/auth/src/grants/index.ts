@@ -1,3 +1,4 @@
+import { GRANT_FORMS, GRANT_TYPES, type GrantType } from '@platform/oauth-grants';
 import { authorizationCodeGrant } from './authorization-code';
 import { clientCredentialsGrant } from './client-credentials';
 import { deviceCodeGrant } from './device-code';
@@ -6,24 +7,29 @@ import { jwtBearerGrant } from './jwt-bearer';
 import { refreshTokenGrant } from './refresh-token';
 import { tokenExchangeGrant } from './token-exchange';
 
+export { GRANT_TYPES, type GrantType };
+
 /**
- * Every grant the token endpoint serves, one descriptor each (grant-descriptor.ts). /token dispatches
- * through it; client registrations (API and CLI), the metadata documents (`grant_types_supported`)
- * and the development data script (scripts/post-start.mjs) take their grant types from it. A new
- * grant: its file, and a line here.
+ * Every grant the token endpoint serves, one descriptor each (grant-descriptor.ts), keyed by its type: the
+ * type says there is exactly one per form of libs/oauth-grants (the forms the auth API document
+ * describes, which the gateway builds without this app), so a form without a grant does not compile.
  */
-export const GRANTS = [
-  authorizationCodeGrant,
-  clientCredentialsGrant,
-  refreshTokenGrant,
-  deviceCodeGrant,
-  jwtBearerGrant,
-  tokenExchangeGrant,
-] as const;
+const GRANT_OF: { readonly [T in GrantType]: GrantDescriptor<T> } = {
+  [authorizationCodeGrant.type]: authorizationCodeGrant,
+  [clientCredentialsGrant.type]: clientCredentialsGrant,
+  [refreshTokenGrant.type]: refreshTokenGrant,
+  [deviceCodeGrant.type]: deviceCodeGrant,
+  [jwtBearerGrant.type]: jwtBearerGrant,
+  [tokenExchangeGrant.type]: tokenExchangeGrant,
+};
 
-export type GrantType = (typeof GRANTS)[number]['type'];
-
-export const GRANT_TYPES = GRANTS.map((grant) => grant.type) as [GrantType, ...GrantType[]];
+/**
+ * The grants in their forms' order. /token dispatches through them; client registrations (API and CLI),
+ * the metadata documents (`grant_types_supported`) and the development data script
+ * (scripts/post-start.mjs) take their grant types from here. A new grant: its form in libs/oauth-grants,
+ * its file here, and a line in `GRANT_OF`.
+ */
+export const GRANTS: readonly GrantDescriptor<GrantType>[] = GRANT_FORMS.map((form) => GRANT_OF[form.type]);
 
 const byType = new Map<string, GrantDescriptor>(GRANTS.map((grant) => [grant.type, grant]));
 

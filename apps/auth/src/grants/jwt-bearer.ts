@@ -1,3 +1,4 @@
+import { jwtBearerForm } from '@platform/oauth-grants';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { OAuthError } from '../oauth/oauth-error';
 import { redisReplayCache } from '@platform/oauth-resource';
@@ -85,7 +86,7 @@ function trustedIssuersClient(deps: Deps): ClientDoc {
 }
 
 export const jwtBearerGrant = defineGrant({
-  type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+  form: jwtBearerForm,
   handler: redeemAssertion,
   clients: 'any',
   unauthenticatedClient: trustedIssuersClient,

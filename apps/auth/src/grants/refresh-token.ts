@@ -1,3 +1,4 @@
+import { refreshTokenForm } from '@platform/oauth-grants';
 import { OAuthError } from '../oauth/oauth-error';
 import { required, scopeParam } from '../oauth/params';
 import { narrowTo } from '../oauth/resources';
@@ -52,7 +53,7 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
 };
 
 export const refreshTokenGrant = defineGrant({
-  type: 'refresh_token',
+  form: refreshTokenForm,
   handler: rotateRefreshToken,
   clients: 'any',
   issues: { refreshToken: 'rotation', idToken: true },

@@ -1,3 +1,4 @@
+import { tokenExchangeForm } from '@platform/oauth-grants';
 import { OAuthError } from '../oauth/oauth-error';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
@@ -94,7 +95,7 @@ const exchangeToken: GrantHandler = async (ctx) => {
 };
 
 export const tokenExchangeGrant = defineGrant({
-  type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+  form: tokenExchangeForm,
   handler: exchangeToken,
   clients: 'confidential',
   issues: { refreshToken: 'never', idToken: false },

@@ -1,3 +1,4 @@
+import { GRANT_FORMS } from '@platform/oauth-grants';
 import { newClientInput } from '../../src/clients/clients';
 import { GRANT_TYPES, GRANTS, grantFor } from '../../src/grants';
 import { metadata } from '../../src/oauth/metadata-route';
@@ -17,6 +18,11 @@ describe('the registry of grants', () => {
       'urn:ietf:params:oauth:grant-type:token-exchange',
     ]);
     expect(new Set(GRANT_TYPES).size).toBe(GRANTS.length);
+  });
+
+  it('has one grant per form of libs/oauth-grants (the forms the auth API document describes), in their order', () => {
+    expect(GRANTS.map((grant) => grant.form)).toEqual([...GRANT_FORMS]);
+    for (const grant of GRANTS) expect(grant.type).toBe(grant.form.type);
   });
 
   it('finds a grant by its grant_type, and none for a type it does not serve', () => {

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../speech/json-helpers';
 import { PLAN_NAMES } from '@platform/speech-store';
-import { GRANT_TYPES } from './grant-forms';
+import { GRANT_TYPES } from '@platform/oauth-grants';
 
 /**
  * The administration API's request bodies, as zod-to-json-schema writes the zod schemas that check them

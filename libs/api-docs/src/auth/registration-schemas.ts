@@ -1,6 +1,6 @@
 import type { JsonObject } from '../speech/json-helpers';
 import { backchannelLogout, jwks, requestPolicy } from './admin-bodies';
-import { GRANT_TYPES } from './grant-forms';
+import { GRANT_TYPES } from '@platform/oauth-grants';
 
 /**
  * Dynamic client registration (RFC 7591, RFC 7592; apps/auth/src/registration/client-metadata.ts), the

@@ -1,6 +1,6 @@
 import { jsonResponse, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { oauthErrors } from '../errors';
-import { repeatedFormFields } from '../grant-forms';
+import { grantFormChoice, repeatedFormFields } from '../grant-forms';
 import { clientAuthentication } from '../security';
 
 const form = (schema: JsonObject, encoding?: JsonObject): JsonObject => ({
@@ -38,30 +38,7 @@ export const oauthPaths: JsonObject = {
         'One form per grant type. Authenticate the client with HTTP Basic or in the body (exactly one method); a public client sends `client_id`. A JWT-bearer assertion (RFC 7523) may come without client authentication.',
       security: clientAuthentication,
       parameters: [dpopProof],
-      requestBody: form(
-        {
-          oneOf: [
-            schemaRef('AuthorizationCodeGrant'),
-            schemaRef('ClientCredentialsGrant'),
-            schemaRef('RefreshTokenGrant'),
-            schemaRef('DeviceCodeGrant'),
-            schemaRef('JwtBearerGrant'),
-            schemaRef('TokenExchangeGrant'),
-          ],
-          discriminator: {
-            propertyName: 'grant_type',
-            mapping: {
-              authorization_code: '#/components/schemas/AuthorizationCodeGrant',
-              client_credentials: '#/components/schemas/ClientCredentialsGrant',
-              refresh_token: '#/components/schemas/RefreshTokenGrant',
-              'urn:ietf:params:oauth:grant-type:device_code': '#/components/schemas/DeviceCodeGrant',
-              'urn:ietf:params:oauth:grant-type:jwt-bearer': '#/components/schemas/JwtBearerGrant',
-              'urn:ietf:params:oauth:grant-type:token-exchange': '#/components/schemas/TokenExchangeGrant',
-            },
-          },
-        },
-        repeatedFormFields,
-      ),
+      requestBody: form(grantFormChoice, repeatedFormFields),
       responses: {
         '200': {
           ...jsonResponse('The tokens.', schemaRef('TokenResponse')),

@@ -1,0 +1,2 @@
+export * from './grant-form';
+export * from './grant-forms';
