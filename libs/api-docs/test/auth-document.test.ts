@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { ROLES } from '@platform/identity';
 import { GRANT_FORMS } from '@platform/oauth-grants';
 import { authOpenApi } from '../src/auth';
 
@@ -31,5 +32,12 @@ describe('the auth API document', () => {
       expect(schema.required).toEqual(['grant_type', ...form.required]);
       expect(schema.properties).toMatchObject({ grant_type: { const: form.type }, ...form.parameters });
     }
+  });
+
+  it('gives accounts the roles libs/identity defines', () => {
+    type Roles = { properties: { roles: { items: { enum: string[] } } } };
+    const schemas = (authOpenApi() as { components: { schemas: Record<string, Roles> } }).components.schemas;
+    expect(schemas.Account!.properties.roles.items.enum).toEqual([...ROLES]);
+    expect(schemas.AccountPatch!.properties.roles.items.enum).toEqual([...ROLES]);
   });
 });

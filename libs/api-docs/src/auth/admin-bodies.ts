@@ -1,5 +1,6 @@
 import type { JsonObject } from '../speech/json-helpers';
 import { PLAN_NAMES } from '@platform/speech-store';
+import { ROLES } from '@platform/identity';
 import { GRANT_TYPES } from '@platform/oauth-grants';
 
 /**
@@ -91,7 +92,7 @@ export const adminBodySchemas: JsonObject = {
   AccountPatch: {
     type: 'object',
     properties: {
-      roles: { type: 'array', items: { type: 'string', enum: ['ADMIN', 'MODERATOR', 'USER'] }, minItems: 1, maxItems: 3 },
+      roles: { type: 'array', items: { type: 'string', enum: [...ROLES] }, minItems: 1, maxItems: 3 },
       status: { type: 'string', enum: ['active', 'disabled'] },
       plan: { type: 'string', enum: [...PLAN_NAMES] },
     },

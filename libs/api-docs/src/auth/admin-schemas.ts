@@ -1,3 +1,4 @@
+import { ROLES } from '@platform/identity';
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
 const strings = { type: 'array', items: { type: 'string' } };
@@ -63,7 +64,7 @@ export const adminSchemas: JsonObject = {
       id: { type: 'string' },
       name: { type: 'string' },
       email: { type: 'string' },
-      roles: { type: 'array', items: { type: 'string', enum: ['ADMIN', 'MODERATOR', 'USER'] } },
+      roles: { type: 'array', items: { type: 'string', enum: [...ROLES] } },
       status: { type: 'string', enum: ['active', 'disabled'] },
       plan: { type: 'string' },
       createdAt: time,
