@@ -13,6 +13,7 @@
 //   node bench/capacity/bench.mjs                     # ramp 1 … 2 × capacity, 3 workers
 //   node bench/capacity/bench.mjs --soak 600          # the 10-minute soak at 120 % of capacity
 //   node bench/capacity/bench.mjs --kill 5            # five rounds: capacity streams, the busiest worker SIGKILLed mid-stream
+//                                 [--kill-after 3]  # once every stream has this many seconds of audio
 //
 // Options: [--workers 3] [--slots 0 (0: each worker calibrates at boot; N: WORKER_REALTIME_STREAMS=N)]
 //          [--cores-per-worker <cores ÷ workers>] [--max-slots 16 (WORKER_CONCURRENCY)] [--threads 1]
@@ -52,6 +53,7 @@ const { values: args } = parseArgs({
     model: { type: 'string', default: 'neural' },
     soak: { type: 'string' },
     kill: { type: 'string' },
+    'kill-after': { type: 'string', default: '3' },
   },
 });
 const WORKERS = Number(args.workers);
@@ -384,14 +386,14 @@ function trackedStream(p, i) {
 }
 
 async function kills(p, capacity, rounds) {
-  console.log(`\nkills: ${rounds} rounds of ${capacity} streams (the slots); once every stream has 3 s of audio, the worker with the most jobs in hand is SIGKILLed (replaced after the round)`);
+  console.log(`\nkills: ${rounds} rounds of ${capacity} streams (the slots); once every stream has ${args['kill-after']} s of audio, the worker with the most jobs in hand is SIGKILLed (replaced after the round)`);
   const silencesAfterKill = [];
   let failed = 0;
   let killedStreams = 0;
   for (let r = 0; r < rounds; r++) {
     const live = Array.from({ length: capacity }, (_, i) => trackedStream(p, r * capacity + i));
     const audioBytes = (s) => s.arrivals.reduce((n, a) => n + a.bytes, 0);
-    while (!live.every((s) => audioBytes(s) >= 3 * BYTES_PER_SECOND)) await new Promise((res) => setTimeout(res, 20));
+    while (!live.every((s) => audioBytes(s) >= Number(args['kill-after']) * BYTES_PER_SECOND)) await new Promise((res) => setTimeout(res, 20));
     const inUse = await Promise.all(p.workers.map(async (w) => sum(samples(await (await fetch(w.metricsUrl)).text(), 'synthesis_worker_realtime_slots_in_use'))));
     const victim = p.workers[inUse.indexOf(Math.max(...inUse))];
     const killAt = performance.now();
