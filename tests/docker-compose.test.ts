@@ -5,6 +5,7 @@ import vm from 'node:vm';
 import { parse } from 'yaml';
 import type { ZodTypeAny } from 'zod';
 import { authConfigShape } from '../apps/auth/src/config';
+import { appConfigShape } from '@platform/testing';
 import SERVICES from '../deploy/helm/platform/services.json';
 
 interface ComposeService {
@@ -98,14 +99,6 @@ type Shape = Record<string, ZodTypeAny>;
 /** The apps compose must run: the service manifest's names. */
 const apps = SERVICES.map((service) => service.name);
 
-/** An app's configuration shape: the one `…ConfigShape` its `src/config.ts` exports (apps/<app>/src/config.ts). */
-async function configShapeOf(app: string): Promise<Shape> {
-  const exports = (await import(path.join(repo, 'apps', app, 'src', 'config'))) as Record<string, unknown>;
-  const shapes = Object.entries(exports).filter(([name]) => name.endsWith('ConfigShape'));
-  if (shapes.length !== 1) throw new Error(`apps/${app}/src/config.ts exports ${shapes.length} …ConfigShape, not one`);
-  return shapes[0]![1] as Shape;
-}
-
 /** The app a compose service runs (`node apps/<app>/dist/main.js`); the stores and the seed run none. */
 function appOf(service: ComposeService): string | undefined {
   const command = Array.isArray(service.command) ? service.command.join(' ') : (service.command ?? '');
@@ -176,7 +169,7 @@ function composeDisagreements(manifest: Service[], services: Record<string, Comp
 /** The configuration shapes of the manifest's apps, loaded before the tests. */
 const shapes = new Map<string, Shape>();
 beforeAll(async () => {
-  for (const app of apps) shapes.set(app, await configShapeOf(app));
+  for (const app of apps) shapes.set(app, await appConfigShape(app));
 });
 
 /** A copy of the service manifest, written to a temporary file and read back, as a changed manifest would be read. */

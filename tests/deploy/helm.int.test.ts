@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments, parse } from 'yaml';
 import { z, type ZodTypeAny } from 'zod';
+import { appConfigShape } from '@platform/testing';
 import SERVICES from '../../deploy/helm/platform/services.json';
 
 /**
@@ -90,14 +91,6 @@ function writeManifest(name: string, text: string): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-test-')), name);
   fs.writeFileSync(file, text);
   return file;
-}
-
-/** An app's configuration shape: the one `…ConfigShape` its `src/config.ts` exports (apps/<app>/src/config.ts). */
-async function configShapeOf(app: string): Promise<Record<string, ZodTypeAny>> {
-  const exports = (await import(path.join(ROOT, 'apps', app, 'src', 'config'))) as Record<string, unknown>;
-  const shapes = Object.entries(exports).filter(([name]) => name.endsWith('ConfigShape'));
-  if (shapes.length !== 1) throw new Error(`apps/${app}/src/config.ts exports ${shapes.length} …ConfigShape, not one`);
-  return shapes[0]![1] as Record<string, ZodTypeAny>;
 }
 
 /** Variables an app cannot boot without: those whose schema rejects "unset". */
@@ -276,7 +269,7 @@ describe('deploy/helm/platform', () => {
     for (const key of Object.keys(secret.data ?? {})) expect(configMap.data).not.toHaveProperty(key);
     for (const service of SERVICES) {
       const name = resourceOf(service.name);
-      const shape = await configShapeOf(service.name);
+      const shape = await appConfigShape(service.name);
       const deployment = manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name);
       expect(deployment).toBeDefined();
       const container = containerOf(deployment!);
