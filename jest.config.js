@@ -4,7 +4,16 @@
 // Tests are TypeScript run through swc; `@platform/*` resolves to library sources so tests never
 // depend on a stale build, and `@platform/testing` to the test harness in tests/support (plain files
 // of the tests workspace, not a package). ESM-only client libraries are transformed to CommonJS for jest.
-const esmOnly = ['jose', 'openid-client', 'openid-client-6', 'oauth4webapi', 'graphql-ws', '@elevenlabs', 'uuid', 'nanoid'];
+const esmOnly = [
+  'jose',
+  'openid-client',
+  'openid-client-6',
+  'oauth4webapi',
+  'graphql-ws',
+  '@elevenlabs',
+  'uuid',
+  'nanoid',
+];
 
 const swc = [
   '@swc/jest',
@@ -18,7 +27,10 @@ const shared = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   // First match wins: the harness before the libraries.
-  moduleNameMapper: { '^@platform/testing$': '<rootDir>/tests/support', '^@platform/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: {
+    '^@platform/testing$': '<rootDir>/tests/support',
+    '^@platform/([a-z-]+)$': '<rootDir>/libs/$1/src',
+  },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/.stack/', '<rootDir>/apps/.*/dist/', '<rootDir>/libs/.*/dist/'],

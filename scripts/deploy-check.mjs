@@ -43,16 +43,22 @@ const GO_TOOLCHAIN = 'go1.23.4';
 
 /** `[major, minor]` of a Go command, or null when it does not run. */
 function goVersion(go) {
-  const result = spawnSync(go, ['env', 'GOVERSION'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } });
+  const result = spawnSync(go, ['env', 'GOVERSION'], {
+    encoding: 'utf8',
+    env: { ...process.env, GOTOOLCHAIN: 'local' },
+  });
   const match = result.status === 0 ? /^go(\d+)\.(\d+)/.exec(result.stdout.trim()) : null;
   return match ? [Number(match[1]), Number(match[2])] : null;
 }
 
-const recentEnough = (version) => version !== null && (version[0] > MIN_GO[0] || (version[0] === MIN_GO[0] && version[1] >= MIN_GO[1]));
+const recentEnough = (version) =>
+  version !== null && (version[0] > MIN_GO[0] || (version[0] === MIN_GO[0] && version[1] >= MIN_GO[1]));
 
 /** A Go that builds the pinned tools: the machine's if recent enough, else GO_TOOLCHAIN fetched once into .stack/go. */
 function goCommand() {
-  const installed = [has('go') ? 'go' : null, '/usr/local/go/bin/go', '/usr/lib/go/bin/go'].filter((go) => go !== null && (go === 'go' || fs.existsSync(go)));
+  const installed = [has('go') ? 'go' : null, '/usr/local/go/bin/go', '/usr/lib/go/bin/go'].filter(
+    (go) => go !== null && (go === 'go' || fs.existsSync(go)),
+  );
   const usable = installed.find((go) => recentEnough(goVersion(go)));
   if (usable) return usable;
   const fetched = path.join(stackDir, 'go', GO_TOOLCHAIN);
@@ -61,7 +67,9 @@ function goCommand() {
   if (!bootstrap) throw new Error('Go is needed to build helm and kubeconform (Debian: apt-get install golang-go)');
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
   const module = `golang.org/toolchain@v0.0.1-${GO_TOOLCHAIN}.linux-${arch}`;
-  console.error(`fetching ${GO_TOOLCHAIN} (${module}) from the Go module proxy with ${bootstrap}: the machine's Go is older than ${MIN_GO.join('.')}…`);
+  console.error(
+    `fetching ${GO_TOOLCHAIN} (${module}) from the Go module proxy with ${bootstrap}: the machine's Go is older than ${MIN_GO.join('.')}…`,
+  );
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'go-toolchain-'));
   const info = JSON.parse(
     execFileSync(bootstrap, ['mod', 'download', '-json', module], {
@@ -76,7 +84,8 @@ function goCommand() {
   fs.rmSync(cache, { recursive: true, force: true });
   // A module zip keeps no file modes: the commands get theirs back, as Go's own toolchain switch does.
   const tools = path.join(staging, 'pkg', 'tool', `linux_${arch}`);
-  for (const dir of [path.join(staging, 'bin'), tools]) for (const name of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, name), 0o755);
+  for (const dir of [path.join(staging, 'bin'), tools])
+    for (const name of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, name), 0o755);
   fs.renameSync(staging, fetched);
   return path.join(fetched, 'bin', 'go');
 }
@@ -115,8 +124,15 @@ function kubernetesValidate() {
   const install = `rm -rf "${VENV}" && python3 -m venv "${VENV}" && "${VENV}/bin/pip" install --disable-pip-version-check --no-input -q -r "${REQUIREMENTS}"`;
   fs.mkdirSync(stackDir, { recursive: true });
   // One installer at a time (flock); the others wait and then find it installed.
-  execFileSync('flock', [`${VENV}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const location = execFileSync(python, ['-c', 'import kubernetes_validate, os; print(os.path.dirname(kubernetes_validate.__file__))']).toString().trim();
+  execFileSync('flock', [`${VENV}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const location = execFileSync(python, [
+    '-c',
+    'import kubernetes_validate, os; print(os.path.dirname(kubernetes_validate.__file__))',
+  ])
+    .toString()
+    .trim();
   return { version, folder: path.join(location, 'kubernetes-json-schema') };
 }
 
@@ -131,7 +147,8 @@ function kubernetesSchemas() {
   const done = path.join(target, '.complete');
   if (fs.existsSync(done)) return path.dirname(target);
   const source = path.join(folder, `v${KUBERNETES_VERSION}-local-strict`);
-  if (!fs.existsSync(source)) throw new Error(`kubernetes-validate ${version} has no schemas for Kubernetes ${KUBERNETES_VERSION}`);
+  if (!fs.existsSync(source))
+    throw new Error(`kubernetes-validate ${version} has no schemas for Kubernetes ${KUBERNETES_VERSION}`);
   const partial = `${target}.${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
@@ -170,8 +187,28 @@ function helm(command, helmArgs, { withSecrets = true, chart = CHART } = {}) {
     const secrets = withSecrets ? fakeSecretFiles(folder) : [];
     const result = spawnSync(
       tool('helm'),
-      [...command, chart, '--namespace', 'platform', '--kube-version', KUBERNETES_VERSION, '--values', TEST_VALUES, ...secrets, ...helmArgs],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, HELM_CACHE_HOME: path.join(stackDir, 'helm', 'cache'), HELM_CONFIG_HOME: path.join(stackDir, 'helm', 'config'), HELM_DATA_HOME: path.join(stackDir, 'helm', 'data') } },
+      [
+        ...command,
+        chart,
+        '--namespace',
+        'platform',
+        '--kube-version',
+        KUBERNETES_VERSION,
+        '--values',
+        TEST_VALUES,
+        ...secrets,
+        ...helmArgs,
+      ],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          ...process.env,
+          HELM_CACHE_HOME: path.join(stackDir, 'helm', 'cache'),
+          HELM_CONFIG_HOME: path.join(stackDir, 'helm', 'config'),
+          HELM_DATA_HOME: path.join(stackDir, 'helm', 'data'),
+        },
+      },
     );
     if (result.status !== 0) throw new Error(`helm ${command[0]} failed: ${`${result.stdout}${result.stderr}`.trim()}`);
     return result.stdout;
@@ -198,10 +235,14 @@ export function validate(files) {
       '-strict',
       '-summary',
       '-verbose',
-      '-output', 'json',
-      '-kubernetes-version', KUBERNETES_VERSION,
-      '-schema-location', `${kubernetesSchemas()}/{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json`,
-      '-schema-location', `${CRD_SCHEMAS}/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json`,
+      '-output',
+      'json',
+      '-kubernetes-version',
+      KUBERNETES_VERSION,
+      '-schema-location',
+      `${kubernetesSchemas()}/{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json`,
+      '-schema-location',
+      `${CRD_SCHEMAS}/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json`,
       ...files,
     ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
@@ -233,7 +274,10 @@ function main(argv) {
     fs.writeFileSync(rendered, renderChart(helmArgs, { chart }));
     const { status, output } = validate([rendered, ...manifests]);
     const report = JSON.parse(output);
-    for (const r of report.resources ?? []) console.log(`${r.status.replace(/^status/, '').padEnd(7)} ${r.kind} ${r.name}${r.msg ? `: ${r.msg}` : ''} (${path.basename(r.filename)})`);
+    for (const r of report.resources ?? [])
+      console.log(
+        `${r.status.replace(/^status/, '').padEnd(7)} ${r.kind} ${r.name}${r.msg ? `: ${r.msg}` : ''} (${path.basename(r.filename)})`,
+      );
     const s = report.summary;
     console.log(`deploy-check: ${s.valid} valid, ${s.invalid} invalid, ${s.errors} errors, ${s.skipped} skipped`);
     return status === 0 && s.invalid === 0 && s.errors === 0 && s.valid > 0 ? 0 : 1;

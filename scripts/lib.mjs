@@ -24,7 +24,8 @@ export function has(cmd) {
 export function ensureDependencies() {
   const lock = path.join(root, 'package-lock.json');
   const marker = path.join(root, 'node_modules', '.package-lock.json');
-  const stale = !fs.existsSync(marker) || (fs.existsSync(lock) && fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
+  const stale =
+    !fs.existsSync(marker) || (fs.existsSync(lock) && fs.statSync(lock).mtimeMs > fs.statSync(marker).mtimeMs);
   if (!stale) return;
   console.log('installing npm dependencies…');
   // `npm install` rather than `npm ci`: it honours the lock file yet tolerates npm's known habit of
@@ -51,7 +52,8 @@ const SYSTEM_PACKAGES = [
   ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the virtual environments of the official Python SDK (tests/sdk) and schemathesis (tests/contract)
 ];
 
-const present = (check) => (/\s/.test(check) ? spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status === 0 : has(check));
+const present = (check) =>
+  /\s/.test(check) ? spawnSync('sh', ['-c', check], { stdio: 'ignore' }).status === 0 : has(check);
 
 export function ensureSystemPackages() {
   const missing = SYSTEM_PACKAGES.filter(([check]) => !present(check)).map(([, pkg]) => pkg);

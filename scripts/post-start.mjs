@@ -29,7 +29,11 @@ async function supportedGrants() {
 
 /** `stdin`: piped to the CLI (a password with --password-stdin: the CLI takes no secret as an argument). */
 function cli(args, stdin = '') {
-  const out = execFileSync(process.execPath, [path.join(root, 'apps/auth/dist/cli/main.js'), ...args], { env: process.env, encoding: 'utf8', input: stdin });
+  const out = execFileSync(process.execPath, [path.join(root, 'apps/auth/dist/cli/main.js'), ...args], {
+    env: process.env,
+    encoding: 'utf8',
+    input: stdin,
+  });
   return JSON.parse(out);
 }
 
@@ -71,22 +75,77 @@ const password = randomBytes(12).toString('base64url');
 let adminEmail = 'admin@platform.local';
 let admin;
 try {
-  admin = cli(['accounts:create', '--email', adminEmail, '--name', 'Admin', '--password-stdin', '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro'], password);
+  admin = cli(
+    [
+      'accounts:create',
+      '--email',
+      adminEmail,
+      '--name',
+      'Admin',
+      '--password-stdin',
+      '--role',
+      'ADMIN',
+      '--role',
+      'USER',
+      '--plan',
+      'pro',
+    ],
+    password,
+  );
 } catch {
   // The fixed address exists from an earlier seed whose credentials file is gone: make a new admin.
   adminEmail = `admin+${suffix}@platform.local`;
-  admin = cli(['accounts:create', '--email', adminEmail, '--name', 'Admin', '--password-stdin', '--role', 'ADMIN', '--role', 'USER', '--plan', 'pro'], password);
+  admin = cli(
+    [
+      'accounts:create',
+      '--email',
+      adminEmail,
+      '--name',
+      'Admin',
+      '--password-stdin',
+      '--role',
+      'ADMIN',
+      '--role',
+      'USER',
+      '--plan',
+      'pro',
+    ],
+    password,
+  );
 }
 const resources = RESOURCES.flatMap((r) => ['--resource', r]);
 const confidential = cli([
-  'clients:create', '--client-id', `dev-confidential-${suffix}`, '--name', 'Development confidential client', '--type', 'confidential',
+  'clients:create',
+  '--client-id',
+  `dev-confidential-${suffix}`,
+  '--name',
+  'Development confidential client',
+  '--type',
+  'confidential',
   ...(await supportedGrants()).flatMap((g) => ['--grant', g]),
-  '--redirect-uri', 'http://127.0.0.1:3000/callback', '--redirect-uri', 'https://oauth.pstmn.io/v1/callback',
-  '--scope', SCOPES, ...resources,
+  '--redirect-uri',
+  'http://127.0.0.1:3000/callback',
+  '--redirect-uri',
+  'https://oauth.pstmn.io/v1/callback',
+  '--scope',
+  SCOPES,
+  ...resources,
 ]);
 const device = cli([
-  'clients:create', '--client-id', `dev-device-${suffix}`, '--name', 'Development device client', '--type', 'public',
-  '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token', '--scope', SCOPES, ...resources,
+  'clients:create',
+  '--client-id',
+  `dev-device-${suffix}`,
+  '--name',
+  'Development device client',
+  '--type',
+  'public',
+  '--grant',
+  'urn:ietf:params:oauth:grant-type:device_code',
+  '--grant',
+  'refresh_token',
+  '--scope',
+  SCOPES,
+  ...resources,
 ]);
 const key = cli(['api-keys:create', '--account', admin.id, '--name', 'development']);
 const creds = {

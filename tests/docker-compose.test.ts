@@ -37,7 +37,11 @@ interface Stage {
 function dockerfileStages(text: string): Map<string, Stage> {
   const stages = new Map<string, Stage>();
   let current: Stage | undefined;
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   for (const line of lines) {
     const from = /^FROM\s+(\S+)\s+AS\s+(\S+)$/i.exec(line);
     if (from) {
@@ -86,10 +90,12 @@ function requiredVariables(shape: Record<string, ZodTypeAny>): string[] {
 function environmentOf(service: ComposeService): Record<string, string> {
   const env = service.environment ?? {};
   if (!Array.isArray(env)) return env;
-  return Object.fromEntries(env.map((entry) => {
-    const [key, ...rest] = entry.split('=');
-    return [key ?? '', rest.join('=')];
-  }));
+  return Object.fromEntries(
+    env.map((entry) => {
+      const [key, ...rest] = entry.split('=');
+      return [key ?? '', rest.join('=')];
+    }),
+  );
 }
 
 /** An entry of the service manifest (deploy/helm/platform/services.json), the one list of the apps. */
@@ -118,15 +124,23 @@ const STORES = ['kafka', 'mongo', 'redis'];
  * each internal app reached at `http://<name>:<port>` under its `<NAME>_URL`; each app waiting for the stores and
  * for every internal app whose `<NAME>_URL` its configuration shape reads.
  */
-function composeDisagreements(manifest: Service[], services: Record<string, ComposeService>, shapes: Map<string, Shape>): string[] {
+function composeDisagreements(
+  manifest: Service[],
+  services: Record<string, ComposeService>,
+  shapes: Map<string, Shape>,
+): string[] {
   const problems: string[] = [];
-  const composed = new Map(Object.entries(services).flatMap(([name, service]) => {
-    const app = appOf(service);
-    return app ? [[name, { app, service }] as const] : [];
-  }));
-  for (const { name } of manifest) if (!composed.has(name)) problems.push(`${name}: in the service manifest, not in docker-compose.yml`);
+  const composed = new Map(
+    Object.entries(services).flatMap(([name, service]) => {
+      const app = appOf(service);
+      return app ? [[name, { app, service }] as const] : [];
+    }),
+  );
+  for (const { name } of manifest)
+    if (!composed.has(name)) problems.push(`${name}: in the service manifest, not in docker-compose.yml`);
   for (const [name, { app }] of composed) {
-    if (!manifest.some((service) => service.name === name)) problems.push(`${name}: in docker-compose.yml, not in the service manifest`);
+    if (!manifest.some((service) => service.name === name))
+      problems.push(`${name}: in docker-compose.yml, not in the service manifest`);
     if (app !== name) problems.push(`${name}: runs apps/${app}, not apps/${name}`);
   }
   const internal = manifest.filter((service) => service.serves === 'internal');
@@ -141,9 +155,12 @@ function composeDisagreements(manifest: Service[], services: Record<string, Comp
     }
     const published = (service.ports ?? []).map(String);
     const exposed = (service.expose ?? []).map(String);
-    if (serves === 'public' && !published.includes(`${port}:${port}`)) problems.push(`${name}: serves public but does not publish ${port}:${port}`);
+    if (serves === 'public' && !published.includes(`${port}:${port}`))
+      problems.push(`${name}: serves public but does not publish ${port}:${port}`);
     if (serves !== 'public' && (published.length > 0 || !exposed.includes(String(port)))) {
-      problems.push(`${name}: serves ${serves}: publishes ${JSON.stringify(published)}, exposes ${JSON.stringify(exposed)}; expected only ${port} exposed`);
+      problems.push(
+        `${name}: serves ${serves}: publishes ${JSON.stringify(published)}, exposes ${JSON.stringify(exposed)}; expected only ${port} exposed`,
+      );
     }
     if (entry && env.PUBLIC_URL !== undefined && env.PUBLIC_URL !== `http://localhost:${entry.port}`) {
       problems.push(`${name}: PUBLIC_URL ${env.PUBLIC_URL}, the entry point is ${entry.name} on ${entry.port}`);
@@ -151,16 +168,23 @@ function composeDisagreements(manifest: Service[], services: Record<string, Comp
     for (const other of internal) {
       const url = env[urlVariableOf(other.name)];
       if (url !== undefined && url !== `http://${other.name}:${other.port}`) {
-        problems.push(`${name}: ${urlVariableOf(other.name)} ${url}, the manifest says http://${other.name}:${other.port}`);
+        problems.push(
+          `${name}: ${urlVariableOf(other.name)} ${url}, the manifest says http://${other.name}:${other.port}`,
+        );
       }
     }
     const shape = shapes.get(name) ?? {};
-    const expected = [...STORES, ...internal.filter((other) => urlVariableOf(other.name) in shape).map((other) => other.name)].sort();
+    const expected = [
+      ...STORES,
+      ...internal.filter((other) => urlVariableOf(other.name) in shape).map((other) => other.name),
+    ].sort();
     const dependsOn = (service.depends_on ?? {}) as Record<string, { condition?: string }>;
     const actual = Object.keys(dependsOn).sort();
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`${name}: depends on ${actual.join(', ')}; expected ${expected.join(', ')}`);
+    if (JSON.stringify(actual) !== JSON.stringify(expected))
+      problems.push(`${name}: depends on ${actual.join(', ')}; expected ${expected.join(', ')}`);
     for (const [dependency, { condition }] of Object.entries(dependsOn)) {
-      if (condition !== 'service_healthy') problems.push(`${name}: waits for ${dependency} to be ${condition}, not service_healthy`);
+      if (condition !== 'service_healthy')
+        problems.push(`${name}: waits for ${dependency} to be ${condition}, not service_healthy`);
     }
   }
   return problems;
@@ -187,29 +211,40 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  describe('its apps are the service manifest\'s (deploy/helm/platform/services.json)', () => {
+  describe("its apps are the service manifest's (deploy/helm/platform/services.json)", () => {
     it('the same apps, ports, addresses and dependencies', () => {
       expect(composeDisagreements(SERVICES, compose.services, shapes)).toEqual([]);
     });
 
     it('a service missing from the manifest (a temporary copy) is a disagreement, and so is one missing from compose', () => {
       const withoutContent = manifestCopy((services) => services.filter((service) => service.name !== 'content'));
-      expect(composeDisagreements(withoutContent, compose.services, shapes)).toEqual(expect.arrayContaining([
-        'content: in docker-compose.yml, not in the service manifest',
-        // The gateway reads CONTENT_URL, but content is no internal app of this manifest: it should not wait for it.
-        'gateway: depends on auth, content, kafka, mongo, redis; expected auth, kafka, mongo, redis',
-      ]));
-      const added = manifestCopy((services) => [...services, { name: 'search', valuesKey: 'search', port: 8084, metricsPort: 9468, serves: 'internal' }]);
-      expect(composeDisagreements(added, compose.services, shapes)).toEqual(['search: in the service manifest, not in docker-compose.yml']);
+      expect(composeDisagreements(withoutContent, compose.services, shapes)).toEqual(
+        expect.arrayContaining([
+          'content: in docker-compose.yml, not in the service manifest',
+          // The gateway reads CONTENT_URL, but content is no internal app of this manifest: it should not wait for it.
+          'gateway: depends on auth, content, kafka, mongo, redis; expected auth, kafka, mongo, redis',
+        ]),
+      );
+      const added = manifestCopy((services) => [
+        ...services,
+        { name: 'search', valuesKey: 'search', port: 8084, metricsPort: 9468, serves: 'internal' },
+      ]);
+      expect(composeDisagreements(added, compose.services, shapes)).toEqual([
+        'search: in the service manifest, not in docker-compose.yml',
+      ]);
     });
 
     it('a port that differs is a disagreement', () => {
-      const moved = manifestCopy((services) => services.map((service) => (service.name === 'auth' ? { ...service, port: 8091 } : service)));
-      expect(composeDisagreements(moved, compose.services, shapes)).toEqual(expect.arrayContaining([
-        'auth: PORT 8081, the manifest says 8091',
-        'auth: its healthcheck does not ask port 8091',
-        'gateway: AUTH_URL http://auth:8081, the manifest says http://auth:8091',
-      ]));
+      const moved = manifestCopy((services) =>
+        services.map((service) => (service.name === 'auth' ? { ...service, port: 8091 } : service)),
+      );
+      expect(composeDisagreements(moved, compose.services, shapes)).toEqual(
+        expect.arrayContaining([
+          'auth: PORT 8081, the manifest says 8091',
+          'auth: its healthcheck does not ask port 8091',
+          'gateway: AUTH_URL http://auth:8081, the manifest says http://auth:8091',
+        ]),
+      );
     });
   });
 
@@ -261,7 +296,11 @@ describe('docker-compose.yml', () => {
       const rs = {
         status: () => {
           if (member.statusError) throw Object.assign(new Error('status failed'), member.statusError);
-          if (!member.initiated) throw Object.assign(new Error('no replset config has been received'), { code: 94, codeName: 'NotYetInitialized' });
+          if (!member.initiated)
+            throw Object.assign(new Error('no replset config has been received'), {
+              code: 94,
+              codeName: 'NotYetInitialized',
+            });
           return { ok: 1 };
         },
         initiate: (config: unknown) => {
@@ -269,7 +308,9 @@ describe('docker-compose.yml', () => {
           return { ok: 1 };
         },
       };
-      const db = { hello: () => ({ isWritablePrimary: member.primary, setName: member.initiated ? REPLICA_SET : undefined }) };
+      const db = {
+        hello: () => ({ isWritablePrimary: member.primary, setName: member.initiated ? REPLICA_SET : undefined }),
+      };
       let healthy: boolean;
       try {
         vm.runInNewContext(script, { rs, db });
@@ -287,7 +328,10 @@ describe('docker-compose.yml', () => {
       expect(healthcheck({ initiated: true, primary: false })).toEqual({ healthy: false, initiated: [] }); // SECONDARY / electing
       expect(healthcheck({ initiated: true, primary: true })).toEqual({ healthy: true, initiated: [] });
       // Any other failure of replSetGetStatus is not a reason to (re)initiate.
-      expect(healthcheck({ initiated: true, primary: true, statusError: { codeName: 'Unauthorized' } })).toEqual({ healthy: false, initiated: [] });
+      expect(healthcheck({ initiated: true, primary: true, statusError: { codeName: 'Unauthorized' } })).toEqual({
+        healthy: false,
+        initiated: [],
+      });
     });
 
     it.each(apps)('%s reaches it as replica set rs0 once it is healthy', (app) => {
@@ -324,7 +368,9 @@ describe('docker-compose.yml', () => {
     it('the worker image carries the neural voice, fetched at build time, where its PIPER_VOICES_DIR points', () => {
       const dir = environmentOf(compose.services['synthesis-worker']!).PIPER_VOICES_DIR;
       expect(dir).toMatch(/^\//);
-      const voice = /PIPER_VOICE = '([^']+)'/.exec(fs.readFileSync(path.join(repo, 'scripts', 'fetch-voices.mjs'), 'utf8'))![1]!;
+      const voice = /PIPER_VOICE = '([^']+)'/.exec(
+        fs.readFileSync(path.join(repo, 'scripts', 'fetch-voices.mjs'), 'utf8'),
+      )![1]!;
       const worker = instructionsOf(targetOf('synthesis-worker'));
       const copy = worker.find((line) => /^COPY\s+--from=(\S+)\s/.test(line) && line.endsWith(` ${dir}`));
       expect(copy).toBeDefined();
@@ -360,10 +406,12 @@ describe('docker-compose.yml', () => {
       expect(seed.command).toEqual(['node', 'scripts/post-start.mjs']);
       expect(seed.restart).toBe('no');
       expect(seed.depends_on).toMatchObject({ auth: { condition: 'service_healthy' } });
-      expect(instructionsOf(targetOf('seed')).some((line) => /^COPY\s.*scripts\/post-start\.mjs/.test(line))).toBe(true);
+      expect(instructionsOf(targetOf('seed')).some((line) => /^COPY\s.*scripts\/post-start\.mjs/.test(line))).toBe(
+        true,
+      );
     });
 
-    it('runs auth\'s command line with auth\'s own settings, and names the gateway\'s public URL as the issuer', () => {
+    it("runs auth's command line with auth's own settings, and names the gateway's public URL as the issuer", () => {
       const env = environmentOf(seed);
       const auth = environmentOf(compose.services.auth!);
       for (const name of requiredVariables(authConfigShape)) expect([name, env[name]]).toEqual([name, auth[name]]);

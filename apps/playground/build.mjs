@@ -32,7 +32,9 @@ async function buildSite(outdir, urlBase, pages) {
   });
   const outputs = Object.entries(result.metafile.outputs);
   const find = (entry) => {
-    const hit = outputs.find(([, meta]) => meta.entryPoint?.endsWith(entry) && !meta.entryPoint.endsWith('.css') === !entry.endsWith('.css'));
+    const hit = outputs.find(
+      ([, meta]) => meta.entryPoint?.endsWith(entry) && !meta.entryPoint.endsWith('.css') === !entry.endsWith('.css'),
+    );
     if (!hit) throw new Error(`playground build: no output for ${entry}`);
     return `${urlBase}/${path.relative(outdir, hit[0]).split(path.sep).join('/')}`;
   };
@@ -50,7 +52,21 @@ async function buildSite(outdir, urlBase, pages) {
 await buildSite(out, '', { 'index.html': { template: 'index.html', script: 'src/main.ts', style: 'src/styles.css' } });
 // Served by the gateway at /docs, /docs/asyncapi and /graphql (browsers), assets at /docs/assets.
 await buildSite(path.join(out, 'reference'), '/docs', {
-  'docs.html': { template: 'reference/page.html', script: 'src/reference/docs.ts', style: 'src/reference/docs.css', title: 'API reference · speech, content and auth' },
-  'asyncapi.html': { template: 'reference/page.html', script: 'src/reference/asyncapi.ts', style: 'src/reference/asyncapi.css', title: 'Message reference · WebSockets and Kafka' },
-  'explorer.html': { template: 'reference/explorer.html', script: 'src/reference/explorer.ts', style: 'src/reference/explorer.css' },
+  'docs.html': {
+    template: 'reference/page.html',
+    script: 'src/reference/docs.ts',
+    style: 'src/reference/docs.css',
+    title: 'API reference · speech, content and auth',
+  },
+  'asyncapi.html': {
+    template: 'reference/page.html',
+    script: 'src/reference/asyncapi.ts',
+    style: 'src/reference/asyncapi.css',
+    title: 'Message reference · WebSockets and Kafka',
+  },
+  'explorer.html': {
+    template: 'reference/explorer.html',
+    script: 'src/reference/explorer.ts',
+    style: 'src/reference/explorer.css',
+  },
 });

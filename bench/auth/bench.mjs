@@ -13,13 +13,23 @@ import autocannon from 'autocannon';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 
 const stack = Object.fromEntries(
-  fs.readFileSync(path.join(root, '.stack/stack.env'), 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  fs
+    .readFileSync(path.join(root, '.stack/stack.env'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('='))
+    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
 );
 
 function freePort() {
@@ -47,7 +57,9 @@ async function waitFor(url) {
 
 function load(url, { headers, body }) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, method: 'POST', headers, body, connections, duration }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, method: 'POST', headers, body, connections, duration }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -64,9 +76,10 @@ async function prepare(name, tokenUrl, introspectUrl, basic, introspectTokenBody
   const sample = await (await fetch(introspectUrl, { method: 'POST', headers, body: `token=${access_token}` })).json();
   if (sample.active !== true) throw new Error(`${name}: introspection says inactive`);
   const run = async (what) => {
-    const r = what === 'issue'
-      ? await load(tokenUrl, { headers, body: 'grant_type=client_credentials&scope=speech:read' })
-      : await load(introspectUrl, { headers, body: `token=${access_token}` });
+    const r =
+      what === 'issue'
+        ? await load(tokenUrl, { headers, body: 'grant_type=client_credentials&scope=speech:read' })
+        : await load(introspectUrl, { headers, body: `token=${access_token}` });
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name} ${what}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     return { rps: r.requests.average, p99: r.latency.p99 };
   };
@@ -77,19 +90,67 @@ async function prepare(name, tokenUrl, introspectUrl, basic, introspectTokenBody
 // Ours
 const ourPort = await freePort();
 const ourUrl = `http://127.0.0.1:${ourPort}`;
-const env = { ...process.env, ...stack, PORT: String(ourPort), PUBLIC_URL: ourUrl, MONGO_DB: `bench_auth_${randomBytes(3).toString('hex')}`, INTERNAL_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' };
+const env = {
+  ...process.env,
+  ...stack,
+  PORT: String(ourPort),
+  PUBLIC_URL: ourUrl,
+  MONGO_DB: `bench_auth_${randomBytes(3).toString('hex')}`,
+  INTERNAL_SECRET: randomBytes(32).toString('hex'),
+  LOG_LEVEL: 'silent',
+};
 children.push(spawn(process.execPath, [path.join(root, 'apps/auth/dist/main.js')], { env, stdio: 'ignore' }));
 await waitFor(`${ourUrl}/readyz`);
-const client = JSON.parse(execFileSync(process.execPath, [path.join(root, 'apps/auth/dist/cli/main.js'), 'clients:create', '--name', 'bench', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read'], { env, encoding: 'utf8' }));
+const client = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [
+      path.join(root, 'apps/auth/dist/cli/main.js'),
+      'clients:create',
+      '--name',
+      'bench',
+      '--type',
+      'confidential',
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'speech:read',
+    ],
+    { env, encoding: 'utf8' },
+  ),
+);
 
 // oidc-provider
 const opPort = await freePort();
 const secret = randomBytes(24).toString('hex');
-children.push(spawn(process.execPath, [path.join(here, 'oidc-provider-server.mjs')], { env: { ...process.env, PORT: String(opPort), CLIENT_SECRET: secret, REDIS_URL: stack.REDIS_URL, NODE_ENV: 'production' }, stdio: 'ignore' }));
+children.push(
+  spawn(process.execPath, [path.join(here, 'oidc-provider-server.mjs')], {
+    env: {
+      ...process.env,
+      PORT: String(opPort),
+      CLIENT_SECRET: secret,
+      REDIS_URL: stack.REDIS_URL,
+      NODE_ENV: 'production',
+    },
+    stdio: 'ignore',
+  }),
+);
 await waitFor(`http://127.0.0.1:${opPort}/.well-known/openid-configuration`);
 
-const ours = await prepare('ours', `${ourUrl}/token`, `${ourUrl}/introspect`, Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64'), 'grant_type=client_credentials&scope=speech:read');
-const theirs = await prepare('oidc-provider', `http://127.0.0.1:${opPort}/token`, `http://127.0.0.1:${opPort}/token/introspection`, Buffer.from(`bench:${secret}`).toString('base64'), 'grant_type=client_credentials&scope=speech:read&resource=urn:bench:opaque');
+const ours = await prepare(
+  'ours',
+  `${ourUrl}/token`,
+  `${ourUrl}/introspect`,
+  Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64'),
+  'grant_type=client_credentials&scope=speech:read',
+);
+const theirs = await prepare(
+  'oidc-provider',
+  `http://127.0.0.1:${opPort}/token`,
+  `http://127.0.0.1:${opPort}/token/introspection`,
+  Buffer.from(`bench:${secret}`).toString('base64'),
+  'grant_type=client_credentials&scope=speech:read&resource=urn:bench:opaque',
+);
 
 const results = { issue: { ours: [], theirs: [] }, introspect: { ours: [], theirs: [] } };
 for (let round = 0; round < rounds; round++) {
@@ -102,13 +163,18 @@ for (let round = 0; round < rounds; round++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const summary = (what) => {
   const a = { rps: median(results[what].ours.map((r) => r.rps)), p99: median(results[what].ours.map((r) => r.p99)) };
-  const b = { rps: median(results[what].theirs.map((r) => r.rps)), p99: median(results[what].theirs.map((r) => r.p99)) };
+  const b = {
+    rps: median(results[what].theirs.map((r) => r.rps)),
+    p99: median(results[what].theirs.map((r) => r.p99)),
+  };
   const ratios = results[what].ours.map((r, i) => r.rps / results[what].theirs[i].rps);
   return { a, b, ratio: median(ratios), ratios };
 };
 const row = (label, { a, b, ratio, ratios }) =>
   `${label.padEnd(28)} ours ${a.rps.toFixed(0).padStart(6)} req/s p99 ${String(a.p99).padStart(4)} ms | oidc-provider ${b.rps.toFixed(0).padStart(6)} req/s p99 ${String(b.p99).padStart(4)} ms | ratio ${ratio.toFixed(2)}x (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`;
-console.log(`connections ${connections}, ${duration} s per measurement, ${rounds} alternating rounds (medians), node ${process.version}`);
+console.log(
+  `connections ${connections}, ${duration} s per measurement, ${rounds} alternating rounds (medians), node ${process.version}`,
+);
 console.log(row('client_credentials issuance', summary('issue')));
 console.log(row('introspection', summary('introspect')));
 process.exit(0);

@@ -11,7 +11,18 @@ const issuer = `http://127.0.0.1:${port}`;
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const provider = new Provider(issuer, {
   adapter: redisAdapter(process.env.REDIS_URL),
-  clients: [{ client_id: 'bench', client_secret: process.env.CLIENT_SECRET, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256', scope: 'speech:read' }],
+  clients: [
+    {
+      client_id: 'bench',
+      client_secret: process.env.CLIENT_SECRET,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+      scope: 'speech:read',
+    },
+  ],
   jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' }] },
   scopes: ['speech:read'],
   ttl: { ClientCredentials: 3600 },

@@ -66,8 +66,13 @@ const BYTES_PER_SECOND = 22_050 * 2;
 /** A listener notices a gap above this (the issue's goal: none up to capacity). */
 const AUDIBLE_MS = 250;
 const PIPER_DIR = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
-if (NEURAL && !engine.piperModelAvailable(PIPER_DIR)) throw new Error(`no Piper voice in ${PIPER_DIR} (node scripts/fetch-voices.mjs), or run with --model espeak`);
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+if (NEURAL && !engine.piperModelAvailable(PIPER_DIR))
+  throw new Error(`no Piper voice in ${PIPER_DIR} (node scripts/fetch-voices.mjs), or run with --model espeak`);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 // ---------- texts: about --chars characters each, a different one per stream ----------
 const SENTENCES = [
@@ -124,13 +129,19 @@ function longestSilenceAfter(arrivals, atMs) {
 const settings = engine.parseVoiceSettings({});
 const params = engine.renderParams(engine.findPremadeVoice(VOICE).engine, settings);
 const format = engine.resolveOutputFormat(FORMAT);
-const pipers = NEURAL ? await Promise.all(Array.from({ length: WORKERS }, () => engine.loadPiperVoice(PIPER_DIR, { threads: Number(args.threads) }))) : [];
+const pipers = NEURAL
+  ? await Promise.all(
+      Array.from({ length: WORKERS }, () => engine.loadPiperVoice(PIPER_DIR, { threads: Number(args.threads) })),
+    )
+  : [];
 
 async function floorOnce(i) {
   const start = performance.now();
   const arrivals = [];
   const pcmFor = NEURAL ? (piece) => engine.synthesizePiperPcm(pipers[i % WORKERS], piece, settings) : undefined;
-  await engine.synthesizeToStream({ text: textFor(i), params, format, ...(pcmFor ? { pcmFor } : {}) }, (bytes) => arrivals.push({ t: performance.now() - start, bytes: bytes.length }));
+  await engine.synthesizeToStream({ text: textFor(i), params, format, ...(pcmFor ? { pcmFor } : {}) }, (bytes) =>
+    arrivals.push({ t: performance.now() - start, bytes: bytes.length }),
+  );
   return { status: 200, first: arrivals[0]?.t ?? NaN, ...silences(arrivals) };
 }
 
@@ -172,7 +183,8 @@ async function startPipeline() {
     // Lock losses are warnings: count them from here on.
     const log = { lockLosses: 0 };
     worker.child.stdout.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\n')) if (/could not renew lock|lost by its worker|missing lock/i.test(line)) log.lockLosses++;
+      for (const line of chunk.toString().split('\n'))
+        if (/could not renew lock|lost by its worker|missing lock/i.test(line)) log.lockLosses++;
     });
     return { ...worker, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, log };
   };
@@ -203,15 +215,20 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1000 });
 function streamOnce(p, i) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const req = http.request(`${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      const arrivals = [];
-      res.on('data', (chunk) => arrivals.push({ t: performance.now() - start, bytes: chunk.length }));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return resolve({ status: res.statusCode, retryAfter: Number(res.headers['retry-after'] ?? NaN) });
-        resolve({ status: 200, first: arrivals[0]?.t ?? NaN, ...silences(arrivals) });
-      });
-      res.on('error', (err) => resolve({ status: 0, error: err.message }));
-    });
+    const req = http.request(
+      `${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const arrivals = [];
+        res.on('data', (chunk) => arrivals.push({ t: performance.now() - start, bytes: chunk.length }));
+        res.on('end', () => {
+          if (res.statusCode !== 200)
+            return resolve({ status: res.statusCode, retryAfter: Number(res.headers['retry-after'] ?? NaN) });
+          resolve({ status: 200, first: arrivals[0]?.t ?? NaN, ...silences(arrivals) });
+        });
+        res.on('error', (err) => resolve({ status: 0, error: err.message }));
+      },
+    );
     req.on('error', (err) => resolve({ status: 0, error: err.message }));
     req.end(JSON.stringify({ text: textFor(i), model_id: MODEL_ID }));
   });
@@ -235,7 +252,8 @@ async function workerSnapshot(p) {
   const texts = await Promise.all(p.workers.map(async (w) => (await fetch(w.metricsUrl)).text()));
   const all = (name) => texts.flatMap((t) => samples(t, name));
   const buckets = new Map();
-  for (const s of all('synthesis_job_wait_seconds_bucket')) buckets.set(s.labels.le, (buckets.get(s.labels.le) ?? 0) + s.value);
+  for (const s of all('synthesis_job_wait_seconds_bucket'))
+    buckets.set(s.labels.le, (buckets.get(s.labels.le) ?? 0) + s.value);
   const outcomes = {};
   for (const s of all('synthesis_jobs_total')) outcomes[s.labels.outcome] = (outcomes[s.labels.outcome] ?? 0) + s.value;
   return {
@@ -253,7 +271,10 @@ function waits(before, after) {
   const count = after.waitCount - before.waitCount;
   const bounds = [...after.buckets.keys()].sort((a, b) => Number(a) - Number(b));
   const p99 = bounds.find((le) => after.buckets.get(le) - (before.buckets.get(le) ?? 0) >= 0.99 * count);
-  return { mean: count ? (after.waitSum - before.waitSum) / count : NaN, p99Under: p99 === '+Inf' ? Infinity : Number(p99) };
+  return {
+    mean: count ? (after.waitSum - before.waitSum) / count : NaN,
+    p99Under: p99 === '+Inf' ? Infinity : Number(p99),
+  };
 }
 
 const delta = (before, after, outcome) => (after.outcomes[outcome] ?? 0) - (before.outcomes[outcome] ?? 0);
@@ -298,7 +319,9 @@ async function level(p, n) {
 function defaultLevels(capacity) {
   const top = Math.max(2, 2 * capacity);
   if (top <= 12) return Array.from({ length: top }, (_, i) => i + 1);
-  return [...new Set([1, Math.round(capacity / 2), capacity, capacity + 1, Math.round(1.5 * capacity), top])].sort((a, b) => a - b);
+  return [...new Set([1, Math.round(capacity / 2), capacity, capacity + 1, Math.round(1.5 * capacity), top])].sort(
+    (a, b) => a - b,
+  );
 }
 
 async function ramp(p, capacity) {
@@ -307,10 +330,16 @@ async function ramp(p, capacity) {
   for (const n of levels) {
     const row = await level(p, n);
     rows.push(row);
-    console.log(`  ${n} streams: ${row.admitted} admitted, ${row.refused} refused, longest silence max ${fmt(row.silence.max)} ms`);
+    console.log(
+      `  ${n} streams: ${row.admitted} admitted, ${row.refused} refused, longest silence max ${fmt(row.silence.max)} ms`,
+    );
   }
-  console.log(`\ncapacity ${capacity} real-time slots over ${WORKERS} workers (${p.cores} cores each by WORKER_CORES; machine: ${CORES} cores); ms unless said`);
-  console.log('| streams | admitted / refused (with Retry-After) / failed | first audio p50 / p99: floor | pipeline | longest silence p50 / p99 / max: floor | pipeline | streams with silence > 250 ms | queue wait mean / p99 ≤ (s) | real-time streams per core |');
+  console.log(
+    `\ncapacity ${capacity} real-time slots over ${WORKERS} workers (${p.cores} cores each by WORKER_CORES; machine: ${CORES} cores); ms unless said`,
+  );
+  console.log(
+    '| streams | admitted / refused (with Retry-After) / failed | first audio p50 / p99: floor | pipeline | longest silence p50 / p99 / max: floor | pipeline | streams with silence > 250 ms | queue wait mean / p99 ≤ (s) | real-time streams per core |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
@@ -322,20 +351,29 @@ async function ramp(p, capacity) {
 // ---------- the soak: 120 % of capacity for --soak seconds ----------
 /** Resident set size of a process (MB), from /proc. */
 function rssMb(pid) {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.split(/\s+/)[1] ?? NaN) / 1024;
 }
 
 async function soak(p, capacity, seconds) {
   const listeners = Math.ceil(1.2 * capacity);
-  console.log(`\nsoak: ${listeners} listeners (120 % of ${capacity} slots) for ${seconds} s; each starts its next stream when one ends, or after Retry-After when refused`);
+  console.log(
+    `\nsoak: ${listeners} listeners (120 % of ${capacity} slots) for ${seconds} s; each starts its next stream when one ends, or after Retry-After when refused`,
+  );
   const before = await workerSnapshot(p);
   const results = [];
   const memory = [];
-  const processes = [{ name: 'gateway-edge', pid: p.edge.child.pid }, ...p.workers.map((w) => ({ name: w.name, pid: w.child.pid }))];
+  const processes = [
+    { name: 'gateway-edge', pid: p.edge.child.pid },
+    ...p.workers.map((w) => ({ name: w.name, pid: w.child.pid })),
+  ];
   const started = performance.now();
   const end = started + seconds * 1000;
-  const sample = () => memory.push({ t: (performance.now() - started) / 1000, rss: processes.map((x) => rssMb(x.pid)) });
+  const sample = () =>
+    memory.push({ t: (performance.now() - started) / 1000, rss: processes.map((x) => rssMb(x.pid)) });
   sample();
   const sampler = setInterval(sample, 10_000);
   await Promise.all(
@@ -343,7 +381,8 @@ async function soak(p, capacity, seconds) {
       for (let i = k; performance.now() < end; i += listeners) {
         const result = await streamOnce(p, i);
         results.push(result);
-        if (result.status === 503) await new Promise((r) => setTimeout(r, 1000 * (Number.isFinite(result.retryAfter) ? result.retryAfter : 1)));
+        if (result.status === 503)
+          await new Promise((r) => setTimeout(r, 1000 * (Number.isFinite(result.retryAfter) ? result.retryAfter : 1)));
       }
     }),
   );
@@ -352,10 +391,18 @@ async function soak(p, capacity, seconds) {
   const after = await workerSnapshot(p);
   const admitted = results.filter((s) => s.status === 200);
   const silence = spread(admitted.map((s) => s.longest));
-  console.log(`streams: ${admitted.length} complete, ${results.filter((s) => s.status === 503).length} refused, ${results.filter((s) => s.status !== 200 && s.status !== 503).length} failed`);
-  console.log(`longest silence after first audio (ms): p50 ${fmt(silence.p50)}, p99 ${fmt(silence.p99)}, max ${fmt(silence.max)}; streams with silence > ${AUDIBLE_MS} ms: ${admitted.filter((s) => s.longest > AUDIBLE_MS).length}`);
-  console.log(`lock losses (worker warnings "could not renew lock" / "lost by its worker"): ${after.lockLosses - before.lockLosses}`);
-  console.log(`duplicate computation (jobs taken_over + duplicate outcomes): ${delta(before, after, 'taken_over') + delta(before, after, 'duplicate')} (taken_over ${delta(before, after, 'taken_over')}, duplicate ${delta(before, after, 'duplicate')})`);
+  console.log(
+    `streams: ${admitted.length} complete, ${results.filter((s) => s.status === 503).length} refused, ${results.filter((s) => s.status !== 200 && s.status !== 503).length} failed`,
+  );
+  console.log(
+    `longest silence after first audio (ms): p50 ${fmt(silence.p50)}, p99 ${fmt(silence.p99)}, max ${fmt(silence.max)}; streams with silence > ${AUDIBLE_MS} ms: ${admitted.filter((s) => s.longest > AUDIBLE_MS).length}`,
+  );
+  console.log(
+    `lock losses (worker warnings "could not renew lock" / "lost by its worker"): ${after.lockLosses - before.lockLosses}`,
+  );
+  console.log(
+    `duplicate computation (jobs taken_over + duplicate outcomes): ${delta(before, after, 'taken_over') + delta(before, after, 'duplicate')} (taken_over ${delta(before, after, 'taken_over')}, duplicate ${delta(before, after, 'duplicate')})`,
+  );
   console.log(`\nresident memory (MB) every ~60 s: ${processes.map((x) => x.name).join(', ')}`);
   let next = 0;
   for (const m of memory) {
@@ -366,7 +413,9 @@ async function soak(p, capacity, seconds) {
   // Growth after a minute of warm-up (ONNX Runtime's buffers, the JIT), per process.
   const warm = memory.find((m) => m.t >= 60) ?? memory[0];
   const last = memory[memory.length - 1];
-  console.log(`growth after the first minute (MB): ${processes.map((x, i) => `${x.name} ${(last.rss[i] - warm.rss[i]).toFixed(1)}`).join(', ')}`);
+  console.log(
+    `growth after the first minute (MB): ${processes.map((x, i) => `${x.name} ${(last.rss[i] - warm.rss[i]).toFixed(1)}`).join(', ')}`,
+  );
 }
 
 // ---------- kills: capacity streams, the busiest worker SIGKILLed mid-stream ----------
@@ -374,11 +423,15 @@ async function soak(p, capacity, seconds) {
 function trackedStream(p, i) {
   const arrivals = [];
   const done = new Promise((resolve) => {
-    const req = http.request(`${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.on('data', (chunk) => arrivals.push({ t: performance.now(), bytes: chunk.length }));
-      res.on('end', () => resolve({ status: res.statusCode, complete: res.complete }));
-      res.on('error', () => resolve({ status: 0, complete: false }));
-    });
+    const req = http.request(
+      `${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.on('data', (chunk) => arrivals.push({ t: performance.now(), bytes: chunk.length }));
+        res.on('end', () => resolve({ status: res.statusCode, complete: res.complete }));
+        res.on('error', () => resolve({ status: 0, complete: false }));
+      },
+    );
     req.on('error', () => resolve({ status: 0, complete: false }));
     req.end(JSON.stringify({ text: textFor(i), model_id: MODEL_ID }));
   });
@@ -386,15 +439,22 @@ function trackedStream(p, i) {
 }
 
 async function kills(p, capacity, rounds) {
-  console.log(`\nkills: ${rounds} rounds of ${capacity} streams (the slots); once every stream has ${args['kill-after']} s of audio, the worker with the most jobs in hand is SIGKILLed (replaced after the round)`);
+  console.log(
+    `\nkills: ${rounds} rounds of ${capacity} streams (the slots); once every stream has ${args['kill-after']} s of audio, the worker with the most jobs in hand is SIGKILLed (replaced after the round)`,
+  );
   const silencesAfterKill = [];
   let failed = 0;
   let killedStreams = 0;
   for (let r = 0; r < rounds; r++) {
     const live = Array.from({ length: capacity }, (_, i) => trackedStream(p, r * capacity + i));
     const audioBytes = (s) => s.arrivals.reduce((n, a) => n + a.bytes, 0);
-    while (!live.every((s) => audioBytes(s) >= Number(args['kill-after']) * BYTES_PER_SECOND)) await new Promise((res) => setTimeout(res, 20));
-    const inUse = await Promise.all(p.workers.map(async (w) => sum(samples(await (await fetch(w.metricsUrl)).text(), 'synthesis_worker_realtime_slots_in_use'))));
+    while (!live.every((s) => audioBytes(s) >= Number(args['kill-after']) * BYTES_PER_SECOND))
+      await new Promise((res) => setTimeout(res, 20));
+    const inUse = await Promise.all(
+      p.workers.map(async (w) =>
+        sum(samples(await (await fetch(w.metricsUrl)).text(), 'synthesis_worker_realtime_slots_in_use')),
+      ),
+    );
     const victim = p.workers[inUse.indexOf(Math.max(...inUse))];
     const killAt = performance.now();
     victim.child.kill('SIGKILL');
@@ -406,16 +466,22 @@ async function kills(p, capacity, rounds) {
     p.workers.push(await p.startWorker(`r${r}`));
     failed += results.filter((x) => x.status !== 200 || !x.complete).length;
     for (const s of live) silencesAfterKill.push(longestSilenceAfter(s.arrivals, killAt));
-    console.log(`  round ${r + 1}: killed ${victim.name} holding ${Math.max(...inUse)} of ${capacity} streams; longest silence after the kill per stream (ms): ${live.map((s) => fmt(longestSilenceAfter(s.arrivals, killAt))).join(', ')}`);
+    console.log(
+      `  round ${r + 1}: killed ${victim.name} holding ${Math.max(...inUse)} of ${capacity} streams; longest silence after the kill per stream (ms): ${live.map((s) => fmt(longestSilenceAfter(s.arrivals, killAt))).join(', ')}`,
+    );
   }
   const sp = spread(silencesAfterKill);
   console.log(`streams: ${silencesAfterKill.length} (${killedStreams} on a killed worker), failed or cut: ${failed}`);
-  console.log(`longest silence after the kill (ms), every stream: p50 ${fmt(sp.p50)}, p99 ${fmt(sp.p99)}, max ${fmt(sp.max)}`);
+  console.log(
+    `longest silence after the kill (ms), every stream: p50 ${fmt(sp.p50)}, p99 ${fmt(sp.p99)}, max ${fmt(sp.max)}`,
+  );
 }
 
 // ---------- main ----------
 const cpu = spawnSync('nproc').stdout?.toString().trim();
-console.log(`real-time capacity benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}, voice ${VOICE}, ${WORKERS} workers, ${args.chars}-character texts as ${FORMAT}, SPEECH_QUEUE_WAIT_MS ${args['wait-ms']}`);
+console.log(
+  `real-time capacity benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}, voice ${VOICE}, ${WORKERS} workers, ${args.chars}-character texts as ${FORMAT}, SPEECH_QUEUE_WAIT_MS ${args['wait-ms']}`,
+);
 console.log(`load average before: ${loadAverage()}`);
 const pipeline = await startPipeline();
 try {

@@ -15,7 +15,13 @@ const served = await serveSpeechEdge({
   port,
   redis,
   apiKey: 'sk_bench_capacity',
-  identity: { sub: 'acct_bench_capacity', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' },
+  identity: {
+    sub: 'acct_bench_capacity',
+    roles: ['USER'],
+    scope: 'speech:read speech:write',
+    method: 'api_key',
+    plan: 'pro',
+  },
   // Warnings only: the benchmark counts refusals from the answers.
   logLevel: 'warn',
   config: {

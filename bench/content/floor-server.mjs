@@ -19,7 +19,9 @@ async function page(withCount, caller) {
     posts.find(filter).sort({ createdAt: -1, _id: -1 }).limit(20).toArray(),
     withCount ? posts.countDocuments(filter) : Promise.resolve(null),
   ]);
-  const authors = await users.find({ _id: { $in: [...new Set(rows.map((p) => p.author))] } }, { projection: { name: 1 } }).toArray();
+  const authors = await users
+    .find({ _id: { $in: [...new Set(rows.map((p) => p.author))] } }, { projection: { name: 1 } })
+    .toArray();
   const names = new Map(authors.map((a) => [a._id, a.name]));
   return { rows, total, names };
 }
@@ -28,13 +30,23 @@ const app = express();
 app.get('/posts', async (_req, res) => {
   const { rows, total, names } = await page(true);
   res.json({
-    data: rows.map((p) => ({ id: p._id, title: p.title, slug: p.slug, content: p.content, published: p.published, createdAt: p.createdAt, author_name: names.get(p.author) })),
+    data: rows.map((p) => ({
+      id: p._id,
+      title: p.title,
+      slug: p.slug,
+      content: p.content,
+      published: p.published,
+      createdAt: p.createdAt,
+      author_name: names.get(p.author),
+    })),
     meta: { total, page: 1, limit: 20, pages: Math.ceil(total / 20) },
   });
 });
 app.post('/graphql-equivalent', async (req, res) => {
   const caller = req.headers['x-caller'];
   const { rows, names } = await page(false, typeof caller === 'string' ? caller : undefined);
-  res.json({ data: { posts: { edges: rows.map((p) => ({ node: { title: p.title, author: { name: names.get(p.author) } } })) } } });
+  res.json({
+    data: { posts: { edges: rows.map((p) => ({ node: { title: p.title, author: { name: names.get(p.author) } } })) } },
+  });
 });
 app.listen(Number(PORT), '127.0.0.1');

@@ -29,7 +29,8 @@ const server = http.createServer(async (req, res) => {
       dispatcher: agent,
     });
     const out = {};
-    for (const [name, value] of Object.entries(answer.headers)) if (name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') out[name] = value;
+    for (const [name, value] of Object.entries(answer.headers))
+      if (name !== 'connection' && name !== 'keep-alive' && name !== 'transfer-encoding') out[name] = value;
     res.writeHead(answer.statusCode, out);
     await pipeline(answer.body, res);
   } catch {

@@ -8,9 +8,19 @@
 import { parseArgs } from 'node:util';
 import { signIdentity } from '../../libs/identity/dist/index.js';
 import path from 'node:path';
-import { INTERNAL_SECRET, account, freePort, percentile, root, startPlatform, startProcess } from '../subscriptions/platform.mjs';
+import {
+  INTERNAL_SECRET,
+  account,
+  freePort,
+  percentile,
+  root,
+  startPlatform,
+  startProcess,
+} from '../subscriptions/platform.mjs';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '4' } } });
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '4' } },
+});
 const REQUESTS = Number(values.requests);
 const CONCURRENCY = Number(values.concurrency);
 
@@ -41,7 +51,10 @@ try {
   const identityHeader = async () => {
     // The header lives 60 s; the gateway signs one per request, the direct caller reuses one.
     if (Date.now() - signedAt > 20_000) {
-      identity = await signIdentity({ sub, roles: ['USER'], scope: 'content:read content:write', method: 'bearer_jwt' }, INTERNAL_SECRET);
+      identity = await signIdentity(
+        { sub, roles: ['USER'], scope: 'content:read content:write', method: 'bearer_jwt' },
+        INTERNAL_SECRET,
+      );
       signedAt = Date.now();
     }
     return identity;
@@ -53,7 +66,8 @@ try {
     if (res.status !== 200) throw new Error(`${url} ${res.status}`);
     return performance.now() - t0;
   };
-  const direct = () => identityHeader().then((h) => timed(`${platform.content.url}/api/v1/posts`, { 'x-platform-identity': h }));
+  const direct = () =>
+    identityHeader().then((h) => timed(`${platform.content.url}/api/v1/posts`, { 'x-platform-identity': h }));
   const proxied = () => timed(`${gateway}/api/v1/posts`, { authorization: `Bearer ${token}` });
   const hop = () => timed(`${bare.url}/api/v1/posts`, { authorization: `Bearer ${token}` });
 
@@ -69,7 +83,11 @@ try {
       const i = next++;
       const t = {};
       // Each order of the three in turn, so none always follows another.
-      const order = [['d', direct], ['p', proxied], ['h', hop]];
+      const order = [
+        ['d', direct],
+        ['p', proxied],
+        ['h', hop],
+      ];
       for (let k = 0; k < i % 3; k += 1) order.push(order.shift());
       if (Math.floor(i / 3) % 2 === 1) order.reverse();
       for (const [name, call] of order) t[name] = await call();
@@ -88,11 +106,19 @@ try {
   console.log(`${REQUESTS} rounds, ${CONCURRENCY} concurrent rounds, ${seconds.toFixed(1)} s`);
   console.log(`direct  GET /api/v1/posts: p50 ${f(percentile(d, 50))}  p99 ${f(percentile(d, 99))}`);
   console.log(`proxied GET /api/v1/posts: p50 ${f(percentile(p, 50))}  p99 ${f(percentile(p, 99))}`);
-  console.log(`gateway adds: p50 +${f(percentile(p, 50) - percentile(d, 50))}  p99 +${f(percentile(p, 99) - percentile(d, 99))}  (paired difference: median ${f(percentile(diffs, 50))}, p99 ${f(percentile(diffs, 99))})`);
-  console.log(`ratio proxied / direct: p50 ${(percentile(p, 50) / percentile(d, 50)).toFixed(2)}x  p99 ${(percentile(p, 99) / percentile(d, 99)).toFixed(2)}x`);
+  console.log(
+    `gateway adds: p50 +${f(percentile(p, 50) - percentile(d, 50))}  p99 +${f(percentile(p, 99) - percentile(d, 99))}  (paired difference: median ${f(percentile(diffs, 50))}, p99 ${f(percentile(diffs, 99))})`,
+  );
+  console.log(
+    `ratio proxied / direct: p50 ${(percentile(p, 50) / percentile(d, 50)).toFixed(2)}x  p99 ${(percentile(p, 99) / percentile(d, 99)).toFixed(2)}x`,
+  );
   console.log(`bare proxy GET /api/v1/posts: p50 ${f(percentile(h, 50))}  p99 ${f(percentile(h, 99))}`);
-  console.log(`bare proxy adds: p50 +${f(percentile(h, 50) - percentile(d, 50))}  p99 +${f(percentile(h, 99) - percentile(d, 99))}  (paired difference: median ${f(percentile(hopDiffs, 50))}, p99 ${f(percentile(hopDiffs, 99))})`);
-  console.log(`gateway beyond the bare hop: p50 +${f(percentile(p, 50) - percentile(h, 50))}  p99 +${f(percentile(p, 99) - percentile(h, 99))}`);
+  console.log(
+    `bare proxy adds: p50 +${f(percentile(h, 50) - percentile(d, 50))}  p99 +${f(percentile(h, 99) - percentile(d, 99))}  (paired difference: median ${f(percentile(hopDiffs, 50))}, p99 ${f(percentile(hopDiffs, 99))})`,
+  );
+  console.log(
+    `gateway beyond the bare hop: p50 +${f(percentile(p, 50) - percentile(h, 50))}  p99 +${f(percentile(p, 99) - percentile(h, 99))}`,
+  );
 } finally {
   await bare?.stop();
   await platform.stop();

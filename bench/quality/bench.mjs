@@ -53,13 +53,17 @@ async function speak(name, text) {
     pcmFor = (piece) => engine.synthesizePiperPcm(piper, piece, settings);
   }
   const chunks = [];
-  await engine.synthesizeToStream({ text, params, format, ...(pcmFor ? { pcmFor } : {}) }, (bytes) => chunks.push(bytes));
+  await engine.synthesizeToStream({ text, params, format, ...(pcmFor ? { pcmFor } : {}) }, (bytes) =>
+    chunks.push(bytes),
+  );
   return Buffer.concat(chunks);
 }
 
 const names = args.engines.split(',');
-for (const name of names) if (!ENGINES[name]) throw new Error(`unknown engine ${name}; one of ${Object.keys(ENGINES).join(', ')}`);
-if (names.some((n) => ENGINES[n].neural) && !engine.piperModelAvailable(PIPER_DIR)) throw new Error(`no Piper voice in ${PIPER_DIR}: run node scripts/fetch-voices.mjs`);
+for (const name of names)
+  if (!ENGINES[name]) throw new Error(`unknown engine ${name}; one of ${Object.keys(ENGINES).join(', ')}`);
+if (names.some((n) => ENGINES[n].neural) && !engine.piperModelAvailable(PIPER_DIR))
+  throw new Error(`no Piper voice in ${PIPER_DIR}: run node scripts/fetch-voices.mjs`);
 await ensureRecogniser();
 
 const results = [];
@@ -68,7 +72,14 @@ for (const name of names) {
   for (const text of sentences) audio.push(await speak(name, text));
   const hypotheses = await recognise(audio);
   const seconds = audio.reduce((s, a) => s + a.length / 2 / 16000, 0);
-  results.push({ engine: name, voice: ENGINES[name].voice.name, sentences: sentences.length, audioSeconds: Math.round(seconds * 10) / 10, wer: wordErrorRate(sentences, hypotheses), hypotheses });
+  results.push({
+    engine: name,
+    voice: ENGINES[name].voice.name,
+    sentences: sentences.length,
+    audioSeconds: Math.round(seconds * 10) / 10,
+    wer: wordErrorRate(sentences, hypotheses),
+    hypotheses,
+  });
 }
 
 if (args.json) {
@@ -76,6 +87,10 @@ if (args.json) {
 } else {
   console.log(`PocketSphinx word error rate over ${sentences.length} Harvard sentences (lower is better)`);
   console.log('engine            voice    audio s   WER');
-  for (const r of results) console.log(`${r.engine.padEnd(17)} ${r.voice.padEnd(8)} ${String(r.audioSeconds).padStart(7)}   ${(100 * r.wer).toFixed(1)} %`);
-  if (args.verbose) for (const r of results) r.hypotheses.forEach((h, i) => console.log(`${r.engine}: ${sentences[i]} -> ${h}`));
+  for (const r of results)
+    console.log(
+      `${r.engine.padEnd(17)} ${r.voice.padEnd(8)} ${String(r.audioSeconds).padStart(7)}   ${(100 * r.wer).toFixed(1)} %`,
+    );
+  if (args.verbose)
+    for (const r of results) r.hypotheses.forEach((h, i) => console.log(`${r.engine}: ${sentences[i]} -> ${h}`));
 }

@@ -28,7 +28,9 @@ export async function ensureRecogniser() {
     `"${QUALITY_VENV}/bin/pip" install --disable-pip-version-check --no-input -q -r "${REQUIREMENTS}"`,
   ].join(' && ');
   fs.mkdirSync(path.dirname(QUALITY_VENV), { recursive: true });
-  await run('flock', [`${QUALITY_VENV}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], { timeout: 600_000 });
+  await run('flock', [`${QUALITY_VENV}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], {
+    timeout: 600_000,
+  });
 }
 
 /** Transcribes 16 kHz mono 16-bit PCM buffers, one hypothesis per buffer. */
@@ -40,7 +42,10 @@ export async function recognise(pcm16k) {
       fs.writeFileSync(file, pcm);
       return file;
     });
-    const { stdout } = await run(PYTHON, [path.join(here, 'decode.py'), ...files], { timeout: 600_000, maxBuffer: 16 << 20 });
+    const { stdout } = await run(PYTHON, [path.join(here, 'decode.py'), ...files], {
+      timeout: 600_000,
+      maxBuffer: 16 << 20,
+    });
     return JSON.parse(stdout);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ export const SENTENCES = [
   'Help the woman get back to her feet.',
   'A pot of tea helps to pass the evening.',
   'Smoky fires lack flame and heat.',
-  'The soft cushion broke the man\'s fall.',
+  "The soft cushion broke the man's fall.",
   'The salt breeze came across from the sea.',
   'The girl at the booth sold fifty bonds.',
 ];

@@ -3,7 +3,11 @@
 // apostrophes only), summed over a set of sentences (the corpus-level WER, not a mean of ratios).
 
 export function words(text) {
-  return text.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9' ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 export function editDistance(reference, hypothesis) {

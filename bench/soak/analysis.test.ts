@@ -1,20 +1,45 @@
-import { judge, latencyDrift, latencyWindows, memoryGrowth, median, percentile, slopePerMinute, type DeliveryCounts, type ProcessSample, type RequestRecord, type Thresholds } from './analysis';
+import {
+  judge,
+  latencyDrift,
+  latencyWindows,
+  memoryGrowth,
+  median,
+  percentile,
+  slopePerMinute,
+  type DeliveryCounts,
+  type ProcessSample,
+  type RequestRecord,
+  type Thresholds,
+} from './analysis';
 
 const MB = 1024 * 1024;
 const delivered: DeliveryCounts = { missing: 0, duplicated: 0, unknown: 0, subscriptionErrors: 0, skipped: 0 };
-const thresholds: Thresholds = { rssMbPerMin: 2, heapMbPerMin: 1, driftRatio: 1.5, driftFloorMs: 5, memoryFrom: 300_000 };
+const thresholds: Thresholds = {
+  rssMbPerMin: 2,
+  heapMbPerMin: 1,
+  driftRatio: 1.5,
+  driftFloorMs: 5,
+  memoryFrom: 300_000,
+};
 
 /** A sample every 5 s for `minutes`, RSS and heap from the given functions of the time in minutes. */
-function samples(process: string, minutes: number, rssMb: (min: number) => number, heapMb: (min: number) => number): ProcessSample[] {
+function samples(
+  process: string,
+  minutes: number,
+  rssMb: (min: number) => number,
+  heapMb: (min: number) => number,
+): ProcessSample[] {
   const out: ProcessSample[] = [];
-  for (let at = 0; at <= minutes * 60_000; at += 5_000) out.push({ process, at, rssBytes: rssMb(at / 60_000) * MB, heapUsedBytes: heapMb(at / 60_000) * MB });
+  for (let at = 0; at <= minutes * 60_000; at += 5_000)
+    out.push({ process, at, rssBytes: rssMb(at / 60_000) * MB, heapUsedBytes: heapMb(at / 60_000) * MB });
   return out;
 }
 
 /** `perWindow` requests of `iface` per minute for `minutes`, each taking `ms(minute)`. */
 function requests(iface: string, minutes: number, ms: (minute: number) => number, perWindow = 20): RequestRecord[] {
   const out: RequestRecord[] = [];
-  for (let m = 0; m < minutes; m += 1) for (let i = 0; i < perWindow; i += 1) out.push({ iface, startedAt: m * 60_000 + i * 1000, ms: ms(m), ok: true });
+  for (let m = 0; m < minutes; m += 1)
+    for (let i = 0; i < perWindow; i += 1) out.push({ iface, startedAt: m * 60_000 + i * 1000, ms: ms(m), ok: true });
   return out;
 }
 
@@ -36,9 +61,19 @@ describe('slopePerMinute', () => {
     expect(slopePerMinute(points)).toBeCloseTo(3, 9);
   });
   it('is 0 for a flat series, a single point and a single time', () => {
-    expect(slopePerMinute([{ at: 0, value: 5 }, { at: 60_000, value: 5 }])).toBe(0);
+    expect(
+      slopePerMinute([
+        { at: 0, value: 5 },
+        { at: 60_000, value: 5 },
+      ]),
+    ).toBe(0);
     expect(slopePerMinute([{ at: 0, value: 5 }])).toBe(0);
-    expect(slopePerMinute([{ at: 1000, value: 1 }, { at: 1000, value: 9 }])).toBe(0);
+    expect(
+      slopePerMinute([
+        { at: 1000, value: 1 },
+        { at: 1000, value: 9 },
+      ]),
+    ).toBe(0);
   });
   it('a sawtooth of whole teeth (height A, period P) over a window T leaves a slope of only A·P/T², not its climb A/P', () => {
     // 20 MB climbs and drops every minute over 5 minutes: 20 MB/min while climbing, 20·1/5² = 0.8 MB/min fitted.
@@ -66,8 +101,18 @@ describe('latencyWindows', () => {
 
 describe('memoryGrowth', () => {
   it('fits only the samples from the given time on, per process', () => {
-    const leak = samples('gateway', 10, (m) => (m < 5 ? 100 + 20 * m : 200 + 4 * (m - 5)), (m) => (m < 5 ? 30 + 10 * m : 80 + 3 * (m - 5)));
-    const flat = samples('auth', 10, () => 90, () => 25);
+    const leak = samples(
+      'gateway',
+      10,
+      (m) => (m < 5 ? 100 + 20 * m : 200 + 4 * (m - 5)),
+      (m) => (m < 5 ? 30 + 10 * m : 80 + 3 * (m - 5)),
+    );
+    const flat = samples(
+      'auth',
+      10,
+      () => 90,
+      () => 25,
+    );
     const [gateway, auth] = memoryGrowth([...leak, ...flat], 300_000);
     expect(gateway).toMatchObject({ process: 'gateway', samples: 61 });
     expect(gateway!.rssMbPerMin).toBeCloseTo(4, 6);
@@ -76,12 +121,28 @@ describe('memoryGrowth', () => {
   });
   it('fits only the samples taken right after a full collection when a process has them: the garbage between is not growth', () => {
     // Garbage climbs 20 MB/min between collections; what survives a collection stays at 50 MB.
-    const list = samples('gateway', 10, () => 150, (m) => 50 + 20 * (m % 0.5)).map((s) => ({ ...s, afterFullGc: s.at % 30_000 === 0 }));
+    const list = samples(
+      'gateway',
+      10,
+      () => 150,
+      (m) => 50 + 20 * (m % 0.5),
+    ).map((s) => ({ ...s, afterFullGc: s.at % 30_000 === 0 }));
     expect(memoryGrowth(list, 0)[0]).toMatchObject({ heapMbPerMin: 0, samples: 21 });
-    expect(memoryGrowth(list.map((s) => ({ ...s, afterFullGc: false })), 0)[0]!.heapMbPerMin).not.toBe(0);
+    expect(
+      memoryGrowth(
+        list.map((s) => ({ ...s, afterFullGc: false })),
+        0,
+      )[0]!.heapMbPerMin,
+    ).not.toBe(0);
   });
   it('a process without metrics has RSS growth only', () => {
-    const [worker] = memoryGrowth([{ process: 'children', at: 0, rssBytes: MB }, { process: 'children', at: 60_000, rssBytes: 2 * MB }], 0);
+    const [worker] = memoryGrowth(
+      [
+        { process: 'children', at: 0, rssBytes: MB },
+        { process: 'children', at: 60_000, rssBytes: 2 * MB },
+      ],
+      0,
+    );
     expect(worker!.rssMbPerMin).toBeCloseTo(1, 9);
     expect(worker!.heapMbPerMin).toBeNaN();
   });
@@ -89,17 +150,33 @@ describe('memoryGrowth', () => {
 
 describe('latencyDrift', () => {
   it('compares the median per-window p50 of the last half with the first half, leaving an odd middle window out', () => {
-    const windows = latencyWindows(requests('tts', 5, (m) => [10, 12, 1000, 20, 22][m]!), 60_000);
+    const windows = latencyWindows(
+      requests('tts', 5, (m) => [10, 12, 1000, 20, 22][m]!),
+      60_000,
+    );
     expect(latencyDrift(windows, 5)).toEqual([{ iface: 'tts', firstP50: 11, lastP50: 21, ratio: 21 / 11 }]);
   });
   it('one slow window in a half moves the median of three windows not at all', () => {
-    const windows = latencyWindows(requests('auth', 6, (m) => [5, 5, 5, 5, 80, 5][m]!), 60_000);
+    const windows = latencyWindows(
+      requests('auth', 6, (m) => [5, 5, 5, 5, 80, 5][m]!),
+      60_000,
+    );
     expect(latencyDrift(windows, 6)[0]!.ratio).toBe(1);
   });
 });
 
 describe('judge', () => {
-  const steady = { samples: samples('gateway', 10, () => 150, () => 60), delivery: delivered, windowMs: 60_000, windowCount: 10 };
+  const steady = {
+    samples: samples(
+      'gateway',
+      10,
+      () => 150,
+      () => 60,
+    ),
+    delivery: delivered,
+    windowMs: 60_000,
+    windowCount: 10,
+  };
 
   it('passes a run with flat memory, steady latency and no failure', () => {
     const verdict = judge({ ...steady, records: requests('tts', 10, () => 40) }, thresholds);
@@ -107,7 +184,10 @@ describe('judge', () => {
   });
 
   it('fails on any failed request and says which interface and why', () => {
-    const records = [...requests('tts', 10, () => 40), { iface: 'graphql', startedAt: 1000, ms: 5, ok: false, error: 'subscription closed' }];
+    const records = [
+      ...requests('tts', 10, () => 40),
+      { iface: 'graphql', startedAt: 1000, ms: 5, ok: false, error: 'subscription closed' },
+    ];
     const verdict = judge({ ...steady, records }, thresholds);
     expect(verdict.ok).toBe(false);
     expect(verdict.reasons).toContain('1 request(s) failed, e.g. graphql: subscription closed');
@@ -115,24 +195,42 @@ describe('judge', () => {
   });
 
   it('fails when RSS or heap of a process grows past its bound over the last half, not for warm-up growth before it', () => {
-    const warmUpOnly = samples('content', 10, (m) => (m < 5 ? 100 + 20 * m : 200), (m) => (m < 5 ? 30 + 10 * m : 80));
+    const warmUpOnly = samples(
+      'content',
+      10,
+      (m) => (m < 5 ? 100 + 20 * m : 200),
+      (m) => (m < 5 ? 30 + 10 * m : 80),
+    );
     expect(judge({ ...steady, samples: warmUpOnly, records: requests('tts', 10, () => 40) }, thresholds).ok).toBe(true);
-    const leaking = samples('content', 10, (m) => 100 + 2.5 * m, (m) => 30 + 1.2 * m);
+    const leaking = samples(
+      'content',
+      10,
+      (m) => 100 + 2.5 * m,
+      (m) => 30 + 1.2 * m,
+    );
     const verdict = judge({ ...steady, samples: leaking, records: requests('tts', 10, () => 40) }, thresholds);
-    expect(verdict.reasons).toEqual(['content: RSS grows 2.50 MB/min (bound 2)', 'content: heap grows 1.20 MB/min (bound 1)']);
+    expect(verdict.reasons).toEqual([
+      'content: RSS grows 2.50 MB/min (bound 2)',
+      'content: heap grows 1.20 MB/min (bound 1)',
+    ]);
   });
 
   it('fails when an interface p50 drifts past both the ratio and the floor, and not when only one is passed', () => {
     const drifting = judge({ ...steady, records: requests('tts', 10, (m) => 40 + 10 * m) }, thresholds);
     expect(drifting.reasons).toEqual(['tts: p50 drifts 60.0 → 110.0 ms (1.83x, bound 1.5x and +5 ms)']);
     // 2 ms → 4 ms is 2x but only +2 ms: scheduling noise at that scale, not drift.
-    expect(judge({ ...steady, records: requests('introspection', 10, (m) => (m < 5 ? 2 : 4)) }, thresholds).ok).toBe(true);
+    expect(judge({ ...steady, records: requests('introspection', 10, (m) => (m < 5 ? 2 : 4)) }, thresholds).ok).toBe(
+      true,
+    );
     // +8 ms on a 100 ms p50 passes the floor but not the ratio.
     expect(judge({ ...steady, records: requests('tts', 10, (m) => (m < 5 ? 100 : 108)) }, thresholds).ok).toBe(true);
   });
 
   it('fails a run that made no request, or too few samples to fit', () => {
-    const verdict = judge({ ...steady, samples: [{ process: 'auth', at: 400_000, rssBytes: MB }], records: [] }, thresholds);
+    const verdict = judge(
+      { ...steady, samples: [{ process: 'auth', at: 400_000, rssBytes: MB }], records: [] },
+      thresholds,
+    );
     expect(verdict.reasons).toEqual(['no request was made', 'auth: only 1 sample(s) to fit memory growth']);
   });
 

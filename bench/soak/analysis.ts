@@ -91,7 +91,15 @@ export function latencyWindows(records: readonly RequestRecord[], windowMs: numb
   return [...groups.values()]
     .map(({ iface, window, ms, failed }) => {
       const sorted = ms.sort((a, b) => a - b);
-      return { iface, window, count: sorted.length + failed, failed, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+      return {
+        iface,
+        window,
+        count: sorted.length + failed,
+        failed,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        p99: percentile(sorted, 99),
+      };
     })
     .sort((a, b) => a.window - b.window || a.iface.localeCompare(b.iface));
 }
@@ -120,7 +128,9 @@ export function memoryGrowth(samples: readonly ProcessSample[], from: number): M
   return [...byProcess].map(([process, all]) => {
     const collected = all.filter((s) => s.afterFullGc);
     const list = collected.length > 0 ? collected : all;
-    const heap = list.filter((s) => s.heapUsedBytes !== undefined).map((s) => ({ at: s.at, value: s.heapUsedBytes! / MB }));
+    const heap = list
+      .filter((s) => s.heapUsedBytes !== undefined)
+      .map((s) => ({ at: s.at, value: s.heapUsedBytes! / MB }));
     return {
       process,
       rssMbPerMin: slopePerMinute(list.map((s) => ({ at: s.at, value: s.rssBytes / MB }))),
@@ -207,13 +217,17 @@ export function judge(run: SoakRun, t: Thresholds): Verdict {
   const growth = memoryGrowth(run.samples, t.memoryFrom);
   for (const g of growth) {
     if (g.samples < 3) reasons.push(`${g.process}: only ${g.samples} sample(s) to fit memory growth`);
-    if (g.rssMbPerMin > t.rssMbPerMin) reasons.push(`${g.process}: RSS grows ${g.rssMbPerMin.toFixed(2)} MB/min (bound ${t.rssMbPerMin})`);
-    if (g.heapMbPerMin > t.heapMbPerMin) reasons.push(`${g.process}: heap grows ${g.heapMbPerMin.toFixed(2)} MB/min (bound ${t.heapMbPerMin})`);
+    if (g.rssMbPerMin > t.rssMbPerMin)
+      reasons.push(`${g.process}: RSS grows ${g.rssMbPerMin.toFixed(2)} MB/min (bound ${t.rssMbPerMin})`);
+    if (g.heapMbPerMin > t.heapMbPerMin)
+      reasons.push(`${g.process}: heap grows ${g.heapMbPerMin.toFixed(2)} MB/min (bound ${t.heapMbPerMin})`);
   }
   const drift = latencyDrift(latencyWindows(run.records, run.windowMs), run.windowCount);
   for (const d of drift) {
     if (d.ratio > t.driftRatio && d.lastP50 - d.firstP50 > t.driftFloorMs) {
-      reasons.push(`${d.iface}: p50 drifts ${d.firstP50.toFixed(1)} → ${d.lastP50.toFixed(1)} ms (${d.ratio.toFixed(2)}x, bound ${t.driftRatio}x and +${t.driftFloorMs} ms)`);
+      reasons.push(
+        `${d.iface}: p50 drifts ${d.firstP50.toFixed(1)} → ${d.lastP50.toFixed(1)} ms (${d.ratio.toFixed(2)}x, bound ${t.driftRatio}x and +${t.driftFloorMs} ms)`,
+      );
     }
   }
   return { ok: reasons.length === 0, reasons, growth, drift, failed };

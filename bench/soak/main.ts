@@ -26,9 +26,18 @@ import { runSoak } from './soak';
  * p50 stays within ±20 % of itself; 1.5x is a drift no such noise makes, and +5 ms keeps a p50 of a few
  * milliseconds (introspection: 6 ms) that moves by the scheduler's noise from counting as one.
  */
-export const SOAK_THRESHOLDS: Omit<Thresholds, 'memoryFrom'> = { heapMbPerMin: 1, rssMbPerMin: 2, driftRatio: 1.5, driftFloorMs: 5 };
+export const SOAK_THRESHOLDS: Omit<Thresholds, 'memoryFrom'> = {
+  heapMbPerMin: 1,
+  rssMbPerMin: 2,
+  driftRatio: 1.5,
+  driftFloorMs: 5,
+};
 
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -44,12 +53,27 @@ export async function main(argv: string[]): Promise<number> {
   const ratePerSecond = Number(values.rate);
   const sampleEveryMs = Number(values['sample-seconds']) * 1000;
   const fullGcEveryMs = Number(values['full-gc-seconds']) * 1000;
-  if (!(durationMs >= 120_000) || !(ratePerSecond > 0) || !(sampleEveryMs >= 1000) || !(fullGcEveryMs >= sampleEveryMs)) {
-    throw new Error('--minutes ≥ 2 (the verdict compares two halves of whole minutes), --rate > 0, --sample-seconds ≥ 1, --full-gc-seconds ≥ --sample-seconds');
+  if (
+    !(durationMs >= 120_000) ||
+    !(ratePerSecond > 0) ||
+    !(sampleEveryMs >= 1000) ||
+    !(fullGcEveryMs >= sampleEveryMs)
+  ) {
+    throw new Error(
+      '--minutes ≥ 2 (the verdict compares two halves of whole minutes), --rate > 0, --sample-seconds ≥ 1, --full-gc-seconds ≥ --sample-seconds',
+    );
   }
   const thresholds: Thresholds = { ...SOAK_THRESHOLDS, memoryFrom: durationMs / 2 };
   console.log(`load average before: ${loadAverage()} (${os.availableParallelism()} cores)`);
-  const result = await runSoak({ durationMs, windowMs: 60_000, ratePerSecond, sampleEveryMs, fullGcEveryMs, thresholds, log: (line) => console.log(line) });
+  const result = await runSoak({
+    durationMs,
+    windowMs: 60_000,
+    ratePerSecond,
+    sampleEveryMs,
+    fullGcEveryMs,
+    thresholds,
+    log: (line) => console.log(line),
+  });
   console.log(`load average after: ${loadAverage()}`);
   console.log('');
   console.log('Latency per minute (by when each request started; failed requests counted apart):');
@@ -59,8 +83,12 @@ export async function main(argv: string[]): Promise<number> {
   for (const line of processTable(result.samples, 60_000, result.windowCount)) console.log(line);
   console.log('');
   const d = result.delivery;
-  console.log(`Subscriptions: ${d.missing} owed events missing, ${d.duplicated} doubled, ${d.unknown} foreign, ${d.subscriptionErrors} errors; ${d.skipped} operations skipped`);
-  console.log(`Speech: ${result.generations.count} generations, ${(result.generations.meanAudioBytes / 1024).toFixed(1)} kB of audio each on average`);
+  console.log(
+    `Subscriptions: ${d.missing} owed events missing, ${d.duplicated} doubled, ${d.unknown} foreign, ${d.subscriptionErrors} errors; ${d.skipped} operations skipped`,
+  );
+  console.log(
+    `Speech: ${result.generations.count} generations, ${(result.generations.meanAudioBytes / 1024).toFixed(1)} kB of audio each on average`,
+  );
   for (const line of verdictLines(result.verdict, thresholds)) console.log(line);
   return result.verdict.ok ? 0 : 1;
 }

@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url';
 
 const { transformSync } = createRequire(import.meta.url)('@swc/core');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const options = { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' }, sourceMaps: 'inline' };
+const options = {
+  jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
 
 Module._extensions['.ts'] = (module, filename) => {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename });
@@ -20,6 +24,7 @@ const resolve = Module._resolveFilename;
 Module._resolveFilename = function resolveAliased(request, ...rest) {
   if (request === '@platform/testing') return resolve.call(this, path.join(root, 'tests/support'), ...rest);
   const lib = /^@platform\/([a-z-]+)$/.exec(request);
-  if (lib && fs.existsSync(path.join(root, 'libs', lib[1], 'src'))) return resolve.call(this, path.join(root, 'libs', lib[1], 'src'), ...rest);
+  if (lib && fs.existsSync(path.join(root, 'libs', lib[1], 'src')))
+    return resolve.call(this, path.join(root, 'libs', lib[1], 'src'), ...rest);
   return resolve.call(this, request, ...rest);
 };

@@ -8,7 +8,8 @@ const MB = 1024 * 1024;
 /** The first `left` columns (names) left-aligned, the rest (figures) right-aligned, each as wide as its widest cell. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], left = 1): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
@@ -17,14 +18,24 @@ const mb = (bytes: number | undefined) => (bytes === undefined ? '-' : (bytes / 
 
 /** Window label: `1` … for minutes, `0-10s` … for shorter windows. */
 function windowLabel(window: number, windowMs: number): string {
-  return windowMs % 60_000 === 0 ? String(((window + 1) * windowMs) / 60_000) : `${(window * windowMs) / 1000}-${((window + 1) * windowMs) / 1000}s`;
+  return windowMs % 60_000 === 0
+    ? String(((window + 1) * windowMs) / 60_000)
+    : `${(window * windowMs) / 1000}-${((window + 1) * windowMs) / 1000}s`;
 }
 
 export function latencyTable(windows: readonly LatencyWindow[], windowMs: number): string[] {
   const unit = windowMs % 60_000 === 0 ? 'minute' : 'window';
   return formatTable(
     [unit, 'interface operation', 'requests', 'failed', 'p50 ms', 'p95 ms', 'p99 ms'],
-    windows.map((w) => [windowLabel(w.window, windowMs), w.iface, String(w.count), String(w.failed), ms(w.p50), ms(w.p95), ms(w.p99)]),
+    windows.map((w) => [
+      windowLabel(w.window, windowMs),
+      w.iface,
+      String(w.count),
+      String(w.failed),
+      ms(w.p50),
+      ms(w.p95),
+      ms(w.p99),
+    ]),
     2,
   );
 }
@@ -62,7 +73,12 @@ export function processTable(samples: readonly AppSample[], windowMs: number, wi
 export function verdictLines(verdict: Verdict, t: Thresholds): string[] {
   const growth = formatTable(
     ['process', 'samples', 'RSS MB/min', 'heap MB/min'],
-    verdict.growth.map((g) => [g.process, String(g.samples), g.rssMbPerMin.toFixed(2), Number.isNaN(g.heapMbPerMin) ? '-' : g.heapMbPerMin.toFixed(2)]),
+    verdict.growth.map((g) => [
+      g.process,
+      String(g.samples),
+      g.rssMbPerMin.toFixed(2),
+      Number.isNaN(g.heapMbPerMin) ? '-' : g.heapMbPerMin.toFixed(2),
+    ]),
   );
   const drift = formatTable(
     ['interface operation', 'p50 first half ms', 'p50 last half ms', 'ratio'],

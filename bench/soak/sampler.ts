@@ -62,7 +62,12 @@ export function descendants(pid: number, parentOf: Map<number, number> = parents
 /** One reading of one process; metrics that did not answer are left out, RSS then comes from /proc. */
 export async function sampleProcess(p: WatchedProcess, at: number, parentOf: Map<number, number>): Promise<AppSample> {
   const children = descendants(p.pid, parentOf);
-  const base = { process: p.name, at, rssBytes: procRss(p.pid), children: { count: children.length, rssBytes: children.reduce((sum, c) => sum + procRss(c), 0) } };
+  const base = {
+    process: p.name,
+    at,
+    rssBytes: procRss(p.pid),
+    children: { count: children.length, rssBytes: children.reduce((sum, c) => sum + procRss(c), 0) },
+  };
   if (!p.metricsUrl) return base;
   try {
     const metrics = await scrapeMetrics(p.metricsUrl);
@@ -89,7 +94,11 @@ export interface SamplerTiming {
  * collection and resolves with every sample taken. A reading is never started before the previous one
  * ended, so a slow scrape cannot pile up.
  */
-export function startSampler(processes: readonly WatchedProcess[], timing: SamplerTiming, clock: () => number): { stop: () => Promise<AppSample[]> } {
+export function startSampler(
+  processes: readonly WatchedProcess[],
+  timing: SamplerTiming,
+  clock: () => number,
+): { stop: () => Promise<AppSample[]> } {
   const samples: AppSample[] = [];
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -97,7 +106,17 @@ export function startSampler(processes: readonly WatchedProcess[], timing: Sampl
   const gcEvery = Math.max(1, Math.round(timing.fullGcEveryMs / timing.everyMs));
   let count = 0;
   const read = async (collect: boolean) => {
-    const collected = collect ? await Promise.all(processes.map((p) => p.inspector?.collectGarbage().then(() => true, () => false) ?? false)) : [];
+    const collected = collect
+      ? await Promise.all(
+          processes.map(
+            (p) =>
+              p.inspector?.collectGarbage().then(
+                () => true,
+                () => false,
+              ) ?? false,
+          ),
+        )
+      : [];
     const parentOf = parents();
     const at = clock();
     const taken = await Promise.all(processes.map((p) => sampleProcess(p, at, parentOf)));

@@ -3,7 +3,15 @@
 // one-minute CI form (tests/soak) both run this, with their own length, windows and thresholds.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deliveryReport, type TrafficMix } from '@platform/testing';
-import { judge, latencyWindows, type DeliveryCounts, type LatencyWindow, type RequestRecord, type Thresholds, type Verdict } from './analysis';
+import {
+  judge,
+  latencyWindows,
+  type DeliveryCounts,
+  type LatencyWindow,
+  type RequestRecord,
+  type Thresholds,
+  type Verdict,
+} from './analysis';
 import { startSoakPlatform } from './platform';
 import { startSampler, type AppSample } from './sampler';
 import { soakTraffic } from './traffic';
@@ -55,8 +63,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     mix = await soakTraffic(platform, options.ratePerSecond);
     await mix.start();
     const startedAt = Date.now();
-    options.log(`traffic: ${options.ratePerSecond} operations/s for ${options.durationMs / 1000} s; sampling ${watched.map((p) => p.name).join(', ')} every ${options.sampleEveryMs / 1000} s, after a full collection every ${options.fullGcEveryMs / 1000} s`);
-    const sampler = startSampler(watched, { everyMs: options.sampleEveryMs, fullGcEveryMs: options.fullGcEveryMs }, () => Date.now() - startedAt);
+    options.log(
+      `traffic: ${options.ratePerSecond} operations/s for ${options.durationMs / 1000} s; sampling ${watched.map((p) => p.name).join(', ')} every ${options.sampleEveryMs / 1000} s, after a full collection every ${options.fullGcEveryMs / 1000} s`,
+    );
+    const sampler = startSampler(
+      watched,
+      { everyMs: options.sampleEveryMs, fullGcEveryMs: options.fullGcEveryMs },
+      () => Date.now() - startedAt,
+    );
     // The run's length is what is measured: a fixed period, not a wait for a condition.
     for (let elapsed = 60_000; elapsed < options.durationMs; elapsed += 60_000) {
       await sleep(startedAt + elapsed - Date.now());
@@ -73,14 +87,24 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       startedAt: Math.max(0, r.start - startedAt),
       ms: r.latencyMs,
       ok: r.outcome.ok,
-      ...(r.outcome.ok ? {} : { error: [r.outcome.status, r.outcome.code, r.outcome.message].filter((v) => v !== undefined).join(' ') }),
+      ...(r.outcome.ok
+        ? {}
+        : { error: [r.outcome.status, r.outcome.code, r.outcome.message].filter((v) => v !== undefined).join(' ') }),
     }));
     const delivery = deliveryCounts(mix);
     const windowCount = Math.ceil(options.durationMs / options.windowMs);
     const verdict = judge({ records, samples, delivery, windowMs: options.windowMs, windowCount }, options.thresholds);
     const generations = mix.ledgers().generations;
     const meanAudioBytes = generations.reduce((sum, g) => sum + g.audioBytes, 0) / Math.max(1, generations.length);
-    return { records, samples, windows: latencyWindows(records, options.windowMs), windowCount, delivery, generations: { count: generations.length, meanAudioBytes }, verdict };
+    return {
+      records,
+      samples,
+      windows: latencyWindows(records, options.windowMs),
+      windowCount,
+      delivery,
+      generations: { count: generations.length, meanAudioBytes },
+      verdict,
+    };
   } finally {
     // A run cut short by an error stops its traffic too (the subscribers would otherwise reconnect for ever).
     if (mix && !mixStopped) await mix.stop(0);

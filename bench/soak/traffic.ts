@@ -18,9 +18,25 @@ const COMMENTS_PER_ACCOUNT_PER_MINUTE = 10;
 
 async function oauthClient(platform: Platform): Promise<{ clientId: string; clientSecret: string }> {
   const cli = path.join(repoRoot(), 'apps/auth/dist/cli/main.js');
-  const args = ['clients:create', '--name', 'soak', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read'];
+  const args = [
+    'clients:create',
+    '--name',
+    'soak',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'speech:read',
+  ];
   const { stdout } = await run(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...stackEnv(),
+      MONGO_DB: platform.authDb,
+      INTERNAL_SECRET,
+      PUBLIC_URL: platform.publicUrl,
+    },
     timeout: 60_000,
   });
   const client = JSON.parse(stdout) as { client_id: string; client_secret: string };

@@ -11,7 +11,19 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
-import { account, counterValues, cpuMs, freePort, percentile, requestDurations, root, stackEnv, stackPids, startPlatform, startProcess } from './platform.mjs';
+import {
+  account,
+  counterValues,
+  cpuMs,
+  freePort,
+  percentile,
+  requestDurations,
+  root,
+  stackEnv,
+  stackPids,
+  startPlatform,
+  startProcess,
+} from './platform.mjs';
 import { drive, mutation } from './mutations.mjs';
 import { openSubscriber } from './subscribers.mjs';
 
@@ -55,7 +67,12 @@ const now = () => performance.timeOrigin + performance.now();
  * warm-up's at the same rate; `onMeasuring` runs when the first measured one is due.
  */
 function sendMutations(target, onMeasuring) {
-  const schedule = { count: MUTATIONS, intervalMs: INTERVAL_MS, maxInFlight: MAX_IN_FLIGHT, warmupCount: WARMUP_MUTATIONS };
+  const schedule = {
+    count: MUTATIONS,
+    intervalMs: INTERVAL_MS,
+    maxInFlight: MAX_IN_FLIGHT,
+    warmupCount: WARMUP_MUTATIONS,
+  };
   if (DRIVER === 'thread') {
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL('./driver.mjs', import.meta.url), { workerData: { target, schedule } });
@@ -92,14 +109,23 @@ async function scenario(name, { wsUrls, connectionParams, target, pids }) {
         receivedWall[slot] = Date.now();
       }
     };
-    clients.push(openSubscriber(CLIENT, { url: wsUrls[s % wsUrls.length], connectionParams, query: QUERY, onTitle, onError: () => (subscriptionErrors += 1) }));
+    clients.push(
+      openSubscriber(CLIENT, {
+        url: wsUrls[s % wsUrls.length],
+        connectionParams,
+        query: QUERY,
+        onTitle,
+        onError: () => (subscriptionErrors += 1),
+      }),
+    );
     if (s % 100 === 99) await sleep(20); // connect in waves
   }
   // Subscriptions register asynchronously: warm up until every subscriber has received one.
   const warmDeadline = Date.now() + 120_000;
   let w = 0;
   while (warmed.reduce((a, b) => a + b, 0) < SUBSCRIBERS) {
-    if (Date.now() > warmDeadline) throw new Error(`${name}: only ${warmed.reduce((a, b) => a + b, 0)} of ${SUBSCRIBERS} subscribers live`);
+    if (Date.now() > warmDeadline)
+      throw new Error(`${name}: only ${warmed.reduce((a, b) => a + b, 0)} of ${SUBSCRIBERS} subscribers live`);
     await mutate(`warm-${w++}`).catch(() => undefined);
     await sleep(300);
   }
@@ -109,25 +135,29 @@ async function scenario(name, { wsUrls, connectionParams, target, pids }) {
   // The CPU every process spends from the first measured mutation until the last delivery (or the grace's end).
   let cpuBefore;
   let cpuStarted;
-  const { sent, responded, skipped, warmupSkipped, failed, started, finished, loopDelayP50, loopDelayP99 } = await sendMutations(target, () => {
-    readerDelay.enable();
-    cpuBefore = cpuMs(pids);
-    cpuStarted = performance.now();
-  });
+  const { sent, responded, skipped, warmupSkipped, failed, started, finished, loopDelayP50, loopDelayP99 } =
+    await sendMutations(target, () => {
+      readerDelay.enable();
+      cpuBefore = cpuMs(pids);
+      cpuStarted = performance.now();
+    });
   readerDelay.disable();
   const sentFor = (finished - started) / 1000;
   const succeeded = responded.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0);
   const expected = succeeded * SUBSCRIBERS;
   const deliveredCount = () => {
     let n = 0;
-    for (let i = 0; i < MUTATIONS; i += 1) if (responded[i] >= 0) for (let s = 0; s < SUBSCRIBERS; s += 1) if (counts[s * MUTATIONS + i] > 0) n += 1;
+    for (let i = 0; i < MUTATIONS; i += 1)
+      if (responded[i] >= 0) for (let s = 0; s < SUBSCRIBERS; s += 1) if (counts[s * MUTATIONS + i] > 0) n += 1;
     return n;
   };
   const graceDeadline = Date.now() + GRACE_MS;
   while (Date.now() < graceDeadline && deliveredCount() < expected) await sleep(250);
   const cpuAfter = cpuMs(pids);
   const cpuWindowMs = performance.now() - cpuStarted;
-  const cpuPerMutation = Object.fromEntries(Object.keys(pids).map((k) => [k, (cpuAfter[k] - cpuBefore[k]) / Math.max(1, succeeded)]));
+  const cpuPerMutation = Object.fromEntries(
+    Object.keys(pids).map((k) => [k, (cpuAfter[k] - cpuBefore[k]) / Math.max(1, succeeded)]),
+  );
   const cpuBusy = Object.keys(pids).reduce((n, k) => n + cpuAfter[k] - cpuBefore[k], 0) / cpuWindowMs;
 
   const latencies = [];
@@ -206,7 +236,11 @@ async function watchTopic(topic) {
       const event = JSON.parse(message.value.toString());
       const title = event.data?.title ?? '';
       if (!title.startsWith('m-')) return;
-      seen.set(Number(title.slice(2)), { eventTime: Date.parse(event.time), kafkaTime: Number(message.timestamp), consumedAt });
+      seen.set(Number(title.slice(2)), {
+        eventTime: Date.parse(event.time),
+        kafkaTime: Number(message.timestamp),
+        consumedAt,
+      });
     },
   });
   return { seen, stop: () => consumer.disconnect() };
@@ -226,13 +260,17 @@ function split(result, seen) {
     outbox.push(at.kafkaTime - at.eventTime);
     kafka.push(at.consumedAt - at.kafkaTime);
     const receipts = [];
-    for (let s = 0; s < SUBSCRIBERS; s += 1) if (result.receivedWall[s * MUTATIONS + i] >= 0) receipts.push(result.receivedWall[s * MUTATIONS + i] - at.consumedAt);
+    for (let s = 0; s < SUBSCRIBERS; s += 1)
+      if (result.receivedWall[s * MUTATIONS + i] >= 0)
+        receipts.push(result.receivedWall[s * MUTATIONS + i] - at.consumedAt);
     receipts.sort((a, b) => a - b);
     if (receipts.length) fanout.push(percentile(receipts, 50));
   }
   for (const list of [outbox, kafka, fanout]) list.sort((a, b) => a - b);
   const f = (list) => `p50 ${percentile(list, 50).toFixed(1)} ms p99 ${percentile(list, 99).toFixed(1)} ms`;
-  console.log(`where the time goes (${outbox.length} mutations, wall clock): write → Kafka record (outbox) ${f(outbox)} | Kafka record → a consumer ${f(kafka)} | consumer → median subscriber (fan-out) ${f(fanout)}`);
+  console.log(
+    `where the time goes (${outbox.length} mutations, wall clock): write → Kafka record (outbox) ${f(outbox)} | Kafka record → a consumer ${f(kafka)} | consumer → median subscriber (fan-out) ${f(fanout)}`,
+  );
 }
 
 function print(r) {
@@ -256,7 +294,9 @@ console.log(
 
 // Floor: Apollo + in-memory PubSub, one process.
 const floorPort = await freePort();
-const floor = await startProcess('apollo-floor', path.join(root, 'bench/subscriptions/apollo-floor.mjs'), { PORT: String(floorPort) });
+const floor = await startProcess('apollo-floor', path.join(root, 'bench/subscriptions/apollo-floor.mjs'), {
+  PORT: String(floorPort),
+});
 let floorResult;
 try {
   floorResult = await scenario('apollo + in-memory PubSub (floor)', {
@@ -287,17 +327,32 @@ try {
     wsUrls: [a.url, b.url].map((u) => `${u.replace('http', 'ws')}/graphql`),
     connectionParams: { authorization: `Bearer ${token}` },
     target: { kind: 'platform', urls: [a.url, b.url], token },
-    pids: { 'gateway 1': a.child.pid, 'gateway 2': b.child.pid, content: platform.content.child.pid, auth: platform.auth.child.pid, ...stackPids(), bench: process.pid },
+    pids: {
+      'gateway 1': a.child.pid,
+      'gateway 2': b.child.pid,
+      content: platform.content.child.pid,
+      auth: platform.auth.child.pid,
+      ...stackPids(),
+      bench: process.pid,
+    },
   });
   // Where a mutation's response time goes: each gateway's whole request, and content's part of it.
   durations = [
-    ...(await Promise.all(platform.gateways.map(async (g, i) => [`gateway ${i + 1}`, await requestDurations(g.metricsUrl, 'POST', '/api/v1')]))),
+    ...(await Promise.all(
+      platform.gateways.map(async (g, i) => [
+        `gateway ${i + 1}`,
+        await requestDurations(g.metricsUrl, 'POST', '/api/v1'),
+      ]),
+    )),
     ['content', await requestDurations(platform.content.metricsUrl, 'POST', '/api/v1/posts')],
   ];
   // How many graphql-ws messages each socket write carried, over the whole run (the warm-ups included).
   coalescing = await Promise.all(
     platform.gateways.map(async (g) => {
-      const [writes, messages] = await counterValues(g.metricsUrl, ['graphql_ws_socket_writes_total', 'graphql_ws_messages_sent_total']);
+      const [writes, messages] = await counterValues(g.metricsUrl, [
+        'graphql_ws_socket_writes_total',
+        'graphql_ws_messages_sent_total',
+      ]);
       return { writes, messages };
     }),
   );
@@ -308,15 +363,29 @@ try {
 print(ours);
 console.log(
   'its POST /api/v1/posts, server side: ' +
-    durations.map(([name, d]) => `${name} ${d.count} requests, mean ${d.meanMs.toFixed(1)} ms (p50 ≤ ${d.p50UnderMs} ms, p99 ≤ ${d.p99UnderMs} ms)`).join(' | '),
+    durations
+      .map(
+        ([name, d]) =>
+          `${name} ${d.count} requests, mean ${d.meanMs.toFixed(1)} ms (p50 ≤ ${d.p50UnderMs} ms, p99 ≤ ${d.p99UnderMs} ms)`,
+      )
+      .join(' | '),
 );
 console.log(
   'socket writes to subscribers: ' +
-    coalescing.map((c, i) => `gateway ${i + 1} ${c.writes} writes of ${c.messages} messages (${(c.messages / c.writes).toFixed(2)} per write, ${(c.writes / (SUBSCRIBERS / 2) / ((DURATION_MS + WARMUP_MUTATIONS * INTERVAL_MS) / 1000)).toFixed(1)} per socket per second)`).join(' | '),
+    coalescing
+      .map(
+        (c, i) =>
+          `gateway ${i + 1} ${c.writes} writes of ${c.messages} messages (${(c.messages / c.writes).toFixed(2)} per write, ${(c.writes / (SUBSCRIBERS / 2) / ((DURATION_MS + WARMUP_MUTATIONS * INTERVAL_MS) / 1000)).toFixed(1)} per socket per second)`,
+      )
+      .join(' | '),
 );
 split(ours, watched.seen);
 // The floor publishes inside the mutation resolver, so its deliveries can precede the HTTP response
 // (negative latency from the response); the ratio is therefore taken on latency from the request.
-console.log(`ratio (ours / floor), latency from request sent: p50 ${(ours.sendP50 / floorResult.sendP50).toFixed(2)}x, p99 ${(ours.sendP99 / floorResult.sendP99).toFixed(2)}x`);
-console.log(`ours minus floor, latency from response: p50 +${(ours.p50 - floorResult.p50).toFixed(1)} ms, p99 +${(ours.p99 - floorResult.p99).toFixed(1)} ms`);
+console.log(
+  `ratio (ours / floor), latency from request sent: p50 ${(ours.sendP50 / floorResult.sendP50).toFixed(2)}x, p99 ${(ours.sendP99 / floorResult.sendP99).toFixed(2)}x`,
+);
+console.log(
+  `ours minus floor, latency from response: p50 +${(ours.p50 - floorResult.p50).toFixed(1)} ms, p99 +${(ours.p99 - floorResult.p99).toFixed(1)} ms`,
+);
 process.exit(ours.lost === 0 && ours.duplicates === 0 ? 0 : 1);

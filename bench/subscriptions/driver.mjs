@@ -4,5 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { drive, mutation } from './mutations.mjs';
 
-const results = await drive(mutation(workerData.target), workerData.schedule, () => parentPort.postMessage({ measuring: true }));
+const results = await drive(mutation(workerData.target), workerData.schedule, () =>
+  parentPort.postMessage({ measuring: true }),
+);
 parentPort.postMessage({ results });

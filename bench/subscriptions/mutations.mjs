@@ -9,7 +9,10 @@ export function mutation(target) {
       const res = await fetch(`${target.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'mutation($t: String!) { createPost(title: $t) { id } }', variables: { t: title } }),
+        body: JSON.stringify({
+          query: 'mutation($t: String!) { createPost(title: $t) { id } }',
+          variables: { t: title },
+        }),
       });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(String(res.status));
@@ -36,7 +39,11 @@ export function mutation(target) {
  * every process's JIT, caches and connections warmed at the rate being measured); `onMeasuring` is called when
  * the first measured one is due.
  */
-export async function drive(mutate, { count, intervalMs, maxInFlight, warmupCount = 0 }, onMeasuring = () => undefined) {
+export async function drive(
+  mutate,
+  { count, intervalMs, maxInFlight, warmupCount = 0 },
+  onMeasuring = () => undefined,
+) {
   // This thread's own event-loop delay while it sends the measured ones: how late the schedule and the response times are.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   const now = () => performance.timeOrigin + performance.now();
@@ -80,5 +87,15 @@ export async function drive(mutate, { count, intervalMs, maxInFlight, warmupCoun
   await Promise.all(pending);
   loopDelay.disable();
   const finished = now();
-  return { sent, responded, skipped, warmupSkipped, failed, started, finished, loopDelayP50: loopDelay.percentile(50) / 1e6, loopDelayP99: loopDelay.percentile(99) / 1e6 };
+  return {
+    sent,
+    responded,
+    skipped,
+    warmupSkipped,
+    failed,
+    started,
+    finished,
+    loopDelayP50: loopDelay.percentile(50) / 1e6,
+    loopDelayP99: loopDelay.percentile(99) / 1e6,
+  };
 }

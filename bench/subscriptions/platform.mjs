@@ -44,11 +44,16 @@ export function freePort() {
 /** BENCH_CPU_PROF_DIR=<dir>: every process started here writes a V8 CPU profile (`<name>-….cpuprofile`) there when it stops. */
 function profileFlags(name) {
   const dir = process.env.BENCH_CPU_PROF_DIR;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${process.pid}-${Date.now()}.cpuprofile`] : [];
+  return dir
+    ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${process.pid}-${Date.now()}.cpuprofile`]
+    : [];
 }
 
 export async function startProcess(name, entry, env, readyPath = '/readyz') {
-  const child = spawn(process.execPath, [...profileFlags(name), entry], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileFlags(name), entry], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
@@ -127,7 +132,10 @@ export async function startPlatform({ gateways = 1, contentEnv = {}, metrics = f
         KAFKA_TOPIC_PREFIX: topicPrefix,
         RATE_LIMIT_PREFIX: unique('benchrl'),
         SUBSCRIBER_BUFFER: '1000',
-        PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100000, concurrency: 10000 }, anonymous: { rps: 100000, concurrency: 10000 } }),
+        PLAN_LIMITS_JSON: JSON.stringify({
+          free: { rps: 100000, concurrency: 10000 },
+          anonymous: { rps: 100000, concurrency: 10000 },
+        }),
         // The benchmark's subscribers are one account on one address, one connection each (1,000 by default).
         GRAPHQL_WS_CONNECTIONS_PER_ADDRESS: '100000',
         GRAPHQL_WS_CONNECTIONS_PER_ACCOUNT: '100000',
@@ -155,7 +163,11 @@ export async function startPlatform({ gateways = 1, contentEnv = {}, metrics = f
 /** Drops the run's databases and Kafka topics, so that runs do not pile data up in the local stack (best effort). */
 async function removeLeftovers(stack, databases, topicPrefix) {
   const mongo = new MongoClient(stack.MONGO_URL);
-  const admin = new Kafka({ clientId: 'bench-cleanup', brokers: stack.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({
+    clientId: 'bench-cleanup',
+    brokers: stack.KAFKA_BROKERS.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
   try {
     await mongo.connect();
     for (const name of databases) await mongo.db(name).dropDatabase();
@@ -163,7 +175,9 @@ async function removeLeftovers(stack, databases, topicPrefix) {
     const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(topicPrefix));
     if (topics.length > 0) await admin.deleteTopics({ topics });
   } catch (err) {
-    console.warn(`bench: could not remove this run's databases or topics: ${err instanceof Error ? err.message : String(err)}`);
+    console.warn(
+      `bench: could not remove this run's databases or topics: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     await mongo.close().catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
@@ -214,15 +228,23 @@ export async function requestDurations(metricsUrl, method, route) {
   let count = 0;
   let sum = 0;
   for (const line of text.split('\n')) {
-    if (!line.startsWith('http_server_request_duration_seconds') || !line.includes(`route="${route}"`) || !line.includes(`method="${method}"`) || !/status_code="2\d\d"/.test(line)) continue;
+    if (
+      !line.startsWith('http_server_request_duration_seconds') ||
+      !line.includes(`route="${route}"`) ||
+      !line.includes(`method="${method}"`) ||
+      !/status_code="2\d\d"/.test(line)
+    )
+      continue;
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
     const le = /le="([^"]+)"/.exec(line)?.[1];
-    if (line.startsWith('http_server_request_duration_seconds_bucket') && le) buckets.set(le, (buckets.get(le) ?? 0) + value);
+    if (line.startsWith('http_server_request_duration_seconds_bucket') && le)
+      buckets.set(le, (buckets.get(le) ?? 0) + value);
     else if (line.startsWith('http_server_request_duration_seconds_count')) count += value;
     else if (line.startsWith('http_server_request_duration_seconds_sum')) sum += value;
   }
   const under = (q) => {
-    for (const [le, n] of [...buckets].sort((a, b) => Number(a[0]) - Number(b[0]))) if (n >= q * count) return le === '+Inf' ? Infinity : Number(le) * 1000;
+    for (const [le, n] of [...buckets].sort((a, b) => Number(a[0]) - Number(b[0])))
+      if (n >= q * count) return le === '+Inf' ? Infinity : Number(le) * 1000;
     return NaN;
   };
   return { count, meanMs: count ? (sum / count) * 1000 : NaN, p50UnderMs: under(0.5), p99UnderMs: under(0.99) };

@@ -13,7 +13,10 @@ const NEXT_PREFIX = '{"id":"1","type":"next"';
 export function openSubscriber(kind, { url, connectionParams, query, onTitle, onError }) {
   if (kind === 'graphql-ws') {
     const client = createClient({ url, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: false });
-    client.subscribe({ query }, { next: ({ data }) => onTitle(data?.onPostCreated?.title ?? ''), error: onError, complete: () => undefined });
+    client.subscribe(
+      { query },
+      { next: ({ data }) => onTitle(data?.onPostCreated?.title ?? ''), error: onError, complete: () => undefined },
+    );
     return () => client.dispose();
   }
   let disposed = false;
@@ -27,7 +30,8 @@ export function openSubscriber(kind, { url, connectionParams, query, onTitle, on
       return;
     }
     const message = JSON.parse(text);
-    if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+    if (message.type === 'connection_ack')
+      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
     else if (message.type === 'ping') socket.send('{"type":"pong"}');
     else if (message.type === 'next') onTitle(message.payload?.data?.onPostCreated?.title ?? '');
     else if (message.type === 'error') onError(message.payload);

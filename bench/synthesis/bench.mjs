@@ -50,7 +50,8 @@ const VOICE = args.voice ?? (NEURAL ? 'jo5Pq8Nr2Lm7Kv4Ws9Xz' : '21m00Tcm4TlvDq8i
 const FORMAT = 'mp3_44100_128';
 const LEVELS = args.levels.split(',').map(Number);
 const PIPER_DIR = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
-if (NEURAL && !engine.piperModelAvailable(PIPER_DIR)) throw new Error(`no Piper voice in ${PIPER_DIR} (node scripts/fetch-voices.mjs), or run with --model espeak`);
+if (NEURAL && !engine.piperModelAvailable(PIPER_DIR))
+  throw new Error(`no Piper voice in ${PIPER_DIR} (node scripts/fetch-voices.mjs), or run with --model espeak`);
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -110,7 +111,10 @@ async function engineOptions() {
 }
 
 async function throughput() {
-  const long = Array.from({ length: 25 }, (_, i) => `Sentence ${i + 1} of the throughput text is of ordinary length and punctuation.`).join(' ');
+  const long = Array.from(
+    { length: 25 },
+    (_, i) => `Sentence ${i + 1} of the throughput text is of ordinary length and punctuation.`,
+  ).join(' ');
   const start = performance.now();
   const progress = await engine.synthesizeToStream({ text: long, params, format, ...modelRequest }, () => undefined);
   const seconds = (performance.now() - start) / 1000;
@@ -124,7 +128,13 @@ async function startPipeline() {
   const prefix = `bench_speech_${Date.now().toString(36)}`;
   const redis = new Redis(env.REDIS_URL);
   const apiKey = 'sk_bench';
-  const identity = { sub: 'acct_bench', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
+  const identity = {
+    sub: 'acct_bench',
+    roles: ['USER'],
+    scope: 'speech:read speech:write',
+    method: 'api_key',
+    plan: 'pro',
+  };
   const port = await freePort();
   const served = await serveSpeechEdge({
     port,
@@ -149,9 +159,19 @@ async function startPipeline() {
     const mport = await freePort();
     const child = spawn(process.execPath, [path.join(root, 'apps/synthesis-worker/dist/main.js')], {
       env: {
-        PATH: process.env.PATH, LOG_LEVEL: 'warn', REDIS_URL: env.REDIS_URL, MONGO_URL: env.MONGO_URL, MONGO_DB: `${queue}_w`,
-        PORT: String(wport), METRICS_PORT: String(mport), SYNTHESIS_QUEUE: queue, SPEECH_KEY_PREFIX: prefix, WORKER_CONCURRENCY: args.concurrency, WORKER_REALTIME_STREAMS: args.concurrency,
-        PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '', NEURAL_INFERENCE_THREADS: args.threads,
+        PATH: process.env.PATH,
+        LOG_LEVEL: 'warn',
+        REDIS_URL: env.REDIS_URL,
+        MONGO_URL: env.MONGO_URL,
+        MONGO_DB: `${queue}_w`,
+        PORT: String(wport),
+        METRICS_PORT: String(mport),
+        SYNTHESIS_QUEUE: queue,
+        SPEECH_KEY_PREFIX: prefix,
+        WORKER_CONCURRENCY: args.concurrency,
+        WORKER_REALTIME_STREAMS: args.concurrency,
+        PIPER_VOICES_DIR: NEURAL ? PIPER_DIR : '',
+        NEURAL_INFERENCE_THREADS: args.threads,
       },
       stdio: 'ignore',
     });
@@ -187,21 +207,27 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
 function streamOnce(p) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const req = http.request(`${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-      let first = -1;
-      res.on('data', () => {
-        if (first < 0) first = performance.now() - start;
-      });
-      res.on('end', () => (res.statusCode === 200 ? resolve(first) : reject(new Error(`status ${res.statusCode}`))));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let first = -1;
+        res.on('data', () => {
+          if (first < 0) first = performance.now() - start;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(first) : reject(new Error(`status ${res.statusCode}`))));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ text: TEXT, model_id: MODEL_ID }));
   });
 }
 
 async function wsSession(p) {
-  const ws = new WebSocket(`${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}&model_id=${MODEL_ID}`);
+  const ws = new WebSocket(
+    `${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}&model_id=${MODEL_ID}`,
+  );
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -305,10 +331,14 @@ async function neural() {
 }
 
 const cpu = spawnSync('nproc').stdout?.toString().trim();
-console.log(`speech synthesis benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}${NEURAL ? ` (${args.threads} thread(s) per inference)` : ''}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`);
+console.log(
+  `speech synthesis benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}${NEURAL ? ` (${args.threads} thread(s) per inference)` : ''}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`,
+);
 
 const options = await engineOptions();
-console.log(`\nengine options, one sentence to PCM (p50): native espeak-ng process ${ms(options.native)}, espeak-ng WebAssembly (npm espeak-ng 1.0.2) ${ms(options.wasm)} → native is ${(options.wasm / options.native).toFixed(1)}× faster`);
+console.log(
+  `\nengine options, one sentence to PCM (p50): native espeak-ng process ${ms(options.native)}, espeak-ng WebAssembly (npm espeak-ng 1.0.2) ${ms(options.wasm)} → native is ${(options.wasm / options.native).toFixed(1)}× faster`,
+);
 
 await floorOnce(); // warm caches
 const pipeline = await startPipeline();
@@ -330,11 +360,17 @@ for (const { n, floor, stream, ws, jobRtf, workerRtf } of rows) {
 const chars = metrics.reduce((s, m) => s + m.chars, 0);
 const busy = metrics.reduce((s, m) => s + m.busy, 0);
 const audio = metrics.reduce((s, m) => s + m.audio, 0);
-console.log(`\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).toFixed(0)} characters/s, real-time factor ${(tp.seconds / tp.audio).toFixed(3)} (${tp.audio.toFixed(1)} s of audio in ${tp.seconds.toFixed(2)} s)`);
-console.log(`throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`);
+console.log(
+  `\nthroughput, one engine run in-process: ${(tp.chars / tp.seconds).toFixed(0)} characters/s, real-time factor ${(tp.seconds / tp.audio).toFixed(3)} (${tp.audio.toFixed(1)} s of audio in ${tp.seconds.toFixed(2)} s)`,
+);
+console.log(
+  `throughput, workers under the load above: ${(chars / busy).toFixed(0)} characters per job-second, real-time factor ${(busy / audio).toFixed(3)}; ${chars} characters over ${metrics.length} workers`,
+);
 const nn = await neural();
 if (nn) {
-  console.log(`\nneural model (Piper en_US-joe-medium, onnxruntime-node, ${args.threads} thread(s)), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} (3 runs after the throughput run; the table's floor at one stream: ${ms(rows[0].floor.p50)}); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`);
+  console.log(
+    `\nneural model (Piper en_US-joe-medium, onnxruntime-node, ${args.threads} thread(s)), in-process: load ${ms(nn.loadMs)}; first chunk p50 ${ms(nn.first)} (3 runs after the throughput run; the table's floor at one stream: ${ms(rows[0].floor.p50)}); ${nn.chars.toFixed(0)} characters/s, real-time factor ${nn.rtf.toFixed(2)}`,
+  );
 } else {
   console.log('\nneural model: voice not fetched (node scripts/fetch-voices.mjs)');
 }

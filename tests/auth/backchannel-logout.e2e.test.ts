@@ -37,13 +37,25 @@ interface RelyingParty {
 }
 
 async function relyingParty(port = 0): Promise<RelyingParty> {
-  const rp: RelyingParty = { url: '', tokens: [], forms: [], connections: 0, answer: () => 200, close: async () => undefined };
+  const rp: RelyingParty = {
+    url: '',
+    tokens: [],
+    forms: [],
+    connections: 0,
+    answer: () => 200,
+    close: async () => undefined,
+  };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const status = rp.answer();
-      if (req.method === 'POST' && req.url === '/backchannel-logout' && req.headers['content-type'] === 'application/x-www-form-urlencoded' && status === 200) {
+      if (
+        req.method === 'POST' &&
+        req.url === '/backchannel-logout' &&
+        req.headers['content-type'] === 'application/x-www-form-urlencoded' &&
+        status === 200
+      ) {
         rp.forms.push(new URLSearchParams(body));
         rp.tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
       }
@@ -58,19 +70,45 @@ async function relyingParty(port = 0): Promise<RelyingParty> {
 }
 
 async function registerRp(auth: RunningAuth, backchannelUri: string): Promise<CreatedClient> {
-  return cli<CreatedClient>(auth, ['clients:create', '--name', 'Back-channel RP', '--type', 'confidential', '--grant', 'authorization_code', '--redirect-uri', REDIRECT, '--scope', SCOPE, '--backchannel-logout-uri', backchannelUri]);
+  return cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'Back-channel RP',
+    '--type',
+    'confidential',
+    '--grant',
+    'authorization_code',
+    '--redirect-uri',
+    REDIRECT,
+    '--scope',
+    SCOPE,
+    '--backchannel-logout-uri',
+    backchannelUri,
+  ]);
 }
 
 /** Signs `user` in through openid-client 6's code flow (PKCE, nonce); the agent keeps the sign-in session. */
 async function signIn(auth: RunningAuth, client: CreatedClient, user: { email: string; password: string }) {
-  const config = await oidc.discovery(new URL(auth.issuer), client.client_id, client.client_secret, undefined, { execute: [oidc.allowInsecureRequests] });
+  const config = await oidc.discovery(new URL(auth.issuer), client.client_id, client.client_secret, undefined, {
+    execute: [oidc.allowInsecureRequests],
+  });
   const verifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: SCOPE, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', nonce });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: SCOPE,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    nonce,
+  });
   const agent = new FormAgent(auth.issuer);
   const consent = await agent.signIn(await agent.follow(url.href), user);
   const back = await agent.decide(consent, '/authorize/decision', 'approve');
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, expectedNonce: nonce, idTokenExpected: true });
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), {
+    pkceCodeVerifier: verifier,
+    expectedNonce: nonce,
+    idTokenExpected: true,
+  });
   return { agent, config, idToken: tokens.claims()! };
 }
 
@@ -83,7 +121,12 @@ async function signOut(agent: FormAgent): Promise<void> {
 /** What an RP checks of a logout token (§2.6), with the server's JWKS; the verified claims. */
 async function verifyLogoutToken(auth: RunningAuth, token: string, clientId: string): Promise<JWTPayload> {
   expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'ES256', typ: 'logout+jwt' });
-  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${auth.issuer}/jwks`)), { issuer: auth.issuer, audience: clientId, typ: 'logout+jwt', maxTokenAge: '2m' });
+  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${auth.issuer}/jwks`)), {
+    issuer: auth.issuer,
+    audience: clientId,
+    typ: 'logout+jwt',
+    maxTokenAge: '2m',
+  });
   expect(payload.events).toEqual({ [EVENT]: {} });
   expect(payload).not.toHaveProperty('nonce');
   expect(typeof payload.jti).toBe('string');
@@ -92,7 +135,10 @@ async function verifyLogoutToken(auth: RunningAuth, token: string, clientId: str
 }
 
 /** The auth database's outbox of logouts (backchannel-logout/logout-delivery-model.ts). */
-async function outbox(db: string): Promise<{ docs(): Promise<{ attempts: number; state: string; lastError?: string | null }[]>; close(): Promise<void> }> {
+async function outbox(db: string): Promise<{
+  docs(): Promise<{ attempts: number; state: string; lastError?: string | null }[]>;
+  close(): Promise<void>;
+}> {
   const conn = await connectMongo(stackEnv().MONGO_URL, db);
   return {
     docs: () => conn.collection('backchannel_logouts').find({}).toArray() as never,
@@ -122,7 +168,10 @@ describe('with an RP on loopback (BACKCHANNEL_LOGOUT_ALLOW_PRIVATE=true)', () =>
   it('discovery advertises back-channel logout with sessions; the ID token of a client that takes logout tokens carries sid', async () => {
     const user = await createUser(auth);
     const { config, idToken } = await signIn(auth, client, user);
-    expect(config.serverMetadata()).toMatchObject({ backchannel_logout_supported: true, backchannel_logout_session_supported: true });
+    expect(config.serverMetadata()).toMatchObject({
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: true,
+    });
     expect(config.serverMetadata().claims_supported).toContain('sid');
     expect(idToken.sid).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -142,7 +191,9 @@ describe('with an RP on loopback (BACKCHANNEL_LOGOUT_ALLOW_PRIVATE=true)', () =>
     const user = await createUser(auth);
     const { idToken } = await signIn(auth, client, user);
     const before = rp.tokens.length;
-    expect((await auth.internal(`/accounts/${user.id}`, { method: 'PATCH', body: { status: 'disabled' } })).status).toBe(200);
+    expect(
+      (await auth.internal(`/accounts/${user.id}`, { method: 'PATCH', body: { status: 'disabled' } })).status,
+    ).toBe(200);
     await eventually(() => rp.tokens.length > before, 30_000);
     const claims = await verifyLogoutToken(auth, rp.tokens[before]!, client.client_id);
     expect(claims).toMatchObject({ sub: user.id, sid: idToken.sid });
@@ -153,7 +204,10 @@ describe('with an RP on loopback (BACKCHANNEL_LOGOUT_ALLOW_PRIVATE=true)', () =>
     const { agent } = await signIn(auth, client, user);
     const read = async () => {
       const samples = await scrapeMetrics(metricsUrl);
-      return { retried: sumOf(samples, 'auth_backchannel_logout_deliveries_total', { result: 'retried' }), delivered: sumOf(samples, 'auth_backchannel_logout_deliveries_total', { result: 'delivered' }) };
+      return {
+        retried: sumOf(samples, 'auth_backchannel_logout_deliveries_total', { result: 'retried' }),
+        delivered: sumOf(samples, 'auth_backchannel_logout_deliveries_total', { result: 'delivered' }),
+      };
     };
     // Every token the RP took so far was one delivery (it answered 200): wait until the last is counted.
     await eventually(async () => (await read()).delivered === rp.tokens.length, 10_000);
@@ -175,34 +229,77 @@ describe('with an RP on loopback (BACKCHANNEL_LOGOUT_ALLOW_PRIVATE=true)', () =>
   });
 
   it('the administration API registers, refuses, changes and removes a backchannel_logout_uri', async () => {
-    const robot = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Automation', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'admin']);
+    const robot = await cli<CreatedClient>(auth, [
+      'clients:create',
+      '--name',
+      'Automation',
+      '--type',
+      'confidential',
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'admin',
+    ]);
     const tokenRes = await fetch(`${auth.url}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString('base64')}`,
+      },
       body: 'grant_type=client_credentials&scope=admin',
     });
     const { access_token: token } = (await tokenRes.json()) as { access_token: string };
     const admin = async (method: string, route: string, body: unknown) => {
-      const res = await fetch(`${auth.url}/admin${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${auth.url}/admin${route}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
-    const registration = { name: 'API RP', type: 'confidential', grant_types: ['authorization_code'], redirect_uris: [REDIRECT] };
-    expect(await admin('POST', '/clients', { ...registration, backchannel_logout_uri: 'http://rp.example/logout' })).toEqual({
+    const registration = {
+      name: 'API RP',
+      type: 'confidential',
+      grant_types: ['authorization_code'],
+      redirect_uris: [REDIRECT],
+    };
+    expect(
+      await admin('POST', '/clients', { ...registration, backchannel_logout_uri: 'http://rp.example/logout' }),
+    ).toEqual({
       status: 400,
-      body: { error: 'invalid_request', error_description: expect.stringMatching(/^backchannel_logout_uri: must be an https URL/) },
+      body: {
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/^backchannel_logout_uri: must be an https URL/),
+      },
     });
-    const created = await admin('POST', '/clients', { ...registration, backchannel_logout_uri: 'https://rp.example/logout', backchannel_logout_session_required: true });
-    expect(created).toMatchObject({ status: 201, body: { backchannel_logout_uri: 'https://rp.example/logout', backchannel_logout_session_required: true } });
+    const created = await admin('POST', '/clients', {
+      ...registration,
+      backchannel_logout_uri: 'https://rp.example/logout',
+      backchannel_logout_session_required: true,
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { backchannel_logout_uri: 'https://rp.example/logout', backchannel_logout_session_required: true },
+    });
     const id = created.body.client_id as string;
-    expect(await admin('PATCH', `/clients/${id}`, { backchannel_logout_uri: 'https://rp.example/logout#x' })).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'backchannel_logout_uri: must not have a fragment' } });
+    expect(
+      await admin('PATCH', `/clients/${id}`, { backchannel_logout_uri: 'https://rp.example/logout#x' }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'backchannel_logout_uri: must not have a fragment' },
+    });
     const removed = await admin('PATCH', `/clients/${id}`, { backchannel_logout_uri: null });
     expect(removed.status).toBe(200);
     expect(removed.body).not.toHaveProperty('backchannel_logout_uri');
   });
 
   it('refuses a plain http backchannel_logout_uri on a host that is not loopback, and one with a fragment', async () => {
-    await expect(registerRp(auth, 'http://rp.example/logout')).rejects.toThrow(/backchannel_logout_uri: must be an https URL/);
-    await expect(registerRp(auth, 'https://rp.example/logout#x')).rejects.toThrow(/backchannel_logout_uri: must not have a fragment/);
+    await expect(registerRp(auth, 'http://rp.example/logout')).rejects.toThrow(
+      /backchannel_logout_uri: must be an https URL/,
+    );
+    await expect(registerRp(auth, 'https://rp.example/logout#x')).rejects.toThrow(
+      /backchannel_logout_uri: must not have a fragment/,
+    );
   });
 });
 
@@ -246,7 +343,9 @@ it('by default, a logout token is never sent to a private address: the delivery 
     const { agent } = await signIn(auth, client, user);
     await signOut(agent);
     await eventually(async () => (await store.docs()).some((d) => d.state === 'failed'), 30_000);
-    expect(await store.docs()).toEqual([expect.objectContaining({ state: 'failed', attempts: 1, lastError: 'private address' })]);
+    expect(await store.docs()).toEqual([
+      expect.objectContaining({ state: 'failed', attempts: 1, lastError: 'private address' }),
+    ]);
     expect(rp.connections).toBe(0);
   } finally {
     await auth.stop();

@@ -20,11 +20,29 @@ beforeAll(async () => {
   const port = await freePort();
   redirectUri = `http://127.0.0.1:${port}/cb`;
   // The client's callback: a page that only says it got the answer.
-  callbackServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>callback reached</p>'));
+  callbackServer = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<p>callback reached</p>'),
+  );
   await new Promise<void>((resolve) => callbackServer.listen(port, '127.0.0.1', resolve));
-  const created = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Browser app', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', redirectUri, '--scope', 'content:read speech:read offline_access']);
+  const created = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'Browser app',
+    '--type',
+    'confidential',
+    ...ALL_GRANTS.flatMap((g) => ['--grant', g]),
+    '--redirect-uri',
+    redirectUri,
+    '--scope',
+    'content:read speech:read offline_access',
+  ]);
   const issuer = await Issuer.discover(`${auth.issuer}/.well-known/oauth-authorization-server`);
-  client = new issuer.Client({ client_id: created.client_id, client_secret: created.client_secret!, redirect_uris: [redirectUri], response_types: ['code'] });
+  client = new issuer.Client({
+    client_id: created.client_id,
+    client_secret: created.client_secret!,
+    redirect_uris: [redirectUri],
+    response_types: ['code'],
+  });
   user = await createUser(auth);
   browser = await launchChromium();
 }, 120_000);
@@ -47,7 +65,14 @@ describe('real browser (Chromium)', () => {
     const page = await context.newPage();
     const verifier = generators.codeVerifier();
     const state = generators.state();
-    await page.goto(client.authorizationUrl({ scope: 'content:read offline_access', state, code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256' }));
+    await page.goto(
+      client.authorizationUrl({
+        scope: 'content:read offline_access',
+        state,
+        code_challenge: generators.codeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+    );
     await signIn(page);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((url) => url.href.startsWith(redirectUri), { timeout: 15_000 });
@@ -69,7 +94,14 @@ describe('real browser (Chromium)', () => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('Device connected').waitFor({ timeout: 15_000 });
     await context.close();
-    const set = await client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: handle.device_code });
-    expect(await client.introspect(set.access_token!)).toMatchObject({ active: true, sub: user.id, scope: 'speech:read' });
+    const set = await client.grant({
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: handle.device_code,
+    });
+    expect(await client.introspect(set.access_token!)).toMatchObject({
+      active: true,
+      sub: user.id,
+      scope: 'speech:read',
+    });
   });
 });

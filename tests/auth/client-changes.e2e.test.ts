@@ -46,7 +46,17 @@ async function untilB(id: string, secret: string, status: number): Promise<unkno
 }
 
 async function newClient(name: string): Promise<Required<CreatedClient>> {
-  const created = await cli<CreatedClient>(a, ['clients:create', '--name', name, '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'content:read']);
+  const created = await cli<CreatedClient>(a, [
+    'clients:create',
+    '--name',
+    name,
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'content:read',
+  ]);
   // B reads the registration and caches it.
   expect((await clientCredentials(b, created.client_id, created.client_secret!)).status).toBe(200);
   return created as Required<CreatedClient>;
@@ -63,7 +73,15 @@ describe('client changes across replicas', () => {
 
   it('a removed grant is refused by the other replica', async () => {
     const client = await newClient('Narrowed');
-    await cli(a, ['clients:update', '--id', client.client_id, '--grant', 'authorization_code', '--redirect-uri', 'https://app.example/cb']);
+    await cli(a, [
+      'clients:update',
+      '--id',
+      client.client_id,
+      '--grant',
+      'authorization_code',
+      '--redirect-uri',
+      'https://app.example/cb',
+    ]);
     expect(await untilB(client.client_id, client.client_secret, 400)).toMatchObject({ error: 'unauthorized_client' });
   });
 

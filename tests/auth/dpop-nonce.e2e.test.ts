@@ -16,7 +16,17 @@ let key: { privateKey: KeyObject; jwk: JWK; jkt: string };
 
 beforeAll(async () => {
   auth = await startAuth({ DPOP_REQUIRE_NONCE: 'true' });
-  client = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Nonce client', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read']);
+  client = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'Nonce client',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'speech:read',
+  ]);
   const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = await exportJWK(pair.publicKey);
   key = { privateKey: pair.privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) };
@@ -28,7 +38,13 @@ afterAll(async () => {
 });
 
 async function proof(nonce?: string): Promise<string> {
-  return new SignJWT({ jti: randomUUID(), htm: 'POST', htu: `${auth.issuer}/token`, iat: Math.floor(Date.now() / 1000), ...(nonce ? { nonce } : {}) })
+  return new SignJWT({
+    jti: randomUUID(),
+    htm: 'POST',
+    htu: `${auth.issuer}/token`,
+    iat: Math.floor(Date.now() / 1000),
+    ...(nonce ? { nonce } : {}),
+  })
     .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.jwk })
     .sign(key.privateKey);
 }
@@ -79,7 +95,11 @@ it('still refuses a replayed proof even when its nonce is valid', async () => {
 });
 
 it('openid-client (through discovery) retries with the server nonce on its own', async () => {
-  const oc = new issuer.Client({ client_id: client.client_id, client_secret: client.client_secret!, token_endpoint_auth_method: 'client_secret_basic' });
+  const oc = new issuer.Client({
+    client_id: client.client_id,
+    client_secret: client.client_secret!,
+    token_endpoint_auth_method: 'client_secret_basic',
+  });
   const set = await oc.grant({ grant_type: 'client_credentials', scope: 'speech:read' }, { DPoP: key.privateKey });
   expect(set.token_type).toBe('DPoP');
   expect(decodeJwt(set.access_token!).cnf).toEqual({ jkt: key.jkt });

@@ -20,18 +20,63 @@ let pub: CreatedClient; // public, code + device
 
 beforeAll(async () => {
   auth = await startAuth();
-  const common = ['--scope', 'content:read speech:read offline_access', '--resource', auth.issuer, '--redirect-uri', REDIRECT];
-  conf = await cli<CreatedClient>(auth, ['clients:create', '--name', 'conf', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), ...common]);
-  machine = await cli<CreatedClient>(auth, ['clients:create', '--name', 'machine', '--type', 'confidential', '--grant', 'client_credentials', ...common]);
-  codeOnly = await cli<CreatedClient>(auth, ['clients:create', '--name', 'code-only', '--type', 'confidential', '--grant', 'authorization_code', ...common]);
-  pub = await cli<CreatedClient>(auth, ['clients:create', '--name', 'pub', '--type', 'public', '--grant', 'authorization_code', '--grant', DEVICE_GRANT, ...common]);
+  const common = [
+    '--scope',
+    'content:read speech:read offline_access',
+    '--resource',
+    auth.issuer,
+    '--redirect-uri',
+    REDIRECT,
+  ];
+  conf = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'conf',
+    '--type',
+    'confidential',
+    ...ALL_GRANTS.flatMap((g) => ['--grant', g]),
+    ...common,
+  ]);
+  machine = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'machine',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    ...common,
+  ]);
+  codeOnly = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'code-only',
+    '--type',
+    'confidential',
+    '--grant',
+    'authorization_code',
+    ...common,
+  ]);
+  pub = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'pub',
+    '--type',
+    'public',
+    '--grant',
+    'authorization_code',
+    '--grant',
+    DEVICE_GRANT,
+    ...common,
+  ]);
 }, 120_000);
 
 afterAll(async () => {
   await auth?.stop();
 });
 
-const basic = (c: CreatedClient) => `Basic ${Buffer.from(`${c.client_id}:${c.client_secret ?? ''}`).toString('base64')}`;
+const basic = (c: CreatedClient) =>
+  `Basic ${Buffer.from(`${c.client_id}:${c.client_secret ?? ''}`).toString('base64')}`;
 
 async function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
   const res = await fetch(`${auth.issuer}${path}`, {
@@ -40,7 +85,12 @@ async function post(path: string, form: Record<string, string>, headers: Record<
     body: new URLSearchParams(form).toString(),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null,
+  };
 }
 
 /** An OAuth error answer: status, `{error, error_description}`, no-store. */
@@ -52,23 +102,46 @@ function expectOAuthError(res: Awaited<ReturnType<typeof post>>, status: number,
 
 describe('unauthorized_client: a registered client asking for a grant it does not have', () => {
   it('/token: client_credentials by a client registered for the code flow only', async () => {
-    expectOAuthError(await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(codeOnly) }), 400, 'unauthorized_client');
+    expectOAuthError(
+      await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(codeOnly) }),
+      400,
+      'unauthorized_client',
+    );
   });
 
   it('/token: the device grant by a client without it', async () => {
-    expectOAuthError(await post('/token', { grant_type: DEVICE_GRANT, device_code: 'dc_whatever' }, { authorization: basic(machine) }), 400, 'unauthorized_client');
+    expectOAuthError(
+      await post('/token', { grant_type: DEVICE_GRANT, device_code: 'dc_whatever' }, { authorization: basic(machine) }),
+      400,
+      'unauthorized_client',
+    );
   });
 
   it('/token: client_credentials by a public client', async () => {
-    expectOAuthError(await post('/token', { grant_type: 'client_credentials', client_id: pub.client_id }), 400, 'unauthorized_client');
+    expectOAuthError(
+      await post('/token', { grant_type: 'client_credentials', client_id: pub.client_id }),
+      400,
+      'unauthorized_client',
+    );
   });
 
   it('/device_authorization: a client without the device grant', async () => {
-    expectOAuthError(await post('/device_authorization', {}, { authorization: basic(machine) }), 400, 'unauthorized_client');
+    expectOAuthError(
+      await post('/device_authorization', {}, { authorization: basic(machine) }),
+      400,
+      'unauthorized_client',
+    );
   });
 
   it('/authorize: a client without the code grant is redirected with error, state and iss', async () => {
-    const query = new URLSearchParams({ response_type: 'code', client_id: machine.client_id, redirect_uri: REDIRECT, state: 'st-9', code_challenge: 'h3dTDz4mt3V4CRlpKk1ptVnt5JUyZR-XnsqBD2ZFJ3o', code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: machine.client_id,
+      redirect_uri: REDIRECT,
+      state: 'st-9',
+      code_challenge: 'h3dTDz4mt3V4CRlpKk1ptVnt5JUyZR-XnsqBD2ZFJ3o',
+      code_challenge_method: 'S256',
+    });
     const res = await fetch(`${auth.issuer}/authorize?${query.toString()}`, { redirect: 'manual' });
     expect(res.status).toBeGreaterThanOrEqual(300);
     expect(res.status).toBeLessThan(400);
@@ -88,28 +161,49 @@ describe('/device_authorization errors', () => {
   });
 
   it('a scope the client was not registered for is invalid_scope', async () => {
-    expectOAuthError(await post('/device_authorization', { client_id: pub.client_id, scope: 'admin:all' }), 400, 'invalid_scope');
+    expectOAuthError(
+      await post('/device_authorization', { client_id: pub.client_id, scope: 'admin:all' }),
+      400,
+      'invalid_scope',
+    );
   });
 
   it('a resource the client may not use is invalid_target', async () => {
-    expectOAuthError(await post('/device_authorization', { client_id: pub.client_id, resource: 'https://evil.example/' }), 400, 'invalid_target');
+    expectOAuthError(
+      await post('/device_authorization', { client_id: pub.client_id, resource: 'https://evil.example/' }),
+      400,
+      'invalid_target',
+    );
   });
 });
 
 describe('/revoke errors', () => {
   it('a speech API key is unsupported_token_type and stays usable', async () => {
     const user = await createUser(auth);
-    const created = (await (await auth.internal(`/accounts/${user.id}/api-keys`, { body: { name: 'error-paths' } })).json()) as { key: string };
+    const created = (await (
+      await auth.internal(`/accounts/${user.id}/api-keys`, { body: { name: 'error-paths' } })
+    ).json()) as { key: string };
     expect(created.key).toMatch(/^sk_/);
-    expectOAuthError(await post('/revoke', { token: created.key }, { authorization: basic(conf) }), 400, 'unsupported_token_type');
+    expectOAuthError(
+      await post('/revoke', { token: created.key }, { authorization: basic(conf) }),
+      400,
+      'unsupported_token_type',
+    );
     expect((await auth.internal('/api-keys/lookup', { body: { key: created.key } })).status).toBe(200);
   });
 
   it('no client authentication is invalid_client (401) and revokes nothing', async () => {
-    const at = (await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(conf) })).body!.access_token as string;
+    const at = (await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(conf) })).body!
+      .access_token as string;
     expectOAuthError(await post('/revoke', { token: at }), 401, 'invalid_client');
-    expectOAuthError(await post('/revoke', { token: at }, { authorization: basic({ ...conf, client_secret: 'wrong' }) }), 401, 'invalid_client');
-    expect((await post('/introspect', { token: at }, { authorization: basic(conf) })).body).toMatchObject({ active: true });
+    expectOAuthError(
+      await post('/revoke', { token: at }, { authorization: basic({ ...conf, client_secret: 'wrong' }) }),
+      401,
+      'invalid_client',
+    );
+    expect((await post('/introspect', { token: at }, { authorization: basic(conf) })).body).toMatchObject({
+      active: true,
+    });
   });
 
   it('a missing token is invalid_request', async () => {
@@ -117,10 +211,17 @@ describe('/revoke errors', () => {
   });
 
   it("another client's access token is invalid_request and stays active", async () => {
-    const at = (await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(machine) })).body!.access_token as string;
-    expectOAuthError(await post('/revoke', { token: at, token_type_hint: 'access_token' }, { authorization: basic(conf) }), 400, 'invalid_request');
+    const at = (await post('/token', { grant_type: 'client_credentials' }, { authorization: basic(machine) })).body!
+      .access_token as string;
+    expectOAuthError(
+      await post('/revoke', { token: at, token_type_hint: 'access_token' }, { authorization: basic(conf) }),
+      400,
+      'invalid_request',
+    );
     // Still active, as its own client learns (conf may not introspect another client's token).
-    expect((await post('/introspect', { token: at }, { authorization: basic(machine) })).body).toMatchObject({ active: true });
+    expect((await post('/introspect', { token: at }, { authorization: basic(machine) })).body).toMatchObject({
+      active: true,
+    });
   });
 });
 
@@ -130,7 +231,11 @@ describe('/introspect errors', () => {
   });
 
   it('a wrong secret is invalid_client (401) with a Basic challenge', async () => {
-    const res = await post('/introspect', { token: 'x' }, { authorization: basic({ ...conf, client_secret: 'wrong' }) });
+    const res = await post(
+      '/introspect',
+      { token: 'x' },
+      { authorization: basic({ ...conf, client_secret: 'wrong' }) },
+    );
     expectOAuthError(res, 401, 'invalid_client');
     expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
   });
@@ -141,13 +246,19 @@ describe('/introspect errors', () => {
 });
 
 describe('bodies the endpoints do not read', () => {
-  it.each(['/token', '/revoke', '/introspect', '/device_authorization'])('%s: a charset other than UTF-8 or a Content-Encoding is 415 invalid_request', async (path) => {
-    const form = { grant_type: 'client_credentials', token: 'x', client_id: pub.client_id };
-    const latin1 = await post(path, form, { authorization: basic(conf), 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' });
-    expectOAuthError(latin1, 415, 'invalid_request');
-    expect(latin1.body?.error_description).toBe('unsupported charset');
-    const gzip = await post(path, form, { authorization: basic(conf), 'content-encoding': 'gzip' });
-    expectOAuthError(gzip, 415, 'invalid_request');
-    expect(gzip.body?.error_description).toBe('unsupported content encoding');
-  });
+  it.each(['/token', '/revoke', '/introspect', '/device_authorization'])(
+    '%s: a charset other than UTF-8 or a Content-Encoding is 415 invalid_request',
+    async (path) => {
+      const form = { grant_type: 'client_credentials', token: 'x', client_id: pub.client_id };
+      const latin1 = await post(path, form, {
+        authorization: basic(conf),
+        'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1',
+      });
+      expectOAuthError(latin1, 415, 'invalid_request');
+      expect(latin1.body?.error_description).toBe('unsupported charset');
+      const gzip = await post(path, form, { authorization: basic(conf), 'content-encoding': 'gzip' });
+      expectOAuthError(gzip, 415, 'invalid_request');
+      expect(gzip.body?.error_description).toBe('unsupported content encoding');
+    },
+  );
 });

@@ -39,21 +39,64 @@ beforeAll(async () => {
   auth = await startAuth({ AUTHORIZATION_CODE_TTL: '600' });
   redis = new Redis(stackEnv().REDIS_URL);
   user = await createUser(auth);
-  rp = await cli<CreatedClient>(auth, ['clients:create', '--name', 'RP', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'client_credentials', '--redirect-uri', REDIRECT, '--scope', SCOPE, '--introspection-signed-response-alg', 'ES256']);
+  rp = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'RP',
+    '--type',
+    'confidential',
+    '--grant',
+    'authorization_code',
+    '--grant',
+    'client_credentials',
+    '--redirect-uri',
+    REDIRECT,
+    '--scope',
+    SCOPE,
+    '--introspection-signed-response-alg',
+    'ES256',
+  ]);
   const es = await oauth.generateKeyPair('ES256');
   fapiKey = es.privateKey;
   const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
   rsaPrivateJwk = { ...rsa.privateKey.export({ format: 'jwk' }), kty: 'RSA', kid: 'rsa-1', alg: 'RS256' };
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', es.publicKey);
-  const jwks = { keys: [{ kty, crv, x, y, kid: 'es-1', alg: 'ES256', use: 'sig' }, { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa-1', alg: 'RS256', use: 'sig' }] };
+  const jwks = {
+    keys: [
+      { kty, crv, x, y, kid: 'es-1', alg: 'ES256', use: 'sig' },
+      { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa-1', alg: 'RS256', use: 'sig' },
+    ],
+  };
   const jwksFile = path.join(os.tmpdir(), `fapi-jwks-${randomUUID()}.json`);
   fs.writeFileSync(jwksFile, JSON.stringify(jwks));
   try {
-    fapi = await cli<CreatedClient>(auth, ['clients:create', '--name', 'FAPI', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token', '--redirect-uri', REDIRECT, '--scope', SCOPE, '--no-secret', '--jwks-file', jwksFile, '--security-profile', 'fapi2']);
+    fapi = await cli<CreatedClient>(auth, [
+      'clients:create',
+      '--name',
+      'FAPI',
+      '--type',
+      'confidential',
+      '--grant',
+      'authorization_code',
+      '--grant',
+      'refresh_token',
+      '--redirect-uri',
+      REDIRECT,
+      '--scope',
+      SCOPE,
+      '--no-secret',
+      '--jwks-file',
+      jwksFile,
+      '--security-profile',
+      'fapi2',
+    ]);
   } finally {
     fs.rmSync(jwksFile);
   }
-  as = await oauth.processDiscoveryResponse(new URL(auth.issuer), await oauth.discoveryRequest(new URL(auth.issuer), { algorithm: 'oidc', ...insecure }));
+  as = await oauth.processDiscoveryResponse(
+    new URL(auth.issuer),
+    await oauth.discoveryRequest(new URL(auth.issuer), { algorithm: 'oidc', ...insecure }),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -65,8 +108,16 @@ const fapiClient = (): OAuth4WebApi.Client => ({ client_id: fapi.client_id });
 const fapiAuth = () => oauth.PrivateKeyJwt({ key: fapiKey, kid: 'es-1' });
 
 /** The authorization request pushed (RFC 9126, as FAPI 2.0 requires), and the URL that sends the browser with its request_uri. */
-async function authorizationUrl(client: OAuth4WebApi.Client, clientAuth: OAuth4WebApi.ClientAuth, params: Record<string, string>): Promise<URL> {
-  const pushed = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, clientAuth, params, insecure));
+async function authorizationUrl(
+  client: OAuth4WebApi.Client,
+  clientAuth: OAuth4WebApi.ClientAuth,
+  params: Record<string, string>,
+): Promise<URL> {
+  const pushed = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(as, client, clientAuth, params, insecure),
+  );
   const url = new URL(as.authorization_endpoint!);
   url.searchParams.set('client_id', client.client_id);
   url.searchParams.set('request_uri', pushed.request_uri);
@@ -98,7 +149,14 @@ async function redirectOf(url: URL): Promise<URL> {
 async function fapiCode(): Promise<{ params: URLSearchParams; verifier: string }> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = await authorizationUrl(fapiClient(), fapiAuth(), { redirect_uri: REDIRECT, response_type: 'code', scope: SCOPE, state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const url = await authorizationUrl(fapiClient(), fapiAuth(), {
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: SCOPE,
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
   return { params: oauth.validateAuthResponse(as, fapiClient(), await approve(url), state), verifier };
 }
 
@@ -108,14 +166,25 @@ describe('RFC 9207: iss in the authorization response', () => {
     const c: OAuth4WebApi.Client = { client_id: rp.client_id };
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const url = await authorizationUrl(c, oauth.ClientSecretBasic(rp.client_secret!), { redirect_uri: REDIRECT, response_type: 'code', scope: SCOPE, state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const url = await authorizationUrl(c, oauth.ClientSecretBasic(rp.client_secret!), {
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: SCOPE,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
     const back = await approve(url);
     expect(back.searchParams.get('iss')).toBe(auth.issuer);
     expect(oauth.validateAuthResponse(as, c, back, state).get('code')).toMatch(/^ac_/);
     // The error response carries iss too: validateAuthResponse checks it before reporting the error.
-    const errorBack = await redirectOf(urlByValue(c.client_id, { redirect_uri: REDIRECT, response_type: 'token', state }));
+    const errorBack = await redirectOf(
+      urlByValue(c.client_id, { redirect_uri: REDIRECT, response_type: 'token', state }),
+    );
     expect(errorBack.searchParams.get('iss')).toBe(auth.issuer);
-    expect(() => oauth.validateAuthResponse(as, c, errorBack, state)).toThrow(expect.objectContaining({ error: 'unsupported_response_type' }));
+    expect(() => oauth.validateAuthResponse(as, c, errorBack, state)).toThrow(
+      expect.objectContaining({ error: 'unsupported_response_type' }),
+    );
     const mixUp = new URL(back);
     mixUp.searchParams.set('iss', 'https://attacker.example');
     expect(() => oauth.validateAuthResponse(as, c, mixUp, state)).toThrow(/iss/);
@@ -125,7 +194,13 @@ describe('RFC 9207: iss in the authorization response', () => {
 describe('RFC 9701: JWT introspection answers', () => {
   async function clientCredentialsToken(): Promise<string> {
     const c: OAuth4WebApi.Client = { client_id: rp.client_id };
-    const res = await oauth.clientCredentialsGrantRequest(as, c, oauth.ClientSecretBasic(rp.client_secret!), { scope: 'content:read' }, insecure);
+    const res = await oauth.clientCredentialsGrantRequest(
+      as,
+      c,
+      oauth.ClientSecretBasic(rp.client_secret!),
+      { scope: 'content:read' },
+      insecure,
+    );
     return (await oauth.processClientCredentialsResponse(as, c, res)).access_token;
   }
 
@@ -140,7 +215,12 @@ describe('RFC 9701: JWT introspection answers', () => {
     const jwt = await res.clone().text();
     const answer = await oauth.processIntrospectionResponse(as, c, res);
     expect(answer).toMatchObject({ active: true, client_id: rp.client_id, scope: 'content:read', iss: auth.issuer });
-    const verified = await jwtVerify(jwt, createRemoteJWKSet(new URL(as.jwks_uri!)), { issuer: auth.issuer, audience: rp.client_id, typ: 'token-introspection+jwt', algorithms: ['ES256'] });
+    const verified = await jwtVerify(jwt, createRemoteJWKSet(new URL(as.jwks_uri!)), {
+      issuer: auth.issuer,
+      audience: rp.client_id,
+      typ: 'token-introspection+jwt',
+      algorithms: ['ES256'],
+    });
     expect(typeof verified.payload.iat).toBe('number');
     expect(verified.payload.token_introspection).toEqual(answer);
     // Without the Accept header: the RFC 7662 JSON, the same answer.
@@ -151,9 +231,19 @@ describe('RFC 9701: JWT introspection answers', () => {
 
   it('an inactive token is a signed {active: false}', async () => {
     const c: OAuth4WebApi.Client = { client_id: rp.client_id };
-    const res = await oauth.introspectionRequest(as, c, oauth.ClientSecretBasic(rp.client_secret!), 'not-a-token-at-all', { requestJwtResponse: true, ...insecure });
+    const res = await oauth.introspectionRequest(
+      as,
+      c,
+      oauth.ClientSecretBasic(rp.client_secret!),
+      'not-a-token-at-all',
+      { requestJwtResponse: true, ...insecure },
+    );
     const jwt = await res.text();
-    const verified = await jwtVerify(jwt, createRemoteJWKSet(new URL(as.jwks_uri!)), { issuer: auth.issuer, audience: rp.client_id, typ: 'token-introspection+jwt' });
+    const verified = await jwtVerify(jwt, createRemoteJWKSet(new URL(as.jwks_uri!)), {
+      issuer: auth.issuer,
+      audience: rp.client_id,
+      typ: 'token-introspection+jwt',
+    });
     expect(verified.payload.token_introspection).toEqual({ active: false });
   });
 });
@@ -162,18 +252,45 @@ describe('FAPI 2.0 Security Profile (security_profile: fapi2)', () => {
   it('PKCE S256 + private_key_jwt + DPoP end to end: DPoP-bound access token, refresh bound to the same key', async () => {
     const dpop = oauth.DPoP(fapiClient(), await oauth.generateKeyPair('ES256'));
     const { params, verifier } = await fapiCode();
-    const response = await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, { DPoP: dpop, ...insecure });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      fapiClient(),
+      fapiAuth(),
+      params,
+      REDIRECT,
+      verifier,
+      { DPoP: dpop, ...insecure },
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, fapiClient(), response);
     expect(tokens.token_type).toBe('dpop');
-    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { cnf?: { jkt?: string }; sub: string };
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as {
+      cnf?: { jkt?: string };
+      sub: string;
+    };
     expect(claims.sub).toBe(user.id);
     expect(claims.cnf?.jkt).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const refreshed = await oauth.processRefreshTokenResponse(as, fapiClient(), await oauth.refreshTokenGrantRequest(as, fapiClient(), fapiAuth(), tokens.refresh_token!, { DPoP: dpop, ...insecure }));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      fapiClient(),
+      await oauth.refreshTokenGrantRequest(as, fapiClient(), fapiAuth(), tokens.refresh_token!, {
+        DPoP: dpop,
+        ...insecure,
+      }),
+    );
     expect(refreshed.token_type).toBe('dpop');
     // A refresh without a proof would be a bearer token: refused.
-    const bearer = await oauth.refreshTokenGrantRequest(as, fapiClient(), fapiAuth(), refreshed.refresh_token!, insecure);
+    const bearer = await oauth.refreshTokenGrantRequest(
+      as,
+      fapiClient(),
+      fapiAuth(),
+      refreshed.refresh_token!,
+      insecure,
+    );
     expect(bearer.status).toBe(400);
-    expect(await bearer.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/DPoP/) });
+    expect(await bearer.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/DPoP/),
+    });
   });
 
   it('codes live at most 60 s for the profile, whatever AUTHORIZATION_CODE_TTL says (600 s here)', async () => {
@@ -185,7 +302,17 @@ describe('FAPI 2.0 Security Profile (security_profile: fapi2)', () => {
 
   it('refuses an authorization request by value: PAR is required', async () => {
     const state = oauth.generateRandomState();
-    const res = await fetch(urlByValue(fapi.client_id, { redirect_uri: REDIRECT, response_type: 'code', scope: SCOPE, state, code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), code_challenge_method: 'S256' }), { redirect: 'manual' });
+    const res = await fetch(
+      urlByValue(fapi.client_id, {
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: SCOPE,
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        code_challenge_method: 'S256',
+      }),
+      { redirect: 'manual' },
+    );
     // Shown on auth's page, never redirected: the client's request is not read until it comes through PAR.
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/invalid_request: .*PAR/);
@@ -194,48 +321,132 @@ describe('FAPI 2.0 Security Profile (security_profile: fapi2)', () => {
   it('refuses an authorization request without PKCE, and plain PKCE (at the PAR endpoint)', async () => {
     const state = oauth.generateRandomState();
     const base = { redirect_uri: REDIRECT, response_type: 'code', scope: SCOPE, state };
-    for (const [extra, description] of [[{}, /PKCE/], [{ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, /S256/]] as const) {
-      await expect(authorizationUrl(fapiClient(), fapiAuth(), { ...base, ...extra })).rejects.toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(description) });
+    for (const [extra, description] of [
+      [{}, /PKCE/],
+      [{ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, /S256/],
+    ] as const) {
+      await expect(authorizationUrl(fapiClient(), fapiAuth(), { ...base, ...extra })).rejects.toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(description),
+      });
     }
   });
 
   it('refuses bearer issuance: a code redeemed without a DPoP proof, or with a proof of another algorithm, is refused and not spent', async () => {
     const { params, verifier } = await fapiCode();
-    const bare = await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, insecure);
+    const bare = await oauth.authorizationCodeGrantRequest(
+      as,
+      fapiClient(),
+      fapiAuth(),
+      params,
+      REDIRECT,
+      verifier,
+      insecure,
+    );
     expect(bare.status).toBe(400);
-    expect(await bare.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/DPoP/) });
+    expect(await bare.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/DPoP/),
+    });
     // A proof made with an algorithm outside the profile's (ES384): refused, the code still not spent.
-    const es384 = await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, { DPoP: oauth.DPoP(fapiClient(), await oauth.generateKeyPair('ES384')), ...insecure });
+    const es384 = await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, {
+      DPoP: oauth.DPoP(fapiClient(), await oauth.generateKeyPair('ES384')),
+      ...insecure,
+    });
     expect(es384.status).toBe(400);
-    expect(await es384.json()).toMatchObject({ error: 'invalid_dpop_proof', error_description: expect.stringMatching(/FAPI/) });
+    expect(await es384.json()).toMatchObject({
+      error: 'invalid_dpop_proof',
+      error_description: expect.stringMatching(/FAPI/),
+    });
     const dpop = oauth.DPoP(fapiClient(), await oauth.generateKeyPair('ES256'));
-    const tokens = await oauth.processAuthorizationCodeResponse(as, fapiClient(), await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, { DPoP: dpop, ...insecure }));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      fapiClient(),
+      await oauth.authorizationCodeGrantRequest(as, fapiClient(), fapiAuth(), params, REDIRECT, verifier, {
+        DPoP: dpop,
+        ...insecure,
+      }),
+    );
     expect(tokens.token_type).toBe('dpop');
   });
 
   it('client authentication: client_secret_basic refused even once the client holds a secret; private_key_jwt only with aud = issuer and a FAPI algorithm', async () => {
     const token = (form: Record<string, string>, headers: Record<string, string> = {}) =>
-      fetch(`${auth.issuer}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'rt_unknown', ...form }) });
+      fetch(`${auth.issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'rt_unknown', ...form }),
+      });
     const assertion = (key: Parameters<SignJWT['sign']>[0], alg: string, kid: string, aud: string) =>
-      new SignJWT({}).setProtectedHeader({ alg, kid }).setIssuer(fapi.client_id).setSubject(fapi.client_id).setAudience(aud).setIssuedAt().setExpirationTime('1m').setJti(randomUUID()).sign(key);
+      new SignJWT({})
+        .setProtectedHeader({ alg, kid })
+        .setIssuer(fapi.client_id)
+        .setSubject(fapi.client_id)
+        .setAudience(aud)
+        .setIssuedAt()
+        .setExpirationTime('1m')
+        .setJti(randomUUID())
+        .sign(key);
     const rsaKey = await importJWK(rsaPrivateJwk, 'RS256');
-    const rsa = await token({ client_assertion_type: ASSERTION_TYPE, client_assertion: await assertion(rsaKey, 'RS256', 'rsa-1', auth.issuer) });
+    const rsa = await token({
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: await assertion(rsaKey, 'RS256', 'rsa-1', auth.issuer),
+    });
     expect(rsa.status).toBe(401);
-    expect(await rsa.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/alg/) });
-    const tokenAud = await token({ client_assertion_type: ASSERTION_TYPE, client_assertion: await assertion(fapiKey, 'ES256', 'es-1', `${auth.issuer}/token`) });
+    expect(await rsa.json()).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringMatching(/alg/),
+    });
+    const tokenAud = await token({
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: await assertion(fapiKey, 'ES256', 'es-1', `${auth.issuer}/token`),
+    });
     expect(tokenAud.status).toBe(401);
-    expect(await tokenAud.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/aud/) });
+    expect(await tokenAud.json()).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringMatching(/aud/),
+    });
     // The control: the ES256 key with aud = issuer authenticates; what is refused next is the missing DPoP proof.
-    const good = await token({ client_assertion_type: ASSERTION_TYPE, client_assertion: await assertion(fapiKey, 'ES256', 'es-1', auth.issuer) });
-    expect(await good.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/DPoP/) });
+    const good = await token({
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: await assertion(fapiKey, 'ES256', 'es-1', auth.issuer),
+    });
+    expect(await good.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/DPoP/),
+    });
     // A secret given by rotation does not open client_secret_basic (or _post) to the profile's client.
-    const { client_secret: secret } = await cli<{ client_secret: string }>(auth, ['clients:rotate-secret', '--id', fapi.client_id]);
-    const basic = await token({}, { authorization: `Basic ${Buffer.from(`${fapi.client_id}:${secret}`).toString('base64')}` });
+    const { client_secret: secret } = await cli<{ client_secret: string }>(auth, [
+      'clients:rotate-secret',
+      '--id',
+      fapi.client_id,
+    ]);
+    const basic = await token(
+      {},
+      { authorization: `Basic ${Buffer.from(`${fapi.client_id}:${secret}`).toString('base64')}` },
+    );
     expect(basic.status).toBe(401);
-    expect(await basic.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/private_key_jwt/) });
+    expect(await basic.json()).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringMatching(/private_key_jwt/),
+    });
   });
 
   it('registration: a profile client must be confidential with keys and no secret', async () => {
-    await expect(cli(auth, ['clients:create', '--name', 'Not FAPI', '--type', 'confidential', '--grant', 'authorization_code', '--redirect-uri', REDIRECT, '--security-profile', 'fapi2'])).rejects.toThrow(/security_profile fapi2/);
+    await expect(
+      cli(auth, [
+        'clients:create',
+        '--name',
+        'Not FAPI',
+        '--type',
+        'confidential',
+        '--grant',
+        'authorization_code',
+        '--redirect-uri',
+        REDIRECT,
+        '--security-profile',
+        'fapi2',
+      ]),
+    ).rejects.toThrow(/security_profile fapi2/);
   });
 });

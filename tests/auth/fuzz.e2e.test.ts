@@ -24,11 +24,42 @@ let validToken = '';
 
 beforeAll(async () => {
   auth = await startAuth();
-  const common = ['--scope', 'content:read speech:read offline_access', '--resource', auth.issuer, '--redirect-uri', REDIRECT];
-  conf = await cli<CreatedClient>(auth, ['clients:create', '--name', 'fuzz-conf', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), ...common]);
-  pub = await cli<CreatedClient>(auth, ['clients:create', '--name', 'fuzz-pub', '--type', 'public', '--grant', 'authorization_code', '--grant', 'urn:ietf:params:oauth:grant-type:device_code', '--grant', 'refresh_token', ...common]);
+  const common = [
+    '--scope',
+    'content:read speech:read offline_access',
+    '--resource',
+    auth.issuer,
+    '--redirect-uri',
+    REDIRECT,
+  ];
+  conf = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'fuzz-conf',
+    '--type',
+    'confidential',
+    ...ALL_GRANTS.flatMap((g) => ['--grant', g]),
+    ...common,
+  ]);
+  pub = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'fuzz-pub',
+    '--type',
+    'public',
+    '--grant',
+    'authorization_code',
+    '--grant',
+    'urn:ietf:params:oauth:grant-type:device_code',
+    '--grant',
+    'refresh_token',
+    ...common,
+  ]);
   user = await createUser(auth);
-  const issued = await post('/token', 'grant_type=client_credentials', { authorization: basic(conf.client_id, conf.client_secret!), 'content-type': 'application/x-www-form-urlencoded' });
+  const issued = await post('/token', 'grant_type=client_credentials', {
+    authorization: basic(conf.client_id, conf.client_secret!),
+    'content-type': 'application/x-www-form-urlencoded',
+  });
   validToken = (issued.body as { access_token: string }).access_token;
 }, 120_000);
 
@@ -36,9 +67,14 @@ afterAll(async () => {
   await auth?.stop();
 });
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
-async function post(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+async function post(
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
   const res = await fetch(`${auth.issuer}${path}`, { method: 'POST', headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: unknown;
@@ -54,11 +90,13 @@ async function post(path: string, body: string, headers: Record<string, string>)
 const ERROR_CHARS = /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/;
 function oauthErrorProblem(status: number, headers: Headers, body: unknown): string | null {
   if (status < 400 || status >= 500) return `unexpected status ${status}`;
-  if (!/^application\/json/.test(headers.get('content-type') ?? '')) return `error content-type ${headers.get('content-type')}`;
+  if (!/^application\/json/.test(headers.get('content-type') ?? ''))
+    return `error content-type ${headers.get('content-type')}`;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'error body is not a JSON object';
   const { error, error_description: description } = body as Record<string, unknown>;
   if (typeof error !== 'string' || !ERROR_CHARS.test(error)) return `bad error ${JSON.stringify(error)}`;
-  if (description !== undefined && (typeof description !== 'string' || !ERROR_CHARS.test(description))) return `bad error_description ${JSON.stringify(description)}`;
+  if (description !== undefined && (typeof description !== 'string' || !ERROR_CHARS.test(description)))
+    return `bad error_description ${JSON.stringify(description)}`;
   return null;
 }
 
@@ -67,16 +105,58 @@ function oauthErrorProblem(status: number, headers: Headers, body: unknown): str
 const anyText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', ' ', '0', '-1', 'null', '[]', '{}', '$gt', '../../etc', '<script>', '\u0000', '%00', '😀', 'S256', 'plain', 'https://evil.example/'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    'null',
+    '[]',
+    '{}',
+    '$gt',
+    '../../etc',
+    '<script>',
+    '\u0000',
+    '%00',
+    '😀',
+    'S256',
+    'plain',
+    'https://evil.example/',
+  ),
   fc.nat({ max: 400 }).map((n) => 'x'.repeat(n * 25)),
 );
 
 const GRANT_TYPES = [...ALL_GRANTS, 'password', 'implicit', ''];
 const PARAM_NAMES = [
-  'grant_type', 'client_id', 'client_secret', 'client_assertion', 'client_assertion_type', 'scope', 'resource', 'audience', 'code',
-  'code_verifier', 'redirect_uri', 'refresh_token', 'device_code', 'assertion', 'subject_token', 'subject_token_type', 'actor_token',
-  'actor_token_type', 'requested_token_type', 'token', 'token_type_hint', 'response_type', 'state', 'code_challenge',
-  'code_challenge_method', 'dpop_jkt', 'nonce', '__proto__', 'constructor',
+  'grant_type',
+  'client_id',
+  'client_secret',
+  'client_assertion',
+  'client_assertion_type',
+  'scope',
+  'resource',
+  'audience',
+  'code',
+  'code_verifier',
+  'redirect_uri',
+  'refresh_token',
+  'device_code',
+  'assertion',
+  'subject_token',
+  'subject_token_type',
+  'actor_token',
+  'actor_token_type',
+  'requested_token_type',
+  'token',
+  'token_type_hint',
+  'response_type',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'dpop_jkt',
+  'nonce',
+  '__proto__',
+  'constructor',
 ];
 
 /** Values that reach deeper code paths: the real client ids, grant types, a live token. */
@@ -94,19 +174,45 @@ function knownValue(): fc.Arbitrary<string> {
   );
 }
 
-const pairs = () => fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAM_NAMES), fc.string({ maxLength: 12 })), fc.oneof(knownValue(), anyText)), { maxLength: 10 });
+const pairs = () =>
+  fc.array(
+    fc.tuple(fc.oneof(fc.constantFrom(...PARAM_NAMES), fc.string({ maxLength: 12 })), fc.oneof(knownValue(), anyText)),
+    { maxLength: 10 },
+  );
 
 /** A form body: well-encoded pairs (names repeated at will), or raw text a form parser has to cope with. */
 const formBody = () =>
   fc.oneof(
     { weight: 4, arbitrary: pairs().map((list) => new URLSearchParams(list).toString()) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%E0%A4%A', 'a=%FF%FE', '&&&==&', '=x', 'a', 'token', 'grant_type=client_credentials&grant_type=client_credentials', '\u0000=\u0000') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%zz',
+        '%E0%A4%A',
+        'a=%FF%FE',
+        '&&&==&',
+        '=x',
+        'a',
+        'token',
+        'grant_type=client_credentials&grant_type=client_credentials',
+        '\u0000=\u0000',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
   );
 
 const headersArb = () =>
   fc.record({
-    'content-type': fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'application/x-www-form-urlencoded; charset=latin1', 'application/json', 'text/plain', 'multipart/form-data; boundary=x'),
+    'content-type': fc.constantFrom(
+      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded; charset=utf-8',
+      'application/x-www-form-urlencoded; charset=latin1',
+      'application/json',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+    ),
     authorization: fc.oneof(
       fc.constant(undefined),
       fc.constant(basic(conf.client_id, conf.client_secret!)),
@@ -115,7 +221,16 @@ const headersArb = () =>
       fc.constantFrom('Basic', 'Basic ', 'Basic !!!', 'Basic Og==', 'Bearer x', 'DPoP x'),
       fc.string({ maxLength: 60 }).map((s) => `Basic ${Buffer.from(s).toString('base64')}`),
     ),
-    dpop: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.oneof(fc.constantFrom('x', 'a.b.c', 'eyJ0eXAiOiJkcG9wK2p3dCJ9.e30.'), fc.string({ maxLength: 80 })) }),
+    dpop: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      {
+        weight: 1,
+        arbitrary: fc.oneof(
+          fc.constantFrom('x', 'a.b.c', 'eyJ0eXAiOiJkcG9wK2p3dCJ9.e30.'),
+          fc.string({ maxLength: 80 }),
+        ),
+      },
+    ),
   });
 
 function definedHeaders(h: Record<string, string | undefined>): Record<string, string> {
@@ -150,7 +265,18 @@ describe.each([
 
 // ---- /authorize and the sign-in form ---------------------------------------------------------------
 
-const AUTHORIZE_NAMES = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource', 'dpop_jkt', 'request'];
+const AUTHORIZE_NAMES = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'dpop_jkt',
+  'request',
+];
 
 function expectPageHeaders(headers: Headers): void {
   expect(headers.get('x-frame-options')).toBe('DENY');
@@ -162,7 +288,13 @@ describe('/authorize', () => {
     const base = () => ({ response_type: 'code', client_id: conf.client_id, redirect_uri: REDIRECT });
     const query = fc.tuple(
       fc.boolean(),
-      fc.array(fc.tuple(fc.oneof(fc.constantFrom(...AUTHORIZE_NAMES), fc.string({ maxLength: 8 })), fc.oneof(knownValue(), anyText)), { maxLength: 8 }),
+      fc.array(
+        fc.tuple(
+          fc.oneof(fc.constantFrom(...AUTHORIZE_NAMES), fc.string({ maxLength: 8 })),
+          fc.oneof(knownValue(), anyText),
+        ),
+        { maxLength: 8 },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(query, async ([fromValid, extra]) => {
@@ -200,7 +332,16 @@ describe('sign-in form', () => {
       withCsrf: fc.boolean(),
       email: fc.oneof(fc.constant(user.email), fc.constant(user.email.toUpperCase()), anyText),
       password: fc.oneof(fc.constant('wrong password'), anyText),
-      returnTo: fc.oneof(fc.constantFrom('/device', '//evil.example', '/\\evil', 'https://evil.example/', '/authorize/continue?request=x'), anyText),
+      returnTo: fc.oneof(
+        fc.constantFrom(
+          '/device',
+          '//evil.example',
+          '/\\evil',
+          'https://evil.example/',
+          '/authorize/continue?request=x',
+        ),
+        anyText,
+      ),
       extra: pairs(),
     });
     await fc.assert(
@@ -225,7 +366,10 @@ describe('afterwards', () => {
   it('auth is still ready and serves a normal token request', async () => {
     const ready = await fetch(`${auth.issuer}/readyz`);
     expect(ready.status).toBe(200);
-    const issued = await post('/token', 'grant_type=client_credentials', { authorization: basic(conf.client_id, conf.client_secret!), 'content-type': 'application/x-www-form-urlencoded' });
+    const issued = await post('/token', 'grant_type=client_credentials', {
+      authorization: basic(conf.client_id, conf.client_secret!),
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(issued.status).toBe(200);
   });
 });

@@ -19,18 +19,56 @@ beforeAll(async () => {
   const idp = await generateKeyPair('ES256');
   assertionKey = idp.privateKey;
   const idpJwk = { ...(await exportJWK(idp.publicKey)), kid: 'idp-1', alg: 'ES256' };
-  auth = await startAuth({ JWT_BEARER_TRUSTED_ISSUERS: JSON.stringify([{ issuer: TRUSTED_ISSUER, jwks: { keys: [idpJwk] }, scopes: 'content:read speech:read' }]) });
-  const common = ['--scope', 'content:read content:write speech:read speech:write offline_access', '--resource', auth.issuer, '--resource', `${auth.issuer}/v1`];
+  auth = await startAuth({
+    JWT_BEARER_TRUSTED_ISSUERS: JSON.stringify([
+      { issuer: TRUSTED_ISSUER, jwks: { keys: [idpJwk] }, scopes: 'content:read speech:read' },
+    ]),
+  });
+  const common = [
+    '--scope',
+    'content:read content:write speech:read speech:write offline_access',
+    '--resource',
+    auth.issuer,
+    '--resource',
+    `${auth.issuer}/v1`,
+  ];
   // --exchange-client platform: the token exchange policy lets this client exchange the first-party login's tokens.
-  confidential = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Web app', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--redirect-uri', REDIRECT, ...common, '--exchange-client', 'platform']);
+  confidential = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'Web app',
+    '--type',
+    'confidential',
+    ...ALL_GRANTS.flatMap((g) => ['--grant', g]),
+    '--redirect-uri',
+    REDIRECT,
+    ...common,
+    '--exchange-client',
+    'platform',
+  ]);
 
   const pkj = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const fs = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
   const jwksFile = path.join(os.tmpdir(), `jwks-${randomUUID()}.json`);
-  fs.writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...pkj.publicKey.export({ format: 'jwk' }), kid: 'pkj-1', alg: 'ES256', use: 'sig' }] }));
-  const created = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Service with keys', '--type', 'confidential', '--grant', 'client_credentials', '--no-secret', '--jwks-file', jwksFile, ...common]);
+  fs.writeFileSync(
+    jwksFile,
+    JSON.stringify({ keys: [{ ...pkj.publicKey.export({ format: 'jwk' }), kid: 'pkj-1', alg: 'ES256', use: 'sig' }] }),
+  );
+  const created = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'Service with keys',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--no-secret',
+    '--jwks-file',
+    jwksFile,
+    ...common,
+  ]);
   fs.rmSync(jwksFile);
   privateKeyClient = { client_id: created.client_id, key: pkj.privateKey };
   user = await createUser(auth);
@@ -57,27 +95,48 @@ describe('discovery', () => {
     expect(m.issuer).toBe(auth.issuer);
     expect(m.token_endpoint).toBe(`${auth.issuer}/token`);
     expect(m.grant_types_supported).toEqual(expect.arrayContaining(ALL_GRANTS));
-    expect(m.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']));
+    expect(m.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining([
+        'client_secret_basic',
+        'client_secret_post',
+        'client_secret_jwt',
+        'private_key_jwt',
+        'none',
+      ]),
+    );
     expect(m.code_challenge_methods_supported).toEqual(['S256']);
     expect(m.dpop_signing_alg_values_supported).toContain('ES256');
   });
 });
 
 describe('client_credentials with every client authentication method', () => {
-  it.each<ClientAuthMethod>(['client_secret_basic', 'client_secret_post', 'client_secret_jwt'])('%s', async (method) => {
-    const client = clientWith(method);
-    const set = await client.grant({ grant_type: 'client_credentials', scope: 'speech:read' });
-    expect(set.token_type).toBe('Bearer');
-    expect(set.refresh_token).toBeUndefined();
-    expect(set.scope).toBe('speech:read');
-    const info = await client.introspect(set.access_token!);
-    expect(info).toMatchObject({ active: true, client_id: confidential.client_id, sub: confidential.client_id, scope: 'speech:read', iss: auth.issuer, token_type: 'Bearer' });
-  });
+  it.each<ClientAuthMethod>(['client_secret_basic', 'client_secret_post', 'client_secret_jwt'])(
+    '%s',
+    async (method) => {
+      const client = clientWith(method);
+      const set = await client.grant({ grant_type: 'client_credentials', scope: 'speech:read' });
+      expect(set.token_type).toBe('Bearer');
+      expect(set.refresh_token).toBeUndefined();
+      expect(set.scope).toBe('speech:read');
+      const info = await client.introspect(set.access_token!);
+      expect(info).toMatchObject({
+        active: true,
+        client_id: confidential.client_id,
+        sub: confidential.client_id,
+        scope: 'speech:read',
+        iss: auth.issuer,
+        token_type: 'Bearer',
+      });
+    },
+  );
 
   it('private_key_jwt', async () => {
-    const client = new issuer.Client({ client_id: privateKeyClient.client_id, token_endpoint_auth_method: 'private_key_jwt' }, {
-      keys: [{ ...privateKeyClient.key.export({ format: 'jwk' }), kid: 'pkj-1', alg: 'ES256' }],
-    } as never);
+    const client = new issuer.Client(
+      { client_id: privateKeyClient.client_id, token_endpoint_auth_method: 'private_key_jwt' },
+      {
+        keys: [{ ...privateKeyClient.key.export({ format: 'jwk' }), kid: 'pkj-1', alg: 'ES256' }],
+      } as never,
+    );
     const set = await client.grant({ grant_type: 'client_credentials' });
     expect(set.access_token).toBeTruthy();
   });
@@ -85,7 +144,10 @@ describe('client_credentials with every client authentication method', () => {
   it('a wrong secret is 401 invalid_client with WWW-Authenticate', async () => {
     const res = await fetch(`${auth.issuer}/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${confidential.client_id}:wrong`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${confidential.client_id}:wrong`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     });
     expect(res.status).toBe(401);
@@ -97,7 +159,9 @@ describe('client_credentials with every client authentication method', () => {
     const client = clientWith('client_secret_basic');
     const set = await client.grant({ grant_type: 'client_credentials', resource: `${auth.issuer}/v1` });
     expect(await client.introspect(set.access_token!)).toMatchObject({ aud: `${auth.issuer}/v1` });
-    await expect(client.grant({ grant_type: 'client_credentials', resource: 'https://evil.example/' })).rejects.toMatchObject({ error: 'invalid_target' });
+    await expect(
+      client.grant({ grant_type: 'client_credentials', resource: 'https://evil.example/' }),
+    ).rejects.toMatchObject({ error: 'invalid_target' });
   });
 
   it('revocation makes introspection inactive; only the owner may revoke', async () => {
@@ -114,7 +178,13 @@ describe('authorization_code with PKCE, refresh rotation, code replay', () => {
     const client = clientWith('client_secret_basic');
     const verifier = generators.codeVerifier();
     const state = generators.state();
-    const url = client.authorizationUrl({ scope: 'content:read offline_access', state, code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', resource: `${auth.issuer}/v1` });
+    const url = client.authorizationUrl({
+      scope: 'content:read offline_access',
+      state,
+      code_challenge: generators.codeChallenge(verifier),
+      code_challenge_method: 'S256',
+      resource: `${auth.issuer}/v1`,
+    });
     const agent = new FormAgent(auth.issuer);
     const login = await agent.follow(url);
     expect(login.html).toContain('action="/login"');
@@ -127,7 +197,12 @@ describe('authorization_code with PKCE, refresh rotation, code replay', () => {
     const tokens = await client.oauthCallback(REDIRECT, params, { code_verifier: verifier, state });
     expect(tokens.refresh_token).toMatch(/^rt_/);
     const info = await client.introspect(tokens.access_token!);
-    expect(info).toMatchObject({ active: true, sub: user.id, aud: `${auth.issuer}/v1`, scope: 'content:read offline_access' });
+    expect(info).toMatchObject({
+      active: true,
+      sub: user.id,
+      aud: `${auth.issuer}/v1`,
+      scope: 'content:read offline_access',
+    });
     // The account's email is only for tokens granted the email scope.
     expect(info).not.toHaveProperty('username');
 
@@ -136,7 +211,9 @@ describe('authorization_code with PKCE, refresh rotation, code replay', () => {
     await expect(client.refresh(tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     expect(await client.introspect(refreshed.access_token!)).toEqual({ active: false });
 
-    await expect(client.oauthCallback(REDIRECT, params, { code_verifier: verifier, state })).rejects.toBeInstanceOf(oidcErrors.OPError);
+    await expect(client.oauthCallback(REDIRECT, params, { code_verifier: verifier, state })).rejects.toBeInstanceOf(
+      oidcErrors.OPError,
+    );
     expect(await client.introspect(tokens.access_token!)).toEqual({ active: false });
   });
 
@@ -144,7 +221,17 @@ describe('authorization_code with PKCE, refresh rotation, code replay', () => {
     const client = clientWith('client_secret_basic');
     const verifier = generators.codeVerifier();
     const agent = new FormAgent(auth.issuer);
-    const consent = await agent.signIn(await agent.follow(client.authorizationUrl({ scope: 'content:read', state: 'st-1', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256' })), user);
+    const consent = await agent.signIn(
+      await agent.follow(
+        client.authorizationUrl({
+          scope: 'content:read',
+          state: 'st-1',
+          code_challenge: generators.codeChallenge(verifier),
+          code_challenge_method: 'S256',
+        }),
+      ),
+      user,
+    );
     const done = await agent.decide(consent, '/authorize/decision', 'deny');
     const url = new URL(done.url);
     expect(url.searchParams.get('error')).toBe('access_denied');
@@ -160,12 +247,21 @@ describe('device flow', () => {
     expect(handle.verification_uri).toBe(`${auth.issuer}/device`);
     const agent = new FormAgent(auth.issuer);
     const entry = await agent.signIn(await agent.follow(handle.verification_uri_complete!), user);
-    const confirm = await agent.follow('/device', { form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: handle.user_code.toLowerCase() } });
+    const confirm = await agent.follow('/device', {
+      form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: handle.user_code.toLowerCase() },
+    });
     expect(confirm.html).toContain('speech:read');
     const done = await agent.decide(confirm, '/device/decision', 'approve');
     expect(done.html).toContain('Device connected');
-    const set = await client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: handle.device_code });
-    expect(await client.introspect(set.access_token!)).toMatchObject({ active: true, sub: user.id, scope: 'speech:read' });
+    const set = await client.grant({
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: handle.device_code,
+    });
+    expect(await client.introspect(set.access_token!)).toMatchObject({
+      active: true,
+      sub: user.id,
+      scope: 'speech:read',
+    });
   });
 });
 
@@ -187,24 +283,47 @@ describe('jwt-bearer (RFC 7523)', () => {
     const client = clientWith('client_secret_basic');
     const jwt = await assertion();
     const set = await client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: jwt });
-    expect(await client.introspect(set.access_token!)).toMatchObject({ active: true, sub: user.id, scope: 'content:read' });
-    await expect(client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: jwt })).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await client.introspect(set.access_token!)).toMatchObject({
+      active: true,
+      sub: user.id,
+      scope: 'content:read',
+    });
+    await expect(
+      client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: jwt }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('rejects a wrong audience, an expired assertion and an untrusted issuer', async () => {
     const client = clientWith('client_secret_basic');
-    for (const jwt of [await assertion({ aud: 'https://other.example/token' }), await assertion({ exp: Math.floor(Date.now() / 1000) - 60 })]) {
-      await expect(client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: jwt })).rejects.toMatchObject({ error: 'invalid_grant' });
+    for (const jwt of [
+      await assertion({ aud: 'https://other.example/token' }),
+      await assertion({ exp: Math.floor(Date.now() / 1000) - 60 }),
+    ]) {
+      await expect(
+        client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: jwt }),
+      ).rejects.toMatchObject({ error: 'invalid_grant' });
     }
     const other = await generateKeyPair('ES256');
-    const foreign = await new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setIssuer('https://unknown.example').setSubject('x').setAudience(auth.issuer).setIssuedAt().setExpirationTime('1m').setJti('j').sign(other.privateKey);
-    await expect(client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: foreign })).rejects.toMatchObject({ error: 'invalid_grant' });
+    const foreign = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer('https://unknown.example')
+      .setSubject('x')
+      .setAudience(auth.issuer)
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .setJti('j')
+      .sign(other.privateKey);
+    await expect(
+      client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: foreign }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });
 
 describe('token exchange (RFC 8693)', () => {
   it('down-scopes a user token with an actor, within its audience', async () => {
-    const login = (await (await auth.internal('/login', { body: { email: user.email, password: user.password } })).json()) as { access_token: string };
+    const login = (await (
+      await auth.internal('/login', { body: { email: user.email, password: user.password } })
+    ).json()) as { access_token: string };
     const client = clientWith('client_secret_basic');
     const actor = await client.grant({ grant_type: 'client_credentials', scope: 'speech:read' });
     const set = await client.grant({
@@ -218,9 +337,20 @@ describe('token exchange (RFC 8693)', () => {
     });
     expect(set.issued_token_type).toBe('urn:ietf:params:oauth:token-type:access_token');
     const info = await client.introspect(set.access_token!);
-    expect(info).toMatchObject({ active: true, sub: user.id, scope: 'speech:read', aud: auth.issuer, act: { sub: confidential.client_id } });
+    expect(info).toMatchObject({
+      active: true,
+      sub: user.id,
+      scope: 'speech:read',
+      aud: auth.issuer,
+      act: { sub: confidential.client_id },
+    });
     await expect(
-      client.grant({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: set.access_token!, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', scope: 'speech:write' }),
+      client.grant({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: set.access_token!,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        scope: 'speech:write',
+      }),
     ).rejects.toMatchObject({ error: 'invalid_scope' });
   });
 });

@@ -28,20 +28,37 @@ interface LoginBody {
 describe('internal API: register → login → refresh', () => {
   it('registers, logs in with any email case, verifies the access token with /jwks, and rotates refresh tokens', async () => {
     const email = `Ada.${Date.now()}@Example.org`;
-    const created = await auth.internal('/accounts', { body: { name: 'Ada', email, password: 'correct horse battery' } });
+    const created = await auth.internal('/accounts', {
+      body: { name: 'Ada', email, password: 'correct horse battery' },
+    });
     expect(created.status).toBe(201);
-    const account = (await created.json()) as { id: string; email: string; roles: string[]; status: string; createdAt: string };
+    const account = (await created.json()) as {
+      id: string;
+      email: string;
+      roles: string[];
+      status: string;
+      createdAt: string;
+    };
     expect(account).toMatchObject({ email, roles: ['USER'], status: 'active' });
     expect(account).not.toHaveProperty('passwordHash');
 
-    const dup = await auth.internal('/accounts', { body: { name: 'Ada 2', email: email.toUpperCase(), password: 'another password' } });
+    const dup = await auth.internal('/accounts', {
+      body: { name: 'Ada 2', email: email.toUpperCase(), password: 'another password' },
+    });
     expect(dup.status).toBe(409);
     expect(await dup.json()).toMatchObject({ error: 'email_taken' });
 
-    const login = await auth.internal('/login', { body: { email: email.toLowerCase(), password: 'correct horse battery' } });
+    const login = await auth.internal('/login', {
+      body: { email: email.toLowerCase(), password: 'correct horse battery' },
+    });
     expect(login.status).toBe(200);
     const tokens = (await login.json()) as LoginBody;
-    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, refresh_expires_in: 604800, account: { id: account.id } });
+    expect(tokens).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_expires_in: 604800,
+      account: { id: account.id },
+    });
 
     const jwks = (await (await fetch(`${auth.url}/jwks`)).json()) as JSONWebKeySet;
     expect(jwks.keys[0]).not.toHaveProperty('d');
@@ -52,7 +69,9 @@ describe('internal API: register → login → refresh', () => {
     });
     expect(protectedHeader.alg).toBe('ES256');
     expect(payload).toMatchObject({ sub: account.id, client_id: 'platform', roles: ['USER'], plan: 'free' });
-    expect(String(payload.scope).split(' ')).toEqual(expect.arrayContaining(['content:read', 'content:write', 'speech:read', 'speech:write']));
+    expect(String(payload.scope).split(' ')).toEqual(
+      expect.arrayContaining(['content:read', 'content:write', 'speech:read', 'speech:write']),
+    );
 
     const refreshed = await auth.internal('/refresh', { body: { refresh_token: tokens.refresh_token } });
     expect(refreshed.status).toBe(200);
@@ -71,8 +90,12 @@ describe('internal API: register → login → refresh', () => {
 
   it('concurrent uses of one refresh token: at most one rotation answers, the others are reuse, and the whole family ends revoked', async () => {
     const email = `Concurrent.${Date.now()}@example.org`;
-    expect((await auth.internal('/accounts', { body: { name: 'Con', email, password: 'correct horse battery' } })).status).toBe(201);
-    const tokens = (await (await auth.internal('/login', { body: { email, password: 'correct horse battery' } })).json()) as LoginBody;
+    expect(
+      (await auth.internal('/accounts', { body: { name: 'Con', email, password: 'correct horse battery' } })).status,
+    ).toBe(201);
+    const tokens = (await (
+      await auth.internal('/login', { body: { email, password: 'correct horse battery' } })
+    ).json()) as LoginBody;
     const jwks = createLocalJWKSet((await (await fetch(`${auth.url}/jwks`)).json()) as JSONWebKeySet);
     const jtiOf = async (accessToken: string) => (await jwtVerify(accessToken, jwks)).payload.jti;
 
@@ -84,7 +107,9 @@ describe('internal API: register → login → refresh', () => {
     );
     const rotated = answers.filter((a) => a.status === 200);
     expect(rotated.length).toBeLessThanOrEqual(1);
-    for (const a of answers) if (a.status !== 200) expect(a).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_grant' }) });
+    for (const a of answers)
+      if (a.status !== 200)
+        expect(a).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_grant' }) });
     // Concurrent use is reuse (RFC 9700 §4.14): the family is revoked, including what a winning rotation issued.
     expect(await redis.exists(`auth:revoked:jti:${await jtiOf(tokens.access_token)}`)).toBe(1);
     for (const { body } of rotated) {
@@ -98,7 +123,11 @@ describe('internal API: register → login → refresh', () => {
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ error: 'invalid_grant' });
 
-    const noSecret = await fetch(`${auth.url}/internal/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const noSecret = await fetch(`${auth.url}/internal/login`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(noSecret.status).toBe(401);
 
     const bad = await auth.internal('/accounts', { body: { name: '', email: 'not-an-email', password: 'short' } });
@@ -113,7 +142,9 @@ describe('internal API: register → login → refresh', () => {
       body: '{"name": ',
     });
     expect(malformed.status).toBe(400);
-    const huge = await auth.internal('/accounts', { body: { name: 'x'.repeat(20_000), email: 'a@b.io', password: 'longenough' } });
+    const huge = await auth.internal('/accounts', {
+      body: { name: 'x'.repeat(20_000), email: 'a@b.io', password: 'longenough' },
+    });
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ error: 'invalid_request' });
   });
@@ -122,28 +153,74 @@ describe('internal API: register → login → refresh', () => {
     const email = `Alan.Turing.${Date.now()}@example.org`;
     const refused = async (res: Response, field: string, message: RegExp) => {
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'invalid fields', fields: { [field]: expect.stringMatching(message) } });
+      expect(await res.json()).toEqual({
+        error: 'invalid_request',
+        error_description: 'invalid fields',
+        fields: { [field]: expect.stringMatching(message) },
+      });
     };
-    await refused(await auth.internal('/accounts', { body: { name: 'Alan', email, password: 'qwertyuiop' } }), 'password', /most commonly used/);
-    await refused(await auth.internal('/accounts', { body: { name: 'Alan', email, password: email.toLowerCase() } }), 'password', /email address or name/);
-    await refused(await auth.internal('/accounts', { body: { name: 'Alan', email, password: 'good password 1', plan: 'constructor' } }), 'plan', /must be one of/);
-    const created = (await (await auth.internal('/accounts', { body: { name: 'Alan Mathison', email, password: 'good password 1' } })).json()) as { id: string };
+    await refused(
+      await auth.internal('/accounts', { body: { name: 'Alan', email, password: 'qwertyuiop' } }),
+      'password',
+      /most commonly used/,
+    );
+    await refused(
+      await auth.internal('/accounts', { body: { name: 'Alan', email, password: email.toLowerCase() } }),
+      'password',
+      /email address or name/,
+    );
+    await refused(
+      await auth.internal('/accounts', {
+        body: { name: 'Alan', email, password: 'good password 1', plan: 'constructor' },
+      }),
+      'plan',
+      /must be one of/,
+    );
+    const created = (await (
+      await auth.internal('/accounts', { body: { name: 'Alan Mathison', email, password: 'good password 1' } })
+    ).json()) as { id: string };
     // A change of password is checked against the stored email and name, and changes nothing when refused.
-    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'alan mathison' } }), 'password', /email address or name/);
-    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: email.split('@')[0] } }), 'password', /email address or name/);
-    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'baseball' } }), 'password', /most commonly used/);
-    await refused(await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { plan: '__proto__' } }), 'plan', /must be one of/);
+    await refused(
+      await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'alan mathison' } }),
+      'password',
+      /email address or name/,
+    );
+    await refused(
+      await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: email.split('@')[0] } }),
+      'password',
+      /email address or name/,
+    );
+    await refused(
+      await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'baseball' } }),
+      'password',
+      /most commonly used/,
+    );
+    await refused(
+      await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { plan: '__proto__' } }),
+      'plan',
+      /must be one of/,
+    );
     expect((await auth.internal('/login', { body: { email, password: 'good password 1' } })).status).toBe(200);
-    expect((await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'another good one 2' } })).status).toBe(200);
+    expect(
+      (await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { password: 'another good one 2' } }))
+        .status,
+    ).toBe(200);
     expect((await auth.internal('/login', { body: { email, password: 'another good one 2' } })).status).toBe(200);
   });
 
   it('gets and patches accounts, and manages API keys with a lookup that stops working after revocation', async () => {
-    const created = (await (await auth.internal('/accounts', { body: { name: 'Bob', email: `bob.${Date.now()}@example.org`, password: 'bob password 123' } })).json()) as { id: string };
+    const created = (await (
+      await auth.internal('/accounts', {
+        body: { name: 'Bob', email: `bob.${Date.now()}@example.org`, password: 'bob password 123' },
+      })
+    ).json()) as { id: string };
     const got = await auth.internal(`/accounts/${created.id}`);
     expect(got.status).toBe(200);
     expect((await auth.internal('/accounts/nope')).status).toBe(404);
-    const patched = await auth.internal(`/accounts/${created.id}`, { method: 'PATCH', body: { roles: ['ADMIN', 'USER'] } });
+    const patched = await auth.internal(`/accounts/${created.id}`, {
+      method: 'PATCH',
+      body: { roles: ['ADMIN', 'USER'] },
+    });
     expect(await patched.json()).toMatchObject({ roles: ['ADMIN', 'USER'] });
 
     const keyRes = await auth.internal(`/accounts/${created.id}/api-keys`, { body: { name: 'laptop' } });
@@ -153,7 +230,13 @@ describe('internal API: register → login → refresh', () => {
     expect(key.key.startsWith(key.prefix)).toBe(true);
 
     const lookup = await auth.internal('/api-keys/lookup', { body: { key: key.key } });
-    expect(await lookup.json()).toEqual({ accountId: created.id, plan: 'free', keyId: key.id, roles: ['ADMIN', 'USER'], scope: 'speech:read speech:write' });
+    expect(await lookup.json()).toEqual({
+      accountId: created.id,
+      plan: 'free',
+      keyId: key.id,
+      roles: ['ADMIN', 'USER'],
+      scope: 'speech:read speech:write',
+    });
 
     const sub = new Redis(stackEnv().REDIS_URL);
     const message = new Promise<string>((resolve) => sub.on('message', (_c, m: string) => resolve(m)));

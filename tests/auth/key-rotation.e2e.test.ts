@@ -18,9 +18,23 @@ let redis: Redis;
 
 beforeAll(async () => {
   auth = await startAuth({ KEY_CACHE_SECONDS: '1', KEY_ACTIVATION_DELAY: '5' });
-  const created = await cli<CreatedClient>(auth, ['clients:create', '--name', 'Rotation client', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read']);
+  const created = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'Rotation client',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'speech:read',
+  ]);
   const issuer = await Issuer.discover(`${auth.issuer}/.well-known/oauth-authorization-server`);
-  client = new issuer.Client({ client_id: created.client_id, client_secret: created.client_secret!, token_endpoint_auth_method: 'client_secret_basic' });
+  client = new issuer.Client({
+    client_id: created.client_id,
+    client_secret: created.client_secret!,
+    token_endpoint_auth_method: 'client_secret_basic',
+  });
   redis = new Redis(stackEnv().REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
 }, 120_000);
@@ -31,13 +45,21 @@ afterAll(async () => {
 });
 
 function verifier(): TokenVerifier {
-  return createTokenVerifier({ issuer: auth.issuer, jwksUrl: `${auth.issuer}/jwks`, audiences: [auth.issuer], redis, jwksCooldownSeconds: COOLDOWN_SECONDS });
+  return createTokenVerifier({
+    issuer: auth.issuer,
+    jwksUrl: `${auth.issuer}/jwks`,
+    audiences: [auth.issuer],
+    redis,
+    jwksCooldownSeconds: COOLDOWN_SECONDS,
+  });
 }
 
 const at = (token: string) => ({ authorization: `Bearer ${token}`, method: 'GET', url: `${auth.issuer}/v1/voices` });
 const kidOf = (token: string) => decodeProtectedHeader(token).kid;
-const issue = async () => (await client.grant({ grant_type: 'client_credentials', scope: 'speech:read' })).access_token!;
-const jwksKids = async () => ((await (await fetch(`${auth.issuer}/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+const issue = async () =>
+  (await client.grant({ grant_type: 'client_credentials', scope: 'speech:read' })).access_token!;
+const jwksKids = async () =>
+  ((await (await fetch(`${auth.issuer}/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -84,6 +106,9 @@ it('drops a key after a second rotation: its tokens stop verifying (rotation int
     const kids = await jwksKids();
     return !kids.includes(kid) && kids.includes(third) ? true : undefined;
   });
-  await expect(verifier().verify(at(token))).rejects.toMatchObject({ status: 401, error: 'invalid_token' } satisfies Partial<ResourceAuthError>);
+  await expect(verifier().verify(at(token))).rejects.toMatchObject({
+    status: 401,
+    error: 'invalid_token',
+  } satisfies Partial<ResourceAuthError>);
   expect(await client.introspect(token)).toEqual({ active: false });
 });

@@ -11,7 +11,11 @@ let auth: RunningAuth;
 let metricsUrl: string;
 let robot: CreatedClient;
 
-function form(client: CreatedClient | null, params: Record<string, string>, secret = client?.client_secret ?? ''): RequestInit {
+function form(
+  client: CreatedClient | null,
+  params: Record<string, string>,
+  secret = client?.client_secret ?? '',
+): RequestInit {
   return {
     method: 'POST',
     headers: {
@@ -40,7 +44,17 @@ beforeAll(async () => {
   const port = await freePort();
   metricsUrl = `http://127.0.0.1:${port}`;
   auth = await startAuth({ METRICS_PORT: String(port) });
-  robot = await cli<CreatedClient>(auth, ['clients:create', '--name', 'metrics robot', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'speech:read']);
+  robot = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'metrics robot',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'speech:read',
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -75,14 +89,18 @@ it('errors are counted by the code the client was answered with, under their end
   expect(
     await moved(read, async () => {
       expect((await post('/token', form(robot, { grant_type: 'password' }))).body.error).toBe('unsupported_grant_type');
-      expect((await post('/introspect', form(robot, { token: 'x' }, 'not-the-secret'))).body.error).toBe('invalid_client');
-      expect((await post('/revoke', form(robot, { token: 'x', token_type_hint: 'id_token' }))).body.error).toBe('unsupported_token_type');
+      expect((await post('/introspect', form(robot, { token: 'x' }, 'not-the-secret'))).body.error).toBe(
+        'invalid_client',
+      );
+      expect((await post('/revoke', form(robot, { token: 'x', token_type_hint: 'id_token' }))).body.error).toBe(
+        'unsupported_token_type',
+      );
       expect((await post('/device_authorization', form(robot, {}))).body.error).toBe('unauthorized_client');
     }),
   ).toEqual([1, 1, 1, 1]);
 });
 
-it('introspections are counted by the answer\'s active, revocations once per 200', async () => {
+it("introspections are counted by the answer's active, revocations once per 200", async () => {
   const token = (await post('/token', form(robot, { grant_type: 'client_credentials' }))).body.access_token as string;
   const read = (s: MetricSample[]) => [
     sumOf(s, 'auth_introspections_total', { active: 'true' }),

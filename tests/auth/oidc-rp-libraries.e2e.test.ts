@@ -24,7 +24,21 @@ beforeAll(async () => {
   client = await import('openid-client-6');
   oauth = await import('oauth4webapi');
   auth = await startAuth();
-  registered = await cli<CreatedClient>(auth, ['clients:create', '--name', 'RP', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token', '--redirect-uri', REDIRECT, '--scope', SCOPE]);
+  registered = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'RP',
+    '--type',
+    'confidential',
+    '--grant',
+    'authorization_code',
+    '--grant',
+    'refresh_token',
+    '--redirect-uri',
+    REDIRECT,
+    '--scope',
+    SCOPE,
+  ]);
   user = await createUser(auth);
 }, 120_000);
 
@@ -43,16 +57,31 @@ async function browser(url: URL): Promise<URL> {
 describe('openid-client 6, defaults', () => {
   let config: OpenIdClient.Configuration;
   beforeAll(async () => {
-    config = await client.discovery(new URL(auth.issuer), registered.client_id, registered.client_secret, undefined, { execute: [client.allowInsecureRequests] });
+    config = await client.discovery(new URL(auth.issuer), registered.client_id, registered.client_secret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
   });
 
   async function codeFlow(options: { DPoP?: OpenIdClient.DPoPHandle } = {}) {
     const verifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
     const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: SCOPE, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', nonce, state });
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: SCOPE,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      nonce,
+      state,
+    });
     const back = await browser(url);
-    const tokens = await client.authorizationCodeGrant(config, back, { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state }, undefined, options);
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      back,
+      { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state },
+      undefined,
+      options,
+    );
     return { tokens, nonce };
   }
 
@@ -80,20 +109,41 @@ describe('oauth4webapi OIDC helpers', () => {
   it('processDiscoveryResponse, processAuthorizationCodeResponse with expectedNonce, processUserInfoResponse', async () => {
     const issuer = new URL(auth.issuer);
     const insecure = { [oauth.allowInsecureRequests]: true };
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }),
+    );
     const c: OAuth4WebApi.Client = { client_id: registered.client_id };
     const clientAuth = oauth.ClientSecretBasic(registered.client_secret!);
     const verifier = oauth.generateRandomCodeVerifier();
     const nonce = oauth.generateRandomNonce();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: c.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: SCOPE, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', nonce, state })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: c.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: SCOPE,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      nonce,
+      state,
+    }))
+      url.searchParams.set(k, v);
     const params = oauth.validateAuthResponse(as, c, await browser(url), state);
     const response = await oauth.authorizationCodeGrantRequest(as, c, clientAuth, params, REDIRECT, verifier, insecure);
-    const result = await oauth.processAuthorizationCodeResponse(as, c, response, { expectedNonce: nonce, requireIdToken: true });
+    const result = await oauth.processAuthorizationCodeResponse(as, c, response, {
+      expectedNonce: nonce,
+      requireIdToken: true,
+    });
     const claims = oauth.getValidatedIdTokenClaims(result)!;
     expect(claims.sub).toBe(user.id);
-    const info = await oauth.processUserInfoResponse(as, c, claims.sub, await oauth.userInfoRequest(as, c, result.access_token, insecure));
+    const info = await oauth.processUserInfoResponse(
+      as,
+      c,
+      claims.sub,
+      await oauth.userInfoRequest(as, c, result.access_token, insecure),
+    );
     expect(info).toMatchObject({ sub: user.id, email: user.email });
   });
 });

@@ -26,8 +26,21 @@ let user: { id: string; email: string; password: string };
 beforeAll(async () => {
   auth = await startAuth();
   registered = await cli<CreatedClient>(auth, [
-    'clients:create', '--name', 'OIDC RP', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token',
-    '--redirect-uri', REDIRECT, '--post-logout-redirect-uri', SIGNED_OUT, '--scope', `${SCOPE} content:read`,
+    'clients:create',
+    '--name',
+    'OIDC RP',
+    '--type',
+    'confidential',
+    '--grant',
+    'authorization_code',
+    '--grant',
+    'refresh_token',
+    '--redirect-uri',
+    REDIRECT,
+    '--post-logout-redirect-uri',
+    SIGNED_OUT,
+    '--scope',
+    `${SCOPE} content:read`,
   ]);
   user = await createUser(auth);
   // A bare issuer: openid-client asks for /.well-known/openid-configuration.
@@ -57,16 +70,33 @@ async function open(extra: Record<string, string> = {}, agent = new FormAgent(au
   const verifier = generators.codeVerifier();
   const state = generators.state();
   const nonce = generators.nonce();
-  const url = client.authorizationUrl({ scope: SCOPE, state, nonce, code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', ...extra });
+  const url = client.authorizationUrl({
+    scope: SCOPE,
+    state,
+    nonce,
+    code_challenge: generators.codeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...extra,
+  });
   return { started: { agent, verifier, state, nonce } as Started, page: await agent.follow(url) };
 }
 
 /** Signs in when the page asks for it, approves, and redeems the code with openid-client. */
-async function finish(started: Started, page: { html: string; url: string }, checks: { max_age?: number } = {}, dpop?: ReturnType<typeof generateKeyPairSync>['privateKey']) {
+async function finish(
+  started: Started,
+  page: { html: string; url: string },
+  checks: { max_age?: number } = {},
+  dpop?: ReturnType<typeof generateKeyPairSync>['privateKey'],
+) {
   const consent = await started.agent.signIn(page, user);
   const done = await started.agent.decide(consent, '/authorize/decision', 'approve');
   const params = client.callbackParams(done.url);
-  return client.callback(REDIRECT, params, { code_verifier: started.verifier, state: started.state, nonce: started.nonce, ...checks }, dpop ? { DPoP: dpop } : {});
+  return client.callback(
+    REDIRECT,
+    params,
+    { code_verifier: started.verifier, state: started.state, nonce: started.nonce, ...checks },
+    dpop ? { DPoP: dpop } : {},
+  );
 }
 
 const signInPage = (page: { html: string }) => page.html.includes('action="/login"');
@@ -76,7 +106,10 @@ describe('discovery', () => {
     const res = await fetch(`${auth.issuer}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
     const oidc = (await res.json()) as Record<string, unknown>;
-    const oauth = (await (await fetch(`${auth.issuer}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const oauth = (await (await fetch(`${auth.issuer}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     for (const [key, value] of Object.entries(oauth)) expect([key, oidc[key]]).toEqual([key, value]);
     expect(oidc).toMatchObject({
       issuer: auth.issuer,
@@ -89,7 +122,9 @@ describe('discovery', () => {
       code_challenge_methods_supported: ['S256'],
     });
     expect(oidc.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email']));
-    expect(oidc.claims_supported).toEqual(expect.arrayContaining(['sub', 'auth_time', 'nonce', 'name', 'email', 'email_verified']));
+    expect(oidc.claims_supported).toEqual(
+      expect.arrayContaining(['sub', 'auth_time', 'nonce', 'name', 'email', 'email_verified']),
+    );
     expect(oidc.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256']));
     expect(issuer.metadata.userinfo_endpoint).toBe(`${auth.issuer}/userinfo`);
   });
@@ -115,20 +150,25 @@ describe('code flow with PKCE and nonce', () => {
     });
     expect(claims.auth_time).toBeGreaterThanOrEqual(before - 1);
     expect(claims.auth_time).toBeLessThanOrEqual(claims.iat);
-    expect(claims.at_hash).toBe(createHash('sha256').update(set.access_token!).digest().subarray(0, 16).toString('base64url'));
+    expect(claims.at_hash).toBe(
+      createHash('sha256').update(set.access_token!).digest().subarray(0, 16).toString('base64url'),
+    );
     expect(decodeProtectedHeader(set.id_token!)).toMatchObject({ alg: 'ES256', typ: 'JWT' });
     expect(claims).not.toHaveProperty('preferred_username');
 
     const info = await client.userinfo(set);
     expect(info).toEqual({ sub: user.id, name: 'Test User', email: user.email, email_verified: false });
     // POST as well (Core §5.3.1).
-    const posted = await fetch(`${auth.issuer}/userinfo`, { method: 'POST', headers: { authorization: `Bearer ${set.access_token}` } });
+    const posted = await fetch(`${auth.issuer}/userinfo`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${set.access_token}` },
+    });
     expect(posted.status).toBe(200);
     expect(posted.headers.get('cache-control')).toBe('no-store');
     expect(await posted.json()).toEqual(info);
   });
 
-  it('a wrong nonce fails openid-client\'s ID token validation (the nonce is the one sent)', async () => {
+  it("a wrong nonce fails openid-client's ID token validation (the nonce is the one sent)", async () => {
     const { started, page } = await open();
     await expect(finish({ ...started, nonce: 'not-the-nonce' }, page)).rejects.toThrow(/nonce mismatch/);
   });
@@ -137,7 +177,10 @@ describe('code flow with PKCE and nonce', () => {
     const { started, page } = await open({ scope: 'content:read', nonce: '' });
     const consent = await started.agent.signIn(page, user);
     const done = await started.agent.decide(consent, '/authorize/decision', 'approve');
-    const set = await client.oauthCallback(REDIRECT, client.callbackParams(done.url), { code_verifier: started.verifier, state: started.state });
+    const set = await client.oauthCallback(REDIRECT, client.callbackParams(done.url), {
+      code_verifier: started.verifier,
+      state: started.state,
+    });
     expect(set.id_token).toBeUndefined();
     const res = await fetch(`${auth.issuer}/userinfo`, { headers: { authorization: `Bearer ${set.access_token}` } });
     expect(res.status).toBe(403);
@@ -155,7 +198,9 @@ describe('code flow with PKCE and nonce', () => {
     expect(claims.sub).toBe(user.id);
     expect(claims.auth_time).toBe(first.claims().auth_time);
     expect(claims).not.toHaveProperty('nonce');
-    expect(claims.at_hash).toBe(createHash('sha256').update(next.access_token!).digest().subarray(0, 16).toString('base64url'));
+    expect(claims.at_hash).toBe(
+      createHash('sha256').update(next.access_token!).digest().subarray(0, 16).toString('base64url'),
+    );
     // Narrowed without openid: no ID token.
     const narrowed = await client.refresh(next, { exchangeBody: { scope: 'offline_access' } });
     expect(narrowed.id_token).toBeUndefined();
@@ -175,7 +220,9 @@ describe('/userinfo', () => {
     const { started, page } = await open();
     const set = await finish(started, page);
     await client.revoke(set.access_token!, 'access_token');
-    const revoked = await fetch(`${auth.issuer}/userinfo`, { headers: { authorization: `Bearer ${set.access_token}` } });
+    const revoked = await fetch(`${auth.issuer}/userinfo`, {
+      headers: { authorization: `Bearer ${set.access_token}` },
+    });
     expect(revoked.status).toBe(401);
     expect(revoked.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="token revoked"/);
   });
@@ -188,7 +235,9 @@ describe('/userinfo', () => {
     expect(decodeJwt(set.access_token!).cnf).toBeDefined();
     const info = await client.userinfo(set, { DPoP: privateKey });
     expect(info).toMatchObject({ sub: user.id, email: user.email });
-    const asBearer = await fetch(`${auth.issuer}/userinfo`, { headers: { authorization: `Bearer ${set.access_token}` } });
+    const asBearer = await fetch(`${auth.issuer}/userinfo`, {
+      headers: { authorization: `Bearer ${set.access_token}` },
+    });
     expect(asBearer.status).toBe(401);
     expect(asBearer.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_token"/);
     const noProof = await fetch(`${auth.issuer}/userinfo`, { headers: { authorization: `DPoP ${set.access_token}` } });
@@ -211,11 +260,22 @@ describe('prompt and max_age', () => {
     const first = await finish(signedIn.started, signedIn.page);
     const agent = signedIn.started.agent;
     const wider = await open({ prompt: 'none', scope: `${SCOPE} content:read` }, agent);
-    expect(client.callbackParams(wider.page.url)).toMatchObject({ error: 'consent_required', state: wider.started.state });
+    expect(client.callbackParams(wider.page.url)).toMatchObject({
+      error: 'consent_required',
+      state: wider.started.state,
+    });
     const silent = await open({ prompt: 'none' }, agent);
     expect(silent.page.res.status).toBe(303);
-    const set = await client.callback(REDIRECT, client.callbackParams(silent.page.url), { code_verifier: silent.started.verifier, state: silent.started.state, nonce: silent.started.nonce });
-    expect(set.claims()).toMatchObject({ sub: user.id, nonce: silent.started.nonce, auth_time: first.claims().auth_time });
+    const set = await client.callback(REDIRECT, client.callbackParams(silent.page.url), {
+      code_verifier: silent.started.verifier,
+      state: silent.started.state,
+      nonce: silent.started.nonce,
+    });
+    expect(set.claims()).toMatchObject({
+      sub: user.id,
+      nonce: silent.started.nonce,
+      auth_time: first.claims().auth_time,
+    });
     // Another browser (no session) and a signed-out one: login_required.
     expect(client.callbackParams((await open({ prompt: 'none' })).page.url).error).toBe('login_required');
     const confirm = await agent.follow('/logout');
@@ -252,10 +312,18 @@ describe('prompt and max_age', () => {
   });
 
   it('a malformed prompt or max_age is redirected as invalid_request', async () => {
-    const malformed: Record<string, string>[] = [{ prompt: 'none login' }, { prompt: 'sometimes' }, { max_age: '-1' }, { max_age: 'soon' }];
+    const malformed: Record<string, string>[] = [
+      { prompt: 'none login' },
+      { prompt: 'sometimes' },
+      { max_age: '-1' },
+      { max_age: 'soon' },
+    ];
     for (const extra of malformed) {
       const { started, page } = await open(extra);
-      expect([extra, client.callbackParams(page.url)]).toEqual([extra, expect.objectContaining({ error: 'invalid_request', state: started.state })]);
+      expect([extra, client.callbackParams(page.url)]).toEqual([
+        extra,
+        expect.objectContaining({ error: 'invalid_request', state: started.state }),
+      ]);
     }
   });
 });
@@ -266,7 +334,8 @@ describe('RP-initiated logout (end_session_endpoint = /logout)', () => {
     const set = await finish(started, page);
     return { agent: started.agent, idToken: set.id_token! };
   }
-  const signedIn = async (agent: FormAgent) => (await agent.follow('/logout')).html.includes('Sign out of this authorization server');
+  const signedIn = async (agent: FormAgent) =>
+    (await agent.follow('/logout')).html.includes('Sign out of this authorization server');
 
   it('with a registered post_logout_redirect_uri: confirm page, then the session ends and the browser goes back with state', async () => {
     const { agent, idToken } = await signedInWithIdToken();
@@ -277,7 +346,12 @@ describe('RP-initiated logout (end_session_endpoint = /logout)', () => {
     expect(confirm.res.headers.get('content-security-policy')).toContain("form-action 'self' https://rp.example;");
     expect(await signedIn(agent)).toBe(true); // the GET signed nobody out
     const done = await agent.request('/logout', {
-      form: { csrf: FormAgent.field(confirm.html, 'csrf'), client_id: FormAgent.field(confirm.html, 'client_id'), post_logout_redirect_uri: FormAgent.field(confirm.html, 'post_logout_redirect_uri'), state: FormAgent.field(confirm.html, 'state') },
+      form: {
+        csrf: FormAgent.field(confirm.html, 'csrf'),
+        client_id: FormAgent.field(confirm.html, 'client_id'),
+        post_logout_redirect_uri: FormAgent.field(confirm.html, 'post_logout_redirect_uri'),
+        state: FormAgent.field(confirm.html, 'state'),
+      },
     });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe(`${SIGNED_OUT}?state=bye-1`);
@@ -286,10 +360,16 @@ describe('RP-initiated logout (end_session_endpoint = /logout)', () => {
 
   it('client_id instead of id_token_hint works too; a POSTed logout request (no CSRF field) shows the same page', async () => {
     const { agent } = await signedInWithIdToken();
-    const confirm = await agent.follow('/logout', { form: { client_id: registered.client_id, post_logout_redirect_uri: SIGNED_OUT } });
+    const confirm = await agent.follow('/logout', {
+      form: { client_id: registered.client_id, post_logout_redirect_uri: SIGNED_OUT },
+    });
     expect(confirm.res.status).toBe(200);
     const done = await agent.request('/logout', {
-      form: { csrf: FormAgent.field(confirm.html, 'csrf'), client_id: FormAgent.field(confirm.html, 'client_id'), post_logout_redirect_uri: FormAgent.field(confirm.html, 'post_logout_redirect_uri') },
+      form: {
+        csrf: FormAgent.field(confirm.html, 'csrf'),
+        client_id: FormAgent.field(confirm.html, 'client_id'),
+        post_logout_redirect_uri: FormAgent.field(confirm.html, 'post_logout_redirect_uri'),
+      },
     });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe(SIGNED_OUT);
@@ -310,7 +390,13 @@ describe('RP-initiated logout (end_session_endpoint = /logout)', () => {
     }
     // A confirm form tampered with to carry an unregistered URI signs out but redirects nowhere.
     const confirm = await agent.follow('/logout');
-    const done = await agent.request('/logout', { form: { csrf: FormAgent.field(confirm.html, 'csrf'), client_id: registered.client_id, post_logout_redirect_uri: 'https://evil.example/' } });
+    const done = await agent.request('/logout', {
+      form: {
+        csrf: FormAgent.field(confirm.html, 'csrf'),
+        client_id: registered.client_id,
+        post_logout_redirect_uri: 'https://evil.example/',
+      },
+    });
     expect(done.status).toBe(200);
     expect(done.headers.get('location')).toBeNull();
   });

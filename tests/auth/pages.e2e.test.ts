@@ -14,7 +14,20 @@ const REDIRECT = 'https://app.example/cb';
 
 beforeAll(async () => {
   auth = await startAuth();
-  client = await cli<CreatedClient>(auth, ['clients:create', '--name', 'pages', '--type', 'confidential', ...ALL_GRANTS.flatMap((g) => ['--grant', g]), '--scope', 'content:read', '--resource', auth.issuer, '--redirect-uri', REDIRECT]);
+  client = await cli<CreatedClient>(auth, [
+    'clients:create',
+    '--name',
+    'pages',
+    '--type',
+    'confidential',
+    ...ALL_GRANTS.flatMap((g) => ['--grant', g]),
+    '--scope',
+    'content:read',
+    '--resource',
+    auth.issuer,
+    '--redirect-uri',
+    REDIRECT,
+  ]);
   user = await createUser(auth);
 }, 120_000);
 
@@ -33,14 +46,25 @@ function expectProtected(res: Response, formTargets: string[] = []): void {
       .filter((parts) => parts[0])
       .map(([name, ...values]) => [name!, values.join(' ')]),
   );
-  expect(csp).toMatchObject({ 'default-src': "'none'", 'frame-ancestors': "'none'", 'form-action': ["'self'", ...formTargets].join(' ') });
+  expect(csp).toMatchObject({
+    'default-src': "'none'",
+    'frame-ancestors': "'none'",
+    'form-action': ["'self'", ...formTargets].join(' '),
+  });
 }
 
 describe('HTML page headers', () => {
   it('the /authorize error pages', async () => {
-    const queries: Record<string, string>[] = [{ client_id: 'nope', redirect_uri: REDIRECT }, { client_id: client.client_id, redirect_uri: 'https://evil.example/cb' }, {}];
+    const queries: Record<string, string>[] = [
+      { client_id: 'nope', redirect_uri: REDIRECT },
+      { client_id: client.client_id, redirect_uri: 'https://evil.example/cb' },
+      {},
+    ];
     for (const q of queries) {
-      const res = await fetch(`${auth.issuer}/authorize?${new URLSearchParams({ response_type: 'code', ...q }).toString()}`, { redirect: 'manual' });
+      const res = await fetch(
+        `${auth.issuer}/authorize?${new URLSearchParams({ response_type: 'code', ...q }).toString()}`,
+        { redirect: 'manual' },
+      );
       expect(res.status).toBe(400);
       expectProtected(res);
     }
@@ -51,9 +75,18 @@ describe('HTML page headers', () => {
 
   it('sign-in, consent (form-action: the redirect origin only), device and sign-out pages', async () => {
     const agent = new FormAgent(auth.issuer);
-    const login = await agent.follow(`/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'content:read' }).toString()}`);
+    const login = await agent.follow(
+      `/authorize?${new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'content:read' }).toString()}`,
+    );
     expectProtected(login.res);
-    const consent = await agent.follow('/login', { form: { csrf: FormAgent.field(login.html, 'csrf'), return_to: FormAgent.field(login.html, 'return_to'), email: user.email, password: user.password } });
+    const consent = await agent.follow('/login', {
+      form: {
+        csrf: FormAgent.field(login.html, 'csrf'),
+        return_to: FormAgent.field(login.html, 'return_to'),
+        email: user.email,
+        password: user.password,
+      },
+    });
     expect(consent.html).toContain('action="/authorize/decision"');
     expectProtected(consent.res, ['https://app.example']);
     const device = await agent.follow('/device');
@@ -63,7 +96,9 @@ describe('HTML page headers', () => {
     expectProtected(logout.res);
     const stranger = new FormAgent(auth.issuer);
     const form = await stranger.follow('/login');
-    const wrongPassword = await stranger.request('/login', { form: { csrf: FormAgent.field(form.html, 'csrf'), return_to: '/device', email: user.email, password: 'wrong' } });
+    const wrongPassword = await stranger.request('/login', {
+      form: { csrf: FormAgent.field(form.html, 'csrf'), return_to: '/device', email: user.email, password: 'wrong' },
+    });
     expect(wrongPassword.status).toBe(401);
     expectProtected(wrongPassword);
   });
@@ -92,7 +127,10 @@ describe('sign-out', () => {
     expect((await agent.follow('/device')).html).toContain('action="/login"');
 
     // The old session id is dead on the server too, not only forgotten by this browser.
-    const replay = await fetch(`${auth.issuer}/device`, { headers: { cookie: `auth_sid=${sid!}` }, redirect: 'manual' });
+    const replay = await fetch(`${auth.issuer}/device`, {
+      headers: { cookie: `auth_sid=${sid!}` },
+      redirect: 'manual',
+    });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toMatch(/^\/login\?/);
   });
@@ -109,7 +147,10 @@ describe('sign-in sessions and changes of rights', () => {
     expect(renamed.status).toBe(200);
     expect((await agent.follow('/device')).html).toContain('action="/device"');
 
-    const changed = await auth.internal(`/accounts/${person.id}`, { method: 'PATCH', body: { password: 'a-new-password-123' } });
+    const changed = await auth.internal(`/accounts/${person.id}`, {
+      method: 'PATCH',
+      body: { password: 'a-new-password-123' },
+    });
     expect(changed.status).toBe(200);
     expect((await agent.follow('/device')).html).toContain('action="/login"');
 

@@ -31,24 +31,49 @@ interface Keys {
 
 async function clientKeys(kid: string): Promise<Keys> {
   // A WebCrypto key pair: oauth4webapi signs with CryptoKey only.
-  const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
   return { privateKey, kid, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } };
 }
 
-async function admin(method: string, route: string, body?: unknown, base = auth.url, token = adminToken): Promise<{ status: number; body: Record<string, unknown> }> {
+async function admin(
+  method: string,
+  route: string,
+  body?: unknown,
+  base = auth.url,
+  token = adminToken,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${base}/admin${route}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 async function adminTokenOf(target: RunningAuth): Promise<string> {
-  const robot = await cli<CreatedClient>(target, ['clients:create', '--name', 'Automation', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'admin']);
+  const robot = await cli<CreatedClient>(target, [
+    'clients:create',
+    '--name',
+    'Automation',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'admin',
+  ]);
   const res = await fetch(`${target.url}/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${robot.client_id}:${robot.client_secret}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'admin' }),
   });
   return ((await res.json()) as { access_token: string }).access_token;
@@ -56,16 +81,34 @@ async function adminTokenOf(target: RunningAuth): Promise<string> {
 
 /** Registers a confidential code-flow client through the administration API. */
 async function register(extra: Record<string, unknown>, base = auth.url, token = adminToken): Promise<string> {
-  const { status, body } = await admin('POST', '/clients', {
-    name: 'PAR client', type: 'confidential', grant_types: ['authorization_code'], redirect_uris: [REDIRECT], scopes: ['openid', 'content:read', 'content:write'], secret: false, ...extra,
-  }, base, token);
+  const { status, body } = await admin(
+    'POST',
+    '/clients',
+    {
+      name: 'PAR client',
+      type: 'confidential',
+      grant_types: ['authorization_code'],
+      redirect_uris: [REDIRECT],
+      scopes: ['openid', 'content:read', 'content:write'],
+      secret: false,
+      ...extra,
+    },
+    base,
+    token,
+  );
   if (status !== 201) throw new Error(`register: ${status} ${JSON.stringify(body)}`);
   return body.client_id as string;
 }
 
 /** Pushes with private_key_jwt; the raw response. */
 function push(clientId: string, keys: Keys, parameters: Record<string, string>): Promise<Response> {
-  return oauth.pushedAuthorizationRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), parameters, insecure());
+  return oauth.pushedAuthorizationRequest(
+    as,
+    { client_id: clientId },
+    oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }),
+    parameters,
+    insecure(),
+  );
 }
 
 async function requestObject(clientId: string, keys: Keys, parameters: Record<string, string>): Promise<string> {
@@ -73,7 +116,9 @@ async function requestObject(clientId: string, keys: Keys, parameters: Record<st
 }
 
 /** GET /authorize in a fresh browser: the first answer (a redirect into the flow, or an error page). */
-async function openAuthorize(query: Record<string, string>): Promise<{ status: number; text: string; location: string | null }> {
+async function openAuthorize(
+  query: Record<string, string>,
+): Promise<{ status: number; text: string; location: string | null }> {
   const url = new URL(as.authorization_endpoint!);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const res = await fetch(url, { redirect: 'manual' });
@@ -97,7 +142,10 @@ beforeAll(async () => {
   user = await createUser(auth);
   adminToken = await adminTokenOf(auth);
   const issuer = new URL(auth.issuer);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure() }));
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure() }),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -106,7 +154,10 @@ afterAll(async () => {
 
 describe('discovery', () => {
   it('advertises PAR and request objects in both metadata documents', async () => {
-    const oauthMetadata = (await (await fetch(`${auth.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const oauthMetadata = (await (await fetch(`${auth.url}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     for (const doc of [as as unknown as Record<string, unknown>, oauthMetadata]) {
       expect(doc).toMatchObject({
         pushed_authorization_request_endpoint: `${auth.issuer}/par`,
@@ -124,12 +175,23 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
   let clientId: string;
   beforeAll(async () => {
     keys = await clientKeys('par-1');
-    clientId = await register({ jwks: { keys: [keys.jwk] }, request_object_signing_alg: 'ES256', require_pushed_authorization_requests: true, require_signed_request_object: true });
+    clientId = await register({
+      jwks: { keys: [keys.jwk] },
+      request_object_signing_alg: 'ES256',
+      require_pushed_authorization_requests: true,
+      require_signed_request_object: true,
+    });
   });
 
   it('the registration shows its policy', async () => {
     const { body } = await admin('GET', `/clients/${clientId}`);
-    expect(body).toMatchObject({ client_id: clientId, has_jwks: true, request_object_signing_alg: 'ES256', require_pushed_authorization_requests: true, require_signed_request_object: true });
+    expect(body).toMatchObject({
+      client_id: clientId,
+      has_jwks: true,
+      request_object_signing_alg: 'ES256',
+      require_pushed_authorization_requests: true,
+      require_signed_request_object: true,
+    });
   });
 
   it('pushes, signs in with request_uri, redeems the code; only the request object counts', async () => {
@@ -137,18 +199,38 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     const nonce = oauth.generateRandomNonce();
     const state = oauth.generateRandomState();
     const jwt = await requestObject(clientId, keys, {
-      redirect_uri: REDIRECT, response_type: 'code', scope: 'openid content:read', nonce, state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid content:read',
+      nonce,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     // A scope outside the object is ignored (RFC 9101 §5).
-    const pushed = await oauth.processPushedAuthorizationResponse(as, { client_id: clientId }, await push(clientId, keys, { request: jwt, scope: 'content:write' }));
+    const pushed = await oauth.processPushedAuthorizationResponse(
+      as,
+      { client_id: clientId },
+      await push(clientId, keys, { request: jwt, scope: 'content:write' }),
+    );
     expect(pushed.request_uri).toMatch(/^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/);
     expect(pushed.expires_in).toBe(60);
 
     const back = await approve({ client_id: clientId, request_uri: pushed.request_uri });
     const params = oauth.validateAuthResponse(as, { client_id: clientId }, back, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), params, REDIRECT, verifier, insecure());
-    const result = await oauth.processAuthorizationCodeResponse(as, { client_id: clientId }, response, { expectedNonce: nonce, requireIdToken: true });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      { client_id: clientId },
+      oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }),
+      params,
+      REDIRECT,
+      verifier,
+      insecure(),
+    );
+    const result = await oauth.processAuthorizationCodeResponse(as, { client_id: clientId }, response, {
+      expectedNonce: nonce,
+      requireIdToken: true,
+    });
     expect(result.scope).toBe('openid content:read');
     expect(oauth.getValidatedIdTokenClaims(result)).toMatchObject({ sub: user.id, aud: clientId, nonce });
 
@@ -163,25 +245,73 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     const pushAndApprove = async () => {
       const verifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
-      const jwt = await requestObject(clientId, keys, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', state, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+      const jwt = await requestObject(clientId, keys, {
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'content:read',
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
       const bound = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
-      const pushed = await oauth.processPushedAuthorizationResponse(as, { client_id: clientId }, await oauth.pushedAuthorizationRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), { request: jwt }, { DPoP: bound, ...insecure() }));
-      const params = oauth.validateAuthResponse(as, { client_id: clientId }, await approve({ client_id: clientId, request_uri: pushed.request_uri }), state);
+      const pushed = await oauth.processPushedAuthorizationResponse(
+        as,
+        { client_id: clientId },
+        await oauth.pushedAuthorizationRequest(
+          as,
+          { client_id: clientId },
+          oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }),
+          { request: jwt },
+          { DPoP: bound, ...insecure() },
+        ),
+      );
+      const params = oauth.validateAuthResponse(
+        as,
+        { client_id: clientId },
+        await approve({ client_id: clientId, request_uri: pushed.request_uri }),
+        state,
+      );
       return { bound, params, verifier };
     };
     const first = await pushAndApprove();
-    const ok = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), first.params, REDIRECT, first.verifier, { DPoP: first.bound, ...insecure() });
+    const ok = await oauth.authorizationCodeGrantRequest(
+      as,
+      { client_id: clientId },
+      oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }),
+      first.params,
+      REDIRECT,
+      first.verifier,
+      { DPoP: first.bound, ...insecure() },
+    );
     expect((await oauth.processAuthorizationCodeResponse(as, { client_id: clientId }, ok)).token_type).toBe('dpop');
 
     const second = await pushAndApprove();
     const other = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
-    const refused = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), second.params, REDIRECT, second.verifier, { DPoP: other, ...insecure() });
+    const refused = await oauth.authorizationCodeGrantRequest(
+      as,
+      { client_id: clientId },
+      oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }),
+      second.params,
+      REDIRECT,
+      second.verifier,
+      { DPoP: other, ...insecure() },
+    );
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ error: 'invalid_dpop_proof', error_description: 'the code is bound to another DPoP key' });
+    expect(await refused.json()).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'the code is bound to another DPoP key',
+    });
   });
 
   it('a plain authorization request of a client that must push is refused', async () => {
-    const plain = await openAuthorize({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
+    const plain = await openAuthorize({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'content:read',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     expect(plain.status).toBe(400);
     expect(plain.text).toContain('invalid_request: this client must push its authorization requests');
     expect(plain.location).toBeNull();
@@ -190,8 +320,16 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
   it('a request_uri of another client, or not issued here, is refused', async () => {
     const other = await clientKeys('other-1');
     const otherId = await register({ jwks: { keys: [other.jwk] } });
-    const jwt = await requestObject(otherId, other, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' });
-    const pushed = await oauth.processPushedAuthorizationResponse(as, { client_id: otherId }, await push(otherId, other, { request: jwt }));
+    const jwt = await requestObject(otherId, other, {
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'content:read',
+    });
+    const pushed = await oauth.processPushedAuthorizationResponse(
+      as,
+      { client_id: otherId },
+      await push(otherId, other, { request: jwt }),
+    );
     const stolen = await openAuthorize({ client_id: clientId, request_uri: pushed.request_uri });
     expect(stolen.status).toBe(400);
     expect(stolen.text).toContain('invalid_request_uri');
@@ -202,12 +340,19 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
   it('a pushed request without a request object is refused when one is required', async () => {
     const res = await push(clientId, keys, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('signed request object') });
+    expect(await res.json()).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('signed request object'),
+    });
   });
 
   it('a request object signed with another key is refused (invalid_request_object)', async () => {
     const stranger = await clientKeys('par-1');
-    const jwt = await requestObject(clientId, stranger, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' });
+    const jwt = await requestObject(clientId, stranger, {
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'content:read',
+    });
     const res = await push(clientId, keys, { request: jwt });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_request_object' });
@@ -219,19 +364,41 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     const unsigned = `${b64({ alg: 'none', typ: 'oauth-authz-req+jwt' })}.${b64({ iss: clientId, aud: auth.issuer, exp: now + 60, client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' })}.`;
     const res = await push(clientId, keys, { request: unsigned });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'invalid_request_object', error_description: expect.stringContaining('alg none') });
+    expect(await res.json()).toEqual({
+      error: 'invalid_request_object',
+      error_description: expect.stringContaining('alg none'),
+    });
     const page = await openAuthorize({ client_id: clientId, request: unsigned });
     // This client must push: PAR's refusal comes first. The request object's own check is in the jwks_uri test.
     expect(page.status).toBe(400);
   });
 
   it('a registration with request_object_signing_alg none, or jwks and jwks_uri both, is refused', async () => {
-    const none = await admin('POST', '/clients', { name: 'x', type: 'confidential', grant_types: ['authorization_code'], redirect_uris: [REDIRECT], request_object_signing_alg: 'none' });
+    const none = await admin('POST', '/clients', {
+      name: 'x',
+      type: 'confidential',
+      grant_types: ['authorization_code'],
+      redirect_uris: [REDIRECT],
+      request_object_signing_alg: 'none',
+    });
     expect(none.status).toBe(400);
-    expect(none.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('request_object_signing_alg') });
-    const both = await admin('POST', '/clients', { name: 'x', type: 'confidential', grant_types: ['authorization_code'], redirect_uris: [REDIRECT], jwks: { keys: [keys.jwk] }, jwks_uri: 'https://rp.example/jwks' });
+    expect(none.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('request_object_signing_alg'),
+    });
+    const both = await admin('POST', '/clients', {
+      name: 'x',
+      type: 'confidential',
+      grant_types: ['authorization_code'],
+      redirect_uris: [REDIRECT],
+      jwks: { keys: [keys.jwk] },
+      jwks_uri: 'https://rp.example/jwks',
+    });
     expect(both.status).toBe(400);
-    expect(both.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('jwks_uri') });
+    expect(both.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('jwks_uri'),
+    });
   });
 
   it('the policy is changed through the administration API: PAR required afterwards; jwks_uri beside jwks refused', async () => {
@@ -247,13 +414,19 @@ describe('PAR with a signed request object and private_key_jwt (oauth4webapi)', 
     expect(refused.text).toContain('must push its authorization requests');
     const both = await admin('PATCH', `/clients/${laterId}`, { jwks_uri: 'https://rp.example/jwks' });
     expect(both.status).toBe(400);
-    expect(both.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('jwks_uri') });
+    expect(both.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('jwks_uri'),
+    });
   });
 
-  it('client authentication at /par is the token endpoint\'s: a wrong secret is invalid_client', async () => {
+  it("client authentication at /par is the token endpoint's: a wrong secret is invalid_client", async () => {
     const res = await fetch(`${auth.url}/par`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${clientId}:wrong`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${clientId}:wrong`).toString('base64')}`,
+      },
       body: new URLSearchParams({ redirect_uri: REDIRECT, response_type: 'code' }),
     });
     expect(res.status).toBe(401);
@@ -282,7 +455,14 @@ describe('a request object by value at /authorize, keys at a jwks_uri', () => {
 
   it('verifies the object with the fetched keys (cached) and uses only its parameters', async () => {
     const state = oauth.generateRandomState();
-    const jwt = await requestObject(clientId, keys, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', state, code_challenge: 'b'.repeat(43), code_challenge_method: 'S256' });
+    const jwt = await requestObject(clientId, keys, {
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'content:read',
+      state,
+      code_challenge: 'b'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     // The outer redirect_uri is not registered: were it read, the request would be refused.
     const back = await approve({ client_id: clientId, request: jwt, redirect_uri: 'https://evil.example/cb' });
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
@@ -290,7 +470,13 @@ describe('a request object by value at /authorize, keys at a jwks_uri', () => {
     expect(back.searchParams.get('code')).toMatch(/^ac_/);
     expect(served).toBe(1);
     // A second object: the key set comes from the cache.
-    const second = await requestObject(clientId, keys, { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256' });
+    const second = await requestObject(clientId, keys, {
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'content:read',
+      code_challenge: 'c'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     expect((await openAuthorize({ client_id: clientId, request: second })).status).toBe(303);
     expect(served).toBe(1);
   });
@@ -298,20 +484,39 @@ describe('a request object by value at /authorize, keys at a jwks_uri', () => {
   it('refuses at /authorize an object that is unsigned, replayed, or for another audience, on the page', async () => {
     const now = Math.floor(Date.now() / 1000);
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const unsigned = await openAuthorize({ client_id: clientId, request: `${b64({ alg: 'none' })}.${b64({ iss: clientId, aud: auth.issuer, exp: now + 60, redirect_uri: REDIRECT, response_type: 'code' })}.` });
+    const unsigned = await openAuthorize({
+      client_id: clientId,
+      request: `${b64({ alg: 'none' })}.${b64({ iss: clientId, aud: auth.issuer, exp: now + 60, redirect_uri: REDIRECT, response_type: 'code' })}.`,
+    });
     expect(unsigned.status).toBe(400);
     expect(unsigned.text).toContain('invalid_request_object');
     expect(unsigned.location).toBeNull();
 
-    const once = await new SignJWT({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read', code_challenge: 'd'.repeat(43), code_challenge_method: 'S256' })
-      .setProtectedHeader({ alg: 'ES256', kid: keys.kid, typ: 'oauth-authz-req+jwt' }).setIssuer(clientId).setAudience(auth.issuer).setExpirationTime('1m').setJti(`jti-${now}`).sign(keys.privateKey);
+    const once = await new SignJWT({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'content:read',
+      code_challenge: 'd'.repeat(43),
+      code_challenge_method: 'S256',
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: keys.kid, typ: 'oauth-authz-req+jwt' })
+      .setIssuer(clientId)
+      .setAudience(auth.issuer)
+      .setExpirationTime('1m')
+      .setJti(`jti-${now}`)
+      .sign(keys.privateKey);
     expect((await openAuthorize({ client_id: clientId, request: once })).status).toBe(303);
     const replayed = await openAuthorize({ client_id: clientId, request: once });
     expect(replayed.status).toBe(400);
     expect(replayed.text).toContain('already used');
 
     const elsewhere = await new SignJWT({ redirect_uri: REDIRECT, response_type: 'code' })
-      .setProtectedHeader({ alg: 'ES256', kid: keys.kid }).setIssuer(clientId).setAudience('https://other.example').setExpirationTime('1m').sign(keys.privateKey);
+      .setProtectedHeader({ alg: 'ES256', kid: keys.kid })
+      .setIssuer(clientId)
+      .setAudience('https://other.example')
+      .setExpirationTime('1m')
+      .sign(keys.privateKey);
     expect((await openAuthorize({ client_id: clientId, request: elsewhere })).text).toContain('invalid_request_object');
   });
 });
@@ -334,17 +539,29 @@ describe('PAR required by the server (REQUIRE_PUSHED_AUTHORIZATION_REQUESTS), PA
     expect(strictAs.require_pushed_authorization_requests).toBe(true);
     const keys = await clientKeys('strict-1');
     const clientId = await register({ jwks: { keys: [keys.jwk] } }, strict.url, strictToken);
-    const plain = await fetch(`${strict.url}/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code' })}`, { redirect: 'manual' });
+    const plain = await fetch(
+      `${strict.url}/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code' })}`,
+      { redirect: 'manual' },
+    );
     expect(plain.status).toBe(400);
     expect(await plain.text()).toContain('must push its authorization requests');
 
     const pushedAt = Date.now();
-    const res = await oauth.pushedAuthorizationRequest(strictAs, { client_id: clientId }, oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }), { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' }, insecure());
+    const res = await oauth.pushedAuthorizationRequest(
+      strictAs,
+      { client_id: clientId },
+      oauth.PrivateKeyJwt({ key: keys.privateKey, kid: keys.kid }),
+      { redirect_uri: REDIRECT, response_type: 'code', scope: 'content:read' },
+      insecure(),
+    );
     const pushed = await oauth.processPushedAuthorizationResponse(strictAs, { client_id: clientId }, res);
     expect(pushed.expires_in).toBe(1);
     // Redis expires the key within its second (plus its own expiry resolution); wait past it by the clock.
     await untilClock(pushedAt + 2500);
-    const late = await fetch(`${strict.url}/authorize?${new URLSearchParams({ client_id: clientId, request_uri: pushed.request_uri })}`, { redirect: 'manual' });
+    const late = await fetch(
+      `${strict.url}/authorize?${new URLSearchParams({ client_id: clientId, request_uri: pushed.request_uri })}`,
+      { redirect: 'manual' },
+    );
     expect(late.status).toBe(400);
     expect(await late.text()).toContain('invalid_request_uri');
   });

@@ -33,7 +33,11 @@ async function comment(caller: TestUser, postId: string, content: string, parent
 
 /** Every printable-ASCII run of 4+ characters in the base64url decoding of `cursor` (what a client could read out of it). */
 function readableText(cursor: string): string {
-  return (Buffer.from(cursor, 'base64url').toString('latin1').match(/[\x20-\x7e]{4,}/g) ?? []).join(' ');
+  return (
+    Buffer.from(cursor, 'base64url')
+      .toString('latin1')
+      .match(/[\x20-\x7e]{4,}/g) ?? []
+  ).join(' ');
 }
 
 beforeAll(async () => {
@@ -64,9 +68,22 @@ describe('page cursors', () => {
   });
 
   it('cursors reveal neither the sort value nor the id, in any order, even to an admin sorting by EMAIL', async () => {
-    const secrets = [author.email, commenter.email, author.name, commenter.name, author.id, commenter.id, ...[author, commenter].map((u) => u.email.split('@')[0]!)];
+    const secrets = [
+      author.email,
+      commenter.email,
+      author.name,
+      commenter.name,
+      author.id,
+      commenter.id,
+      ...[author, commenter].map((u) => u.email.split('@')[0]!),
+    ];
     const cursors: string[] = [];
-    for (const [field, caller] of [['NAME', 'anonymous'], ['CREATED_AT', stranger], ['UPDATED_AT', stranger], ['EMAIL', admin]] as [string, Caller][]) {
+    for (const [field, caller] of [
+      ['NAME', 'anonymous'],
+      ['CREATED_AT', stranger],
+      ['UPDATED_AT', stranger],
+      ['EMAIL', admin],
+    ] as [string, Caller][]) {
       for (const direction of ['ASC', 'DESC']) {
         let after: string | null = null;
         // Every user's cursor in this order.
@@ -87,18 +104,34 @@ describe('page cursors', () => {
     }
     // Post titles and dates neither.
     await createPost(author, { title: 'Cursor title secret', content: 'x', status: 'PUBLISHED' });
-    const posts = await gql(app, `{ posts(first: 5, orderBy: { field: TITLE, direction: ASC }) { edges { cursor } } }`, {}, stranger);
+    const posts = await gql(
+      app,
+      `{ posts(first: 5, orderBy: { field: TITLE, direction: ASC }) { edges { cursor } } }`,
+      {},
+      stranger,
+    );
     const postCursors = (posts.data!.posts as { edges: { cursor: string }[] }).edges.map((e) => e.cursor);
     expect(postCursors.length).toBeGreaterThan(0);
-    for (const cursor of postCursors) expect(readableText(cursor).toLowerCase()).not.toMatch(/cursor title|titlelower|\d{4}/);
+    for (const cursor of postCursors)
+      expect(readableText(cursor).toLowerCase()).not.toMatch(/cursor title|titlelower|\d{4}/);
   });
 
   it('cursors still page: the next page after an opaque cursor continues the order', async () => {
     const first = await gql(app, USERS, { o: { field: 'NAME', direction: 'ASC' } }, stranger);
     const page1 = first.data!.users as Page;
-    const second = await gql(app, USERS, { o: { field: 'NAME', direction: 'ASC' }, after: page1.pageInfo.endCursor }, stranger);
+    const second = await gql(
+      app,
+      USERS,
+      { o: { field: 'NAME', direction: 'ASC' }, after: page1.pageInfo.endCursor },
+      stranger,
+    );
     const page2 = second.data!.users as Page;
-    expect([...page1.edges, ...page2.edges].map((e) => e.node.name)).toEqual(['Abe Admin', 'Carl Commenter', 'Mia Moderator', 'Sam Stranger']);
+    expect([...page1.edges, ...page2.edges].map((e) => e.node.name)).toEqual([
+      'Abe Admin',
+      'Carl Commenter',
+      'Mia Moderator',
+      'Sam Stranger',
+    ]);
   });
 
   it('a tampered, forged, foreign-order or oversized cursor is a clear BAD_USER_INPUT, never a 500', async () => {
@@ -164,15 +197,29 @@ describe('comments on posts the caller may not see', () => {
       expect(comments.totalCount).toBe(2);
       expect(comments.edges.map((e) => e.node.content).sort()).toEqual(['hidden top comment', 'visible comment']);
     }
-    const replies = await gql(app, `query($id: ID!) { comment(id: $id) { replies { totalCount edges { node { content parent { content } } } } } }`, { id: top }, moderator);
-    expect(replies.data!.comment).toEqual({ replies: { totalCount: 1, edges: [{ node: { content: 'hidden reply', parent: { content: 'hidden top comment' } } }] } });
+    const replies = await gql(
+      app,
+      `query($id: ID!) { comment(id: $id) { replies { totalCount edges { node { content parent { content } } } } } }`,
+      { id: top },
+      moderator,
+    );
+    expect(replies.data!.comment).toEqual({
+      replies: {
+        totalCount: 1,
+        edges: [{ node: { content: 'hidden reply', parent: { content: 'hidden top comment' } } }],
+      },
+    });
   });
 
   it('comment(id), node(id) and search hide them too', async () => {
     for (const caller of ['anonymous', stranger, commenter] as Caller[]) {
       for (const id of [top, reply]) {
-        expect((await gql(app, `query($id: ID!) { comment(id: $id) { content } }`, { id }, caller)).data).toEqual({ comment: null });
-        expect((await gql(app, `query($id: ID!) { node(id: $id) { id } }`, { id }, caller)).data).toEqual({ node: null });
+        expect((await gql(app, `query($id: ID!) { comment(id: $id) { content } }`, { id }, caller)).data).toEqual({
+          comment: null,
+        });
+        expect((await gql(app, `query($id: ID!) { node(id: $id) { id } }`, { id }, caller)).data).toEqual({
+          node: null,
+        });
       }
       const found = await gql(app, `{ search(query: "hidden", type: COMMENT) { __typename } }`, {}, caller);
       expect(found.data).toEqual({ search: [] });
@@ -180,16 +227,35 @@ describe('comments on posts the caller may not see', () => {
   });
 
   it('updateComment and deleteComment answer NOT_FOUND for them, as for a missing comment, and change nothing', async () => {
-    const update = await gql(app, `mutation($id: ID!) { updateComment(id: $id, input: { content: "edited" }) { content } }`, { id: top }, commenter);
+    const update = await gql(
+      app,
+      `mutation($id: ID!) { updateComment(id: $id, input: { content: "edited" }) { content } }`,
+      { id: top },
+      commenter,
+    );
     expect(update.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const byStranger = await gql(app, `mutation($id: ID!) { updateComment(id: $id, input: { content: "edited" }) { content } }`, { id: top }, stranger);
+    const byStranger = await gql(
+      app,
+      `mutation($id: ID!) { updateComment(id: $id, input: { content: "edited" }) { content } }`,
+      { id: top },
+      stranger,
+    );
     expect(byStranger.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const DELETE = `mutation($id: ID!) { deleteComment(id: $id) { success message deletedId } }`;
     const missing = await gql(app, DELETE, { id: toGlobalId('Comment', 987654321) }, stranger);
-    expect(missing.data!.deleteComment).toEqual({ success: false, message: expect.stringMatching(/not found/i), deletedId: null });
+    expect(missing.data!.deleteComment).toEqual({
+      success: false,
+      message: expect.stringMatching(/not found/i),
+      deletedId: null,
+    });
     const del = await gql(app, DELETE, { id: reply }, stranger);
     expect(del.data!.deleteComment).toEqual(missing.data!.deleteComment);
-    const stored = await gql(app, `query($id: ID!) { comment(id: $id) { content replies { totalCount } } }`, { id: top }, author);
+    const stored = await gql(
+      app,
+      `query($id: ID!) { comment(id: $id) { content replies { totalCount } } }`,
+      { id: top },
+      author,
+    );
     expect(stored.data!.comment).toEqual({ content: 'hidden top comment', replies: { totalCount: 1 } });
   });
 
@@ -203,7 +269,9 @@ describe('comments on posts the caller may not see', () => {
       const search = await gql(app, `{ search(query: "draft", type: POST) { __typename } }`, {}, caller);
       expect(search.data).toEqual({ search: [] });
       const posts = await gql(app, `{ posts(first: 50) { totalCount edges { node { title } } } }`, {}, caller);
-      expect((posts.data!.posts as { edges: { node: { title: string } }[] }).edges.map((e) => e.node.title)).not.toContain('Soon a draft');
+      expect(
+        (posts.data!.posts as { edges: { node: { title: string } }[] }).edges.map((e) => e.node.title),
+      ).not.toContain('Soon a draft');
     }
   });
 });

@@ -23,7 +23,11 @@ afterAll(async () => {
   await stopContent(app);
 });
 
-type Payload = { success: boolean; message: string | null; errors: { field: string; message: string; code: string | null }[] | null };
+type Payload = {
+  success: boolean;
+  message: string | null;
+  errors: { field: string; message: string; code: string | null }[] | null;
+};
 
 describe('REST rule 4: auth unreachable is 503 in the coded shape', () => {
   it.each([
@@ -58,44 +62,81 @@ describe('REST rule 2: changes to a post that does not exist are 404 {error}', (
 
 describe('GraphQL payload failures for ids that name nothing', () => {
   it('updateUser of an unknown user: success false, NOT_FOUND on id', async () => {
-    const q = 'mutation($id: ID!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success message errors { field message code } user { id } } }';
+    const q =
+      'mutation($id: ID!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { success message errors { field message code } user { id } } }';
     const res = await gql(app, q, { id: toGlobalId('User', 'ffffffffffffffffffffffff'), i: { name: 'Ghost' } }, admin);
     expect(res.errors).toBeUndefined();
-    expect(res.data!.updateUser).toMatchObject({ success: false, user: null, errors: [{ field: 'id', code: 'NOT_FOUND' }] });
+    expect(res.data!.updateUser).toMatchObject({
+      success: false,
+      user: null,
+      errors: [{ field: 'id', code: 'NOT_FOUND' }],
+    });
   });
 
   it('deletePost of an unknown post: DeleteResult success false with a message', async () => {
-    const res = await gql(app, 'mutation($id: ID!) { deletePost(id: $id) { success message deletedId } }', { id: toGlobalId('Post', 987654) }, admin);
+    const res = await gql(
+      app,
+      'mutation($id: ID!) { deletePost(id: $id) { success message deletedId } }',
+      { id: toGlobalId('Post', 987654) },
+      admin,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.deletePost).toEqual({ success: false, message: expect.any(String), deletedId: null });
   });
 
   it('deleteUser of an unknown user: DeleteResult success false with a message', async () => {
-    const res = await gql(app, 'mutation($id: ID!) { deleteUser(id: $id) { success message deletedId } }', { id: toGlobalId('User', 'ffffffffffffffffffffffff') }, admin);
+    const res = await gql(
+      app,
+      'mutation($id: ID!) { deleteUser(id: $id) { success message deletedId } }',
+      { id: toGlobalId('User', 'ffffffffffffffffffffffff') },
+      admin,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data!.deleteUser).toEqual({ success: false, message: expect.any(String), deletedId: null });
   });
 
   it('updatePost and deletePost without a caller: success false, UNAUTHORIZED, nothing changed', async () => {
-    const created = (await gql(app, 'mutation { createPost(input: { title: "Mine", content: "Body" }) { success post { id title } } }', {}, author)).data!.createPost as { post: { id: string } };
+    const created = (
+      await gql(
+        app,
+        'mutation { createPost(input: { title: "Mine", content: "Body" }) { success post { id title } } }',
+        {},
+        author,
+      )
+    ).data!.createPost as { post: { id: string } };
     const id = created.post.id;
-    const update = (await gql(app, 'mutation($id: ID!) { updatePost(id: $id, input: { title: "Anon" }) { success errors { field code } } }', { id })).data!.updatePost as Payload;
+    const update = (
+      await gql(
+        app,
+        'mutation($id: ID!) { updatePost(id: $id, input: { title: "Anon" }) { success errors { field code } } }',
+        { id },
+      )
+    ).data!.updatePost as Payload;
     expect(update).toEqual({ success: false, errors: [{ field: 'auth', code: 'UNAUTHORIZED' }] });
-    const del = (await gql(app, 'mutation($id: ID!) { deletePost(id: $id) { success message } }', { id })).data!.deletePost as Payload;
+    const del = (await gql(app, 'mutation($id: ID!) { deletePost(id: $id) { success message } }', { id })).data!
+      .deletePost as Payload;
     expect(del).toMatchObject({ success: false });
     const still = await gql(app, 'query($id: ID!) { post(id: $id) { title } }', { id }, author);
     expect(still.data).toEqual({ post: { title: 'Mine' } });
   });
 
   it('updateComment of an unknown comment and a reply to a comment of another post are top-level errors', async () => {
-    const update = await gql(app, 'mutation($id: ID!) { updateComment(id: $id, input: { content: "x" }) { id } }', { id: toGlobalId('Comment', 'ffffffffffffffffffffffff') }, author);
+    const update = await gql(
+      app,
+      'mutation($id: ID!) { updateComment(id: $id, input: { content: "x" }) { id } }',
+      { id: toGlobalId('Comment', 'ffffffffffffffffffffffff') },
+      author,
+    );
     expect(update.errors![0]!.extensions!.code).toBe('NOT_FOUND');
 
-    const publish = 'mutation($t: String!) { createPost(input: { title: $t, content: "Body", status: PUBLISHED }) { post { id } } }';
+    const publish =
+      'mutation($t: String!) { createPost(input: { title: $t, content: "Body", status: PUBLISHED }) { post { id } } }';
     const p1 = ((await gql(app, publish, { t: 'One' }, author)).data!.createPost as { post: { id: string } }).post.id;
     const p2 = ((await gql(app, publish, { t: 'Two' }, author)).data!.createPost as { post: { id: string } }).post.id;
     const create = 'mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }';
-    const c1 = (await gql(app, create, { i: { content: 'on one', postId: p1 } }, other)).data!.createComment as { id: string };
+    const c1 = (await gql(app, create, { i: { content: 'on one', postId: p1 } }, other)).data!.createComment as {
+      id: string;
+    };
     const before = await app.mongo.collection('comments').countDocuments();
     const crossed = await gql(app, create, { i: { content: 'reply elsewhere', postId: p2, parentId: c1.id } }, other);
     expect(crossed.data?.createComment ?? null).toBeNull();
@@ -104,8 +145,22 @@ describe('GraphQL payload failures for ids that name nothing', () => {
   });
 
   it("createComment on another user's draft: refused as if the post did not exist", async () => {
-    const draft = ((await gql(app, 'mutation { createPost(input: { title: "Draft", content: "Body" }) { post { id } } }', {}, author)).data!.createPost as { post: { id: string } }).post.id;
-    const res = await gql(app, 'mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }', { i: { content: 'peek', postId: draft } }, other);
+    const draft = (
+      (
+        await gql(
+          app,
+          'mutation { createPost(input: { title: "Draft", content: "Body" }) { post { id } } }',
+          {},
+          author,
+        )
+      ).data!.createPost as { post: { id: string } }
+    ).post.id;
+    const res = await gql(
+      app,
+      'mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }',
+      { i: { content: 'peek', postId: draft } },
+      other,
+    );
     expect(res.data?.createComment ?? null).toBeNull();
     expect(res.errors![0]!.extensions!.code).toBe('NOT_FOUND');
   });

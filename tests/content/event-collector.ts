@@ -21,7 +21,11 @@ export interface EventCollector {
 }
 
 export async function collectEvents(topicPrefix: string): Promise<EventCollector> {
-  const kafka = new Kafka({ clientId: 'content-tests', brokers: stackEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'content-tests',
+    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    logLevel: logLevel.NOTHING,
+  });
   const topics = Object.values(contentTopics(topicPrefix));
   const admin = kafka.admin();
   await admin.connect();

@@ -18,7 +18,12 @@ beforeAll(async () => {
   author = await seedUser(app, { name: 'Cost Author' });
   reader = await seedUser(app, { name: 'Cost Reader' });
   for (let i = 0; i < 6; i++) {
-    const res = await gql(app, CREATE_POST, { i: { title: i % 2 ? `needle ${i}` : `hay ${i}`, content: 'body', status: 'PUBLISHED' } }, author);
+    const res = await gql(
+      app,
+      CREATE_POST,
+      { i: { title: i % 2 ? `needle ${i}` : `hay ${i}`, content: 'body', status: 'PUBLISHED' } },
+      author,
+    );
     postIds.push((res.data!.createPost as { post: { id: string } }).post.id);
   }
 }, 120_000);
@@ -34,7 +39,10 @@ async function postsOperationsDuring(run: () => Promise<void>): Promise<number> 
 
 describe('query cost', () => {
   it('refuses a thousand aliased text-search counts with QUERY_TOO_COMPLEX, before touching the database', async () => {
-    const fields = Array.from({ length: 1000 }, (_, i) => `c${i}: posts(first: 0, filter: { search: "needle" }) { totalCount }`).join(' ');
+    const fields = Array.from(
+      { length: 1000 },
+      (_, i) => `c${i}: posts(first: 0, filter: { search: "needle" }) { totalCount }`,
+    ).join(' ');
     let res: Awaited<ReturnType<typeof gql>> | undefined;
     const operations = await postsOperationsDuring(async () => {
       res = await gql(app, `{ ${fields} }`, {}, reader);
@@ -52,7 +60,8 @@ describe('query cost', () => {
   });
 
   it('caps repeated selections at 30 aliases per operation', async () => {
-    const aliased = (n: number) => `query($id: ID!) { ${Array.from({ length: n }, (_, i) => `p${i}: post(id: $id) { id }`).join(' ')} }`;
+    const aliased = (n: number) =>
+      `query($id: ID!) { ${Array.from({ length: n }, (_, i) => `p${i}: post(id: $id) { id }`).join(' ')} }`;
     const atCap = await gql(app, aliased(31), { id: postIds[0] }, reader);
     expect(atCap.errors).toBeUndefined();
     expect(Object.keys(atCap.data!)).toHaveLength(31);
@@ -97,7 +106,9 @@ describe('GRAPHQL_MAX_COST', () => {
     const refused = await gql(small, search, {}, 'anonymous');
     expect(refused.status).toBe(400);
     expect(refused.errors![0]!.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 107, maxCost: 100 });
-    expect((await gql(small, '{ posts(first: 10) { edges { node { title } } } }', {}, 'anonymous')).errors).toBeUndefined();
+    expect(
+      (await gql(small, '{ posts(first: 10) { edges { node { title } } } }', {}, 'anonymous')).errors,
+    ).toBeUndefined();
     expect((await gql(app, search, {}, reader)).errors).toBeUndefined();
   });
 });

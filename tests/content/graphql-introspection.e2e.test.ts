@@ -24,17 +24,22 @@ describe.each<{ env: Record<string, string>; allowed: boolean }>([
   });
   afterAll(() => stopContent(app));
 
-  it(allowed ? 'answers introspection' : 'refuses introspection with GRAPHQL_VALIDATION_FAILED, and still answers queries', async () => {
-    const result = await introspect(app!);
-    if (allowed) {
-      expect(result.errors).toBeUndefined();
-      expect(result.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
-    } else {
-      expect(result.data ?? null).toBeNull();
-      expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-      expect(result.errors?.[0]?.message).toMatch(/introspection/i);
-    }
-    const plain = await gql(app!, '{ posts(first: 1) { totalCount } }');
-    expect(plain.errors).toBeUndefined();
-  });
+  it(
+    allowed
+      ? 'answers introspection'
+      : 'refuses introspection with GRAPHQL_VALIDATION_FAILED, and still answers queries',
+    async () => {
+      const result = await introspect(app!);
+      if (allowed) {
+        expect(result.errors).toBeUndefined();
+        expect(result.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+      } else {
+        expect(result.data ?? null).toBeNull();
+        expect(result.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+        expect(result.errors?.[0]?.message).toMatch(/introspection/i);
+      }
+      const plain = await gql(app!, '{ posts(first: 1) { totalCount } }');
+      expect(plain.errors).toBeUndefined();
+    },
+  );
 });

@@ -15,7 +15,10 @@ export interface RunningContent extends RunningApp {
 }
 
 /** Starts the built content app on a free port with its own database, Redis prefix and topics. */
-export async function startContent(extraEnv: Record<string, string> = {}, shared?: { db: string; topicPrefix: string; redisPrefix: string }): Promise<RunningContent> {
+export async function startContent(
+  extraEnv: Record<string, string> = {},
+  shared?: { db: string; topicPrefix: string; redisPrefix: string },
+): Promise<RunningContent> {
   const port = await freePort();
   const db = shared?.db ?? uniqueName('content');
   const topicPrefix = shared?.topicPrefix ?? `${uniqueName('ct')}.`;
@@ -57,7 +60,10 @@ export interface TestUser {
 }
 
 /** Profiles are normally created from auth accounts; tests that do not start auth insert them. */
-export async function seedUser(app: RunningContent, partial: Partial<TestUser> & { createdAt?: Date } = {}): Promise<TestUser> {
+export async function seedUser(
+  app: RunningContent,
+  partial: Partial<TestUser> & { createdAt?: Date } = {},
+): Promise<TestUser> {
   const id = partial.id ?? randomUUID().replace(/-/g, '').slice(0, 24);
   const user: TestUser = {
     id,
@@ -89,7 +95,10 @@ export async function identityHeader(caller: Caller): Promise<Record<string, str
   }
   const scope = 'scope' in caller && caller.scope !== undefined ? caller.scope : FULL_SCOPE;
   return {
-    [IDENTITY_HEADER]: await signIdentity({ sub: caller.id, roles: [caller.role], scope, method: 'bearer_jwt', clientId: 'platform' }, INTERNAL_SECRET),
+    [IDENTITY_HEADER]: await signIdentity(
+      { sub: caller.id, roles: [caller.role], scope, method: 'bearer_jwt', clientId: 'platform' },
+      INTERNAL_SECRET,
+    ),
   };
 }
 
@@ -107,7 +116,10 @@ export async function api(
   path: string,
   options: { caller?: Caller; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse> {
-  const headers: Record<string, string> = { ...(options.caller ? await identityHeader(options.caller) : {}), ...options.headers };
+  const headers: Record<string, string> = {
+    ...(options.caller ? await identityHeader(options.caller) : {}),
+    ...options.headers,
+  };
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
@@ -135,20 +147,41 @@ export interface GqlResult {
  * ClientError when the HTTP status is not 2xx or `data` is null; its `response` still carries the
  * status, data and errors, which is what the tests assert on.
  */
-export async function gql(app: { url: string }, query: string, variables: Record<string, unknown> = {}, caller: Caller = 'anonymous'): Promise<GqlResult> {
-  const client = new GraphQLClient(`${app.url}/graphql`, { headers: await identityHeader(caller), errorPolicy: 'all', fetch: globalThis.fetch });
+export async function gql(
+  app: { url: string },
+  query: string,
+  variables: Record<string, unknown> = {},
+  caller: Caller = 'anonymous',
+): Promise<GqlResult> {
+  const client = new GraphQLClient(`${app.url}/graphql`, {
+    headers: await identityHeader(caller),
+    errorPolicy: 'all',
+    fetch: globalThis.fetch,
+  });
   try {
     const res = await client.rawRequest<Record<string, unknown>>(query, variables);
-    return { status: res.status, data: res.data ?? null, ...(res.errors ? { errors: res.errors as unknown as GqlResult['errors'] } : {}) };
+    return {
+      status: res.status,
+      data: res.data ?? null,
+      ...(res.errors ? { errors: res.errors as unknown as GqlResult['errors'] } : {}),
+    };
   } catch (err) {
     if (!(err instanceof ClientError)) throw err;
-    const { status, data, errors } = err.response as { status: number; data?: Record<string, unknown> | null; errors?: GqlResult['errors'] };
+    const { status, data, errors } = err.response as {
+      status: number;
+      data?: Record<string, unknown> | null;
+      errors?: GqlResult['errors'];
+    };
     return { status, data: data ?? null, ...(errors ? { errors } : {}) };
   }
 }
 
 /** Polls `check` until it returns a value or the deadline passes. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -165,7 +198,15 @@ export async function startAuthApp(extraEnv: Record<string, string> = {}): Promi
   const url = `http://127.0.0.1:${port}`;
   const app = await startApp({
     app: 'auth',
-    env: { ...stackEnv(), PORT: String(port), MONGO_DB: db, INTERNAL_SECRET, PUBLIC_URL: url, LOG_LEVEL: 'warn', ...extraEnv },
+    env: {
+      ...stackEnv(),
+      PORT: String(port),
+      MONGO_DB: db,
+      INTERNAL_SECRET,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
     readyTimeoutMs: 60_000,
   });
   return { ...app, db };
@@ -203,7 +244,10 @@ export async function startEdge(): Promise<Edge> {
       // A test's stop does not wait out a WebSocket it left open (docs/gateway.md, "Shutdown").
       SHUTDOWN_GRACE_MS: '3000',
       // The edge's plan limits (free: 3 rps) are not what these tests are about.
-      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 200, concurrency: 20 }, anonymous: { rps: 200, concurrency: 20 } }),
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 200, concurrency: 20 },
+        anonymous: { rps: 200, concurrency: 20 },
+      }),
       LOG_LEVEL: 'warn',
     },
     readyTimeoutMs: 60_000,
@@ -221,6 +265,15 @@ export async function startEdge(): Promise<Edge> {
 }
 
 /** Sends a request with `Authorization: Bearer <token>` (or none) and parses the JSON answer. */
-export async function bearer(base: { url: string }, method: string, path: string, token: string | null, body?: unknown): Promise<ApiResponse> {
-  return api(base, method, path, { ...(body !== undefined ? { body } : {}), headers: token ? { authorization: `Bearer ${token}` } : {} });
+export async function bearer(
+  base: { url: string },
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<ApiResponse> {
+  return api(base, method, path, {
+    ...(body !== undefined ? { body } : {}),
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
 }

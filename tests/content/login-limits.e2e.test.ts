@@ -18,17 +18,33 @@ afterAll(async () => {
 });
 
 async function login(email: string, password: string) {
-  const res = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await identityHeader('anonymous')) }, body: JSON.stringify({ email, password }) });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+  const res = await fetch(`${app.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(await identityHeader('anonymous')) },
+    body: JSON.stringify({ email, password }),
+  });
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 it('429 with Retry-After after 5 wrong passwords, the same for an unknown email', async () => {
   const email = `limited.${Date.now()}@example.org`;
-  const registered = await api(app, 'POST', '/api/v1/auth/register', { caller: 'anonymous', body: { name: 'Limited', email, password: 'long enough pw' } });
+  const registered = await api(app, 'POST', '/api/v1/auth/register', {
+    caller: 'anonymous',
+    body: { name: 'Limited', email, password: 'long enough pw' },
+  });
   expect(registered.status).toBe(201);
   const ghost = `ghost.${Date.now()}@example.org`;
   for (let i = 0; i < 5; i++) {
-    for (const who of [email, ghost]) expect(await login(who, 'wrong password')).toEqual({ status: 401, retryAfter: null, body: { error: { code: 401, message: 'Invalid credentials.' } } });
+    for (const who of [email, ghost])
+      expect(await login(who, 'wrong password')).toEqual({
+        status: 401,
+        retryAfter: null,
+        body: { error: { code: 401, message: 'Invalid credentials.' } },
+      });
   }
   const known = await login(email, 'long enough pw');
   const unknown = await login(ghost, 'long enough pw');

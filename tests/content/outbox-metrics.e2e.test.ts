@@ -32,15 +32,23 @@ it('a post written is published once and counted under its topic, with its relay
   const created = await api(app, 'POST', '/api/v1/posts', { caller: user, body: { title: 'Counted', content: 'c' } });
   expect(created.status).toBe(201);
 
-  const after = await eventually(async () => {
-    const samples = await scrapeMetrics(metrics);
-    return sumOf(samples, 'content_outbox_published_total', { topic }) >= 1 ? samples : undefined;
-  }, 20_000, 'the post event counted as published');
+  const after = await eventually(
+    async () => {
+      const samples = await scrapeMetrics(metrics);
+      return sumOf(samples, 'content_outbox_published_total', { topic }) >= 1 ? samples : undefined;
+    },
+    20_000,
+    'the post event counted as published',
+  );
   expect(sumOf(after, 'content_outbox_published_total', { topic })).toBe(1);
   expect(sumOf(after, 'content_outbox_relay_delay_seconds_count')).toBe(delays + 1);
   expect(sumOf(after, 'content_outbox_relay_delay_seconds_sum')).toBeGreaterThan(0);
   // Published and deleted: nothing waits.
-  await eventually(async () => (sumOf(await scrapeMetrics(metrics), 'content_outbox_backlog_events') === 0 ? true : undefined), 20_000, 'an empty backlog');
+  await eventually(
+    async () => (sumOf(await scrapeMetrics(metrics), 'content_outbox_backlog_events') === 0 ? true : undefined),
+    20_000,
+    'an empty backlog',
+  );
 });
 
 it('with the relay off, every committed event waits in the backlog and none is counted as published', async () => {

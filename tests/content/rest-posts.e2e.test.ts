@@ -24,7 +24,9 @@ describe('identity', () => {
     const none = await api(app, 'GET', '/api/v1/posts');
     expect(none.status).toBe(401);
     expect(none.json).toEqual({ error: { code: 401, message: expect.any(String) } });
-    const forged = await api(app, 'GET', '/api/v1/posts', { headers: { 'x-platform-identity': 'eyJhbGciOiJub25lIn0.e30.' } });
+    const forged = await api(app, 'GET', '/api/v1/posts', {
+      headers: { 'x-platform-identity': 'eyJhbGciOiJub25lIn0.e30.' },
+    });
     expect(forged.status).toBe(401);
   });
 
@@ -35,7 +37,10 @@ describe('identity', () => {
   });
 
   it('requires content:write to create', async () => {
-    const res = await api(app, 'POST', '/api/v1/posts', { caller: { id: alice.id, role: 'USER', scope: 'content:read' }, body: { title: 't', content: 'c' } });
+    const res = await api(app, 'POST', '/api/v1/posts', {
+      caller: { id: alice.id, role: 'USER', scope: 'content:read' },
+      body: { title: 't', content: 'c' },
+    });
     expect(res.status).toBe(403);
     expect(res.json).toEqual({ error: expect.any(String) });
   });
@@ -45,7 +50,13 @@ describe('posts', () => {
   it('creates a post with author = caller, a slug, derived author_name, category and tags', async () => {
     const res = await api(app, 'POST', '/api/v1/posts', {
       caller: alice,
-      body: { title: 'Hello World!', content: 'First post', published: true, category: 'News', tags: ['TypeScript', { slug: 'node' }] },
+      body: {
+        title: 'Hello World!',
+        content: 'First post',
+        published: true,
+        category: 'News',
+        tags: ['TypeScript', { slug: 'node' }],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
@@ -58,7 +69,10 @@ describe('posts', () => {
       author: { id: alice.id, name: 'Alice Author' },
       author_name: 'Alice Author',
       category: { slug: 'news', name: 'News' },
-      tags: [{ slug: 'typescript', name: 'TypeScript' }, { slug: 'node', name: 'node' }],
+      tags: [
+        { slug: 'typescript', name: 'TypeScript' },
+        { slug: 'node', name: 'node' },
+      ],
     });
     expect(typeof res.json.createdAt).toBe('string');
     expect(typeof res.json.publishedAt).toBe('string');
@@ -75,14 +89,20 @@ describe('posts', () => {
     // A post whose title gives the slug the next colliding post would take with its id: that post
     // takes the id after it instead.
     const next = (b.json.id as number) + 2;
-    const c = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: `Same Title ${next}`, content: 'z' } });
+    const c = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: `Same Title ${next}`, content: 'z' },
+    });
     expect(c.json).toMatchObject({ id: next - 1, slug: `same-title-${next}` });
     const d = await api(app, 'POST', '/api/v1/posts', { caller: bob, body: { title: 'Same Title', content: 'w' } });
     expect(d.json).toMatchObject({ id: next + 1, slug: `same-title-${next + 1}` });
   });
 
   it('validation failures name the property', async () => {
-    const res = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { content: 5, published: 'yes', title: 'x'.repeat(256) } });
+    const res = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { content: 5, published: 'yes', title: 'x'.repeat(256) },
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({
       errors: {
@@ -101,7 +121,10 @@ describe('posts', () => {
     const res = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: { $gt: '' }, content: 'c' } });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ errors: { title: expect.any(String) } });
-    const extra = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 't', content: 'c', $where: '1' } });
+    const extra = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: 't', content: 'c', $where: '1' },
+    });
     expect(extra.status).toBe(400);
     expect(extra.json).toEqual({ errors: { $where: expect.any(String) } });
     expect(await app.mongo.collection('posts').countDocuments()).toBe(before);
@@ -114,7 +137,10 @@ describe('posts', () => {
     const array = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: [1, 2] });
     expect(array.status).toBe(400);
     expect(array.json).toEqual({ errors: { body: expect.any(String) } });
-    const huge = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 't', content: 'x'.repeat(600_000) } });
+    const huge = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: 't', content: 'x'.repeat(600_000) },
+    });
     expect(huge.status).toBe(413);
     expect(huge.json).toEqual({ error: { code: 413, message: 'Request body too large' } });
   });
@@ -126,7 +152,13 @@ describe('posts', () => {
       for (let i = 1; i <= 12; i++) {
         const r = await api(fresh, 'POST', '/api/v1/posts', {
           caller: author,
-          body: { title: `P${i}`, content: 'c', published: i % 4 !== 0, tags: i % 2 === 0 ? ['even'] : ['odd'], category: i <= 6 ? 'low' : 'high' },
+          body: {
+            title: `P${i}`,
+            content: 'c',
+            published: i % 4 !== 0,
+            tags: i % 2 === 0 ? ['even'] : ['odd'],
+            category: i <= 6 ? 'low' : 'high',
+          },
         });
         expect(r.status).toBe(201);
       }
@@ -164,13 +196,18 @@ describe('posts', () => {
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ errors: { [prop]: expect.any(String) } });
     }
-    const operatorLike = await api(app, 'GET', `/api/v1/posts?tag=${encodeURIComponent('{"$gt":""}')}`, { caller: alice });
+    const operatorLike = await api(app, 'GET', `/api/v1/posts?tag=${encodeURIComponent('{"$gt":""}')}`, {
+      caller: alice,
+    });
     expect(operatorLike.status).toBe(200);
     expect(operatorLike.json.data).toEqual([]);
   });
 
   it('hides unpublished posts except from their author and admins', async () => {
-    const draft = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 'Draft', content: 'secret' } });
+    const draft = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: 'Draft', content: 'secret' },
+    });
     const id = draft.json.id as number;
     expect(draft.json.published).toBe(false);
     expect((await api(app, 'GET', `/api/v1/posts/${id}`, { caller: bob })).json).toEqual({ error: 'Post not found' });
@@ -185,24 +222,48 @@ describe('posts', () => {
   });
 
   it('counts views on reads', async () => {
-    const post = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 'Viewed', content: 'c', published: true } });
+    const post = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: 'Viewed', content: 'c', published: true },
+    });
     await api(app, 'GET', `/api/v1/posts/${post.json.id as number}`, { caller: bob });
     const second = await api(app, 'GET', `/api/v1/posts/${post.json.id as number}`, { caller: bob });
     expect(second.json.viewCount).toBe(2);
   });
 
   it('PUT replaces, PATCH merges, publication sets publishedAt once and keeps status consistent', async () => {
-    const created = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 'Edit me', content: 'v1', tags: ['a'], category: 'c1' } });
+    const created = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: 'Edit me', content: 'v1', tags: ['a'], category: 'c1' },
+    });
     const id = created.json.id as number;
     expect(created.json.publishedAt).toBeNull();
     const patched = await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: alice, body: { published: true } });
     expect(patched.status).toBe(200);
-    expect(patched.json).toMatchObject({ title: 'Edit me', content: 'v1', published: true, status: 'PUBLISHED', tags: [{ slug: 'a' }], category: { slug: 'c1' } });
+    expect(patched.json).toMatchObject({
+      title: 'Edit me',
+      content: 'v1',
+      published: true,
+      status: 'PUBLISHED',
+      tags: [{ slug: 'a' }],
+      category: { slug: 'c1' },
+    });
     const firstPublishedAt = patched.json.publishedAt;
     expect(typeof firstPublishedAt).toBe('string');
-    const replaced = await api(app, 'PUT', `/api/v1/posts/${id}`, { caller: alice, body: { title: 'Replaced', content: 'v2' } });
+    const replaced = await api(app, 'PUT', `/api/v1/posts/${id}`, {
+      caller: alice,
+      body: { title: 'Replaced', content: 'v2' },
+    });
     expect(replaced.status).toBe(200);
-    expect(replaced.json).toMatchObject({ title: 'Replaced', content: 'v2', published: false, status: 'DRAFT', tags: [], category: null, slug: 'edit-me' });
+    expect(replaced.json).toMatchObject({
+      title: 'Replaced',
+      content: 'v2',
+      published: false,
+      status: 'DRAFT',
+      tags: [],
+      category: null,
+      slug: 'edit-me',
+    });
     const republished = await api(app, 'PATCH', `/api/v1/posts/${id}`, { caller: alice, body: { published: true } });
     expect(republished.json.publishedAt).toBe(firstPublishedAt);
     const putInvalid = await api(app, 'PUT', `/api/v1/posts/${id}`, { caller: alice, body: { title: 'only title' } });
@@ -213,10 +274,16 @@ describe('posts', () => {
   });
 
   it('only the author or an admin may update or delete: 403 otherwise', async () => {
-    const created = await api(app, 'POST', '/api/v1/posts', { caller: alice, body: { title: 'Owned', content: 'c', published: true } });
+    const created = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      body: { title: 'Owned', content: 'c', published: true },
+    });
     const id = created.json.id as number;
     for (const method of ['PUT', 'PATCH'] as const) {
-      const res = await api(app, method, `/api/v1/posts/${id}`, { caller: bob, body: { title: 'Hijack', content: 'x' } });
+      const res = await api(app, method, `/api/v1/posts/${id}`, {
+        caller: bob,
+        body: { title: 'Hijack', content: 'x' },
+      });
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ error: expect.any(String) });
     }

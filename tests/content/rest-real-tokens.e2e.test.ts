@@ -50,9 +50,19 @@ afterAll(async () => {
 
 describe('posts through the gateway with login tokens', () => {
   it('creates, reads, replaces, patches and deletes a post as its author', async () => {
-    const created = await bearer(edge.gateway, 'POST', '/api/v1/posts', alice.token, { title: 'Token Post', content: 'Body', published: true, tags: ['tokens'] });
+    const created = await bearer(edge.gateway, 'POST', '/api/v1/posts', alice.token, {
+      title: 'Token Post',
+      content: 'Body',
+      published: true,
+      tags: ['tokens'],
+    });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ title: 'Token Post', published: true, author: { id: alice.id, name: 'Alice Token' }, author_name: 'Alice Token' });
+    expect(created.json).toMatchObject({
+      title: 'Token Post',
+      published: true,
+      author: { id: alice.id, name: 'Alice Token' },
+      author_name: 'Alice Token',
+    });
     const id = created.json.id as number;
 
     const read = await bearer(edge.gateway, 'GET', `/api/v1/posts/${id}`, bob.token);
@@ -62,10 +72,19 @@ describe('posts through the gateway with login tokens', () => {
     expect(listed.status).toBe(200);
     expect((listed.json as Schemas['PostPage']).data.map((p) => p.id)).toEqual([id]);
 
-    const replaced = await bearer(edge.gateway, 'PUT', `/api/v1/posts/${id}`, alice.token, { title: 'Token Post Replaced', content: 'New body' });
+    const replaced = await bearer(edge.gateway, 'PUT', `/api/v1/posts/${id}`, alice.token, {
+      title: 'Token Post Replaced',
+      content: 'New body',
+    });
     expect(replaced.status).toBe(200);
     // PUT replaces: left-out `published` and `tags` go back to their defaults.
-    expect(replaced.json).toMatchObject({ id, title: 'Token Post Replaced', content: 'New body', published: false, tags: [] });
+    expect(replaced.json).toMatchObject({
+      id,
+      title: 'Token Post Replaced',
+      content: 'New body',
+      published: false,
+      tags: [],
+    });
     const patched = await bearer(edge.gateway, 'PATCH', `/api/v1/posts/${id}`, alice.token, { published: true });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ id, title: 'Token Post Replaced', content: 'New body', published: true });
@@ -79,7 +98,11 @@ describe('posts through the gateway with login tokens', () => {
   });
 
   it("another user's token gets 403 on PUT, PATCH and DELETE and changes nothing; an admin's token may delete", async () => {
-    const created = await bearer(edge.gateway, 'POST', '/api/v1/posts', alice.token, { title: 'Not Bob’s', content: 'Body', published: true });
+    const created = await bearer(edge.gateway, 'POST', '/api/v1/posts', alice.token, {
+      title: 'Not Bob’s',
+      content: 'Body',
+      published: true,
+    });
     expect(created.status).toBe(201);
     const id = created.json.id as number;
     for (const [method, body] of [

@@ -17,7 +17,12 @@ const run = promisify(execFile);
  */
 jest.setTimeout(1_200_000);
 
-const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'].join(',');
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+].join(',');
 const OUT = path.resolve(__dirname, '../../.stack/contract');
 
 let platform: Platform;
@@ -29,26 +34,75 @@ let adminClient: { client_id: string; client_secret: string };
 /** A confidential client of the platform's auth, made by the admin CLI (as operators make them). */
 async function createClient(scope: string): Promise<{ client_id: string; client_secret: string }> {
   const cli = path.resolve(__dirname, '../../apps/auth/dist/cli/main.js');
-  const args = ['clients:create', '--name', `schemathesis ${scope}`, '--type', 'confidential', '--grant', 'client_credentials', '--scope', scope];
+  const args = [
+    'clients:create',
+    '--name',
+    `schemathesis ${scope}`,
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    scope,
+  ];
   const { stdout } = await run(process.execPath, [cli, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...stackEnv(),
+      MONGO_DB: platform.authDb,
+      INTERNAL_SECRET,
+      PUBLIC_URL: platform.publicUrl,
+    },
     timeout: 60_000,
   });
   return JSON.parse(stdout) as { client_id: string; client_secret: string };
 }
 
 /** Runs schemathesis on one document; resolves to its exit code and what it printed. */
-async function schemathesis(name: string, document: ApiDocument, auth: string[], maxExamples: number): Promise<{ code: number; output: string }> {
+async function schemathesis(
+  name: string,
+  document: ApiDocument,
+  auth: string[],
+  maxExamples: number,
+): Promise<{ code: number; output: string }> {
   mkdirSync(OUT, { recursive: true });
   const file = path.join(OUT, `${name}.json`);
   writeFileSync(file, JSON.stringify(document, null, 2));
-  const args = ['--no-color', 'run', file, '--url', platform.publicUrl, '--checks', CHECKS, '--max-examples', String(maxExamples), '--phases', 'examples,coverage,fuzzing', '--seed', '1', '--workers', '1', '--request-timeout', '60', '--output-sanitize', 'false', ...auth];
+  const args = [
+    '--no-color',
+    'run',
+    file,
+    '--url',
+    platform.publicUrl,
+    '--checks',
+    CHECKS,
+    '--max-examples',
+    String(maxExamples),
+    '--phases',
+    'examples,coverage,fuzzing',
+    '--seed',
+    '1',
+    '--workers',
+    '1',
+    '--request-timeout',
+    '60',
+    '--output-sanitize',
+    'false',
+    ...auth,
+  ];
   try {
-    const { stdout, stderr } = await run(SCHEMATHESIS, args, { timeout: 900_000, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(SCHEMATHESIS, args, {
+      timeout: 900_000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
+    });
     return { code: 0, output: stdout + stderr };
   } catch (err) {
     const failed = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    };
   }
 }
 
@@ -85,34 +139,76 @@ describe('schemathesis finds no server error and no response that departs from t
   it('content API (a signed-in user’s access token)', async () => {
     const result = await schemathesis('content', contentOpenApi(), ['--header', `Authorization: Bearer ${token}`], 20);
     console.log(`schemathesis, content API:\n${summary(result.output)}`);
-    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({ code: 0, output: '' });
+    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
+      code: 0,
+      output: '',
+    });
   });
 
   it('auth API (a client authenticated with client_secret_basic)', async () => {
-    const result = await schemathesis('auth', authOpenApi(), ['--auth', `${client.client_id}:${client.client_secret}`], 20);
+    const result = await schemathesis(
+      'auth',
+      authOpenApi(),
+      ['--auth', `${client.client_id}:${client.client_secret}`],
+      20,
+    );
     console.log(`schemathesis, auth API:\n${summary(result.output)}`);
-    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({ code: 0, output: '' });
+    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
+      code: 0,
+      output: '',
+    });
   });
 
   it('auth API, administration (a client’s own access token with the admin scope)', async () => {
     const issued = await fetch(`${platform.publicUrl}/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${adminClient.client_id}:${adminClient.client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${adminClient.client_id}:${adminClient.client_secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials&scope=admin',
     });
     expect(issued.status).toBe(200);
     const { access_token: adminToken } = (await issued.json()) as { access_token: string };
     // Not key rotation and retirement: rotating twice or retiring the signing key ends the token's life
     // (tests/contract/auth-document.e2e.test.ts calls both).
-    const result = await schemathesis('auth-admin', authOpenApi(), ['--include-tag', 'Administration', '--exclude-operation-id', 'rotateKey', '--exclude-operation-id', 'retireKey', '--header', `Authorization: Bearer ${adminToken}`], 20);
+    const result = await schemathesis(
+      'auth-admin',
+      authOpenApi(),
+      [
+        '--include-tag',
+        'Administration',
+        '--exclude-operation-id',
+        'rotateKey',
+        '--exclude-operation-id',
+        'retireKey',
+        '--header',
+        `Authorization: Bearer ${adminToken}`,
+      ],
+      20,
+    );
     console.log(`schemathesis, auth API administration:\n${summary(result.output)}`);
-    if (result.code !== 0) console.log(platform.auth.output().split('\n').filter((line) => line.includes('"level":50')).join('\n').slice(-6000));
-    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({ code: 0, output: '' });
+    if (result.code !== 0)
+      console.log(
+        platform.auth
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"level":50'))
+          .join('\n')
+          .slice(-6000),
+      );
+    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
+      code: 0,
+      output: '',
+    });
   });
 
   it('speech API (an API key)', async () => {
     const result = await schemathesis('speech', speechOpenApi(), ['--header', `xi-api-key: ${apiKey}`], 10);
     console.log(`schemathesis, speech API:\n${summary(result.output)}`);
-    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({ code: 0, output: '' });
+    expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
+      code: 0,
+      output: '',
+    });
   });
 });

@@ -26,7 +26,10 @@ let validator: OpenApiValidator;
 
 type Answer = { status: number; headers: Headers; body: unknown; bytes: Buffer };
 
-async function call(path: string, init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: FormData } = {}): Promise<Answer> {
+async function call(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: FormData } = {},
+): Promise<Answer> {
   const method = init.method ?? (init.json !== undefined || init.form ? 'POST' : 'GET');
   const res = await fetch(`${gateway}${path}`, {
     method,
@@ -44,10 +47,14 @@ async function call(path: string, init: { method?: string; headers?: Record<stri
     body = JSON.parse(bytes.toString('utf8')) as unknown;
     validator.assertConforms(request, { status: res.status, contentType, body });
   } else if (type === 'application/x-ndjson') {
-    const lines = bytes.toString('utf8').split('\n').filter((line) => line !== '');
+    const lines = bytes
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '');
     expect(lines.length).toBeGreaterThan(0);
     body = lines.map((line) => JSON.parse(line) as unknown);
-    for (const line of body as unknown[]) validator.assertConforms(request, { status: res.status, contentType, body: line });
+    for (const line of body as unknown[])
+      validator.assertConforms(request, { status: res.status, contentType, body: line });
   } else {
     validator.assertConforms(request, { status: res.status, contentType, body: bytes.length === 0 ? undefined : '' });
   }
@@ -89,28 +96,68 @@ describe('the speech API answers as its OpenAPI document says', () => {
     expect(whole.headers.get('content-type')).toBe('audio/mpeg');
     historyId = whole.headers.get('history-item-id')!;
     expect(historyId).toBeTruthy();
-    expect((await call('/v1/text-to-speech/nobody', { headers: withKey(), json: { text: 'Hello.' } })).status).toBe(404);
+    expect((await call('/v1/text-to-speech/nobody', { headers: withKey(), json: { text: 'Hello.' } })).status).toBe(
+      404,
+    );
 
-    const streamed = await call(`/v1/text-to-speech/${RACHEL}/stream?output_format=pcm_16000`, { headers: withKey(), json: { text: 'One. Two.' } });
+    const streamed = await call(`/v1/text-to-speech/${RACHEL}/stream?output_format=pcm_16000`, {
+      headers: withKey(),
+      json: { text: 'One. Two.' },
+    });
     expect([streamed.status, streamed.headers.get('content-type')]).toEqual([200, 'audio/pcm;rate=16000']);
-    expect(detailStatus(await call(`/v1/text-to-speech/${RACHEL}/stream`, { headers: withKey(), json: { text: '   ' } }))).toBe('bad_request');
+    expect(
+      detailStatus(await call(`/v1/text-to-speech/${RACHEL}/stream`, { headers: withKey(), json: { text: '   ' } })),
+    ).toBe('bad_request');
 
-    const timed = await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, { headers: withKey(), json: { text: 'Hi, you.' } });
+    const timed = await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, {
+      headers: withKey(),
+      json: { text: 'Hi, you.' },
+    });
     expect(timed.status).toBe(200);
     expect((timed.body as { alignment: { characters: string[] } }).alignment.characters.join('')).toBe('Hi, you.');
     // A language whose eSpeak NG voice is named by its code is timed too (it was a 502 once).
-    expect((await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, { headers: withKey(), json: { text: 'Hello 0.', language_code: 'en-GB' } })).status).toBe(200);
-    expect(detailStatus(await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, { headers: withKey(), json: { text: 'Hi.', model_id: 'nope' } }))).toBe('model_not_found');
+    expect(
+      (
+        await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, {
+          headers: withKey(),
+          json: { text: 'Hello 0.', language_code: 'en-GB' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      detailStatus(
+        await call(`/v1/text-to-speech/${RACHEL}/with-timestamps`, {
+          headers: withKey(),
+          json: { text: 'Hi.', model_id: 'nope' },
+        }),
+      ),
+    ).toBe('model_not_found');
 
-    const lines = await call(`/v1/text-to-speech/${RACHEL}/stream/with-timestamps`, { headers: withKey(), json: { text: 'First. Second.' } });
+    const lines = await call(`/v1/text-to-speech/${RACHEL}/stream/with-timestamps`, {
+      headers: withKey(),
+      json: { text: 'First. Second.' },
+    });
     expect(lines.status).toBe(200);
     expect((lines.body as unknown[]).length).toBeGreaterThan(0);
-    expect((await call(`/v1/text-to-speech/${RACHEL}/stream/with-timestamps`, { headers: withKey(), json: { text: 'Hi.', output_format: 'mp3_1_1' } })).status).toBe(400);
+    expect(
+      (
+        await call(`/v1/text-to-speech/${RACHEL}/stream/with-timestamps`, {
+          headers: withKey(),
+          json: { text: 'Hi.', output_format: 'mp3_1_1' },
+        })
+      ).status,
+    ).toBe(400);
 
     // A key made for reading only may not synthesise: 403 `unauthorized`.
-    const reader = await call('/v1/api-keys', { headers: withToken(), json: { name: 'reader', scopes: ['speech:read'] } });
+    const reader = await call('/v1/api-keys', {
+      headers: withToken(),
+      json: { name: 'reader', scopes: ['speech:read'] },
+    });
     const readOnly = (reader.body as { key: string }).key;
-    const refused = await call(`/v1/text-to-speech/${RACHEL}`, { headers: { 'xi-api-key': readOnly }, json: { text: 'Hello.' } });
+    const refused = await call(`/v1/text-to-speech/${RACHEL}`, {
+      headers: { 'xi-api-key': readOnly },
+      json: { text: 'Hello.' },
+    });
     expect([refused.status, detailStatus(refused)]).toEqual([403, 'unauthorized']);
   });
 
@@ -138,7 +185,11 @@ describe('the speech API answers as its OpenAPI document says', () => {
 
     const form = new FormData();
     form.append('name', 'Contract voice');
-    form.append('files', new Blob([new Uint8Array(espeakWav(REFERENCE_TEXT, 'en+m3', 30))], { type: 'audio/wav' }), 'me.wav');
+    form.append(
+      'files',
+      new Blob([new Uint8Array(espeakWav(REFERENCE_TEXT, 'en+m3', 30))], { type: 'audio/wav' }),
+      'me.wav',
+    );
     const added = await call('/v1/voices/add', { headers: withKey(), form });
     expect(added.status).toBe(200);
     const voiceId = (added.body as { voice_id: string }).voice_id;
@@ -158,8 +209,12 @@ describe('the speech API answers as its OpenAPI document says', () => {
 
     expect((await call(`/v1/voices/${voiceId}/settings`, { headers: withKey() })).status).toBe(200);
     expect((await call('/v1/voices/nobody/settings', { headers: withKey() })).status).toBe(404);
-    expect((await call(`/v1/voices/${voiceId}/settings/edit`, { headers: withKey(), json: { stability: 0.3 } })).status).toBe(200);
-    expect((await call(`/v1/voices/${voiceId}/settings/edit`, { headers: withKey(), json: { stability: 2 } })).status).toBe(400);
+    expect(
+      (await call(`/v1/voices/${voiceId}/settings/edit`, { headers: withKey(), json: { stability: 0.3 } })).status,
+    ).toBe(200);
+    expect(
+      (await call(`/v1/voices/${voiceId}/settings/edit`, { headers: withKey(), json: { stability: 2 } })).status,
+    ).toBe(400);
 
     const sample = await call(`/v1/voices/${voiceId}/samples/${sampleId}/audio`, { headers: withKey() });
     expect([sample.status, sample.headers.get('content-type')]).toEqual([200, 'audio/wav']);
@@ -171,7 +226,10 @@ describe('the speech API answers as its OpenAPI document says', () => {
 
   it('history: list, get, audio, download, delete', async () => {
     // The worker records the item when its job ends.
-    await eventually(async () => (await call(`/v1/history/${historyId}`, { headers: withKey() })).status === 200, 30_000);
+    await eventually(
+      async () => (await call(`/v1/history/${historyId}`, { headers: withKey() })).status === 200,
+      30_000,
+    );
     expect((await call('/v1/history?pageSize=2', { headers: withKey() })).status).toBe(200);
     expect((await call('/v1/history?pageSize=0', { headers: withKey() })).status).toBe(400);
     expect((await call('/v1/history/unknown-item', { headers: withKey() })).status).toBe(404);
@@ -180,7 +238,9 @@ describe('the speech API answers as its OpenAPI document says', () => {
     expect([audio.status, audio.headers.get('content-type')]).toEqual([200, 'audio/mpeg']);
     expect((await call('/v1/history/unknown-item/audio', { headers: withKey() })).status).toBe(404);
 
-    expect((await call('/v1/history/download', { headers: withKey(), json: { history_item_ids: [historyId] } })).status).toBe(200);
+    expect(
+      (await call('/v1/history/download', { headers: withKey(), json: { history_item_ids: [historyId] } })).status,
+    ).toBe(200);
     expect((await call('/v1/history/download', { headers: withKey(), json: {} })).status).toBe(400);
 
     expect((await call(`/v1/history/${historyId}`, { method: 'DELETE', headers: withKey() })).status).toBe(200);
@@ -215,7 +275,9 @@ describe('the speech API answers as its OpenAPI document says', () => {
         .filter((method) => method !== 'parameters')
         .map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const missing = operations.filter((operation) => !(exercised.get(operation)?.has('success') && exercised.get(operation)?.has('error')));
+    const missing = operations.filter(
+      (operation) => !(exercised.get(operation)?.has('success') && exercised.get(operation)?.has('error')),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -15,7 +15,14 @@ describe('the speech API document’s examples', () => {
         Object.entries(operation.responses ?? {}).flatMap(([status, response]) =>
           Object.entries(response.content ?? {})
             .filter(([, media]) => media.example !== undefined)
-            .map(([type, media]) => ({ name: `${method.toUpperCase()} ${path} ${status} ${type}`, method, path, status: Number(status), type, example: media.example })),
+            .map(([type, media]) => ({
+              name: `${method.toUpperCase()} ${path} ${status} ${type}`,
+              method,
+              path,
+              status: Number(status),
+              type,
+              example: media.example,
+            })),
         ),
       ),
   );
@@ -33,6 +40,11 @@ describe('the speech API document’s examples', () => {
   });
 
   it.each(examples.map((e) => [e.name, e] as const))('%s conforms', (_name, e) => {
-    expect(validator.problems({ method: e.method, path: e.path }, { status: e.status, contentType: e.type, body: e.example })).toEqual([]);
+    expect(
+      validator.problems(
+        { method: e.method, path: e.path },
+        { status: e.status, contentType: e.type, body: e.example },
+      ),
+    ).toEqual([]);
   });
 });

@@ -22,12 +22,19 @@ export function speechPathTemplate(path: string): string | null {
   return templates.find(({ pattern }) => pattern.test(path))?.template ?? null;
 }
 
-function requestOf(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): { url: URL; method: string } {
+function requestOf(
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+): { url: URL; method: string } {
   if (input instanceof Request) return { url: new URL(input.url), method: init?.method ?? input.method };
   return { url: new URL(String(input)), method: init?.method ?? 'GET' };
 }
 
-async function check(v: OpenApiValidator, request: { method: string; path: string }, response: Response): Promise<void> {
+async function check(
+  v: OpenApiValidator,
+  request: { method: string; path: string },
+  response: Response,
+): Promise<void> {
   const contentType = response.headers.get('content-type');
   const type = contentType?.split(';')[0]!.trim().toLowerCase() ?? '';
   if (type === 'application/x-ndjson') return;
@@ -37,7 +44,9 @@ async function check(v: OpenApiValidator, request: { method: string; path: strin
     try {
       body = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new Error(`${request.method} ${request.path} answered ${response.status} with Content-Type ${contentType} but a body that is not JSON: ${text.slice(0, 200)}`);
+      throw new Error(
+        `${request.method} ${request.path} answered ${response.status} with Content-Type ${contentType} but a body that is not JSON: ${text.slice(0, 200)}`,
+      );
     }
     v.assertConforms(request, { status: response.status, contentType, body });
     return;
@@ -58,7 +67,13 @@ export function checkSpeechResponses(origin: string): () => void {
     globalThis.fetch = async (input, init) => {
       const response = await inner(input, init);
       const { url, method } = requestOf(input, init);
-      if (origins.has(url.origin) && method !== 'HEAD' && method !== 'OPTIONS' && /^\/v[12]\//.test(url.pathname) && speechPathTemplate(url.pathname) !== null) {
+      if (
+        origins.has(url.origin) &&
+        method !== 'HEAD' &&
+        method !== 'OPTIONS' &&
+        /^\/v[12]\//.test(url.pathname) &&
+        speechPathTemplate(url.pathname) !== null
+      ) {
         await check(v, { method, path: url.pathname }, response);
       }
       return response;

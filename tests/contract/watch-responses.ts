@@ -22,7 +22,10 @@ function operationsOf(document: ApiDocument): string[] {
   );
 }
 
-function requestOf(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): { url: URL; method: string } {
+function requestOf(
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+): { url: URL; method: string } {
   if (input instanceof Request) return { url: new URL(input.url), method: init?.method ?? input.method };
   return { url: new URL(String(input)), method: init?.method ?? 'GET' };
 }
@@ -35,7 +38,12 @@ function requestOf(input: Parameters<typeof fetch>[0], init: Parameters<typeof f
 export function watchResponses(origin: string, document: ApiDocument): ResponseWatch {
   const validator = openApiValidator(document);
   const inner = globalThis.fetch;
-  const watch: ResponseWatch = { seen: new Set(), operations: operationsOf(document), problems: [], stop: () => (globalThis.fetch = inner) };
+  const watch: ResponseWatch = {
+    seen: new Set(),
+    operations: operationsOf(document),
+    problems: [],
+    stop: () => (globalThis.fetch = inner),
+  };
   globalThis.fetch = async (input, init) => {
     const response = await inner(input, init);
     const { url, method } = requestOf(input, init);
@@ -44,7 +52,9 @@ export function watchResponses(origin: string, document: ApiDocument): ResponseW
     if (operation !== null) {
       watch.seen.add(operation);
       const found = validator.problems(request, await observe(response.clone()));
-      watch.problems.push(...found.map((problem) => `${method} ${url.pathname}${url.search} -> ${response.status}: ${problem}`));
+      watch.problems.push(
+        ...found.map((problem) => `${method} ${url.pathname}${url.search} -> ${response.status}: ${problem}`),
+      );
     }
     return response;
   };

@@ -40,11 +40,18 @@ interface CheckResult {
 
 async function deployCheck(...args: string[]): Promise<CheckResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [SCRIPT, ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 1_200_000 });
+    const { stdout, stderr } = await run(process.execPath, [SCRIPT, ...args], {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 1_200_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (err) {
     const failed = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    };
   }
 }
 
@@ -106,7 +113,16 @@ describe('deploy/helm/platform', () => {
     expect(output).toContain('1 chart(s) linted, 0 chart(s) failed');
     expect(summary(output)).toEqual({ valid: RESOURCES, invalid: 0, errors: 0 });
     expect(code).toBe(0);
-    for (const kind of ['Deployment', 'Service', 'Secret', 'ConfigMap', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'ScaledObject', 'NetworkPolicy']) {
+    for (const kind of [
+      'Deployment',
+      'Service',
+      'Secret',
+      'ConfigMap',
+      'PodDisruptionBudget',
+      'HorizontalPodAutoscaler',
+      'ScaledObject',
+      'NetworkPolicy',
+    ]) {
       expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
     }
   });
@@ -155,31 +171,59 @@ describe('deploy/helm/platform', () => {
   });
 
   it('with monitoring.enabled: ServiceMonitors (gateway, auth, content), a PodMonitor (workers) and the speech-stream PrometheusRule, valid against the Prometheus Operator schemas', async () => {
-    expect((await render()).filter((m) => ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'].includes(m.kind))).toEqual([]);
+    expect((await render()).filter((m) => ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'].includes(m.kind))).toEqual(
+      [],
+    );
     const { code, output } = await deployCheck('--set', 'monitoring.enabled=true');
     expect(summary(output)).toEqual({ valid: MONITORED_RESOURCES, invalid: 0, errors: 0 });
     expect(code).toBe(0);
-    for (const kind of ['ServiceMonitor', 'PodMonitor', 'PrometheusRule']) expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
+    for (const kind of ['ServiceMonitor', 'PodMonitor', 'PrometheusRule'])
+      expect(output).toMatch(new RegExp(`^Valid\\s+${kind} `, 'm'));
 
-    const manifests = await render('--set', 'monitoring.enabled=true', '--set', 'gateway.env.SPEECH_QUEUE_WAIT_MS=8000');
+    const manifests = await render(
+      '--set',
+      'monitoring.enabled=true',
+      '--set',
+      'gateway.env.SPEECH_QUEUE_WAIT_MS=8000',
+    );
     const monitors = manifests.filter((m) => m.kind === 'ServiceMonitor').map((m) => m.metadata.name);
     expect(monitors.sort()).toEqual(SERVED.map((s) => resourceOf(s.name)).sort());
     // Each ServiceMonitor finds a Service that exposes the metrics port (the app Services do not).
     for (const app of SERVED.map((s) => s.name)) {
       const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === `platform-${app}-metrics`)!;
-      expect((service.spec as { ports: { name: string; targetPort: string }[] }).ports).toEqual([expect.objectContaining({ name: 'metrics', targetPort: 'metrics' })]);
+      expect((service.spec as { ports: { name: string; targetPort: string }[] }).ports).toEqual([
+        expect.objectContaining({ name: 'metrics', targetPort: 'metrics' }),
+      ]);
     }
     const podMonitors = manifests.filter((m) => m.kind === 'PodMonitor');
-    const component = (m: Manifest) => (m.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels['app.kubernetes.io/component'];
+    const component = (m: Manifest) =>
+      (m.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels[
+        'app.kubernetes.io/component'
+      ];
     expect(podMonitors.map(component)).toEqual(UNSERVED.map((s) => s.name));
 
     // The chart's rules are deploy/prometheus/alerts.yml's speech-streams group; the queue age follows SPEECH_QUEUE_WAIT_MS / 2.
     type Rules = { groups: { name: string; rules: { alert: string; expr: string; for?: string }[] }[] };
-    const plain = (parse(fs.readFileSync(path.join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as Rules).groups.find((g) => g.name === 'speech-streams')!;
+    const plain = (
+      parse(fs.readFileSync(path.join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as Rules
+    ).groups.find((g) => g.name === 'speech-streams')!;
     const chart = (manifests.find((m) => m.kind === 'PrometheusRule')!.spec as Rules).groups[0]!;
-    const shape = (rules: Rules['groups'][number]['rules']) => rules.map((r) => ({ alert: r.alert, expr: r.expr, for: r.for }));
-    expect(shape(chart.rules)).toEqual(shape(plain.rules).map((r) => (r.alert === 'SynthesisQueueOldestWait' ? { ...r, expr: r.expr.replace('> 2.5', '> 4') } : r)));
-    expect(chart.rules.map((r) => r.alert)).toEqual(expect.arrayContaining(['SpeechStreamUnderruns', 'SynthesisQueueOldestWait', 'SynthesisTakeovers', 'SpeechRequestsRefused', 'SynthesisJobsFailing']));
+    const shape = (rules: Rules['groups'][number]['rules']) =>
+      rules.map((r) => ({ alert: r.alert, expr: r.expr, for: r.for }));
+    expect(shape(chart.rules)).toEqual(
+      shape(plain.rules).map((r) =>
+        r.alert === 'SynthesisQueueOldestWait' ? { ...r, expr: r.expr.replace('> 2.5', '> 4') } : r,
+      ),
+    );
+    expect(chart.rules.map((r) => r.alert)).toEqual(
+      expect.arrayContaining([
+        'SpeechStreamUnderruns',
+        'SynthesisQueueOldestWait',
+        'SynthesisTakeovers',
+        'SpeechRequestsRefused',
+        'SynthesisJobsFailing',
+      ]),
+    );
   });
 
   it('refuses a ServiceMonitor and a PrometheusRule with a misspelt field (the vendored Prometheus Operator schemas are enforced)', async () => {
@@ -225,7 +269,10 @@ describe('deploy/helm/platform', () => {
         '  resources: { requests: { cpu: 250m, memory: 256Mi }, limits: { cpu: "1", memory: 512Mi } }',
         '  pdb: { maxUnavailable: 1 }',
       ];
-      const values = writeManifest('added-values.yaml', [...block('billing', 'billing', 8084), ...block('ledgerWorker', 'ledger-worker', 8085)].join('\n'));
+      const values = writeManifest(
+        'added-values.yaml',
+        [...block('billing', 'billing', 8084), ...block('ledgerWorker', 'ledger-worker', 8085)].join('\n'),
+      );
       const args = ['--chart', chart, '--values', values, '--set', 'monitoring.enabled=true'];
 
       const { code, output } = await deployCheck(...args);
@@ -234,7 +281,11 @@ describe('deploy/helm/platform', () => {
       expect(code).toBe(0);
 
       const manifests = await render(...args);
-      const kindsOf = (app: string) => manifests.filter((m) => m.metadata.name.startsWith(`platform-${app}`)).map((m) => `${m.kind} ${m.metadata.name}`).sort();
+      const kindsOf = (app: string) =>
+        manifests
+          .filter((m) => m.metadata.name.startsWith(`platform-${app}`))
+          .map((m) => `${m.kind} ${m.metadata.name}`)
+          .sort();
       expect(kindsOf('billing')).toEqual([
         'Deployment platform-billing',
         'NetworkPolicy platform-billing',
@@ -243,15 +294,29 @@ describe('deploy/helm/platform', () => {
         'Service platform-billing-metrics',
         'ServiceMonitor platform-billing',
       ]);
-      expect(kindsOf('ledger-worker')).toEqual(['Deployment platform-ledger-worker', 'NetworkPolicy platform-ledger-worker', 'PodDisruptionBudget platform-ledger-worker', 'PodMonitor platform-ledger-worker']);
+      expect(kindsOf('ledger-worker')).toEqual([
+        'Deployment platform-ledger-worker',
+        'NetworkPolicy platform-ledger-worker',
+        'PodDisruptionBudget platform-ledger-worker',
+        'PodMonitor platform-ledger-worker',
+      ]);
       // internal: a ClusterIP on its port, open over HTTP to this release's pods only.
       const service = manifests.find((m) => m.kind === 'Service' && m.metadata.name === 'platform-billing')!;
-      expect(service.spec).toMatchObject({ type: 'ClusterIP', ports: [{ name: 'http', port: 8084, targetPort: 'http' }] });
+      expect(service.spec).toMatchObject({
+        type: 'ClusterIP',
+        ports: [{ name: 'http', port: 8084, targetPort: 'http' }],
+      });
       type Rule = { from?: unknown[]; ports: { port: string }[] };
       const policy = manifests.find((m) => m.kind === 'NetworkPolicy' && m.metadata.name === 'platform-billing')!;
       const http = (policy.spec as { ingress: Rule[] }).ingress.find((r) => r.ports.some((p) => p.port === 'http'));
-      expect(http?.from).toContainEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' } } });
-      expect(containerOf(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'platform-billing')!).ports).toEqual([
+      expect(http?.from).toContainEqual({
+        podSelector: {
+          matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' },
+        },
+      });
+      expect(
+        containerOf(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === 'platform-billing')!).ports,
+      ).toEqual([
         { name: 'http', containerPort: 8084 },
         { name: 'metrics', containerPort: 9464 },
       ]);
@@ -281,11 +346,15 @@ describe('deploy/helm/platform', () => {
       // The environment the pod gets, as the app's own configuration reads it: every value valid.
       const env: Record<string, string> = {
         ...configMap.data,
-        ...Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])),
+        ...Object.fromEntries(
+          Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+        ),
         ...Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? ''])),
       };
       const parsed = z.object(shape).safeParse(env);
-      expect(parsed.success ? [] : parsed.error.issues.map((i) => `${name} ${i.path.join('.')}: ${i.message}`)).toEqual([]);
+      expect(parsed.success ? [] : parsed.error.issues.map((i) => `${name} ${i.path.join('.')}: ${i.message}`)).toEqual(
+        [],
+      );
     }
   });
 
@@ -312,7 +381,9 @@ describe('deploy/helm/platform', () => {
     });
     const worker = containerOf(deployments.find((d) => d.metadata.name === 'platform-synthesis-worker')!);
     const setting = (name: string) => Number(worker.env?.find((e) => e.name === name)?.value);
-    expect(setting('WORKER_CONCURRENCY') * setting('NEURAL_INFERENCE_THREADS')).toBe(Number(worker.resources.requests.cpu));
+    expect(setting('WORKER_CONCURRENCY') * setting('NEURAL_INFERENCE_THREADS')).toBe(
+      Number(worker.resources.requests.cpu),
+    );
 
     const services = manifests.filter((m) => m.kind === 'Service');
     expect(services.map((s) => s.metadata.name).sort()).toEqual(SERVED.map((s) => resourceOf(s.name)).sort());
@@ -331,18 +402,31 @@ describe('deploy/helm/platform', () => {
     for (const policy of policies) {
       const rules = (policy.spec as { ingress: Rule[] }).ingress;
       const metrics = rules.filter((r) => r.ports.some((p) => p.port === 'metrics'));
-      expect(metrics).toEqual([{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics' }] }]);
+      expect(metrics).toEqual([
+        {
+          from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+          ports: [{ port: 'metrics' }],
+        },
+      ]);
       const http = rules.find((r) => r.ports.some((p) => p.port === 'http'));
       const serves = SERVICES.find((s) => resourceOf(s.name) === policy.metadata.name)?.serves;
       if (serves === 'public') expect(http?.from).toBeUndefined();
-      else expect(http?.from).toContainEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' } } });
+      else
+        expect(http?.from).toContainEqual({
+          podSelector: {
+            matchLabels: { 'app.kubernetes.io/name': 'platform', 'app.kubernetes.io/instance': 'platform' },
+          },
+        });
     }
   });
 
   it('scales workers with KEDA on the queue depth the gateways export, and gateways on CPU', async () => {
     const manifests = await render();
     const scaled = manifests.find((m) => m.kind === 'ScaledObject')!;
-    const spec = scaled.spec as { scaleTargetRef: { name: string }; triggers: { type: string; metadata: { query: string } }[] };
+    const spec = scaled.spec as {
+      scaleTargetRef: { name: string };
+      triggers: { type: string; metadata: { query: string } }[];
+    };
     expect(spec.scaleTargetRef.name).toBe('platform-synthesis-worker');
     expect(spec.triggers).toHaveLength(1);
     expect(spec.triggers[0]?.type).toBe('prometheus');
@@ -351,37 +435,58 @@ describe('deploy/helm/platform', () => {
     expect((hpa.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).toBe('platform-gateway');
     // With autoscalers owning the counts, the Deployments leave replicas out (an upgrade would reset them).
     for (const name of ['platform-gateway', 'platform-synthesis-worker']) {
-      expect(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!.spec).not.toHaveProperty('replicas');
+      expect(manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!.spec).not.toHaveProperty(
+        'replicas',
+      );
     }
   });
 
-  it('rolls out and scales down without cutting a stream: preStop, the apps\' shutdown bounds, a termination grace above them, one replica drained at a time', async () => {
+  it("rolls out and scales down without cutting a stream: preStop, the apps' shutdown bounds, a termination grace above them, one replica drained at a time", async () => {
     const manifests = await render();
     interface PodSpec {
       terminationGracePeriodSeconds: number;
       containers: (Container & { lifecycle?: { preStop?: { exec?: { command: string[] } } } })[];
     }
-    const pod = (name: string) => (manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!.spec as { template: { spec: PodSpec } }).template.spec;
+    const pod = (name: string) =>
+      (
+        manifests.find((m) => m.kind === 'Deployment' && m.metadata.name === name)!.spec as {
+          template: { spec: PodSpec };
+        }
+      ).template.spec;
     const preStopSeconds = (spec: PodSpec) => {
       const command = spec.containers[0]?.lifecycle?.preStop?.exec?.command ?? [];
       expect(command[0]).toBe('sleep');
       return Number(command[1]);
     };
-    const setting = (spec: PodSpec, name: string) => Number(spec.containers[0]?.env?.find((e) => e.name === name)?.value);
+    const setting = (spec: PodSpec, name: string) =>
+      Number(spec.containers[0]?.env?.find((e) => e.name === name)?.value);
     // Gateway: endpoints removed during preStop, then SHUTDOWN_GRACE_MS for the work in flight and 10 s for the last HTTP drain.
     const gateway = pod('platform-gateway');
     expect(preStopSeconds(gateway)).toBeGreaterThan(0);
     expect(setting(gateway, 'SHUTDOWN_GRACE_MS')).toBe(25_000);
-    expect(gateway.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds(gateway) + setting(gateway, 'SHUTDOWN_GRACE_MS') / 1000 + 10);
+    expect(gateway.terminationGracePeriodSeconds).toBeGreaterThan(
+      preStopSeconds(gateway) + setting(gateway, 'SHUTDOWN_GRACE_MS') / 1000 + 10,
+    );
     // Worker: WORKER_DRAIN_MS, then the hand-over of the jobs still running at their next piece.
     const worker = pod('platform-synthesis-worker');
     expect(preStopSeconds(worker)).toBeGreaterThan(0);
     expect(setting(worker, 'WORKER_DRAIN_MS')).toBe(30_000);
-    expect(worker.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds(worker) + setting(worker, 'WORKER_DRAIN_MS') / 1000 + 10);
+    expect(worker.terminationGracePeriodSeconds).toBeGreaterThan(
+      preStopSeconds(worker) + setting(worker, 'WORKER_DRAIN_MS') / 1000 + 10,
+    );
     // Scale-down: one replica per period, the period at least a replica's termination grace, after a stabilization window.
-    type ScaleDown = { stabilizationWindowSeconds: number; policies: { type: string; value: number; periodSeconds: number }[] };
-    const hpaDown = (manifests.find((m) => m.kind === 'HorizontalPodAutoscaler')!.spec as { behavior: { scaleDown: ScaleDown } }).behavior.scaleDown;
-    const kedaDown = (manifests.find((m) => m.kind === 'ScaledObject')!.spec as { advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: ScaleDown } } } }).advanced.horizontalPodAutoscalerConfig.behavior.scaleDown;
+    type ScaleDown = {
+      stabilizationWindowSeconds: number;
+      policies: { type: string; value: number; periodSeconds: number }[];
+    };
+    const hpaDown = (
+      manifests.find((m) => m.kind === 'HorizontalPodAutoscaler')!.spec as { behavior: { scaleDown: ScaleDown } }
+    ).behavior.scaleDown;
+    const kedaDown = (
+      manifests.find((m) => m.kind === 'ScaledObject')!.spec as {
+        advanced: { horizontalPodAutoscalerConfig: { behavior: { scaleDown: ScaleDown } } };
+      }
+    ).advanced.horizontalPodAutoscalerConfig.behavior.scaleDown;
     for (const [down, spec] of [
       [hpaDown, gateway],
       [kedaDown, worker],
@@ -397,7 +502,9 @@ describe('deploy/helm/platform', () => {
   });
 
   it('keeps secret values out of values.yaml: an existing Secret is referenced, none given is an error', async () => {
-    const values = parse(fs.readFileSync(path.join(ROOT, 'deploy/helm/platform/values.yaml'), 'utf8')) as { secrets: { existingSecret: string; values: object } };
+    const values = parse(fs.readFileSync(path.join(ROOT, 'deploy/helm/platform/values.yaml'), 'utf8')) as {
+      secrets: { existingSecret: string; values: object };
+    };
     expect(values.secrets).toEqual({ existingSecret: '', values: {} });
 
     const withExisting = await render('--without-secrets', '--set', 'secrets.existingSecret=platform-secrets');

@@ -7,7 +7,14 @@ import { Issuer, type BaseClient } from 'openid-client';
 import WebSocket from 'ws';
 import { parse, parseAllDocuments } from 'yaml';
 import { eventually, freePort, stackEnv } from '@platform/testing';
-import { INTERNAL_SECRET, createApiKey, registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
+import {
+  INTERNAL_SECRET,
+  createApiKey,
+  registerAccount,
+  startPlatform,
+  type Account,
+  type Platform,
+} from '../gateway/platform';
 import { collect, wsClient } from '../gateway/subscriptions-client';
 
 /**
@@ -33,9 +40,14 @@ interface Rule {
 
 /** Every PromQL query of the dashboard, with Grafana's `$__rate_interval` given a value. */
 function dashboardQueries(): { name: string; query: string }[] {
-  const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+  const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as {
+    panels: { title: string; targets?: { expr: string }[] }[];
+  };
   return dashboard.panels.flatMap((panel) =>
-    (panel.targets ?? []).map((target, i) => ({ name: `${panel.title} [${i}]`, query: target.expr.replaceAll('$__rate_interval', '1m') })),
+    (panel.targets ?? []).map((target, i) => ({
+      name: `${panel.title} [${i}]`,
+      query: target.expr.replaceAll('$__rate_interval', '1m'),
+    })),
   );
 }
 
@@ -55,10 +67,14 @@ function alertQueries(): { name: string; query: string }[] {
 
 /** The query KEDA scales the workers on, from the chart rendered for this platform's queue. */
 async function scalingQuery(queue: string): Promise<{ name: string; query: string }> {
-  const { stdout } = await run(process.execPath, [path.join(ROOT, 'scripts/deploy-check.mjs'), '--render', '--set', `synthesisWorker.env.SYNTHESIS_QUEUE=${queue}`], {
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 1_200_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [path.join(ROOT, 'scripts/deploy-check.mjs'), '--render', '--set', `synthesisWorker.env.SYNTHESIS_QUEUE=${queue}`],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 1_200_000,
+    },
+  );
   const scaled = parseAllDocuments(stdout)
     .map((doc) => doc.toJS() as { kind?: string; spec?: { triggers: { metadata: { query: string } }[] } } | null)
     .find((m) => m?.kind === 'ScaledObject');
@@ -69,7 +85,10 @@ async function scalingQuery(queue: string): Promise<{ name: string; query: strin
 }
 
 function ruleCount(): number {
-  return (parse(fs.readFileSync(ALERTS, 'utf8')) as { groups: { rules: Rule[] }[] }).groups.reduce((n, g) => n + g.rules.length, 0);
+  return (parse(fs.readFileSync(ALERTS, 'utf8')) as { groups: { rules: Rule[] }[] }).groups.reduce(
+    (n, g) => n + g.rules.length,
+    0,
+  );
 }
 
 /** Installs Debian's prometheus package (promtool, prometheus) with the scripts' own helper when it is missing. */
@@ -101,7 +120,10 @@ async function startPrometheus(targets: Record<string, number>): Promise<void> {
     global: { scrape_interval: '1s', evaluation_interval: '1s' },
     rule_files: [ALERTS],
     // One job per app, named as the alert rules expect (deploy/README.md shows the Kubernetes relabelling).
-    scrape_configs: Object.entries(targets).map(([job, metricsPort]) => ({ job_name: job, static_configs: [{ targets: [`127.0.0.1:${metricsPort}`] }] })),
+    scrape_configs: Object.entries(targets).map(([job, metricsPort]) => ({
+      job_name: job,
+      static_configs: [{ targets: [`127.0.0.1:${metricsPort}`] }],
+    })),
   };
   const configFile = path.join(workDir, 'prometheus.yml');
   fs.writeFileSync(configFile, JSON.stringify(config));
@@ -111,16 +133,28 @@ async function startPrometheus(targets: Record<string, number>): Promise<void> {
   const log = fs.openSync(prometheusLog, 'w');
   prometheus = spawn(
     'prometheus',
-    [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(workDir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--storage.tsdb.retention.time=1h'],
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${path.join(workDir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--storage.tsdb.retention.time=1h',
+    ],
     { stdio: ['ignore', log, log] },
   );
-  await eventually(async () => (await fetch(`${prometheusUrl}/-/ready`).catch(() => undefined))?.status === 200, 60_000, 200);
+  await eventually(
+    async () => (await fetch(`${prometheusUrl}/-/ready`).catch(() => undefined))?.status === 200,
+    60_000,
+    200,
+  );
 }
 
 /** A stream-input session with the key in the header: one sentence, then the end of input; resolves with the audio bytes when the server closes. */
 function streamInput(url: string, key: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000`, { headers: { 'xi-api-key': key } });
+    const ws = new WebSocket(
+      `${url.replace(/^http/, 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000`,
+      { headers: { 'xi-api-key': key } },
+    );
     let audio = 0;
     ws.on('open', () => {
       ws.send(JSON.stringify({ text: ' ' }));
@@ -148,10 +182,18 @@ async function synthesize(pathname: string): Promise<number> {
 
 beforeAll(async () => {
   await ensurePrometheus();
-  const ports = { gateway: await freePort(), auth: await freePort(), content: await freePort(), 'synthesis-worker': await freePort() };
+  const ports = {
+    gateway: await freePort(),
+    auth: await freePort(),
+    content: await freePort(),
+    'synthesis-worker': await freePort(),
+  };
   platform = await startPlatform({
     // Concurrency 1 on the free plan, so the tour's parallel requests meet a rate-limit refusal.
-    gatewayEnv: { METRICS_PORT: String(ports.gateway), PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 1 } }) },
+    gatewayEnv: {
+      METRICS_PORT: String(ports.gateway),
+      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 1 } }),
+    },
     authEnv: { METRICS_PORT: String(ports.auth) },
     contentEnv: { METRICS_PORT: String(ports.content) },
     speechWorkers: { env: { METRICS_PORT: String(ports['synthesis-worker']) } },
@@ -176,7 +218,10 @@ describe('Prometheus alert rules and Grafana dashboard against the running apps'
 
   it('promtool refuses a rule with a broken expression (so the check can fail)', async () => {
     const broken = path.join(workDir, 'broken.yml');
-    fs.writeFileSync(broken, 'groups:\n  - name: broken\n    rules:\n      - alert: Broken\n        expr: sum by (job (up)\n');
+    fs.writeFileSync(
+      broken,
+      'groups:\n  - name: broken\n    rules:\n      - alert: Broken\n        expr: sum by (job (up)\n',
+    );
     await expect(run('promtool', ['check', 'rules', broken])).rejects.toMatchObject({ code: 1 });
   });
 
@@ -187,60 +232,109 @@ describe('Prometheus alert rules and Grafana dashboard against the running apps'
     await eventually(async () => (await synthesize('/stream')) === 200, 30_000, 200);
     await eventually(async () => (await streamInput(platform.publicUrl, apiKey).catch(() => 0)) > 0, 30_000, 200);
     // Parallel requests over the plan's concurrency of 1: some are refused.
-    await eventually(async () => (await Promise.all([1, 2, 3, 4].map(() => synthesize('/stream')))).includes(429), 30_000, 200);
+    await eventually(
+      async () => (await Promise.all([1, 2, 3, 4].map(() => synthesize('/stream')))).includes(429),
+      30_000,
+      200,
+    );
 
     // A graphql-ws subscription that stays open, and posts whose events reach it through the outbox and Kafka.
     const subscriber = wsClient(platform.publicUrl, { authorization: `Bearer ${account.token}` });
     const sub = collect<{ onPostCreated: { title: string } }>(subscriber, 'subscription { onPostCreated { title } }');
     let n = 0;
-    await eventually(async () => {
-      n += 1;
-      const created = await fetch(`${platform.publicUrl}/api/v1/posts`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` },
-        body: JSON.stringify({ title: `metrics tour ${n}`, content: 'x', published: true }),
-      });
-      expect(created.status).toBe(201);
-      return sub.items.length > 0;
-    }, 30_000, 300);
+    await eventually(
+      async () => {
+        n += 1;
+        const created = await fetch(`${platform.publicUrl}/api/v1/posts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` },
+          body: JSON.stringify({ title: `metrics tour ${n}`, content: 'x', published: true }),
+        });
+        expect(created.status).toBe(201);
+        return sub.items.length > 0;
+      },
+      30_000,
+      300,
+    );
 
     // OAuth: a client's token, its introspection and revocation, and a refused grant.
     const { stdout } = await run(
       process.execPath,
-      [path.join(ROOT, 'apps/auth/dist/cli/main.js'), 'clients:create', '--name', 'metrics-tour', '--type', 'confidential', '--grant', 'client_credentials', '--scope', 'content:read', '--resource', platform.publicUrl],
-      { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl }, timeout: 30_000 },
+      [
+        path.join(ROOT, 'apps/auth/dist/cli/main.js'),
+        'clients:create',
+        '--name',
+        'metrics-tour',
+        '--type',
+        'confidential',
+        '--grant',
+        'client_credentials',
+        '--scope',
+        'content:read',
+        '--resource',
+        platform.publicUrl,
+      ],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...stackEnv(),
+          MONGO_DB: platform.authDb,
+          INTERNAL_SECRET,
+          PUBLIC_URL: platform.publicUrl,
+        },
+        timeout: 30_000,
+      },
     );
     const registered = JSON.parse(stdout) as { client_id: string; client_secret: string };
     const issuer = await Issuer.discover(`${platform.publicUrl}/.well-known/oauth-authorization-server`);
-    const client: BaseClient = new issuer.Client({ client_id: registered.client_id, client_secret: registered.client_secret });
+    const client: BaseClient = new issuer.Client({
+      client_id: registered.client_id,
+      client_secret: registered.client_secret,
+    });
     const tokens = await client.grant({ grant_type: 'client_credentials', scope: 'content:read' });
     expect((await client.introspect(tokens.access_token!)).active).toBe(true);
     await client.revoke(tokens.access_token!);
-    await expect(client.grant({ grant_type: 'password', username: 'nobody', password: 'wrong' })).rejects.toMatchObject({ error: expect.any(String) });
+    await expect(client.grant({ grant_type: 'password', username: 'nobody', password: 'wrong' })).rejects.toMatchObject(
+      { error: expect.any(String) },
+    );
 
     // Every query has data once Prometheus has scraped the tour (rates need two scrapes).
     const queries = [...dashboardQueries(), ...alertQueries(), scaling];
     expect(queries.length).toBeGreaterThan(30);
     let empty: string[] = [];
     try {
-      await eventually(async () => {
-        const results = await Promise.all(queries.map(async ({ name, query }) => ({ name, query, result: await promQuery(query) })));
-        empty = results.filter((r) => r.result.length === 0).map((r) => `${r.name}: ${r.query}`);
-        return empty.length === 0;
-      }, 60_000, 1000);
+      await eventually(
+        async () => {
+          const results = await Promise.all(
+            queries.map(async ({ name, query }) => ({ name, query, result: await promQuery(query) })),
+          );
+          empty = results.filter((r) => r.result.length === 0).map((r) => `${r.name}: ${r.query}`);
+          return empty.length === 0;
+        },
+        60_000,
+        1000,
+      );
     } catch {
-      throw new Error(`no data for:\n${empty.join('\n')}\n(prometheus log: ${fs.readFileSync(prometheusLog, 'utf8').slice(-2000)})`);
+      throw new Error(
+        `no data for:\n${empty.join('\n')}\n(prometheus log: ${fs.readFileSync(prometheusLog, 'utf8').slice(-2000)})`,
+      );
     }
     sub.dispose();
     await subscriber.dispose();
 
     // Prometheus loaded the rules it was given and evaluates them.
-    const rules = (await (await fetch(`${prometheusUrl}/api/v1/rules`)).json()) as { data: { groups: { rules: { name: string; health: string }[] }[] } };
+    const rules = (await (await fetch(`${prometheusUrl}/api/v1/rules`)).json()) as {
+      data: { groups: { rules: { name: string; health: string }[] }[] };
+    };
     const loaded = rules.data.groups.flatMap((g) => g.rules);
     expect(loaded).toHaveLength(ruleCount());
-    await eventually(async () => {
-      const fresh = (await (await fetch(`${prometheusUrl}/api/v1/rules`)).json()) as typeof rules;
-      return fresh.data.groups.flatMap((g) => g.rules).every((r) => r.health === 'ok');
-    }, 30_000, 500);
+    await eventually(
+      async () => {
+        const fresh = (await (await fetch(`${prometheusUrl}/api/v1/rules`)).json()) as typeof rules;
+        return fresh.data.groups.flatMap((g) => g.rules).every((r) => r.health === 'ok');
+      },
+      30_000,
+      500,
+    );
   });
 });

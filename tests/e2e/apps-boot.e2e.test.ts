@@ -28,23 +28,31 @@ describe.each(APPS)('%s boots and stops', (app) => {
     expect(ready.status).toBe(200);
     expect(await running.stop('SIGTERM')).toBe(0);
     // Logs are JSON lines.
-    const firstLine = running.output().split('\n').find((line) => line.trim().length > 0) ?? '';
+    const firstLine =
+      running
+        .output()
+        .split('\n')
+        .find((line) => line.trim().length > 0) ?? '';
     expect(JSON.parse(firstLine)).toMatchObject({ service: app });
   }, 90_000);
 });
 
 describe('bad configuration', () => {
-  it.each(APPS.filter((a) => a !== 'gateway'))('%s exits non-zero naming a malformed MONGO_URL', async (app) => {
-    const port = await freePort();
-    const running = await startApp({
-      app,
-      env: { ...baseEnv(), PORT: String(port), MONGO_URL: 'not-a-mongo-url' },
-      waitReady: false,
-    });
-    const code = await running.exited;
-    expect(code).not.toBe(0);
-    expect(running.output()).toMatch(/MONGO_URL: malformed/);
-  }, 30_000);
+  it.each(APPS.filter((a) => a !== 'gateway'))(
+    '%s exits non-zero naming a malformed MONGO_URL',
+    async (app) => {
+      const port = await freePort();
+      const running = await startApp({
+        app,
+        env: { ...baseEnv(), PORT: String(port), MONGO_URL: 'not-a-mongo-url' },
+        waitReady: false,
+      });
+      const code = await running.exited;
+      expect(code).not.toBe(0);
+      expect(running.output()).toMatch(/MONGO_URL: malformed/);
+    },
+    30_000,
+  );
 
   it('gateway exits non-zero naming a missing REDIS_URL', async () => {
     const port = await freePort();
@@ -129,7 +137,10 @@ describe('SIGTERM drains requests in flight', () => {
         },
         readyTimeoutMs: 60_000,
       });
-      const inFlight = fetch(`${running.url}/api/v1/posts`).then(async (res) => ({ status: res.status, body: await res.json() }));
+      const inFlight = fetch(`${running.url}/api/v1/posts`).then(async (res) => ({
+        status: res.status,
+        body: await res.json(),
+      }));
       expect(await content.arrived).toBe('/api/v1/posts');
       // The gateway keeps its listener through its shutdown grace (docs/gateway.md, "Shutdown"):
       // not ready, and a new request is refused 503 in its interface's shape while the first waits.
@@ -174,7 +185,11 @@ describe('SIGTERM drains requests in flight', () => {
   }, 90_000);
 
   it('auth: a request whose body is still arriving when SIGTERM arrives still gets its answer; exit 0', async () => {
-    const running = await startApp({ app: 'auth', env: { ...baseEnv(), PORT: String(await freePort()) }, readyTimeoutMs: 60_000 });
+    const running = await startApp({
+      app: 'auth',
+      env: { ...baseEnv(), PORT: String(await freePort()) },
+      readyTimeoutMs: 60_000,
+    });
     const body = new URLSearchParams({ grant_type: 'client_credentials' }).toString();
     // `Expect: 100-continue`: the server answers 100 once it has parsed the request and handed it to
     // the app, so the test knows the request is in flight; the body follows after SIGTERM.

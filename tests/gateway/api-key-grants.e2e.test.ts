@@ -4,7 +4,15 @@ import { promisify } from 'node:util';
 import { Issuer, type BaseClient, type TokenSet } from 'openid-client';
 import { freePort, stackEnv } from '@platform/testing';
 import { authorizeCode } from '../auth/helpers/fixtures';
-import { INTERNAL_SECRET, createApiKey, eventually, registerAccount, startPlatform, type Account, type Platform } from './platform';
+import {
+  INTERNAL_SECRET,
+  createApiKey,
+  eventually,
+  registerAccount,
+  startPlatform,
+  type Account,
+  type Platform,
+} from './platform';
 
 /**
  * API keys minted with an OAuth access token never outgrow or outlive the grant that made them
@@ -22,14 +30,19 @@ interface CreatedKey {
   key: string;
 }
 
-async function call(base: string, pathname: string, headers: Record<string, string>, init: { method?: string; body?: unknown } = {}) {
+async function call(
+  base: string,
+  pathname: string,
+  headers: Record<string, string>,
+  init: { method?: string; body?: unknown } = {},
+) {
   const res = await fetch(`${base}${pathname}`, {
     method: init.method ?? 'GET',
     headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? (JSON.parse(text) as unknown) : undefined) };
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -46,27 +59,59 @@ async function statusesOf(key: string): Promise<number[]> {
 }
 
 async function authCli(args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'), ...args], {
-    env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl },
-    timeout: 30_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'), ...args],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stackEnv(),
+        MONGO_DB: platform.authDb,
+        INTERNAL_SECRET,
+        PUBLIC_URL: platform.publicUrl,
+      },
+      timeout: 30_000,
+    },
+  );
   return stdout;
 }
 
 /** A confidential code-flow client registered with `scope` (and `more` options of `clients:create`), as openid-client sees it. */
-async function registerClient(scope: string, more: string[] = []): Promise<{ client: BaseClient; clientId: string; redirectUri: string }> {
+async function registerClient(
+  scope: string,
+  more: string[] = [],
+): Promise<{ client: BaseClient; clientId: string; redirectUri: string }> {
   const redirectUri = `http://127.0.0.1:${await freePort()}/cb`;
   const out = await authCli([
-    ...['clients:create', '--name', 'grant-keys', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token'],
+    ...[
+      'clients:create',
+      '--name',
+      'grant-keys',
+      '--type',
+      'confidential',
+      '--grant',
+      'authorization_code',
+      '--grant',
+      'refresh_token',
+    ],
     ...['--redirect-uri', redirectUri, '--scope', scope, ...more],
   ]);
   const registered = JSON.parse(out) as { client_id: string; client_secret: string };
   const issuer = await Issuer.discover(`${platform.publicUrl}/.well-known/oauth-authorization-server`);
-  const client = new issuer.Client({ client_id: registered.client_id, client_secret: registered.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
+  const client = new issuer.Client({
+    client_id: registered.client_id,
+    client_secret: registered.client_secret,
+    redirect_uris: [redirectUri],
+    response_types: ['code'],
+  });
   return { client, clientId: registered.client_id, redirectUri };
 }
 
-async function tokensFor(registered: { client: BaseClient; redirectUri: string }, account: Account, scope: string): Promise<TokenSet> {
+async function tokensFor(
+  registered: { client: BaseClient; redirectUri: string },
+  account: Account,
+  scope: string,
+): Promise<TokenSet> {
   const { params, verifier, state } = await authorizeCode(platform.publicUrl, registered.client, account, scope);
   return registered.client.oauthCallback(registered.redirectUri, params, { code_verifier: verifier, state });
 }
@@ -96,7 +141,12 @@ const REVOKED_WITHIN_MS = 10_000;
 beforeAll(async () => {
   platform = await startPlatform({
     gateways: 2,
-    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 500, concurrency: 100 }, anonymous: { rps: 500, concurrency: 100 } }) },
+    gatewayEnv: {
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 500, concurrency: 100 },
+        anonymous: { rps: 500, concurrency: 100 },
+      }),
+    },
   });
   replicas = platform.gateways.map((g) => g.url);
 }, 180_000);
@@ -109,12 +159,23 @@ it('a token with speech:write but without speech:keys cannot create or revoke ke
   const account = await registerAccount(replicas[0]!, 'Writer Only');
   const app = await registerClient('speech:read speech:write offline_access');
   const tokens = await tokensFor(app, account, 'speech:read speech:write offline_access');
-  const refused = await call(replicas[0]!, '/v1/api-keys', bearer(tokens.access_token!), { method: 'POST', body: { name: 'sneaky' } });
-  expect(refused).toEqual({ status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('speech:keys') } } });
+  const refused = await call(replicas[0]!, '/v1/api-keys', bearer(tokens.access_token!), {
+    method: 'POST',
+    body: { name: 'sneaky' },
+  });
+  expect(refused).toEqual({
+    status: 403,
+    body: { detail: { status: 'unauthorized', message: expect.stringContaining('speech:keys') } },
+  });
 
   const adminKey = await createApiKey(platform.auth.url, account.id);
-  const revoke = await call(replicas[0]!, `/v1/api-keys/${adminKey.id}`, bearer(tokens.access_token!), { method: 'DELETE' });
-  expect(revoke).toEqual({ status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('speech:keys') } } });
+  const revoke = await call(replicas[0]!, `/v1/api-keys/${adminKey.id}`, bearer(tokens.access_token!), {
+    method: 'DELETE',
+  });
+  expect(revoke).toEqual({
+    status: 403,
+    body: { detail: { status: 'unauthorized', message: expect.stringContaining('speech:keys') } },
+  });
   expect(await statusesOf(adminKey.key)).toEqual([200, 200]);
 
   const list = await call(replicas[0]!, '/v1/api-keys', bearer(tokens.access_token!));
@@ -128,13 +189,22 @@ it('a key never holds more than the token that made it: wider scopes are refused
   const tokens = await tokensFor(app, account, 'speech:write speech:keys');
   expect((await call(replicas[0]!, '/v1/history', bearer(tokens.access_token!))).status).toBe(403);
 
-  const wider = await call(replicas[0]!, '/v1/api-keys', bearer(tokens.access_token!), { method: 'POST', body: { name: 'wider', scopes: ['speech:read', 'speech:write'] } });
-  expect(wider).toEqual({ status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('not speech:read') } } });
+  const wider = await call(replicas[0]!, '/v1/api-keys', bearer(tokens.access_token!), {
+    method: 'POST',
+    body: { name: 'wider', scopes: ['speech:read', 'speech:write'] },
+  });
+  expect(wider).toEqual({
+    status: 403,
+    body: { detail: { status: 'unauthorized', message: expect.stringContaining('not speech:read') } },
+  });
 
   const key = await mint(tokens.access_token!);
   expect(key.scopes).toEqual(['speech:write']);
   const history = await call(replicas[0]!, '/v1/history', { 'xi-api-key': key.key });
-  expect(history).toEqual({ status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('speech:read') } } });
+  expect(history).toEqual({
+    status: 403,
+    body: { detail: { status: 'unauthorized', message: expect.stringContaining('speech:read') } },
+  });
 });
 
 it('revoking the refresh token (the grant) revokes every key minted in it on every replica; revoking an access token revokes the keys it minted', async () => {
@@ -184,7 +254,10 @@ it("a change of the account's roles revokes the keys minted from its grants (an 
   // A status change: the key minted since is revoked with the grant, the administrator's one refused while disabled.
   const remint = await mint(await login(account));
   await patchAccount(account.id, { status: 'disabled' });
-  await eventually(async () => [...(await statusesOf(remint.key)), ...(await statusesOf(adminKey.key))].every((s) => s === 401), REVOKED_WITHIN_MS);
+  await eventually(
+    async () => [...(await statusesOf(remint.key)), ...(await statusesOf(adminKey.key))].every((s) => s === 401),
+    REVOKED_WITHIN_MS,
+  );
   await patchAccount(account.id, { status: 'active' });
   await eventually(async () => (await statusesOf(adminKey.key)).every((s) => s === 200), REVOKED_WITHIN_MS);
   expect(await statusesOf(remint.key)).toEqual([401, 401]);
@@ -192,15 +265,26 @@ it("a change of the account's roles revokes the keys minted from its grants (an 
 
 it('an exchanged token (RFC 8693) cannot mint a key, even holding speech:keys: its revocation would not reach the key', async () => {
   const account = await registerAccount(replicas[0]!, 'Exchanged');
-  const exchanger = await registerClient('speech:read speech:write speech:keys', ['--grant', 'urn:ietf:params:oauth:grant-type:token-exchange', '--exchange-client', 'platform']);
+  const exchanger = await registerClient('speech:read speech:write speech:keys', [
+    '--grant',
+    'urn:ietf:params:oauth:grant-type:token-exchange',
+    '--exchange-client',
+    'platform',
+  ]);
   const exchanged = await exchanger.client.grant({
     grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
     subject_token: account.token,
     subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
   });
   expect(exchanged.scope!.split(' ')).toEqual(expect.arrayContaining(['speech:write', 'speech:keys']));
-  const refused = await call(replicas[0]!, '/v1/api-keys', bearer(exchanged.access_token!), { method: 'POST', body: { name: 'delegated' } });
-  expect(refused).toEqual({ status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('exchanged') } } });
+  const refused = await call(replicas[0]!, '/v1/api-keys', bearer(exchanged.access_token!), {
+    method: 'POST',
+    body: { name: 'delegated' },
+  });
+  expect(refused).toEqual({
+    status: 403,
+    body: { detail: { status: 'unauthorized', message: expect.stringContaining('exchanged') } },
+  });
   // The same person's own token still mints.
   expect((await mint(account.token)).scopes).toEqual(['speech:read', 'speech:write']);
 });

@@ -9,7 +9,11 @@ import { INTERNAL_SECRET, type Platform } from './platform';
  * A confidential client for the authorization code flow, registered with auth's CLI (the built one, as
  * operators do) for `scope`, and openid-client's view of it through the gateway's discovery document.
  */
-export async function codeFlowClient(platform: Platform, name: string, scope: string): Promise<{ client: BaseClient; redirectUri: string }> {
+export async function codeFlowClient(
+  platform: Platform,
+  name: string,
+  scope: string,
+): Promise<{ client: BaseClient; redirectUri: string }> {
   const redirectUri = `http://127.0.0.1:${await freePort()}/cb`;
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -18,10 +22,24 @@ export async function codeFlowClient(platform: Platform, name: string, scope: st
       ...['clients:create', '--name', name, '--type', 'confidential', '--grant', 'authorization_code'],
       ...['--redirect-uri', redirectUri, '--scope', scope],
     ],
-    { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl }, timeout: 30_000 },
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stackEnv(),
+        MONGO_DB: platform.authDb,
+        INTERNAL_SECRET,
+        PUBLIC_URL: platform.publicUrl,
+      },
+      timeout: 30_000,
+    },
   );
   const registered = JSON.parse(stdout) as { client_id: string; client_secret: string };
   const issuer = await Issuer.discover(`${platform.publicUrl}/.well-known/oauth-authorization-server`);
-  const client = new issuer.Client({ client_id: registered.client_id, client_secret: registered.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
+  const client = new issuer.Client({
+    client_id: registered.client_id,
+    client_secret: registered.client_secret,
+    redirect_uris: [redirectUri],
+    response_types: ['code'],
+  });
   return { client, redirectUri };
 }

@@ -35,7 +35,14 @@ function okpKey(curve: 'ed25519' | 'ed448' = 'ed25519'): Promise<OkpKey> {
  * A proof signed by hand (node:crypto signs Ed25519 and Ed448 as the JWS EdDSA family does), so the
  * header can carry any `alg` and any `jwk`, as a client (or a forger) writes them.
  */
-function proof(key: OkpKey, alg: string, method: string, url: string, accessToken?: string, jwk: JWK = key.jwk): string {
+function proof(
+  key: OkpKey,
+  alg: string,
+  method: string,
+  url: string,
+  accessToken?: string,
+  jwk: JWK = key.jwk,
+): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const payload = {
     jti: randomUUID(),
@@ -56,7 +63,11 @@ async function tokenWithProof(dpop: string): Promise<Response> {
       'content-type': 'application/x-www-form-urlencoded',
       dpop,
     },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'speech:read', resource: `${platform.publicUrl}/v1` }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: 'speech:read',
+      resource: `${platform.publicUrl}/v1`,
+    }).toString(),
   });
 }
 
@@ -67,10 +78,28 @@ beforeAll(async () => {
     process.execPath,
     [
       path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'),
-      'clients:create', '--name', 'ed25519-dpop', '--type', 'confidential', '--grant', 'client_credentials',
-      '--scope', 'speech:read', '--resource', `${platform.publicUrl}/v1`,
+      'clients:create',
+      '--name',
+      'ed25519-dpop',
+      '--type',
+      'confidential',
+      '--grant',
+      'client_credentials',
+      '--scope',
+      'speech:read',
+      '--resource',
+      `${platform.publicUrl}/v1`,
     ],
-    { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl }, timeout: 30_000 },
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stackEnv(),
+        MONGO_DB: platform.authDb,
+        INTERNAL_SECRET,
+        PUBLIC_URL: platform.publicUrl,
+      },
+      timeout: 30_000,
+    },
   );
   client = JSON.parse(stdout) as typeof client;
   issuer = await Issuer.discover(`${gateway}/.well-known/oauth-authorization-server`);
@@ -99,7 +128,9 @@ it('a client naming the algorithm Ed25519 (RFC 9864) gets a DPoP token and uses 
   expect({ status: res.status, token_type: body.token_type }).toEqual({ status: 200, token_type: 'DPoP' });
   const token = body.access_token!;
   const url = `${platform.publicUrl}/v1/models`;
-  const models = await fetch(`${gateway}/v1/models`, { headers: { authorization: `DPoP ${token}`, dpop: proof(key, 'Ed25519', 'GET', url, token) } });
+  const models = await fetch(`${gateway}/v1/models`, {
+    headers: { authorization: `DPoP ${token}`, dpop: proof(key, 'Ed25519', 'GET', url, token) },
+  });
   expect(models.status).toBe(200);
   expect(await models.json()).toEqual({ models: expect.any(Array) });
 });
@@ -107,7 +138,10 @@ it('a client naming the algorithm Ed25519 (RFC 9864) gets a DPoP token and uses 
 it('openid-client with an Ed25519 key (it names the algorithm EdDSA) gets a DPoP token and reads the speech API with it', async () => {
   const key = await okpKey();
   const oc = new issuer.Client({ client_id: client.client_id, client_secret: client.client_secret });
-  const set = await oc.grant({ grant_type: 'client_credentials', scope: 'speech:read', resource: `${platform.publicUrl}/v1` }, { DPoP: key.privateKey });
+  const set = await oc.grant(
+    { grant_type: 'client_credentials', scope: 'speech:read', resource: `${platform.publicUrl}/v1` },
+    { DPoP: key.privateKey },
+  );
   expect(set.token_type).toBe('DPoP');
   // openid-client addresses the resource by its public URL; the gateway checks htu against PUBLIC_URL.
   const res = await oc.requestResource(`${platform.publicUrl}/v1/models`, set.access_token!, { DPoP: key.privateKey });
@@ -126,11 +160,18 @@ it('a proof whose alg its key cannot make is refused at /token and at the gatewa
     proof(ed25519, 'Ed25519', 'POST', tokenUrl, undefined, ecJwk), // an EC key under the Ed25519 name
   ]) {
     const res = await tokenWithProof(dpop);
-    expect({ status: res.status, body: await json(res) }).toEqual({ status: 400, body: { error: 'invalid_dpop_proof', error_description: expect.stringMatching(/alg does not fit/) } });
+    expect({ status: res.status, body: await json(res) }).toEqual({
+      status: 400,
+      body: { error: 'invalid_dpop_proof', error_description: expect.stringMatching(/alg does not fit/) },
+    });
   }
-  const ok = (await (await tokenWithProof(proof(ed25519, 'Ed25519', 'POST', tokenUrl))).json()) as { access_token: string };
+  const ok = (await (await tokenWithProof(proof(ed25519, 'Ed25519', 'POST', tokenUrl))).json()) as {
+    access_token: string;
+  };
   const url = `${platform.publicUrl}/v1/models`;
-  const refused = await fetch(`${gateway}/v1/models`, { headers: { authorization: `DPoP ${ok.access_token}`, dpop: proof(ed448, 'Ed25519', 'GET', url, ok.access_token) } });
+  const refused = await fetch(`${gateway}/v1/models`, {
+    headers: { authorization: `DPoP ${ok.access_token}`, dpop: proof(ed448, 'Ed25519', 'GET', url, ok.access_token) },
+  });
   expect(refused.status).toBe(401);
   expect(refused.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_dpop_proof".*alg does not fit/);
 });

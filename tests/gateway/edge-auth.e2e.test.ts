@@ -5,7 +5,16 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
 import { freePort, inOneWindow, stackEnv, startApp, untilClock, type RunningApp } from '@platform/testing';
-import { createApiKey, eventually, INTERNAL_SECRET, json, registerAccount, startPlatform, type Account, type Platform } from './platform';
+import {
+  createApiKey,
+  eventually,
+  INTERNAL_SECRET,
+  json,
+  registerAccount,
+  startPlatform,
+  type Account,
+  type Platform,
+} from './platform';
 import { closeCode, collect, wsClient, type Collected } from './subscriptions-client';
 
 /**
@@ -21,16 +30,30 @@ let apiKey: string;
 let client: { client_id: string; client_secret: string };
 
 async function cli<T>(args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, [path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'), ...args], {
-    env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: platform.publicUrl },
-    timeout: 30_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'), ...args],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stackEnv(),
+        MONGO_DB: platform.authDb,
+        INTERNAL_SECRET,
+        PUBLIC_URL: platform.publicUrl,
+      },
+      timeout: 30_000,
+    },
+  );
   return JSON.parse(stdout) as T;
 }
 
 const basic = () => `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
 
-async function clientToken(params: Record<string, string>, headers: Record<string, string> = {}, via = gateway): Promise<string> {
+async function clientToken(
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+  via = gateway,
+): Promise<string> {
   const res = await fetch(`${via}/token`, {
     method: 'POST',
     headers: { authorization: basic(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -75,16 +98,33 @@ async function call(pathname: string, headers: Record<string, string>, init: { m
 beforeAll(async () => {
   platform = await startPlatform({
     gateways: 1,
-    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 500, concurrency: 100 }, anonymous: { rps: 500, concurrency: 100 } }) },
+    gatewayEnv: {
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 500, concurrency: 100 },
+        anonymous: { rps: 500, concurrency: 100 },
+      }),
+    },
   });
   gateway = platform.gateways[0]!.url;
   alice = await registerAccount(gateway, 'Alice Auth');
   apiKey = (await createApiKey(platform.auth.url, alice.id)).key;
   const base = platform.publicUrl;
   client = await cli([
-    'clients:create', '--name', 'gateway-e2e', '--type', 'confidential', '--grant', 'client_credentials',
-    '--scope', 'content:read content:write speech:read speech:write',
-    '--resource', base, '--resource', `${base}/api`, '--resource', `${base}/v1`,
+    'clients:create',
+    '--name',
+    'gateway-e2e',
+    '--type',
+    'confidential',
+    '--grant',
+    'client_credentials',
+    '--scope',
+    'content:read content:write speech:read speech:write',
+    '--resource',
+    base,
+    '--resource',
+    `${base}/api`,
+    '--resource',
+    `${base}/v1`,
   ]);
 }, 180_000);
 
@@ -104,7 +144,11 @@ describe('accepted forms', () => {
   });
 
   it('Bearer <JWT> reaches content and speech, and content sees the caller', async () => {
-    const created = await call('/api/v1/posts', { authorization: `Bearer ${alice.token}` }, { method: 'POST', body: { title: 'Mine', content: 'x', published: true } });
+    const created = await call(
+      '/api/v1/posts',
+      { authorization: `Bearer ${alice.token}` },
+      { method: 'POST', body: { title: 'Mine', content: 'x', published: true } },
+    );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ author: { id: alice.id } });
     expect((await call('/v1/models', { authorization: `Bearer ${alice.token}` })).status).toBe(200);
@@ -112,9 +156,15 @@ describe('accepted forms', () => {
 
   it('DPoP <JWT> with a proof for this request is accepted', async () => {
     const key = await dpopKey();
-    const token = await clientToken({ scope: 'content:read' }, { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) });
+    const token = await clientToken(
+      { scope: 'content:read' },
+      { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) },
+    );
     const url = `${platform.publicUrl}/api/v1/posts`;
-    const res = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', url, token) });
+    const res = await call('/api/v1/posts', {
+      authorization: `DPoP ${token}`,
+      dpop: await proof(key, 'GET', url, token),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ data: expect.any(Array), meta: expect.any(Object) });
   });
@@ -141,7 +191,10 @@ describe('rejected', () => {
   });
 
   it('an unknown API key: 401 invalid_api_key', async () => {
-    const variants: Record<string, string>[] = [{ 'xi-api-key': `sk_${'f'.repeat(64)}` }, { authorization: `Bearer sk_${'f'.repeat(64)}` }];
+    const variants: Record<string, string>[] = [
+      { 'xi-api-key': `sk_${'f'.repeat(64)}` },
+      { authorization: `Bearer sk_${'f'.repeat(64)}` },
+    ];
     for (const headers of variants) {
       const res = await call('/v1/models', headers);
       expect(res.status).toBe(401);
@@ -186,16 +239,28 @@ describe('rejected', () => {
 
   it('a token without the scope: 403 insufficient_scope in each shape', async () => {
     const token = await clientToken({ scope: 'content:read' });
-    const rest = await call('/api/v1/posts', { authorization: `Bearer ${token}` }, { method: 'POST', body: { title: 't', content: 'c' } });
+    const rest = await call(
+      '/api/v1/posts',
+      { authorization: `Bearer ${token}` },
+      { method: 'POST', body: { title: 't', content: 'c' } },
+    );
     expect(rest.status).toBe(403);
     expect(rest.body).toEqual({ error: expect.stringContaining('insufficient_scope') });
     expect(rest.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="content:write"/);
     const speech = await call('/v1/models', { authorization: `Bearer ${token}` });
     expect(speech.status).toBe(403);
-    expect(speech.body).toEqual({ detail: { status: 'unauthorized', message: expect.stringContaining('speech:read') } });
-    const graphql = await call('/graphql', { authorization: `Bearer ${token}` }, { method: 'POST', body: { query: 'mutation { deletePost(id: "x") { success } }' } });
+    expect(speech.body).toEqual({
+      detail: { status: 'unauthorized', message: expect.stringContaining('speech:read') },
+    });
+    const graphql = await call(
+      '/graphql',
+      { authorization: `Bearer ${token}` },
+      { method: 'POST', body: { query: 'mutation { deletePost(id: "x") { success } }' } },
+    );
     expect(graphql.status).toBe(403);
-    expect(graphql.body).toEqual({ errors: [{ message: expect.stringContaining('content:write'), extensions: { code: 'FORBIDDEN' } }] });
+    expect(graphql.body).toEqual({
+      errors: [{ message: expect.stringContaining('content:write'), extensions: { code: 'FORBIDDEN' } }],
+    });
     // API keys are speech keys: no content scopes.
     const keyOnContent = await call('/api/v1/posts', { 'xi-api-key': apiKey });
     expect(keyOnContent.status).toBe(403);
@@ -217,16 +282,28 @@ describe('rejected', () => {
 
   it('DPoP: proof missing, proof for another request, bound token sent as Bearer', async () => {
     const key = await dpopKey();
-    const token = await clientToken({ scope: 'content:read' }, { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) });
+    const token = await clientToken(
+      { scope: 'content:read' },
+      { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) },
+    );
     const missing = await call('/api/v1/posts', { authorization: `DPoP ${token}` });
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^DPoP .*error="invalid_dpop_proof"/);
-    const otherUrl = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', `${platform.publicUrl}/api/v1/users`, token) });
+    const otherUrl = await call('/api/v1/posts', {
+      authorization: `DPoP ${token}`,
+      dpop: await proof(key, 'GET', `${platform.publicUrl}/api/v1/users`, token),
+    });
     expect(otherUrl.status).toBe(401);
     expect(otherUrl.headers.get('www-authenticate')).toContain('htu');
-    const otherMethod = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(key, 'POST', `${platform.publicUrl}/api/v1/posts`, token) });
+    const otherMethod = await call('/api/v1/posts', {
+      authorization: `DPoP ${token}`,
+      dpop: await proof(key, 'POST', `${platform.publicUrl}/api/v1/posts`, token),
+    });
     expect(otherMethod.status).toBe(401);
-    const otherKey = await call('/api/v1/posts', { authorization: `DPoP ${token}`, dpop: await proof(await dpopKey(), 'GET', `${platform.publicUrl}/api/v1/posts`, token) });
+    const otherKey = await call('/api/v1/posts', {
+      authorization: `DPoP ${token}`,
+      dpop: await proof(await dpopKey(), 'GET', `${platform.publicUrl}/api/v1/posts`, token),
+    });
     expect(otherKey.status).toBe(401);
     const asBearer = await call('/api/v1/posts', { authorization: `Bearer ${token}` });
     expect(asBearer.status).toBe(401);
@@ -240,15 +317,27 @@ describe('rejected', () => {
     const port = await freePort();
     const shortLived: RunningApp = await startApp({
       app: 'auth',
-      env: { ...stackEnv(), INTERNAL_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL: platform.publicUrl, PORT: String(port), MONGO_DB: platform.authDb, ACCESS_TOKEN_TTL: '1' },
+      env: {
+        ...stackEnv(),
+        INTERNAL_SECRET,
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL: platform.publicUrl,
+        PORT: String(port),
+        MONGO_DB: platform.authDb,
+        ACCESS_TOKEN_TTL: '1',
+      },
       readyTimeoutMs: 60_000,
     });
     try {
       const token = await clientToken({ scope: 'content:read' }, {}, shortLived.url);
-      await eventually(async () => {
-        const res = await call('/api/v1/posts', { authorization: `Bearer ${token}` });
-        return res.status === 401 && (res.headers.get('www-authenticate') ?? '').includes('token expired');
-      }, 20_000, 250);
+      await eventually(
+        async () => {
+          const res = await call('/api/v1/posts', { authorization: `Bearer ${token}` });
+          return res.status === 401 && (res.headers.get('www-authenticate') ?? '').includes('token expired');
+        },
+        20_000,
+        250,
+      );
     } finally {
       await shortLived.stop();
     }
@@ -279,18 +368,29 @@ describe('GraphQL subscriptions authenticate in connection_init', () => {
 
   it('accepts DPoP credentials with a proof for GET {PUBLIC_URL}/graphql; refuses them without one, with a wrong or replayed proof, or as Bearer (4401)', async () => {
     const key = await dpopKey();
-    const token = await clientToken({ scope: 'content:read' }, { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) });
+    const token = await clientToken(
+      { scope: 'content:read' },
+      { dpop: await proof(key, 'POST', `${platform.publicUrl}/token`) },
+    );
     const htu = `${platform.publicUrl}/graphql`;
     const valid = await proof(key, 'GET', htu, token);
     const ok = wsClient(gateway, { authorization: `DPoP ${token}`, dpop: valid });
     const sub = collect<{ onPostCreated: { title: string } }>(ok, 'subscription { onPostCreated { title } }');
     let n = 0;
-    await eventually(async () => {
-      n += 1;
-      const created = await call('/api/v1/posts', { authorization: `Bearer ${alice.token}` }, { method: 'POST', body: { title: `dpop probe ${n}`, content: 'x', published: true } });
-      expect(created.status).toBe(201);
-      return sub.items.some((i) => i.onPostCreated.title.startsWith('dpop probe'));
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        n += 1;
+        const created = await call(
+          '/api/v1/posts',
+          { authorization: `Bearer ${alice.token}` },
+          { method: 'POST', body: { title: `dpop probe ${n}`, content: 'x', published: true } },
+        );
+        expect(created.status).toBe(201);
+        return sub.items.some((i) => i.onPostCreated.title.startsWith('dpop probe'));
+      },
+      20_000,
+      300,
+    );
     expect(sub.errors).toEqual([]);
     const refused: Record<string, string>[] = [
       { authorization: `DPoP ${token}` },
@@ -315,13 +415,20 @@ describe('GraphQL subscriptions authenticate in connection_init', () => {
   it('applies @auth as content does: a client-credentials token (authenticated, no user role) counts as USER for onUserCreated', async () => {
     const token = await clientToken({ scope: 'content:read' });
     const machine = wsClient(gateway, { authorization: `Bearer ${token}` });
-    const sub = collect<{ onUserCreated: { name: string; email: string | null } }>(machine, 'subscription { onUserCreated { name email } }');
+    const sub = collect<{ onUserCreated: { name: string; email: string | null } }>(
+      machine,
+      'subscription { onUserCreated { name email } }',
+    );
     let n = 0;
-    await eventually(async () => {
-      n += 1;
-      await registerAccount(gateway, `Machine Probe ${n}`);
-      return sub.items.length > 0 || sub.errors.length > 0;
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        n += 1;
+        await registerAccount(gateway, `Machine Probe ${n}`);
+        return sub.items.length > 0 || sub.errors.length > 0;
+      },
+      20_000,
+      300,
+    );
     expect(sub.errors).toEqual([]);
     expect(sub.items[0]).toEqual({ onUserCreated: { name: expect.stringMatching(/^Machine Probe/), email: null } });
     await machine.dispose();
@@ -349,7 +456,11 @@ describe('a graphql-ws connection ends with its token', () => {
 
   beforeAll(async () => {
     redis = new Redis(stackEnv().REDIS_URL);
-    noticesOnly = await startApp({ app: 'gateway', env: { ...platform.gatewayEnv(await freePort()), WS_REVOCATION_SWEEP_MS: '3600000' }, readyTimeoutMs: 60_000 });
+    noticesOnly = await startApp({
+      app: 'gateway',
+      env: { ...platform.gatewayEnv(await freePort()), WS_REVOCATION_SWEEP_MS: '3600000' },
+      readyTimeoutMs: 60_000,
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -360,12 +471,20 @@ describe('a graphql-ws connection ends with its token', () => {
   /** Creates posts titled `<prefix> n` until every subscriber has received one: they are all live. */
   async function untilAllReceive(prefix: string, subs: Collected<Posts>[]): Promise<void> {
     let n = 0;
-    await eventually(async () => {
-      n += 1;
-      const created = await call('/api/v1/posts', { authorization: `Bearer ${alice.token}` }, { method: 'POST', body: { title: `${prefix} ${n}`, content: 'x', published: true } });
-      expect(created.status).toBe(201);
-      return subs.every((sub) => sub.items.some((i) => i.onPostCreated.title.startsWith(prefix)));
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        n += 1;
+        const created = await call(
+          '/api/v1/posts',
+          { authorization: `Bearer ${alice.token}` },
+          { method: 'POST', body: { title: `${prefix} ${n}`, content: 'x', published: true } },
+        );
+        expect(created.status).toBe(201);
+        return subs.every((sub) => sub.items.some((i) => i.onPostCreated.title.startsWith(prefix)));
+      },
+      20_000,
+      300,
+    );
   }
 
   /** A subscription opened with `token` on `via`, and when and how its socket closed. */
@@ -481,7 +600,9 @@ describe('plans assigned in auth', () => {
     expect(burst.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     for (const r of burst) expect(r.headers.get('x-ratelimit-limit')).toBe('5');
     for (const r of burst.slice(5)) {
-      expect(r.body).toEqual({ detail: { status: 'too_many_requests', message: 'too many requests: the plan allows 5 per second' } });
+      expect(r.body).toEqual({
+        detail: { status: 'too_many_requests', message: 'too many requests: the plan allows 5 per second' },
+      });
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
     }
@@ -493,25 +614,34 @@ describe('plans assigned in auth', () => {
 describe('request ids', () => {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-  it.each(['gateway', 'content', 'auth'] as const)('%s echoes a well-formed x-request-id and generates one when it is missing or malformed', async (app) => {
-    const base = app === 'gateway' ? gateway : platform[app].url;
-    const path = app === 'auth' ? '/.well-known/oauth-authorization-server' : '/api/v1/posts';
-    const id = `e2e-${randomUUID()}`;
-    const echoed = await fetch(`${base}${path}`, { headers: { 'x-request-id': id } });
-    expect(echoed.headers.get('x-request-id')).toBe(id);
-    const seen = new Set<string>();
-    const variants: Record<string, string>[] = [{}, { 'x-request-id': 'not ok; has spaces' }, { 'x-request-id': 'y'.repeat(65) }];
-    for (const headers of variants) {
-      const generated = (await fetch(`${base}${path}`, { headers })).headers.get('x-request-id') ?? '';
-      expect(generated).toMatch(uuid);
-      seen.add(generated);
-    }
-    expect(seen.size).toBe(3);
-  });
+  it.each(['gateway', 'content', 'auth'] as const)(
+    '%s echoes a well-formed x-request-id and generates one when it is missing or malformed',
+    async (app) => {
+      const base = app === 'gateway' ? gateway : platform[app].url;
+      const path = app === 'auth' ? '/.well-known/oauth-authorization-server' : '/api/v1/posts';
+      const id = `e2e-${randomUUID()}`;
+      const echoed = await fetch(`${base}${path}`, { headers: { 'x-request-id': id } });
+      expect(echoed.headers.get('x-request-id')).toBe(id);
+      const seen = new Set<string>();
+      const variants: Record<string, string>[] = [
+        {},
+        { 'x-request-id': 'not ok; has spaces' },
+        { 'x-request-id': 'y'.repeat(65) },
+      ];
+      for (const headers of variants) {
+        const generated = (await fetch(`${base}${path}`, { headers })).headers.get('x-request-id') ?? '';
+        expect(generated).toMatch(uuid);
+        seen.add(generated);
+      }
+      expect(seen.size).toBe(3);
+    },
+  );
 
   it('one id from the client through the gateway to content and back', async () => {
     const id = `e2e-${randomUUID()}`;
-    const res = await fetch(`${gateway}/api/v1/posts`, { headers: { 'x-request-id': id, authorization: `Bearer ${alice.token}` } });
+    const res = await fetch(`${gateway}/api/v1/posts`, {
+      headers: { 'x-request-id': id, authorization: `Bearer ${alice.token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe(id);
   });

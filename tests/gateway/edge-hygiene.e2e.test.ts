@@ -72,7 +72,12 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
     ['speech with a made-up key', '/v1/models', { headers: { 'xi-api-key': 'sk_made_up' } }, 401],
     ['content REST (proxied)', '/api/v1/posts', {}, 401],
     ['content REST 404 (proxied)', '/api/v1/no-such-route', {}, 404],
-    ['GraphQL (proxied)', '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' }, 200],
+    [
+      'GraphQL (proxied)',
+      '/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' },
+      200,
+    ],
     ['GraphQL bad method', '/graphql', { method: 'PUT' }, 405],
     ['OAuth metadata (proxied)', '/.well-known/oauth-authorization-server', {}, 200],
     ['OAuth JWKS (proxied)', '/jwks', {}, 200],
@@ -102,7 +107,7 @@ describe('X-Content-Type-Options: nosniff on every answer', () => {
   });
 });
 
-describe('the gateway\'s log output after a sign-in and the code flow through it', () => {
+describe("the gateway's log output after a sign-in and the code flow through it", () => {
   it('holds no cookie value, code, state, token or API key, while it logs every one of those requests', async () => {
     const publicUrl = platform.publicUrl;
     const redirectUri = `http://127.0.0.1:${await freePort()}/cb`;
@@ -110,21 +115,52 @@ describe('the gateway\'s log output after a sign-in and the code flow through it
       process.execPath,
       [
         path.resolve(__dirname, '../../apps/auth/dist/cli/main.js'),
-        ...['clients:create', '--name', 'log-e2e', '--type', 'confidential', '--grant', 'authorization_code', '--grant', 'refresh_token'],
+        ...[
+          'clients:create',
+          '--name',
+          'log-e2e',
+          '--type',
+          'confidential',
+          '--grant',
+          'authorization_code',
+          '--grant',
+          'refresh_token',
+        ],
         ...['--redirect-uri', redirectUri, '--scope', 'content:read offline_access'],
       ],
-      { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl }, timeout: 30_000 },
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...stackEnv(),
+          MONGO_DB: platform.authDb,
+          INTERNAL_SECRET,
+          PUBLIC_URL: publicUrl,
+        },
+        timeout: 30_000,
+      },
     );
     const created = JSON.parse(stdout) as { client_id: string; client_secret: string };
     const issuer = await Issuer.discover(`${publicUrl}/.well-known/oauth-authorization-server`);
-    const client = new issuer.Client({ client_id: created.client_id, client_secret: created.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
+    const client = new issuer.Client({
+      client_id: created.client_id,
+      client_secret: created.client_secret,
+      redirect_uris: [redirectUri],
+      response_types: ['code'],
+    });
     const account = await registerAccount(publicUrl);
 
     // Sign-in form, consent, the redirect with the code: all through the gateway.
-    const { params, verifier, state, agent, code } = await authorizeCode(publicUrl, client, account, 'content:read offline_access');
+    const { params, verifier, state, agent, code } = await authorizeCode(
+      publicUrl,
+      client,
+      account,
+      'content:read offline_access',
+    );
     const tokens = await client.oauthCallback(redirectUri, params, { code_verifier: verifier, state });
     const refreshed = await client.refresh(tokens.refresh_token!);
-    const me = await fetch(`${publicUrl}/api/v1/posts?page=1&limit=1`, { headers: { authorization: `Bearer ${refreshed.access_token!}` } });
+    const me = await fetch(`${publicUrl}/api/v1/posts?page=1&limit=1`, {
+      headers: { authorization: `Bearer ${refreshed.access_token!}` },
+    });
     expect(`${me.status} ${await me.text()}`).toMatch(/^200 /);
     await client.revoke(refreshed.refresh_token!, 'refresh_token');
     const apiKey = (await createApiKey(platform.auth.url, account.id)).key;
@@ -160,8 +196,13 @@ describe('the gateway\'s log output after a sign-in and the code flow through it
     const lines = output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { req?: { url?: string }; res?: { statusCode?: number; headers?: Record<string, unknown> } });
-    const redirect = lines.find((l) => l.req?.url === '/authorize/decision' && l.res?.statusCode === 303) ?? lines.find((l) => l.req?.url === '/authorize/decision');
+      .map(
+        (l) =>
+          JSON.parse(l) as { req?: { url?: string }; res?: { statusCode?: number; headers?: Record<string, unknown> } },
+      );
+    const redirect =
+      lines.find((l) => l.req?.url === '/authorize/decision' && l.res?.statusCode === 303) ??
+      lines.find((l) => l.req?.url === '/authorize/decision');
     expect(redirect?.res?.headers?.location).toEqual(expect.stringContaining('code=[redacted]'));
     expect(redirect?.res?.headers?.location).toEqual(expect.stringContaining('state=[redacted]'));
     expect(lines.some((l) => l.req?.url === '/login' && l.res?.headers?.['set-cookie'] === '[redacted]')).toBe(true);
@@ -273,11 +314,14 @@ describe('client addresses: X-Forwarded-For only from trusted proxies, and servi
 
   it('behind a trusted proxy, auth counts them per forwarded client address', async () => {
     const one = freshAddress();
-    const statuses = await wrongCodes(trusting.url, [...Array<string>(USER_CODE_MAX_ATTEMPTS + 1).fill(one), freshAddress()]);
+    const statuses = await wrongCodes(trusting.url, [
+      ...Array<string>(USER_CODE_MAX_ATTEMPTS + 1).fill(one),
+      freshAddress(),
+    ]);
     expect(statuses).toEqual([...Array<number>(USER_CODE_MAX_ATTEMPTS).fill(400), 429, 400]);
   });
 
-  it('content\'s sign-in reaches auth\'s address limit with the signed address, however the header rotates', async () => {
+  it("content's sign-in reaches auth's address limit with the signed address, however the header rotates", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < LOGIN_ADDRESS_MAX_FAILURES + 2; i += 1) {
       const res = await fetch(`${gateway}/api/v1/auth/login`, {

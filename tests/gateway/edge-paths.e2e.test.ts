@@ -85,7 +85,10 @@ describe('paths with dot segments, encoded separators, backslashes or empty segm
     const answer = await rawRequest(path, { 'x-request-id': id });
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/path/) });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/path/),
+    });
     // A later request that does reach auth is logged after anything sent before it on this gateway.
     const marker = `after-${randomUUID()}`;
     await rawRequest('/jwks', { 'x-request-id': marker });
@@ -96,7 +99,11 @@ describe('paths with dot segments, encoded separators, backslashes or empty segm
 
   it('a POST with a body is refused the same way (the body is not forwarded)', async () => {
     const id = `post-${randomUUID()}`;
-    const answer = await rawRequest('/token/..%2f..%2finternal/api-keys/lookup', { 'x-request-id': id, 'content-type': 'application/json' }, 'POST');
+    const answer = await rawRequest(
+      '/token/..%2f..%2finternal/api-keys/lookup',
+      { 'x-request-id': id, 'content-type': 'application/json' },
+      'POST',
+    );
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_request' });
   });
@@ -107,7 +114,9 @@ describe('paths with dot segments, encoded separators, backslashes or empty segm
     expect(JSON.parse(content.body)).toEqual({ errors: { path: expect.any(String) } });
     const graphql = await rawRequest('/graphql/%2e%2e/internal');
     expect(graphql.status).toBe(400);
-    expect(JSON.parse(graphql.body)).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'BAD_USER_INPUT' } }] });
+    expect(JSON.parse(graphql.body)).toEqual({
+      errors: [{ message: expect.any(String), extensions: { code: 'BAD_USER_INPUT' } }],
+    });
     const speech = await rawRequest('/v1//models');
     expect(speech.status).toBe(400);
     expect(JSON.parse(speech.body)).toEqual({ detail: { status: 'bad_request', message: expect.any(String) } });
@@ -119,7 +128,13 @@ describe('paths with dot segments, encoded separators, backslashes or empty segm
         host: gateway.hostname,
         port: gateway.port,
         path: '/v1/%2e%2e/graphql',
-        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'graphql-transport-ws' },
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-protocol': 'graphql-transport-ws',
+        },
       });
       req.on('response', (res) => {
         res.resume();

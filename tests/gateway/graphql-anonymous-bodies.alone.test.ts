@@ -20,7 +20,9 @@ let gateway: string;
 
 beforeAll(async () => {
   const room = { rps: 10_000, concurrency: 100 };
-  platform = await startPlatform({ gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ anonymous: room }), LOG_LEVEL: 'warn' } });
+  platform = await startPlatform({
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ anonymous: room }), LOG_LEVEL: 'warn' },
+  });
   gateway = platform.publicUrl;
 }, 120_000);
 
@@ -36,16 +38,32 @@ const WITHIN = 100 * 1024 - 256;
 const BODIES: { name: string; body: string; statuses: number[] }[] = [
   { name: 'nested arrays, 1 MiB', body: '['.repeat(MIB / 2) + ']'.repeat(MIB / 2), statuses: [413] },
   { name: 'one long string, 1 MiB', body: JSON.stringify({ query: 'a'.repeat(MIB) }), statuses: [413] },
-  { name: 'nested arrays within the bound', body: `{"variables":${'['.repeat(WITHIN / 2)}${']'.repeat(WITHIN / 2)}}`, statuses: [400] },
-  { name: 'a document of many tokens within the bound', body: JSON.stringify({ query: `{ ${'a '.repeat(WITHIN / 2 - 16)}}` }), statuses: [200, 400] },
-  { name: 'escaped quotes within the bound', body: `{"query":"${'\\"'.repeat(WITHIN / 2 - 8)}"}`, statuses: [200, 400] },
+  {
+    name: 'nested arrays within the bound',
+    body: `{"variables":${'['.repeat(WITHIN / 2)}${']'.repeat(WITHIN / 2)}}`,
+    statuses: [400],
+  },
+  {
+    name: 'a document of many tokens within the bound',
+    body: JSON.stringify({ query: `{ ${'a '.repeat(WITHIN / 2 - 16)}}` }),
+    statuses: [200, 400],
+  },
+  {
+    name: 'escaped quotes within the bound',
+    body: `{"query":"${'\\"'.repeat(WITHIN / 2 - 8)}"}`,
+    statuses: [200, 400],
+  },
   { name: 'many numbers within the bound', body: `{"variables":[${'0,'.repeat(WITHIN / 2 - 16)}0]}`, statuses: [400] },
 ];
 
 async function burst(body: string): Promise<number[]> {
   return Promise.all(
     Array.from({ length: CONCURRENT }, async () => {
-      const res = await fetch(`${gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(`${gateway}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       await res.arrayBuffer();
       return res.status;
     }),
@@ -59,7 +77,9 @@ describe('anonymous GraphQL bodies do not stall the gateway', () => {
     await eventually(() => prober.probes.length >= 10, 10_000);
     // This process (the client) and the other services and the stack's servers would be on machines
     // of their own: they yield CPU to the gateway where permitted, as in the voice upload test.
-    const others = [platform.auth, platform.content].map((app) => app.process.pid).filter((pid): pid is number => pid !== undefined);
+    const others = [platform.auth, platform.content]
+      .map((app) => app.process.pid)
+      .filter((pid): pid is number => pid !== undefined);
     const restore = yieldProcesses([process.pid, ...others, ...stackPids()]);
     const windows: { name: string; from: number; to: number }[] = [];
     const statuses = new Map<string, Set<number>>();
@@ -78,9 +98,15 @@ describe('anonymous GraphQL bodies do not stall the gateway', () => {
     }
     await prober.stop();
     // The probes between the prober's warm-up and the first burst: how the machine answers while the gateway is idle.
-    const idle = prober.probes.slice(5).filter((p) => p.sentAt < (windows[0]?.from ?? 0)).map((p) => p.latencyMs);
+    const idle = prober.probes
+      .slice(5)
+      .filter((p) => p.sentAt < (windows[0]?.from ?? 0))
+      .map((p) => p.latencyMs);
     for (const { name, statuses: allowed } of BODIES) {
-      expect({ name, statuses: [...(statuses.get(name) ?? [])].filter((s) => !allowed.includes(s)) }).toEqual({ name, statuses: [] });
+      expect({ name, statuses: [...(statuses.get(name) ?? [])].filter((s) => !allowed.includes(s)) }).toEqual({
+        name,
+        statuses: [],
+      });
     }
     const probes = during();
     expect(probes.length).toBeGreaterThanOrEqual(PROBES_NEEDED);
@@ -89,7 +115,10 @@ describe('anonymous GraphQL bodies do not stall the gateway', () => {
     if (slowest >= HEALTHZ_BOUND_MS) {
       // Which kind of body each slow probe fell in, and how the idle gateway answered: a slow idle probe means a busy machine.
       const kindAt = (t: number) => windows.find((w) => t >= w.from && t <= w.to)?.name;
-      const slow = [...probes].sort((a, b) => b.latencyMs - a.latencyMs).slice(0, 5).map((p) => ({ latencyMs: p.latencyMs, body: kindAt(p.sentAt) }));
+      const slow = [...probes]
+        .sort((a, b) => b.latencyMs - a.latencyMs)
+        .slice(0, 5)
+        .map((p) => ({ latencyMs: p.latencyMs, body: kindAt(p.sentAt) }));
       console.error(JSON.stringify({ idleSlowest: idle.length ? Math.max(...idle) : null, slow }));
     }
     expect(slowest).toBeLessThan(HEALTHZ_BOUND_MS);

@@ -19,7 +19,12 @@ const find = (samples: MetricSample[], name: string, labels: Record<string, stri
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
 
 beforeAll(async () => {
-  const ports = { gateway: await freePort(), auth: await freePort(), content: await freePort(), worker: await freePort() };
+  const ports = {
+    gateway: await freePort(),
+    auth: await freePort(),
+    content: await freePort(),
+    worker: await freePort(),
+  };
   for (const app of Object.keys(ports) as (keyof typeof ports)[]) metricsUrl[app] = `http://127.0.0.1:${ports[app]}`;
   platform = await startPlatform({
     speechWorkers: { env: { METRICS_PORT: String(ports.worker) } },
@@ -29,7 +34,10 @@ beforeAll(async () => {
     // spent IP budget refuses even a valid key's stream-input session (1013) or a registration (429).
     gatewayEnv: {
       METRICS_PORT: String(ports.gateway),
-      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 5, concurrency: 2 }, anonymous: { rps: 1000, concurrency: 100 } }),
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 5, concurrency: 2 },
+        anonymous: { rps: 1000, concurrency: 100 },
+      }),
     },
     authEnv: { METRICS_PORT: String(ports.auth) },
     contentEnv: { METRICS_PORT: String(ports.content) },
@@ -40,7 +48,7 @@ afterAll(async () => {
   await platform?.stop();
 }, 30_000);
 
-describe('the apps\' Prometheus metrics after a tour', () => {
+describe("the apps' Prometheus metrics after a tour", () => {
   it('count the requests by route template, the synthesis job, the connections and the refusals', async () => {
     const gateway = platform.publicUrl;
     const workerBefore = await scrapeMetrics(metricsUrl.worker);
@@ -65,12 +73,20 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     expect((await streamed.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
     // A GraphQL request through the gateway to content.
-    const graphql = await fetch(`${gateway}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+    const graphql = await fetch(`${gateway}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{__typename}"}',
+    });
     expect(graphql.status).toBe(200);
     await graphql.arrayBuffer();
 
     // An OAuth error at auth's /token (its fast lane, outside express).
-    const token = await fetch(`${platform.auth.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' });
+    const token = await fetch(`${platform.auth.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=password',
+    });
     expect(token.status).toBe(400);
     await token.arrayBuffer();
 
@@ -89,20 +105,44 @@ describe('the apps\' Prometheus metrics after a tour', () => {
 
     // The gateway.
     const g = await scrapeMetrics(metricsUrl.gateway);
-    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1/text-to-speech/:voice_id', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sumOf(g, 'http_server_request_duration_seconds_count', {
+        route: '/v1/text-to-speech/:voice_id',
+        method: 'POST',
+        status_code: '200',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sumOf(g, 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_code: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     // Refused by the limiter ahead of any route: the speech router's mount path names them.
-    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1', method: 'GET', status_code: '429' })).toBe(refused);
-    expect(sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1/models', method: 'GET', status_code: '200' })).toBe(burst.length - refused);
+    expect(
+      sumOf(g, 'http_server_request_duration_seconds_count', { route: '/v1', method: 'GET', status_code: '429' }),
+    ).toBe(refused);
+    expect(
+      sumOf(g, 'http_server_request_duration_seconds_count', {
+        route: '/v1/models',
+        method: 'GET',
+        status_code: '200',
+      }),
+    ).toBe(burst.length - refused);
     // Route templates only: no request's voice id or key in any label.
     expect(g.some((s) => Object.values(s.labels).some((v) => v.includes(RACHEL) || v.includes(burstKey)))).toBe(false);
     for (const transport of ['rest', 'stream']) {
       const firstAudio = { transport, model: MODEL };
-      expect(sumOf(g, 'synthesis_time_to_first_audio_seconds_count', firstAudio) - sumOf(gatewayBefore, 'synthesis_time_to_first_audio_seconds_count', firstAudio)).toBe(1);
+      expect(
+        sumOf(g, 'synthesis_time_to_first_audio_seconds_count', firstAudio) -
+          sumOf(gatewayBefore, 'synthesis_time_to_first_audio_seconds_count', firstAudio),
+      ).toBe(1);
     }
-    expect(sumOf(g, 'rate_limit_refusals_total', { plan: 'free' }) - sumOf(gatewayBefore, 'rate_limit_refusals_total', { plan: 'free' })).toBe(refused);
+    expect(
+      sumOf(g, 'rate_limit_refusals_total', { plan: 'free' }) -
+        sumOf(gatewayBefore, 'rate_limit_refusals_total', { plan: 'free' }),
+    ).toBe(refused);
     const queue = find(g, 'synthesis_queue_jobs', { queue: platform.speech.queue });
-    expect(new Set(queue.map((s) => s.labels.state))).toEqual(new Set(['waiting', 'prioritized', 'active', 'delayed', 'failed']));
+    expect(new Set(queue.map((s) => s.labels.state))).toEqual(
+      new Set(['waiting', 'prioritized', 'active', 'delayed', 'failed']),
+    );
     expect(queue.every((s) => Number.isInteger(s.value) && s.value >= 0)).toBe(true);
     const lag = find(g, 'kafka_consumer_lag_messages');
     expect(lag.length).toBeGreaterThan(0);
@@ -112,17 +152,26 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     // The synthesis worker: the job, its characters and its wait.
     const w = await scrapeMetrics(metricsUrl.worker);
     const completed = { model: MODEL, outcome: 'completed' };
-    expect(sumOf(w, 'synthesis_jobs_total', completed) - sumOf(workerBefore, 'synthesis_jobs_total', completed)).toBe(2);
-    expect(sumOf(w, 'synthesis_characters_total', { model: MODEL }) - sumOf(workerBefore, 'synthesis_characters_total', { model: MODEL })).toBe(2 * [...TEXT].length);
+    expect(sumOf(w, 'synthesis_jobs_total', completed) - sumOf(workerBefore, 'synthesis_jobs_total', completed)).toBe(
+      2,
+    );
+    expect(
+      sumOf(w, 'synthesis_characters_total', { model: MODEL }) -
+        sumOf(workerBefore, 'synthesis_characters_total', { model: MODEL }),
+    ).toBe(2 * [...TEXT].length);
     expect(sumOf(w, 'synthesis_job_wait_seconds_count', { queue: platform.speech.queue })).toBeGreaterThanOrEqual(1);
     expect(sumOf(w, 'synthesis_job_run_seconds_count', { outcome: 'completed' })).toBeGreaterThanOrEqual(1);
     expect(sumOf(w, 'synthesis_engine_real_time_factor_count')).toBeGreaterThanOrEqual(1);
 
     // content answered the GraphQL request; auth the token error (fast lane) under their routes.
     const c = await scrapeMetrics(metricsUrl.content);
-    expect(sumOf(c, 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sumOf(c, 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST', status_code: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     const a = await scrapeMetrics(metricsUrl.auth);
-    expect(sumOf(a, 'http_server_request_duration_seconds_count', { route: '/token', method: 'POST', status_code: '400' })).toBe(1);
+    expect(
+      sumOf(a, 'http_server_request_duration_seconds_count', { route: '/token', method: 'POST', status_code: '400' }),
+    ).toBe(1);
 
     // Every app: the process and Node.js runtime metrics.
     for (const samples of [g, w, c, a]) {
@@ -132,9 +181,11 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     }
   }, 120_000);
 
-  it('read the synthesis queue\'s jobs from Redis on each scrape', async () => {
+  it("read the synthesis queue's jobs from Redis on each scrape", async () => {
     const delayed = () =>
-      scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'synthesis_queue_jobs', { queue: platform.speech.queue, state: 'delayed', priority: 'any' }));
+      scrapeMetrics(metricsUrl.gateway).then((s) =>
+        sumOf(s, 'synthesis_queue_jobs', { queue: platform.speech.queue, state: 'delayed', priority: 'any' }),
+      );
     expect(await delayed()).toBe(0);
     // A job no worker takes for an hour, added straight to the gateway's queue.
     const connection = new Redis(stackEnv().REDIS_URL, { maxRetriesPerRequest: null });
@@ -151,10 +202,14 @@ describe('the apps\' Prometheus metrics after a tour', () => {
   }, 60_000);
 
   it('count open graphql-ws connections while they are open, and the messages written to them', async () => {
-    const open = () => scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'websocket_connections', { endpoint: 'graphql' }));
+    const open = () =>
+      scrapeMetrics(metricsUrl.gateway).then((s) => sumOf(s, 'websocket_connections', { endpoint: 'graphql' }));
     const written = async () => {
       const samples = await scrapeMetrics(metricsUrl.gateway);
-      return { writes: sumOf(samples, 'graphql_ws_socket_writes_total'), messages: sumOf(samples, 'graphql_ws_messages_sent_total') };
+      return {
+        writes: sumOf(samples, 'graphql_ws_socket_writes_total'),
+        messages: sumOf(samples, 'graphql_ws_messages_sent_total'),
+      };
     };
     expect(await open()).toBe(0);
     const before = await written();
@@ -169,7 +224,10 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     socket.send(JSON.stringify({ type: 'connection_init' }));
     expect(JSON.parse(await ack)).toEqual({ type: 'connection_ack' });
     const after = await written();
-    expect({ writes: after.writes - before.writes, messages: after.messages - before.messages }).toEqual({ writes: 1, messages: 1 });
+    expect({ writes: after.writes - before.writes, messages: after.messages - before.messages }).toEqual({
+      writes: 1,
+      messages: 1,
+    });
     socket.close();
     await eventually(async () => (await open()) === 0, 10_000);
   }, 60_000);
@@ -177,13 +235,18 @@ describe('the apps\' Prometheus metrics after a tour', () => {
   it('count open stream-input connections and the time to first audio of their generations', async () => {
     const speaker = await registerAccount(platform.publicUrl, 'Metrics Streamer');
     const { key } = await createApiKey(platform.auth.url, speaker.id);
-    const connections = (samples: MetricSample[]) => sumOf(samples, 'websocket_connections', { endpoint: 'speech_stream_input' });
-    const firstAudio = (samples: MetricSample[]) => sumOf(samples, 'synthesis_time_to_first_audio_seconds_count', { transport: 'websocket', model: MODEL });
+    const connections = (samples: MetricSample[]) =>
+      sumOf(samples, 'websocket_connections', { endpoint: 'speech_stream_input' });
+    const firstAudio = (samples: MetricSample[]) =>
+      sumOf(samples, 'synthesis_time_to_first_audio_seconds_count', { transport: 'websocket', model: MODEL });
     const before = await scrapeMetrics(metricsUrl.gateway);
     expect(connections(before)).toBe(0);
-    const socket = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?model_id=${MODEL}&output_format=pcm_16000`, {
-      headers: { 'xi-api-key': key },
-    });
+    const socket = new WebSocket(
+      `${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?model_id=${MODEL}&output_format=pcm_16000`,
+      {
+        headers: { 'xi-api-key': key },
+      },
+    );
     const audio: Buffer[] = [];
     socket.on('message', (data: Buffer, isBinary: boolean) => isBinary && audio.push(data));
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
@@ -201,14 +264,21 @@ describe('the apps\' Prometheus metrics after a tour', () => {
     expect(firstAudio(await scrapeMetrics(metricsUrl.gateway)) - firstAudio(before)).toBe(1);
   }, 60_000);
 
-  it('count a stream-input session refused for the plan\'s concurrency', async () => {
+  it("count a stream-input session refused for the plan's concurrency", async () => {
     const speaker = await registerAccount(platform.publicUrl, 'Metrics Crowd');
     const { key } = await createApiKey(platform.auth.url, speaker.id);
-    const refusals = async () => sumOf(await scrapeMetrics(metricsUrl.gateway), 'rate_limit_refusals_total', { plan: 'free', reason: 'concurrency' });
+    const refusals = async () =>
+      sumOf(await scrapeMetrics(metricsUrl.gateway), 'rate_limit_refusals_total', {
+        plan: 'free',
+        reason: 'concurrency',
+      });
     const before = await refusals();
     // Three sessions of one account on the free plan's two slots: exactly one is refused.
     const sessions = Array.from({ length: 3 }, () => {
-      const socket = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?model_id=${MODEL}`, { headers: { 'xi-api-key': key } });
+      const socket = new WebSocket(
+        `${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?model_id=${MODEL}`,
+        { headers: { 'xi-api-key': key } },
+      );
       const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
       socket.once('open', () => socket.send(JSON.stringify({ text: ' ' })));
       return { socket, closed };

@@ -59,7 +59,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const speech = { queue: uniqueName('synthesis'), keyPrefix: uniqueName('speech'), db: uniqueName('gwspeech') };
   const contentUrl = `http://127.0.0.1:${contentPort}`;
   const [auth, content] = await Promise.all([
-    startApp({ app: 'auth', env: { ...common, PORT: String(authPort), MONGO_DB: authDb, ...options.authEnv }, readyTimeoutMs: 60_000 }),
+    startApp({
+      app: 'auth',
+      env: { ...common, PORT: String(authPort), MONGO_DB: authDb, ...options.authEnv },
+      readyTimeoutMs: 60_000,
+    }),
     startApp({
       app: 'content',
       env: {
@@ -93,7 +97,16 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const startWorker = async (env: Record<string, string> = {}) =>
     startApp({
       app: 'synthesis-worker',
-      env: { ...stack, PORT: String(await freePort()), MONGO_DB: speech.db, SYNTHESIS_QUEUE: speech.queue, SPEECH_KEY_PREFIX: speech.keyPrefix, LOG_LEVEL: 'warn', ...options.speechWorkers?.env, ...env },
+      env: {
+        ...stack,
+        PORT: String(await freePort()),
+        MONGO_DB: speech.db,
+        SYNTHESIS_QUEUE: speech.queue,
+        SPEECH_KEY_PREFIX: speech.keyPrefix,
+        LOG_LEVEL: 'warn',
+        ...options.speechWorkers?.env,
+        ...env,
+      },
       readyTimeoutMs: 60_000,
     });
   const started = await Promise.allSettled([
@@ -128,7 +141,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     speech,
     async stop() {
       for (const stop of stopChecking) stop();
-      await Promise.allSettled([...workers.map((w) => w.stop()), ...gateways.map((g) => g.stop()), auth.stop(), content.stop()]);
+      await Promise.allSettled([
+        ...workers.map((w) => w.stop()),
+        ...gateways.map((g) => g.stop()),
+        auth.stop(),
+        content.stop(),
+      ]);
     },
   };
 }
@@ -159,7 +177,8 @@ export async function registerAccount(gatewayUrl: string, name = 'Gateway Tester
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name, email, password }),
   });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(await json(registered))}`);
+  if (registered.status !== 201)
+    throw new Error(`register: ${registered.status} ${JSON.stringify(await json(registered))}`);
   const { user } = (await registered.json()) as { user: { id: string } };
   const login = await fetch(`${gatewayUrl}/api/v1/auth/login`, {
     method: 'POST',
@@ -182,7 +201,10 @@ export async function createApiKey(authUrl: string, accountId: string): Promise<
 }
 
 export async function revokeApiKey(authUrl: string, keyId: string): Promise<void> {
-  const res = await fetch(`${authUrl}/internal/api-keys/${keyId}`, { method: 'DELETE', headers: { 'x-internal-secret': INTERNAL_SECRET } });
+  const res = await fetch(`${authUrl}/internal/api-keys/${keyId}`, {
+    method: 'DELETE',
+    headers: { 'x-internal-secret': INTERNAL_SECRET },
+  });
   if (res.status !== 204) throw new Error(`revoke: ${res.status}`);
 }
 

@@ -1,7 +1,16 @@
 import type { BaseClient } from 'openid-client';
 import { authorizeCode, FormAgent } from '../auth/helpers/fixtures';
 import { codeFlowClient } from './code-flow-client';
-import { createApiKey, eventually, INTERNAL_SECRET, json, registerAccount, startPlatform, type Account, type Platform } from './platform';
+import {
+  createApiKey,
+  eventually,
+  INTERNAL_SECRET,
+  json,
+  registerAccount,
+  startPlatform,
+  type Account,
+  type Platform,
+} from './platform';
 
 /**
  * The synthesis queues' dashboard (bull-board) at /admin/queues on the real gateway, with tokens from
@@ -36,7 +45,10 @@ async function board(pathname: string, headers: Record<string, string> = {}, met
 }
 
 beforeAll(async () => {
-  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) } });
+  platform = await startPlatform({
+    speechWorkers: {},
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) },
+  });
   gateway = platform.publicUrl;
   ({ client, redirectUri } = await codeFlowClient(platform, 'Operations console', 'admin content:read'));
 
@@ -57,7 +69,7 @@ afterAll(async () => {
 }, 30_000);
 
 describe('who sees the queue dashboard', () => {
-  it('an ADMIN account with an admin-scoped token sees the synthesis queue in bull-board\'s JSON API, read-only', async () => {
+  it("an ADMIN account with an admin-scoped token sees the synthesis queue in bull-board's JSON API, read-only", async () => {
     const res = await board('/api/queues', { authorization: `Bearer ${adminToken}` });
     expect(res.status).toBe(200);
     const queues = (res.body as { queues: BoardQueue[] }).queues;
@@ -77,7 +89,7 @@ describe('who sees the queue dashboard', () => {
     expect(after.queues[0]!.isPaused).toBe(false);
   });
 
-  it('the page and its assets are refused to an anonymous caller (401) and to a USER account (403), in OAuth\'s error shape', async () => {
+  it("the page and its assets are refused to an anonymous caller (401) and to a USER account (403), in OAuth's error shape", async () => {
     const page = await board('/', { authorization: `Bearer ${adminToken}` });
     expect(page.status).toBe(200);
     const asset = /src="(static\/js\/main\.[^"]+\.js)"/.exec(String(page.body))?.[1];
@@ -86,32 +98,42 @@ describe('who sees the queue dashboard', () => {
 
     for (const pathname of ['', '/', '/api/queues', `/${asset!}`, '/queue/anything']) {
       const anonymous = await board(pathname);
-      expect({ pathname, status: anonymous.status, body: anonymous.body }).toEqual({ pathname, status: 401, body: expect.objectContaining({ error: 'invalid_token' }) });
+      expect({ pathname, status: anonymous.status, body: anonymous.body }).toEqual({
+        pathname,
+        status: 401,
+        body: expect.objectContaining({ error: 'invalid_token' }),
+      });
       expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer /);
       const user = await board(pathname, { authorization: `Bearer ${userToken}` });
-      expect({ pathname, status: user.status, body: user.body }).toEqual({ pathname, status: 403, body: expect.objectContaining({ error: 'insufficient_scope' }) });
+      expect({ pathname, status: user.status, body: user.body }).toEqual({
+        pathname,
+        status: 403,
+        body: expect.objectContaining({ error: 'insufficient_scope' }),
+      });
     }
   });
 
-  it('a user\'s API key and a forged token are refused too', async () => {
+  it("a user's API key and a forged token are refused too", async () => {
     const someone = await registerAccount(gateway, 'Key Holder');
     const { key } = await createApiKey(platform.auth.url, someone.id);
     expect((await board('/api/queues', { 'xi-api-key': key })).status).toBe(403);
     expect((await board('/api/queues', { authorization: `Bearer ${adminToken.slice(0, -4)}AAAA` })).status).toBe(401);
   });
 
-  it('auth\'s own administration API under /admin is still auth\'s', async () => {
+  it("auth's own administration API under /admin is still auth's", async () => {
     const res = await fetch(`${gateway}/admin/clients`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(res.status).toBe(200);
   });
 });
 
 describe('the browser session', () => {
-  it('an admin\'s Bearer token handed to POST /admin/queues/session becomes an HttpOnly, SameSite=Strict cookie for the dashboard\'s paths only', async () => {
+  it("an admin's Bearer token handed to POST /admin/queues/session becomes an HttpOnly, SameSite=Strict cookie for the dashboard's paths only", async () => {
     const set = await board('/session', { authorization: `Bearer ${adminToken}` }, 'POST');
     expect(set.status).toBe(204);
     const cookie = set.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(/^admin_queues_session=[\w.-]+; Path=\/admin\/queues; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    expect(cookie).toMatch(
+      /^admin_queues_session=[\w.-]+; Path=\/admin\/queues; HttpOnly; SameSite=Strict; Max-Age=\d+$/,
+    );
     const pair = cookie.split(';')[0]!;
     const page = await board('/', { cookie: pair });
     expect(page.status).toBe(200);
@@ -125,7 +147,7 @@ describe('the browser session', () => {
     expect(cleared.headers.get('set-cookie')).toMatch(/^admin_queues_session=; Path=\/admin\/queues; .*Max-Age=0$/);
   });
 
-  it('a USER\'s token gets no session, and a cookie holding it opens nothing', async () => {
+  it("a USER's token gets no session, and a cookie holding it opens nothing", async () => {
     const refused = await board('/session', { authorization: `Bearer ${userToken}` }, 'POST');
     expect(refused.status).toBe(403);
     expect(refused.headers.get('set-cookie')).toBeNull();
@@ -141,12 +163,16 @@ describe('signing in with a browser', () => {
     const start = await agent.follow('/admin/queues/sign-in');
     // signIn answers the page it was given when no sign-in form is on it: that page's full shape.
     let page = (await agent.signIn(start, account)) as typeof start;
-    if (page.html.includes('action="/authorize/decision"')) page = await agent.decide(page, '/authorize/decision', 'approve');
+    if (page.html.includes('action="/authorize/decision"'))
+      page = await agent.decide(page, '/authorize/decision', 'approve');
     return { agent, page };
   }
 
   it('a page load without credentials is sent to the sign-in, which sends it to the authorization server with PKCE', async () => {
-    const page = await fetch(`${gateway}/admin/queues/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    const page = await fetch(`${gateway}/admin/queues/`, {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+      redirect: 'manual',
+    });
     expect([page.status, page.headers.get('location')]).toEqual([302, '/admin/queues/sign-in']);
     const signIn = await fetch(`${gateway}/admin/queues/sign-in`, { redirect: 'manual' });
     expect(signIn.status).toBe(302);
@@ -159,7 +185,9 @@ describe('signing in with a browser', () => {
       scope: 'admin',
       code_challenge_method: 'S256',
     });
-    expect(signIn.headers.get('set-cookie')).toMatch(/^admin_queues_signin=[\w-]+\.[\w-]+; Path=\/admin\/queues\/callback; HttpOnly; SameSite=Lax; Max-Age=600$/);
+    expect(signIn.headers.get('set-cookie')).toMatch(
+      /^admin_queues_signin=[\w-]+\.[\w-]+; Path=\/admin\/queues\/callback; HttpOnly; SameSite=Lax; Max-Age=600$/,
+    );
   });
 
   it('an ADMIN signs in and lands on the dashboard, its session in the HttpOnly cookie', async () => {
@@ -193,7 +221,12 @@ describe('finished jobs stay visible', () => {
     await tts.arrayBuffer();
     const jobId = tts.headers.get('history-item-id');
     expect(jobId).toBeTruthy();
-    const query = new URLSearchParams({ activeQueue: platform.speech.queue, status: 'completed', page: '1', jobsPerPage: '50' });
+    const query = new URLSearchParams({
+      activeQueue: platform.speech.queue,
+      status: 'completed',
+      page: '1',
+      jobsPerPage: '50',
+    });
     const completed = async () => {
       const res = await board(`/api/queues?${query.toString()}`, { authorization: `Bearer ${adminToken}` });
       expect(res.status).toBe(200);

@@ -12,7 +12,10 @@ import { createApiKey, eventually, registerAccount, startPlatform, type Platform
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 // eSpeak NG (the default model) is deterministic: the same request gives the same bytes.
-const TEXT = Array.from({ length: 40 }, (_, i) => `Rollout sentence ${i + 1} keeps this stream going for a while.`).join(' ');
+const TEXT = Array.from(
+  { length: 40 },
+  (_, i) => `Rollout sentence ${i + 1} keeps this stream going for a while.`,
+).join(' ');
 // 24 kHz PCM: megabytes of audio, more than the sockets between a paused client and the gateway hold,
 // so the response is still in flight while the client does not read.
 const BODY = JSON.stringify({ text: TEXT, output_format: 'pcm_24000' });
@@ -35,13 +38,21 @@ afterAll(async () => {
 
 /** One more gateway replica on the platform's queue and databases, with settings of its own. */
 async function startReplica(env: Record<string, string>): Promise<RunningApp> {
-  const gateway = await startApp({ app: 'gateway', env: { ...platform.gatewayEnv(await freePort()), ...env }, readyTimeoutMs: 60_000 });
+  const gateway = await startApp({
+    app: 'gateway',
+    env: { ...platform.gatewayEnv(await freePort()), ...env },
+    readyTimeoutMs: 60_000,
+  });
   extra.push(gateway);
   return gateway;
 }
 
 const tts = (base: string, route: '/stream' = '/stream') =>
-  fetch(`${base}/v1/text-to-speech/${RACHEL}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'xi-api-key': apiKey }, body: BODY });
+  fetch(`${base}/v1/text-to-speech/${RACHEL}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'xi-api-key': apiKey },
+    body: BODY,
+  });
 
 async function characterCount(): Promise<number> {
   const res = await fetch(`${platform.publicUrl}/v1/user/subscription`, { headers: { 'xi-api-key': apiKey } });
@@ -89,9 +100,13 @@ it('SIGTERM with a /stream in flight: readyz 503 at once, new work refused 503, 
   expect(refused.status).toBe(503);
   expect(refused.headers.get('retry-after')).toBe('1');
   expect(refused.headers.get('connection')).toBe('close');
-  expect(await refused.json()).toEqual({ detail: { status: 'error', message: expect.stringContaining('shutting down') } });
+  expect(await refused.json()).toEqual({
+    detail: { status: 'error', message: expect.stringContaining('shutting down') },
+  });
   // So are WebSocket upgrades (stream-input), at the HTTP level.
-  const upgrade = new WebSocket(`${gateway.url.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input`, { headers: { 'xi-api-key': apiKey } });
+  const upgrade = new WebSocket(`${gateway.url.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input`, {
+    headers: { 'xi-api-key': apiKey },
+  });
   upgrade.on('error', () => undefined);
   const upgradeAnswer = await new Promise<{ status?: number; retryAfter?: string }>((resolve) => {
     upgrade.once('unexpected-response', (_req, response) => {
@@ -117,7 +132,9 @@ it('SIGTERM with a /stream in flight: readyz 503 at once, new work refused 503, 
 it('a stream-input WebSocket still open when the grace is over is closed 1012 with a reason; exit 0', async () => {
   // The session's own idle timeout far beyond the grace: only the shutdown closes it.
   const gateway = await startReplica({ SHUTDOWN_GRACE_MS: '500', SPEECH_WS_IDLE_TIMEOUT_MS: '300000' });
-  const session = connectSession(`${gateway.url.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input`, { 'xi-api-key': apiKey });
+  const session = connectSession(`${gateway.url.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input`, {
+    'xi-api-key': apiKey,
+  });
   await session.opened;
   session.ws.send(JSON.stringify({ text: ' ' }));
   gateway.process.kill('SIGTERM');

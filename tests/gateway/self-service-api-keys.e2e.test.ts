@@ -41,7 +41,7 @@ async function call(pathname: string, headers: Record<string, string>, init: { m
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, text, body: (text ? (JSON.parse(text) as unknown) : undefined) };
+  return { status: res.status, text, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
 const as = (account: Account) => ({ authorization: `Bearer ${account.token}` });
@@ -72,7 +72,12 @@ async function listAll(account: Account, pageSize: number): Promise<{ ids: strin
 beforeAll(async () => {
   // Generous rates: this file makes many calls per second from one address and one account.
   platform = await startPlatform({
-    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 500, concurrency: 100 }, anonymous: { rps: 500, concurrency: 100 } }) },
+    gatewayEnv: {
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 500, concurrency: 100 },
+        anonymous: { rps: 500, concurrency: 100 },
+      }),
+    },
   });
   gateway = platform.gateways[0]!.url;
   alice = await registerAccount(gateway, 'Alice Keys');
@@ -106,11 +111,17 @@ it('a key scoped to speech:read reads but cannot synthesise (403 in the speech s
   const reader = await createKey(alice, { name: 'reader', scopes: ['speech:read'] });
   expect(reader.scopes).toEqual(['speech:read']);
   expect((await call('/v1/models', { 'xi-api-key': reader.key })).status).toBe(200);
-  const tts = await call('/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM', { 'xi-api-key': reader.key }, { method: 'POST', body: { text: 'hello' } });
+  const tts = await call(
+    '/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM',
+    { 'xi-api-key': reader.key },
+    { method: 'POST', body: { text: 'hello' } },
+  );
   expect(tts.status).toBe(403);
   expect(tts.body).toEqual({ detail: { status: 'unauthorized', message: expect.stringContaining('speech:write') } });
   // The stream-input WebSocket honours the key's scopes too.
-  const ws = connectSession(`${gateway.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input`, { 'xi-api-key': reader.key });
+  const ws = connectSession(`${gateway.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input`, {
+    'xi-api-key': reader.key,
+  });
   await ws.opened;
   ws.ws.send(JSON.stringify({ text: ' ' }));
   expect((await ws.closed).code).toBe(1008);
@@ -118,9 +129,20 @@ it('a key scoped to speech:read reads but cannot synthesise (403 in the speech s
 });
 
 it('refuses bad input in the speech shape', async () => {
-  for (const body of [{ name: 'x'.repeat(101) }, { name: '' }, { name: 'ok', scopes: ['content:write'] }, { name: 'ok', scopes: [] }, { name: 'ok', extra: 1 }, 'not an object']) {
+  for (const body of [
+    { name: 'x'.repeat(101) },
+    { name: '' },
+    { name: 'ok', scopes: ['content:write'] },
+    { name: 'ok', scopes: [] },
+    { name: 'ok', extra: 1 },
+    'not an object',
+  ]) {
     const res = await call('/v1/api-keys', as(alice), { method: 'POST', body });
-    expect({ body, status: res.status, detail: res.body }).toEqual({ body, status: 400, detail: { detail: { status: 'bad_request', message: expect.any(String) } } });
+    expect({ body, status: res.status, detail: res.body }).toEqual({
+      body,
+      status: 400,
+      detail: { detail: { status: 'bad_request', message: expect.any(String) } },
+    });
   }
   const badPage = await call('/v1/api-keys?page_size=0', as(alice));
   expect(badPage.status).toBe(400);
@@ -128,9 +150,21 @@ it('refuses bad input in the speech shape', async () => {
 
 it('an API key cannot create, list or revoke keys', async () => {
   const key = await createKey(bob, { name: 'bob-main' });
-  for (const [method, path] of [['POST', '/v1/api-keys'], ['GET', '/v1/api-keys'], ['DELETE', `/v1/api-keys/${key.key_id}`]] as const) {
-    const res = await call(path, { 'xi-api-key': key.key }, { method, ...(method === 'POST' ? { body: { name: 'minted' } } : {}) });
-    expect({ method, status: res.status, body: res.body }).toEqual({ method, status: 403, body: { detail: { status: 'unauthorized', message: expect.stringContaining('access token') } } });
+  for (const [method, path] of [
+    ['POST', '/v1/api-keys'],
+    ['GET', '/v1/api-keys'],
+    ['DELETE', `/v1/api-keys/${key.key_id}`],
+  ] as const) {
+    const res = await call(
+      path,
+      { 'xi-api-key': key.key },
+      { method, ...(method === 'POST' ? { body: { name: 'minted' } } : {}) },
+    );
+    expect({ method, status: res.status, body: res.body }).toEqual({
+      method,
+      status: 403,
+      body: { detail: { status: 'unauthorized', message: expect.stringContaining('access token') } },
+    });
   }
   expect((await call('/v1/models', { 'xi-api-key': key.key })).status).toBe(200);
 });
@@ -140,7 +174,9 @@ it("another account's key id is 404 and stays working; the owner revokes it and 
   const foreign = await call(`/v1/api-keys/${key.key_id}`, as(bob), { method: 'DELETE' });
   expect(foreign.status).toBe(404);
   expect(foreign.body).toEqual({ detail: { status: 'error', message: 'No such API key.' } });
-  expect(((await call('/v1/api-keys', as(bob))).body as KeyPage).api_keys.map((k) => k.key_id)).not.toContain(key.key_id);
+  expect(((await call('/v1/api-keys', as(bob))).body as KeyPage).api_keys.map((k) => k.key_id)).not.toContain(
+    key.key_id,
+  );
   expect((await call('/v1/models', { 'xi-api-key': key.key })).status).toBe(200);
   expect((await call('/v1/api-keys/key_doesnotexist00', as(alice), { method: 'DELETE' })).status).toBe(404);
 
@@ -148,7 +184,9 @@ it("another account's key id is 404 and stays working; the owner revokes it and 
   expect(revoked.status).toBe(204);
   const after = await call('/v1/models', { 'xi-api-key': key.key });
   expect(after.status).toBe(401);
-  expect(((await call('/v1/api-keys', as(alice))).body as KeyPage).api_keys.map((k) => k.key_id)).not.toContain(key.key_id);
+  expect(((await call('/v1/api-keys', as(alice))).body as KeyPage).api_keys.map((k) => k.key_id)).not.toContain(
+    key.key_id,
+  );
   expect((await call(`/v1/api-keys/${key.key_id}`, as(alice), { method: 'DELETE' })).status).toBe(404);
 });
 
@@ -171,7 +209,11 @@ it('lists in pages, and holds at most 20 live keys per account (a revoked key fr
 
 it('concurrent creations never pass the bound: every 201 is a live key, and there are at most 20', async () => {
   const dave = await registerAccount(gateway, 'Dave Keys');
-  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call('/v1/api-keys', as(dave), { method: 'POST', body: { name: `burst ${i}` } })));
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      call('/v1/api-keys', as(dave), { method: 'POST', body: { name: `burst ${i}` } }),
+    ),
+  );
   const created = answers.filter((a) => a.status === 201).map((a) => (a.body as CreatedKey).key_id);
   expect(answers.every((a) => a.status === 201 || a.status === 400)).toBe(true);
   expect(created.length).toBeLessThanOrEqual(20);
@@ -188,15 +230,39 @@ it('a DPoP-bound user token from the code flow (openid-client, Ed25519 proof key
       ...['clients:create', '--name', 'keys-e2e', '--type', 'confidential', '--grant', 'authorization_code'],
       ...['--redirect-uri', redirectUri, '--scope', 'speech:read speech:write speech:keys'],
     ],
-    { env: { PATH: process.env.PATH ?? '', ...stackEnv(), MONGO_DB: platform.authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl }, timeout: 30_000 },
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stackEnv(),
+        MONGO_DB: platform.authDb,
+        INTERNAL_SECRET,
+        PUBLIC_URL: publicUrl,
+      },
+      timeout: 30_000,
+    },
   );
   const registered = JSON.parse(stdout) as { client_id: string; client_secret: string };
   const issuer = await Issuer.discover(`${publicUrl}/.well-known/oauth-authorization-server`);
-  const client = new issuer.Client({ client_id: registered.client_id, client_secret: registered.client_secret, redirect_uris: [redirectUri], response_types: ['code'] });
+  const client = new issuer.Client({
+    client_id: registered.client_id,
+    client_secret: registered.client_secret,
+    redirect_uris: [redirectUri],
+    response_types: ['code'],
+  });
   const { privateKey } = generateKeyPairSync('ed25519');
   // Creating and revoking keys needs speech:keys (docs/speech.md "API keys"); api-key-grants.e2e.test.ts has the refusals.
-  const { params, verifier, state } = await authorizeCode(publicUrl, client, alice, 'speech:read speech:write speech:keys');
-  const tokens = await client.oauthCallback(redirectUri, params, { code_verifier: verifier, state }, { DPoP: privateKey });
+  const { params, verifier, state } = await authorizeCode(
+    publicUrl,
+    client,
+    alice,
+    'speech:read speech:write speech:keys',
+  );
+  const tokens = await client.oauthCallback(
+    redirectUri,
+    params,
+    { code_verifier: verifier, state },
+    { DPoP: privateKey },
+  );
   expect(tokens.token_type).toBe('DPoP');
 
   const created = await client.requestResource(`${publicUrl}/v1/api-keys`, tokens.access_token!, {
@@ -207,11 +273,16 @@ it('a DPoP-bound user token from the code flow (openid-client, Ed25519 proof key
   });
   expect(created.statusCode).toBe(201);
   const key = JSON.parse(created.body!.toString()) as CreatedKey;
-  const listed = await client.requestResource(`${publicUrl}/v1/api-keys?page_size=100`, tokens.access_token!, { DPoP: privateKey });
+  const listed = await client.requestResource(`${publicUrl}/v1/api-keys?page_size=100`, tokens.access_token!, {
+    DPoP: privateKey,
+  });
   expect((JSON.parse(listed.body!.toString()) as KeyPage).api_keys.map((k) => k.key_id)).toContain(key.key_id);
   // Without its proof the bound token is refused (RFC 9449 §7.1).
   expect((await call('/v1/api-keys', { authorization: `DPoP ${tokens.access_token!}` })).status).toBe(401);
-  const revoked = await client.requestResource(`${publicUrl}/v1/api-keys/${key.key_id}`, tokens.access_token!, { method: 'DELETE', DPoP: privateKey });
+  const revoked = await client.requestResource(`${publicUrl}/v1/api-keys/${key.key_id}`, tokens.access_token!, {
+    method: 'DELETE',
+    DPoP: privateKey,
+  });
   expect(revoked.statusCode).toBe(204);
 });
 

@@ -34,7 +34,11 @@ beforeAll(async () => {
     },
     readyTimeoutMs: 60_000,
   });
-  kafka = new Kafka({ clientId: 'gw-slow-test', brokers: stackEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+  kafka = new Kafka({
+    clientId: 'gw-slow-test',
+    brokers: stackEnv().KAFKA_BROKERS.split(','),
+    logLevel: logLevel.NOTHING,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -61,12 +65,22 @@ async function subscriber(url: string): Promise<Subscriber> {
       socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
     });
     socket.on('message', (raw) => {
-      const message = JSON.parse(String(raw)) as { type: string; payload?: { data?: { onPostCreated?: { title: string } } } };
+      const message = JSON.parse(String(raw)) as {
+        type: string;
+        payload?: { data?: { onPostCreated?: { title: string } } };
+      };
       if (message.type === 'connection_ack') {
-        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { onPostCreated { title content } }' } }));
+        socket.send(
+          JSON.stringify({
+            id: '1',
+            type: 'subscribe',
+            payload: { query: 'subscription { onPostCreated { title content } }' },
+          }),
+        );
         resolve();
       }
-      if (message.type === 'next' && message.payload?.data?.onPostCreated) titles.push(message.payload.data.onPostCreated.title);
+      if (message.type === 'next' && message.payload?.data?.onPostCreated)
+        titles.push(message.payload.data.onPostCreated.title);
     });
     socket.once('error', reject);
   });
@@ -81,20 +95,31 @@ it('closes a subscriber that stops reading, without slowing one that reads', asy
   const topic = contentTopic('post', prefix);
   const send = (n: number, title?: string) =>
     // One key: one partition, so the order of delivery is the order of production.
-    producer.send({ topic, messages: [{ key: 'slow-subscriber-test', value: JSON.stringify(buildContentEvent('post.created', post(n, title))) }] });
+    producer.send({
+      topic,
+      messages: [
+        { key: 'slow-subscriber-test', value: JSON.stringify(buildContentEvent('post.created', post(n, title))) },
+      ],
+    });
   try {
     // Both live: a warm-up event reaches both.
     let warm = 0;
-    await eventually(async () => {
-      warm += 1;
-      await send(100_000 + warm, `warm ${warm}`);
-      return fast.titles.length > 0 && slow.titles.length > 0;
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        warm += 1;
+        await send(100_000 + warm, `warm ${warm}`);
+        return fast.titles.length > 0 && slow.titles.length > 0;
+      },
+      20_000,
+      300,
+    );
     slow.socket.pause();
     for (let n = 0; n < EVENTS; n += 1) await send(n);
     const slowTitles = () => fast.titles.filter((t) => t.startsWith('slow '));
     await eventually(async () => slowTitles().length >= EVENTS, 60_000).catch((err: unknown) => {
-      throw new Error(`${String(err)}: fast got ${slowTitles().length} of ${EVENTS}, slow ${slow.titles.length}\n${gateway.output().slice(-3000)}`);
+      throw new Error(
+        `${String(err)}: fast got ${slowTitles().length} of ${EVENTS}, slow ${slow.titles.length}\n${gateway.output().slice(-3000)}`,
+      );
     });
     expect(slowTitles()).toEqual(Array.from({ length: EVENTS }, (_, n) => `slow ${n}`));
     slow.socket.resume();

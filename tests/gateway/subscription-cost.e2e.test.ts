@@ -14,7 +14,9 @@ let alice: Account;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  platform = await startPlatform({ gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 200, concurrency: 50 } }) } });
+  platform = await startPlatform({
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 200, concurrency: 50 } }) },
+  });
   gateway = platform.publicUrl;
   alice = await registerAccount(gateway, 'Alice Cost');
 }, 180_000);
@@ -46,43 +48,62 @@ async function refusal(sub: Collected<unknown>): Promise<{ message: string; exte
 }
 
 /** Sends posts until `sub` has seen one with the probe prefix: the subscription is live. */
-async function untilDelivered(sub: Collected<{ onPostCreated: { title: string } | null }>, prefix: string): Promise<void> {
+async function untilDelivered(
+  sub: Collected<{ onPostCreated: { title: string } | null }>,
+  prefix: string,
+): Promise<void> {
   let n = 0;
-  await eventually(async () => {
-    n += 1;
-    await createPost(`${prefix} ${n}`);
-    return sub.items.some((i) => i.onPostCreated?.title.startsWith(prefix));
-  }, 20_000, 300);
+  await eventually(
+    async () => {
+      n += 1;
+      await createPost(`${prefix} ${n}`);
+      return sub.items.some((i) => i.onPostCreated?.title.startsWith(prefix));
+    },
+    20_000,
+    300,
+  );
 }
 
 describe('subscription cost', () => {
   it('refuses ten subscriptions with hundreds of aliased nested connections when they subscribe', async () => {
     const client = connect();
-    const aliases = Array.from({ length: 200 }, (_, i) => `c${i}: comments(first: 100) { totalCount edges { node { id } } }`).join(' ');
+    const aliases = Array.from(
+      { length: 200 },
+      (_, i) => `c${i}: comments(first: 100) { totalCount edges { node { id } } }`,
+    ).join(' ');
     const abusive = Array.from({ length: 10 }, () => collect(client, `subscription { onPostCreated { ${aliases} } }`));
     for (const sub of abusive) {
       const error = await refusal(sub);
       expect(error.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', maxAliases: 30 });
     }
     // The connection stays usable for a subscription within the limits.
-    const fine = collect<{ onPostCreated: { title: string; author: { name: string } } }>(client, 'subscription { onPostCreated { title author { name } } }');
+    const fine = collect<{ onPostCreated: { title: string; author: { name: string } } }>(
+      client,
+      'subscription { onPostCreated { title author { name } } }',
+    );
     await untilDelivered(fine, 'after abuse');
     expect(fine.errors).toEqual([]);
-    expect(fine.items.find((i) => i.onPostCreated.title.startsWith('after abuse'))?.onPostCreated.author.name).toBe('Alice Cost');
+    expect(fine.items.find((i) => i.onPostCreated.title.startsWith('after abuse'))?.onPostCreated.author.name).toBe(
+      'Alice Cost',
+    );
     expect(abusive.every((sub) => sub.items.length === 0)).toBe(true);
   }, 60_000);
 
   it('refuses a subscription over its own budget of 500', async () => {
     const client = connect();
     // 100 comments, each with a count of its replies: 1 808 points per event.
-    const sub = collect(client, 'subscription { onPostCreated { comments(first: 100) { edges { node { replies(first: 0) { totalCount } } } } } }');
+    const sub = collect(
+      client,
+      'subscription { onPostCreated { comments(first: 100) { edges { node { replies(first: 0) { totalCount } } } } } }',
+    );
     expect((await refusal(sub)).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 1808, maxCost: 500 });
   });
 
   it("refuses a subscription that would take a connection's subscriptions over 2 000 together; completing one frees its share", async () => {
     const client = connect();
     // 408 points each: four fit in the connection's 2 000, a fifth does not.
-    const heavy = 'subscription { onPostCreated { comments(first: 20) { edges { node { author { name } replies(first: 0) { totalCount } } } } } }';
+    const heavy =
+      'subscription { onPostCreated { comments(first: 20) { edges { node { author { name } replies(first: 0) { totalCount } } } } } }';
     const first = Array.from({ length: 4 }, () => collect(client, heavy));
     const fifth = collect(client, heavy);
     expect((await refusal(fifth)).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 2040, maxCost: 2000 });
@@ -92,7 +113,10 @@ describe('subscription cost', () => {
     expect(first.every((sub) => sub.errors.length === 0)).toBe(true);
     expect(cheap.errors).toEqual([]);
     first[0]!.dispose();
-    const again = collect<{ onPostCreated: { title: string } }>(client, heavy.replace('onPostCreated {', 'onPostCreated { title'));
+    const again = collect<{ onPostCreated: { title: string } }>(
+      client,
+      heavy.replace('onPostCreated {', 'onPostCreated { title'),
+    );
     await untilDelivered(again, 'freed probe');
     expect(again.errors).toEqual([]);
   }, 60_000);
@@ -101,14 +125,26 @@ describe('subscription cost', () => {
     const client = connect();
     // 25 connections under distinct arguments: 25 fetches from content per event, within the cost budget (426).
     const fields = Array.from({ length: 25 }, (_, i) => `c${i}: comments(first: ${i + 1}) { totalCount }`).join(' ');
-    const results: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }[] = [];
-    client.subscribe({ query: `subscription { onPostCreated { title ${fields} } }` }, { next: (r) => void results.push(r), error: (e) => void results.push({ errors: [{ message: String(e) }] }), complete: () => undefined });
+    const results: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }[] =
+      [];
+    client.subscribe(
+      { query: `subscription { onPostCreated { title ${fields} } }` },
+      {
+        next: (r) => void results.push(r),
+        error: (e) => void results.push({ errors: [{ message: String(e) }] }),
+        complete: () => undefined,
+      },
+    );
     let n = 0;
-    await eventually(async () => {
-      n += 1;
-      await createPost(`fetch probe ${n}`);
-      return results.length > 0;
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        n += 1;
+        await createPost(`fetch probe ${n}`);
+        return results.length > 0;
+      },
+      20_000,
+      300,
+    );
     // Fields resolve in order: c0…c19 are fetched, c20 is refused and, being non-null, nulls the result.
     expect(results[0]!.data).toBeNull();
     expect(results[0]!.errors).toEqual([
@@ -123,11 +159,15 @@ describe('subscription cost', () => {
       connect(),
       `subscription { onPostCreated { ${Array.from({ length: 20 }, (_, i) => `c${i}: comments(first: ${i + 1}) { totalCount }`).join(' ')} } }`,
     );
-    await eventually(async () => {
-      n += 1;
-      await createPost(`fetch probe ${n}`);
-      return within.items.length > 0;
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        n += 1;
+        await createPost(`fetch probe ${n}`);
+        return within.items.length > 0;
+      },
+      20_000,
+      300,
+    );
     expect(within.errors).toEqual([]);
     expect(within.items[0]!.onPostCreated!.c19).toEqual({ totalCount: 0 });
   }, 60_000);

@@ -12,7 +12,11 @@ export interface Collected<T> {
  * A graphql-ws client as users run it, authenticating in connection_init. `forwardedFor`: the client
  * address a trusted proxy would report (the gateway must trust loopback: `TRUSTED_PROXIES`).
  */
-export function wsClient(gatewayUrl: string, connectionParams: Record<string, unknown> = {}, options: { forwardedFor?: string } = {}): Client {
+export function wsClient(
+  gatewayUrl: string,
+  connectionParams: Record<string, unknown> = {},
+  options: { forwardedFor?: string } = {},
+): Client {
   const { forwardedFor } = options;
   return createClient({
     url: `${gatewayUrl.replace(/^http/, 'ws')}/graphql`,
@@ -38,7 +42,10 @@ export function connection(client: Client): Promise<'connected' | { code: number
       resolve({ code, reason });
     });
     // A subscription makes a lazy client connect; its outcome is not what is awaited here.
-    client.subscribe({ query: 'subscription { onPostCreated { id } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    client.subscribe(
+      { query: 'subscription { onPostCreated { id } }' },
+      { next: () => undefined, error: () => undefined, complete: () => undefined },
+    );
   });
 }
 

@@ -61,7 +61,10 @@ const apiKeys = new Map<string, { accountId: string; keyId: string; plan: string
 /** Answers as content does, echoing the request id it got (or making its own, as libs/logger does). */
 const answer: Behaviour = (req, res) => {
   const given = req.headers['x-request-id'];
-  res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': typeof given === 'string' ? given : `content-${randomUUID()}` });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'x-request-id': typeof given === 'string' ? given : `content-${randomUUID()}`,
+  });
   res.end(JSON.stringify({ data: [], path: req.url }));
 };
 /** TCP reset: the connection dies with RST, no status line. */
@@ -77,7 +80,9 @@ const authAnswer: Behaviour = (req, res) => {
   }
   void readBody(req).then((body) => {
     const record = apiKeys.get((JSON.parse(body) as { key: string }).key);
-    res.writeHead(record ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(record ?? { error: 'invalid_api_key' }));
+    res
+      .writeHead(record ? 200 : 404, { 'content-type': 'application/json' })
+      .end(JSON.stringify(record ?? { error: 'invalid_api_key' }));
   });
 };
 
@@ -106,7 +111,8 @@ beforeAll(async () => {
     contentBehaviour(req, res);
   });
   fakeAuth = http.createServer((req, res) => {
-    if (req.url === '/jwks') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    if (req.url === '/jwks')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
     else authBehaviour(req, res);
   });
   const [fakeContentUrl, fakeAuthUrl] = [await listen(fakeContent), await listen(fakeAuth)];
@@ -123,11 +129,30 @@ beforeAll(async () => {
     MAX_BODY_BYTES: '4096',
     MAX_GRAPHQL_BODY_BYTES: '2048',
   };
-  const [downPort, slowPort, scriptedPort, keylessPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [downPort, slowPort, scriptedPort, keylessPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   keylessAuthPort = await freePort();
   [gateway, slowGateway, scripted, keyless] = await Promise.all([
-    startApp({ app: 'gateway', env: { ...base, PORT: String(downPort), CONTENT_URL: deadUrl, AUTH_URL: deadUrl }, readyTimeoutMs: 60_000 }),
-    startApp({ app: 'gateway', env: { ...base, PORT: String(slowPort), CONTENT_URL: stalledUrl, AUTH_URL: stalledUrl, UPSTREAM_TIMEOUT_MS: String(SLOW_UPSTREAM_MS) }, readyTimeoutMs: 60_000 }),
+    startApp({
+      app: 'gateway',
+      env: { ...base, PORT: String(downPort), CONTENT_URL: deadUrl, AUTH_URL: deadUrl },
+      readyTimeoutMs: 60_000,
+    }),
+    startApp({
+      app: 'gateway',
+      env: {
+        ...base,
+        PORT: String(slowPort),
+        CONTENT_URL: stalledUrl,
+        AUTH_URL: stalledUrl,
+        UPSTREAM_TIMEOUT_MS: String(SLOW_UPSTREAM_MS),
+      },
+      readyTimeoutMs: 60_000,
+    }),
     startApp({
       app: 'gateway',
       env: {
@@ -176,7 +201,13 @@ async function accessToken(
   options: { issuer?: string; expiresAt?: number | string } = {},
 ): Promise<string> {
   const issuer = options.issuer ?? scripted.url;
-  return new SignJWT({ scope: 'content:read content:write', roles: ['USER'], client_id: 'scripted-test', ...claims, jti: randomUUID() })
+  return new SignJWT({
+    scope: 'content:read content:write',
+    roles: ['USER'],
+    client_id: 'scripted-test',
+    ...claims,
+    jti: randomUUID(),
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'scripted' })
     .setIssuer(issuer)
     .setAudience(issuer)
@@ -211,17 +242,24 @@ describe('an upstream that is down', () => {
       body: JSON.stringify({ query: '{ posts { totalCount } }' }),
     });
     expect(res.status).toBe(503);
-    expect(body).toEqual({ errors: [{ message: 'content is unavailable', extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] });
+    expect(body).toEqual({
+      errors: [{ message: 'content is unavailable', extensions: { code: 'UPSTREAM_UNAVAILABLE' } }],
+    });
   });
 
   it('gives 503 in the OAuth shape for the authorization server', async () => {
-    const { res, body } = await timed(`${gateway.url}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials' }) });
+    const { res, body } = await timed(`${gateway.url}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
     expect(res.status).toBe(503);
     expect(body).toEqual({ error: 'temporarily_unavailable', error_description: 'auth is unavailable' });
   });
 
   it('gives 503 in the speech shape when an API key cannot be checked', async () => {
-    const { res, body } = await timed(`${gateway.url}/v1/models`, { headers: { 'xi-api-key': `sk_${'0'.repeat(64)}` } });
+    const { res, body } = await timed(`${gateway.url}/v1/models`, {
+      headers: { 'xi-api-key': `sk_${'0'.repeat(64)}` },
+    });
     expect(res.status).toBe(503);
     expect(body).toEqual({ detail: { status: 'error', message: 'authentication is temporarily unavailable' } });
   });
@@ -246,7 +284,9 @@ describe('an upstream that is slow', () => {
     // "while they hang" does not depend on answering faster than an upstream timeout.
     contentBehaviour = park;
     let finished = 0;
-    const hanging = Array.from({ length: 5 }, () => timed(`${scripted.url}/api/v1/posts`).finally(() => (finished += 1)));
+    const hanging = Array.from({ length: 5 }, () =>
+      timed(`${scripted.url}/api/v1/posts`).finally(() => (finished += 1)),
+    );
     await eventually(async () => parked.length === 5, 10_000);
     const health = await timed(`${scripted.url}/healthz`);
     expect(health.res.status).toBe(200);
@@ -262,12 +302,22 @@ describe('an upstream that is slow', () => {
 
 describe('bounded input', () => {
   it('refuses bodies over the limits with 413 in each shape, before any upstream is asked', async () => {
-    const rest = await timed(`${gateway.url}/api/v1/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x'.repeat(5000) }) });
+    const rest = await timed(`${gateway.url}/api/v1/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x'.repeat(5000) }),
+    });
     expect(rest.res.status).toBe(413);
     expect(rest.body).toEqual({ error: { code: 413, message: 'request body exceeds 4096 bytes' } });
-    const graphql = await timed(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ ${'a '.repeat(2000)} }` }) });
+    const graphql = await timed(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ ${'a '.repeat(2000)} }` }),
+    });
     expect(graphql.res.status).toBe(413);
-    expect(graphql.body).toEqual({ errors: [{ message: 'request body exceeds 2048 bytes', extensions: { code: 'BAD_USER_INPUT' } }] });
+    expect(graphql.body).toEqual({
+      errors: [{ message: 'request body exceeds 2048 bytes', extensions: { code: 'BAD_USER_INPUT' } }],
+    });
   });
 
   it('never answers 500 to malformed requests', async () => {
@@ -297,7 +347,14 @@ describe('routing', () => {
 
   it('refuses WebSocket upgrades on unknown paths', async () => {
     const status = await new Promise<number | undefined>((resolve) => {
-      const req = http.request(`${gateway.url}/nowhere`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = http.request(`${gateway.url}/nowhere`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
       req.on('response', (res) => resolve(res.statusCode));
       req.on('upgrade', () => resolve(101));
       req.on('error', () => resolve(undefined));
@@ -326,27 +383,34 @@ describe('an upstream that resets the connection or answers garbage', () => {
       body: JSON.stringify({ query: '{ posts { totalCount } }' }),
     });
     expect(graphql.res.status).toBe(502);
-    expect(graphql.body).toEqual({ errors: [{ message: 'content failed to answer', extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] });
+    expect(graphql.body).toEqual({
+      errors: [{ message: 'content failed to answer', extensions: { code: 'UPSTREAM_UNAVAILABLE' } }],
+    });
     expect(graphql.ms).toBeLessThan(UPSTREAM_BOUND_MS);
     contentBehaviour = answer;
     expect((await timed(`${scripted.url}/api/v1/posts`)).res.status).toBe(200);
   });
 
-  it.each(failures)('auth that %s: 502 in the OAuth shape; an API key it cannot check gets 503 in the speech shape', async (_what, behaviour) => {
-    authBehaviour = behaviour;
-    const oauth = await timed(`${scripted.url}/.well-known/oauth-authorization-server`);
-    expect(oauth.res.status).toBe(502);
-    expect(oauth.body).toEqual({ error: 'temporarily_unavailable', error_description: 'auth failed to answer' });
-    expect(oauth.ms).toBeLessThan(UPSTREAM_BOUND_MS);
-    // The speech API has no upstream of its own: its one remote call is the API-key lookup, and a
-    // lookup that fails is an outage (503), never a false invalid_api_key (docs/gateway.md).
-    const key = `sk_${randomUUID().replace(/-/g, '')}${'0'.repeat(32)}`;
-    const speech = await timed(`${scripted.url}/v1/models`, { headers: { 'xi-api-key': key } });
-    expect(speech.res.status).toBe(503);
-    expect(speech.body).toEqual({ detail: { status: 'error', message: 'authentication is temporarily unavailable' } });
-    expect(speech.res.headers.get('retry-after')).toBe('1');
-    expect(speech.ms).toBeLessThan(AUTH_CALL_BOUND_MS);
-  });
+  it.each(failures)(
+    'auth that %s: 502 in the OAuth shape; an API key it cannot check gets 503 in the speech shape',
+    async (_what, behaviour) => {
+      authBehaviour = behaviour;
+      const oauth = await timed(`${scripted.url}/.well-known/oauth-authorization-server`);
+      expect(oauth.res.status).toBe(502);
+      expect(oauth.body).toEqual({ error: 'temporarily_unavailable', error_description: 'auth failed to answer' });
+      expect(oauth.ms).toBeLessThan(UPSTREAM_BOUND_MS);
+      // The speech API has no upstream of its own: its one remote call is the API-key lookup, and a
+      // lookup that fails is an outage (503), never a false invalid_api_key (docs/gateway.md).
+      const key = `sk_${randomUUID().replace(/-/g, '')}${'0'.repeat(32)}`;
+      const speech = await timed(`${scripted.url}/v1/models`, { headers: { 'xi-api-key': key } });
+      expect(speech.res.status).toBe(503);
+      expect(speech.body).toEqual({
+        detail: { status: 'error', message: 'authentication is temporarily unavailable' },
+      });
+      expect(speech.res.headers.get('retry-after')).toBe('1');
+      expect(speech.ms).toBeLessThan(AUTH_CALL_BOUND_MS);
+    },
+  );
 
   it('content that fails after its status line: the connection is cut, never left hanging', async () => {
     let upstream: Socket | undefined;
@@ -372,51 +436,64 @@ describe('plan concurrency, with requests held upstream', () => {
     ['free (no plan claim)', 2, 3, undefined],
     ['starter', 2, 5, 'starter'],
     ['creator', 5, 10, 'creator'],
-  ] as const)('%s: with its %i slots held, one more request gets 429 with Retry-After and X-RateLimit-*; a finished request frees its slot', async (_name, concurrency, rps, plan) => {
-    const sub = `acct-${randomUUID()}`;
-    const auth = { authorization: `Bearer ${await accessToken({ sub, ...(plan ? { plan } : {}) })}` };
-    contentBehaviour = park;
-    let slowFinished = 0;
-    const slow = Array.from({ length: concurrency }, () => timed(`${scripted.url}/api/v1/posts`, { headers: auth }).finally(() => (slowFinished += 1)));
-    await eventually(async () => parked.length === concurrency, 10_000);
-    const reachedContent = contentSeen.length;
-    // The account's leases in Redis (the gateway's concurrency state): one per held request.
-    const leases = `${ratePrefix}:conc:acct:${sub}`;
-    expect(await redis.zcard(leases)).toBe(concurrency);
+  ] as const)(
+    '%s: with its %i slots held, one more request gets 429 with Retry-After and X-RateLimit-*; a finished request frees its slot',
+    async (_name, concurrency, rps, plan) => {
+      const sub = `acct-${randomUUID()}`;
+      const auth = { authorization: `Bearer ${await accessToken({ sub, ...(plan ? { plan } : {}) })}` };
+      contentBehaviour = park;
+      let slowFinished = 0;
+      const slow = Array.from({ length: concurrency }, () =>
+        timed(`${scripted.url}/api/v1/posts`, { headers: auth }).finally(() => (slowFinished += 1)),
+      );
+      await eventually(async () => parked.length === concurrency, 10_000);
+      const reachedContent = contentSeen.length;
+      // The account's leases in Redis (the gateway's concurrency state): one per held request.
+      const leases = `${ratePrefix}:conc:acct:${sub}`;
+      expect(await redis.zcard(leases)).toBe(concurrency);
 
-    const extra = await timed(`${scripted.url}/api/v1/posts`, { headers: auth });
-    expect(extra.res.status).toBe(429);
-    expect(extra.body).toEqual({ error: { code: 429, message: 'too many concurrent requests for your plan; retry when one finishes' } });
-    expect(extra.res.headers.get('retry-after')).toBe('1');
-    expect(extra.res.headers.get('x-ratelimit-limit')).toBe(String(rps));
-    expect(Number(extra.res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
-    expect(Number(extra.res.headers.get('x-ratelimit-remaining'))).toBeLessThan(rps);
-    // The window was open when the gateway counted the request, between sending it and its answer;
-    // it ends at most one second after.
-    expect(Number(extra.res.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(Math.floor(extra.started / 1000));
-    expect(Number(extra.res.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(Math.ceil(extra.ended / 1000) + 1);
-    // Refused at once, not queued for a slot: the held requests were all still held when it was answered.
-    expect(slowFinished).toBe(0);
-    expect(contentSeen.length).toBe(reachedContent);
+      const extra = await timed(`${scripted.url}/api/v1/posts`, { headers: auth });
+      expect(extra.res.status).toBe(429);
+      expect(extra.body).toEqual({
+        error: { code: 429, message: 'too many concurrent requests for your plan; retry when one finishes' },
+      });
+      expect(extra.res.headers.get('retry-after')).toBe('1');
+      expect(extra.res.headers.get('x-ratelimit-limit')).toBe(String(rps));
+      expect(Number(extra.res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+      expect(Number(extra.res.headers.get('x-ratelimit-remaining'))).toBeLessThan(rps);
+      // The window was open when the gateway counted the request, between sending it and its answer;
+      // it ends at most one second after.
+      expect(Number(extra.res.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(
+        Math.floor(extra.started / 1000),
+      );
+      expect(Number(extra.res.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(Math.ceil(extra.ended / 1000) + 1);
+      // Refused at once, not queued for a slot: the held requests were all still held when it was answered.
+      expect(slowFinished).toBe(0);
+      expect(contentSeen.length).toBe(reachedContent);
 
-    // Another account on the same plan has its own slots.
-    const other = timed(`${scripted.url}/api/v1/posts`, { headers: { authorization: `Bearer ${await accessToken({ sub: `acct-${randomUUID()}`, ...(plan ? { plan } : {}) })}` } });
-    await eventually(async () => parked.length === concurrency + 1, 10_000);
+      // Another account on the same plan has its own slots.
+      const other = timed(`${scripted.url}/api/v1/posts`, {
+        headers: {
+          authorization: `Bearer ${await accessToken({ sub: `acct-${randomUUID()}`, ...(plan ? { plan } : {}) })}`,
+        },
+      });
+      await eventually(async () => parked.length === concurrency + 1, 10_000);
 
-    for (const res of parked.splice(0)) answer({ headers: {} } as http.IncomingMessage, res);
-    for (const done of [...(await Promise.all(slow)), await other]) {
-      expect(done.res.status).toBe(200);
-      expect(done.res.headers.get('x-ratelimit-limit')).toBe(String(rps));
-    }
-    contentBehaviour = answer;
-    // The held requests finished: their slots are free again. The gateway gives a slot back once
-    // the response has closed, a Redis call after the client may already have it: wait for that
-    // (well within the 30 s a lease would take to lapse on its own). And past this second's
-    // window first, so a small plan's rate — Free: 3 — cannot be what answers.
-    await eventually(async () => (await redis.zcard(leases)) === 0, 10_000);
-    await untilClock(Number(extra.res.headers.get('x-ratelimit-reset')) * 1000);
-    expect((await timed(`${scripted.url}/api/v1/posts`, { headers: auth })).res.status).toBe(200);
-  });
+      for (const res of parked.splice(0)) answer({ headers: {} } as http.IncomingMessage, res);
+      for (const done of [...(await Promise.all(slow)), await other]) {
+        expect(done.res.status).toBe(200);
+        expect(done.res.headers.get('x-ratelimit-limit')).toBe(String(rps));
+      }
+      contentBehaviour = answer;
+      // The held requests finished: their slots are free again. The gateway gives a slot back once
+      // the response has closed, a Redis call after the client may already have it: wait for that
+      // (well within the 30 s a lease would take to lapse on its own). And past this second's
+      // window first, so a small plan's rate — Free: 3 — cannot be what answers.
+      await eventually(async () => (await redis.zcard(leases)) === 0, 10_000);
+      await untilClock(Number(extra.res.headers.get('x-ratelimit-reset')) * 1000);
+      expect((await timed(`${scripted.url}/api/v1/posts`, { headers: auth })).res.status).toBe(200);
+    },
+  );
 });
 
 describe('request ids', () => {
@@ -467,7 +544,10 @@ describe("a replica that has not fetched auth's signing keys while auth is down"
   }
 
   it("answers a valid JWT 503 in each interface's shape (not 401: the token was never judged), then accepts it once auth is back", async () => {
-    const token = await accessToken({ sub: `acct-${randomUUID()}`, scope: 'content:read content:write speech:read speech:write' }, { issuer: keyless.url });
+    const token = await accessToken(
+      { sub: `acct-${randomUUID()}`, scope: 'content:read content:write speech:read speech:write' },
+      { issuer: keyless.url },
+    );
     const headers = { authorization: `Bearer ${token}` };
     const message = 'authentication is temporarily unavailable';
 
@@ -484,16 +564,24 @@ describe("a replica that has not fetched auth's signing keys while auth is down"
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ posts { totalCount } }' }),
     });
-    expect([graphql.res.status, graphql.body]).toEqual([503, { errors: [{ message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] }]);
+    expect([graphql.res.status, graphql.body]).toEqual([
+      503,
+      { errors: [{ message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } }] },
+    ]);
     // graphql-ws: 1013 "try again later" (clients retry it), not 4401 (clients give up on it).
     expect(await wsOutcome(token)).toBe(1013);
     expect(contentSeen.some((seen) => seen.authorization === headers.authorization)).toBe(false);
 
     // A token that would be refused with keys too is still refused: it is expired whatever its signature.
     const expired = await timed(`${keyless.url}/api/v1/posts`, {
-      headers: { authorization: `Bearer ${await accessToken({ sub: 'acct-expired' }, { issuer: keyless.url, expiresAt: Math.floor(Date.now() / 1000) - 60 })}` },
+      headers: {
+        authorization: `Bearer ${await accessToken({ sub: 'acct-expired' }, { issuer: keyless.url, expiresAt: Math.floor(Date.now() / 1000) - 60 })}`,
+      },
     });
-    expect([expired.res.status, expired.body]).toEqual([401, { error: { code: 401, message: 'invalid_token: token expired' } }]);
+    expect([expired.res.status, expired.body]).toEqual([
+      401,
+      { error: { code: 401, message: 'invalid_token: token expired' } },
+    ]);
 
     await startKeylessAuth();
     expect((await timed(`${keyless.url}/v1/models`, { headers })).res.status).toBe(200);
@@ -506,12 +594,16 @@ describe('a graphql-ws connection lives no longer than its token', () => {
   it("is closed 4401 'token expired' at the token's exp", async () => {
     // Far enough ahead that connecting (and the first JWKS fetch) is done well before it.
     const exp = Math.floor(Date.now() / 1000) + 6;
-    const client = wsClient(scripted.url, { authorization: `Bearer ${await accessToken({ sub: `acct-${randomUUID()}` }, { expiresAt: exp })}` });
+    const client = wsClient(scripted.url, {
+      authorization: `Bearer ${await accessToken({ sub: `acct-${randomUUID()}` }, { expiresAt: exp })}`,
+    });
     let connected = false;
     client.on('connected', () => {
       connected = true;
     });
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => client.on('closed', (event) => resolve(event as { code: number; reason: string })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      client.on('closed', (event) => resolve(event as { code: number; reason: string })),
+    );
     collect(client, 'subscription { onPostCreated { id } }');
     const event = await closed;
     expect(connected).toBe(true);

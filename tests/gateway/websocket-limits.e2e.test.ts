@@ -38,7 +38,10 @@ beforeAll(async () => {
     gateways: 2,
     contentEnv: { METRICS_PORT: String(metricsPort) },
     gatewayEnv: {
-      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 200, concurrency: 50 }, anonymous: { rps: 200, concurrency: 50 } }),
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 200, concurrency: 50 },
+        anonymous: { rps: 200, concurrency: 50 },
+      }),
       TRUSTED_PROXIES: 'loopback',
       GRAPHQL_WS_CONNECTIONS_PER_ADDRESS: String(ADDRESS_CONNECTIONS),
       GRAPHQL_WS_CONNECTIONS_PER_ACCOUNT: String(ACCOUNT_CONNECTIONS),
@@ -58,7 +61,9 @@ afterAll(async () => {
 });
 
 function open(gateway: RunningApp, address: string, account?: Account): Client {
-  const client = wsClient(gateway.url, account ? { authorization: `Bearer ${account.token}` } : {}, { forwardedFor: address });
+  const client = wsClient(gateway.url, account ? { authorization: `Bearer ${account.token}` } : {}, {
+    forwardedFor: address,
+  });
   clients.push(client);
   return client;
 }
@@ -84,13 +89,23 @@ async function retitle(account: Account, postId: string, title: string): Promise
 }
 
 /** Posts until every one of `subs` has an event with the probe prefix (then they are live), or one was refused. */
-async function untilLive(account: Account, subs: Collected<{ onPostCreated: { title: string } }>[], prefix: string): Promise<void> {
+async function untilLive(
+  account: Account,
+  subs: Collected<{ onPostCreated: { title: string } }>[],
+  prefix: string,
+): Promise<void> {
   let n = 0;
-  await eventually(async () => {
-    n += 1;
-    await createPost(account, `${prefix} ${n}`);
-    return subs.every((sub) => sub.errors.length > 0 || sub.items.some((item) => item.onPostCreated.title.startsWith(prefix)));
-  }, 20_000, 300);
+  await eventually(
+    async () => {
+      n += 1;
+      await createPost(account, `${prefix} ${n}`);
+      return subs.every(
+        (sub) => sub.errors.length > 0 || sub.items.some((item) => item.onPostCreated.title.startsWith(prefix)),
+      );
+    },
+    20_000,
+    300,
+  );
 }
 
 const TITLES = 'subscription { onPostCreated { title } }';
@@ -101,7 +116,10 @@ describe('graphql-ws connections per client address and per account, across repl
     const held = [open(a, attacker), open(b, attacker), open(a, attacker)];
     expect(await Promise.all(held.map(connection))).toEqual(['connected', 'connected', 'connected']);
     // The next one, on either replica, is refused.
-    expect(await connection(open(b, attacker))).toEqual({ code: 4429, reason: `too many connections: at most ${ADDRESS_CONNECTIONS} per client address` });
+    expect(await connection(open(b, attacker))).toEqual({
+      code: 4429,
+      reason: `too many connections: at most ${ADDRESS_CONNECTIONS} per client address`,
+    });
     expect(await connection(open(b, freshIpv6()))).toBe('connected');
     await held[0]!.dispose();
     await eventually(async () => (await connection(open(b, attacker))) === 'connected', 10_000, 100);
@@ -109,8 +127,13 @@ describe('graphql-ws connections per client address and per account, across repl
 
   it(`past ${ACCOUNT_CONNECTIONS} connections of an account, the next is closed 4429, from any address and replica`, async () => {
     const alice = await registerAccount(a.url, 'Alice Sockets');
-    expect(await Promise.all([connection(open(a, freshIpv6(), alice)), connection(open(b, freshIpv6(), alice))])).toEqual(['connected', 'connected']);
-    expect(await connection(open(a, freshIpv6(), alice))).toEqual({ code: 4429, reason: `too many connections: at most ${ACCOUNT_CONNECTIONS} per account` });
+    expect(
+      await Promise.all([connection(open(a, freshIpv6(), alice)), connection(open(b, freshIpv6(), alice))]),
+    ).toEqual(['connected', 'connected']);
+    expect(await connection(open(a, freshIpv6(), alice))).toEqual({
+      code: 4429,
+      reason: `too many connections: at most ${ACCOUNT_CONNECTIONS} per account`,
+    });
     // Another account is not affected.
     const other = await registerAccount(a.url, 'Other Sockets');
     expect(await connection(open(a, freshIpv6(), other))).toBe('connected');
@@ -122,7 +145,11 @@ describe('active subscriptions per account, over all its connections', () => {
     const bob = await registerAccount(a.url, 'Bob Subscriptions');
     const first = open(a, freshIpv6(), bob);
     const second = open(b, freshIpv6(), bob);
-    const held = [collect<{ onPostCreated: { title: string } }>(first, TITLES), collect<{ onPostCreated: { title: string } }>(first, TITLES), collect<{ onPostCreated: { title: string } }>(second, TITLES)];
+    const held = [
+      collect<{ onPostCreated: { title: string } }>(first, TITLES),
+      collect<{ onPostCreated: { title: string } }>(first, TITLES),
+      collect<{ onPostCreated: { title: string } }>(second, TITLES),
+    ];
     await untilLive(bob, held, 'live');
     expect(held.map((sub) => sub.errors)).toEqual([[], [], []]);
     const over = collect(second, TITLES);
@@ -135,12 +162,16 @@ describe('active subscriptions per account, over all its connections', () => {
     // Its place is free once the gateway has seen the complete: a new subscription is then served.
     let again: Collected<{ onPostCreated: { title: string } }> | null = null;
     let n = 0;
-    await eventually(async () => {
-      if (!again || again.errors.length > 0) again = collect<{ onPostCreated: { title: string } }>(second, TITLES);
-      n += 1;
-      await createPost(bob, `freed ${n}`);
-      return again.items.length > 0;
-    }, 20_000, 300);
+    await eventually(
+      async () => {
+        if (!again || again.errors.length > 0) again = collect<{ onPostCreated: { title: string } }>(second, TITLES);
+        n += 1;
+        await createPost(bob, `freed ${n}`);
+        return again.items.length > 0;
+      },
+      20_000,
+      300,
+    );
   }, 60_000);
 });
 
@@ -156,7 +187,10 @@ describe('messages per socket', () => {
     );
     // Subscriptions as a client opens them, more than the burst in one go (at one message per second, no refill can keep up).
     for (let i = 0; i < MESSAGE_BURST + 10; i += 1) collect(client, TITLES);
-    expect(await closed).toEqual({ code: 4429, reason: `too many messages: at most 1 per second (burst ${MESSAGE_BURST})` });
+    expect(await closed).toEqual({
+      code: 4429,
+      reason: `too many messages: at most 1 per second (burst ${MESSAGE_BURST})`,
+    });
   }, 30_000);
 });
 
@@ -166,13 +200,24 @@ describe("nested fetches per event, over all of an account's connections", () =>
     const postId = await createPost(carol, 'fetched');
     const id = toGlobalId('Post', postId);
     // Two connections on one replica, eight nested fetches each (distinct aliases: nothing shared): 16 without the account's bound.
-    const selection = (prefix: string) => Array.from({ length: 8 }, (_, i) => `${prefix}${i}: comments(first: ${i + 1}) { totalCount }`).join(' ');
+    const selection = (prefix: string) =>
+      Array.from({ length: 8 }, (_, i) => `${prefix}${i}: comments(first: ${i + 1}) { totalCount }`).join(' ');
     type Updated = { onPostUpdated: { title: string } | null };
-    const results: { data?: Updated | null; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }[][] = [[], []];
+    const results: {
+      data?: Updated | null;
+      errors?: readonly { message: string; extensions?: Record<string, unknown> }[];
+    }[][] = [[], []];
     ['x', 'y'].forEach((prefix, i) => {
       open(a, freshIpv6(), carol).subscribe<Updated>(
-        { query: `subscription($id: ID!) { onPostUpdated(id: $id) { title ${selection(prefix)} } }`, variables: { id } },
-        { next: (r) => void results[i]!.push(r), error: (e) => void results[i]!.push({ errors: [{ message: String(e) }] }), complete: () => undefined },
+        {
+          query: `subscription($id: ID!) { onPostUpdated(id: $id) { title ${selection(prefix)} } }`,
+          variables: { id },
+        },
+        {
+          next: (r) => void results[i]!.push(r),
+          error: (e) => void results[i]!.push({ errors: [{ message: String(e) }] }),
+          complete: () => undefined,
+        },
       );
     });
     const titleOf = (r: (typeof results)[number][number] | undefined) => r?.data?.onPostUpdated?.title;
@@ -182,19 +227,28 @@ describe("nested fetches per event, over all of an account's connections", () =>
     const update = async (title: string): Promise<() => boolean> => {
       const start = results.map((r) => r.length);
       await retitle(carol, postId, title);
-      return () => results.every((r, i) => r.length === start[i]! + 1) && results.some((r) => titleOf(r.at(-1)) === title);
+      return () =>
+        results.every((r, i) => r.length === start[i]! + 1) && results.some((r) => titleOf(r.at(-1)) === title);
     };
     // Both subscribed, and every earlier update's fetches done, once a probe settles.
     let n = 0;
-    await eventually(async () => {
-      n += 1;
-      const settled = await update(`probe ${n}`);
-      return eventually(settled, 5_000, 50).then(
-        () => true,
-        () => false,
-      );
-    }, 45_000, 0);
-    const queries = async () => sumOf(await scrapeMetrics(contentMetrics), 'http_server_request_duration_seconds_count', { route: '/graphql', method: 'POST' });
+    await eventually(
+      async () => {
+        n += 1;
+        const settled = await update(`probe ${n}`);
+        return eventually(settled, 5_000, 50).then(
+          () => true,
+          () => false,
+        );
+      },
+      45_000,
+      0,
+    );
+    const queries = async () =>
+      sumOf(await scrapeMetrics(contentMetrics), 'http_server_request_duration_seconds_count', {
+        route: '/graphql',
+        method: 'POST',
+      });
     const before = await queries();
     await eventually(await update('measured'), 20_000, 50);
     expect((await queries()) - before).toBe(ACCOUNT_FETCHES);
@@ -212,9 +266,15 @@ describe("nested fetches per event, over all of an account's connections", () =>
 });
 
 describe('stream-input sockets per client address until a key is accepted', () => {
-  function upgrade(gateway: RunningApp, address: string): Promise<{ ws: WebSocket } | { status: number; body: unknown }> {
+  function upgrade(
+    gateway: RunningApp,
+    address: string,
+  ): Promise<{ ws: WebSocket } | { status: number; body: unknown }> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${gateway.url.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input`, { headers: { 'x-forwarded-for': address } });
+      const ws = new WebSocket(
+        `${gateway.url.replace(/^http/, 'ws')}/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM/stream-input`,
+        { headers: { 'x-forwarded-for': address } },
+      );
       ws.on('open', () => resolve({ ws }));
       ws.on('unexpected-response', (_req, res) => {
         let text = '';
@@ -231,7 +291,12 @@ describe('stream-input sockets per client address until a key is accepted', () =
     expect(held.every((r) => 'ws' in r)).toBe(true);
     expect(await upgrade(a, attacker)).toEqual({
       status: 429,
-      body: { detail: { status: 'too_many_requests', message: `too many connections without an accepted API key: at most ${SPEECH_ADDRESS_CONNECTIONS} per client address` } },
+      body: {
+        detail: {
+          status: 'too_many_requests',
+          message: `too many connections without an accepted API key: at most ${SPEECH_ADDRESS_CONNECTIONS} per client address`,
+        },
+      },
     });
     const elsewhere = await upgrade(b, freshIpv6());
     expect('ws' in elsewhere).toBe(true);

@@ -3,7 +3,11 @@ import { stackEnv, uniqueName } from '@platform/testing';
 
 describe('Kafka from the local stack', () => {
   it('delivers a produced message to a consumer group', async () => {
-    const kafka = new Kafka({ clientId: 'it', brokers: stackEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+    const kafka = new Kafka({
+      clientId: 'it',
+      brokers: stackEnv().KAFKA_BROKERS.split(','),
+      logLevel: logLevel.NOTHING,
+    });
     const topic = uniqueName('it.topic');
     const admin = kafka.admin();
     const producer = kafka.producer();
@@ -26,7 +30,9 @@ describe('Kafka from the local stack', () => {
       let timer: NodeJS.Timeout | undefined;
       const message = await Promise.race([
         received,
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no message within 20 s')), 20_000))),
+        new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new Error('no message within 20 s')), 20_000)),
+        ),
       ]).finally(() => clearTimeout(timer));
       expect(message.key).toBe('k1');
       expect(JSON.parse(message.value)).toEqual({ hello: 'kafka' });

@@ -3,7 +3,10 @@ import mongoose from 'mongoose';
 import { stackEnv, uniqueName } from '@platform/testing';
 
 describe('MongoDB-compatible server from the local stack', () => {
-  const connection = mongoose.createConnection(stackEnv().MONGO_URL, { dbName: uniqueName('it_mongo'), serverSelectionTimeoutMS: 5000 });
+  const connection = mongoose.createConnection(stackEnv().MONGO_URL, {
+    dbName: uniqueName('it_mongo'),
+    serverSelectionTimeoutMS: 5000,
+  });
   afterAll(async () => {
     await connection.dropDatabase().catch(() => undefined);
     await connection.close();

@@ -37,7 +37,11 @@ let platform: Platform;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-const person = { name: 'Ada Playground', email: `${uniqueName('ada')}@example.com`, password: 'correct horse battery staple' };
+const person = {
+  name: 'Ada Playground',
+  email: `${uniqueName('ada')}@example.com`,
+  password: 'correct horse battery staple',
+};
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(shots, `playground-${name}.png`), fullPage: true });
@@ -53,7 +57,11 @@ async function armPlaying(selector: string): Promise<void> {
 }
 
 async function playedWithDuration(selector: string): Promise<number> {
-  await page.waitForFunction((sel) => document.querySelector<HTMLAudioElement>(sel)?.dataset.played === 'yes', selector, WAIT);
+  await page.waitForFunction(
+    (sel) => document.querySelector<HTMLAudioElement>(sel)?.dataset.played === 'yes',
+    selector,
+    WAIT,
+  );
   const handle = await page.waitForFunction(
     (sel) => {
       const d = document.querySelector<HTMLAudioElement>(sel)!.duration;
@@ -102,7 +110,11 @@ beforeAll(async () => {
     speechWorkers: {},
     gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }) },
   });
-  browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micFile}`]);
+  browser = await launchChromium([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${micFile}`,
+  ]);
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await context.newPage();
 }, 180_000);
@@ -130,7 +142,10 @@ describe('playground in Chromium', () => {
     const asset = await fetch(`${platform.publicUrl}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
-    expect(await fetch(`${platform.publicUrl}/playground/config.json`).then((r) => r.json())).toEqual({ issuer: platform.publicUrl, client_id: 'playground' });
+    expect(await fetch(`${platform.publicUrl}/playground/config.json`).then((r) => r.json())).toEqual({
+      issuer: platform.publicUrl,
+      client_id: 'playground',
+    });
   });
 
   it('a new person creates an account on the page and signs in with the code flow and PKCE', async () => {
@@ -154,13 +169,22 @@ describe('playground in Chromium', () => {
     expect(new URL(page.url()).search).toBe(''); // the code left the address bar
     await page.locator('#account-name', { hasText: person.name }).waitFor(WAIT);
     await page.locator('#quota', { hasText: 'free plan' }).waitFor(WAIT);
-    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('playground.tokens') ?? 'null') as { accessToken: string; refreshToken?: string } | null);
+    const stored = await page.evaluate(
+      () =>
+        JSON.parse(sessionStorage.getItem('playground.tokens') ?? 'null') as {
+          accessToken: string;
+          refreshToken?: string;
+        } | null,
+    );
     expect(stored?.accessToken.split('.')).toHaveLength(3);
     expect(stored?.refreshToken).toMatch(/^rt_/);
   });
 
   it('speech streams into the audio element, which plays with a non-zero duration', async () => {
-    await page.locator('#voice option').first().waitFor({ state: 'attached', ...WAIT });
+    await page
+      .locator('#voice option')
+      .first()
+      .waitFor({ state: 'attached', ...WAIT });
     const heard = await speakAndHear(LONG_TEXT);
     expect(heard.duration).toBeGreaterThan(1);
     // Fed to Media Source Extensions piece by piece, playback started with the first piece.
@@ -174,11 +198,15 @@ describe('playground in Chromium', () => {
     const item = page.locator('#history-list li', { hasText: 'The playground streams speech' });
     // The tab loads the list once; the generation's history record is written as its stream ends and may
     // land after that load on a busy machine. Press Refresh, as a person would, until it is listed.
-    await eventually(async () => {
-      if ((await item.count()) > 0) return true;
-      await page.locator('#history-refresh').click();
-      return false;
-    }, WAIT.timeout, 500);
+    await eventually(
+      async () => {
+        if ((await item.count()) > 0) return true;
+        await page.locator('#history-refresh').click();
+        return false;
+      },
+      WAIT.timeout,
+      500,
+    );
     await armPlaying('#history-audio');
     await item.getByRole('button', { name: /^Play/ }).click();
     expect(await playedWithDuration('#history-audio')).toBeGreaterThan(1);
@@ -189,7 +217,9 @@ describe('playground in Chromium', () => {
     await page.getByRole('tab', { name: 'Voices' }).click();
     const panel = page.locator('#panel-voices');
     await panel.getByLabel('Name').fill('My playground voice');
-    await panel.getByLabel(/^Recordings \(/).setInputFiles({ name: 'reference.wav', mimeType: 'audio/wav', buffer: espeakWav(REFERENCE_TEXT, 'en+m3', 30) });
+    await panel
+      .getByLabel(/^Recordings \(/)
+      .setInputFiles({ name: 'reference.wav', mimeType: 'audio/wav', buffer: espeakWav(REFERENCE_TEXT, 'en+m3', 30) });
     await page.getByRole('button', { name: 'Record from microphone' }).click();
     await page.locator('#record-status', { hasText: 'Recording…' }).waitFor(WAIT);
     // Three seconds of the fake microphone: how long the person speaks, not a deadline for anything.
@@ -200,7 +230,9 @@ describe('playground in Chromium', () => {
     await shot('voices');
     await page.getByRole('button', { name: 'Create voice' }).click();
     await page.locator('#clone-status', { hasText: 'Created “My playground voice”' }).waitFor(WAIT);
-    const cloneId = await page.locator('#voice-list li', { hasText: 'My playground voice' }).getAttribute('data-voice-id');
+    const cloneId = await page
+      .locator('#voice-list li', { hasText: 'My playground voice' })
+      .getAttribute('data-voice-id');
     expect(cloneId).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(await page.locator('#voice').inputValue()).toBe(cloneId);
     const heard = await speakAndHear('Hello, this is my cloned voice speaking.');
@@ -263,7 +295,11 @@ describe('playground in Chromium', () => {
     expect(await page.getByRole('tab', { name: 'Live posts' }).getAttribute('aria-selected')).toBe('true');
     const unlabelled = await page.evaluate(() =>
       Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea, button'))
-        .filter((control) => control.type !== 'hidden' && !(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()))
+        .filter(
+          (control) =>
+            control.type !== 'hidden' &&
+            !(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()),
+        )
         .map((control) => control.outerHTML),
     );
     expect(unlabelled).toEqual([]);
@@ -287,7 +323,9 @@ describe('playground in Chromium', () => {
 
   it('signs out: the grant is revoked and the page is signed out', async () => {
     await page.setViewportSize({ width: 1100, height: 900 });
-    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem('playground.tokens')!) as { refreshToken: string });
+    const stored = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('playground.tokens')!) as { refreshToken: string },
+    );
     await page.getByRole('button', { name: 'Sign out' }).click();
     // The authorization server asks first (RP-Initiated Logout 1.0), then sends the browser back.
     await page.waitForURL((url) => url.pathname === '/logout', WAIT);
@@ -297,7 +335,11 @@ describe('playground in Chromium', () => {
     const refreshed = await fetch(`${platform.publicUrl}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: stored.refreshToken, client_id: 'playground' }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: stored.refreshToken,
+        client_id: 'playground',
+      }),
     });
     expect(refreshed.status).toBe(400);
     expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });

@@ -22,7 +22,12 @@ describe.each(['speech', 'content', 'auth'])('GET /openapi/%s.json', (name) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    const document = (await res.json()) as { openapi: string; info: { title: string }; servers: { url: string }[]; paths: object };
+    const document = (await res.json()) as {
+      openapi: string;
+      info: { title: string };
+      servers: { url: string }[];
+      paths: object;
+    };
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toEqual(expect.any(String));
     expect(document.servers).toEqual([{ url: platform.publicUrl }]);
@@ -35,7 +40,10 @@ describe('GET /asyncapi.json', () => {
     const res = await fetch(`${platform.publicUrl}/asyncapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const document = (await res.json()) as { asyncapi: string; servers: Record<string, { host: string; protocol: string }> };
+    const document = (await res.json()) as {
+      asyncapi: string;
+      servers: Record<string, { host: string; protocol: string }>;
+    };
     expect(document.asyncapi).toBe('3.0.0');
     expect(document.servers.gateway).toMatchObject({ host: new URL(platform.publicUrl).host, protocol: 'ws' });
   });

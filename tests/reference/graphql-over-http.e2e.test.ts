@@ -13,7 +13,9 @@ jest.setTimeout(120_000);
 let platform: Platform;
 
 beforeAll(async () => {
-  platform = await startPlatform({ gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ anonymous: { rps: 1000, concurrency: 10 } }) } });
+  platform = await startPlatform({
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ anonymous: { rps: 1000, concurrency: 10 } }) },
+  });
 });
 
 afterAll(async () => {
@@ -22,9 +24,12 @@ afterAll(async () => {
 
 const audits = serverAudits({ url: () => `${platform.publicUrl}/graphql`, fetchFn: fetch });
 
-describe.each(audits.filter((audit) => !audit.name.startsWith('MAY')).map((audit) => [audit.name, audit] as const))('%s', (_name, audit) => {
-  it('passes', async () => {
-    const result = await audit.fn();
-    expect(result.status === 'ok' ? 'ok' : `${result.status}: ${result.reason}`).toBe('ok');
-  });
-});
+describe.each(audits.filter((audit) => !audit.name.startsWith('MAY')).map((audit) => [audit.name, audit] as const))(
+  '%s',
+  (_name, audit) => {
+    it('passes', async () => {
+      const result = await audit.fn();
+      expect(result.status === 'ok' ? 'ok' : `${result.status}: ${result.reason}`).toBe('ok');
+    });
+  },
+);

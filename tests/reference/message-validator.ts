@@ -5,7 +5,8 @@ import type { ApiDocument, JsonValue } from '@platform/api-docs';
 type JsonObject = { [key: string]: JsonValue };
 const DOCUMENT_ID = 'asyncapi:document';
 
-const isObject = (value: JsonValue | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks messages seen on the wire against the AsyncAPI document: `problems(channel, message, payload)`
@@ -44,7 +45,9 @@ export function messageValidator(document: ApiDocument) {
   function payloadProblems(channelKey: string, messageKey: string, payload: unknown): string[] {
     const validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/channels/${channelKey}/messages/${messageKey}/payload` });
     if (validate(payload)) return [];
-    return (validate.errors ?? []).map((error) => `${channelKey}/${messageKey}: ${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
+    return (validate.errors ?? []).map(
+      (error) => `${channelKey}/${messageKey}: ${error.instancePath || '/'} ${error.message ?? 'is invalid'}`,
+    );
   }
 
   return { channelAt, problems, payloadProblems };

@@ -2,7 +2,14 @@ import WebSocket from 'ws';
 import { asyncApi } from '@platform/api-docs';
 import { CONTENT_TOPIC_BASES, entityOfType, type ContentEventType } from '@platform/events';
 import { collectEvents, type EventCollector } from '../content/event-collector';
-import { createApiKey, eventually, registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
+import {
+  createApiKey,
+  eventually,
+  registerAccount,
+  startPlatform,
+  type Account,
+  type Platform,
+} from '../gateway/platform';
 import { messageValidator } from './message-validator';
 
 /**
@@ -22,7 +29,10 @@ const validator = messageValidator(document);
 
 beforeAll(async () => {
   // A synthesis worker for stream-input; the free plan given room for the tests' bursts (limits are not tested here).
-  platform = await startPlatform({ speechWorkers: {}, gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) } });
+  platform = await startPlatform({
+    speechWorkers: {},
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) },
+  });
   collector = await collectEvents(platform.topicPrefix);
   account = await registerAccount(platform.publicUrl, 'Ada Messages');
   speechKey = (await createApiKey(platform.auth.url, account.id)).key;
@@ -45,23 +55,40 @@ async function graphql<T>(query: string, variables: Record<string, unknown>): Pr
 }
 
 const createPost = (title: string) =>
-  graphql<{ createPost: { post: { id: string } } }>('mutation ($input: CreatePostInput!) { createPost(input: $input) { post { id } } }', {
-    input: { title, content: 'About messages.', status: 'PUBLISHED' },
-  });
+  graphql<{ createPost: { post: { id: string } } }>(
+    'mutation ($input: CreatePostInput!) { createPost(input: $input) { post { id } } }',
+    {
+      input: { title, content: 'About messages.', status: 'PUBLISHED' },
+    },
+  );
 
 it('every content event on Kafka matches its message in the document', async () => {
   const { createPost: created } = await createPost('Documented events');
   const postId = created.post.id;
-  await graphql('mutation ($id: ID!, $input: UpdatePostInput!) { updatePost(id: $id, input: $input) { success } }', { id: postId, input: { title: 'Documented events, edited' } });
-  await graphql('mutation ($input: CreateCommentInput!) { createComment(input: $input) { id } }', { input: { postId, content: 'A documented comment.' } });
+  await graphql('mutation ($id: ID!, $input: UpdatePostInput!) { updatePost(id: $id, input: $input) { success } }', {
+    id: postId,
+    input: { title: 'Documented events, edited' },
+  });
+  await graphql('mutation ($input: CreateCommentInput!) { createComment(input: $input) { id } }', {
+    input: { postId, content: 'A documented comment.' },
+  });
   await graphql('mutation ($id: ID!) { deletePost(id: $id) { success } }', { id: postId });
 
-  const expected: ContentEventType[] = ['user.created', 'post.created', 'post.updated', 'comment.created', 'post.deleted'];
+  const expected: ContentEventType[] = [
+    'user.created',
+    'post.created',
+    'post.updated',
+    'comment.created',
+    'post.deleted',
+  ];
   await eventually(() => expected.every((type) => collector.events.some((event) => event.type === type)), 60_000);
   for (const event of collector.events) {
     const channel = validator.channelAt(CONTENT_TOPIC_BASES[entityOfType(event.type)]);
     expect(channel).toBeDefined();
-    expect({ type: event.type, problems: validator.problems(channel!, event.type, event) }).toEqual({ type: event.type, problems: [] });
+    expect({ type: event.type, problems: validator.problems(channel!, event.type, event) }).toEqual({
+      type: event.type,
+      problems: [],
+    });
   }
 });
 
@@ -72,21 +99,34 @@ it('the graphql-transport-ws messages a subscriber receives match the document',
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${account.token}` } }));
   await eventually(() => received.some((m) => m.type === 'connection_ack'), 30_000);
-  socket.send(JSON.stringify({ type: 'subscribe', id: 'posts', payload: { query: 'subscription { onPostCreated { title author { name } } }' } }));
+  socket.send(
+    JSON.stringify({
+      type: 'subscribe',
+      id: 'posts',
+      payload: { query: 'subscription { onPostCreated { title author { name } } }' },
+    }),
+  );
   socket.send(JSON.stringify({ type: 'subscribe', id: 'bad', payload: { query: 'subscription { nope }' } }));
   // Posts until one arrives: the subscription is live once the gateway has registered it.
-  await eventually(async () => {
-    if (received.some((m) => m.type === 'next')) return true;
-    await createPost('Seen by a documented subscriber');
-    return false;
-  }, 60_000, 1_000);
+  await eventually(
+    async () => {
+      if (received.some((m) => m.type === 'next')) return true;
+      await createPost('Seen by a documented subscriber');
+      return false;
+    },
+    60_000,
+    1_000,
+  );
   await eventually(() => received.some((m) => m.type === 'error'), 30_000);
   socket.close(1000);
 
   const channel = validator.channelAt('/graphql')!;
   expect(received.map((m) => m.type)).toEqual(expect.arrayContaining(['connection_ack', 'next', 'error']));
   for (const message of received) {
-    expect({ type: message.type, problems: validator.problems(channel, message.type, message) }).toEqual({ type: message.type, problems: [] });
+    expect({ type: message.type, problems: validator.problems(channel, message.type, message) }).toEqual({
+      type: message.type,
+      problems: [],
+    });
   }
 });
 
@@ -101,7 +141,8 @@ describe.each([
     socket.on('message', (data, binary) => frames.push({ binary, text: binary ? '' : String(data) }));
     const closed = new Promise<number>((resolve) => socket.once('close', resolve));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    for (const message of [{ text: ' ' }, { text: 'Documented speech, one sentence. ', flush: true }, { text: '' }]) socket.send(JSON.stringify(message));
+    for (const message of [{ text: ' ' }, { text: 'Documented speech, one sentence. ', flush: true }, { text: '' }])
+      socket.send(JSON.stringify(message));
     expect(await closed).toBe(1000);
 
     const channel = validator.channelAt('/v1/text-to-speech/{voice_id}/stream-input')!;

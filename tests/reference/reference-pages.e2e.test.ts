@@ -31,7 +31,9 @@ let problems: string[];
 beforeAll(async () => {
   // The explorer's own requests (its schema introspection, the query) and the test's posts share one
   // account: a plan that allows their rate, as the limits are not what this file tests.
-  platform = await startPlatform({ gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) } });
+  platform = await startPlatform({
+    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) },
+  });
   account = await registerAccount(platform.publicUrl, 'Grace Explorer');
   browser = await launchChromium();
 });
@@ -57,7 +59,8 @@ beforeEach(async () => {
     if (new URL(socket.url()).host !== new URL(origin).host) foreign.push(socket.url());
   });
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text().slice(0, 300));
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      problems.push(message.text().slice(0, 300));
   });
   page.on('pageerror', (err) => problems.push(err.message));
 });
@@ -69,20 +72,34 @@ afterEach(async () => {
 });
 
 describe('/docs', () => {
-  it('renders each OpenAPI document\'s operations from the gateway alone', async () => {
+  it("renders each OpenAPI document's operations from the gateway alone", async () => {
     const res = await page.goto(`${platform.publicUrl}/docs`);
     expect(res!.status()).toBe(200);
     expect(res!.headers()['content-security-policy']).toContain("default-src 'none'");
     expect(res!.headers()['content-security-policy']).toContain("script-src 'self';");
     for (const name of ['Speech API', 'Content API', 'Auth API (OAuth 2.0 / OpenID Connect)']) {
       await page.locator('.topbar select').selectOption({ label: name });
-      const document = (await (await fetch(`${platform.publicUrl}/openapi/${name.split(' ')[0]!.toLowerCase()}.json`)).json()) as { paths: Record<string, object> };
+      const document = (await (
+        await fetch(`${platform.publicUrl}/openapi/${name.split(' ')[0]!.toLowerCase()}.json`)
+      ).json()) as { paths: Record<string, object> };
       const firstPath = Object.keys(document.paths)[0];
-      await page.locator('.information-container .title', { hasText: (await page.locator('.topbar select option:checked').innerText()).split(' ')[0]! }).waitFor(WAIT);
+      await page
+        .locator('.information-container .title', {
+          hasText: (await page.locator('.topbar select option:checked').innerText()).split(' ')[0]!,
+        })
+        .waitFor(WAIT);
       if (firstPath) {
         await page.locator('.opblock-summary-path', { hasText: firstPath }).first().waitFor(WAIT);
       }
-      expect(await page.locator('.opblock').count()).toBe(Object.values(document.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'].includes(k)).length, 0));
+      expect(await page.locator('.opblock').count()).toBe(
+        Object.values(document.paths).reduce(
+          (n, item) =>
+            n +
+            Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'].includes(k))
+              .length,
+          0,
+        ),
+      );
       if (name === 'Speech API') await page.screenshot({ path: path.join(shots, 'reference-docs.png') });
     }
   });
@@ -91,7 +108,13 @@ describe('/docs', () => {
 describe('/docs/asyncapi', () => {
   it('renders the WebSocket channels and every Kafka topic', async () => {
     await page.goto(`${platform.publicUrl}/docs/asyncapi`);
-    for (const title of ['Speech stream-input', 'GraphQL over WebSocket', 'Kafka topic content.users', 'Kafka topic content.posts', 'Kafka topic content.comments']) {
+    for (const title of [
+      'Speech stream-input',
+      'GraphQL over WebSocket',
+      'Kafka topic content.users',
+      'Kafka topic content.posts',
+      'Kafka topic content.comments',
+    ]) {
       await page.getByRole('heading', { name: title, exact: true }).waitFor(WAIT);
     }
     await page.getByText('Audio as binary frames', { exact: false }).first().waitFor(WAIT);
@@ -103,12 +126,19 @@ describe('/docs/asyncapi', () => {
 describe('GraphQL explorer at /graphql', () => {
   const editor = (selector: string) => page.locator(`${selector} .CodeMirror`).first();
   const setEditor = (selector: string, text: string) =>
-    editor(selector).evaluate((node, value) => (node as HTMLElement & { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(value), text);
+    editor(selector).evaluate(
+      (node, value) => (node as HTMLElement & { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(value),
+      text,
+    );
   /** Puts `query` in the query editor (once it holds exactly that) and runs it. */
   const run = async (query: string) => {
     await setEditor('.graphiql-query-editor', query);
     await page.waitForFunction(
-      (expected) => (document.querySelector('.graphiql-query-editor .CodeMirror') as (Element & { CodeMirror?: { getValue(): string } }) | null)?.CodeMirror?.getValue() === expected,
+      (expected) =>
+        (
+          document.querySelector('.graphiql-query-editor .CodeMirror') as
+            (Element & { CodeMirror?: { getValue(): string } }) | null
+        )?.CodeMirror?.getValue() === expected,
       query,
       WAIT,
     );
@@ -117,7 +147,9 @@ describe('GraphQL explorer at /graphql', () => {
     await page.keyboard.press('Control+Enter');
   };
   const responseText = () =>
-    editor('.graphiql-response').evaluate((node) => (node as HTMLElement & { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+    editor('.graphiql-response').evaluate((node) =>
+      (node as HTMLElement & { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
+    );
 
   it('is what a browser gets, while GraphQL clients still get GraphQL', async () => {
     const asClient = await fetch(`${platform.publicUrl}/graphql`, { headers: { accept: 'application/json' } });
@@ -127,20 +159,32 @@ describe('GraphQL explorer at /graphql', () => {
     await page.locator('.graphiql-container').waitFor(WAIT);
   });
 
-  it('runs a query with the signed-in session\'s token and receives a subscription event after a mutation', async () => {
+  it("runs a query with the signed-in session's token and receives a subscription event after a mutation", async () => {
     // The playground's session in this tab's storage, as its sign-in leaves it.
     await page.addInitScript((token) => {
-      sessionStorage.setItem('playground.tokens', JSON.stringify({ accessToken: token, expiresAt: Date.now() + 600_000, person: { sub: 'x' } }));
+      sessionStorage.setItem(
+        'playground.tokens',
+        JSON.stringify({ accessToken: token, expiresAt: Date.now() + 600_000, person: { sub: 'x' } }),
+      );
     }, account.token);
     // GraphiQL loads the schema (an introspection query over HTTP) before its editors settle.
-    const introspected = page.waitForResponse((r) => r.url().endsWith('/graphql') && r.request().method() === 'POST', WAIT);
+    const introspected = page.waitForResponse(
+      (r) => r.url().endsWith('/graphql') && r.request().method() === 'POST',
+      WAIT,
+    );
     await page.goto(`${platform.publicUrl}/graphql`);
     expect((await introspected).status()).toBe(200);
     await page.locator('.graphiql-container').waitFor(WAIT);
 
     await run('{ me { name email } }');
-    await page.waitForFunction(() => /"(data|errors)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, WAIT);
-    expect(JSON.parse(await responseText())).toEqual({ data: { me: { name: 'Grace Explorer', email: account.email } } });
+    await page.waitForFunction(
+      () => /"(data|errors)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''),
+      undefined,
+      WAIT,
+    );
+    expect(JSON.parse(await responseText())).toEqual({
+      data: { me: { name: 'Grace Explorer', email: account.email } },
+    });
 
     await run('subscription { onPostCreated { title author { name } } }');
     // Posts until one arrives: the subscription is live once graphql-ws has acknowledged it.
@@ -168,8 +212,12 @@ describe('GraphQL explorer at /graphql', () => {
       60_000,
       1_000,
     );
-    expect(JSON.parse(await responseText())).toEqual({ data: { onPostCreated: { title: expect.any(String), author: { name: 'Grace Explorer' } } } });
-    expect(titles).toContain((JSON.parse(await responseText()) as { data: { onPostCreated: { title: string } } }).data.onPostCreated.title);
+    expect(JSON.parse(await responseText())).toEqual({
+      data: { onPostCreated: { title: expect.any(String), author: { name: 'Grace Explorer' } } },
+    });
+    expect(titles).toContain(
+      (JSON.parse(await responseText()) as { data: { onPostCreated: { title: string } } }).data.onPostCreated.title,
+    );
     await page.screenshot({ path: path.join(shots, 'reference-graphiql.png') });
   });
 });

@@ -15,7 +15,14 @@ const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const TEXT = 'Every format through the Python client.';
 const FREE = OUTPUT_FORMATS.filter((f) => !f.minimumPlan).map((f) => f.id);
 const PAID = OUTPUT_FORMATS.filter((f) => f.minimumPlan).map((f) => f.id);
-const CODEC_NAMES: Record<string, string> = { mp3: 'mp3', pcm: 'pcm_s16le', wav: 'pcm_s16le', ulaw: 'pcm_mulaw', alaw: 'pcm_alaw', opus: 'opus' };
+const CODEC_NAMES: Record<string, string> = {
+  mp3: 'mp3',
+  pcm: 'pcm_s16le',
+  wav: 'pcm_s16le',
+  ulaw: 'pcm_mulaw',
+  alaw: 'pcm_alaw',
+  opus: 'opus',
+};
 
 let sdk: SdkPlatform;
 let steps: Record<string, PythonStep>;
@@ -41,7 +48,11 @@ describe('the Python SDK in every output format', () => {
     const seconds: number[] = [];
     for (const call of ['convert', 'stream']) {
       const bytes = audioBytes(stepResult<PythonAudio>(steps, `${call}_${format}`));
-      expect(await probe(format, bytes)).toMatchObject({ codecName: CODEC_NAMES[codec], sampleRate: Number(rate), channels: 1 });
+      expect(await probe(format, bytes)).toMatchObject({
+        codecName: CODEC_NAMES[codec],
+        sampleRate: Number(rate),
+        channels: 1,
+      });
       seconds.push((await decode(format, bytes, Number(rate))).length / Number(rate));
     }
     expect(seconds[0]).toBeGreaterThan(1);

@@ -44,7 +44,11 @@ export interface PythonConnection {
   tls: { baseUrl: string; certFile: string };
 }
 
-export async function runPythonSdk(script: string, connection: PythonConnection, parameters: unknown = {}): Promise<Record<string, PythonStep>> {
+export async function runPythonSdk(
+  script: string,
+  connection: PythonConnection,
+  parameters: unknown = {},
+): Promise<Record<string, PythonStep>> {
   const { stdout } = await run(PYTHON, [path.join(SCRIPTS, `${script}.py`), JSON.stringify(parameters)], {
     env: {
       PATH: process.env.PATH ?? '',

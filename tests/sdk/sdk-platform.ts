@@ -48,7 +48,12 @@ export async function startSdkPlatform(plans: Record<string, unknown>): Promise<
       return {
         key,
         client: new ElevenLabsClient({ apiKey: key, baseUrl: platform.publicUrl, maxRetries: 0, timeoutInSeconds: 60 }),
-        python: (script, parameters) => runPythonSdk(script, { baseUrl: platform.publicUrl, apiKey: key, tls: { baseUrl: proxy.url, certFile: proxy.certFile } }, parameters),
+        python: (script, parameters) =>
+          runPythonSdk(
+            script,
+            { baseUrl: platform.publicUrl, apiKey: key, tls: { baseUrl: proxy.url, certFile: proxy.certFile } },
+            parameters,
+          ),
       };
     },
     async stop() {

@@ -34,7 +34,8 @@ afterAll(async () => {
 }, 30_000);
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const wavFile = (name: string, pitch: number) => new File([new Uint8Array(espeakWav(REFERENCE_TEXT, 'en+m3', pitch))], name, { type: 'audio/wav' });
+const wavFile = (name: string, pitch: number) =>
+  new File([new Uint8Array(espeakWav(REFERENCE_TEXT, 'en+m3', pitch))], name, { type: 'audio/wav' });
 
 /** Binary order (as MongoDB compares strings): equal to JS's for the ASCII ids and names here. */
 const byBinary = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -65,7 +66,8 @@ async function unzipEntries(zip: Buffer): Promise<{ name: string; method: string
       listing.map(async (line) => {
         const fields = line.trim().split(/\s+/);
         const name = fields.at(-1)!;
-        const bytes = (await exec('unzip', ['-p', file, name], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 })).stdout;
+        const bytes = (await exec('unzip', ['-p', file, name], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }))
+          .stdout;
         return { name, method: fields[6]!, bytes };
       }),
     );
@@ -76,7 +78,10 @@ async function unzipEntries(zip: Buffer): Promise<{ name: string; method: string
 
 describe('the Python SDK harness', () => {
   it(`runs the pinned elevenlabs ${PYTHON_SDK_VERSION} from .stack/sdk-venv`, async () => {
-    const { stdout } = await exec(path.resolve(__dirname, '../../.stack/sdk-venv/bin/python'), ['-c', 'import elevenlabs, sys; print(elevenlabs.__file__); print(sys.prefix)']);
+    const { stdout } = await exec(path.resolve(__dirname, '../../.stack/sdk-venv/bin/python'), [
+      '-c',
+      'import elevenlabs, sys; print(elevenlabs.__file__); print(sys.prefix)',
+    ]);
     expect(stdout).toContain('.stack/sdk-venv/lib/');
     expect(PYTHON_SDK_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
   });
@@ -96,7 +101,11 @@ describe('voices.search (GET /v2/voices)', () => {
       { name: 'Mid voice', labels: {} },
     ];
     for (const [i, spec] of specs.entries()) {
-      const { voiceId } = await me.client.voices.ivc.create({ name: spec.name, labels: spec.labels, files: [wavFile(`ref${i}.wav`, 30 + 10 * i)] });
+      const { voiceId } = await me.client.voices.ivc.create({
+        name: spec.name,
+        labels: spec.labels,
+        files: [wavFile(`ref${i}.wav`, 30 + 10 * i)],
+      });
       clones.push({ voiceId, ...spec });
     }
   }, 180_000);
@@ -132,11 +141,16 @@ describe('voices.search (GET /v2/voices)', () => {
   it('JS: a voice deleted between pages is neither repeated nor makes another one skipped (keyset paging)', async () => {
     const other = await sdk.newCaller('SDK search paging');
     const made: string[] = [];
-    for (const [i, name] of ['P one', 'P two', 'P three'].entries()) made.push((await other.client.voices.ivc.create({ name, files: [wavFile(`p${i}.wav`, 40)] })).voiceId);
+    for (const [i, name] of ['P one', 'P two', 'P three'].entries())
+      made.push((await other.client.voices.ivc.create({ name, files: [wavFile(`p${i}.wav`, 40)] })).voiceId);
     const first = await other.client.voices.search({ pageSize: 1, voiceType: 'personal' });
     expect(first.voices.map((v) => v.voiceId)).toEqual([made[2]]);
     await other.client.voices.delete(made[1]!);
-    const second = await other.client.voices.search({ pageSize: 1, voiceType: 'personal', nextPageToken: first.nextPageToken! });
+    const second = await other.client.voices.search({
+      pageSize: 1,
+      voiceType: 'personal',
+      nextPageToken: first.nextPageToken!,
+    });
     expect(second.voices.map((v) => v.voiceId)).toEqual([made[0]]);
     expect(second.hasMore).toBe(false);
     expect(second.totalCount).toBe(2);
@@ -153,17 +167,24 @@ describe('voices.search (GET /v2/voices)', () => {
   });
 
   it('JS: search matches the name, the description and label values, case-insensitively', async () => {
-    expect((await me.client.voices.search({ search: 'zETA' })).voices.map((v) => v.voiceId)).toEqual([clones[0]!.voiceId]);
+    expect((await me.client.voices.search({ search: 'zETA' })).voices.map((v) => v.voiceId)).toEqual([
+      clones[0]!.voiceId,
+    ]);
     const british = await me.client.voices.search({ search: 'british', pageSize: 100 });
-    const expected = PREMADE_VOICES.filter((v) => [v.name, v.description ?? '', ...Object.values(v.labels)].some((t) => /british/i.test(t))).map((v) => v.voice_id);
+    const expected = PREMADE_VOICES.filter((v) =>
+      [v.name, v.description ?? '', ...Object.values(v.labels)].some((t) => /british/i.test(t)),
+    ).map((v) => v.voice_id);
     expect(expected.length).toBeGreaterThan(0);
-    expect(british.voices.map((v) => v.voiceId).sort(byBinary)).toEqual([clones[0]!.voiceId, ...expected].sort(byBinary));
+    expect(british.voices.map((v) => v.voiceId).sort(byBinary)).toEqual(
+      [clones[0]!.voiceId, ...expected].sort(byBinary),
+    );
     expect(british.totalCount).toBe(expected.length + 1);
     expect((await me.client.voices.search({ search: 'no voice is called this' })).voices).toEqual([]);
   });
 
   it('JS: voice_type, category, label filters and voice_ids', async () => {
-    const ids = async (request: Parameters<SdkCaller['client']['voices']['search']>[0]) => (await me.client.voices.search({ pageSize: 100, ...request })).voices.map((v) => v.voiceId).sort(byBinary);
+    const ids = async (request: Parameters<SdkCaller['client']['voices']['search']>[0]) =>
+      (await me.client.voices.search({ pageSize: 100, ...request })).voices.map((v) => v.voiceId).sort(byBinary);
     const cloneIds = clones.map((c) => c.voiceId).sort(byBinary);
     expect(await ids({ voiceType: 'personal' })).toEqual(cloneIds);
     expect(await ids({ voiceType: 'non-default' })).toEqual(cloneIds);
@@ -188,41 +209,80 @@ describe('voices.search (GET /v2/voices)', () => {
   });
 
   it('malformed parameters are a 400 in the speech error shape', async () => {
-    for (const query of ['page_size=0', 'page_size=101', 'sort=pitch', 'sort_direction=up', 'voice_type=friends', 'next_page_token=bm90IGEgdG9rZW4', 'include_total_count=maybe']) {
+    for (const query of [
+      'page_size=0',
+      'page_size=101',
+      'sort=pitch',
+      'sort_direction=up',
+      'voice_type=friends',
+      'next_page_token=bm90IGEgdG9rZW4',
+      'include_total_count=maybe',
+    ]) {
       const res = await fetch(`${sdk.platform.publicUrl}/v2/voices?${query}`, { headers: { 'xi-api-key': me.key } });
-      expect([query, res.status, await res.json()]).toEqual([query, 400, { detail: { status: 'bad_request', message: expect.any(String) } }]);
+      expect([query, res.status, await res.json()]).toEqual([
+        query,
+        400,
+        { detail: { status: 'bad_request', message: expect.any(String) } },
+      ]);
     }
     // A token read in one order does not continue another.
     const { nextPageToken } = await me.client.voices.search({ pageSize: 1 });
-    await expect(me.client.voices.search({ pageSize: 1, sort: 'name', nextPageToken: nextPageToken! })).rejects.toMatchObject({ statusCode: 400, body: { detail: { status: 'bad_request' } } });
+    await expect(
+      me.client.voices.search({ pageSize: 1, sort: 'name', nextPageToken: nextPageToken! }),
+    ).rejects.toMatchObject({ statusCode: 400, body: { detail: { status: 'bad_request' } } });
     const anonymous = await fetch(`${sdk.platform.publicUrl}/v2/voices`);
     expect(anonymous.status).toBe(401);
   });
 
   it('/v2 is the speech API: a refused path and an unknown endpoint answer in the speech error shape', async () => {
     const nonCanonical = await fetch(`${sdk.platform.publicUrl}/v2//voices`, { headers: { 'xi-api-key': me.key } });
-    expect([nonCanonical.status, await nonCanonical.json()]).toEqual([400, { detail: { status: 'bad_request', message: expect.any(String) } }]);
+    expect([nonCanonical.status, await nonCanonical.json()]).toEqual([
+      400,
+      { detail: { status: 'bad_request', message: expect.any(String) } },
+    ]);
     const unknown = await fetch(`${sdk.platform.publicUrl}/v2/history`, { headers: { 'xi-api-key': me.key } });
-    expect([unknown.status, await unknown.json()]).toEqual([404, { detail: { status: expect.any(String), message: 'no such speech endpoint' } }]);
+    expect([unknown.status, await unknown.json()]).toEqual([
+      404,
+      { detail: { status: expect.any(String), message: 'no such speech endpoint' } },
+    ]);
   });
 
   it('Python: voices.search, the same pages and filters', async () => {
     const steps = await me.python('voices_search', {
       page_size: 3,
-      queries: { first: { page_size: 4 }, zeta: { search: 'zeta' }, personal: { voice_type: 'personal', page_size: 100 }, by_name: { sort: 'name', sort_direction: 'asc', page_size: 100 }, female: { gender: 'female', voice_type: 'personal' } },
+      queries: {
+        first: { page_size: 4 },
+        zeta: { search: 'zeta' },
+        personal: { voice_type: 'personal', page_size: 100 },
+        by_name: { sort: 'name', sort_direction: 'asc', page_size: 100 },
+        female: { gender: 'female', voice_type: 'personal' },
+      },
     });
-    const pages = stepResult<{ voice_ids: string[]; has_more: boolean; total_count: number; next_page_token: string | null }[]>(steps, 'all_pages');
+    const pages = stepResult<
+      { voice_ids: string[]; has_more: boolean; total_count: number; next_page_token: string | null }[]
+    >(steps, 'all_pages');
     expect(pages.flatMap((p) => p.voice_ids)).toEqual(newestFirst());
     expect(pages.map((p) => p.has_more)).toEqual([...pages.slice(1).map(() => true), false]);
     expect(pages.at(-1)!.next_page_token).toBeNull();
     expect(steps.first).toMatchObject({ ok: true, type: 'GetVoicesV2Response' });
-    expect(stepResult<{ voices: { voice_id: string }[]; total_count: number }>(steps, 'first')).toMatchObject({ total_count: premadeIds.length + 3, has_more: true });
-    expect(stepResult<{ voices: { voice_id: string }[] }>(steps, 'first').voices.map((v) => v.voice_id)).toEqual(newestFirst().slice(0, 4));
-    expect(stepResult<{ voices: { voice_id: string; name: string }[] }>(steps, 'zeta').voices).toEqual([expect.objectContaining({ voice_id: clones[0]!.voiceId, name: 'Zeta narrator', labels: clones[0]!.labels })]);
-    expect(stepResult<{ voices: { voice_id: string }[] }>(steps, 'personal').voices.map((v) => v.voice_id)).toEqual(clones.map((c) => c.voiceId).reverse());
+    expect(stepResult<{ voices: { voice_id: string }[]; total_count: number }>(steps, 'first')).toMatchObject({
+      total_count: premadeIds.length + 3,
+      has_more: true,
+    });
+    expect(stepResult<{ voices: { voice_id: string }[] }>(steps, 'first').voices.map((v) => v.voice_id)).toEqual(
+      newestFirst().slice(0, 4),
+    );
+    expect(stepResult<{ voices: { voice_id: string; name: string }[] }>(steps, 'zeta').voices).toEqual([
+      expect.objectContaining({ voice_id: clones[0]!.voiceId, name: 'Zeta narrator', labels: clones[0]!.labels }),
+    ]);
+    expect(stepResult<{ voices: { voice_id: string }[] }>(steps, 'personal').voices.map((v) => v.voice_id)).toEqual(
+      clones.map((c) => c.voiceId).reverse(),
+    );
     const names = stepResult<{ voices: { name: string }[] }>(steps, 'by_name').voices.map((v) => v.name);
     expect(names).toEqual([...names].sort(byBinary));
-    expect(stepResult<{ voices: { voice_id: string }[] }>(steps, 'female').voices.map((v) => v.voice_id)).toEqual([clones[0]!.voiceId]);
+    expect(stepResult<{ voices: { voice_id: string }[] }>(steps, 'female').voices.map((v) => v.voice_id)).toEqual([
+      clones[0]!.voiceId,
+    ]);
   }, 120_000);
 });
 
@@ -237,11 +297,17 @@ describe('history through both SDKs', () => {
       const { data, rawResponse } = await me.client.textToSpeech.convert(RACHEL, { text }).withRawResponse();
       generated.unshift({ id: rawResponse.headers.get('history-item-id')!, bytes: (await readAll(data)).bytes, text });
     }
-    await eventually(async () => (await me.client.history.list({ pageSize: 10 })).history.filter((h) => h.state === 'complete').length === 3, 20_000);
+    await eventually(
+      async () =>
+        (await me.client.history.list({ pageSize: 10 })).history.filter((h) => h.state === 'complete').length === 3,
+      20_000,
+    );
   }, 120_000);
 
   it('JS: history.download of one id is that item’s audio, byte for byte', async () => {
-    const { data, rawResponse } = await me.client.history.download({ historyItemIds: [generated[1]!.id] }).withRawResponse();
+    const { data, rawResponse } = await me.client.history
+      .download({ historyItemIds: [generated[1]!.id] })
+      .withRawResponse();
     expect(rawResponse.headers.get('content-type')).toBe('audio/mpeg');
     const bytes = (await readAll(data)).bytes;
     expect(bytes.equals(generated[1]!.bytes)).toBe(true);
@@ -249,7 +315,9 @@ describe('history through both SDKs', () => {
   });
 
   it('JS: history.download of several ids is a ZIP of their audio (stored entries, CRC-32 checked by unzip)', async () => {
-    const { data, rawResponse } = await me.client.history.download({ historyItemIds: generated.map((g) => g.id) }).withRawResponse();
+    const { data, rawResponse } = await me.client.history
+      .download({ historyItemIds: generated.map((g) => g.id) })
+      .withRawResponse();
     expect(rawResponse.headers.get('content-type')).toBe('application/zip');
     const entries = await unzipEntries((await readAll(data)).bytes);
     expect(entries.map((e) => e.name)).toEqual(generated.map((g) => `${g.id}.mp3`));
@@ -258,26 +326,43 @@ describe('history through both SDKs', () => {
   });
 
   it('JS: history.download refuses unknown ids, other accounts’ ids and formats it cannot serve, in the speech error shape', async () => {
-    await expect(me.client.history.download({ historyItemIds: [generated[0]!.id, 'NoSuchItem0000000000'] })).rejects.toMatchObject({
+    await expect(
+      me.client.history.download({ historyItemIds: [generated[0]!.id, 'NoSuchItem0000000000'] }),
+    ).rejects.toMatchObject({
       statusCode: 404,
       body: { detail: { status: 'error', message: expect.stringContaining('NoSuchItem0000000000') } },
     });
     const other = await sdk.newCaller('SDK history other');
-    await expect(other.client.history.download({ historyItemIds: [generated[0]!.id] })).rejects.toMatchObject({ statusCode: 404 });
-    await expect(me.client.history.download({ historyItemIds: [generated[0]!.id], outputFormat: 'wav' })).rejects.toMatchObject({ statusCode: 400, body: { detail: { status: 'bad_request' } } });
+    await expect(other.client.history.download({ historyItemIds: [generated[0]!.id] })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(
+      me.client.history.download({ historyItemIds: [generated[0]!.id], outputFormat: 'wav' }),
+    ).rejects.toMatchObject({ statusCode: 400, body: { detail: { status: 'bad_request' } } });
     for (const body of [{}, { history_item_ids: [] }, { history_item_ids: 'x' }, { history_item_ids: [7] }]) {
-      const res = await fetch(`${sdk.platform.publicUrl}/v1/history/download`, { method: 'POST', headers: { 'xi-api-key': me.key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect([body, res.status, await res.json()]).toEqual([body, 400, { detail: { status: 'bad_request', message: expect.any(String) } }]);
+      const res = await fetch(`${sdk.platform.publicUrl}/v1/history/download`, {
+        method: 'POST',
+        headers: { 'xi-api-key': me.key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect([body, res.status, await res.json()]).toEqual([
+        body,
+        400,
+        { detail: { status: 'bad_request', message: expect.any(String) } },
+      ]);
     }
   });
 
   it("JS: history.list's filters and order as the hosted API defines them", async () => {
-    const ids = async (request: Parameters<SdkCaller['client']['history']['list']>[0]) => (await me.client.history.list({ pageSize: 100, ...request })).history.map((h) => h.historyItemId);
+    const ids = async (request: Parameters<SdkCaller['client']['history']['list']>[0]) =>
+      (await me.client.history.list({ pageSize: 100, ...request })).history.map((h) => h.historyItemId);
     const all = generated.map((g) => g.id);
     expect(await ids({})).toEqual(all);
     expect(await ids({ sortDirection: 'asc' })).toEqual([...all].reverse());
     const firstPage = await me.client.history.list({ pageSize: 2, sortDirection: 'asc' });
-    expect(await ids({ sortDirection: 'asc', startAfterHistoryItemId: firstPage.lastHistoryItemId! })).toEqual([all[0]]);
+    expect(await ids({ sortDirection: 'asc', startAfterHistoryItemId: firstPage.lastHistoryItemId! })).toEqual([
+      all[0],
+    ]);
     expect(await ids({ modelId: DEFAULT_MODEL_ID })).toEqual(all);
     expect(await ids({ modelId: 'no_such_model' })).toEqual([]);
     expect(await ids({ search: 'SECOND item' })).toEqual([all[1]]);
@@ -289,28 +374,55 @@ describe('history through both SDKs', () => {
     expect(await ids({ dateAfterUnix: dateUnix + 3600 })).toEqual([]);
     for (const query of ['sort_direction=up', 'date_after_unix=yesterday', 'source=radio']) {
       const res = await fetch(`${sdk.platform.publicUrl}/v1/history?${query}`, { headers: { 'xi-api-key': me.key } });
-      expect([query, res.status, await res.json()]).toEqual([query, 400, { detail: { status: 'bad_request', message: expect.any(String) } }]);
+      expect([query, res.status, await res.json()]).toEqual([
+        query,
+        400,
+        { detail: { status: 'bad_request', message: expect.any(String) } },
+      ]);
     }
   });
 
   it('Python: history.list, get, get_audio, download (one and several), delete', async () => {
-    const victim = (await me.client.textToSpeech.convert(RACHEL, { text: 'To be deleted by Python.' }).withRawResponse()).rawResponse.headers.get('history-item-id')!;
-    await eventually(async () => (await me.client.history.list({ pageSize: 10 })).history.filter((h) => h.state === 'complete').length === 4, 20_000);
+    const victim = (
+      await me.client.textToSpeech.convert(RACHEL, { text: 'To be deleted by Python.' }).withRawResponse()
+    ).rawResponse.headers.get('history-item-id')!;
+    await eventually(
+      async () =>
+        (await me.client.history.list({ pageSize: 10 })).history.filter((h) => h.state === 'complete').length === 4,
+      20_000,
+    );
     const steps = await me.python('history', { ids: generated.map((g) => g.id), delete_id: victim, search: 'item to' });
     expect(steps.list).toMatchObject({ ok: true, type: 'GetSpeechHistoryResponse' });
     const list = stepResult<{ history: { history_item_id: string }[]; has_more: boolean }>(steps, 'list');
     expect(list.history.map((h) => h.history_item_id)).toEqual([victim, ...generated.map((g) => g.id)].slice(0, 3));
     expect(list.has_more).toBe(true);
-    expect(stepResult<{ history: { history_item_id: string }[] }>(steps, 'list_paged').history.map((h) => h.history_item_id)).toEqual([generated[1]!.id]);
+    expect(
+      stepResult<{ history: { history_item_id: string }[] }>(steps, 'list_paged').history.map((h) => h.history_item_id),
+    ).toEqual([generated[1]!.id]);
     // search, source and sort_direction as the Python SDK sends them: the three items, oldest first.
-    expect(stepResult<{ history: { history_item_id: string }[] }>(steps, 'list_filtered').history.map((h) => h.history_item_id)).toEqual(generated.map((g) => g.id).reverse());
-    expect(stepResult(steps, 'get')).toMatchObject({ history_item_id: generated[0]!.id, voice_id: RACHEL, text: generated[0]!.text, content_type: 'audio/mpeg', state: 'complete' });
+    expect(
+      stepResult<{ history: { history_item_id: string }[] }>(steps, 'list_filtered').history.map(
+        (h) => h.history_item_id,
+      ),
+    ).toEqual(generated.map((g) => g.id).reverse());
+    expect(stepResult(steps, 'get')).toMatchObject({
+      history_item_id: generated[0]!.id,
+      voice_id: RACHEL,
+      text: generated[0]!.text,
+      content_type: 'audio/mpeg',
+      state: 'complete',
+    });
     expect(stepResult<PythonAudio>(steps, 'get_audio').sha256).toBe(sha256(generated[0]!.bytes));
     const one = audioBytes(stepResult<PythonAudio>(steps, 'download_one'));
     expect(one.equals(generated[0]!.bytes)).toBe(true);
-    const many = stepResult<{ first_bad_entry: string | null; entries: { name: string; size: number; compress_type: number; sha256: string }[] }>(steps, 'download_many');
+    const many = stepResult<{
+      first_bad_entry: string | null;
+      entries: { name: string; size: number; compress_type: number; sha256: string }[];
+    }>(steps, 'download_many');
     expect(many.first_bad_entry).toBeNull();
-    expect(many.entries).toEqual(generated.map((g) => ({ name: `${g.id}.mp3`, size: g.bytes.length, compress_type: 0, sha256: sha256(g.bytes) })));
+    expect(many.entries).toEqual(
+      generated.map((g) => ({ name: `${g.id}.mp3`, size: g.bytes.length, compress_type: 0, sha256: sha256(g.bytes) })),
+    );
     expect(stepResult(steps, 'delete')).toEqual({ status: 'ok' });
     expect(steps.get_deleted).toMatchObject({ ok: false, status_code: 404 });
   }, 120_000);
@@ -320,7 +432,10 @@ describe('voices through the Python SDK', () => {
   it('ivc.create without labels, get_all, get, settings, samples audio, update, delete', async () => {
     const me = await sdk.newCaller('SDK Python voices');
     const wav = espeakWav(REFERENCE_TEXT, 'en+f3', 60);
-    const { voiceId } = await me.client.voices.ivc.create({ name: 'Made by JS', files: [new File([new Uint8Array(wav)], 'ref.wav', { type: 'audio/wav' })] });
+    const { voiceId } = await me.client.voices.ivc.create({
+      name: 'Made by JS',
+      files: [new File([new Uint8Array(wav)], 'ref.wav', { type: 'audio/wav' })],
+    });
     const sampleId = (await me.client.voices.get(voiceId)).samples![0]!.sampleId!;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sdk-wav-'));
     const wavPath = path.join(dir, 'reference.wav');
@@ -331,11 +446,20 @@ describe('voices through the Python SDK', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(steps.ivc_create).toMatchObject({ ok: true, type: 'AddVoiceIvcResponseModel', result: { voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), requires_verification: false } });
+    expect(steps.ivc_create).toMatchObject({
+      ok: true,
+      type: 'AddVoiceIvcResponseModel',
+      result: { voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), requires_verification: false },
+    });
     const all = stepResult<{ voices: { voice_id: string; category: string }[] }>(steps, 'get_all');
     expect(all.voices.filter((v) => v.category === 'cloned').map((v) => v.voice_id)).toEqual([voiceId]);
     expect(all.voices.map((v) => v.voice_id)).toContain(RACHEL);
-    expect(stepResult(steps, 'get')).toMatchObject({ voice_id: voiceId, name: 'Made by JS', category: 'cloned', samples: [{ sample_id: sampleId, file_name: 'ref.wav', size_bytes: wav.length }] });
+    expect(stepResult(steps, 'get')).toMatchObject({
+      voice_id: voiceId,
+      name: 'Made by JS',
+      category: 'cloned',
+      samples: [{ sample_id: sampleId, file_name: 'ref.wav', size_bytes: wav.length }],
+    });
     const defaults = stepResult<Record<string, unknown>>(steps, 'settings_get_default');
     expect(defaults).toMatchObject({ stability: expect.any(Number), similarity_boost: expect.any(Number) });
     expect(stepResult(steps, 'settings_update')).toEqual({ status: 'ok' });
@@ -350,7 +474,10 @@ describe('voices through the Python SDK', () => {
   it('JS: voices.samples.audio.get is the uploaded sample, byte for byte', async () => {
     const me = await sdk.newCaller('SDK JS samples');
     const wav = espeakWav(REFERENCE_TEXT, 'en+f3', 50);
-    const { voiceId } = await me.client.voices.ivc.create({ name: 'Sampled', files: [new File([new Uint8Array(wav)], 'sample.wav', { type: 'audio/wav' })] });
+    const { voiceId } = await me.client.voices.ivc.create({
+      name: 'Sampled',
+      files: [new File([new Uint8Array(wav)], 'sample.wav', { type: 'audio/wav' })],
+    });
     const sampleId = (await me.client.voices.get(voiceId)).samples![0]!.sampleId!;
     const { data, rawResponse } = await me.client.voices.samples.audio.get(voiceId, sampleId).withRawResponse();
     expect(rawResponse.headers.get('content-type')).toBe('audio/wav');
@@ -367,7 +494,10 @@ describe('models and user through the Python SDK', () => {
     expect(models.map((m) => m.model_id)).toContain(DEFAULT_MODEL_ID);
     expect(models.every((m) => m.can_do_text_to_speech)).toBe(true);
     expect(steps.user_get).toMatchObject({ ok: true, type: 'User' });
-    expect(stepResult(steps, 'user_get')).toMatchObject({ is_new_user: true, subscription: { tier: 'free', character_count: 0, character_limit: 100_000, voice_limit: 10 } });
+    expect(stepResult(steps, 'user_get')).toMatchObject({
+      is_new_user: true,
+      subscription: { tier: 'free', character_count: 0, character_limit: 100_000, voice_limit: 10 },
+    });
     expect(steps.user_subscription_get).toMatchObject({ ok: true, type: 'Subscription' });
     const now = new Date();
     expect(stepResult(steps, 'user_subscription_get')).toMatchObject({
@@ -387,7 +517,10 @@ describe('text to speech with timestamps through the JS SDK', () => {
   });
 
   /** Characters ordered in time, each inside the audio, the last one ending near its end. */
-  function expectTimed(alignment: { characters: string[]; characterStartTimesSeconds: number[]; characterEndTimesSeconds: number[] }, seconds: number) {
+  function expectTimed(
+    alignment: { characters: string[]; characterStartTimesSeconds: number[]; characterEndTimesSeconds: number[] },
+    seconds: number,
+  ) {
     const { characters, characterStartTimesSeconds: starts, characterEndTimesSeconds: ends } = alignment;
     expect([starts.length, ends.length]).toEqual([characters.length, characters.length]);
     for (let i = 0; i < characters.length; i += 1) {
@@ -399,7 +532,9 @@ describe('text to speech with timestamps through the JS SDK', () => {
   }
 
   it('convertWithTimestamps: PCM speech in audioBase64, the text’s characters timed inside it, kept in history', async () => {
-    const { data, rawResponse } = await me.client.textToSpeech.convertWithTimestamps(RACHEL, { text: TEXT, outputFormat: 'pcm_16000' }).withRawResponse();
+    const { data, rawResponse } = await me.client.textToSpeech
+      .convertWithTimestamps(RACHEL, { text: TEXT, outputFormat: 'pcm_16000' })
+      .withRawResponse();
     const seconds = pcm16kSeconds(Buffer.from(data.audioBase64, 'base64'));
     expect(seconds).toBeGreaterThan(1);
     expect(data.alignment!.characters.join('')).toBe(TEXT);
@@ -414,7 +549,11 @@ describe('text to speech with timestamps through the JS SDK', () => {
 
   it('streamWithTimestamps: chunks whose audio is the speech and whose characters run on to make the text', async () => {
     const chunks = [];
-    for await (const chunk of await me.client.textToSpeech.streamWithTimestamps(RACHEL, { text: `${TEXT} ${TEXT}`, outputFormat: 'pcm_16000' })) chunks.push(chunk);
+    for await (const chunk of await me.client.textToSpeech.streamWithTimestamps(RACHEL, {
+      text: `${TEXT} ${TEXT}`,
+      outputFormat: 'pcm_16000',
+    }))
+      chunks.push(chunk);
     const timed = chunks.filter((c) => c.alignment);
     expect(timed.length).toBeGreaterThanOrEqual(2);
     const seconds = pcm16kSeconds(Buffer.concat(chunks.map((c) => Buffer.from(c.audioBase64, 'base64'))));
@@ -454,7 +593,9 @@ describe('text to speech through the Python SDK', () => {
     const wav = audioBytes(stepResult<PythonAudio>(steps, 'convert_wav_16000'));
     expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(wav.subarray(8, 12).toString('latin1')).toBe('WAVE');
-    expect([wav.readUInt16LE(20), wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt16LE(34)]).toEqual([1, 1, 16_000, 16]);
+    expect([wav.readUInt16LE(20), wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt16LE(34)]).toEqual([
+      1, 1, 16_000, 16,
+    ]);
     expect(pcm16kSeconds(wav.subarray(44))).toBeGreaterThan(1);
   });
 
@@ -465,7 +606,11 @@ describe('text to speech through the Python SDK', () => {
   });
 
   it('convert_with_timestamps: audio_base64 and alignments whose characters are the text', () => {
-    const result = stepResult<{ audio_base64: string; alignment: { characters: string[]; character_end_times_seconds: number[] }; normalized_alignment: { characters: string[] } }>(steps, 'convert_with_timestamps');
+    const result = stepResult<{
+      audio_base64: string;
+      alignment: { characters: string[]; character_end_times_seconds: number[] };
+      normalized_alignment: { characters: string[] };
+    }>(steps, 'convert_with_timestamps');
     expect(steps.convert_with_timestamps).toMatchObject({ type: 'AudioWithTimestampsResponse' });
     const seconds = pcm16kSeconds(Buffer.from(result.audio_base64, 'base64'));
     expect(result.alignment.characters.join('')).toBe(TEXT);
@@ -473,10 +618,15 @@ describe('text to speech through the Python SDK', () => {
   });
 
   it('stream_with_timestamps: chunks whose audio and characters add up to the text', () => {
-    const chunks = stepResult<{ audio_base64: string | null; alignment: { characters: string[] } | null }[]>(steps, 'stream_with_timestamps');
+    const chunks = stepResult<{ audio_base64: string | null; alignment: { characters: string[] } | null }[]>(
+      steps,
+      'stream_with_timestamps',
+    );
     expect(steps.stream_with_timestamps).toMatchObject({ item_types: ['StreamingAudioChunkWithTimestampsResponse'] });
     expect(chunks.map((c) => c.alignment?.characters.join('') ?? '').join('')).toBe(TEXT);
-    expect(pcm16kSeconds(Buffer.concat(chunks.map((c) => Buffer.from(c.audio_base64 ?? '', 'base64'))))).toBeGreaterThan(1);
+    expect(
+      pcm16kSeconds(Buffer.concat(chunks.map((c) => Buffer.from(c.audio_base64 ?? '', 'base64')))),
+    ).toBeGreaterThan(1);
   });
 
   it('convert_realtime (the SDK’s WebSocket helper): PCM 16 kHz speech', () => {

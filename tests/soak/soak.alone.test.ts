@@ -31,11 +31,31 @@ import { runSoak } from '../../bench/soak/soak';
  * Failures are not timing: no request may fail, no owed event be lost or doubled, nothing be skipped.
  */
 const WINDOW_MS = 10_000;
-const THRESHOLDS: Thresholds = { memoryFrom: 20_000, heapMbPerMin: 9, rssMbPerMin: 45, driftRatio: 3, driftFloorMs: 50 };
+const THRESHOLDS: Thresholds = {
+  memoryFrom: 20_000,
+  heapMbPerMin: 9,
+  rssMbPerMin: 45,
+  driftRatio: 3,
+  driftFloorMs: 50,
+};
 
 it('a minute of the traffic mix: every request answered, every owed event delivered once, no unbounded memory growth, no latency drift', async () => {
-  const result = await runSoak({ durationMs: 60_000, windowMs: WINDOW_MS, ratePerSecond: 5, sampleEveryMs: 2_000, fullGcEveryMs: 10_000, thresholds: THRESHOLDS, log: () => undefined });
-  const report = [...latencyTable(result.windows, WINDOW_MS), '', ...processTable(result.samples, WINDOW_MS, result.windowCount), '', ...verdictLines(result.verdict, THRESHOLDS)];
+  const result = await runSoak({
+    durationMs: 60_000,
+    windowMs: WINDOW_MS,
+    ratePerSecond: 5,
+    sampleEveryMs: 2_000,
+    fullGcEveryMs: 10_000,
+    thresholds: THRESHOLDS,
+    log: () => undefined,
+  });
+  const report = [
+    ...latencyTable(result.windows, WINDOW_MS),
+    '',
+    ...processTable(result.samples, WINDOW_MS, result.windowCount),
+    '',
+    ...verdictLines(result.verdict, THRESHOLDS),
+  ];
   expect({ reasons: result.verdict.reasons, report }).toEqual({ reasons: [], report });
   // Each interface was exercised and each app judged on its collected samples (20 s to 60 s).
   expect(new Set(result.records.map((r) => r.iface.split(' ')[0]))).toEqual(new Set(['speech', 'graphql', 'oauth']));

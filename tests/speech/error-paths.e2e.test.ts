@@ -22,7 +22,8 @@ afterAll(async () => {
 
 const connect = (path: string): Session => connectSession(`${stack.wsUrl}${path}`);
 
-const init = () => JSON.stringify({ text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: stack.apiKey });
+const init = () =>
+  JSON.stringify({ text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: stack.apiKey });
 
 async function post(path: string, body: unknown) {
   return fetch(`${stack.url}${path}`, {
@@ -53,7 +54,8 @@ describe('stream-input limits that need no synthesis', () => {
     await s.opened;
     s.ws.send(init());
     // The segment being synthesised no longer waits; seven messages leave more than 20 000 waiting.
-    for (let i = 0; i < 7 && s.ws.readyState === WebSocket.OPEN; i++) s.ws.send(JSON.stringify({ text: 'a'.repeat(4500) }));
+    for (let i = 0; i < 7 && s.ws.readyState === WebSocket.OPEN; i++)
+      s.ws.send(JSON.stringify({ text: 'a'.repeat(4500) }));
     expect((await s.closed).code).toBe(1013);
     expect(errorOf(s)).toEqual({ status: 'too_many_requests', message: expect.stringContaining('20000') });
   });
@@ -73,11 +75,19 @@ describe('stream-input limits that need no synthesis', () => {
 
 describe('no worker answers within the frame timeout', () => {
   it('whole file: 503 error in the speech shape', async () => {
-    await expectSpeechError(await post(`/v1/text-to-speech/${RACHEL}`, { text: 'Nobody will say this.' }), 503, 'error');
+    await expectSpeechError(
+      await post(`/v1/text-to-speech/${RACHEL}`, { text: 'Nobody will say this.' }),
+      503,
+      'error',
+    );
   }, 20_000);
 
   it('/stream before its first byte: 503 error in the speech shape', async () => {
-    await expectSpeechError(await post(`/v1/text-to-speech/${RACHEL}/stream`, { text: 'Nobody will say this.' }), 503, 'error');
+    await expectSpeechError(
+      await post(`/v1/text-to-speech/${RACHEL}/stream`, { text: 'Nobody will say this.' }),
+      503,
+      'error',
+    );
   }, 20_000);
 
   it('stream-input: error message, close 1011', async () => {
@@ -97,11 +107,19 @@ describe('the engine fails on the worker', () => {
   }, 90_000);
 
   it('whole file: 502 error in the speech shape', async () => {
-    await expectSpeechError(await post(`/v1/text-to-speech/${RACHEL}?output_format=pcm_16000`, { text: 'This cannot be spoken.' }), 502, 'error');
+    await expectSpeechError(
+      await post(`/v1/text-to-speech/${RACHEL}?output_format=pcm_16000`, { text: 'This cannot be spoken.' }),
+      502,
+      'error',
+    );
   }, 20_000);
 
   it('/stream before its first byte: 502 error in the speech shape', async () => {
-    await expectSpeechError(await post(`/v1/text-to-speech/${RACHEL}/stream?output_format=pcm_16000`, { text: 'This cannot be spoken.' }), 502, 'error');
+    await expectSpeechError(
+      await post(`/v1/text-to-speech/${RACHEL}/stream?output_format=pcm_16000`, { text: 'This cannot be spoken.' }),
+      502,
+      'error',
+    );
   }, 20_000);
 
   it('stream-input: error message, close 1011', async () => {

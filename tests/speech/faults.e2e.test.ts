@@ -12,7 +12,10 @@ import { characterCount, historyItems } from './support/account-state';
 import { startSpeechStack, workerJobCounts, type SpeechStack } from './support/speech-stack';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const LONG = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of a long text keeps the worker busy for a while.`).join(' ');
+const LONG = Array.from(
+  { length: 40 },
+  (_, i) => `Sentence ${i + 1} of a long text keeps the worker busy for a while.`,
+).join(' ');
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -36,7 +39,14 @@ function tts(stack: SpeechStack, voice: string, body: unknown, stream = false) {
 describe('a worker killed mid-stream', () => {
   let stack: SpeechStack;
   beforeAll(async () => {
-    stack = await startSpeechStack({ workers: 1, concurrency: 1, frameTimeoutMs: 3000, lockMs: 2000, accountSpeech: true, storeQuota: true });
+    stack = await startSpeechStack({
+      workers: 1,
+      concurrency: 1,
+      frameTimeoutMs: 3000,
+      lockMs: 2000,
+      accountSpeech: true,
+      storeQuota: true,
+    });
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
@@ -77,7 +87,8 @@ describe('a worker killed mid-stream', () => {
       return streams.length === 0 && active === 0 && wait === 0 && jobs.length === 0;
     }, 20_000);
     // Cancel flags expire on their own.
-    for (const key of await stack.redis.keys(`${stack.prefix}:job:*`)) expect(await stack.redis.ttl(key)).toBeGreaterThan(0);
+    for (const key of await stack.redis.keys(`${stack.prefix}:job:*`))
+      expect(await stack.redis.ttl(key)).toBeGreaterThan(0);
 
     // The gateway gave up and settled at 0: the reservation is back. The dead worker never wrote a
     // history item; the gateway recorded the generation once, as failed, charged nothing, without
@@ -85,9 +96,17 @@ describe('a worker killed mid-stream', () => {
     expect(await characterCount(stack)).toBe(before);
     const item = await fetch(`${stack.url}/v1/history/${jobId}`, { headers: { 'xi-api-key': stack.apiKey } });
     expect(item.status).toBe(200);
-    expect(await item.json()).toMatchObject({ history_item_id: jobId, text: LONG, state: 'failed', character_count_from_request: [...LONG].length, character_count_change_to: 0 });
+    expect(await item.json()).toMatchObject({
+      history_item_id: jobId,
+      text: LONG,
+      state: 'failed',
+      character_count_from_request: [...LONG].length,
+      character_count_change_to: 0,
+    });
     expect((await historyItems(stack)).filter((h) => h.text === LONG)).toHaveLength(1);
-    expect((await fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } })).status).toBe(404);
+    expect(
+      (await fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } })).status,
+    ).toBe(404);
 
     // And the next request is served in full.
     const next = await tts(stack, RACHEL, { text: 'Back to normal.' });
@@ -108,8 +127,20 @@ describe('a worker killed mid-stream', () => {
     // Not charged; recorded once as failed (before the 503 was sent), without audio.
     expect(await characterCount(stack)).toBe(before);
     const items = (await historyItems(stack)).filter((h) => h.text === text);
-    expect(items).toEqual([expect.objectContaining({ state: 'failed', character_count_from_request: [...text].length, character_count_change_to: 0 })]);
-    expect((await fetch(`${stack.url}/v1/history/${items[0]!.history_item_id}/audio`, { headers: { 'xi-api-key': stack.apiKey } })).status).toBe(404);
+    expect(items).toEqual([
+      expect.objectContaining({
+        state: 'failed',
+        character_count_from_request: [...text].length,
+        character_count_change_to: 0,
+      }),
+    ]);
+    expect(
+      (
+        await fetch(`${stack.url}/v1/history/${items[0]!.history_item_id}/audio`, {
+          headers: { 'xi-api-key': stack.apiKey },
+        })
+      ).status,
+    ).toBe(404);
     await stack.startWorker();
   }, 60_000);
 });
@@ -125,8 +156,13 @@ describe('several workers, cancellation and draining', () => {
   }, 30_000);
 
   it('two worker processes share the queue', async () => {
-    const texts = Array.from({ length: 6 }, (_, i) => `Request ${i + 1} of several, spoken in parallel. ${LONG.slice(0, 400)}`);
-    const results = await Promise.all(texts.map(async (text) => (await tts(stack, RACHEL, { text, output_format: 'pcm_8000' })).status));
+    const texts = Array.from(
+      { length: 6 },
+      (_, i) => `Request ${i + 1} of several, spoken in parallel. ${LONG.slice(0, 400)}`,
+    );
+    const results = await Promise.all(
+      texts.map(async (text) => (await tts(stack, RACHEL, { text, output_format: 'pcm_8000' })).status),
+    );
     expect(results.every((s) => s === 200)).toBe(true);
     const counts = await Promise.all(stack.workers.map((w) => metrics(w)));
     for (const c of counts) expect(c.jobsCompleted).toBeGreaterThan(0);
@@ -148,7 +184,11 @@ describe('several workers, cancellation and draining', () => {
     expect(first.value!.length).toBeGreaterThan(0); // part of the audio reached the client
     expect(await characterCount(stack)).toBe(countBefore + [...text].length);
     controller.abort();
-    await until(async () => (await Promise.all(stack.workers.map((w) => metrics(w)))).reduce((n, m) => n + m.jobsCancelled, 0) > before, 10_000);
+    await until(
+      async () =>
+        (await Promise.all(stack.workers.map((w) => metrics(w)))).reduce((n, m) => n + m.jobsCancelled, 0) > before,
+      10_000,
+    );
     await until(async () => (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).length === 0, 10_000);
 
     // The generation is recorded once, as cancelled (the gateway records it when the client leaves),
@@ -157,7 +197,12 @@ describe('several workers, cancellation and draining', () => {
     await until(async () => (await audioOf()).status === 200, 10_000);
     const items = (await historyItems(stack)).filter((h) => h.text === text);
     expect(items).toEqual([
-      expect.objectContaining({ history_item_id: jobId, state: 'cancelled', character_count_from_request: [...text].length, character_count_change_to: 0 }),
+      expect.objectContaining({
+        history_item_id: jobId,
+        state: 'cancelled',
+        character_count_from_request: [...text].length,
+        character_count_change_to: 0,
+      }),
     ]);
     const audio = await audioOf();
     expect(audio.status).toBe(200);
@@ -193,7 +238,13 @@ describe('a client that keeps the connection open but stops reading', () => {
   let stack: SpeechStack;
   const STALL_MS = 500;
   beforeAll(async () => {
-    stack = await startSpeechStack({ workers: 1, concurrency: 1, accountSpeech: true, storeQuota: true, writeStallTimeoutMs: STALL_MS });
+    stack = await startSpeechStack({
+      workers: 1,
+      concurrency: 1,
+      accountSpeech: true,
+      storeQuota: true,
+      writeStallTimeoutMs: STALL_MS,
+    });
   }, 90_000);
   afterAll(async () => {
     await stack?.stop();
@@ -207,7 +258,10 @@ describe('a client that keeps the connection open but stops reading', () => {
    * its own small buffer is full, the kernel's receive window closes, and the gateway's writes
    * back up.
    */
-  function stalledClient(body: unknown, route: '/stream' | '' = '/stream'): Promise<{ socket: net.Socket; first: Buffer }> {
+  function stalledClient(
+    body: unknown,
+    route: '/stream' | '' = '/stream',
+  ): Promise<{ socket: net.Socket; first: Buffer }> {
     const { hostname, port } = new URL(stack.url);
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
@@ -263,7 +317,8 @@ describe('a client that keeps the connection open but stops reading', () => {
 
     // Recorded once, as cancelled, charged nothing: the reservation is back in full. The audio the
     // worker had produced when it stopped joins the item.
-    const get = (suffix = '') => fetch(`${stack.url}/v1/history/${jobId}${suffix}`, { headers: { 'xi-api-key': stack.apiKey } });
+    const get = (suffix = '') =>
+      fetch(`${stack.url}/v1/history/${jobId}${suffix}`, { headers: { 'xi-api-key': stack.apiKey } });
     await until(async () => (await get('/audio')).status === 200, 10_000);
     expect(await (await get()).json()).toMatchObject({
       history_item_id: jobId,
@@ -302,7 +357,8 @@ describe('a client that keeps the connection open but stops reading', () => {
 
     // The worker finished (it recorded `complete` with the whole file); the gateway's `cancelled`
     // record replaces that item and its audio, whichever lands first: not delivered, not charged.
-    const get = (suffix = '') => fetch(`${stack.url}/v1/history/${jobId}${suffix}`, { headers: { 'xi-api-key': stack.apiKey } });
+    const get = (suffix = '') =>
+      fetch(`${stack.url}/v1/history/${jobId}${suffix}`, { headers: { 'xi-api-key': stack.apiKey } });
     await until(async () => ((await (await get()).json()) as { state?: string }).state === 'cancelled', 10_000);
     expect(await (await get()).json()).toMatchObject({
       history_item_id: jobId,
@@ -337,7 +393,9 @@ describe('a client that keeps the connection open but stops reading', () => {
       if (binary.length === 0) ws.pause();
       binary.push(Buffer.from(data));
     });
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
@@ -356,7 +414,9 @@ describe('a client that keeps the connection open but stops reading', () => {
     // Reading again, the client gets the audio that was buffered, then the error and the close.
     ws.resume();
     expect(await closed).toEqual({ code: 1008, reason: `the client took no audio for ${STALL_MS / 1000} s` });
-    expect(texts.map((t) => JSON.parse(t) as unknown)).toEqual([{ detail: { status: 'bad_request', message: `the client took no audio for ${STALL_MS / 1000} s` } }]);
+    expect(texts.map((t) => JSON.parse(t) as unknown)).toEqual([
+      { detail: { status: 'bad_request', message: `the client took no audio for ${STALL_MS / 1000} s` } },
+    ]);
     const audio = Buffer.concat(binary).length;
     expect(audio).toBeGreaterThan(0);
     // Far less than the whole generation (about 26 MB) reached the client.
@@ -380,7 +440,14 @@ describe('a reservation left by a dead gateway', () => {
     const store = stack.store!;
     // A process reserves characters through the gateway's quota hook, then is killed before settling.
     const child = spawn(process.execPath, [path.join(__dirname, 'support/reserve-and-hang.mjs')], {
-      env: { ...process.env, MONGO_URL: stackEnv().MONGO_URL, MONGO_DB: stack.speechDb, ACCOUNT_ID: account, JOB_ID: 'job_of_a_dead_gateway', CHARACTERS: '120' },
+      env: {
+        ...process.env,
+        MONGO_URL: stackEnv().MONGO_URL,
+        MONGO_DB: stack.speechDb,
+        ACCOUNT_ID: account,
+        JOB_ID: 'job_of_a_dead_gateway',
+        CHARACTERS: '120',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const reservedAt = await new Promise<number>((resolve, reject) => {
@@ -409,8 +476,16 @@ describe('a reservation left by a dead gateway', () => {
     const stamped = (offsetMs: number): SpeechStore => ({ ...store, now: () => Date.now() + offsetMs });
     await reserveCharacters(stamped(60_000), { accountId: account, plan: 'free', jobId: 'young', characters: 50 });
     for (const marker of ['aged-1', 'aged-2', 'aged-3']) {
-      await reserveCharacters(stamped(-2 * MAX_AGE_MS), { accountId: account, plan: 'free', jobId: marker, characters: 10 });
-      await until(async () => !(await peekSubscription(store, account))?.pending.some((p) => p.jobId === marker), 15_000);
+      await reserveCharacters(stamped(-2 * MAX_AGE_MS), {
+        accountId: account,
+        plan: 'free',
+        jobId: marker,
+        characters: 10,
+      });
+      await until(
+        async () => !(await peekSubscription(store, account))?.pending.some((p) => p.jobId === marker),
+        15_000,
+      );
     }
     const later = await peekSubscription(store, account);
     expect(later?.pending.map((p) => p.jobId)).toEqual(['young']);
@@ -425,9 +500,19 @@ describe('Redis restarted between requests', () => {
   let stack: SpeechStack;
 
   async function startRedis(): Promise<void> {
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    redis = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
     await until(async () => {
-      const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      const probe = new Redis({
+        port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+      });
       probe.on('error', () => undefined);
       try {
         await probe.connect();

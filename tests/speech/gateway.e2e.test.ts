@@ -24,10 +24,16 @@ afterAll(async () => {
 
 describe('speech through the gateway with a real API key', () => {
   it('SDK convert (defaults) and stream (explicit model and format)', async () => {
-    const full = await readAll(await client.textToSpeech.convert(RACHEL, { text: 'Hello from the gateway. This is real audio.' }));
+    const full = await readAll(
+      await client.textToSpeech.convert(RACHEL, { text: 'Hello from the gateway. This is real audio.' }),
+    );
     expect(mp3DurationSeconds(parseMp3(full.bytes))).toBeGreaterThan(1.5);
     const streamed = await readAll(
-      await client.textToSpeech.stream(RACHEL, { text: 'Streaming through the gateway. Two sentences.', modelId: 'eleven_turbo_v2_5', outputFormat: 'pcm_22050' }),
+      await client.textToSpeech.stream(RACHEL, {
+        text: 'Streaming through the gateway. Two sentences.',
+        modelId: 'eleven_turbo_v2_5',
+        outputFormat: 'pcm_22050',
+      }),
     );
     expect(rms(pcmSamples(streamed.bytes))).toBeGreaterThan(500);
   });
@@ -36,7 +42,12 @@ describe('speech through the gateway with a real API key', () => {
     const { voices } = await client.voices.getAll();
     expect(voices.filter((v) => v.category === 'premade').length).toBeGreaterThanOrEqual(15);
     const rachel = await client.voices.get(RACHEL);
-    expect(rachel).toMatchObject({ voiceId: RACHEL, name: 'Rachel', category: 'premade', labels: { gender: 'female' } });
+    expect(rachel).toMatchObject({
+      voiceId: RACHEL,
+      name: 'Rachel',
+      category: 'premade',
+      labels: { gender: 'female' },
+    });
     expect(rachel.previewUrl).toBe(`${platform.publicUrl}/v1/voice-previews/${RACHEL}.mp3`);
     const preview = await fetch(rachel.previewUrl!, { headers: { 'xi-api-key': key } });
     expect(preview.status).toBe(200);
@@ -45,7 +56,11 @@ describe('speech through the gateway with a real API key', () => {
 
   it('characters are charged through the account store once the audio is delivered', async () => {
     const usage = async () =>
-      ((await (await fetch(`${platform.publicUrl}/v1/user/subscription`, { headers: { 'xi-api-key': key } })).json()) as { character_count: number }).character_count;
+      (
+        (await (
+          await fetch(`${platform.publicUrl}/v1/user/subscription`, { headers: { 'xi-api-key': key } })
+        ).json()) as { character_count: number }
+      ).character_count;
     const before = await usage();
     const text = 'Exactly forty-two characters are here now.';
     const res = await fetch(`${platform.publicUrl}/v1/text-to-speech/${RACHEL}`, {
@@ -56,7 +71,8 @@ describe('speech through the gateway with a real API key', () => {
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     const deadline = Date.now() + 10_000;
-    while ((await usage()) < before + text.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await usage()) < before + text.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await usage()).toBe(before + text.length);
   });
 
@@ -67,20 +83,28 @@ describe('speech through the gateway with a real API key', () => {
       body: JSON.stringify({ text: 'hi' }),
     });
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { detail: { status: string } }).detail.status).toMatch(/invalid_api_key|unauthorized/);
+    expect(((await res.json()) as { detail: { status: string } }).detail.status).toMatch(
+      /invalid_api_key|unauthorized/,
+    );
   });
 
   it('GET /v1/models through the gateway', async () => {
     const res = await fetch(`${platform.publicUrl}/v1/models`, { headers: { 'xi-api-key': key } });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { models: { model_id: string }[] }).models.map((m) => m.model_id)).toEqual(['espeak_ng_v1']);
+    expect(((await res.json()) as { models: { model_id: string }[] }).models.map((m) => m.model_id)).toEqual([
+      'espeak_ng_v1',
+    ]);
   });
 
   it('stream-input through the gateway: the key in the first message', async () => {
-    const ws = new WebSocket(`${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000`);
+    const ws = new WebSocket(
+      `${platform.publicUrl.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000`,
+    );
     const audio: Buffer[] = [];
     const texts: string[] = [];
-    ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? audio.push(Buffer.from(data)) : texts.push(data.toString())));
+    ws.on('message', (data: Buffer, isBinary: boolean) =>
+      isBinary ? audio.push(Buffer.from(data)) : texts.push(data.toString()),
+    );
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);

@@ -27,22 +27,30 @@ interface QualityResult {
 const neural = piperModelAvailable(PIPER_VOICES_DIR);
 
 async function quality(engines: string, voice: string): Promise<Record<string, QualityResult>> {
-  const { stdout } = await run(process.execPath, [path.join(ROOT, 'bench/quality/bench.mjs'), '--sentences', '5', '--engines', engines, '--voice', voice, '--json'], {
-    env: { ...process.env, PIPER_VOICES_DIR },
-    timeout: 900_000,
-    maxBuffer: 16 << 20,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [path.join(ROOT, 'bench/quality/bench.mjs'), '--sentences', '5', '--engines', engines, '--voice', voice, '--json'],
+    {
+      env: { ...process.env, PIPER_VOICES_DIR },
+      timeout: 900_000,
+      maxBuffer: 16 << 20,
+    },
+  );
   const results = JSON.parse(stdout) as QualityResult[];
   return Object.fromEntries(results.map((r) => [r.engine, r]));
 }
 
-(neural ? it : it.skip)('the neural model, as its own speaker and coloured to a deep and a high voice, stays intelligible to an offline recogniser', async () => {
-  const deep = await quality('neural,neural-coloured', 'Adam');
-  expect(deep.neural).toMatchObject({ voice: 'Joe', sentences: 5 });
-  expect(deep['neural-coloured']).toMatchObject({ voice: 'Adam', sentences: 5 });
-  expect(deep.neural!.wer).toBeLessThan(0.5);
-  expect(deep['neural-coloured']!.wer).toBeLessThan(0.6);
-  const high = await quality('neural-coloured', 'Rachel');
-  expect(high['neural-coloured']).toMatchObject({ voice: 'Rachel', sentences: 5 });
-  expect(high['neural-coloured']!.wer).toBeLessThan(0.75);
-}, 900_000);
+(neural ? it : it.skip)(
+  'the neural model, as its own speaker and coloured to a deep and a high voice, stays intelligible to an offline recogniser',
+  async () => {
+    const deep = await quality('neural,neural-coloured', 'Adam');
+    expect(deep.neural).toMatchObject({ voice: 'Joe', sentences: 5 });
+    expect(deep['neural-coloured']).toMatchObject({ voice: 'Adam', sentences: 5 });
+    expect(deep.neural!.wer).toBeLessThan(0.5);
+    expect(deep['neural-coloured']!.wer).toBeLessThan(0.6);
+    const high = await quality('neural-coloured', 'Rachel');
+    expect(high['neural-coloured']).toMatchObject({ voice: 'Rachel', sentences: 5 });
+    expect(high['neural-coloured']!.wer).toBeLessThan(0.75);
+  },
+  900_000,
+);

@@ -14,7 +14,8 @@ import { startSpeechStack, type SpeechStack } from './support/speech-stack';
  */
 const HOSTED = 'eleven_multilingual_v2';
 const NEURAL = 'piper_en_us_v1';
-const TEXT = 'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well.';
+const TEXT =
+  'The birch canoe slid on the smooth planks. Glue the sheet to the dark blue background. It is easy to tell the depth of a well.';
 /** English premade voices but Joe, who is the neural model's own speaker and speaks as himself. */
 const ENGLISH_PREMADE = PREMADE_VOICES.filter((v) => isEnglish(v.engine.voice) && !v.engine.neural);
 const HANS = PREMADE_VOICES.find((v) => v.name === 'Hans')!.voice_id;
@@ -22,7 +23,13 @@ const RACHEL = PREMADE_VOICES.find((v) => v.name === 'Rachel')!.voice_id;
 
 let stack: SpeechStack;
 beforeAll(async () => {
-  stack = await startSpeechStack({ workers: 1, concurrency: 2, frameTimeoutMs: 90_000, neural: true, accountSpeech: true });
+  stack = await startSpeechStack({
+    workers: 1,
+    concurrency: 2,
+    frameTimeoutMs: 90_000,
+    neural: true,
+    accountSpeech: true,
+  });
 }, 90_000);
 afterAll(async () => {
   await stack?.stop();
@@ -32,9 +39,16 @@ const headers = () => ({ 'content-type': 'application/json', 'xi-api-key': stack
 
 /** Speaks `body` with `voiceId` as 16 kHz PCM; answers the audio and the model the history item records. */
 async function speak(voiceId: string, body: Record<string, unknown>): Promise<{ pcm: Int16Array; model: string }> {
-  const res = await fetch(`${stack.url}/v1/text-to-speech/${voiceId}?output_format=pcm_16000`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+  const res = await fetch(`${stack.url}/v1/text-to-speech/${voiceId}?output_format=pcm_16000`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify(body),
+  });
   // The refusal's body, not only its status, when it is not audio: it names the cause.
-  expect({ status: res.status, refusal: res.status === 200 ? null : await res.text() }).toEqual({ status: 200, refusal: null });
+  expect({ status: res.status, refusal: res.status === 200 ? null : await res.text() }).toEqual({
+    status: 200,
+    refusal: null,
+  });
   const pcm = pcmSamples(Buffer.from(await res.arrayBuffer()));
   const id = res.headers.get('history-item-id');
   expect(id).toBeTruthy();
@@ -66,18 +80,24 @@ describe('the hosted model ids follow the language', () => {
   it('runs the neural model for an English voice, eSpeak NG for a German voice or a German language_code', async () => {
     expect((await speak(RACHEL, { text: 'Hello there.', model_id: HOSTED })).model).toBe(NEURAL);
     expect((await speak(HANS, { text: 'Hallo zusammen.', model_id: HOSTED })).model).toBe('espeak_ng_v1');
-    expect((await speak(RACHEL, { text: 'Hallo zusammen.', model_id: 'eleven_flash_v2_5', language_code: 'de' })).model).toBe('espeak_ng_v1');
+    expect(
+      (await speak(RACHEL, { text: 'Hallo zusammen.', model_id: 'eleven_flash_v2_5', language_code: 'de' })).model,
+    ).toBe('espeak_ng_v1');
   }, 120_000);
 });
 
 describe('every English voice on the neural model keeps its pitch', () => {
-  it.each(ENGLISH_PREMADE.map((v) => [v.name, v] as const))('%s: median pitch within 5 % of its own', async (_name, voice) => {
-    const { pcm, model } = await speak(voice.voice_id, { text: TEXT, model_id: HOSTED });
-    expect(model).toBe(NEURAL);
-    const target = espeakPitchHz(voice.engine.variant, voice.engine.pitch)!;
-    const measured = await medianF0(wavFromPcm(pcm, 16_000));
-    expect(Math.abs(measured / target - 1)).toBeLessThan(0.05);
-  }, 120_000);
+  it.each(ENGLISH_PREMADE.map((v) => [v.name, v] as const))(
+    '%s: median pitch within 5 % of its own',
+    async (_name, voice) => {
+      const { pcm, model } = await speak(voice.voice_id, { text: TEXT, model_id: HOSTED });
+      expect(model).toBe(NEURAL);
+      const target = espeakPitchHz(voice.engine.variant, voice.engine.pitch)!;
+      const measured = await medianF0(wavFromPcm(pcm, 16_000));
+      expect(Math.abs(measured / target - 1)).toBeLessThan(0.05);
+    },
+    120_000,
+  );
 
   it('a cloned voice: median pitch within 5 % of its samples', async () => {
     // A high voice, far from the model's own speaker (about 90 Hz).
@@ -85,7 +105,11 @@ describe('every English voice on the neural model keeps its pitch', () => {
     const form = new FormData();
     form.append('name', 'Neural clone');
     form.append('files', new Blob([new Uint8Array(sample)], { type: 'audio/wav' }), 'sample.wav');
-    const added = await fetch(`${stack.url}/v1/voices/add`, { method: 'POST', headers: { 'xi-api-key': stack.apiKey }, body: form });
+    const added = await fetch(`${stack.url}/v1/voices/add`, {
+      method: 'POST',
+      headers: { 'xi-api-key': stack.apiKey },
+      body: form,
+    });
     expect(added.status).toBe(200);
     const { voice_id } = (await added.json()) as { voice_id: string };
     const { pcm, model } = await speak(voice_id, { text: TEXT, model_id: HOSTED });

@@ -36,7 +36,13 @@ describe('the neural model', () => {
     const { models } = (await res.json()) as { models: { model_id: string; languages: { language_id: string }[] }[] };
     expect(models.map((m) => m.model_id)).toEqual(['espeak_ng_v1', 'piper_en_us_v1']);
     // Every English tag: the model speaks English (with its American accent) whatever the tag's region.
-    expect(models[1]!.languages.map((l) => l.language_id)).toEqual(['en', 'en-US', 'en-GB', 'en-GB-scotland', 'en-029']);
+    expect(models[1]!.languages.map((l) => l.language_id)).toEqual([
+      'en',
+      'en-US',
+      'en-GB',
+      'en-GB-scotland',
+      'en-029',
+    ]);
   });
 
   it('speaks real audio that differs measurably from the eSpeak NG rendering of the same voice', async () => {
@@ -52,7 +58,9 @@ describe('the neural model', () => {
   }, 120_000);
 
   it('streams through the SDK as MP3', async () => {
-    const { bytes } = await readAll(await client.textToSpeech.stream(JOE, { text: 'Streaming, neurally.', modelId: 'piper_en_us_v1' }));
+    const { bytes } = await readAll(
+      await client.textToSpeech.stream(JOE, { text: 'Streaming, neurally.', modelId: 'piper_en_us_v1' }),
+    );
     expect(mp3DurationSeconds(parseMp3(bytes))).toBeGreaterThan(0.8);
   }, 120_000);
 

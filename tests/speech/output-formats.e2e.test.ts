@@ -26,10 +26,18 @@ let textSeconds: number;
 let segmentsSeconds: number;
 
 function post(path: string, body: unknown, key: string) {
-  return fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'xi-api-key': key }, body: JSON.stringify(body) });
+  return fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'xi-api-key': key },
+    body: JSON.stringify(body),
+  });
 }
 
-async function body(path: string, format: string, key = stack.planKeys.pro): Promise<{ bytes: Buffer; contentType: string | null }> {
+async function body(
+  path: string,
+  format: string,
+  key = stack.planKeys.pro,
+): Promise<{ bytes: Buffer; contentType: string | null }> {
   const res = await post(`${path}?output_format=${format}`, { text: TEXT }, key);
   expect(res.status).toBe(200);
   return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') };
@@ -37,7 +45,9 @@ async function body(path: string, format: string, key = stack.planKeys.pro): Pro
 
 /** A stream-input session sending SEGMENTS with a flush between them: the audio it got. */
 async function websocketAudio(format: string): Promise<Buffer> {
-  const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=${format}`, { 'xi-api-key': stack.planKeys.pro });
+  const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=${format}`, {
+    'xi-api-key': stack.planKeys.pro,
+  });
   await s.opened;
   s.ws.send(JSON.stringify({ text: ' ' }));
   for (const text of SEGMENTS) s.ws.send(JSON.stringify({ text, flush: true }));
@@ -78,7 +88,8 @@ async function expectFormat(format: string, bytes: Buffer, seconds: number, stre
   if (codec === 'mp3') {
     expect(probed.bitRate).toBe(Number(kbps) * 1000);
     // Every audio frame at the declared rate and bit rate (LAME's first frame may be its Info tag).
-    for (const frame of parseMp3(bytes).slice(1)) expect(frame).toMatchObject({ sampleRate: Number(rate), bitrateKbps: Number(kbps) });
+    for (const frame of parseMp3(bytes).slice(1))
+      expect(frame).toMatchObject({ sampleRate: Number(rate), bitrateKbps: Number(kbps) });
   }
 }
 
@@ -94,23 +105,29 @@ afterAll(async () => {
 }, 30_000);
 
 describe('every output format the SDKs list, whole file', () => {
-  it.each(FORMATS)('%s: the Content-Type, and ffmpeg decodes its rate, one channel, the text’s duration', async (format) => {
-    const [codec, rate] = format.split('_') as [string, string];
-    const { bytes, contentType } = await body(`/v1/text-to-speech/${RACHEL}`, format);
-    expect(contentType).toBe(CODECS[codec]!.contentType(rate));
-    await expectFormat(format, bytes, textSeconds);
-  });
+  it.each(FORMATS)(
+    '%s: the Content-Type, and ffmpeg decodes its rate, one channel, the text’s duration',
+    async (format) => {
+      const [codec, rate] = format.split('_') as [string, string];
+      const { bytes, contentType } = await body(`/v1/text-to-speech/${RACHEL}`, format);
+      expect(contentType).toBe(CODECS[codec]!.contentType(rate));
+      await expectFormat(format, bytes, textSeconds);
+    },
+  );
 
-  it.each(['wav_8000', 'wav_22050', 'wav_48000'])('%s: a RIFF header with the file’s real sizes, over exactly the PCM of the same rate', async (format) => {
-    const rate = format.split('_')[1]!;
-    const { bytes } = await body(`/v1/text-to-speech/${RACHEL}`, format);
-    const pcm = (await body(`/v1/text-to-speech/${RACHEL}`, `pcm_${rate}`)).bytes;
-    expect(bytes.toString('latin1', 0, 4)).toBe('RIFF');
-    expect(bytes.readUInt32LE(4)).toBe(bytes.length - 8);
-    expect(bytes.toString('latin1', 36, 40)).toBe('data');
-    expect(bytes.readUInt32LE(40)).toBe(bytes.length - 44);
-    expect(bytes.subarray(44).equals(pcm)).toBe(true);
-  });
+  it.each(['wav_8000', 'wav_22050', 'wav_48000'])(
+    '%s: a RIFF header with the file’s real sizes, over exactly the PCM of the same rate',
+    async (format) => {
+      const rate = format.split('_')[1]!;
+      const { bytes } = await body(`/v1/text-to-speech/${RACHEL}`, format);
+      const pcm = (await body(`/v1/text-to-speech/${RACHEL}`, `pcm_${rate}`)).bytes;
+      expect(bytes.toString('latin1', 0, 4)).toBe('RIFF');
+      expect(bytes.readUInt32LE(4)).toBe(bytes.length - 8);
+      expect(bytes.toString('latin1', 36, 40)).toBe('data');
+      expect(bytes.readUInt32LE(40)).toBe(bytes.length - 44);
+      expect(bytes.subarray(44).equals(pcm)).toBe(true);
+    },
+  );
 
   it('the history item of a WAV is the file the client got, real sizes included', async () => {
     const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=wav_24000`, { text: TEXT }, stack.planKeys.pro);
@@ -127,17 +144,20 @@ describe('every output format the SDKs list, whole file', () => {
     expect(stored.equals(delivered)).toBe(true);
   });
 
-  it.each(['alaw_8000', 'ulaw_8000'])('%s: G.711 that decodes to the PCM of the same rate within the codec’s step', async (format) => {
-    const { bytes } = await body(`/v1/text-to-speech/${RACHEL}`, format);
-    const pcm = (await body(`/v1/text-to-speech/${RACHEL}`, 'pcm_8000')).bytes;
-    const reference = new Int16Array(Buffer.from(pcm).buffer, 0, pcm.length >> 1);
-    const decoded = await decode(format, bytes, 8000);
-    expect(decoded.length).toBe(reference.length);
-    let error = 0;
-    for (let i = 0; i < decoded.length; i++) error += (decoded[i]! - reference[i]!) ** 2;
-    // G.711 keeps about 38 dB of signal to quantisation noise; the other law's decoding would not.
-    expect(Math.sqrt(error / decoded.length)).toBeLessThan(rms(reference) * 0.05);
-  });
+  it.each(['alaw_8000', 'ulaw_8000'])(
+    '%s: G.711 that decodes to the PCM of the same rate within the codec’s step',
+    async (format) => {
+      const { bytes } = await body(`/v1/text-to-speech/${RACHEL}`, format);
+      const pcm = (await body(`/v1/text-to-speech/${RACHEL}`, 'pcm_8000')).bytes;
+      const reference = new Int16Array(Buffer.from(pcm).buffer, 0, pcm.length >> 1);
+      const decoded = await decode(format, bytes, 8000);
+      expect(decoded.length).toBe(reference.length);
+      let error = 0;
+      for (let i = 0; i < decoded.length; i++) error += (decoded[i]! - reference[i]!) ** 2;
+      // G.711 keeps about 38 dB of signal to quantisation noise; the other law's decoding would not.
+      expect(Math.sqrt(error / decoded.length)).toBeLessThan(rms(reference) * 0.05);
+    },
+  );
 });
 
 describe('every output format, streamed', () => {
@@ -164,7 +184,11 @@ describe('every output format, streamed', () => {
 
 describe('WAV in JSON', () => {
   it('with-timestamps carries the whole WAV file in audio_base64, real sizes included', async () => {
-    const res = await post(`/v1/text-to-speech/${RACHEL}/with-timestamps?output_format=wav_16000`, { text: TEXT }, stack.planKeys.pro);
+    const res = await post(
+      `/v1/text-to-speech/${RACHEL}/with-timestamps?output_format=wav_16000`,
+      { text: TEXT },
+      stack.planKeys.pro,
+    );
     expect(res.status).toBe(200);
     const wav = Buffer.from(((await res.json()) as { audio_base64: string }).audio_base64, 'base64');
     expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
@@ -173,7 +197,10 @@ describe('WAV in JSON', () => {
   });
 
   it('the WebSocket’s JSON messages (the hosted shape) join into one WAV stream with one header', async () => {
-    const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=wav_16000&shape=hosted`, { 'xi-api-key': stack.planKeys.pro });
+    const s = connectSession(
+      `${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=wav_16000&shape=hosted`,
+      { 'xi-api-key': stack.planKeys.pro },
+    );
     await s.opened;
     s.ws.send(JSON.stringify({ text: ' ' }));
     for (const text of SEGMENTS) s.ws.send(JSON.stringify({ text, flush: true }));
@@ -190,7 +217,9 @@ describe('WAV in JSON', () => {
 describe('the official JS SDK', () => {
   it('convert with outputFormat wav_16000 gives a WAV file ffmpeg decodes at 16 kHz', async () => {
     const client = new ElevenLabsClient({ apiKey: stack.planKeys.pro, baseUrl: stack.url });
-    const { bytes } = await readAll(await client.textToSpeech.convert(RACHEL, { text: TEXT, outputFormat: 'wav_16000' }));
+    const { bytes } = await readAll(
+      await client.textToSpeech.convert(RACHEL, { text: TEXT, outputFormat: 'wav_16000' }),
+    );
     expect(bytes.toString('latin1', 0, 4)).toBe('RIFF');
     await expectFormat('wav_16000', bytes, textSeconds);
   });
@@ -205,26 +234,37 @@ describe('the official JS SDK', () => {
 });
 
 describe('formats kept for paid plans', () => {
-  const refusal = (plan: string) => ({ detail: { status: 'subscription_required', message: expect.stringContaining(`${plan} plan`) } });
+  const refusal = (plan: string) => ({
+    detail: { status: 'subscription_required', message: expect.stringContaining(`${plan} plan`) },
+  });
 
   it('mp3_44100_192 needs creator: free is refused 403 subscription_required, creator gets it', async () => {
-    const refused = await post(`/v1/text-to-speech/${RACHEL}?output_format=mp3_44100_192`, { text: TEXT }, stack.planKeys.free);
+    const refused = await post(
+      `/v1/text-to-speech/${RACHEL}?output_format=mp3_44100_192`,
+      { text: TEXT },
+      stack.planKeys.free,
+    );
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual(refusal('creator'));
     const { bytes } = await body(`/v1/text-to-speech/${RACHEL}`, 'mp3_44100_192', stack.planKeys.creator);
     await expectFormat('mp3_44100_192', bytes, textSeconds);
   });
 
-  it.each(['pcm_44100', 'pcm_48000', 'wav_44100', 'wav_48000'])('%s needs pro: creator is refused on the whole file and /stream', async (format) => {
-    for (const path of [`/v1/text-to-speech/${RACHEL}`, `/v1/text-to-speech/${RACHEL}/stream`]) {
-      const res = await post(`${path}?output_format=${format}`, { text: TEXT }, stack.planKeys.creator);
-      expect(res.status).toBe(403);
-      expect(await res.json()).toEqual(refusal('pro'));
-    }
-  });
+  it.each(['pcm_44100', 'pcm_48000', 'wav_44100', 'wav_48000'])(
+    '%s needs pro: creator is refused on the whole file and /stream',
+    async (format) => {
+      for (const path of [`/v1/text-to-speech/${RACHEL}`, `/v1/text-to-speech/${RACHEL}/stream`]) {
+        const res = await post(`${path}?output_format=${format}`, { text: TEXT }, stack.planKeys.creator);
+        expect(res.status).toBe(403);
+        expect(await res.json()).toEqual(refusal('pro'));
+      }
+    },
+  );
 
   it('the WebSocket refuses a format the plan does not include and closes 1008', async () => {
-    const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=wav_44100`, { 'xi-api-key': stack.planKeys.creator });
+    const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=wav_44100`, {
+      'xi-api-key': stack.planKeys.creator,
+    });
     await s.opened;
     s.ws.send(JSON.stringify({ text: ' ' }));
     s.ws.send(JSON.stringify({ text: 'Not for this plan.', flush: true }));

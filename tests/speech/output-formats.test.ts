@@ -37,7 +37,8 @@ describe('the output format table', () => {
   });
 
   it('rejects what the SDK does not list', () => {
-    for (const id of ['wav', 'wav_11025', 'alaw_16000', 'mp3_24000_32', 'pcm_11025', 'opus_24000_64', 'mp3_44100']) expect(resolveOutputFormat(id)).toBeNull();
+    for (const id of ['wav', 'wav_11025', 'alaw_16000', 'mp3_24000_32', 'pcm_11025', 'opus_24000_64', 'mp3_44100'])
+      expect(resolveOutputFormat(id)).toBeNull();
   });
 });
 

@@ -32,7 +32,11 @@ const FORMAT = 'pcm_22050';
 const SUPPORT = path.join(__dirname, 'support');
 /** Sentences of about 130 characters: each is a piece of its own (about 8 s of audio, 5.6 s to render paced). */
 const sentences = (label: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} goes on for quite a while, long enough to be a piece of its own, as a listener hears it in one go, unhurried.`).join(' ');
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `${label} sentence ${i + 1} goes on for quite a while, long enough to be a piece of its own, as a listener hears it in one go, unhurried.`,
+  ).join(' ');
 
 /** Four `/stream` texts (labels unique: pacing marks each piece's text) and the WebSocket session's. */
 const STREAM_TEXTS = ['Alpha', 'Bravo', 'Charlie', 'Delta'].map((label) => sentences(label, 16));
@@ -119,9 +123,12 @@ type Stream = Awaited<ReturnType<typeof startStream>>;
 
 /** A stream-input session through `gateway` that sends `text` at once and ends its input. */
 async function startSession(gateway: RunningApp, text: string): Promise<Session> {
-  const session = connectSession(`${gateway.url.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?output_format=${FORMAT}&inactivity_timeout=180`, {
-    'xi-api-key': account.apiKey,
-  });
+  const session = connectSession(
+    `${gateway.url.replace('http', 'ws')}/v1/text-to-speech/${RACHEL}/stream-input?output_format=${FORMAT}&inactivity_timeout=180`,
+    {
+      'xi-api-key': account.apiKey,
+    },
+  );
   await session.opened;
   session.ws.send(JSON.stringify({ text: ' ' }));
   session.ws.send(JSON.stringify({ text: `${text} ` }));
@@ -171,15 +178,25 @@ it('a worker SIGKILLed, a worker SIGTERMed, a gateway SIGTERMed and a worker add
   killed.process.kill('SIGKILL');
   await killed.exited;
   const diedAt = Math.max(...killedStreams.map((s) => s.stream.frames.at(-1)!.atMs));
-  await eventually(() => killedStreams.every((s) => s.stream.frames.some((f) => f.atMs >= diedAt && f.writer !== newest.writer)), 120_000, 5);
+  await eventually(
+    () => killedStreams.every((s) => s.stream.frames.some((f) => f.atMs >= diedAt && f.writer !== newest.writer)),
+    120_000,
+    5,
+  );
 
   // (2) SIGTERM of another worker with a stream in hand: it hands its jobs over and exits 0.
   const alive = (writer: string) => writer !== newest.writer && workerOf(writer).process.exitCode === null;
   let drainedWriter = '';
-  await eventually(() => {
-    drainedWriter = streams.map((s) => s.stream.frames.at(-1)).find((f) => f?.frame.type === 'audio' && alive(f.writer))?.writer ?? '';
-    return drainedWriter !== '';
-  }, 120_000, 5);
+  await eventually(
+    () => {
+      drainedWriter =
+        streams.map((s) => s.stream.frames.at(-1)).find((f) => f?.frame.type === 'audio' && alive(f.writer))?.writer ??
+        '';
+      return drainedWriter !== '';
+    },
+    120_000,
+    5,
+  );
   const drained = workerOf(drainedWriter);
   drained.process.kill('SIGTERM');
   expect(await drained.exited).toBe(0);
@@ -192,7 +209,10 @@ it('a worker SIGKILLed, a worker SIGTERMed, a gateway SIGTERMed and a worker add
 
   // (4) A worker added: one worker's three slots do not hold five streams, so it takes work.
   const metricsPort = await freePort();
-  const added = { ...(await platform.startWorker({ METRICS_PORT: String(metricsPort) })), metricsUrl: `http://127.0.0.1:${metricsPort}` };
+  const added = {
+    ...(await platform.startWorker({ METRICS_PORT: String(metricsPort) })),
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
+  };
   await eventually(async () => (await workerJobCounts(added)).jobsStarted > 0, 120_000, 50);
 
   const results = await Promise.all(streams.map((s) => s.done));
@@ -210,7 +230,9 @@ it('a worker SIGKILLed, a worker SIGTERMed, a gateway SIGTERMed and a worker add
   for (const s of streams) {
     const frames = s.stream.frames;
     expect(frames.map((f) => f.frame.seq)).toEqual(frames.map((_, i) => i));
-    expect(frames.filter((f) => f.frame.type !== 'audio' && f.frame.type !== 'piece' && f.frame.type !== 'end')).toEqual([]);
+    expect(
+      frames.filter((f) => f.frame.type !== 'audio' && f.frame.type !== 'piece' && f.frame.type !== 'end'),
+    ).toEqual([]);
   }
   // The faulted workers' streams were continued by others after their last frame.
   for (const [writer, affected] of [
@@ -230,7 +252,9 @@ it('a worker SIGKILLed, a worker SIGTERMed, a gateway SIGTERMed and a worker add
   // One complete history item per `/stream` job (a session keeps none: docs/speech.md, "Decisions
   // where the interface is silent"), recorded by its worker just after the job's last frame.
   for (const s of streams) {
-    expect(await recordedHistory(account, (h) => h.history_item_id === s.jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...s.text].length })]);
+    expect(await recordedHistory(account, (h) => h.history_item_id === s.jobId)).toEqual([
+      expect.objectContaining({ state: 'complete', character_count_change_to: [...s.text].length }),
+    ]);
   }
   const items = await historyItems(account);
   expect(items).toHaveLength(2 * STREAM_TEXTS.length);

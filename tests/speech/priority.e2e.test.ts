@@ -51,7 +51,11 @@ function synthesise(apiKey: string, text: string, extra: Record<string, unknown>
     method: 'POST',
     headers: { 'content-type': 'application/json', 'xi-api-key': apiKey },
     body: JSON.stringify({ text, ...extra }),
-  }).then(async (res) => ({ status: res.status, jobId: res.headers.get('history-item-id'), bytes: (await res.arrayBuffer()).byteLength }));
+  }).then(async (res) => ({
+    status: res.status,
+    jobId: res.headers.get('history-item-id'),
+    bytes: (await res.arrayBuffer()).byteLength,
+  }));
 }
 
 /** Jobs queued and not yet taken (BullMQ keeps jobs with a priority in its `prioritized` set). */
@@ -61,8 +65,7 @@ async function queued(): Promise<number> {
 }
 
 function startedJobs(): { jobId: string; accountId: string }[] {
-  return stack.workers[0]!
-    .output()
+  return stack.workers[0]!.output()
     .split('\n')
     .filter((line) => line.includes('"synthesis job started"'))
     .map((line) => JSON.parse(line) as { jobId: string; accountId: string });

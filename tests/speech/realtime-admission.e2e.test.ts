@@ -41,7 +41,12 @@ async function queuedJobs(queue: Queue): Promise<number> {
 function oneSlotStack(options: SpeechStackOptions = {}) {
   const handle = {} as { stack: SpeechStack; queue: Queue; connection: Redis };
   beforeAll(async () => {
-    handle.stack = await startSpeechStack({ workers: 1, frameTimeoutMs: 60_000, ...options, workerEnv: { WORKER_REALTIME_STREAMS: '1' } });
+    handle.stack = await startSpeechStack({
+      workers: 1,
+      frameTimeoutMs: 60_000,
+      ...options,
+      workerEnv: { WORKER_REALTIME_STREAMS: '1' },
+    });
     handle.connection = handle.stack.redis.duplicate({ maxRetriesPerRequest: null });
     handle.queue = new Queue(handle.stack.queue, { connection: handle.connection });
   }, 90_000);
@@ -80,7 +85,9 @@ describe('a worker with one real-time slot', () => {
     const finished = async () => Promise.all(ids.map((id) => Job.fromId(queue, id)));
     await eventually(async () => (await finished()).every((j) => j?.finishedOn !== undefined), 20_000);
     const jobs = await finished();
-    const runs = jobs.map((j) => ({ taken: j!.processedOn!, finished: j!.finishedOn! })).sort((a, b) => a.taken - b.taken);
+    const runs = jobs
+      .map((j) => ({ taken: j!.processedOn!, finished: j!.finishedOn! }))
+      .sort((a, b) => a.taken - b.taken);
     expect(runs[0]!.finished).toBeLessThanOrEqual(runs[1]!.taken);
     expect(await workerJobCounts(worker)).toMatchObject({ jobsStarted: 2, jobsCompleted: 2 });
   }, 90_000);
@@ -107,7 +114,11 @@ describe('a job no slot frees for within SPEECH_QUEUE_WAIT_MS', () => {
       ws.ws.send(JSON.stringify({ text: ' ', xi_api_key: stack.apiKey }));
       ws.ws.send(JSON.stringify({ text: 'This sentence finds no free slot. ', flush: true }));
       ws.ws.send(JSON.stringify({ text: '' }));
-      const [streamed, whole, closed] = await Promise.all([stream(stack, { text: TEXT }), stream(stack, { text: TEXT }, ''), ws.closed]);
+      const [streamed, whole, closed] = await Promise.all([
+        stream(stack, { text: TEXT }),
+        stream(stack, { text: TEXT }, ''),
+        ws.closed,
+      ]);
       refusals = [streamed, whole, closed, ws.texts];
     } finally {
       worker.process.kill('SIGCONT');
@@ -120,7 +131,9 @@ describe('a job no slot frees for within SPEECH_QUEUE_WAIT_MS', () => {
     }
     expect(closed.code).toBe(1013);
     expect(closed.reason).toContain('busy');
-    expect(texts.map((t) => JSON.parse(t) as unknown)).toContainEqual({ detail: { status: 'error', message: expect.stringContaining('busy') } });
+    expect(texts.map((t) => JSON.parse(t) as unknown)).toContainEqual({
+      detail: { status: 'error', message: expect.stringContaining('busy') },
+    });
 
     // The running stream is unaffected and completes.
     while (!(await reader.read()).done);

@@ -85,7 +85,8 @@ const aligned = (s: Session) =>
     .map((m) => m.alignment!.chars.join(''));
 
 describe('optimize_streaming_latency over HTTP', () => {
-  const LONG = 'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner. A second one.';
+  const LONG =
+    'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner. A second one.';
   /** The characters of each line of `/stream/with-timestamps` (one line per piece of text synthesised). */
   async function streamedPieces(query: string): Promise<string[]> {
     const res = await tts({ text: LONG, output_format: 'pcm_16000' }, query, '/stream/with-timestamps');
@@ -109,8 +110,12 @@ describe('optimize_streaming_latency over HTTP', () => {
 });
 
 describe('stream-input', () => {
-  const open = (query: string) => connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000&shape=hosted&${query}`);
-  const LONG_SENTENCE = 'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner.';
+  const open = (query: string) =>
+    connectSession(
+      `${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000&shape=hosted&${query}`,
+    );
+  const LONG_SENTENCE =
+    'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner.';
 
   /** One long sentence, flushed; the session once it has closed normally. */
   async function speakLong(query: string): Promise<Session> {
@@ -130,7 +135,10 @@ describe('stream-input', () => {
   });
 
   it('without it the first piece is a few words too (the session starts at once), the rest of the sentence next', async () => {
-    expect(aligned(await speakLong(''))).toEqual(['This first sentence', LONG_SENTENCE.slice('This first sentence '.length)]);
+    expect(aligned(await speakLong(''))).toEqual([
+      'This first sentence',
+      LONG_SENTENCE.slice('This first sentence '.length),
+    ]);
   });
 
   it('chunk_length_schedule: text waits until the buffer holds the scheduled length, then is generated in one go', async () => {
@@ -149,7 +157,15 @@ describe('stream-input', () => {
     const plain = await run({});
     const plainGenerations = stack.keyLookups() - lookups - 1;
     expect(plainGenerations).toBe(7);
-    expect(aligned(plain)).toEqual(['Number 1.', 'Number 2.', 'Number 3.', 'Number 4.', 'Number 5.', 'Number 6.', 'Number 7.']);
+    expect(aligned(plain)).toEqual([
+      'Number 1.',
+      'Number 2.',
+      'Number 3.',
+      'Number 4.',
+      'Number 5.',
+      'Number 6.',
+      'Number 7.',
+    ]);
 
     const start = stack.keyLookups();
     const scheduled = await run({ generation_config: { chunk_length_schedule: [50] } });
@@ -172,10 +188,13 @@ describe('stream-input', () => {
     expect(errorOf(s)).toEqual({ status: 'bad_request', message: expect.stringContaining(name) });
   });
 
-  it.each([['optimize_streaming_latency=9'], ['seed=-3'], ['apply_text_normalization=never']])('a malformed query option %s closes 1008 with bad_request', async (query) => {
-    const s = open(query);
-    const close = await s.closed;
-    expect(close.code).toBe(1008);
-    expect(errorOf(s)).toEqual({ status: 'bad_request', message: expect.stringContaining(query.split('=')[0]!) });
-  });
+  it.each([['optimize_streaming_latency=9'], ['seed=-3'], ['apply_text_normalization=never']])(
+    'a malformed query option %s closes 1008 with bad_request',
+    async (query) => {
+      const s = open(query);
+      const close = await s.closed;
+      expect(close.code).toBe(1008);
+      expect(errorOf(s)).toEqual({ status: 'bad_request', message: expect.stringContaining(query.split('=')[0]!) });
+    },
+  );
 });

@@ -15,7 +15,11 @@ import { connectSession } from './support/ws-session';
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const JOE = 'jo5Pq8Nr2Lm7Kv4Ws9Xz';
 /** The headers the Python SDK (`elevenlabs` 2.78) sends on the WebSocket upgrade of `convert_realtime`. */
-const PYTHON_SDK_HEADERS = { 'X-Fern-Language': 'Python', 'X-Fern-SDK-Name': 'elevenlabs', 'X-Fern-SDK-Version': '2.78.0' };
+const PYTHON_SDK_HEADERS = {
+  'X-Fern-Language': 'Python',
+  'X-Fern-SDK-Name': 'elevenlabs',
+  'X-Fern-SDK-Version': '2.78.0',
+};
 const neural = piperModelAvailable(PIPER_VOICES_DIR);
 
 let stack: SpeechStack;
@@ -44,9 +48,19 @@ interface Message {
  * each message's duration exactly.
  */
 async function realtime(path: string, texts: string[]): Promise<Message[]> {
-  const s = connectSession(`${stack.wsUrl}${path}${path.includes('?') ? '&' : '?'}output_format=pcm_16000`, { 'xi-api-key': stack.apiKey, ...PYTHON_SDK_HEADERS });
+  const s = connectSession(`${stack.wsUrl}${path}${path.includes('?') ? '&' : '?'}output_format=pcm_16000`, {
+    'xi-api-key': stack.apiKey,
+    ...PYTHON_SDK_HEADERS,
+  });
   await s.opened;
-  s.ws.send(JSON.stringify({ text: ' ', try_trigger_generation: true, voice_settings: null, generation_config: { chunk_length_schedule: [50] } }));
+  s.ws.send(
+    JSON.stringify({
+      text: ' ',
+      try_trigger_generation: true,
+      voice_settings: null,
+      generation_config: { chunk_length_schedule: [50] },
+    }),
+  );
   for (const text of texts) s.ws.send(JSON.stringify({ text, try_trigger_generation: true }));
   s.ws.send(JSON.stringify({ text: '' }));
   expect(await s.closed).toEqual({ code: 1000, reason: 'done' });
@@ -65,7 +79,9 @@ function placed(messages: Message[], key: 'alignment' | 'normalizedAlignment'): 
     if (a) {
       whole.characters.push(...a.chars);
       whole.characterStartTimesSeconds.push(...a.charStartTimesMs.map((ms) => offset + ms / 1000));
-      whole.characterEndTimesSeconds.push(...a.charStartTimesMs.map((ms, i) => offset + (ms + a.charDurationsMs[i]!) / 1000));
+      whole.characterEndTimesSeconds.push(
+        ...a.charStartTimesMs.map((ms, i) => offset + (ms + a.charDurationsMs[i]!) / 1000),
+      );
     }
     offset += seconds(m.audio);
   }
@@ -77,7 +93,8 @@ function expectHostedMessages(messages: Message[]): Message[] {
   expect(messages.at(-1)).toEqual({ isFinal: true });
   const audio = messages.slice(0, -1);
   expect(audio.length).toBeGreaterThan(0);
-  for (const m of audio) expect({ isFinal: m.isFinal, audio: typeof m.audio }).toEqual({ isFinal: null, audio: 'string' });
+  for (const m of audio)
+    expect({ isFinal: m.isFinal, audio: typeof m.audio }).toEqual({ isFinal: null, audio: 'string' });
   return audio;
 }
 
@@ -97,16 +114,32 @@ function expectTimesPerMessage(audio: Message[]): void {
 
 describe('stream-input in the hosted shape: the engine’s alignment per message', () => {
   it('eSpeak NG: each sentence’s message timed from its own audio; placed in the whole audio, pauses silent and words spoken; isFinal last', async () => {
-    const texts = ['Hello there, my good friend. ', 'This sentence comes after a full stop! ', 'And a third one follows it.'];
+    const texts = [
+      'Hello there, my good friend. ',
+      'This sentence comes after a full stop! ',
+      'And a third one follows it.',
+    ];
     const messages = await realtime(`/v1/text-to-speech/${RACHEL}/stream-input`, texts);
     const audio = expectHostedMessages(messages);
     // The session's first sentence is cut at its clause so audio starts at once: four pieces.
     const pieces = shortenFirstPiece(texts.map((t) => t.trim()));
-    expect(pieces).toEqual(['Hello there,', 'my good friend.', 'This sentence comes after a full stop!', 'And a third one follows it.']);
+    expect(pieces).toEqual([
+      'Hello there,',
+      'my good friend.',
+      'This sentence comes after a full stop!',
+      'And a third one follows it.',
+    ]);
     expect(audio.filter((m) => m.alignment)).toHaveLength(4);
     expectTimesPerMessage(audio);
 
-    const pcm = await decode(Buffer.concat(audio.map((m) => Buffer.from(m.audio!, 'base64'))), ['-f', 's16le', '-ar', String(RATE), '-ac', '1']);
+    const pcm = await decode(Buffer.concat(audio.map((m) => Buffer.from(m.audio!, 'base64'))), [
+      '-f',
+      's16le',
+      '-ar',
+      String(RATE),
+      '-ac',
+      '1',
+    ]);
     const alignment = placed(audio, 'alignment');
     // Each message holds its piece's characters without the space between pieces.
     const spoken = pieces.join('');
@@ -118,14 +151,25 @@ describe('stream-input in the hosted shape: the engine’s alignment per message
     expectAlignedWithAudio(normalized, pcm, 3);
   }, 60_000);
 
-  (neural ? it : it.skip)('the neural model: the documented approximation, the pauses of commas and full stops where the audio is silent', async () => {
-    const texts = ['Good morning, my friend, how are you? ', 'The neural voice is speaking now.'];
-    const messages = await realtime(`/v1/text-to-speech/${JOE}/stream-input?model_id=piper_en_us_v1&seed=7`, texts);
-    const audio = expectHostedMessages(messages);
-    expectTimesPerMessage(audio);
-    const pcm = await decode(Buffer.concat(audio.map((m) => Buffer.from(m.audio!, 'base64'))), ['-f', 's16le', '-ar', String(RATE), '-ac', '1']);
-    const alignment = placed(audio, 'alignment');
-    expectWellFormed(alignment, shortenFirstPiece(texts.map((t) => t.trim())).join(''), pcm.length / RATE);
-    expectAlignedWithAudio(alignment, pcm, 2);
-  }, 120_000);
+  (neural ? it : it.skip)(
+    'the neural model: the documented approximation, the pauses of commas and full stops where the audio is silent',
+    async () => {
+      const texts = ['Good morning, my friend, how are you? ', 'The neural voice is speaking now.'];
+      const messages = await realtime(`/v1/text-to-speech/${JOE}/stream-input?model_id=piper_en_us_v1&seed=7`, texts);
+      const audio = expectHostedMessages(messages);
+      expectTimesPerMessage(audio);
+      const pcm = await decode(Buffer.concat(audio.map((m) => Buffer.from(m.audio!, 'base64'))), [
+        '-f',
+        's16le',
+        '-ar',
+        String(RATE),
+        '-ac',
+        '1',
+      ]);
+      const alignment = placed(audio, 'alignment');
+      expectWellFormed(alignment, shortenFirstPiece(texts.map((t) => t.trim())).join(''), pcm.length / RATE);
+      expectAlignedWithAudio(alignment, pcm, 2);
+    },
+    120_000,
+  );
 });

@@ -27,7 +27,10 @@ describe('stream-input: unauthenticated connections get a short deadline', () =>
     const opened = Date.now();
     const closed = await s.closed;
     expect(closed.code).toBe(1008);
-    expect(errorOf(s)).toEqual({ status: 'unauthorized', message: `no API key within ${AUTH_TIMEOUT_MS / 1000} s of connecting` });
+    expect(errorOf(s)).toEqual({
+      status: 'unauthorized',
+      message: `no API key within ${AUTH_TIMEOUT_MS / 1000} s of connecting`,
+    });
     expect(Date.now() - opened).toBeGreaterThanOrEqual(AUTH_TIMEOUT_MS - 50);
     expect(Date.now() - opened).toBeLessThan(10_000);
   }, 20_000);
@@ -44,16 +47,23 @@ describe('stream-input: unauthenticated connections get a short deadline', () =>
   it.each([
     ['the first message', {}, true],
     ['the xi-api-key header', { 'xi-api-key': 'KEY' }, false],
-  ])('a key in %s lifts the deadline: the session is still open after it and ends normally', async (_where, headers, inMessage) => {
-    const key = stack.apiKey;
-    const s = connectSession(`${stack.wsUrl}${path}`, Object.fromEntries(Object.entries(headers).map(([k]) => [k, key])));
-    await s.opened;
-    const opened = Date.now();
-    s.ws.send(JSON.stringify({ text: ' ', ...(inMessage ? { xi_api_key: key } : {}) }));
-    await untilClock(opened + AUTH_TIMEOUT_MS * 3);
-    expect(s.ws.readyState).toBe(s.ws.OPEN);
-    s.ws.send(JSON.stringify({ text: '' }));
-    expect(await s.closed).toEqual({ code: 1000, reason: 'done' });
-    expect(s.texts.map((t) => JSON.parse(t) as unknown)).toEqual([{ isFinal: true }]);
-  }, 20_000);
+  ])(
+    'a key in %s lifts the deadline: the session is still open after it and ends normally',
+    async (_where, headers, inMessage) => {
+      const key = stack.apiKey;
+      const s = connectSession(
+        `${stack.wsUrl}${path}`,
+        Object.fromEntries(Object.entries(headers).map(([k]) => [k, key])),
+      );
+      await s.opened;
+      const opened = Date.now();
+      s.ws.send(JSON.stringify({ text: ' ', ...(inMessage ? { xi_api_key: key } : {}) }));
+      await untilClock(opened + AUTH_TIMEOUT_MS * 3);
+      expect(s.ws.readyState).toBe(s.ws.OPEN);
+      s.ws.send(JSON.stringify({ text: '' }));
+      expect(await s.closed).toEqual({ code: 1000, reason: 'done' });
+      expect(s.texts.map((t) => JSON.parse(t) as unknown)).toEqual([{ isFinal: true }]);
+    },
+    20_000,
+  );
 });

@@ -1,4 +1,11 @@
-import { createApiKey, eventually, registerAccount, revokeApiKey, startPlatform, type Platform } from '../gateway/platform';
+import {
+  createApiKey,
+  eventually,
+  registerAccount,
+  revokeApiKey,
+  startPlatform,
+  type Platform,
+} from '../gateway/platform';
 import { connectSession, errorOf } from './support/ws-session';
 
 /**
@@ -31,7 +38,10 @@ it('a key revoked while its socket is open is refused at the next segment: inval
 
   await revokeApiKey(platform.auth.url, id);
   // The gateway has dropped the key once an HTTP request with it is refused.
-  await eventually(async () => (await fetch(`${platform.publicUrl}/v1/models`, { headers: { 'xi-api-key': key } })).status === 401, 10_000);
+  await eventually(
+    async () => (await fetch(`${platform.publicUrl}/v1/models`, { headers: { 'xi-api-key': key } })).status === 401,
+    10_000,
+  );
   expect(s.ws.readyState).toBe(s.ws.OPEN);
 
   s.ws.send(JSON.stringify({ text: 'Hello there. ' }));

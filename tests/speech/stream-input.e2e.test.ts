@@ -27,14 +27,26 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Prom
   throw new Error('condition not met in time');
 }
 
-const init = (extra: Record<string, unknown> = {}) => JSON.stringify({ text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: stack.apiKey, ...extra });
+const init = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    text: ' ',
+    voice_settings: { stability: 0.5, similarity_boost: 0.8 },
+    xi_api_key: stack.apiKey,
+    ...extra,
+  });
 
 describe('stream-input: text in, audio out', () => {
   it('text in five messages with a flush yields audio in order, then a final message and a normal close', async () => {
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_16000`);
     await s.opened;
     s.ws.send(init());
-    const parts = ['Hello there, ', 'this arrives in pieces. ', 'The second sentence ', 'follows the first', ' and ends here.'];
+    const parts = [
+      'Hello there, ',
+      'this arrives in pieces. ',
+      'The second sentence ',
+      'follows the first',
+      ' and ends here.',
+    ];
     for (const [i, text] of parts.entries()) s.ws.send(JSON.stringify({ text, flush: i === parts.length - 1 }));
     s.ws.send(JSON.stringify({ text: '' }));
     const closed = await s.closed;
@@ -46,7 +58,9 @@ describe('stream-input: text in, audio out', () => {
   });
 
   it('JSON messages on request: base64 audio with character alignment, in the order sent', async () => {
-    const s = connect(`/v1/text-to-speech/eleven_flash_v2_5/stream-input?voice_id=${RACHEL}&message_format=json&output_format=mp3_22050_32`);
+    const s = connect(
+      `/v1/text-to-speech/eleven_flash_v2_5/stream-input?voice_id=${RACHEL}&message_format=json&output_format=mp3_22050_32`,
+    );
     await s.opened;
     s.ws.send(init());
     const sentences = ['One sentence first.', 'Then a second one.', 'A third.', 'And a fourth!', 'Finally five.'];
@@ -54,7 +68,14 @@ describe('stream-input: text in, audio out', () => {
     s.ws.send(JSON.stringify({ text: '' }));
     expect((await s.closed).code).toBe(1000);
     expect(s.binary).toHaveLength(0);
-    const messages = s.texts.map((t) => JSON.parse(t) as { audio?: string; isFinal: boolean | null; alignment?: { chars: string[]; charStartTimesMs: number[] } | null });
+    const messages = s.texts.map(
+      (t) =>
+        JSON.parse(t) as {
+          audio?: string;
+          isFinal: boolean | null;
+          alignment?: { chars: string[]; charStartTimesMs: number[] } | null;
+        },
+    );
     expect(messages.at(-1)).toEqual({ isFinal: true });
     // The hosted API's audio messages: isFinal null in each, true only in the last message.
     const audio = messages.slice(0, -1);
@@ -70,7 +91,9 @@ describe('stream-input: text in, audio out', () => {
   });
 
   it('accepts the key in the xi-api-key header and the voice in the first message', async () => {
-    const s = connect('/v1/text-to-speech/espeak_ng_v1/stream-input?output_format=pcm_8000', { 'xi-api-key': stack.apiKey });
+    const s = connect('/v1/text-to-speech/espeak_ng_v1/stream-input?output_format=pcm_8000', {
+      'xi-api-key': stack.apiKey,
+    });
     await s.opened;
     s.ws.send(JSON.stringify({ text: ' ', voice_id: RACHEL }));
     s.ws.send(JSON.stringify({ text: 'Short and sweet.', flush: true }));
@@ -80,7 +103,9 @@ describe('stream-input: text in, audio out', () => {
   });
 
   it('accepts the key in the query string (?xi_api_key=), with none in the first message', async () => {
-    const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_8000&xi_api_key=${encodeURIComponent(stack.apiKey)}`);
+    const s = connect(
+      `/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_8000&xi_api_key=${encodeURIComponent(stack.apiKey)}`,
+    );
     await s.opened;
     s.ws.send(JSON.stringify({ text: ' ' }));
     s.ws.send(JSON.stringify({ text: 'Keyed by the query string.', flush: true }));
@@ -98,7 +123,10 @@ describe('stream-input: text in, audio out', () => {
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=mp3_44100_192`);
     await s.opened;
     s.ws.send(init());
-    const long = Array.from({ length: 60 }, (_, i) => `This is sentence number ${i + 1}, long enough to take a moment to speak.`).join(' ');
+    const long = Array.from(
+      { length: 60 },
+      (_, i) => `This is sentence number ${i + 1}, long enough to take a moment to speak.`,
+    ).join(' ');
     s.ws.send(JSON.stringify({ text: long, flush: true }));
     await until(() => s.binary.length > 0);
     s.ws.terminate();
@@ -114,7 +142,12 @@ describe('stream-input errors: a JSON error in the speech shape, then a close', 
     ['a first message without text', JSON.stringify({ xi_api_key: 'x' }), 1008, 'bad_request'],
     ['a bad key', JSON.stringify({ text: ' ', xi_api_key: 'sk_wrong' }), 1008, 'invalid_api_key'],
     ['no key at all', JSON.stringify({ text: ' ' }), 1008, 'unauthorized'],
-    ['voice settings out of range', JSON.stringify({ text: ' ', xi_api_key: 'KEY', voice_settings: { stability: 2 } }), 1008, 'bad_request'],
+    [
+      'voice settings out of range',
+      JSON.stringify({ text: ' ', xi_api_key: 'KEY', voice_settings: { stability: 2 } }),
+      1008,
+      'bad_request',
+    ],
   ])('%s', async (_name, first, code, status) => {
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input`);
     await s.opened;
@@ -142,7 +175,9 @@ describe('stream-input errors: a JSON error in the speech shape, then a close', 
 
   it('a malformed path is refused without taking the server down', async () => {
     const ws = new WebSocket(`${stack.wsUrl}/v1/text-to-speech/%E0%A4%A/stream-input`);
-    const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     expect(status).toBe(400);
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_8000`);
     await s.opened;
@@ -235,7 +270,10 @@ describe('stream-input logins refused for their key pay from the client IP budge
   /** A login from `ip` (X-Forwarded-For; the socket's peer is loopback, a trusted proxy), or from loopback itself (''). */
   async function login(ip: string, where: 'first message' | 'header' | 'query', key: string) {
     const query = where === 'query' ? `?xi_api_key=${encodeURIComponent(key)}` : '';
-    const headers: Record<string, string> = { ...(ip ? { 'x-forwarded-for': ip } : {}), ...(where === 'header' ? { 'xi-api-key': key } : {}) };
+    const headers: Record<string, string> = {
+      ...(ip ? { 'x-forwarded-for': ip } : {}),
+      ...(where === 'header' ? { 'xi-api-key': key } : {}),
+    };
     const s = connect(`/v1/text-to-speech/${RACHEL}/stream-input${query}`, headers, guarded.wsUrl);
     await s.opened;
     s.ws.send(JSON.stringify({ text: ' ', ...(where === 'first message' ? { xi_api_key: key } : {}) }));

@@ -17,7 +17,10 @@ const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 /** pcm_16000: 16-bit mono, so the bytes alone say how much audio arrived. */
 const PCM_BYTES_PER_SECOND = 32_000;
 /** Every piece of this text takes the worker 0.5 s more (support/slow-espeak.sh), so its audio is still being made when the worker is paused after the first audio. */
-const SLOW_TEXT = Array.from({ length: 12 }, (_, i) => `Take your time with sentence number ${i + 1} of this stream.`).join(' ');
+const SLOW_TEXT = Array.from(
+  { length: 12 },
+  (_, i) => `Take your time with sentence number ${i + 1} of this stream.`,
+).join(' ');
 /** The silence the paused worker must make the listener hear before it resumes. */
 const SILENCE_SECONDS = 1.5;
 /** The gateway hands audio over a moment before the client reads it: the two clocks of one silence differ by that much at most. */
@@ -36,10 +39,19 @@ beforeAll(async () => {
   metricsUrl = `http://127.0.0.1:${metricsPort}`;
   platform = await startPlatform({
     // No refusal or frame timeout while a test holds the worker or the gateway paused.
-    gatewayEnv: { METRICS_PORT: String(metricsPort), SPEECH_QUEUE_WAIT_MS: '60000', SPEECH_FRAME_TIMEOUT_MS: '60000', PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }) },
+    gatewayEnv: {
+      METRICS_PORT: String(metricsPort),
+      SPEECH_QUEUE_WAIT_MS: '60000',
+      SPEECH_FRAME_TIMEOUT_MS: '60000',
+      PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 100, concurrency: 10 } }),
+    },
     speechWorkers: {
       // A lock longer than any pause here: the paused worker keeps its job (no takeover).
-      env: { WORKER_REALTIME_STREAMS: '2', SYNTHESIS_LOCK_MS: '60000', ESPEAK_BINARY: path.join(__dirname, 'support/slow-espeak.sh') },
+      env: {
+        WORKER_REALTIME_STREAMS: '2',
+        SYNTHESIS_LOCK_MS: '60000',
+        ESPEAK_BINARY: path.join(__dirname, 'support/slow-espeak.sh'),
+      },
     },
   });
   worker = platform.workers[0]!;
@@ -65,7 +77,12 @@ function stream(text: string): Promise<Response> {
 }
 
 /** The gateway's `/stream` listening metrics now. */
-async function streamMetrics(): Promise<{ underruns: number; silenceSum: number; silenceCount: number; oldestWait: number }> {
+async function streamMetrics(): Promise<{
+  underruns: number;
+  silenceSum: number;
+  silenceCount: number;
+  oldestWait: number;
+}> {
   const samples = await scrapeMetrics(metricsUrl);
   const surface = { surface: 'stream' };
   return {
@@ -124,7 +141,11 @@ describe('speech stream metrics at the gateway', () => {
     let endedWhilePaused: boolean;
     try {
       // The audio that reached the client before the pause plays out, then the listener waits.
-      await eventually(() => listening.done() || performance.now() - heard(listening.arrivals).playsUntil >= SILENCE_SECONDS * 1000, 60_000, 20);
+      await eventually(
+        () => listening.done() || performance.now() - heard(listening.arrivals).playsUntil >= SILENCE_SECONDS * 1000,
+        60_000,
+        20,
+      );
       endedWhilePaused = listening.done();
     } finally {
       worker.process.kill('SIGCONT');

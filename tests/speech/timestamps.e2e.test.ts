@@ -20,7 +20,14 @@ const neural = piperModelAvailable(PIPER_VOICES_DIR);
 let stack: SpeechStack;
 let client: ElevenLabsClient;
 beforeAll(async () => {
-  stack = await startSpeechStack({ workers: 1, concurrency: 2, frameTimeoutMs: 90_000, accountSpeech: true, storeQuota: true, neural });
+  stack = await startSpeechStack({
+    workers: 1,
+    concurrency: 2,
+    frameTimeoutMs: 90_000,
+    accountSpeech: true,
+    storeQuota: true,
+    neural,
+  });
   client = new ElevenLabsClient({ apiKey: stack.apiKey, baseUrl: stack.url, maxRetries: 0 });
 }, 90_000);
 afterAll(async () => {
@@ -36,9 +43,13 @@ async function characterCount(): Promise<number> {
 describe('text to speech with timestamps', () => {
   it('convertWithTimestamps: the audio in base64 with each character timed by the engine, charged and kept in history', async () => {
     const before = await characterCount();
-    const { data, rawResponse } = await client.textToSpeech.convertWithTimestamps(RACHEL, { text: TEXT }).withRawResponse();
+    const { data, rawResponse } = await client.textToSpeech
+      .convertWithTimestamps(RACHEL, { text: TEXT })
+      .withRawResponse();
     const audio = Buffer.from(data.audioBase64, 'base64');
-    expect(audio.subarray(0, 3).toString('latin1') === 'ID3' || (audio[0] === 0xff && (audio[1]! & 0xe0) === 0xe0)).toBe(true); // MP3, the default format
+    expect(
+      audio.subarray(0, 3).toString('latin1') === 'ID3' || (audio[0] === 0xff && (audio[1]! & 0xe0) === 0xe0),
+    ).toBe(true); // MP3, the default format
     const pcm = await decode(audio);
     const duration = pcm.length / RATE;
     expect(duration).toBeGreaterThan(3);
@@ -60,7 +71,11 @@ describe('text to speech with timestamps', () => {
   it('streamWithTimestamps: one JSON line per sentence, its audio and its characters; together the whole text and audio', async () => {
     const before = await characterCount();
     const chunks = [];
-    for await (const chunk of await client.textToSpeech.streamWithTimestamps(RACHEL, { text: TEXT, outputFormat: 'pcm_16000' })) chunks.push(chunk);
+    for await (const chunk of await client.textToSpeech.streamWithTimestamps(RACHEL, {
+      text: TEXT,
+      outputFormat: 'pcm_16000',
+    }))
+      chunks.push(chunk);
     // Three sentences: the first alone, then the rest (planPieces), so at least two timed lines.
     const timed = chunks.filter((c) => c.alignment);
     expect(timed.length).toBeGreaterThanOrEqual(2);
@@ -75,12 +90,15 @@ describe('text to speech with timestamps', () => {
     expectWellFormed(alignment, TEXT, pcm.length / RATE);
     expectWellFormed(join('normalizedAlignment'), normalized(TEXT), pcm.length / RATE);
     // Times run on from the start of the whole audio: the second line starts where the first ended.
-    expect(timed[1]!.alignment!.characterStartTimesSeconds[0]!).toBeGreaterThanOrEqual(timed[0]!.alignment!.characterEndTimesSeconds.at(-1)! - 0.001);
+    expect(timed[1]!.alignment!.characterStartTimesSeconds[0]!).toBeGreaterThanOrEqual(
+      timed[0]!.alignment!.characterEndTimesSeconds.at(-1)! - 0.001,
+    );
     // Each line's audio holds its own characters: the audio so far lasts until its last character ends.
     let heard = 0;
     for (const chunk of chunks) {
       heard += Buffer.from(chunk.audioBase64, 'base64').length / 2 / RATE;
-      if (chunk.alignment) expect(heard).toBeGreaterThanOrEqual(chunk.alignment.characterEndTimesSeconds.at(-1)! - 0.01);
+      if (chunk.alignment)
+        expect(heard).toBeGreaterThanOrEqual(chunk.alignment.characterEndTimesSeconds.at(-1)! - 0.01);
     }
     expectAlignedWithAudio(alignment, pcm, 3);
     expect(await characterCount()).toBe(before + [...TEXT].length);
@@ -88,7 +106,8 @@ describe('text to speech with timestamps', () => {
 
   it('streamWithTimestamps in MP3: the encoder’s tail comes in a last line without alignment, which the SDK takes; the lines’ audio is one MP3', async () => {
     const chunks = [];
-    for await (const chunk of await client.textToSpeech.streamWithTimestamps(RACHEL, { text: TEXT })) chunks.push(chunk);
+    for await (const chunk of await client.textToSpeech.streamWithTimestamps(RACHEL, { text: TEXT }))
+      chunks.push(chunk);
     const last = chunks.at(-1)!;
     expect(last.alignment ?? null).toBeNull();
     expect(Buffer.from(last.audioBase64, 'base64').length).toBeGreaterThan(0);
@@ -103,16 +122,32 @@ describe('text to speech with timestamps', () => {
     expectAlignedWithAudio(alignment, pcm, 3);
   }, 60_000);
 
-  (neural ? it : it.skip)('the neural model: words timed by the documented approximation, the pauses of commas and full stops where the audio is silent', async () => {
-    const text = 'Good morning, my friend, how are you? The neural voice is speaking now.';
-    // A seed makes the neural model's output repeatable (it then draws no sampling noise): the same audio on
-    // every run, so the pauses this test looks for are where they were when it was written.
-    const data = await client.textToSpeech.convertWithTimestamps(JOE, { text, modelId: 'piper_en_us_v1', outputFormat: 'pcm_16000', seed: 7 });
-    const pcm = await decode(Buffer.from(data.audioBase64, 'base64'), ['-f', 's16le', '-ar', String(RATE), '-ac', '1']);
-    expectWellFormed(data.alignment, text, pcm.length / RATE);
-    expectWellFormed(data.normalizedAlignment, text, pcm.length / RATE);
-    expectAlignedWithAudio(data.alignment, pcm, 2);
-  }, 120_000);
+  (neural ? it : it.skip)(
+    'the neural model: words timed by the documented approximation, the pauses of commas and full stops where the audio is silent',
+    async () => {
+      const text = 'Good morning, my friend, how are you? The neural voice is speaking now.';
+      // A seed makes the neural model's output repeatable (it then draws no sampling noise): the same audio on
+      // every run, so the pauses this test looks for are where they were when it was written.
+      const data = await client.textToSpeech.convertWithTimestamps(JOE, {
+        text,
+        modelId: 'piper_en_us_v1',
+        outputFormat: 'pcm_16000',
+        seed: 7,
+      });
+      const pcm = await decode(Buffer.from(data.audioBase64, 'base64'), [
+        '-f',
+        's16le',
+        '-ar',
+        String(RATE),
+        '-ac',
+        '1',
+      ]);
+      expectWellFormed(data.alignment, text, pcm.length / RATE);
+      expectWellFormed(data.normalizedAlignment, text, pcm.length / RATE);
+      expectAlignedWithAudio(data.alignment, pcm, 2);
+    },
+    120_000,
+  );
 
   it('refuses bad requests in the speech error shape, before any audio', async () => {
     for (const [path, body, status, code] of [
@@ -125,7 +160,11 @@ describe('text to speech with timestamps', () => {
         headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey },
         body: JSON.stringify(body),
       });
-      expect({ path, status: res.status, body: (await res.json()) as unknown }).toEqual({ path, status, body: { detail: { status: code, message: expect.any(String) } } });
+      expect({ path, status: res.status, body: (await res.json()) as unknown }).toEqual({
+        path,
+        status,
+        body: { detail: { status: code, message: expect.any(String) } },
+      });
     }
   });
 });

@@ -3,13 +3,27 @@ import { findPremadeVoice, parseVoiceSettings, renderParams, synthesizePcm } fro
 import { createSpeechStore, getHistoryAudio } from '@platform/speech-store';
 import { connectMongo } from '@platform/stores';
 import { stackEnv } from '@platform/testing';
-import { activeRms, mp3DurationSeconds, median, opusDurationSeconds, parseMp3, parseOgg, parseOpusHead, pcmSamples, pitchSpreadSemitones, pitchTrack, readAll, rms } from './support/audio';
+import {
+  activeRms,
+  mp3DurationSeconds,
+  median,
+  opusDurationSeconds,
+  parseMp3,
+  parseOgg,
+  parseOpusHead,
+  pcmSamples,
+  pitchSpreadSemitones,
+  pitchTrack,
+  readAll,
+  rms,
+} from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM'; // premade, female
 const ADAM = 'pNInz6obpgDQGcFmaJgB'; // premade, male
 const SHORT = 'Hello there.';
-const LONG = 'Hello there. This is a longer text, read in several sentences. Each one is synthesised in order, and the audio joins without gaps.';
+const LONG =
+  'Hello there. This is a longer text, read in several sentences. Each one is synthesised in order, and the audio joins without gaps.';
 
 let stack: SpeechStack;
 let client: ElevenLabsClient;
@@ -50,7 +64,11 @@ describe('text to speech through the official SDK', () => {
 
   it('convert with an explicit hosted model id and mp3_22050_32', async () => {
     const { bytes } = await readAll(
-      await client.textToSpeech.convert(ADAM, { text: SHORT, modelId: 'eleven_multilingual_v2', outputFormat: 'mp3_22050_32' }),
+      await client.textToSpeech.convert(ADAM, {
+        text: SHORT,
+        modelId: 'eleven_multilingual_v2',
+        outputFormat: 'mp3_22050_32',
+      }),
     );
     const frames = parseMp3(bytes);
     for (const f of frames.slice(1)) expect(f).toMatchObject({ version: 2, sampleRate: 22050, bitrateKbps: 32 });
@@ -90,10 +108,17 @@ describe('the audio is real', () => {
   it('sentence joins add no gaps and no clicks: same length and no larger jump than one uninterrupted engine run', async () => {
     const settings = { use_speaker_boost: false };
     const streamed = await readAll(
-      await client.textToSpeech.stream(RACHEL, { text: LONG, outputFormat: 'pcm_22050', voiceSettings: { useSpeakerBoost: false } }),
+      await client.textToSpeech.stream(RACHEL, {
+        text: LONG,
+        outputFormat: 'pcm_22050',
+        voiceSettings: { useSpeakerBoost: false },
+      }),
     );
     const pieces = pcmSamples(streamed.bytes);
-    const whole = await synthesizePcm(LONG, renderParams(findPremadeVoice(RACHEL)!.engine, parseVoiceSettings(settings)));
+    const whole = await synthesizePcm(
+      LONG,
+      renderParams(findPremadeVoice(RACHEL)!.engine, parseVoiceSettings(settings)),
+    );
     expect(Math.abs(pieces.length - whole.length) / whole.length).toBeLessThan(0.02);
     const maxJump = (x: Int16Array) => x.reduce((m, v, i) => (i === 0 ? 0 : Math.max(m, Math.abs(v - x[i - 1]!))), 0);
     expect(maxJump(pieces)).toBeLessThanOrEqual(maxJump(whole) * 1.1);
@@ -122,7 +147,9 @@ describe('the audio is real', () => {
   });
 
   it('stability changes intonation: less stable is more varied', async () => {
-    const lively = pitchSpreadSemitones(pitchTrack(await pcm(RACHEL, LONG, { voice_settings: { stability: 0 } }), 16000));
+    const lively = pitchSpreadSemitones(
+      pitchTrack(await pcm(RACHEL, LONG, { voice_settings: { stability: 0 } }), 16000),
+    );
     const flat = pitchSpreadSemitones(pitchTrack(await pcm(RACHEL, LONG, { voice_settings: { stability: 1 } }), 16000));
     expect(lively).toBeGreaterThan(flat * 2);
   });
@@ -167,7 +194,9 @@ function checkOggOpus(bytes: Buffer) {
 
 describe('Opus in Ogg (opus_48000_*)', () => {
   it('SDK convert with opus_48000_64: valid Ogg Opus, as long as the same text in PCM, at about 64 kbit/s', async () => {
-    const { bytes } = await readAll(await client.textToSpeech.convert(RACHEL, { text: LONG, outputFormat: 'opus_48000_64' }));
+    const { bytes } = await readAll(
+      await client.textToSpeech.convert(RACHEL, { text: LONG, outputFormat: 'opus_48000_64' }),
+    );
     const { seconds, pages } = checkOggOpus(bytes);
     const reference = (await pcm(RACHEL, LONG, {}, 16000)).length / 16000;
     expect(Math.abs(seconds - reference)).toBeLessThan(0.05);
@@ -188,14 +217,24 @@ describe('Opus in Ogg (opus_48000_*)', () => {
       sizes[format] = bytes.length;
     }
     expect(sizes.opus_48000_192!).toBeGreaterThan(sizes.opus_48000_32! * 3);
-    const short = checkOggOpus(Buffer.from(await (await post(`/v1/text-to-speech/${ADAM}`, { text: SHORT, output_format: 'opus_48000_96' })).arrayBuffer()));
-    const long = checkOggOpus(Buffer.from(await (await post(`/v1/text-to-speech/${ADAM}`, { text: LONG, output_format: 'opus_48000_128' })).arrayBuffer()));
+    const short = checkOggOpus(
+      Buffer.from(
+        await (await post(`/v1/text-to-speech/${ADAM}`, { text: SHORT, output_format: 'opus_48000_96' })).arrayBuffer(),
+      ),
+    );
+    const long = checkOggOpus(
+      Buffer.from(
+        await (await post(`/v1/text-to-speech/${ADAM}`, { text: LONG, output_format: 'opus_48000_128' })).arrayBuffer(),
+      ),
+    );
     expect(short.seconds).toBeGreaterThan(0.5);
     expect(long.seconds).toBeGreaterThan(short.seconds * 4);
   });
 
   it('SDK stream with opus_48000_32 arrives in several chunks that join into one valid Ogg Opus stream', async () => {
-    const { bytes, chunks } = await readAll(await client.textToSpeech.stream(RACHEL, { text: LONG, outputFormat: 'opus_48000_32' }));
+    const { bytes, chunks } = await readAll(
+      await client.textToSpeech.stream(RACHEL, { text: LONG, outputFormat: 'opus_48000_32' }),
+    );
     expect(chunks).toBeGreaterThan(1);
     const { seconds } = checkOggOpus(bytes);
     expect(seconds).toBeGreaterThan(4);
@@ -218,23 +257,28 @@ describe('every MP3 and PCM format', () => {
     referenceSeconds = (await pcm(RACHEL, LONG, {}, 22050)).length / 22050;
   });
 
-  it.each(MP3_FORMATS)('%s: audio/mpeg, every frame MPEG-%s at %i Hz, audio frames at %i kbit/s, as long as the PCM', async (format, version, rate, kbps) => {
-    const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=${format}`, { text: LONG });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('audio/mpeg');
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const frames = parseMp3(bytes); // throws unless every byte belongs to a frame
-    expect(frames.length).toBeGreaterThan(50);
-    for (const f of frames) expect({ version: f.version, sampleRate: f.sampleRate }).toEqual({ version, sampleRate: rate });
-    // LAME's first frame (the Info tag) may have another bit rate; the audio frames have the declared one.
-    for (const f of frames.slice(1)) expect(f.bitrateKbps).toBe(kbps);
-    // Encoder delay and padding add a few frames at most.
-    const seconds = mp3DurationSeconds(frames);
-    expect(seconds).toBeGreaterThanOrEqual(referenceSeconds);
-    expect(seconds - referenceSeconds).toBeLessThan(0.15);
-    const measuredKbps = (frames.slice(1).reduce((n, f) => n + f.length, 0) * 8) / mp3DurationSeconds(frames.slice(1)) / 1000;
-    expect(Math.abs(measuredKbps - kbps) / kbps).toBeLessThan(0.01);
-  });
+  it.each(MP3_FORMATS)(
+    '%s: audio/mpeg, every frame MPEG-%s at %i Hz, audio frames at %i kbit/s, as long as the PCM',
+    async (format, version, rate, kbps) => {
+      const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=${format}`, { text: LONG });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('audio/mpeg');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const frames = parseMp3(bytes); // throws unless every byte belongs to a frame
+      expect(frames.length).toBeGreaterThan(50);
+      for (const f of frames)
+        expect({ version: f.version, sampleRate: f.sampleRate }).toEqual({ version, sampleRate: rate });
+      // LAME's first frame (the Info tag) may have another bit rate; the audio frames have the declared one.
+      for (const f of frames.slice(1)) expect(f.bitrateKbps).toBe(kbps);
+      // Encoder delay and padding add a few frames at most.
+      const seconds = mp3DurationSeconds(frames);
+      expect(seconds).toBeGreaterThanOrEqual(referenceSeconds);
+      expect(seconds - referenceSeconds).toBeLessThan(0.15);
+      const measuredKbps =
+        (frames.slice(1).reduce((n, f) => n + f.length, 0) * 8) / mp3DurationSeconds(frames.slice(1)) / 1000;
+      expect(Math.abs(measuredKbps - kbps) / kbps).toBeLessThan(0.01);
+    },
+  );
 
   it.each(PCM_RATES)('pcm_%i: audio/pcm;rate=…, 16-bit samples whose count matches the duration', async (rate) => {
     const res = await post(`/v1/text-to-speech/${RACHEL}?output_format=pcm_${rate}`, { text: LONG });
@@ -251,7 +295,10 @@ describe('every MP3 and PCM format', () => {
 
 describe('/stream delivery', () => {
   it('is chunked, and the first chunk of a long text arrives long before the last', async () => {
-    const text = Array.from({ length: 30 }, (_, i) => `This is sentence number ${i + 1} of a long text, streamed as it is spoken.`).join(' ');
+    const text = Array.from(
+      { length: 30 },
+      (_, i) => `This is sentence number ${i + 1} of a long text, streamed as it is spoken.`,
+    ).join(' ');
     const started = performance.now();
     const res = await post(`/v1/text-to-speech/${RACHEL}/stream`, { text });
     expect(res.status).toBe(200);
@@ -281,7 +328,12 @@ describe('premade voices through the official SDK', () => {
 
   it('voices.get answers one voice with settings and a preview_url that serves real audio', async () => {
     const voice = await client.voices.get(RACHEL);
-    expect(voice).toMatchObject({ voiceId: RACHEL, name: 'Rachel', category: 'premade', labels: { gender: 'female', accent: 'american' } });
+    expect(voice).toMatchObject({
+      voiceId: RACHEL,
+      name: 'Rachel',
+      category: 'premade',
+      labels: { gender: 'female', accent: 'american' },
+    });
     expect(voice.settings).toMatchObject({ stability: expect.any(Number), similarityBoost: expect.any(Number) });
     const preview = await fetch(voice.previewUrl!, { headers: { 'xi-api-key': stack.apiKey } });
     expect(preview.status).toBe(200);
@@ -289,7 +341,9 @@ describe('premade voices through the official SDK', () => {
   });
 
   it('an unknown voice is voice_not_found (404)', async () => {
-    const res = await fetch(`${stack.url}/v1/voices/NoSuchVoice0000000000`, { headers: { 'xi-api-key': stack.apiKey } });
+    const res = await fetch(`${stack.url}/v1/voices/NoSuchVoice0000000000`, {
+      headers: { 'xi-api-key': stack.apiKey },
+    });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { detail: { status: string } }).detail.status).toBe('voice_not_found');
   });
@@ -313,7 +367,12 @@ describe('history', () => {
       }
       expect(found).not.toBeNull();
       expect(found!.bytes.equals(audio)).toBe(true);
-      expect(found!.item).toMatchObject({ voiceId: ADAM, text: SHORT, state: 'complete', characterCount: SHORT.length });
+      expect(found!.item).toMatchObject({
+        voiceId: ADAM,
+        text: SHORT,
+        state: 'complete',
+        characterCount: SHORT.length,
+      });
       expect(await store.models.History.countDocuments({ _id: id })).toBe(1);
     } finally {
       await connection.close();
@@ -337,7 +396,12 @@ describe('models and previews', () => {
       can_use_speaker_boost: true,
       serves_provided_models: null,
     });
-    expect(model.languages).toEqual(expect.arrayContaining([{ language_id: 'de', name: 'German' }, { language_id: 'en-GB', name: 'English (United Kingdom)' }]));
+    expect(model.languages).toEqual(
+      expect.arrayContaining([
+        { language_id: 'de', name: 'German' },
+        { language_id: 'en-GB', name: 'English (United Kingdom)' },
+      ]),
+    );
   });
 
   it('a premade voice preview is real MP3', async () => {
@@ -353,19 +417,55 @@ describe('errors in the speech shape', () => {
     ['unknown voice', '/v1/text-to-speech/NoSuchVoice000', { text: 'hi' }, 404, 'voice_not_found'],
     ['unknown model', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', model_id: 'nope' }, 400, 'model_not_found'],
     ['unknown format', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', output_format: 'flac_1' }, 400, 'bad_request'],
-    ['unknown format in the query', `/v1/text-to-speech/${RACHEL}?output_format=mp3_1_1`, { text: 'hi' }, 400, 'bad_request'],
+    [
+      'unknown format in the query',
+      `/v1/text-to-speech/${RACHEL}?output_format=mp3_1_1`,
+      { text: 'hi' },
+      400,
+      'bad_request',
+    ],
     ['unknown language', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', language_code: 'xx' }, 400, 'bad_request'],
-    ['stability above 1', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', voice_settings: { stability: 1.5 } }, 400, 'bad_request'],
-    ['style below 0', `/v1/text-to-speech/${RACHEL}/stream`, { text: 'hi', voice_settings: { style: -0.1 } }, 400, 'bad_request'],
-    ['similarity as text', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', voice_settings: { similarity_boost: '1' } }, 400, 'bad_request'],
-    ['speed out of range', `/v1/text-to-speech/${RACHEL}`, { text: 'hi', voice_settings: { speed: 3 } }, 400, 'bad_request'],
+    [
+      'stability above 1',
+      `/v1/text-to-speech/${RACHEL}`,
+      { text: 'hi', voice_settings: { stability: 1.5 } },
+      400,
+      'bad_request',
+    ],
+    [
+      'style below 0',
+      `/v1/text-to-speech/${RACHEL}/stream`,
+      { text: 'hi', voice_settings: { style: -0.1 } },
+      400,
+      'bad_request',
+    ],
+    [
+      'similarity as text',
+      `/v1/text-to-speech/${RACHEL}`,
+      { text: 'hi', voice_settings: { similarity_boost: '1' } },
+      400,
+      'bad_request',
+    ],
+    [
+      'speed out of range',
+      `/v1/text-to-speech/${RACHEL}`,
+      { text: 'hi', voice_settings: { speed: 3 } },
+      400,
+      'bad_request',
+    ],
     ['empty text', `/v1/text-to-speech/${RACHEL}`, { text: '' }, 400, 'bad_request'],
     ['whitespace text', `/v1/text-to-speech/${RACHEL}/stream`, { text: ' \n\t ' }, 400, 'bad_request'],
     ['missing text', `/v1/text-to-speech/${RACHEL}`, {}, 400, 'bad_request'],
     ['text too long', `/v1/text-to-speech/${RACHEL}`, { text: 'a'.repeat(5001) }, 400, 'text_too_long'],
     ['malformed JSON', `/v1/text-to-speech/${RACHEL}`, '{"text": ', 400, 'bad_request'],
     ['a JSON array', `/v1/text-to-speech/${RACHEL}`, '[1,2]', 400, 'bad_request'],
-    ['oversized body', `/v1/text-to-speech/${RACHEL}`, JSON.stringify({ text: 'a'.repeat(70_000) }), 413, 'text_too_long'],
+    [
+      'oversized body',
+      `/v1/text-to-speech/${RACHEL}`,
+      JSON.stringify({ text: 'a'.repeat(70_000) }),
+      413,
+      'text_too_long',
+    ],
   ];
   it.each(cases)('%s', async (_name, path, body, status, detailStatus) => {
     const res = await post(path, body);

@@ -1,6 +1,17 @@
 import { UPLOAD_LIMITS } from '../../apps/gateway/src/speech/voices/upload-limits';
 import { eventually, type Platform } from '../gateway/platform';
-import { encodeForm, longestSample, newCaller as newCallerOf, startProber, startUploadPlatform, streamedBody, upload as uploadTo, stackPids, yieldProcesses, type Caller } from './support/voice-uploads';
+import {
+  encodeForm,
+  longestSample,
+  newCaller as newCallerOf,
+  startProber,
+  startUploadPlatform,
+  streamedBody,
+  upload as uploadTo,
+  stackPids,
+  yieldProcesses,
+  type Caller,
+} from './support/voice-uploads';
 
 /**
  * `/healthz` keeps answering within 50 ms while the largest allowed clone upload is decoded and
@@ -13,7 +24,8 @@ const HEALTHZ_BOUND_MS = 50;
 let platform: Platform;
 let gateway: string;
 const newCaller = (name: string): Promise<Caller> => newCallerOf(platform, name);
-const upload = (caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> => uploadTo(gateway, caller, contentType, stream);
+const upload = (caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> =>
+  uploadTo(gateway, caller, contentType, stream);
 
 beforeAll(async () => {
   platform = await startUploadPlatform(1);
@@ -29,7 +41,10 @@ describe('voice cloning does not stall the gateway', () => {
     const me = await newCaller('Big upload');
     const sample = longestSample();
     // As many of the longest files as the per-request byte bound allows, never more than maxFiles.
-    const count = Math.min(UPLOAD_LIMITS.maxFiles, Math.floor((UPLOAD_LIMITS.maxTotalBytes - 64 * 1024) / sample.length));
+    const count = Math.min(
+      UPLOAD_LIMITS.maxFiles,
+      Math.floor((UPLOAD_LIMITS.maxTotalBytes - 64 * 1024) / sample.length),
+    );
     expect(count).toBe(UPLOAD_LIMITS.maxFiles);
     const files = Array.from({ length: count }, (_, i) => ({ name: `long-${i}.flac`, bytes: sample }));
     const { body, contentType } = await encodeForm({ name: 'Ten long samples' }, files);
@@ -55,7 +70,12 @@ describe('voice cloning does not stall the gateway', () => {
     const probes = (await prober.stop()).filter((p) => p.sentAt >= uploadStartedAt);
     expect({ status: res.status, body: await res.json() }).toEqual({
       status: 200,
-      body: { voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), name: 'Ten long samples', category: 'cloned', requires_verification: false },
+      body: {
+        voice_id: expect.stringMatching(/^[A-Za-z0-9]{20}$/),
+        name: 'Ten long samples',
+        category: 'cloned',
+        requires_verification: false,
+      },
     });
     // The analysis of ten two-minute files takes seconds: many probes fell inside it.
     expect(probes.filter((p) => p.sentAt > bodySentAt && p.sentAt < answeredAt).length).toBeGreaterThanOrEqual(10);
@@ -65,9 +85,14 @@ describe('voice cloning does not stall the gateway', () => {
       // Where in the request the slow probes fell (ms after the upload started; body fully sent and answered at):
       // the phase names the work to look at (multipart parsing, analysis, storing the samples).
       const at = (t: number): number => t - uploadStartedAt;
-      console.error(JSON.stringify({ bodySentAt: at(bodySentAt), answeredAt: at(answeredAt), slowest: slowest.map((p) => ({ sentAt: at(p.sentAt), latencyMs: p.latencyMs })) }));
+      console.error(
+        JSON.stringify({
+          bodySentAt: at(bodySentAt),
+          answeredAt: at(answeredAt),
+          slowest: slowest.map((p) => ({ sentAt: at(p.sentAt), latencyMs: p.latencyMs })),
+        }),
+      );
     }
     expect(Math.max(...probes.map((p) => p.latencyMs))).toBeLessThan(HEALTHZ_BOUND_MS);
   }, 120_000);
-
 });

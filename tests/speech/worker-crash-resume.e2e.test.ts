@@ -13,7 +13,8 @@ import { connectSession } from './support/ws-session';
  */
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const sentences = (label: string, n: number) => Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
+const sentences = (label: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
 
 function tts(stack: SpeechStack, body: unknown, route: '' | '/stream' | '/with-timestamps' = '') {
   return fetch(`${stack.url}/v1/text-to-speech/${RACHEL}${route}`, {
@@ -27,7 +28,11 @@ function tts(stack: SpeechStack, body: unknown, route: '' | '/stream' | '/with-t
  * The worker that holds the followed job (the writer of its first frame), killed with SIGKILL once
  * it has finished `pieces` pieces and before its last frame. Returns the worker and the kill's time.
  */
-async function killHolder(stack: SpeechStack, frames: StoredFrame[], pieces = 1): Promise<{ killed: SpeechWorker; killedAt: number }> {
+async function killHolder(
+  stack: SpeechStack,
+  frames: StoredFrame[],
+  pieces = 1,
+): Promise<{ killed: SpeechWorker; killedAt: number }> {
   await eventually(() => frames.filter((f) => f.frame.type === 'piece').length >= pieces, 60_000, 5);
   const writer = frames[0]!.writer;
   const pid = Number(writer.split(':').at(-1));
@@ -59,7 +64,9 @@ function checkTakeover(label: string, frames: StoredFrame[], killedAt: number, d
   // Pieces already marked are not marked again.
   const pieceIndexes = frames.flatMap((f) => (f.frame.type === 'piece' ? [f.frame.index] : []));
   expect(new Set(pieceIndexes).size).toBe(pieceIndexes.length);
-  console.log(`${label}: kill → first frame of the new worker ${taken[0]!.atMs - killedAt} ms (${dead.length} frames before, ${taken.length} after)`);
+  console.log(
+    `${label}: kill → first frame of the new worker ${taken[0]!.atMs - killedAt} ms (${dead.length} frames before, ${taken.length} after)`,
+  );
 }
 
 describe('a worker killed mid-job: another worker resumes it', () => {
@@ -115,7 +122,9 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     // Charged once, recorded once as complete (the reference generation has its own item).
     expect(await characterCount(stack)).toBe(before + [...text].length);
     const items = await recordedHistory(stack, (h) => h.text === text);
-    expect(items.filter((h) => h.history_item_id === jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+    expect(items.filter((h) => h.history_item_id === jobId)).toEqual([
+      expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length }),
+    ]);
     expect(items.map((h) => h.state)).toEqual(['complete', 'complete']);
     const stored = await fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
     expect(Buffer.from(await stored.arrayBuffer()).equals(expected)).toBe(true);
@@ -174,7 +183,9 @@ describe('a worker killed mid-job: another worker resumes it', () => {
       checkTakeover(`/stream ${format}`, stream.frames, killedAt, stream.frames[0]!.writer);
       expect(await characterCount(stack)).toBe(before + [...text].length);
       const items = await recordedHistory(stack, (h) => h.history_item_id === jobId);
-      expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+      expect(items).toEqual([
+        expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length }),
+      ]);
     }, 180_000);
   }
 
@@ -189,8 +200,13 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     s.ws.send(JSON.stringify({ text: '' }));
     await during?.();
     const closed = await s.closed;
-    const messages = s.texts.map((t) => JSON.parse(t) as { audio?: string; alignment?: { chars: string[] } | null; isFinal?: boolean | null });
-    const audio = framing === 'json' ? Buffer.concat(messages.map((m) => Buffer.from(m.audio ?? '', 'base64'))) : Buffer.concat(s.binary);
+    const messages = s.texts.map(
+      (t) => JSON.parse(t) as { audio?: string; alignment?: { chars: string[] } | null; isFinal?: boolean | null },
+    );
+    const audio =
+      framing === 'json'
+        ? Buffer.concat(messages.map((m) => Buffer.from(m.audio ?? '', 'base64')))
+        : Buffer.concat(s.binary);
     const chars = messages.flatMap((m) => m.alignment?.chars ?? []).join('');
     return { closed, audio, chars, final: messages.at(-1), charged: (await characterCount(stack)) - before };
   }
@@ -267,7 +283,10 @@ describe('the neural model (unseeded: its sampling noise differs every time)', (
   it('whole file: the pieces already rendered are reused, so the audio is one generation with every piece once', async () => {
     const text = sentences('Neural', 12);
     const existing = await jobStreams(stack);
-    const pending = tts(stack, { text, model_id: 'piper_en_us_v1', output_format: 'pcm_22050' }).then(async (res) => ({ res, audio: Buffer.from(await res.arrayBuffer()) }));
+    const pending = tts(stack, { text, model_id: 'piper_en_us_v1', output_format: 'pcm_22050' }).then(async (res) => ({
+      res,
+      audio: Buffer.from(await res.arrayBuffer()),
+    }));
     const stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
     const { killedAt } = await killHolder(stack, stream.frames, 2);
     const { res, audio } = await pending;
@@ -282,7 +301,8 @@ describe('the neural model (unseeded: its sampling noise differs every time)', (
     expect(audio.length / 2).toBe(pieces.reduce((n, p) => n + Math.round(p.durationSeconds * 22050), 0));
     // The worker that finished the job recorded what it produced: the same bytes the client got.
     const jobId = res.headers.get('history-item-id')!;
-    const storedAudio = () => fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
+    const storedAudio = () =>
+      fetch(`${stack.url}/v1/history/${jobId}/audio`, { headers: { 'xi-api-key': stack.apiKey } });
     await eventually(async () => (await storedAudio()).status === 200, 30_000);
     expect(Buffer.from(await (await storedAudio()).arrayBuffer()).equals(audio)).toBe(true);
     // The rendered pieces are not kept after the job.
@@ -296,7 +316,14 @@ describe('a job whose workers die without it moving on more often than SYNTHESIS
     // eSpeak slowed down for the texts that ask for it: a resumed attempt takes seconds to repeat the
     // pieces already sent, a window in which it is killed before it writes any new audio.
     const slowEspeak = path.join(__dirname, 'support', 'slow-espeak.sh');
-    stack = await startSpeechStack({ workers: 2, concurrency: 1, lockMs: 1000, workerEnv: { SYNTHESIS_MAX_RESUMES: '0', ESPEAK_BINARY: slowEspeak }, accountSpeech: true, storeQuota: true });
+    stack = await startSpeechStack({
+      workers: 2,
+      concurrency: 1,
+      lockMs: 1000,
+      workerEnv: { SYNTHESIS_MAX_RESUMES: '0', ESPEAK_BINARY: slowEspeak },
+      accountSpeech: true,
+      storeQuota: true,
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
@@ -314,12 +341,16 @@ describe('a job whose workers die without it moving on more often than SYNTHESIS
     // The next attempt is killed once it has claimed the job and counted its takeover, while it
     // repeats the pieces already sent: the attempt after it finds no new audio, one takeover too many.
     let token = '';
-    await eventually(async () => {
-      const [key] = await stack.redis.keys(`${stack.prefix}:job:*:resumes`);
-      if (!key) return false;
-      token = (await stack.redis.get(key.replace(/:resumes$/, ':owner'))) ?? '';
-      return (await stack.redis.hget(key, 'takeovers')) === '1' && token.endsWith('#1');
-    }, 60_000, 2);
+    await eventually(
+      async () => {
+        const [key] = await stack.redis.keys(`${stack.prefix}:job:*:resumes`);
+        if (!key) return false;
+        token = (await stack.redis.get(key.replace(/:resumes$/, ':owner'))) ?? '';
+        return (await stack.redis.hget(key, 'takeovers')) === '1' && token.endsWith('#1');
+      },
+      60_000,
+      2,
+    );
     const second = stack.workers.find((w) => token.endsWith(`:${w.process.pid}#1`))!;
     second.process.kill('SIGKILL');
     await second.exited;
@@ -335,6 +366,8 @@ describe('a job whose workers die without it moving on more often than SYNTHESIS
     expect(body.detail.message).toMatch(/could not be finished/);
     expect(stream.frames.filter((f) => f.frame.type === 'end')).toEqual([]);
     expect(await characterCount(stack)).toBe(before);
-    expect(await recordedHistory(stack, (h) => h.text === text)).toEqual([expect.objectContaining({ state: 'failed', character_count_change_to: 0 })]);
+    expect(await recordedHistory(stack, (h) => h.text === text)).toEqual([
+      expect.objectContaining({ state: 'failed', character_count_change_to: 0 }),
+    ]);
   }, 120_000);
 });

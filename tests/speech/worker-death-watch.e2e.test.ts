@@ -13,7 +13,8 @@ import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 /** Far beyond the test's waits: only a released lock lets another worker take the job. */
 const LOCK_MS = 60_000;
-const sentences = (label: string, n: number) => Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
+const sentences = (label: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
 
 function stream(stack: SpeechStack, text: string) {
   return fetch(`${stack.url}/v1/text-to-speech/${RACHEL}/stream?output_format=pcm_22050`, {
@@ -26,7 +27,14 @@ function stream(stack: SpeechStack, text: string) {
 describe('a killed worker seen by its closed connection', () => {
   let stack: SpeechStack;
   beforeAll(async () => {
-    stack = await startSpeechStack({ workers: 2, concurrency: 1, lockMs: LOCK_MS, workerEnv: { SYNTHESIS_DEATH_WATCH_MS: '100' }, accountSpeech: true, storeQuota: true });
+    stack = await startSpeechStack({
+      workers: 2,
+      concurrency: 1,
+      lockMs: LOCK_MS,
+      workerEnv: { SYNTHESIS_DEATH_WATCH_MS: '100' },
+      accountSpeech: true,
+      storeQuota: true,
+    });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
@@ -53,7 +61,11 @@ describe('a killed worker seen by its closed connection', () => {
     await victim.exited;
 
     // Well within the dead worker's lock (a minute): released, not lapsed.
-    await eventually(() => survivor.output().includes('releasing its jobs') && survivor.output().includes(jobId), 20_000, 10);
+    await eventually(
+      () => survivor.output().includes('releasing its jobs') && survivor.output().includes(jobId),
+      20_000,
+      10,
+    );
     const audio = Buffer.from(await body);
     await followed.stop();
     expect(frames.some((f) => f.writer !== dead && f.frame.type === 'audio')).toBe(true);
@@ -61,6 +73,8 @@ describe('a killed worker seen by its closed connection', () => {
     expect(audio.equals(expected)).toBe(true);
     expect(await characterCount(stack)).toBe(before + [...text].length);
     const items = await recordedHistory(stack, (h) => h.history_item_id === jobId);
-    expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+    expect(items).toEqual([
+      expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length }),
+    ]);
   }, 120_000);
 });

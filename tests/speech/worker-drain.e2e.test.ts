@@ -13,21 +13,33 @@ import { startSpeechStack, type SpeechStack } from './support/speech-stack';
  */
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const TEXT = Array.from({ length: 60 }, (_, i) => `Drain sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
+const TEXT = Array.from({ length: 60 }, (_, i) => `Drain sentence ${i + 1} keeps the worker busy for a while.`).join(
+  ' ',
+);
 const BODY = JSON.stringify({ text: TEXT, output_format: 'mp3_44100_128' });
 
 let stack: SpeechStack;
 beforeAll(async () => {
   // One job per worker: the second worker is free to continue the handed-over job. A 1 ms bound:
   // the job in hand is handed over at the first piece boundary after SIGTERM.
-  stack = await startSpeechStack({ workers: 2, concurrency: 1, accountSpeech: true, storeQuota: true, workerEnv: { WORKER_DRAIN_MS: '1' } });
+  stack = await startSpeechStack({
+    workers: 2,
+    concurrency: 1,
+    accountSpeech: true,
+    storeQuota: true,
+    workerEnv: { WORKER_DRAIN_MS: '1' },
+  });
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();
 }, 60_000);
 
 const stream = () =>
-  fetch(`${stack.url}/v1/text-to-speech/${RACHEL}/stream`, { method: 'POST', headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey }, body: BODY });
+  fetch(`${stack.url}/v1/text-to-speech/${RACHEL}/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'xi-api-key': stack.apiKey },
+    body: BODY,
+  });
 
 it('SIGTERM mid-stream with a small drain bound: another worker finishes it byte-identical, charged once, the job completed without a stall', async () => {
   const reference = await stream();
@@ -71,7 +83,9 @@ it('SIGTERM mid-stream with a small drain bound: another worker finishes it byte
   // Charged once, recorded once as complete.
   expect(await characterCount(stack)).toBe(before + [...TEXT].length);
   const items = await recordedHistory(stack, (h) => h.text === TEXT);
-  expect(items.filter((h) => h.history_item_id === jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...TEXT].length })]);
+  expect(items.filter((h) => h.history_item_id === jobId)).toEqual([
+    expect.objectContaining({ state: 'complete', character_count_change_to: [...TEXT].length }),
+  ]);
 
   // The queue: completed, never failed, and the hand-over did not spend the resume limit.
   const queue = new Queue(stack.queue, { connection: stack.redis.duplicate({ maxRetriesPerRequest: null }) });

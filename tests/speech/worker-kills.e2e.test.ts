@@ -25,7 +25,11 @@ const BYTES_PER_SECOND = 44_100;
 const SUPPORT = path.join(__dirname, 'support');
 /** Sentences of about 130 characters: more than half a piece's 250, so each is a piece of its own (about 8 s of audio). */
 const sentences = (label: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} goes on for quite a while, long enough to be a piece of its own, as a listener hears it in one go, unhurried.`).join(' ');
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `${label} sentence ${i + 1} goes on for quite a while, long enough to be a piece of its own, as a listener hears it in one go, unhurried.`,
+  ).join(' ');
 
 async function reference(stack: SpeechStack, text: string): Promise<Buffer> {
   const res = await fetch(`${stack.url}/v1/text-to-speech/${RACHEL}?output_format=${FORMAT}`, {
@@ -66,7 +70,9 @@ async function startStream(stack: SpeechStack, text: string) {
 }
 
 function workerOf(stack: SpeechStack, writer: string): SpeechWorker {
-  const worker = stack.workers.find((w) => writer.endsWith(`:${w.process.pid}`) || writer.includes(`:${w.process.pid}#`));
+  const worker = stack.workers.find(
+    (w) => writer.endsWith(`:${w.process.pid}`) || writer.includes(`:${w.process.pid}#`),
+  );
   if (!worker) throw new Error(`no worker of this stack is ${writer}`);
   return worker;
 }
@@ -87,7 +93,11 @@ describe('a stream whose worker is killed twenty times in a row', () => {
       concurrency: 1,
       lockMs: 1000,
       frameTimeoutMs: 30_000,
-      workerEnv: { SYNTHESIS_MAX_RESUMES: '2', ESPEAK_BINARY: path.join(SUPPORT, 'paced-espeak.sh'), PACED_ESPEAK_DIR: paceDir },
+      workerEnv: {
+        SYNTHESIS_MAX_RESUMES: '2',
+        ESPEAK_BINARY: path.join(SUPPORT, 'paced-espeak.sh'),
+        PACED_ESPEAK_DIR: paceDir,
+      },
       accountSpeech: true,
       storeQuota: true,
     });
@@ -117,11 +127,18 @@ describe('a stream whose worker is killed twenty times in a row', () => {
     const replacements: Promise<unknown>[] = [];
     for (let k = 0; k < 20; k++) {
       // Mid-stream: the job's current worker has just written audio (progress since the last kill).
-      await eventually(() => {
-        const last = frames.at(-1);
-        if (last?.frame.type === 'end' || last?.frame.type === 'error') throw new Error(`the stream ended after ${k} kills: ${JSON.stringify({ ...last.frame, data: undefined })} by ${last.writer}`);
-        return last !== undefined && last.frame.type === 'audio' && !killed.has(last.writer);
-      }, 60_000, 2);
+      await eventually(
+        () => {
+          const last = frames.at(-1);
+          if (last?.frame.type === 'end' || last?.frame.type === 'error')
+            throw new Error(
+              `the stream ended after ${k} kills: ${JSON.stringify({ ...last.frame, data: undefined })} by ${last.writer}`,
+            );
+          return last !== undefined && last.frame.type === 'audio' && !killed.has(last.writer);
+        },
+        60_000,
+        2,
+      );
       const writer = frames.at(-1)!.writer;
       killed.add(writer);
       const lastOfDead = frames.at(-1)!.atMs;
@@ -145,7 +162,9 @@ describe('a stream whose worker is killed twenty times in a row', () => {
     // The gateway ends a response cleanly only on the job's end frame (an error frame cuts it). The
     // follower may miss that last frame: the gateway deletes the stream once it has relayed it.
     expect([cut, cutOther]).toEqual([false, false]);
-    expect(frames.filter((f) => f.frame.type !== 'audio' && f.frame.type !== 'piece' && f.frame.type !== 'end')).toEqual([]);
+    expect(
+      frames.filter((f) => f.frame.type !== 'audio' && f.frame.type !== 'piece' && f.frame.type !== 'end'),
+    ).toEqual([]);
     expect(new Set(frames.map((f) => f.writer)).size).toBe(21);
     expect(audio.equals(expected)).toBe(true);
     expect(audioOther.equals(expectedOther)).toBe(true);
@@ -155,7 +174,9 @@ describe('a stream whose worker is killed twenty times in a row', () => {
       [victim.jobId, text],
       [alongside.jobId, other],
     ] as const) {
-      expect(await recordedHistory(stack, (h) => h.history_item_id === jobId)).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...t].length })]);
+      expect(await recordedHistory(stack, (h) => h.history_item_id === jobId)).toEqual([
+        expect.objectContaining({ state: 'complete', character_count_change_to: [...t].length }),
+      ]);
     }
   }, 600_000);
 
@@ -173,7 +194,13 @@ describe('a stream whose worker is killed twenty times in a row', () => {
     // new (its next piece takes seconds).
     /** Jobs failed as lost by the live workers (the one that fails this job is alive: nobody kills it). */
     const lostFailures = async () => {
-      const counts = await Promise.all(stack.workers.filter((w) => w.process.exitCode === null && w.process.signalCode === null).map(async (w) => sumOf(await scrapeMetrics(w.metricsUrl), 'synthesis_job_failures_total', { reason: 'lost' })));
+      const counts = await Promise.all(
+        stack.workers
+          .filter((w) => w.process.exitCode === null && w.process.signalCode === null)
+          .map(async (w) =>
+            sumOf(await scrapeMetrics(w.metricsUrl), 'synthesis_job_failures_total', { reason: 'lost' }),
+          ),
+      );
       return counts.reduce((a, b) => a + b, 0);
     };
     const lostBefore = await lostFailures();
@@ -187,13 +214,18 @@ describe('a stream whose worker is killed twenty times in a row', () => {
     while (kills < 10) {
       let next: string | null = null;
       let dry = 0;
-      await eventually(async () => {
-        next = await stack.redis.get(owner);
-        const record = await stack.redis.hgetall(resumes);
-        dry = Number(record.dry);
-        const counted = next !== null && next !== token && next.includes('#') && record.takeovers === next.split('#')[1];
-        return counted || (await failed());
-      }, 60_000, 2);
+      await eventually(
+        async () => {
+          next = await stack.redis.get(owner);
+          const record = await stack.redis.hgetall(resumes);
+          dry = Number(record.dry);
+          const counted =
+            next !== null && next !== token && next.includes('#') && record.takeovers === next.split('#')[1];
+          return counted || (await failed());
+        },
+        60_000,
+        2,
+      );
       // Past the limit: this attempt fails the job (its error frame follows); no one to kill.
       if ((await failed()) || dry > 2) break;
       token = next;

@@ -12,7 +12,8 @@ import { startSpeechStack, type SpeechStack, type SpeechWorker } from './support
  */
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const sentences = (label: string, n: number) => Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
+const sentences = (label: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${label} sentence ${i + 1} keeps the worker busy for a while.`).join(' ');
 const SUPPORT = path.join(__dirname, 'support');
 
 /** A `/stream` request read to its end in the background; its response's job id and bytes. */
@@ -64,7 +65,11 @@ describe('a worker whose main loop is blocked for three lock periods', () => {
       workers: 2,
       concurrency: 1,
       lockMs: 1000,
-      workerEnv: { SYNTHESIS_STALLED_INTERVAL_MS: '500', NODE_OPTIONS: `--require ${path.join(SUPPORT, 'block-main-loop.cjs')}`, BLOCK_MAIN_LOOP_MS: '3000' },
+      workerEnv: {
+        SYNTHESIS_STALLED_INTERVAL_MS: '500',
+        NODE_OPTIONS: `--require ${path.join(SUPPORT, 'block-main-loop.cjs')}`,
+        BLOCK_MAIN_LOOP_MS: '3000',
+      },
       accountSpeech: true,
       storeQuota: true,
     });
@@ -102,7 +107,11 @@ describe('a worker killed mid-stream while every worker is busy', () => {
       workers: 2,
       concurrency: 1,
       lockMs: 1000,
-      workerEnv: { SYNTHESIS_STALLED_INTERVAL_MS: '500', SYNTHESIS_MAX_RESUMES: '2', ESPEAK_BINARY: path.join(SUPPORT, 'slow-espeak.sh') },
+      workerEnv: {
+        SYNTHESIS_STALLED_INTERVAL_MS: '500',
+        SYNTHESIS_MAX_RESUMES: '2',
+        ESPEAK_BINARY: path.join(SUPPORT, 'slow-espeak.sh'),
+      },
       accountSpeech: true,
       storeQuota: true,
     });
@@ -136,7 +145,9 @@ describe('a worker killed mid-stream while every worker is busy', () => {
     expect(audio.equals(expected)).toBe(true);
     // The survivor resumed it while its regular slot still ran the slow job.
     expect(busy.stream.frames.some((f) => f.frame.type === 'end')).toBe(false);
-    console.log(`takeover with every slot busy: last frame of the dead worker → first of the new one ${taken[0]!.atMs - frames.filter((f) => f.writer === deadWriter).at(-1)!.atMs} ms`);
+    console.log(
+      `takeover with every slot busy: last frame of the dead worker → first of the new one ${taken[0]!.atMs - frames.filter((f) => f.writer === deadWriter).at(-1)!.atMs} ms`,
+    );
 
     // Charged once, one complete history item; the takeover and its stall are counted.
     const busyDone = await busy.done;
@@ -144,7 +155,9 @@ describe('a worker killed mid-stream while every worker is busy', () => {
     expect(busyDone.length).toBeGreaterThan(0);
     expect(await characterCount(stack)).toBe(before + [...text].length + [...busyText].length);
     const items = await recordedHistory(stack, (h) => h.history_item_id === victim.jobId);
-    expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+    expect(items).toEqual([
+      expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length }),
+    ]);
     const survivor = stack.workers.find((w) => w !== killed)!;
     const samples = await scrapeMetrics(survivor.metricsUrl);
     expect(sumOf(samples, 'synthesis_takeovers_total')).toBe(1);
@@ -197,6 +210,8 @@ describe('a draining worker hands its stream over while every other worker is bu
     await busy.stream.stop();
     expect(await characterCount(stack)).toBe(before + [...text].length + [...busyText].length);
     const items = await recordedHistory(stack, (h) => h.history_item_id === handed.jobId);
-    expect(items).toEqual([expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length })]);
+    expect(items).toEqual([
+      expect.objectContaining({ state: 'complete', character_count_change_to: [...text].length }),
+    ]);
   }, 240_000);
 });

@@ -16,10 +16,19 @@ const ROOT = path.resolve(__dirname, '../..');
 it('the committed API types are generated from the current documents', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'api-docs-'));
   try {
-    for (const [name, document] of Object.entries({ content: contentOpenApi(), auth: authOpenApi(), speech: speechOpenApi() })) {
+    for (const [name, document] of Object.entries({
+      content: contentOpenApi(),
+      auth: authOpenApi(),
+      speech: speechOpenApi(),
+    })) {
       writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(document));
     }
-    const outcome = await run(process.execPath, [path.join(ROOT, 'scripts/api-types.mjs'), '--from', dir, '--check']).then(
+    const outcome = await run(process.execPath, [
+      path.join(ROOT, 'scripts/api-types.mjs'),
+      '--from',
+      dir,
+      '--check',
+    ]).then(
       () => 'up to date',
       (err: { stderr?: string }) => err.stderr ?? String(err),
     );

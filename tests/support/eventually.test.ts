@@ -45,6 +45,8 @@ describe('inOneWindow', () => {
   it('gives up after its attempts, saying how long they took', async () => {
     let clock = 0;
     jest.spyOn(Date, 'now').mockImplementation(() => clock);
-    await expect(inOneWindow(async () => (clock += 2_000), { windowMs: 1_000, attempts: 2 })).rejects.toThrow('no attempt fitted in one 1000 ms window (2 attempts took 2000, 2000 ms)');
+    await expect(inOneWindow(async () => (clock += 2_000), { windowMs: 1_000, attempts: 2 })).rejects.toThrow(
+      'no attempt fitted in one 1000 ms window (2 attempts took 2000, 2000 ms)',
+    );
   });
 });

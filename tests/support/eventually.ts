@@ -5,7 +5,11 @@
  */
 
 /** Polls `check` until it returns true; throws after `timeoutMs`. Returns how long it took. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 50): Promise<number> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 50,
+): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await check()) return Date.now() - started;
@@ -40,7 +44,10 @@ export interface OneWindowOptions<P> {
  * in the middle) and is discarded. So `run` must only collect what it sees: assert on the returned
  * value, not inside `run`, and start each attempt on a fresh window (`before`).
  */
-export async function inOneWindow<T, P = undefined>(run: (prepared: P) => Promise<T>, options: OneWindowOptions<P> = {}): Promise<T> {
+export async function inOneWindow<T, P = undefined>(
+  run: (prepared: P) => Promise<T>,
+  options: OneWindowOptions<P> = {},
+): Promise<T> {
   const fitMs = (options.windowMs ?? 1000) - (options.marginMs ?? 100);
   const attempts = options.attempts ?? 20;
   const took: number[] = [];
@@ -52,5 +59,7 @@ export async function inOneWindow<T, P = undefined>(run: (prepared: P) => Promis
     if (ms < fitMs) return result;
     took.push(ms);
   }
-  throw new Error(`no attempt fitted in one ${options.windowMs ?? 1000} ms window (${attempts} attempts took ${took.join(', ')} ms)`);
+  throw new Error(
+    `no attempt fitted in one ${options.windowMs ?? 1000} ms window (${attempts} attempts took ${took.join(', ')} ms)`,
+  );
 }

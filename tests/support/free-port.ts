@@ -20,7 +20,8 @@ let handedOut = 0;
 function blockStart(): number {
   const worker = Number(process.env.JEST_WORKER_ID ?? '0');
   const shift = Number(process.env.TEST_PORT_BLOCK ?? '0');
-  const index = (Number.isInteger(worker) && worker > 0 ? worker : 0) + (Number.isInteger(shift) && shift > 0 ? shift : 0);
+  const index =
+    (Number.isInteger(worker) && worker > 0 ? worker : 0) + (Number.isInteger(shift) && shift > 0 ? shift : 0);
   return FIRST_PORT + (index % BLOCKS) * BLOCK;
 }
 

@@ -5,6 +5,28 @@ export { freePort } from './free-port';
 export { eventually, untilClock, inOneWindow, type OneWindowOptions } from './eventually';
 export { withProfiler, type ProfiledDatabase } from './mongo-profiler';
 export { parseMetrics, scrapeMetrics, sumOf, type MetricSample } from './prometheus';
-export { createTrafficMix, deliveryReport, summarize, weightedSequence, DEFAULT_WEIGHTS, OPERATIONS, INTERFACE_OF, type TrafficMix, type TrafficMixOptions, type Operation, type Interface, type Outcome, type RequestRecord, type Ledgers, type WriteAttempt, type SubscriberLedger, type SubscriberSession, type GenerationLedger, type MixSummary, type OperationSummary, type DeliveryReport } from './traffic-mix';
+export {
+  createTrafficMix,
+  deliveryReport,
+  summarize,
+  weightedSequence,
+  DEFAULT_WEIGHTS,
+  OPERATIONS,
+  INTERFACE_OF,
+  type TrafficMix,
+  type TrafficMixOptions,
+  type Operation,
+  type Interface,
+  type Outcome,
+  type RequestRecord,
+  type Ledgers,
+  type WriteAttempt,
+  type SubscriberLedger,
+  type SubscriberSession,
+  type GenerationLedger,
+  type MixSummary,
+  type OperationSummary,
+  type DeliveryReport,
+} from './traffic-mix';
 export { postSnapshot, SNAPSHOT_AUTHOR } from './content-snapshots';
 export { appConfigShape } from './app-config-shape';

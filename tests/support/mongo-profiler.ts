@@ -11,7 +11,10 @@ export interface ProfiledDatabase {
  */
 export async function withProfiler(db: ProfiledDatabase, run: () => Promise<unknown>): Promise<void> {
   await db.command({ profile: 0 });
-  await db.collection('system.profile').drop().catch(() => undefined);
+  await db
+    .collection('system.profile')
+    .drop()
+    .catch(() => undefined);
   await db.command({ profile: 2 });
   try {
     await run();

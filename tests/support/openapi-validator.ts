@@ -33,7 +33,10 @@ function pointerToken(token: string): string {
 }
 
 /** Follows a local `$ref` (OpenAPI allows them for path items, responses and media types, not only schemas). */
-function resolve(document: ApiDocument, value: JsonValue | undefined): { value: JsonValue | undefined; pointer?: string } {
+function resolve(
+  document: ApiDocument,
+  value: JsonValue | undefined,
+): { value: JsonValue | undefined; pointer?: string } {
   if (!isObject(value) || typeof value.$ref !== 'string') return { value };
   const ref = value.$ref;
   if (!ref.startsWith('#/')) throw new Error(`only local references are supported, got ${ref}`);
@@ -108,19 +111,26 @@ export function openApiValidator(document: ApiDocument): OpenApiValidator {
     const content = isObject(described) && isObject(described.content) ? described.content : undefined;
     const observedType = mediaType(response.contentType);
     if (content === undefined) {
-      return response.body === undefined || response.body === '' ? [] : [`${where} ${statusKey} documents no body, got ${observedType}`];
+      return response.body === undefined || response.body === ''
+        ? []
+        : [`${where} ${statusKey} documents no body, got ${observedType}`];
     }
     const documentedTypes = Object.keys(content);
-    const typeKey = documentedTypes.find((type) => type.toLowerCase() === observedType) ?? documentedTypes.find((type) => type === '*/*');
+    const typeKey =
+      documentedTypes.find((type) => type.toLowerCase() === observedType) ??
+      documentedTypes.find((type) => type === '*/*');
     if (typeKey === undefined) {
-      return [`${where} ${statusKey} documents ${documentedTypes.join(', ')}, got ${observedType ?? 'no Content-Type'}`];
+      return [
+        `${where} ${statusKey} documents ${documentedTypes.join(', ')}, got ${observedType ?? 'no Content-Type'}`,
+      ];
     }
     const media = content[typeKey];
     if (!isObject(media) || media.schema === undefined) return [];
     const validate = validatorAt(`${responsePointer}/content/${pointerToken(typeKey)}/schema`);
     if (validate(response.body)) return [];
     return (validate.errors ?? []).map(
-      (error) => `${where} ${statusKey} ${typeKey}: body${error.instancePath} ${error.message ?? 'is invalid'} (${error.schemaPath})`,
+      (error) =>
+        `${where} ${statusKey} ${typeKey}: body${error.instancePath} ${error.message ?? 'is invalid'} (${error.schemaPath})`,
     );
   }
 
@@ -139,7 +149,9 @@ export function openApiValidator(document: ApiDocument): OpenApiValidator {
     assertConforms(request, response) {
       const found = problems(request, response);
       if (found.length > 0) {
-        throw new Error(`response does not conform to the document:\n${found.join('\n')}\nbody: ${JSON.stringify(response.body)}`);
+        throw new Error(
+          `response does not conform to the document:\n${found.join('\n')}\nbody: ${JSON.stringify(response.body)}`,
+        );
       }
     },
   };

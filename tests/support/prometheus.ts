@@ -15,7 +15,8 @@ export function parseMetrics(text: string): MetricSample[] {
     const match = SAMPLE.exec(line);
     if (!match || line.startsWith('#')) continue;
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key!] = value!.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL))
+      labels[key!] = value!.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
@@ -26,7 +27,9 @@ export async function scrapeMetrics(metricsUrl: string): Promise<MetricSample[]>
   const res = await fetch(`${metricsUrl}/metrics`);
   const text = await res.text();
   if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/plain')) {
-    throw new Error(`${metricsUrl}/metrics answered ${res.status} ${res.headers.get('content-type') ?? ''}: ${text.slice(0, 200)}`);
+    throw new Error(
+      `${metricsUrl}/metrics answered ${res.status} ${res.headers.get('content-type') ?? ''}: ${text.slice(0, 200)}`,
+    );
   }
   return parseMetrics(text);
 }

@@ -1,7 +1,23 @@
-import { deliveryReport, summarize, weightedSequence, type Ledgers, type RequestRecord, type SubscriberLedger } from './traffic-mix';
+import {
+  deliveryReport,
+  summarize,
+  weightedSequence,
+  type Ledgers,
+  type RequestRecord,
+  type SubscriberLedger,
+} from './traffic-mix';
 
-const write = (marker: string, start: number, committed = true) => ({ kind: 'post' as const, marker, start, committed });
-const subscriber = (index: number, sessions: SubscriberLedger['sessions'], received: Record<string, number>): SubscriberLedger => ({
+const write = (marker: string, start: number, committed = true) => ({
+  kind: 'post' as const,
+  marker,
+  start,
+  committed,
+});
+const subscriber = (
+  index: number,
+  sessions: SubscriberLedger['sessions'],
+  received: Record<string, number>,
+): SubscriberLedger => ({
   index,
   sessions,
   received: new Map(Object.entries(received)),
@@ -21,7 +37,11 @@ describe('the traffic mix’s bookkeeping', () => {
   });
 
   it('summarize counts successes and failures per operation, keyed by status and code, with latency percentiles', () => {
-    const rec = (operation: RequestRecord['operation'], latencyMs: number, outcome: RequestRecord['outcome']): RequestRecord => ({
+    const rec = (
+      operation: RequestRecord['operation'],
+      latencyMs: number,
+      outcome: RequestRecord['outcome'],
+    ): RequestRecord => ({
       interface: operation === 'token' ? 'oauth' : 'speech',
       operation,
       gateway: 'g',
@@ -38,7 +58,14 @@ describe('the traffic mix’s bookkeeping', () => {
     const summary = summarize(records, 2, 1);
     expect(summary.skipped).toBe(2);
     expect(summary.inFlight).toBe(1);
-    expect(summary.operations.tts).toEqual({ count: 20, ok: 18, failures: { '503 error': 1, ECONNREFUSED: 1 }, p50Ms: 10, p95Ms: 500, maxMs: 900 });
+    expect(summary.operations.tts).toEqual({
+      count: 20,
+      ok: 18,
+      failures: { '503 error': 1, ECONNREFUSED: 1 },
+      p50Ms: 10,
+      p95Ms: 500,
+      maxMs: 900,
+    });
     expect(summary.operations.token).toMatchObject({ count: 1, ok: 0, failures: { '503 temporarily_unavailable': 1 } });
     expect(summary.operations['tts-stream']).toBeUndefined();
   });
@@ -69,7 +96,14 @@ describe('the traffic mix’s bookkeeping', () => {
           { a: 1, c: 2, 'lost-answer': 1, stranger: 1 },
         ),
         // Never live again after its reconnection: nothing is owed to it.
-        subscriber(1, [{ connectedAt: 1, liveAt: 10, endedAt: 20, gateway: 'g1' }, { connectedAt: 30, gateway: 'g2' }], {}),
+        subscriber(
+          1,
+          [
+            { connectedAt: 1, liveAt: 10, endedAt: 20, gateway: 'g1' },
+            { connectedAt: 30, gateway: 'g2' },
+          ],
+          {},
+        ),
       ],
       generations: [],
     };

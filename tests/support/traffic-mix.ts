@@ -39,10 +39,19 @@ import { eventually } from './eventually';
  * them into what was owed and not delivered, or delivered twice.
  */
 
-export type Operation = 'tts' | 'tts-stream' | 'tts-websocket' | 'create-post' | 'create-comment' | 'token' | 'introspect';
+export type Operation =
+  'tts' | 'tts-stream' | 'tts-websocket' | 'create-post' | 'create-comment' | 'token' | 'introspect';
 export type Interface = 'speech' | 'graphql' | 'oauth';
 
-export const OPERATIONS: readonly Operation[] = ['tts', 'tts-stream', 'tts-websocket', 'create-post', 'create-comment', 'token', 'introspect'];
+export const OPERATIONS: readonly Operation[] = [
+  'tts',
+  'tts-stream',
+  'tts-websocket',
+  'create-post',
+  'create-comment',
+  'token',
+  'introspect',
+];
 
 export const INTERFACE_OF: Record<Operation, Interface> = {
   tts: 'speech',
@@ -54,7 +63,15 @@ export const INTERFACE_OF: Record<Operation, Interface> = {
   introspect: 'oauth',
 };
 
-export const DEFAULT_WEIGHTS: Record<Operation, number> = { tts: 2, 'tts-stream': 2, 'tts-websocket': 1, 'create-post': 3, 'create-comment': 1, token: 2, introspect: 2 };
+export const DEFAULT_WEIGHTS: Record<Operation, number> = {
+  tts: 2,
+  'tts-stream': 2,
+  'tts-websocket': 1,
+  'create-post': 3,
+  'create-comment': 1,
+  token: 2,
+  introspect: 2,
+};
 
 /** How a request ended, in its interface's terms. */
 export interface Outcome {
@@ -180,7 +197,9 @@ export interface TrafficMix {
 
 /** Smooth weighted round-robin (as nginx balances upstreams): a deterministic sequence in the weights' proportions. */
 export function weightedSequence(weights: Partial<Record<Operation, number>>): () => Operation {
-  const entries = OPERATIONS.flatMap((op) => ((weights[op] ?? 0) > 0 ? [{ op, weight: weights[op]!, current: 0 }] : []));
+  const entries = OPERATIONS.flatMap((op) =>
+    (weights[op] ?? 0) > 0 ? [{ op, weight: weights[op]!, current: 0 }] : [],
+  );
   if (entries.length === 0) throw new Error('the traffic mix needs at least one operation with a weight above 0');
   const total = entries.reduce((sum, e) => sum + e.weight, 0);
   return () => {
@@ -274,7 +293,8 @@ function codeOfBody(body: unknown): string | undefined {
 
 function transportFailure(err: unknown): Outcome {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return { ok: false, code: 'client-timeout', message: e.message };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return { ok: false, code: 'client-timeout', message: e.message };
   return { ok: false, code: e.cause?.code ?? e.code ?? e.name ?? 'error', message: e.cause?.message ?? e.message };
 }
 
@@ -322,22 +342,40 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   const contentToken = (): string => options.contentTokens[tokenTurn++ % options.contentTokens.length]!;
   const marker = (): string => `${runId}-${++counter}`;
 
-  async function timed(operation: Operation, send: (gateway: string, signal: AbortSignal) => Promise<Outcome>): Promise<RequestRecord> {
+  async function timed(
+    operation: Operation,
+    send: (gateway: string, signal: AbortSignal) => Promise<Outcome>,
+  ): Promise<RequestRecord> {
     const gateway = pickGateway();
     const start = Date.now();
     let outcome: Outcome;
     try {
-      outcome = gateway === undefined ? { ok: false, code: 'no-gateway' } : await send(gateway, AbortSignal.timeout(timeoutMs));
+      outcome =
+        gateway === undefined ? { ok: false, code: 'no-gateway' } : await send(gateway, AbortSignal.timeout(timeoutMs));
     } catch (err) {
       outcome = transportFailure(err);
     }
-    const record: RequestRecord = { interface: INTERFACE_OF[operation], operation, gateway: gateway ?? '', start, latencyMs: Date.now() - start, outcome };
+    const record: RequestRecord = {
+      interface: INTERFACE_OF[operation],
+      operation,
+      gateway: gateway ?? '',
+      start,
+      latencyMs: Date.now() - start,
+      outcome,
+    };
     records.push(record);
     return record;
   }
 
   async function ttsOverHttp(operation: 'tts' | 'tts-stream', gateway: string, signal: AbortSignal): Promise<Outcome> {
-    const generation: GenerationLedger = { operation, gateway, characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
+    const generation: GenerationLedger = {
+      operation,
+      gateway,
+      characters: [...text].length,
+      audioBytes: 0,
+      complete: false,
+      startedAt: Date.now(),
+    };
     ledgers.generations.push(generation);
     try {
       return await readGeneration(operation, gateway, signal, generation);
@@ -346,13 +384,21 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     }
   }
 
-  async function readGeneration(operation: 'tts' | 'tts-stream', gateway: string, signal: AbortSignal, generation: GenerationLedger): Promise<Outcome> {
-    const res = await fetch(`${gateway}/v1/text-to-speech/${voiceId}${operation === 'tts-stream' ? '/stream' : ''}?output_format=mp3_22050_32`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'xi-api-key': options.apiKey },
-      body: JSON.stringify({ text }),
-      signal,
-    });
+  async function readGeneration(
+    operation: 'tts' | 'tts-stream',
+    gateway: string,
+    signal: AbortSignal,
+    generation: GenerationLedger,
+  ): Promise<Outcome> {
+    const res = await fetch(
+      `${gateway}/v1/text-to-speech/${voiceId}${operation === 'tts-stream' ? '/stream' : ''}?output_format=mp3_22050_32`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'xi-api-key': options.apiKey },
+        body: JSON.stringify({ text }),
+        signal,
+      },
+    );
     generation.historyItemId = res.headers.get('history-item-id') ?? undefined;
     if (res.status !== 200) {
       const body = await readBody(res);
@@ -365,7 +411,14 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
   }
 
   function ttsOverWebSocket(gateway: string, signal: AbortSignal): Promise<Outcome> {
-    const generation: GenerationLedger = { operation: 'tts-websocket', gateway, characters: [...text].length, audioBytes: 0, complete: false, startedAt: Date.now() };
+    const generation: GenerationLedger = {
+      operation: 'tts-websocket',
+      gateway,
+      characters: [...text].length,
+      audioBytes: 0,
+      complete: false,
+      startedAt: Date.now(),
+    };
     ledgers.generations.push(generation);
     return new Promise<Outcome>((resolve) => {
       const url = `${gateway.replace(/^http/, 'ws')}/v1/text-to-speech/${voiceId}/stream-input?output_format=mp3_22050_32`;
@@ -388,7 +441,11 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
           generation.audioBytes += data.length;
           return;
         }
-        const message = JSON.parse(data.toString()) as { isFinal?: boolean | null; audio?: string; detail?: { status?: string; message?: string } };
+        const message = JSON.parse(data.toString()) as {
+          isFinal?: boolean | null;
+          audio?: string;
+          detail?: { status?: string; message?: string };
+        };
         if (message.audio) generation.audioBytes += Buffer.from(message.audio, 'base64').length;
         if (message.isFinal === true) final = true;
         if (message.detail) error = message.detail.status ?? 'error';
@@ -406,21 +463,39 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
         signal.removeEventListener('abort', onAbort);
         generation.complete = final && code === 1000 && generation.audioBytes > 0;
         if (transport) resolve(transport);
-        else resolve(generation.complete ? { ok: true, status: code } : { ok: false, status: code, code: error ?? 'incomplete' });
+        else
+          resolve(
+            generation.complete ? { ok: true, status: code } : { ok: false, status: code, code: error ?? 'incomplete' },
+          );
       });
     });
   }
 
-  async function graphql(gateway: string, signal: AbortSignal, query: string, variables: Record<string, unknown>): Promise<{ outcome: Outcome; data?: Record<string, { id?: string; post?: { id?: string } } | undefined> }> {
+  async function graphql(
+    gateway: string,
+    signal: AbortSignal,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ outcome: Outcome; data?: Record<string, { id?: string; post?: { id?: string } } | undefined> }> {
     const res = await fetch(`${gateway}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${contentToken()}` },
       body: JSON.stringify({ query, variables }),
       signal,
     });
-    const body = (await readBody(res)) as { data?: Record<string, { id?: string; post?: { id?: string } } | undefined> | null; errors?: unknown[] };
+    const body = (await readBody(res)) as {
+      data?: Record<string, { id?: string; post?: { id?: string } } | undefined> | null;
+      errors?: unknown[];
+    };
     if (res.status === 200 && body.data && !body.errors) return { outcome: { ok: true, status: 200 }, data: body.data };
-    return { outcome: { ok: false, status: res.status, code: codeOfBody(body) ?? 'no-data', message: JSON.stringify(body).slice(0, 200) } };
+    return {
+      outcome: {
+        ok: false,
+        status: res.status,
+        code: codeOfBody(body) ?? 'no-data',
+        message: JSON.stringify(body).slice(0, 200),
+      },
+    };
   }
 
   async function write(kind: 'post' | 'comment', gateway: string, signal: AbortSignal): Promise<Outcome> {
@@ -428,11 +503,21 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     ledgers.writes.push(attempt);
     const { outcome, data } =
       kind === 'post'
-        ? await graphql(gateway, signal, 'mutation($i: CreatePostInput!) { createPost(input: $i) { success post { id } } }', {
-            i: { title: attempt.marker, content: `${attempt.marker} body`, status: 'PUBLISHED' },
-          })
-        : await graphql(gateway, signal, 'mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }', { i: { content: attempt.marker, postId: threadPostId } });
-    const id = kind === 'post' ? (data?.createPost as { post?: { id?: string } } | undefined)?.post?.id : data?.createComment?.id;
+        ? await graphql(
+            gateway,
+            signal,
+            'mutation($i: CreatePostInput!) { createPost(input: $i) { success post { id } } }',
+            {
+              i: { title: attempt.marker, content: `${attempt.marker} body`, status: 'PUBLISHED' },
+            },
+          )
+        : await graphql(gateway, signal, 'mutation($i: CreateCommentInput!) { createComment(input: $i) { id } }', {
+            i: { content: attempt.marker, postId: threadPostId },
+          });
+    const id =
+      kind === 'post'
+        ? (data?.createPost as { post?: { id?: string } } | undefined)?.post?.id
+        : data?.createComment?.id;
     if (outcome.ok && id) {
       attempt.committed = true;
       attempt.id = id;
@@ -441,7 +526,11 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     return outcome.ok ? { ok: false, status: outcome.status, code: 'no-data' } : outcome;
   }
 
-  async function discovered(oauth: typeof OAuth, gateway: string, signal: AbortSignal): Promise<OAuth.AuthorizationServer> {
+  async function discovered(
+    oauth: typeof OAuth,
+    gateway: string,
+    signal: AbortSignal,
+  ): Promise<OAuth.AuthorizationServer> {
     if (!metadata) {
       const issuer = new URL(options.issuer);
       const res = await oauth.discoveryRequest(issuer, { [oauth.allowInsecureRequests]: true, signal });
@@ -449,10 +538,18 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     }
     // The issuer's endpoints, reached through the chosen replica (what a load balancer in front of PUBLIC_URL does).
     const through = (url: string | undefined) => (url ? url.replace(options.issuer, gateway) : undefined);
-    return { ...metadata, token_endpoint: through(metadata.token_endpoint), introspection_endpoint: through(metadata.introspection_endpoint) };
+    return {
+      ...metadata,
+      token_endpoint: through(metadata.token_endpoint),
+      introspection_endpoint: through(metadata.introspection_endpoint),
+    };
   }
 
-  async function oauthRequest(operation: 'token' | 'introspect', gateway: string, signal: AbortSignal): Promise<Outcome> {
+  async function oauthRequest(
+    operation: 'token' | 'introspect',
+    gateway: string,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
     oauth ??= await import('oauth4webapi');
     const as = await discovered(oauth, gateway, signal);
     const clientAuth = oauth.ClientSecretBasic(options.oauthClient.clientSecret);
@@ -468,12 +565,18 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
       const answer = await oauth.processIntrospectionResponse(as, oauthClient, res);
       return answer.active ? { ok: true, status: 200 } : { ok: false, status: 200, code: 'inactive' };
     } catch (err) {
-      if (err instanceof oauth.ResponseBodyError) return { ok: false, status: err.status, code: err.error, message: err.error_description };
+      if (err instanceof oauth.ResponseBodyError)
+        return { ok: false, status: err.status, code: err.error, message: err.error_description };
       // oauth4webapi parses error bodies of 4xx answers only; a 5xx (503 temporarily_unavailable) comes as the response itself.
       const answer = (err as { cause?: unknown }).cause;
       if (err instanceof oauth.OperationProcessingError && answer instanceof Response) {
         const body = await readBody(answer);
-        return { ok: false, status: answer.status, code: codeOfBody(body), message: JSON.stringify(body).slice(0, 200) };
+        return {
+          ok: false,
+          status: answer.status,
+          code: codeOfBody(body),
+          message: JSON.stringify(body).slice(0, 200),
+        };
       }
       throw err;
     }
@@ -545,7 +648,10 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
       error: (err: unknown) => ledger.errors.push(err),
       complete: () => undefined,
     });
-    client.subscribe<{ onPostCreated: { title: string } }>({ query: 'subscription { onPostCreated { id title } }' }, sink((d) => d.onPostCreated.title));
+    client.subscribe<{ onPostCreated: { title: string } }>(
+      { query: 'subscription { onPostCreated { id title } }' },
+      sink((d) => d.onPostCreated.title),
+    );
     client.subscribe<{ onCommentAdded: { content: string } }>(
       { query: 'subscription($p: ID!) { onCommentAdded(postId: $p) { id content } }', variables: { p: threadPostId } },
       sink((d) => d.onCommentAdded.content),
@@ -568,11 +674,15 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
       const res = await fetch(`${gateway}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${options.contentTokens[0]}` },
-        body: JSON.stringify({ query: 'mutation($i: CreatePostInput!) { createPost(input: $i) { post { id } } }', variables: { i: { title: thread.marker, content: 'comments of the mix', status: 'PUBLISHED' } } }),
+        body: JSON.stringify({
+          query: 'mutation($i: CreatePostInput!) { createPost(input: $i) { post { id } } }',
+          variables: { i: { title: thread.marker, content: 'comments of the mix', status: 'PUBLISHED' } },
+        }),
       });
       const body = (await readBody(res)) as { data?: { createPost?: { post?: { id?: string } } } };
       threadPostId = body.data?.createPost?.post?.id;
-      if (!threadPostId) throw new Error(`the traffic mix could not create its thread post: ${res.status} ${JSON.stringify(body)}`);
+      if (!threadPostId)
+        throw new Error(`the traffic mix could not create its thread post: ${res.status} ${JSON.stringify(body)}`);
       thread.committed = true;
       thread.id = threadPostId;
       for (let i = 0; i < (options.subscribers ?? 2); i += 1) subscribe(i);
@@ -601,6 +711,10 @@ export function createTrafficMix(options: TrafficMixOptions): TrafficMix {
     records: () => [...records],
     summary: () => summarize(records, skipped, inFlight.size),
     ledgers: () => ledgers,
-    subscribersLive: () => ledgers.subscribers.length > 0 && ledgers.subscribers.every((s) => s.sessions.at(-1)?.endedAt === undefined && s.sessions.at(-1)?.liveAt !== undefined),
+    subscribersLive: () =>
+      ledgers.subscribers.length > 0 &&
+      ledgers.subscribers.every(
+        (s) => s.sessions.at(-1)?.endedAt === undefined && s.sessions.at(-1)?.liveAt !== undefined,
+      ),
   };
 }

@@ -26,7 +26,10 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
         ? {
             sub: account,
             roles: ['USER'],
-            scope: typeof req.headers['x-test-scope'] === 'string' ? req.headers['x-test-scope'] : 'speech:read speech:write',
+            scope:
+              typeof req.headers['x-test-scope'] === 'string'
+                ? req.headers['x-test-scope']
+                : 'speech:read speech:write',
             method: 'api_key',
             ...(typeof req.headers['x-test-plan'] === 'string' ? { plan: req.headers['x-test-plan'] } : {}),
           }
@@ -37,8 +40,14 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
   const v1 = express.Router();
   // The gateway's defaults: one analysis thread, two uploads waiting, one upload per account at once; the
   // thread stores accepted samples in the store's database.
-  const analysis = createAnalysisPool({ threads: 1, maxQueued: 2, sampleStore: { mongoUrl: stackEnv().MONGO_URL, dbName: store.connection.name } });
-  v1.use(voicesRoutes({ store, logger, publicUrl: 'http://platform.test', analysis, admission: createCloneAdmission(1) }));
+  const analysis = createAnalysisPool({
+    threads: 1,
+    maxQueued: 2,
+    sampleStore: { mongoUrl: stackEnv().MONGO_URL, dbName: store.connection.name },
+  });
+  v1.use(
+    voicesRoutes({ store, logger, publicUrl: 'http://platform.test', analysis, admission: createCloneAdmission(1) }),
+  );
   v1.use(historyRoutes({ store, logger }));
   v1.use(userRoutes({ store, logger }));
   app.use('/v1', v1);
@@ -61,9 +70,13 @@ export function as(account: string, extra: Record<string, string> = {}): Record<
   return { 'x-test-account': account, ...extra };
 }
 
-export function uploadForm(fields: Record<string, string>, files: { name: string; bytes: Buffer; type?: string }[]): FormData {
+export function uploadForm(
+  fields: Record<string, string>,
+  files: { name: string; bytes: Buffer; type?: string }[],
+): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append('files', new Blob([new Uint8Array(f.bytes)], { type: f.type ?? 'audio/wav' }), f.name);
+  for (const f of files)
+    form.append('files', new Blob([new Uint8Array(f.bytes)], { type: f.type ?? 'audio/wav' }), f.name);
   return form;
 }

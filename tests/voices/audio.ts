@@ -23,19 +23,31 @@ export function wavFromPcm(pcm: Int16Array, sampleRate: number): Buffer {
 /** Silence (or a quiet tone) of the given length, as WAV. */
 export function toneWav(seconds: number, hz = 0, sampleRate = 16_000): Buffer {
   const pcm = new Int16Array(Math.round(seconds * sampleRate));
-  if (hz > 0) for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / sampleRate));
+  if (hz > 0)
+    for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / sampleRate));
   return wavFromPcm(pcm, sampleRate);
 }
 
 /** Speech recorded with eSpeak NG itself (the reference recordings of the cloning tests). */
 export function espeakWav(text: string, voice: string, pitch: number): Buffer {
-  return execFileSync('espeak-ng', ['-v', voice, '-p', String(pitch), '--stdout', text], { maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('espeak-ng', ['-v', voice, '-p', String(pitch), '--stdout', text], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** Converts WAV to another container with ffmpeg (MP3, Ogg/Opus, FLAC). */
 export function convert(wav: Buffer, format: 'mp3' | 'ogg' | 'flac'): Buffer {
-  const codec = format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '64k'] : format === 'ogg' ? ['-c:a', 'libopus', '-b:a', '32k'] : ['-c:a', 'flac'];
-  return execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-f', 'wav', '-i', 'pipe:0', ...codec, '-f', format, 'pipe:1'], { input: wav, maxBuffer: 64 * 1024 * 1024 });
+  const codec =
+    format === 'mp3'
+      ? ['-c:a', 'libmp3lame', '-b:a', '64k']
+      : format === 'ogg'
+        ? ['-c:a', 'libopus', '-b:a', '32k']
+        : ['-c:a', 'flac'];
+  return execFileSync(
+    'ffmpeg',
+    ['-v', 'error', '-nostdin', '-f', 'wav', '-i', 'pipe:0', ...codec, '-f', format, 'pipe:1'],
+    { input: wav, maxBuffer: 64 * 1024 * 1024 },
+  );
 }
 
 export const REFERENCE_TEXT =

@@ -1,5 +1,11 @@
 import { createLogger } from '@platform/logger';
-import { DEFAULT_VOICE_SETTINGS, modelCatalogue, renderParams, synthesizePcm, ENGINE_SAMPLE_RATE } from '@platform/speech-engine';
+import {
+  DEFAULT_VOICE_SETTINGS,
+  modelCatalogue,
+  renderParams,
+  synthesizePcm,
+  ENGINE_SAMPLE_RATE,
+} from '@platform/speech-engine';
 import { createStoreHooks, type SpeechStore } from '@platform/speech-store';
 import { analyseVoice, decodeAudio, NEUTRAL_PARAMS } from '../../apps/gateway/src/voice-analysis';
 import type { Identity } from '@platform/identity';
@@ -24,7 +30,12 @@ async function medianF0(wav: Buffer): Promise<number> {
   return analyseVoice([decoded.samples]).f0MedianHz;
 }
 
-const CLONER: Identity & { sub: string } = { sub: 'cloner', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key' };
+const CLONER: Identity & { sub: string } = {
+  sub: 'cloner',
+  roles: ['USER'],
+  scope: 'speech:read speech:write',
+  method: 'api_key',
+};
 
 /**
  * What the pipeline does with a request for a voice, minus the queue: the gateway resolves the
@@ -34,14 +45,29 @@ const CLONER: Identity & { sub: string } = { sub: 'cloner', roles: ['USER'], sco
  */
 async function speakF0(voiceId: string, voiceSettings?: Record<string, number>): Promise<number> {
   const runner = { newJobId: () => 'job_cloning_quality' } as unknown as JobRunner;
-  const request = parseTtsRequest({ text: SENTENCE, ...(voiceSettings ? { voice_settings: voiceSettings } : {}) }, {}, 5000, modelCatalogue({ neural: false }));
-  const job = await prepareJob({ hooks: createStoreHooks(store), runner, logger: createLogger('cloning-test', 'silent') }, CLONER, voiceId, request, 'convert');
+  const request = parseTtsRequest(
+    { text: SENTENCE, ...(voiceSettings ? { voice_settings: voiceSettings } : {}) },
+    {},
+    5000,
+    modelCatalogue({ neural: false }),
+  );
+  const job = await prepareJob(
+    { hooks: createStoreHooks(store), runner, logger: createLogger('cloning-test', 'silent') },
+    CLONER,
+    voiceId,
+    request,
+    'convert',
+  );
   const pcm = await synthesizePcm(SENTENCE, jobRenderParams(job.input));
   return medianF0(wavFromPcm(pcm, ENGINE_SAMPLE_RATE));
 }
 
 async function cloneVoice(name: string, wav: Buffer): Promise<string> {
-  const res = await fetch(`${api.url}/voices/add`, { method: 'POST', headers: as(CLONER.sub), body: uploadForm({ name }, [{ name: `${name}.wav`, bytes: wav }]) });
+  const res = await fetch(`${api.url}/voices/add`, {
+    method: 'POST',
+    headers: as(CLONER.sub),
+    body: uploadForm({ name }, [{ name: `${name}.wav`, bytes: wav }]),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { voice_id: string }).voice_id;
 }
@@ -76,7 +102,10 @@ it('clones a low male and a high female voice so that each clone keeps its own p
     cloneF0[which] = await speakF0(clones[which]!);
   }
 
-  for (const [own, other] of [['low', 'high'], ['high', 'low']] as const) {
+  for (const [own, other] of [
+    ['low', 'high'],
+    ['high', 'low'],
+  ] as const) {
     expect(Math.abs(cloneF0[own] - refF0[own]) / refF0[own]).toBeLessThan(0.15);
     expect(Math.abs(cloneF0[own] - refF0[own])).toBeLessThan(Math.abs(cloneF0[own] - refF0[other]));
   }

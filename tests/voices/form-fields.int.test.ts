@@ -16,7 +16,9 @@ const speech = espeakWav(REFERENCE_TEXT, 'en+m3', 30);
 const sample = [{ name: 'speech.wav', bytes: speech }];
 
 beforeAll(async () => {
-  ({ store, close: closeStore } = await testStore({ plans: { ...DEFAULT_PLANS, free: { ...DEFAULT_PLANS.free, voice_limit: 10, max_voice_add_edits: 10 } } }));
+  ({ store, close: closeStore } = await testStore({
+    plans: { ...DEFAULT_PLANS, free: { ...DEFAULT_PLANS.free, voice_limit: 10, max_voice_add_edits: 10 } },
+  }));
   api = await startApi(store);
 });
 afterAll(async () => {
@@ -30,29 +32,49 @@ async function post(path: string, fields: Record<string, string>, files: typeof 
 }
 
 async function voice(voiceId: string) {
-  return (await (await fetch(`${api.url}/voices/${voiceId}`, { headers: as('sdk') })).json()) as { name: string; description: string | null; labels: Record<string, string> };
+  return (await (await fetch(`${api.url}/voices/${voiceId}`, { headers: as('sdk') })).json()) as {
+    name: string;
+    description: string | null;
+    labels: Record<string, string>;
+  };
 }
 
 describe('voice form fields as the SDKs send them', () => {
   let voiceId: string;
 
   it('add: labels, description and remove_background_noise given as JSON null mean not given', async () => {
-    const added = await post('/voices/add', { name: 'Python style', labels: 'null', description: 'null', remove_background_noise: 'null' }, sample);
+    const added = await post(
+      '/voices/add',
+      { name: 'Python style', labels: 'null', description: 'null', remove_background_noise: 'null' },
+      sample,
+    );
     expect(added.status).toBe(200);
     voiceId = added.body.voice_id as string;
     expect(await voice(voiceId)).toMatchObject({ name: 'Python style', description: null, labels: {} });
   });
 
   it('add: the same fields empty (Python None) mean not given; remove_background_noise true is accepted', async () => {
-    const added = await post('/voices/add', { name: 'Empty fields', labels: '', description: '', remove_background_noise: '' }, sample);
+    const added = await post(
+      '/voices/add',
+      { name: 'Empty fields', labels: '', description: '', remove_background_noise: '' },
+      sample,
+    );
     expect(added.status).toBe(200);
-    expect(await voice(added.body.voice_id as string)).toMatchObject({ name: 'Empty fields', description: null, labels: {} });
+    expect(await voice(added.body.voice_id as string)).toMatchObject({
+      name: 'Empty fields',
+      description: null,
+      labels: {},
+    });
     const noisy = await post('/voices/add', { name: 'Denoise asked', remove_background_noise: 'true' }, sample);
     expect(noisy.status).toBe(200);
   });
 
   it('edit: labels/description/booleans as null leave the voice unchanged; given values change it', async () => {
-    const set = await post(`/voices/${voiceId}/edit`, { name: 'Python style', labels: '{"accent":"british"}', description: 'a description' });
+    const set = await post(`/voices/${voiceId}/edit`, {
+      name: 'Python style',
+      labels: '{"accent":"british"}',
+      description: 'a description',
+    });
     expect(set.status).toBe(200);
     const edited = await post(`/voices/${voiceId}/edit`, {
       name: 'Renamed',
@@ -63,8 +85,16 @@ describe('voice form fields as the SDKs send them', () => {
       replace_samples: 'null',
     });
     expect(edited).toEqual({ status: 200, body: { status: 'ok' } });
-    expect(await voice(voiceId)).toMatchObject({ name: 'Renamed', description: 'a description', labels: { accent: 'british' } });
-    const cleared = await post(`/voices/${voiceId}/edit`, { name: 'Renamed', labels: '{}', remove_background_noise: 'False' });
+    expect(await voice(voiceId)).toMatchObject({
+      name: 'Renamed',
+      description: 'a description',
+      labels: { accent: 'british' },
+    });
+    const cleared = await post(`/voices/${voiceId}/edit`, {
+      name: 'Renamed',
+      labels: '{}',
+      remove_background_noise: 'False',
+    });
     expect(cleared.status).toBe(200);
     expect((await voice(voiceId)).labels).toEqual({});
   });
@@ -79,14 +109,20 @@ describe('voice form fields as the SDKs send them', () => {
   ])('edit: %s %s is a 400 bad_request naming the field, nothing changed', async (field, value, message) => {
     const before = await voice(voiceId);
     const res = await post(`/voices/${voiceId}/edit`, { name: 'Should not apply', [field]: value });
-    expect(res).toEqual({ status: 400, body: { detail: { status: 'bad_request', message: expect.stringMatching(message) } } });
+    expect(res).toEqual({
+      status: 400,
+      body: { detail: { status: 'bad_request', message: expect.stringMatching(message) } },
+    });
     expect(await voice(voiceId)).toEqual(before);
   });
 
   it('add: a malformed optional field is a 400 before anything is stored', async () => {
     const count = await store.models.Voice.countDocuments({ accountId: 'sdk' });
     const res = await post('/voices/add', { name: 'Bad flag', remove_background_noise: 'sometimes' }, sample);
-    expect(res).toEqual({ status: 400, body: { detail: { status: 'bad_request', message: expect.stringMatching(/remove_background_noise/) } } });
+    expect(res).toEqual({
+      status: 400,
+      body: { detail: { status: 'bad_request', message: expect.stringMatching(/remove_background_noise/) } },
+    });
     expect(await store.models.Voice.countDocuments({ accountId: 'sdk' })).toBe(count);
   });
 });

@@ -19,6 +19,8 @@ export async function authModels(conn: Connection) {
     logoutDeliveries: logoutDeliveryModel(conn),
   };
   // Dynamic registration's collections (registration/), reached through the connection: indexes built here too.
-  await Promise.all([...Object.values(models), initialAccessTokenModel(conn), registrationModel(conn)].map((m) => m.init()));
+  await Promise.all(
+    [...Object.values(models), initialAccessTokenModel(conn), registrationModel(conn)].map((m) => m.init()),
+  );
   return models;
 }

@@ -124,7 +124,12 @@ export const authConfigShape = {
   INTROSPECTION_RESOURCE_SERVERS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((id) => id.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

@@ -29,10 +29,16 @@ async function main(): Promise<void> {
   setClientCacheLifetime(config.CLIENT_CACHE_SECONDS * 1000);
   const clientChanges = await connectRedis(config.REDIS_URL);
   await listenForClientChanges(clientChanges, logger);
-  const keys = signingKeys(mongo, config.INTERNAL_SECRET, { rotateAfterSeconds: config.KEY_ROTATION_SECONDS, cacheSeconds: config.KEY_CACHE_SECONDS, activationDelaySeconds: config.KEY_ACTIVATION_DELAY });
+  const keys = signingKeys(mongo, config.INTERNAL_SECRET, {
+    rotateAfterSeconds: config.KEY_ROTATION_SECONDS,
+    cacheSeconds: config.KEY_CACHE_SECONDS,
+    activationDelaySeconds: config.KEY_ACTIVATION_DELAY,
+  });
   await keys.current(); // creates the first key at first boot, before the app says it is ready
-  if (config.PLAYGROUND_CLIENT_ID) await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
-  if (config.QUEUE_DASHBOARD_CLIENT_ID) await registerQueueDashboardClient(models.clients, config.QUEUE_DASHBOARD_CLIENT_ID, config.PUBLIC_URL);
+  if (config.PLAYGROUND_CLIENT_ID)
+    await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
+  if (config.QUEUE_DASHBOARD_CLIENT_ID)
+    await registerQueueDashboardClient(models.clients, config.QUEUE_DASHBOARD_CLIENT_ID, config.PUBLIC_URL);
   const deps = { config, logger, redis, keys, ...models };
   // Back-channel logouts queued before this boot (or by another replica, or the admin CLI) are delivered from here too.
   const logoutDelivery = startLogoutDelivery(deps);

@@ -13,11 +13,16 @@ describe('account input: plans, roles and statuses are closed sets', () => {
     expect(newAccountInput.safeParse({ ...account, roles: [...ROLES] }).success).toBe(true);
   });
 
-  it.each(['constructor', '__proto__', 'toString', 'platinum', 'Free', ''])('refuses the plan %j on every schema that writes one', (plan) => {
-    expect(fieldsOf(newAccountInput.safeParse({ ...account, plan }))).toEqual({ plan: expect.stringContaining('must be one of free, starter') });
-    expect(accountPatchInput.safeParse({ plan }).success).toBe(false);
-    expect(adminAccountPatch.safeParse({ plan }).success).toBe(false);
-  });
+  it.each(['constructor', '__proto__', 'toString', 'platinum', 'Free', ''])(
+    'refuses the plan %j on every schema that writes one',
+    (plan) => {
+      expect(fieldsOf(newAccountInput.safeParse({ ...account, plan }))).toEqual({
+        plan: expect.stringContaining('must be one of free, starter'),
+      });
+      expect(accountPatchInput.safeParse({ plan }).success).toBe(false);
+      expect(adminAccountPatch.safeParse({ plan }).success).toBe(false);
+    },
+  );
 
   it('refuses roles and statuses outside their lists', () => {
     expect(newAccountInput.safeParse({ ...account, roles: ['constructor'] }).success).toBe(false);
@@ -29,9 +34,17 @@ describe('account input: plans, roles and statuses are closed sets', () => {
 
 describe('account input: the password policy', () => {
   it('refuses a common password, or one equal to the email, its local part or the name, on the password field', () => {
-    expect(fieldsOf(newAccountInput.safeParse({ ...account, password: '12345678' }))).toEqual({ password: PASSWORD_MESSAGES.common });
-    expect(fieldsOf(newAccountInput.safeParse({ ...account, password: 'ADA@example.org' }))).toEqual({ password: PASSWORD_MESSAGES.personal });
-    expect(fieldsOf(newAccountInput.safeParse({ ...account, name: 'Ada Lovelace', password: 'ada lovelace' }))).toEqual({ password: PASSWORD_MESSAGES.personal });
-    expect(fieldsOf(newAccountInput.safeParse({ ...account, email: 'lovelace1815@example.org', password: 'Lovelace1815' }))).toEqual({ password: PASSWORD_MESSAGES.personal });
+    expect(fieldsOf(newAccountInput.safeParse({ ...account, password: '12345678' }))).toEqual({
+      password: PASSWORD_MESSAGES.common,
+    });
+    expect(fieldsOf(newAccountInput.safeParse({ ...account, password: 'ADA@example.org' }))).toEqual({
+      password: PASSWORD_MESSAGES.personal,
+    });
+    expect(fieldsOf(newAccountInput.safeParse({ ...account, name: 'Ada Lovelace', password: 'ada lovelace' }))).toEqual(
+      { password: PASSWORD_MESSAGES.personal },
+    );
+    expect(
+      fieldsOf(newAccountInput.safeParse({ ...account, email: 'lovelace1815@example.org', password: 'Lovelace1815' })),
+    ).toEqual({ password: PASSWORD_MESSAGES.personal });
   });
 });

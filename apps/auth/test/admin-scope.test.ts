@@ -9,7 +9,9 @@ describe('grantableScopes', () => {
   });
 
   it('drops admin, and only admin, for any other account, with roles or without', () => {
-    expect(grantableScopes(asked, { sub: 'acc-2', clientId: 'console', roles: ['USER', 'MODERATOR'] })).toEqual(['content:read']);
+    expect(grantableScopes(asked, { sub: 'acc-2', clientId: 'console', roles: ['USER', 'MODERATOR'] })).toEqual([
+      'content:read',
+    ]);
     expect(grantableScopes(asked, { sub: 'acc-2', clientId: 'console', roles: [] })).toEqual(['content:read']);
   });
 

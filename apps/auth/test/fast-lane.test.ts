@@ -31,7 +31,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const form = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  fetch(`${url}${path}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
 
 describe('fastLane', () => {
   it('reads the form and answers no-store JSON, echoing the request id', async () => {

@@ -5,7 +5,13 @@ import { accountLimitKey, admitLogin, loginSucceeded, type LoginLimits } from '.
 // The lock arithmetic against a real Redis (its clock): each attempt over the budget doubles the lock,
 // up to the cap. Short locks (200 ms first, 1.6 s cap) so the test can wait each one out.
 
-const limits: LoginLimits = { accountMaxFailures: 3, addressMaxFailures: 1000, firstLockMs: 200, maxLockMs: 1600, failureWindowSeconds: 60 };
+const limits: LoginLimits = {
+  accountMaxFailures: 3,
+  addressMaxFailures: 1000,
+  firstLockMs: 200,
+  maxLockMs: 1600,
+  failureWindowSeconds: 60,
+};
 let redis: Redis;
 const db = uniqueName('login-limits');
 

@@ -17,7 +17,10 @@ const schemas = document.components.schemas;
 
 /** zod-to-json-schema's output, as the document holds it (JSON Schema 2019-09 keywords all valid in 2020-12). */
 function converted(schema: Parameters<typeof zodToJsonSchema>[0]): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = zodToJsonSchema(schema, { target: 'jsonSchema2019-09', $refStrategy: 'none' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = zodToJsonSchema(schema, {
+    target: 'jsonSchema2019-09',
+    $refStrategy: 'none',
+  }) as Record<string, unknown>;
   return rest;
 }
 
@@ -41,12 +44,30 @@ describe('the auth API document and the code', () => {
   it('lists every OAuth error code the server answers with', () => {
     const codes = (schemas.OAuthError!.properties as { error: { enum: string[] } }).error.enum;
     const every: Record<OAuthErrorCode, true> = {
-      invalid_request: true, invalid_client: true, invalid_grant: true, unauthorized_client: true, unsupported_grant_type: true,
-      invalid_scope: true, invalid_target: true, access_denied: true, unsupported_response_type: true, server_error: true,
-      temporarily_unavailable: true, unsupported_token_type: true, authorization_pending: true, slow_down: true, expired_token: true,
-      invalid_token: true, insufficient_scope: true, invalid_dpop_proof: true, use_dpop_nonce: true,
-      invalid_request_object: true, invalid_request_uri: true,
-      invalid_redirect_uri: true, invalid_client_metadata: true, invalid_software_statement: true,
+      invalid_request: true,
+      invalid_client: true,
+      invalid_grant: true,
+      unauthorized_client: true,
+      unsupported_grant_type: true,
+      invalid_scope: true,
+      invalid_target: true,
+      access_denied: true,
+      unsupported_response_type: true,
+      server_error: true,
+      temporarily_unavailable: true,
+      unsupported_token_type: true,
+      authorization_pending: true,
+      slow_down: true,
+      expired_token: true,
+      invalid_token: true,
+      insufficient_scope: true,
+      invalid_dpop_proof: true,
+      use_dpop_nonce: true,
+      invalid_request_object: true,
+      invalid_request_uri: true,
+      invalid_redirect_uri: true,
+      invalid_client_metadata: true,
+      invalid_software_statement: true,
     };
     expect(codes).toEqual(expect.arrayContaining(Object.keys(every)));
   });

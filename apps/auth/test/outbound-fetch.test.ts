@@ -37,11 +37,28 @@ afterAll(async () => {
 });
 
 describe('isPrivateAddress', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '::ffff:a00:1', '::ffff:7f00:1', '224.0.0.1', 'not-an-ip'])(
-    '%s is private',
-    (address) => expect(isPrivateAddress(address)).toBe(true),
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:10.0.0.1',
+    '::ffff:127.0.0.1',
+    '::ffff:a00:1',
+    '::ffff:7f00:1',
+    '224.0.0.1',
+    'not-an-ip',
+  ])('%s is private', (address) => expect(isPrivateAddress(address)).toBe(true));
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) =>
+    expect(isPrivateAddress(address)).toBe(false),
   );
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => expect(isPrivateAddress(address)).toBe(false));
 });
 
 describe('fetchJsonWithin', () => {
@@ -49,7 +66,9 @@ describe('fetchJsonWithin', () => {
     await expect(fetchJsonWithin(`${base}/keys`, strict)).rejects.toThrow('only https');
     await expect(fetchJsonWithin('https://127.0.0.1:1/keys', strict)).rejects.toThrow('not fetched from');
     await expect(fetchJsonWithin('https://[::1]:1/keys', strict)).rejects.toThrow('not fetched from');
-    await expect(fetchJsonWithin('https://[::ffff:169.254.169.254]:1/keys', strict)).rejects.toThrow('not fetched from');
+    await expect(fetchJsonWithin('https://[::ffff:169.254.169.254]:1/keys', strict)).rejects.toThrow(
+      'not fetched from',
+    );
     await expect(fetchJsonWithin('https://localhost:1/keys', strict)).rejects.toThrow('resolves to an address');
     await expect(fetchJsonWithin(`${base}/keys`, dev)).resolves.toEqual({ keys: [] });
   });

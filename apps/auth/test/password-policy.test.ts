@@ -4,7 +4,10 @@ import { PASSWORD_MESSAGES, passwordProblem } from '../src/accounts/password-pol
 
 describe('password policy (ASVS 2.1.7): not a common password, not the email or name', () => {
   it('ships tens of thousands of common passwords, one per line, lower-cased', () => {
-    const lines = fs.readFileSync(path.join(__dirname, '..', 'data', 'common-passwords.txt'), 'utf8').split('\n').filter(Boolean);
+    const lines = fs
+      .readFileSync(path.join(__dirname, '..', 'data', 'common-passwords.txt'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     expect(lines.length).toBeGreaterThan(40_000);
     expect(lines.slice(0, 3)).toEqual(['123456', 'password', '12345678']);
     expect(lines.every((line) => line === line.toLowerCase())).toBe(true);
@@ -18,7 +21,12 @@ describe('password policy (ASVS 2.1.7): not a common password, not the email or 
 
   it('refuses the email, its local part or the name, ignoring case and surrounding blanks', () => {
     const owner = { email: 'Margaret.Hamilton@Example.org', name: 'Margaret Hamilton 1936' };
-    for (const password of ['margaret.hamilton@example.org', 'MARGARET.HAMILTON', 'margaret hamilton 1936', ' Margaret.Hamilton ']) {
+    for (const password of [
+      'margaret.hamilton@example.org',
+      'MARGARET.HAMILTON',
+      'margaret hamilton 1936',
+      ' Margaret.Hamilton ',
+    ]) {
       expect(passwordProblem(password, owner)).toBe(PASSWORD_MESSAGES.personal);
     }
   });

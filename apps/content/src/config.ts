@@ -12,7 +12,11 @@ export const contentConfigShape = {
   /** Prefix of every Redis key content writes (caches, rate limits), so deployments and tests can share a server. */
   REDIS_PREFIX: z.string().max(100).default('content:'),
   KAFKA_BROKERS: env.kafkaBrokers,
-  KAFKA_TOPIC_PREFIX: z.string().max(100).regex(/^[A-Za-z0-9._-]*$/).default(''),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .max(100)
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .default(''),
   INTERNAL_SECRET: env.internalSecret,
   AUTH_URL: env.httpUrl.default('http://127.0.0.1:8081'),
   /** Relay poll interval when idle; commits and the outbox change stream wake it sooner. */
@@ -28,7 +32,10 @@ export const contentConfigShape = {
   GRAPHQL_MAX_COST: env.positiveInt(5_000),
   USER_MEMO_ENTRIES: env.positiveInt(10_000),
   /** GraphQL introspection (`__schema`, `__type`); unset: on, except under NODE_ENV=production (loadContentConfig). */
-  GRAPHQL_INTROSPECTION: z.enum(['true', 'false', '1', '0']).optional().transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
+  GRAPHQL_INTROSPECTION: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
   NODE_ENV: z.string().optional(),
 };
 

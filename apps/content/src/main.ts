@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const deps: ContentDeps = {
     models,
     auth: createAuthClient(config.AUTH_URL, config.INTERNAL_SECRET),
-    invalidate: (type) => cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
+    invalidate: (type) =>
+      cache.invalidate(type).catch((err: unknown) => logger.warn({ err: String(err) }, 'cache invalidation failed')),
     // A write committed here is published at once, not at the next poll.
     outboxCommitted: () => relay.wake(),
     outboxOrigin,
@@ -53,7 +54,16 @@ async function main(): Promise<void> {
       maxEntries: config.USER_MEMO_ENTRIES,
     }),
   };
-  const graphql = await graphqlMount({ deps, redis, cache, redisPrefix: config.REDIS_PREFIX, logger, cursors: createCursorCodec(config.INTERNAL_SECRET), maxCost: config.GRAPHQL_MAX_COST, introspection: config.GRAPHQL_INTROSPECTION });
+  const graphql = await graphqlMount({
+    deps,
+    redis,
+    cache,
+    redisPrefix: config.REDIS_PREFIX,
+    logger,
+    cursors: createCursorCodec(config.INTERNAL_SECRET),
+    maxCost: config.GRAPHQL_MAX_COST,
+    introspection: config.GRAPHQL_INTROSPECTION,
+  });
   await runService({
     name: 'content',
     ...listenOn(config),

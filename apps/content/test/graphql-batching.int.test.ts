@@ -23,18 +23,30 @@ let seals = 0;
 const prefix = `${uniqueName('batching')}:`;
 
 beforeAll(async () => {
-  connection = mongoose.createConnection(stackEnv().MONGO_URL, { dbName: uniqueName('batching'), monitorCommands: true });
+  connection = mongoose.createConnection(stackEnv().MONGO_URL, {
+    dbName: uniqueName('batching'),
+    monitorCommands: true,
+  });
   await connection.asPromise();
   connection.getClient().on('commandStarted', (event) => {
     commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
-    if (event.commandName === 'find' && event.command.find === 'posts') postFinds.push(event.command.projection as Record<string, unknown> | undefined);
+    if (event.commandName === 'find' && event.command.find === 'posts')
+      postFinds.push(event.command.projection as Record<string, unknown> | undefined);
   });
   redis = new Redis(stackEnv().REDIS_URL);
   models = createModels(connection);
   await syncIndexes(models);
   const now = Date.now();
   await models.users.insertMany(
-    Array.from({ length: 10 }, (_, i) => ({ _id: `u${i}`, name: `User ${i}`, nameLower: `user ${i}`, email: `u${i}@example.org`, createdAt: new Date(now), updatedAtSort: new Date(now), rev: 1 })),
+    Array.from({ length: 10 }, (_, i) => ({
+      _id: `u${i}`,
+      name: `User ${i}`,
+      nameLower: `user ${i}`,
+      email: `u${i}@example.org`,
+      createdAt: new Date(now),
+      updatedAtSort: new Date(now),
+      rev: 1,
+    })),
   );
   await models.posts.insertMany(
     Array.from({ length: 60 }, (_, i) => ({
@@ -53,7 +65,14 @@ beforeAll(async () => {
     })),
   );
   await models.comments.insertMany(
-    Array.from({ length: 120 }, (_, i) => ({ _id: i + 1, content: 'hi', author: `u${i % 10}`, post: (i % 60) + 1, createdAt: new Date(now + i), rev: 1 })),
+    Array.from({ length: 120 }, (_, i) => ({
+      _id: i + 1,
+      content: 'hi',
+      author: `u${i % 10}`,
+      post: (i % 60) + 1,
+      createdAt: new Date(now + i),
+      rev: 1,
+    })),
   );
 }, 60_000);
 
@@ -73,13 +92,19 @@ interface Run {
 }
 
 const cache = () => createVersionedCache(redis, prefix);
-const caller = callerFromIdentity({ sub: 'u0', roles: ['USER'], scope: 'content:read', method: 'internal' }, '127.0.0.1');
+const caller = callerFromIdentity(
+  { sub: 'u0', roles: ['USER'], scope: 'content:read', method: 'internal' },
+  '127.0.0.1',
+);
 
 async function run(query: string, variableValues: Record<string, unknown> = {}): Promise<Run> {
   const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache().invalidate(t) };
   const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
   const codec = createCursorCodec('graphql-batching-test-secret-0123456789');
-  const cursors: CursorCodec = { seal: (plaintext, purpose) => ((seals += 1), codec.seal(plaintext, purpose)), open: (cursor, purpose) => codec.open(cursor, purpose) };
+  const cursors: CursorCodec = {
+    seal: (plaintext, purpose) => ((seals += 1), codec.seal(plaintext, purpose)),
+    open: (cursor, purpose) => codec.open(cursor, purpose),
+  };
   const contextValue: Record<string, unknown> = { caller, deps, loaders: createLoaders(deps), cursors };
   commands.length = 0;
   postFinds.length = 0;
@@ -87,14 +112,23 @@ async function run(query: string, variableValues: Record<string, unknown> = {}):
   const result = await execute({ schema, document: parse(query), variableValues, contextValue });
   expect(result.errors).toBeUndefined();
   const reads = commands.filter((c) => ['find', 'aggregate', 'count'].includes(c.split(' ')[0]!));
-  return { data: result.data as Record<string, unknown>, reads: [...reads].sort(), cacheHits: contextValue.cacheHits as number | undefined };
+  return {
+    data: result.data as Record<string, unknown>,
+    reads: [...reads].sort(),
+    cacheHits: contextValue.cacheHits as number | undefined,
+  };
 }
 
 async function roundTrips(first: number): Promise<number> {
   // A fresh cache version so @cache on `posts` does not answer from Redis.
   await cache().invalidate('Post');
-  const result = await run(`query($n: Int) { posts(first: $n) { totalCount edges { node { title author { name } comments { totalCount } } } } }`, { n: first });
-  const edges = (result.data.posts as { edges: { node: { author: { name: string }; comments: { totalCount: number } } }[] }).edges;
+  const result = await run(
+    `query($n: Int) { posts(first: $n) { totalCount edges { node { title author { name } comments { totalCount } } } } }`,
+    { n: first },
+  );
+  const edges = (
+    result.data.posts as { edges: { node: { author: { name: string }; comments: { totalCount: number } } }[] }
+  ).edges;
   expect(edges).toHaveLength(first);
   expect(edges.every((e) => e.node.author.name.startsWith('User') && e.node.comments.totalCount === 2)).toBe(true);
   return result.reads.length;
@@ -111,7 +145,11 @@ it('a page of 50 posts with authors and comment counts costs a constant number o
 describe('totalCount is counted only when selected', () => {
   const page = 'edges { node { title author { name } } }';
 
-  beforeEach(() => cache().invalidate('Post').then(() => cache().invalidate('User')));
+  beforeEach(() =>
+    cache()
+      .invalidate('Post')
+      .then(() => cache().invalidate('User')),
+  );
 
   it('posts: no count query without totalCount, one with it (directly, through a fragment, or unless skipped)', async () => {
     const without = await run(`{ posts(first: 20) { ${page} pageInfo { hasNextPage } } }`);
@@ -124,21 +162,33 @@ describe('totalCount is counted only when selected', () => {
     expect((withCount.data.posts as { totalCount: number }).totalCount).toBe(60);
 
     await cache().invalidate('Post');
-    const fragment = await run(`{ posts(first: 20) { ...Counted ${page} } } fragment Counted on PostConnection { n: totalCount }`);
+    const fragment = await run(
+      `{ posts(first: 20) { ...Counted ${page} } } fragment Counted on PostConnection { n: totalCount }`,
+    );
     expect(fragment.reads).toEqual(['aggregate posts', 'find posts', 'find users']);
     expect((fragment.data.posts as { n: number }).n).toBe(60);
 
     await cache().invalidate('Post');
-    const skipped = await run(`query($s: Boolean!) { posts(first: 20) { ... on PostConnection { totalCount @skip(if: $s) } ${page} } }`, { s: true });
+    const skipped = await run(
+      `query($s: Boolean!) { posts(first: 20) { ... on PostConnection { totalCount @skip(if: $s) } ${page} } }`,
+      { s: true },
+    );
     expect(skipped.reads).toEqual(['find posts', 'find users']);
   });
 
   it('users and a user’s posts and comments: the same rule', async () => {
-    const without = await run(`{ users(first: 5) { edges { node { name posts(first: 2) { edges { node { title } } } comments(first: 2) { edges { node { id } } } } } } }`);
+    const without = await run(
+      `{ users(first: 5) { edges { node { name posts(first: 2) { edges { node { title } } } comments(first: 2) { edges { node { id } } } } } } }`,
+    );
     expect(without.reads.filter((r) => r.startsWith('aggregate'))).toEqual([]);
     await cache().invalidate('User');
-    const withCount = await run(`{ users(first: 5) { totalCount edges { node { name posts(first: 2) { totalCount } comments(first: 2) { totalCount } } } } }`);
-    const data = withCount.data.users as { totalCount: number; edges: { node: { posts: { totalCount: number }; comments: { totalCount: number } } }[] };
+    const withCount = await run(
+      `{ users(first: 5) { totalCount edges { node { name posts(first: 2) { totalCount } comments(first: 2) { totalCount } } } } }`,
+    );
+    const data = withCount.data.users as {
+      totalCount: number;
+      edges: { node: { posts: { totalCount: number }; comments: { totalCount: number } } }[];
+    };
     expect(data.totalCount).toBe(10);
     expect(data.edges.every((e) => e.node.posts.totalCount === 6 && e.node.comments.totalCount === 12)).toBe(true);
     // users count + 5 users' post counts + 5 users' comment counts.
@@ -181,24 +231,35 @@ describe('a page of posts reads the fields its selection needs', () => {
     expect(Object.keys(postFinds[0] ?? {}).sort()).toEqual(['_id', 'author', 'createdAt', 'status', 'title']);
 
     await cache().invalidate('Post');
-    const bodies = await run('query($b: Boolean!) { posts(first: 5) { edges { node { t: title ...Body } } } } fragment Body on Post { body: content @include(if: $b) }', { b: true });
+    const bodies = await run(
+      'query($b: Boolean!) { posts(first: 5) { edges { node { t: title ...Body } } } } fragment Body on Post { body: content @include(if: $b) }',
+      { b: true },
+    );
     expect(nodes(bodies).map((n) => [n.t, n.body])).toEqual([59, 58, 57, 56, 55].map((i) => [`Post ${i}`, 'c']));
     expect(postFinds[0]).toMatchObject({ content: 1, title: 1 });
 
     await cache().invalidate('Post');
-    await run('query($b: Boolean!) { posts(first: 5) { edges { node { t: title ...Body } } } } fragment Body on Post { body: content @include(if: $b) }', { b: false });
+    await run(
+      'query($b: Boolean!) { posts(first: 5) { edges { node { t: title ...Body } } } } fragment Body on Post { body: content @include(if: $b) }',
+      { b: false },
+    );
     expect(postFinds[0]).not.toHaveProperty('content');
   });
 
   it('the sort field is read for the cursors, and a second page continues where the first ended', async () => {
-    const first = await run('{ posts(first: 3, orderBy: { field: TITLE, direction: ASC }) { edges { cursor node { id } } pageInfo { endCursor } } }');
+    const first = await run(
+      '{ posts(first: 3, orderBy: { field: TITLE, direction: ASC }) { edges { cursor node { id } } pageInfo { endCursor } } }',
+    );
     expect(postFinds[0]).toMatchObject({ titleLower: 1, _id: 1 });
     const end = (first.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
-    const second = await run('query($a: String) { posts(first: 3, after: $a, orderBy: { field: TITLE, direction: ASC }) { edges { node { title } } } }', { a: end });
+    const second = await run(
+      'query($a: String) { posts(first: 3, after: $a, orderBy: { field: TITLE, direction: ASC }) { edges { node { title } } } }',
+      { a: end },
+    );
     expect(nodes(second).map((n) => n.title)).toEqual(['Post 11', 'Post 12', 'Post 13']);
   });
 
-  it("@cache: an entry stored for one selection is never served to a selection that needs more", async () => {
+  it('@cache: an entry stored for one selection is never served to a selection that needs more', async () => {
     const titles = '{ posts(first: 5) { edges { node { title } } } }';
     const bodies = '{ posts(first: 5) { edges { node { title content } } } }';
     expect((await run(titles)).cacheHits).toBeUndefined();
@@ -210,8 +271,12 @@ describe('a page of posts reads the fields its selection needs', () => {
   });
 
   it('comments and author of listed posts still resolve from the projected documents', async () => {
-    const r = await run('{ posts(first: 2) { edges { node { id status author { name } comments(first: 5) { edges { node { content } } } } } } }');
-    expect(nodes(r).map((n) => [n.status, (n.author as { name: string }).name, (n.comments as Nodes).edges.length])).toEqual([
+    const r = await run(
+      '{ posts(first: 2) { edges { node { id status author { name } comments(first: 5) { edges { node { content } } } } } } }',
+    );
+    expect(
+      nodes(r).map((n) => [n.status, (n.author as { name: string }).name, (n.comments as Nodes).edges.length]),
+    ).toEqual([
       ['PUBLISHED', 'User 9', 2],
       ['PUBLISHED', 'User 8', 2],
     ]);
@@ -229,7 +294,9 @@ describe('cursors are sealed only when selected', () => {
     expect(seals).toBe(5);
     expect((withEdges.data.posts as { edges: { c: string }[] }).edges.every((e) => e.c.length > 0)).toBe(true);
     await cache().invalidate('Post');
-    const withEnd = await run('{ posts(first: 5) { ...End } } fragment End on PostConnection { pageInfo { endCursor } }');
+    const withEnd = await run(
+      '{ posts(first: 5) { ...End } } fragment End on PostConnection { pageInfo { endCursor } }',
+    );
     expect(seals).toBe(5);
     expect((withEnd.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor.length).toBeGreaterThan(0);
   });
@@ -240,7 +307,10 @@ describe('cursors are sealed only when selected', () => {
     expect(paged.cacheHits).toBeUndefined();
     const end = (paged.data.posts as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
     const next = await run('query($a: String) { posts(first: 2, after: $a) { edges { node { title } } } }', { a: end });
-    expect((next.data.posts as { edges: { node: { title: string } }[] }).edges.map((e) => e.node.title)).toEqual(['Post 54', 'Post 53']);
+    expect((next.data.posts as { edges: { node: { title: string } }[] }).edges.map((e) => e.node.title)).toEqual([
+      'Post 54',
+      'Post 53',
+    ]);
   });
 });
 
@@ -255,17 +325,30 @@ describe('the author memo reads its User version in the @cache look-up', () => {
     maxEntries: 100,
   });
   async function runWithMemo(query: string) {
-    const deps: ContentDeps = { models, auth: {} as ContentDeps['auth'], invalidate: (t) => cache().invalidate(t), users };
+    const deps: ContentDeps = {
+      models,
+      auth: {} as ContentDeps['auth'],
+      invalidate: (t) => cache().invalidate(t),
+      users,
+    };
     const schema = buildSchema({ redis, cache: cache(), redisPrefix: prefix });
     const userVersion = requestUserVersion(users.version);
-    const contextValue = { caller, deps, loaders: createLoaders(deps, userVersion), cursors: createCursorCodec('graphql-batching-test-secret-0123456789'), userVersion };
+    const contextValue = {
+      caller,
+      deps,
+      loaders: createLoaders(deps, userVersion),
+      cursors: createCursorCodec('graphql-batching-test-secret-0123456789'),
+      userVersion,
+    };
     versionReads = 0;
     const result = await execute({ schema, document: parse(query), contextValue });
     expect(result.errors).toBeUndefined();
     return result.data as Record<string, unknown>;
   }
   const authorOf = (data: Record<string, unknown>, title: string) =>
-    (data.posts as { edges: { node: { title: string; author: { name: string } } }[] }).edges.find((e) => e.node.title === title)?.node.author.name;
+    (data.posts as { edges: { node: { title: string; author: { name: string } } }[] }).edges.find(
+      (e) => e.node.title === title,
+    )?.node.author.name;
 
   it('a cached list of posts with authors asks Redis for no version of its own, and still shows a rename at once', async () => {
     await cache().invalidate('Post');

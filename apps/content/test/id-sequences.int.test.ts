@@ -17,7 +17,9 @@ describe('id sequences, a block at a time', () => {
   it('two processes asking at once get unique ids, each its own in order, and take whole blocks', async () => {
     // Two replicas of content: two sequences over the same counter document.
     const [a, b] = [idSequences(counters, 20), idSequences(counters, 20)];
-    const [fromA, fromB] = await Promise.all([a, b].map((ids) => Promise.all(Array.from({ length: 50 }, () => ids.next('posts')))));
+    const [fromA, fromB] = await Promise.all(
+      [a, b].map((ids) => Promise.all(Array.from({ length: 50 }, () => ids.next('posts')))),
+    );
     expect(new Set([...fromA!, ...fromB!]).size).toBe(100);
     // In one process, ids follow the order they were asked for.
     for (const ids of [fromA!, fromB!]) expect(ids).toEqual([...ids].sort((x, y) => x - y));

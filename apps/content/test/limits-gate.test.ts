@@ -2,7 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { limitsChecked, limitsGate } from '../src/graphql/limits-gate';
 
 /** The gate's answer to one request: passed on (and whether it says the limits were checked), or refused with a status. */
-function ask(gate: ReturnType<typeof limitsGate>, body: unknown): { passed: boolean; checked: boolean; status?: number } {
+function ask(
+  gate: ReturnType<typeof limitsGate>,
+  body: unknown,
+): { passed: boolean; checked: boolean; status?: number } {
   let status: number | undefined;
   const res = {
     locals: {},
@@ -19,7 +22,8 @@ function ask(gate: ReturnType<typeof limitsGate>, body: unknown): { passed: bool
   return { passed, checked: limitsChecked(res), ...(status !== undefined ? { status } : {}) };
 }
 
-const PAGE = 'query ($n: Int) { posts(first: $n) { edges { node { title comments(first: 50) { edges { node { content } } } } } } }';
+const PAGE =
+  'query ($n: Int) { posts(first: $n) { edges { node { title comments(first: 50) { edges { node { content } } } } } } }';
 
 describe('limitsGate', () => {
   it('passes an operation within the limits and says it checked them, the first time and when it comes back', () => {
@@ -38,6 +42,9 @@ describe('limitsGate', () => {
   it('leaves what it cannot read to Apollo, unchecked', () => {
     const gate = limitsGate(5000);
     expect(ask(gate, { query: '{ posts(' })).toEqual({ passed: true, checked: false });
-    expect(ask(gate, { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })).toEqual({ passed: true, checked: false });
+    expect(ask(gate, { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })).toEqual({
+      passed: true,
+      checked: false,
+    });
   });
 });

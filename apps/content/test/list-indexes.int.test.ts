@@ -37,7 +37,12 @@ const POSTS = 300;
 const COMMENTS = 600;
 const userId = (i: number) => `user${String(i).padStart(4, '0')}`;
 const caller = (id: string | null, role: 'USER' | 'MODERATOR' | 'ADMIN' = 'USER'): Caller =>
-  callerFromIdentity(id ? { sub: id, roles: [role], scope: 'content:read', method: 'internal' } : { roles: [], scope: '', method: 'anonymous' }, '127.0.0.1');
+  callerFromIdentity(
+    id
+      ? { sub: id, roles: [role], scope: 'content:read', method: 'internal' }
+      : { roles: [], scope: '', method: 'anonymous' },
+    '127.0.0.1',
+  );
 const CALLERS: [string, Caller][] = [
   ['anonymous', caller(null)],
   ['a user', caller(userId(1))],
@@ -45,11 +50,15 @@ const CALLERS: [string, Caller][] = [
 ];
 
 beforeAll(async () => {
-  connection = mongoose.createConnection(stackEnv().MONGO_URL, { dbName: uniqueName('indexes'), monitorCommands: true });
+  connection = mongoose.createConnection(stackEnv().MONGO_URL, {
+    dbName: uniqueName('indexes'),
+    monitorCommands: true,
+  });
   await connection.asPromise();
   connection.getClient().on('commandStarted', (event) => {
     const collection = event.command[event.commandName] as unknown;
-    if (recording && READS.has(event.commandName) && typeof collection === 'string' && COLLECTIONS.has(collection)) recording.push(event.command);
+    if (recording && READS.has(event.commandName) && typeof collection === 'string' && COLLECTIONS.has(collection))
+      recording.push(event.command);
   });
   redis = new Redis(stackEnv().REDIS_URL);
   models = createModels(connection);
@@ -128,7 +137,11 @@ async function recorded(work: () => Promise<unknown>): Promise<Record<string, un
   }
 }
 
-async function graphql(query: string, variableValues: Record<string, unknown>, who: Caller): Promise<Record<string, unknown>> {
+async function graphql(
+  query: string,
+  variableValues: Record<string, unknown>,
+  who: Caller,
+): Promise<Record<string, unknown>> {
   const cache = createVersionedCache(redis, prefix);
   // Fresh cache versions: @cache must not answer without querying.
   await Promise.all([cache.invalidate('User'), cache.invalidate('Post'), cache.invalidate('Comment')]);
@@ -137,7 +150,12 @@ async function graphql(query: string, variableValues: Record<string, unknown>, w
     schema: buildSchema({ redis, cache, redisPrefix: prefix }),
     document: parse(query),
     variableValues,
-    contextValue: { caller: who, deps: d, loaders: createLoaders(d), cursors: createCursorCodec('list-indexes-test-secret-0123456789') },
+    contextValue: {
+      caller: who,
+      deps: d,
+      loaders: createLoaders(d),
+      cursors: createCursorCodec('list-indexes-test-secret-0123456789'),
+    },
   });
   expect(result.errors).toBeUndefined();
   return result.data as Record<string, unknown>;
@@ -163,7 +181,17 @@ const INDEX_STAGES = new Set(['IXSCAN', 'COUNT_SCAN', 'IDHACK', 'DISTINCT_SCAN',
 
 /** `command` as sent, without what belongs to the session, explained. */
 async function planOf(command: Record<string, unknown>): Promise<{ query: string; stages: string[] }> {
-  const { lsid: _l, $db: _d, $clusterTime: _c, txnNumber: _t, autocommit: _a, startTransaction: _s, readConcern: _r, $readPreference: _p, ...plain } = command;
+  const {
+    lsid: _l,
+    $db: _d,
+    $clusterTime: _c,
+    txnNumber: _t,
+    autocommit: _a,
+    startTransaction: _s,
+    readConcern: _r,
+    $readPreference: _p,
+    ...plain
+  } = command;
   const explain = await connection.db!.command({ explain: plain, verbosity: 'queryPlanner' });
   return { query: JSON.stringify(plain), stages: winningStages(explain) };
 }
@@ -178,7 +206,14 @@ async function planOf(command: Record<string, unknown>): Promise<{ query: string
 function countsEveryPostBySubstring(command: Record<string, unknown>): boolean {
   const pipeline = command.pipeline as Record<string, unknown>[] | undefined;
   const match = pipeline?.[0]?.$match as Record<string, unknown> | undefined;
-  return command.aggregate === 'posts' && pipeline?.length === 2 && '$group' in pipeline[1]! && match !== undefined && Object.keys(match).join() === '$or' && JSON.stringify(match).includes('"content":{"$regex"');
+  return (
+    command.aggregate === 'posts' &&
+    pipeline?.length === 2 &&
+    '$group' in pipeline[1]! &&
+    match !== undefined &&
+    Object.keys(match).join() === '$or' &&
+    JSON.stringify(match).includes('"content":{"$regex"')
+  );
 }
 
 /** Explains every command `work` sends and returns those whose plan is not index-driven and sort-free. */
@@ -202,7 +237,12 @@ interface PageResult {
 }
 
 /** Pages of a connection, each with totalCount: the first, the next (after), and back (before) where the field has `last`/`before`. */
-async function walkConnection(field: 'users' | 'posts', args: string, variables: Record<string, unknown>, who: Caller): Promise<void> {
+async function walkConnection(
+  field: 'users' | 'posts',
+  args: string,
+  variables: Record<string, unknown>,
+  who: Caller,
+): Promise<void> {
   const selection = `totalCount edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
   const vars = Object.keys(variables).map((name) => `$${name}: ${variableTypes[name]}`);
   const page = async (paging: string, extra: Record<string, unknown>) => {
@@ -214,7 +254,8 @@ async function walkConnection(field: 'users' | 'posts', args: string, variables:
   // Some filters match nothing for some callers (an anonymous caller's drafts): no query is sent then.
   if (!first.pageInfo.endCursor) return;
   const next = await page('first: 5, after: $after', { after: first.pageInfo.endCursor });
-  if (field === 'users' && next.pageInfo.startCursor) await page('last: 5, before: $before', { before: next.pageInfo.startCursor });
+  if (field === 'users' && next.pageInfo.startCursor)
+    await page('last: 5, before: $before', { before: next.pageInfo.startCursor });
 }
 
 const variableTypes: Record<string, string> = {
@@ -245,7 +286,12 @@ describe('GraphQL lists', () => {
     const bad = await badPlans(async () => {
       for (const direction of directions) {
         for (const filter of userFilters) {
-          await walkConnection('users', 'filter: $userFilter, orderBy: $userOrder', { userFilter: filter, userOrder: { field, direction } }, who);
+          await walkConnection(
+            'users',
+            'filter: $userFilter, orderBy: $userOrder',
+            { userFilter: filter, userOrder: { field, direction } },
+            who,
+          );
         }
       }
     });
@@ -261,16 +307,24 @@ describe('GraphQL lists', () => {
     { search: 'post 1' },
   ];
   describe.each(CALLERS)('posts, for %s', (_name, who) => {
-    it.each(['CREATED_AT', 'TITLE', 'PUBLISHED_AT', 'VIEW_COUNT'])('ordered by %s, every filter, both directions, forward and back', async (field) => {
-      const bad = await badPlans(async () => {
-        for (const direction of directions) {
-          for (const filter of postFilters) {
-            await walkConnection('posts', 'filter: $filter, orderBy: $orderBy', { filter, orderBy: { field, direction } }, who);
+    it.each(['CREATED_AT', 'TITLE', 'PUBLISHED_AT', 'VIEW_COUNT'])(
+      'ordered by %s, every filter, both directions, forward and back',
+      async (field) => {
+        const bad = await badPlans(async () => {
+          for (const direction of directions) {
+            for (const filter of postFilters) {
+              await walkConnection(
+                'posts',
+                'filter: $filter, orderBy: $orderBy',
+                { filter, orderBy: { field, direction } },
+                who,
+              );
+            }
           }
-        }
-      });
-      expect(bad).toEqual([]);
-    });
+        });
+        expect(bad).toEqual([]);
+      },
+    );
 
     it('the default order, a user’s posts (by status) and comments, a post’s comments and their replies, loaders', async () => {
       const bad = await badPlans(async () => {
@@ -278,13 +332,98 @@ describe('GraphQL lists', () => {
         const author = toGlobalId('User', userId(1));
         for (const status of [null, 'PUBLISHED', 'DRAFT']) {
           await graphql(
-            `query($id: ID!, $status: PostStatus) { user(id: $id) { posts(first: 3, status: $status) { totalCount edges { cursor node { title author { name } comments { totalCount edges { node { id replies { totalCount edges { node { id } } } } } } } } } comments(first: 3) { totalCount edges { node { id post { title } parent { id } } } } } }`,
+            `
+              query ($id: ID!, $status: PostStatus) {
+                user(id: $id) {
+                  posts(first: 3, status: $status) {
+                    totalCount
+                    edges {
+                      cursor
+                      node {
+                        title
+                        author {
+                          name
+                        }
+                        comments {
+                          totalCount
+                          edges {
+                            node {
+                              id
+                              replies {
+                                totalCount
+                                edges {
+                                  node {
+                                    id
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                  comments(first: 3) {
+                    totalCount
+                    edges {
+                      node {
+                        id
+                        post {
+                          title
+                        }
+                        parent {
+                          id
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            `,
             { id: author, status },
             who,
           );
         }
-        await graphql(`query($id: ID!) { post(id: $id) { comments(first: 5) { totalCount edges { cursor node { replies(first: 2) { totalCount edges { node { id } } } } } } } }`, { id: toGlobalId('Post', 1) }, who);
-        await graphql(`query($id: ID!, $c: ID!) { node(id: $id) { id } comment(id: $c) { id } }`, { id: toGlobalId('Post', 5), c: toGlobalId('Comment', 5) }, who);
+        await graphql(
+          `
+            query ($id: ID!) {
+              post(id: $id) {
+                comments(first: 5) {
+                  totalCount
+                  edges {
+                    cursor
+                    node {
+                      replies(first: 2) {
+                        totalCount
+                        edges {
+                          node {
+                            id
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          `,
+          { id: toGlobalId('Post', 1) },
+          who,
+        );
+        await graphql(
+          `
+            query ($id: ID!, $c: ID!) {
+              node(id: $id) {
+                id
+              }
+              comment(id: $c) {
+                id
+              }
+            }
+          `,
+          { id: toGlobalId('Post', 5), c: toGlobalId('Comment', 5) },
+          who,
+        );
       });
       expect(bad).toEqual([]);
     });
@@ -292,7 +431,17 @@ describe('GraphQL lists', () => {
     it('search, every type', async () => {
       const bad = await badPlans(async () => {
         for (const type of ['ALL', 'USER', 'POST', 'COMMENT']) {
-          await graphql(`query($q: String!, $t: SearchType) { search(query: $q, type: $t, limit: 20) { __typename } }`, { q: 'typescript user 1', t: type }, who);
+          await graphql(
+            `
+              query ($q: String!, $t: SearchType) {
+                search(query: $q, type: $t, limit: 20) {
+                  __typename
+                }
+              }
+            `,
+            { q: 'typescript user 1', t: type },
+            who,
+          );
         }
       });
       expect(bad).toEqual([]);
@@ -320,10 +469,26 @@ describe('REST lists', () => {
 
 it('the outbox relay reads its records in index order, from one snapshot', async () => {
   await models.outbox.insertMany(
-    Array.from({ length: 20 }, (_, i) => ({ _id: `e${i}`, entityType: 'posts', entityId: String(i % 4), rev: i + 1, event: { type: 'post.updated' } })),
+    Array.from({ length: 20 }, (_, i) => ({
+      _id: `e${i}`,
+      entityType: 'posts',
+      entityId: String(i % 4),
+      rev: i + 1,
+      event: { type: 'post.updated' },
+    })),
   );
-  const producer = { connect: async () => undefined, disconnect: async () => undefined, sendBatch: async () => [] } as unknown as Producer;
-  const relay = createRelay({ models, createProducer: () => producer, logger: { warn: () => undefined } as unknown as Logger, topicPrefix: prefix, watch: false });
+  const producer = {
+    connect: async () => undefined,
+    disconnect: async () => undefined,
+    sendBatch: async () => [],
+  } as unknown as Producer;
+  const relay = createRelay({
+    models,
+    createProducer: () => producer,
+    logger: { warn: () => undefined } as unknown as Logger,
+    topicPrefix: prefix,
+    watch: false,
+  });
   try {
     // Only the reads: the fake producer sends nothing; the records are removed afterwards.
     const commands = await recorded(() => relay.runOnce());

@@ -12,9 +12,30 @@ describe('content models', () => {
   afterAll(() => connection.close());
 
   const user = (fields: Record<string, unknown>) =>
-    new models.users({ _id: 'a1', name: 'Ada', nameLower: 'ada', email: 'ada@example.com', createdAt: new Date(), updatedAtSort: new Date(), rev: 1, ...fields });
+    new models.users({
+      _id: 'a1',
+      name: 'Ada',
+      nameLower: 'ada',
+      email: 'ada@example.com',
+      createdAt: new Date(),
+      updatedAtSort: new Date(),
+      rev: 1,
+      ...fields,
+    });
   const post = (fields: Record<string, unknown>) =>
-    new models.posts({ _id: 1, title: 'T', titleLower: 't', slug: 't', content: 'c', published: false, publishedAtSort: new Date(0), author: 'a1', createdAt: new Date(), rev: 1, ...fields });
+    new models.posts({
+      _id: 1,
+      title: 'T',
+      titleLower: 't',
+      slug: 't',
+      content: 'c',
+      published: false,
+      publishedAtSort: new Date(0),
+      author: 'a1',
+      createdAt: new Date(),
+      rev: 1,
+      ...fields,
+    });
 
   it('accept every listed status and role', () => {
     for (const status of USER_STATUSES) expect(user({ status }).validateSync()).toBeUndefined();

@@ -31,7 +31,11 @@ let models: Models;
 let consumer: Consumer;
 const topicPrefix = `${uniqueName('outbox')}.`;
 const topics = Object.values(contentTopics(topicPrefix));
-const kafka = new Kafka({ clientId: 'outbox-test', brokers: stackEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING });
+const kafka = new Kafka({
+  clientId: 'outbox-test',
+  brokers: stackEnv().KAFKA_BROKERS.split(','),
+  logLevel: logLevel.NOTHING,
+});
 const logger = createLogger('outbox-test', 'silent');
 
 interface Received {
@@ -46,10 +50,25 @@ interface Received {
 const received: Received[] = [];
 
 // No auth here: deleting a profile asks auth to disable the account, which answers that it does not know it.
-const noAuth = { updateAccount: async () => ({ ok: false as const, status: 404, body: {} }) } as unknown as ContentDeps['auth'];
-const deps = (overrides: Partial<ContentDeps> = {}): ContentDeps => ({ models, auth: noAuth, invalidate: async () => undefined, ...overrides });
-const caller = (id: string, role: 'USER' | 'ADMIN' = 'USER') => callerFromIdentity({ sub: id, roles: [role], scope: 'content:write', method: 'bearer_jwt' }, 'test');
-const fields = (title: string) => ({ title, content: 'c', excerpt: null, status: 'DRAFT' as const, category: null, tags: [] });
+const noAuth = {
+  updateAccount: async () => ({ ok: false as const, status: 404, body: {} }),
+} as unknown as ContentDeps['auth'];
+const deps = (overrides: Partial<ContentDeps> = {}): ContentDeps => ({
+  models,
+  auth: noAuth,
+  invalidate: async () => undefined,
+  ...overrides,
+});
+const caller = (id: string, role: 'USER' | 'ADMIN' = 'USER') =>
+  callerFromIdentity({ sub: id, roles: [role], scope: 'content:write', method: 'bearer_jwt' }, 'test');
+const fields = (title: string) => ({
+  title,
+  content: 'c',
+  excerpt: null,
+  status: 'DRAFT' as const,
+  category: null,
+  tags: [],
+});
 const relays: Relay[] = [];
 
 function relay(options: Partial<RelayOptions> = {}): Relay {
@@ -70,7 +89,15 @@ async function seedAuthor(): Promise<string> {
   authors += 1;
   const id = `outboxauthor${String(authors).padStart(12, '0')}`;
   const now = new Date();
-  await models.users.create({ _id: id, name: `Author ${authors}`, nameLower: `author ${authors}`, email: `${id}@example.org`, createdAt: now, updatedAtSort: now, rev: 1 });
+  await models.users.create({
+    _id: id,
+    name: `Author ${authors}`,
+    nameLower: `author ${authors}`,
+    email: `${id}@example.org`,
+    createdAt: now,
+    updatedAtSort: now,
+    rev: 1,
+  });
   return id;
 }
 
@@ -103,7 +130,14 @@ beforeAll(async () => {
     eachMessage: async ({ message }) => {
       const event = parseContentEvent(message.value);
       const data = event.data as { title?: string; content?: string; name?: string };
-      received.push({ id: event.id, type: event.type, subject: event.subject, title: data.title, content: data.content, name: data.name });
+      received.push({
+        id: event.id,
+        type: event.type,
+        subject: event.subject,
+        title: data.title,
+        content: data.content,
+        name: data.name,
+      });
     },
   });
 }, 60_000);
@@ -141,7 +175,11 @@ it('every kind of write stores its event in its transaction, with the entity’s
   await expectRecord('comment.created', comment._id, 1);
   await updateComment(deps(), caller(writer), comment._id, 'first, edited');
   await expectRecord('comment.updated', comment._id, 2);
-  const second = await createComment(deps(), caller(writer), { content: 'second', postId: post._id, parentId: comment._id });
+  const second = await createComment(deps(), caller(writer), {
+    content: 'second',
+    postId: post._id,
+    parentId: comment._id,
+  });
   await deleteComment(deps(), caller(writer), second._id);
   await expectRecord('comment.deleted', second._id, 2);
   await deletePost(deps(), caller(writer), post._id);
@@ -163,16 +201,41 @@ it('every kind of write stores its event in its transaction, with the entity’s
   await createProfile(deps(), account);
   await expectRecord('user.created', account.id, 4);
   expect((await models.users.findById(account.id).lean())?.rev).toBe(4);
-  expect(new Set(kinds)).toEqual(new Set(['post.created', 'post.updated', 'post.deleted', 'comment.created', 'comment.updated', 'comment.deleted', 'user.created', 'user.updated', 'user.deleted']));
+  expect(new Set(kinds)).toEqual(
+    new Set([
+      'post.created',
+      'post.updated',
+      'post.deleted',
+      'comment.created',
+      'comment.updated',
+      'comment.deleted',
+      'user.created',
+      'user.updated',
+      'user.deleted',
+    ]),
+  );
 
   const records = await outbox();
   expect(await relay().runOnce()).toBe(records.length);
   const userEvents = await receivedOf(toGlobalId('User', account.id), 4);
-  expect(userEvents.map(describe_)).toEqual(['user.created Profile', 'user.updated Profile Renamed', 'user.deleted Profile Renamed', 'user.created Profile']);
+  expect(userEvents.map(describe_)).toEqual([
+    'user.created Profile',
+    'user.updated Profile Renamed',
+    'user.deleted Profile Renamed',
+    'user.created Profile',
+  ]);
   const postEvents = await receivedOf(toGlobalId('Post', post._id), 3);
-  expect(postEvents.map(describe_)).toEqual(['post.created Kinds', 'post.updated Kinds, edited', 'post.deleted Kinds, edited']);
+  expect(postEvents.map(describe_)).toEqual([
+    'post.created Kinds',
+    'post.updated Kinds, edited',
+    'post.deleted Kinds, edited',
+  ]);
   const commentEvents = await receivedOf(toGlobalId('Comment', comment._id), 3);
-  expect(commentEvents.map(describe_)).toEqual(['comment.created first', 'comment.updated first, edited', 'comment.deleted first, edited']);
+  expect(commentEvents.map(describe_)).toEqual([
+    'comment.created first',
+    'comment.updated first, edited',
+    'comment.deleted first, edited',
+  ]);
   expect(await models.outbox.countDocuments()).toBe(0);
 });
 
@@ -189,20 +252,35 @@ it('a write that fails or whose transaction aborts leaves neither the change nor
   // The transaction aborts after the entity write: storing the event fails.
   // (Records are written through the driver's collection: models/insert-built.ts.)
   const failingCollection = new Proxy(models.outbox.collection, {
-    get: (target, prop, receiver) => (prop === 'insertMany' ? () => Promise.reject(new Error('outbox insert failed')) : (Reflect.get(target, prop, receiver) as unknown)),
+    get: (target, prop, receiver) =>
+      prop === 'insertMany'
+        ? () => Promise.reject(new Error('outbox insert failed'))
+        : (Reflect.get(target, prop, receiver) as unknown),
   });
   const failingOutbox = new Proxy(models.outbox, {
-    get: (target, prop, receiver) => (prop === 'collection' ? failingCollection : (Reflect.get(target, prop, receiver) as unknown)),
+    get: (target, prop, receiver) =>
+      prop === 'collection' ? failingCollection : (Reflect.get(target, prop, receiver) as unknown),
   });
   const abortingDeps = deps({ models: { ...models, outbox: failingOutbox } });
-  await expect(createPost(abortingDeps, caller(writer), fields('Never created'))).rejects.toThrow('outbox insert failed');
-  await expect(updatePost(abortingDeps, caller(writer), post._id, { title: 'Never edited' })).rejects.toThrow('outbox insert failed');
-  await expect(createComment(abortingDeps, caller(writer), { content: 'never', postId: post._id, parentId: null })).rejects.toThrow('outbox insert failed');
+  await expect(createPost(abortingDeps, caller(writer), fields('Never created'))).rejects.toThrow(
+    'outbox insert failed',
+  );
+  await expect(updatePost(abortingDeps, caller(writer), post._id, { title: 'Never edited' })).rejects.toThrow(
+    'outbox insert failed',
+  );
+  await expect(
+    createComment(abortingDeps, caller(writer), { content: 'never', postId: post._id, parentId: null }),
+  ).rejects.toThrow('outbox insert failed');
   // A post deletion that fails half-way, after the post's own delete: its comments' delete throws.
   const failingComments = new Proxy(models.comments, {
-    get: (target, prop, receiver) => (prop === 'deleteMany' ? () => Promise.reject(new Error('comments delete failed')) : (Reflect.get(target, prop, receiver) as unknown)),
+    get: (target, prop, receiver) =>
+      prop === 'deleteMany'
+        ? () => Promise.reject(new Error('comments delete failed'))
+        : (Reflect.get(target, prop, receiver) as unknown),
   });
-  await expect(deletePost(deps({ models: { ...models, comments: failingComments } }), caller(writer), post._id)).rejects.toThrow('comments delete failed');
+  await expect(
+    deletePost(deps({ models: { ...models, comments: failingComments } }), caller(writer), post._id),
+  ).rejects.toThrow('comments delete failed');
 
   // Nothing of them was written: the post as it was (its deletion rolled back with its comments),
   // no new post or comment, and no record.
@@ -223,7 +301,9 @@ it('concurrent writes of one entity all commit, one after the other: revisions f
   const { post } = await createPost(deps(), caller(writer), fields('Contended'));
   const EDITS = 12;
   // Each write reads the post in its transaction; a concurrent commit makes it conflict and run again.
-  await Promise.all(Array.from({ length: EDITS }, (_, i) => updatePost(deps(), caller(writer), post._id, { title: `Edit ${i}` })));
+  await Promise.all(
+    Array.from({ length: EDITS }, (_, i) => updatePost(deps(), caller(writer), post._id, { title: `Edit ${i}` })),
+  );
 
   const records = (await outbox()).filter((r) => r.entityId === String(post._id));
   expect(records.map((r) => r.rev)).toEqual(Array.from({ length: EDITS + 1 }, (_, i) => i + 1));
@@ -243,7 +323,13 @@ it('concurrent writes of one entity all commit, one after the other: revisions f
 
 it('Kafka unreachable: records stay, and every one is published in per-entity order once a broker answers', async () => {
   const writer = await seedAuthor();
-  const deadKafka = new Kafka({ clientId: 'outbox-dead', brokers: [`127.0.0.1:${await freePort()}`], connectionTimeout: 300, retry: { retries: 0 }, logLevel: logLevel.NOTHING });
+  const deadKafka = new Kafka({
+    clientId: 'outbox-dead',
+    brokers: [`127.0.0.1:${await freePort()}`],
+    connectionTimeout: 300,
+    retry: { retries: 0 },
+    logLevel: logLevel.NOTHING,
+  });
   const offline = relay({ createProducer: () => createContentEventProducer(deadKafka) });
   const { post } = await createPost(deps(), caller(writer), fields('Offline 0'));
   await expect(offline.runOnce()).rejects.toThrow();
@@ -257,7 +343,10 @@ it('Kafka unreachable: records stay, and every one is published in per-entity or
   await offline.stop();
   expect(await relay().runOnce()).toBe(6);
   const events = await receivedOf(toGlobalId('Post', post._id), 6);
-  expect(events.map(describe_)).toEqual(['post.created Offline 0', ...[1, 2, 3, 4, 5].map((i) => `post.updated Offline ${i}`)]);
+  expect(events.map(describe_)).toEqual([
+    'post.created Offline 0',
+    ...[1, 2, 3, 4, 5].map((i) => `post.updated Offline ${i}`),
+  ]);
   expect(await models.outbox.countDocuments()).toBe(0);
 });
 
@@ -304,7 +393,10 @@ it('a relay killed after Kafka acknowledged a batch but before deleting its reco
   }
   // The relay's process dies between Kafka's acknowledgement and the delete (and never releases its lease).
   const killedOutbox = new Proxy(models.outbox, {
-    get: (target, prop, receiver) => (prop === 'deleteMany' ? () => Promise.reject(new Error('relay killed')) : (Reflect.get(target, prop, receiver) as unknown)),
+    get: (target, prop, receiver) =>
+      prop === 'deleteMany'
+        ? () => Promise.reject(new Error('relay killed'))
+        : (Reflect.get(target, prop, receiver) as unknown),
   });
   const killed = relay({ models: { ...models, outbox: killedOutbox }, leaseTtlMs: 1000 });
   await expect(killed.runOnce()).rejects.toThrow('relay killed');
@@ -373,11 +465,17 @@ describe('wake-ups: a relay that polls every ten minutes publishes each commit a
     await own.start();
     // This process's writes wake the relay themselves and are left out of its change stream; another
     // process's (a different origin, and none at all: records written before origins) come through it.
-    const writers = [deps({ outboxCommitted: () => own.wake(), outboxOrigin: 'this-process' }), deps({ outboxOrigin: 'another-process' }), deps()];
+    const writers = [
+      deps({ outboxCommitted: () => own.wake(), outboxOrigin: 'this-process' }),
+      deps({ outboxOrigin: 'another-process' }),
+      deps(),
+    ];
     for (let i = 0; i < 6; i++) {
       const writing = writers[i % writers.length]!;
       const { post } = await createPost(writing, caller(writer), fields(`Lingered ${i}`));
-      expect((await receivedOf(toGlobalId('Post', post._id), 1)).map(describe_)).toEqual([`post.created Lingered ${i}`]);
+      expect((await receivedOf(toGlobalId('Post', post._id), 1)).map(describe_)).toEqual([
+        `post.created Lingered ${i}`,
+      ]);
     }
     await eventually(async () => (await models.outbox.countDocuments()) === 0, 30_000);
   });

@@ -72,7 +72,9 @@ describe('cursors', () => {
     const otherReplicaKey = createCursorCodec('another-deployment-secret-0123456789');
     expect(() => decodeCursor(otherReplicaKey, cursor, sort, 'after')).toThrow(/malformed/);
     // Replicas sharing the secret read each other's cursors.
-    expect(decodeCursor(createCursorCodec('pure-functions-test-secret-0123456789'), cursor, sort, 'after').id).toBe('u1');
+    expect(decodeCursor(createCursorCodec('pure-functions-test-secret-0123456789'), cursor, sort, 'after').id).toBe(
+      'u1',
+    );
   });
 });
 
@@ -89,7 +91,9 @@ describe('search ranking', () => {
 describe('query limits', () => {
   it('prices pages by their size, including variables, and measures depth', () => {
     expect(checkLimits(parse('{ posts(first: 5) { edges { node { title } } } }'))).toBeNull();
-    const q = parse('query($n: Int) { posts(first: $n) { edges { node { comments(first: $n) { edges { node { id } } } } } } }');
+    const q = parse(
+      'query($n: Int) { posts(first: $n) { edges { node { comments(first: $n) { edges { node { id } } } } } } }',
+    );
     expect(checkLimits(q, { n: 100 })?.extensions.code).toBe('QUERY_TOO_COMPLEX');
     expect(checkLimits(q, { n: 5 })).toBeNull();
     const deep = parse('{ a { b { c { d { e { f { g { h { i { j { k } } } } } } } } } } }');

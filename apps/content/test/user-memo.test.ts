@@ -4,12 +4,28 @@ import type { UserDoc } from '../src/models';
 
 function user(id: string, name: string): UserDoc {
   const now = new Date(0);
-  return { _id: id, name, nameLower: name.toLowerCase(), email: `${id}@example.org`, avatar: null, status: 'ACTIVE', role: 'USER', createdAt: now, updatedAt: null, updatedAtSort: now, rev: 1 } as UserDoc;
+  return {
+    _id: id,
+    name,
+    nameLower: name.toLowerCase(),
+    email: `${id}@example.org`,
+    avatar: null,
+    status: 'ACTIVE',
+    role: 'USER',
+    createdAt: now,
+    updatedAt: null,
+    updatedAtSort: now,
+    rev: 1,
+  } as UserDoc;
 }
 
 /** A store of users whose reads are counted, and a version that tests move by hand. */
 function fakeStore(maxEntries = 100) {
-  const users = new Map<string, UserDoc>([['a', user('a', 'Ann')], ['b', user('b', 'Bob')], ['c', user('c', 'Cy')]]);
+  const users = new Map<string, UserDoc>([
+    ['a', user('a', 'Ann')],
+    ['b', user('b', 'Bob')],
+    ['c', user('c', 'Cy')],
+  ]);
   const reads: string[][] = [];
   let version: string | Error = '1';
   const memo = createUserMemo({

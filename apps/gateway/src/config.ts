@@ -34,7 +34,9 @@ export const gatewayConfigShape = {
       if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
     }),
   /** Renamed TRUSTED_PROXIES (whose default trusts no one): refused, so a deployment that set it notices. */
-  TRUST_PROXY: z.undefined({ message: 'renamed TRUSTED_PROXIES (a list of proxy addresses/CIDRs; default: none)' }).optional(),
+  TRUST_PROXY: z
+    .undefined({ message: 'renamed TRUSTED_PROXIES (a list of proxy addresses/CIDRs; default: none)' })
+    .optional(),
   /** Upstream must answer with headers within this many ms, else 504. */
   UPSTREAM_TIMEOUT_MS: env.positiveInt(10_000),
   /** TCP connect bound for upstreams; a dead host answers 503 this fast. */

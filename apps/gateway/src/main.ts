@@ -25,7 +25,13 @@ import { anonymousSubject, defaultPlanTable, limitSubject, planTableWithOverride
 import { createRateLimiter } from './limits/rate-limiter';
 import { createWebSocketLogins } from './limits/websocket-logins';
 import { mountEdgeRoutes } from './routing/edge-routes';
-import { countConnections, countGraphqlWsWrite, recordLimitRefusal, watchConsumerLag, watchSubscriptions } from './metrics/gateway-metrics';
+import {
+  countConnections,
+  countGraphqlWsWrite,
+  recordLimitRefusal,
+  watchConsumerLag,
+  watchSubscriptions,
+} from './metrics/gateway-metrics';
 import { watchOldestWait, watchQueueJobs } from './metrics/queue-jobs';
 import { queueDashboardRoutes } from './admin/queue-dashboard';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from './playground/playground-routes';
@@ -64,7 +70,10 @@ async function main(): Promise<void> {
   await listenForApiKeyRevocations(revocations, apiKeys, logger);
   // graphql-ws connections opened with a token that auth then revokes are closed (docs/gateway.md).
   const tokenRevocations = createRevocationWatch(redisRevocationCheck(redis));
-  const revocationSweeps = await listenForTokenRevocations(revocations, tokenRevocations, { intervalMs: config.WS_REVOCATION_SWEEP_MS, logger });
+  const revocationSweeps = await listenForTokenRevocations(revocations, tokenRevocations, {
+    intervalMs: config.WS_REVOCATION_SWEEP_MS,
+    logger,
+  });
   const isRevoked = redisRevocationCheck(redis);
   const authDeps = {
     apiKeys,
@@ -78,7 +87,12 @@ async function main(): Promise<void> {
   };
   const acquireSlot = createConcurrencyLimiter(redis, { prefix: config.RATE_LIMIT_PREFIX });
   const rate = createRateLimiter(redis, config.RATE_LIMIT_PREFIX);
-  const limiter = createPlanLimiter(plans, rate.consume, acquireSlot, createAdmission(redis, { prefix: config.RATE_LIMIT_PREFIX }));
+  const limiter = createPlanLimiter(
+    plans,
+    rate.consume,
+    acquireSlot,
+    createAdmission(redis, { prefix: config.RATE_LIMIT_PREFIX }),
+  );
   const failedCredentials = createFailedCredentialBudget(plans, rate);
   // WebSocket logins (graphql-ws, stream-input) refused for their credentials pay from the same budget.
   const addressOf = upgradeClientAddress(config.TRUSTED_PROXIES);
@@ -89,7 +103,8 @@ async function main(): Promise<void> {
     logger,
   });
   // WebSocket connections per client address and account, across replicas (docs/security.md "WebSocket limits").
-  const subjectOf = (identity: Identity | null, address: string) => (identity ? limitSubject(identity, address, plans) : anonymousSubject(address, plans)).key;
+  const subjectOf = (identity: Identity | null, address: string) =>
+    (identity ? limitSubject(identity, address, plans) : anonymousSubject(address, plans)).key;
   const speechConnections = createConnectionSlots(redis, { prefix: `${config.RATE_LIMIT_PREFIX}:ws:speech`, logger });
 
   // The speech edge reads its own settings (SpeechEdgeConfig) from the gateway's; with MONGO_URL it
@@ -104,7 +119,8 @@ async function main(): Promise<void> {
     },
     logins: webSocketLogins,
     connections: {
-      open: (upgrade) => speechConnections(subjectOf(null, addressOf(upgrade)), config.SPEECH_WS_CONNECTIONS_PER_ADDRESS),
+      open: (upgrade) =>
+        speechConnections(subjectOf(null, addressOf(upgrade)), config.SPEECH_WS_CONNECTIONS_PER_ADDRESS),
       perAddress: config.SPEECH_WS_CONNECTIONS_PER_ADDRESS,
     },
     limits: {
@@ -116,7 +132,12 @@ async function main(): Promise<void> {
     },
     // Self-service speech API keys at /v1/api-keys (docs/speech.md "API keys"), kept by auth.
     apiKeys: {
-      keys: authApiKeys(config.AUTH_URL, config.INTERNAL_SECRET, auth.agent, Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000)),
+      keys: authApiKeys(
+        config.AUTH_URL,
+        config.INTERNAL_SECRET,
+        auth.agent,
+        Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
+      ),
       forgetKey: (keyId) => apiKeys.revoke(keyId),
     },
   });
@@ -124,7 +145,12 @@ async function main(): Promise<void> {
   const schema = buildSubscriptionSchema();
   const hub = new SubscriptionHub({
     schema,
-    fetchField: contentFieldFetcher(config.CONTENT_URL, config.INTERNAL_SECRET, content.agent, config.SUBSCRIPTION_FETCH_TIMEOUT_MS),
+    fetchField: contentFieldFetcher(
+      config.CONTENT_URL,
+      config.INTERNAL_SECRET,
+      content.agent,
+      config.SUBSCRIPTION_FETCH_TIMEOUT_MS,
+    ),
     logger,
     capacity: config.SUBSCRIBER_BUFFER,
   });
@@ -174,7 +200,10 @@ async function main(): Promise<void> {
   });
 
   // SIGTERM: new work is refused at once, the work in flight goes on up to the grace (docs/gateway.md, "Shutdown").
-  const drain = createShutdownDrain({ graceMs: config.SHUTDOWN_GRACE_MS, openSessions: () => wss.clients.size + speech.openSessions() });
+  const drain = createShutdownDrain({
+    graceMs: config.SHUTDOWN_GRACE_MS,
+    openSessions: () => wss.clients.size + speech.openSessions(),
+  });
 
   await runService({
     name: 'gateway',
@@ -208,7 +237,12 @@ async function main(): Promise<void> {
         speech: [speech.router],
         speechV2: [speech.routerV2],
         pages: config.PLAYGROUND_CLIENT_ID
-          ? playgroundRoutes({ dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
+          ? playgroundRoutes({
+              dir: config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR,
+              publicUrl: config.PUBLIC_URL,
+              clientId: config.PLAYGROUND_CLIENT_ID,
+              logger,
+            })
           : null,
         dashboard: queueDashboardRoutes({
           queues: [speech.queue],
@@ -216,13 +250,30 @@ async function main(): Promise<void> {
           authDeps,
           failedCredentials,
           logger,
-          ...(config.QUEUE_DASHBOARD_CLIENT_ID ? { signIn: { authUrl: config.AUTH_URL, clientId: config.QUEUE_DASHBOARD_CLIENT_ID, timeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000) } } : {}),
+          ...(config.QUEUE_DASHBOARD_CLIENT_ID
+            ? {
+                signIn: {
+                  authUrl: config.AUTH_URL,
+                  clientId: config.QUEUE_DASHBOARD_CLIENT_ID,
+                  timeoutMs: Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000),
+                },
+              }
+            : {}),
         }),
-        reference: referenceRoutes({ publicUrl: config.PUBLIC_URL, dir: path.join(config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, 'reference'), logger }),
+        reference: referenceRoutes({
+          publicUrl: config.PUBLIC_URL,
+          dir: path.join(config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR, 'reference'),
+          logger,
+        }),
       });
     },
     onServer(server) {
-      routeUpgrades(server, { graphql: wss, speech: (req, socket, head) => speech.handleUpgrade(req, socket, head), refuse: (socket, url) => drain.refuseUpgrade(socket, url), logger });
+      routeUpgrades(server, {
+        graphql: wss,
+        speech: (req, socket, head) => speech.handleUpgrade(req, socket, head),
+        refuse: (socket, url) => drain.refuseUpgrade(socket, url),
+        logger,
+      });
     },
     async stopIntake() {
       const drained = await drain.close();
@@ -236,7 +287,13 @@ async function main(): Promise<void> {
       await speech.stopIntake().catch(() => undefined);
     },
     async close() {
-      await Promise.allSettled([redis.quit(), revocations.quit(), content.agent.close(), auth.agent.close(), speech.close()]);
+      await Promise.allSettled([
+        redis.quit(),
+        revocations.quit(),
+        content.agent.close(),
+        auth.agent.close(),
+        speech.close(),
+      ]);
     },
   });
 }

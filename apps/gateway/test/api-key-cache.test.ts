@@ -1,6 +1,12 @@
 import { createApiKeyResolver, type ApiKeyRecord } from '../src/auth/api-key-cache';
 
-const record: ApiKeyRecord = { accountId: 'acc1', plan: 'starter', keyId: 'key1', roles: ['USER'], scope: 'speech:read speech:write' };
+const record: ApiKeyRecord = {
+  accountId: 'acc1',
+  plan: 'starter',
+  keyId: 'key1',
+  roles: ['USER'],
+  scope: 'speech:read speech:write',
+};
 
 describe('API key cache', () => {
   it('asks auth once within the TTL, again after it', async () => {
@@ -63,7 +69,11 @@ describe('API key cache', () => {
   it('lets a key auth comes to know (an account re-enabled) work once its unknown entry lapses', async () => {
     let clock = 0;
     let known = false;
-    const resolver = createApiKeyResolver(async () => (known ? record : null), { ttlMs: 30_000, unknownTtlMs: 3_000, now: () => clock });
+    const resolver = createApiKeyResolver(async () => (known ? record : null), {
+      ttlMs: 30_000,
+      unknownTtlMs: 3_000,
+      now: () => clock,
+    });
     expect(await resolver.resolve('sk_1')).toBeNull();
     known = true; // e.g. its account re-enabled
     expect(await resolver.resolve('sk_1')).toBeNull();

@@ -44,7 +44,10 @@ it('no scope in the answer: both speech scopes', async () => {
   expect((await lookup())?.scope).toBe('speech:read speech:write');
 });
 
-it.each([[''], ['content:write'], [['speech:read']]])('scope %j is a malformed answer (503), never all scopes', async (scope) => {
-  answer = { ...base, scope };
-  await expect(lookup()).rejects.toBeInstanceOf(AuthUnavailableError);
-});
+it.each([[''], ['content:write'], [['speech:read']]])(
+  'scope %j is a malformed answer (503), never all scopes',
+  async (scope) => {
+    answer = { ...base, scope };
+    await expect(lookup()).rejects.toBeInstanceOf(AuthUnavailableError);
+  },
+);

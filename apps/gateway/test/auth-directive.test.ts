@@ -27,7 +27,8 @@ describe('checkAuthDirectives on the real SDL', () => {
 
   it('UNAUTHENTICATED for anonymous callers, nothing for any authenticated one', () => {
     expect(codes(checkAuthDirectives(schema, onUserCreated, anonymous))).toEqual(['UNAUTHENTICATED']);
-    for (const viewer of [machine, user, moderator, admin]) expect(checkAuthDirectives(schema, onUserCreated, viewer)).toEqual([]);
+    for (const viewer of [machine, user, moderator, admin])
+      expect(checkAuthDirectives(schema, onUserCreated, viewer)).toEqual([]);
     expect(checkAuthDirectives(schema, parse('subscription { onPostCreated { id } }'), anonymous)).toEqual([]);
   });
 });

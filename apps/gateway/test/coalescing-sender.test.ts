@@ -118,7 +118,13 @@ describe('CoalescingSender', () => {
   it('reports each write with the number of messages it carried', async () => {
     const fake = fakeSocket();
     const writes: number[] = [];
-    const sender = new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, new FlushSchedule(), 1_000, (n) => writes.push(n));
+    const sender = new CoalescingSender(
+      fake.socket as unknown as WebSocket,
+      fake.tcp,
+      new FlushSchedule(),
+      1_000,
+      (n) => writes.push(n),
+    );
     sender.send('a');
     sender.send('b');
     await turn();
@@ -133,7 +139,10 @@ describe('FlushSchedule', () => {
     const schedule = new FlushSchedule();
     const sockets = Array.from({ length: 3 }, () => fakeSocket());
     const writes: number[] = [];
-    const senders = sockets.map((fake) => new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, schedule, 1_000_000, (n) => writes.push(n)));
+    const senders = sockets.map(
+      (fake) =>
+        new CoalescingSender(fake.socket as unknown as WebSocket, fake.tcp, schedule, 1_000_000, (n) => writes.push(n)),
+    );
     senders[0]!.send('a1');
     senders[2]!.send('c1');
     senders[0]!.send('a2');

@@ -57,7 +57,11 @@ describe('connections per subject across replicas', () => {
     const who = subject();
     const onA = (await createConnectionSlots(redis, { prefix, logger })(who, 5))!;
     const onB = (await createConnectionSlots(redis, { prefix, logger })(who, 5))!;
-    expect([await onA.addSubscription(3), await onA.addSubscription(3), await onB.addSubscription(3)]).toEqual([true, true, true]);
+    expect([await onA.addSubscription(3), await onA.addSubscription(3), await onB.addSubscription(3)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(await onB.addSubscription(3)).toBe(false);
     expect(await onA.addSubscription(3)).toBe(false);
     onA.removeSubscription();
@@ -86,7 +90,12 @@ describe('connections per subject across replicas', () => {
         const whileLive = await survivor(who, 2);
         const subscribedWhileLive = await whileLive?.addSubscription(1);
         await whileLive?.release();
-        return { who, dying: dying !== null && dyingSubscribed === true, whileLive: whileLive !== null, subscribedWhileLive };
+        return {
+          who,
+          dying: dying !== null && dyingSubscribed === true,
+          whileLive: whileLive !== null,
+          subscribedWhileLive,
+        };
       },
       {
         windowMs: LEASE_MS,
@@ -120,7 +129,10 @@ describe('connections per subject across replicas', () => {
 describe('while Redis fails', () => {
   it('counts on this replica alone, with the same caps, and says so in the log', async () => {
     const errors: string[] = [];
-    const recording = pino({ level: 'error' }, { write: (line: string) => void errors.push((JSON.parse(line) as { msg: string }).msg) });
+    const recording = pino(
+      { level: 'error' },
+      { write: (line: string) => void errors.push((JSON.parse(line) as { msg: string }).msg) },
+    );
     const open = createConnectionSlots(await brokenRedis(), { prefix: uniqueName('gwslots'), logger: recording });
     const who = subject();
     const first = await open(who, 2);
@@ -131,7 +143,11 @@ describe('while Redis fails', () => {
     expect(await open(subject(), 2)).not.toBeNull();
     expect(errors).toContain('connection limits: Redis failed; this connection counted on this replica only');
     // Subscriptions too: the cap holds over the subject's connections on this replica.
-    expect([await first!.addSubscription(2), await second!.addSubscription(2), await second!.addSubscription(2)]).toEqual([true, true, false]);
+    expect([
+      await first!.addSubscription(2),
+      await second!.addSubscription(2),
+      await second!.addSubscription(2),
+    ]).toEqual([true, true, false]);
     first!.removeSubscription();
     expect(await second!.addSubscription(2)).toBe(true);
     // A release gives the connection's place, and its subscriptions, back.

@@ -25,7 +25,10 @@ function fakeConsumer() {
     consumer: consumer as unknown as Consumer,
     state,
     join: () => handlers.get('consumer.group_join')!({ payload: { error: new Error('none'), restart: false } }),
-    crash: (restart: boolean) => handlers.get('consumer.crash')!({ payload: { error: new Error('KafkaJSNonRetriableError: broker went away'), restart } }),
+    crash: (restart: boolean) =>
+      handlers.get('consumer.crash')!({
+        payload: { error: new Error('KafkaJSNonRetriableError: broker went away'), restart },
+      }),
   };
 }
 
@@ -49,7 +52,13 @@ it('a consumer that kafkajs will not restart is replaced by a new one of the sam
       return made.consumer;
     },
   } as unknown as Kafka;
-  const feed = await startContentFeed({ kafka, topicPrefix: '', groupId: 'gateway-subscriptions-x', logger: createLogger('test', 'silent'), onEvent: async () => undefined });
+  const feed = await startContentFeed({
+    kafka,
+    topicPrefix: '',
+    groupId: 'gateway-subscriptions-x',
+    logger: createLogger('test', 'silent'),
+    onEvent: async () => undefined,
+  });
   try {
     consumers[0]!.join();
     await feed.ready;

@@ -17,11 +17,19 @@ describe('readCredential', () => {
     expect(readCredential({ authorization: `bearer ${jwt}` })).toMatchObject({ kind: 'jwt', scheme: 'Bearer' });
   });
   it('reads a DPoP token with and without its proof', () => {
-    expect(readCredential({ authorization: `DPoP ${jwt}`, dpop: 'proof' })).toEqual({ kind: 'jwt', token: jwt, scheme: 'DPoP', proof: 'proof' });
+    expect(readCredential({ authorization: `DPoP ${jwt}`, dpop: 'proof' })).toEqual({
+      kind: 'jwt',
+      token: jwt,
+      scheme: 'DPoP',
+      proof: 'proof',
+    });
     expect(readCredential({ authorization: `DPoP ${jwt}` })).toEqual({ kind: 'jwt', token: jwt, scheme: 'DPoP' });
   });
   it('refuses two credentials at once as ambiguous', () => {
-    expect(readCredential({ authorization: `Bearer ${jwt}`, 'xi-api-key': apiKey })).toMatchObject({ kind: 'malformed', ambiguous: true });
+    expect(readCredential({ authorization: `Bearer ${jwt}`, 'xi-api-key': apiKey })).toMatchObject({
+      kind: 'malformed',
+      ambiguous: true,
+    });
     expect(readCredential({ 'xi-api-key': [apiKey, apiKey] })).toMatchObject({ kind: 'malformed', ambiguous: true });
   });
   it('calls malformed headers malformed', () => {

@@ -39,7 +39,10 @@ const limiter: PlanLimiter = {
   admit: () => Promise.resolve({ decision: allowed, lease: { release: () => Promise.resolve() } }),
   admitToken: () => Promise.resolve({ revoked: false, decision: allowed, lease: { release: () => Promise.resolve() } }),
 };
-const failedCredentials: FailedCredentialBudget = { spent: () => Promise.resolve(null), charge: () => Promise.resolve(allowed) };
+const failedCredentials: FailedCredentialBudget = {
+  spent: () => Promise.resolve(null),
+  charge: () => Promise.resolve(allowed),
+};
 // Only routes whose requests are all taken as anonymous (`publicPaths`) are mounted here: a credential is never looked at.
 const authDeps = {} as AuthenticateDeps;
 
@@ -49,17 +52,40 @@ const listen = async (server: http.Server): Promise<string> => {
 };
 
 /** A route to a new service, as one entry would declare it. */
-const billing: EdgeRoute = { mount: { prefixes: ['/billing', '/invoices'] }, upstream: { service: 'auth' }, surface: 'oauth', planLimits: false, body: 'stream' };
+const billing: EdgeRoute = {
+  mount: { prefixes: ['/billing', '/invoices'] },
+  upstream: { service: 'auth' },
+  surface: 'oauth',
+  planLimits: false,
+  body: 'stream',
+};
 const reports: EdgeRoute = {
   mount: { at: '/reports' },
   upstream: { service: 'content' },
   surface: 'content',
-  authentication: { credentials: 'optional', resources: [''], scopes: { read: 'content:read', write: 'content:write' }, publicPaths: ['/open'] },
+  authentication: {
+    credentials: 'optional',
+    resources: [''],
+    scopes: { read: 'content:read', write: 'content:write' },
+    publicPaths: ['/open'],
+  },
   planLimits: true,
   body: 'stream',
 };
-const helpers: EdgeRoute = { mount: { at: '/helpers' }, upstream: { local: 'speech', notFound: 'no such helper' }, surface: 'speech', planLimits: false, body: 'stream' };
-const absent: EdgeRoute = { mount: { at: '/absent' }, upstream: { local: 'speechV2', notFound: 'never mounted' }, surface: 'speech', planLimits: false, body: 'stream' };
+const helpers: EdgeRoute = {
+  mount: { at: '/helpers' },
+  upstream: { local: 'speech', notFound: 'no such helper' },
+  surface: 'speech',
+  planLimits: false,
+  body: 'stream',
+};
+const absent: EdgeRoute = {
+  mount: { at: '/absent' },
+  upstream: { local: 'speechV2', notFound: 'never mounted' },
+  surface: 'speech',
+  planLimits: false,
+  body: 'stream',
+};
 
 beforeAll(async () => {
   service = http.createServer((req, res) => {
@@ -119,7 +145,8 @@ describe('the edge-route table', () => {
   it('a refusal before routing (a non-canonical path) is in the shape of the route the path belongs to', () => {
     for (const route of EDGE_ROUTES) {
       const paths = 'at' in route.mount ? [route.mount.at] : route.mount.prefixes;
-      for (const path of paths) expect({ path, surface: surfaceOf(`${path}/x`) }).toEqual({ path, surface: route.surface });
+      for (const path of paths)
+        expect({ path, surface: surfaceOf(`${path}/x`) }).toEqual({ path, surface: route.surface });
     }
   });
 
@@ -146,7 +173,10 @@ describe('mounting one route', () => {
   });
 
   it('at: with edge authentication the credential stays at the edge; a public path is anonymous', async () => {
-    expect(await call('/reports/open/today', { authorization: 'Bearer abc', 'xi-api-key': 'k', dpop: 'p' })).toEqual({ status: 200, body: { from: 'service' } });
+    expect(await call('/reports/open/today', { authorization: 'Bearer abc', 'xi-api-key': 'k', dpop: 'p' })).toEqual({
+      status: 200,
+      body: { from: 'service' },
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.url).toBe('/reports/open/today');
     expect(seen[0]!.headers).not.toHaveProperty('authorization');
@@ -160,9 +190,12 @@ describe('mounting one route', () => {
     expect(answer).toEqual({ status: 503, body: { error: { code: 503, message: 'reports is unavailable' } } });
   });
 
-  it("a local route serves its routers and ends with a 404 in its shape; one whose routers are not handed in is not mounted", async () => {
+  it('a local route serves its routers and ends with a 404 in its shape; one whose routers are not handed in is not mounted', async () => {
     expect(await call('/helpers/hello')).toEqual({ status: 200, body: { from: 'local' } });
-    expect(await call('/helpers/nothing')).toEqual({ status: 404, body: { detail: { status: 'error', message: 'no such helper' } } });
+    expect(await call('/helpers/nothing')).toEqual({
+      status: 404,
+      body: { detail: { status: 'error', message: 'no such helper' } },
+    });
     expect(await call('/absent/x')).toEqual({ status: 404, body: { from: 'fallthrough' } });
   });
 });

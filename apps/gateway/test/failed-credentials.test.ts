@@ -13,13 +13,25 @@ import type { RateDecision } from '../src/limits/rate-limiter';
  * a fake per-IP budget: what is charged, what the answers carry, and what never reaches auth.
  */
 const LIMIT = 3;
-const live: ApiKeyRecord = { accountId: 'acc1', plan: 'starter', keyId: 'key1', roles: ['USER'], scope: 'speech:read speech:write' };
+const live: ApiKeyRecord = {
+  accountId: 'acc1',
+  plan: 'starter',
+  keyId: 'key1',
+  roles: ['USER'],
+  scope: 'speech:read speech:write',
+};
 const GOOD = `sk_${'a'.repeat(64)}`;
 const jwt = `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.${Buffer.from('{}').toString('base64url')}.c2ln`;
 
 function fakeBudget() {
   const used = new Map<string, number>();
-  const decision = (n: number, allowed: boolean): RateDecision => ({ allowed, limit: LIMIT, remaining: Math.max(0, LIMIT - n), resetUnix: 2_000_000_000, retryAfter: 1 });
+  const decision = (n: number, allowed: boolean): RateDecision => ({
+    allowed,
+    limit: LIMIT,
+    remaining: Math.max(0, LIMIT - n),
+    resetUnix: 2_000_000_000,
+    retryAfter: 1,
+  });
   const budget: FailedCredentialBudget & { used: Map<string, number> } = {
     used,
     spent: jest.fn(async (ip: string) => ((used.get(ip) ?? 0) >= LIMIT ? decision(used.get(ip)!, false) : null)),
@@ -49,8 +61,20 @@ function setup(options: { scope?: string; lookupFails?: boolean } = {}) {
     throw new TokenRejectedError('invalid_token', 'signature verification failed');
   });
   const budget = fakeBudget();
-  const needs: RouteNeeds = { audiences: ['http://gw'], scope: options.scope ?? 'speech:read', credentialsRequired: true, method: 'GET', url: 'http://gw/v1/models' };
-  const middleware = authenticateRequests('speech', () => needs, { apiKeys, verifyAccessToken }, budget, createLogger('test', 'silent'));
+  const needs: RouteNeeds = {
+    audiences: ['http://gw'],
+    scope: options.scope ?? 'speech:read',
+    credentialsRequired: true,
+    method: 'GET',
+    url: 'http://gw/v1/models',
+  };
+  const middleware = authenticateRequests(
+    'speech',
+    () => needs,
+    { apiKeys, verifyAccessToken },
+    budget,
+    createLogger('test', 'silent'),
+  );
 
   async function send(ip: string, headers: Record<string, string>): Promise<Answer> {
     const answer: Answer = { status: 0, headers: {}, body: undefined, passed: false };
@@ -70,9 +94,13 @@ function setup(options: { scope?: string; lookupFails?: boolean } = {}) {
       },
     };
     const req = { headers, ip, socket: { remoteAddress: '127.0.0.1' }, method: 'GET', originalUrl: '/v1/models' };
-    await middleware(req as unknown as Request, res as unknown as Response, (() => {
-      answer.passed = true;
-    }) as NextFunction);
+    await middleware(
+      req as unknown as Request,
+      res as unknown as Response,
+      (() => {
+        answer.passed = true;
+      }) as NextFunction,
+    );
     return answer;
   }
   return { send, lookup, budget, verifyAccessToken };
@@ -82,7 +110,8 @@ describe('requests refused for their credentials pay from their IP budget', () =
   it('charges each unknown key, answers 401 with X-RateLimit-*, then 429 once the budget is spent', async () => {
     const { send, lookup, budget } = setup();
     const answers = [];
-    for (let i = 0; i < LIMIT + 2; i += 1) answers.push(await send('198.51.100.7', { 'xi-api-key': `sk_${String(i).padStart(64, '0')}` }));
+    for (let i = 0; i < LIMIT + 2; i += 1)
+      answers.push(await send('198.51.100.7', { 'xi-api-key': `sk_${String(i).padStart(64, '0')}` }));
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 429, 429]);
     expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0', '0']);
     for (const a of answers) {
@@ -90,7 +119,9 @@ describe('requests refused for their credentials pay from their IP budget', () =
       expect(a.headers['x-ratelimit-reset']).toBe('2000000000');
     }
     expect(answers[0]!.body).toEqual({ detail: { status: 'invalid_api_key', message: expect.any(String) } });
-    expect(answers[3]!.body).toEqual({ detail: { status: 'too_many_requests', message: expect.stringContaining('3 per second') } });
+    expect(answers[3]!.body).toEqual({
+      detail: { status: 'too_many_requests', message: expect.stringContaining('3 per second') },
+    });
     expect(answers[3]!.headers['retry-after']).toBe('1');
     // The fourth and fifth keys were refused before auth was asked: the budget was already spent.
     expect(lookup).toHaveBeenCalledTimes(LIMIT);

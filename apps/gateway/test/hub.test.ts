@@ -51,11 +51,14 @@ function setup(capacity = 10) {
     return null;
   });
   const hub = new SubscriptionHub({ schema, fetchField, logger, capacity });
-  const subscribe = (query: string, viewer: Viewer, variables: Record<string, unknown> = {}, onOverflow = jest.fn()): Subscribed =>
-    subscribeRecorded(hub, { document: parse(query), variables, viewer, onOverflow });
+  const subscribe = (
+    query: string,
+    viewer: Viewer,
+    variables: Record<string, unknown> = {},
+    onOverflow = jest.fn(),
+  ): Subscribed => subscribeRecorded(hub, { document: parse(query), variables, viewer, onOverflow });
   return { hub, fetchField, subscribe };
 }
-
 
 describe('SubscriptionHub', () => {
   it('executes once per distinct selection and fans the same result out', async () => {
@@ -72,16 +75,25 @@ describe('SubscriptionHub', () => {
     expect(a.messages[0]).not.toBe(b.messages[0]);
     expect(payloadText(a.messages[0])).toBe(payloadText(b.messages[0]));
     const [ra, rb, rc] = [take(a), take(b), take(c)];
-    expect(ra).toEqual({ data: { onPostCreated: { id: toGlobalId('Post', 1), title: 'Post 1', author: { name: 'Ada' } } } });
+    expect(ra).toEqual({
+      data: { onPostCreated: { id: toGlobalId('Post', 1), title: 'Post 1', author: { name: 'Ada' } } },
+    });
     expect(rb).toEqual(ra);
     expect(rc).toEqual({ data: { onPostCreated: { title: 'Post 1' } } });
   });
 
   it('filters by argument', async () => {
     const { hub, subscribe } = setup();
-    const one = subscribe('subscription($id: ID!) { onPostUpdated(id: $id) { title } }', user, { id: toGlobalId('Post', 1) });
-    const two = subscribe('subscription($id: ID!) { onPostUpdated(id: $id) { title } }', user, { id: toGlobalId('Post', 2) });
-    const comments = subscribe(`subscription { onCommentAdded(postId: "${toGlobalId('Post', 2)}") { content post { title } } }`, user);
+    const one = subscribe('subscription($id: ID!) { onPostUpdated(id: $id) { title } }', user, {
+      id: toGlobalId('Post', 1),
+    });
+    const two = subscribe('subscription($id: ID!) { onPostUpdated(id: $id) { title } }', user, {
+      id: toGlobalId('Post', 2),
+    });
+    const comments = subscribe(
+      `subscription { onCommentAdded(postId: "${toGlobalId('Post', 2)}") { content post { title } } }`,
+      user,
+    );
     await hub.publish(buildContentEvent('post.updated', post(2)));
     await hub.publish(buildContentEvent('comment.created', comment(5, post(2))));
     await hub.publish(buildContentEvent('post.updated', post(1)));
@@ -95,7 +107,8 @@ describe('SubscriptionHub', () => {
     const query = `subscription { onCommentAdded(postId: "${toGlobalId('Post', 3)}") { post { author { name } } } }`;
     const subscribers = Array.from({ length: 5 }, (_, i) => subscribe(query, { sub: `acc-${i}`, roles: ['USER'] }));
     await hub.publish(buildContentEvent('comment.created', comment(6, post(3))));
-    for (const s of subscribers) expect(take(s)).toEqual({ data: { onCommentAdded: { post: { author: { name: 'Ada (fetched)' } } } } });
+    for (const s of subscribers)
+      expect(take(s)).toEqual({ data: { onCommentAdded: { post: { author: { name: 'Ada (fetched)' } } } } });
     expect(fetchField).toHaveBeenCalledTimes(1);
     expect(fetchField.mock.calls[0]![1]).toEqual({ __id: toGlobalId('Post', 3) });
   });
@@ -166,7 +179,9 @@ describe('SubscriptionHub', () => {
     await hub.publish(buildContentEvent('post.created', post(3)));
     expect(s.messages).toEqual([]);
     s.unblock();
-    expect([take(s), take(s), take(s)].map((r) => (r.data as { onPostCreated: { title: string } }).onPostCreated.title)).toEqual(['Post 1', 'Post 2', 'Post 3']);
+    expect(
+      [take(s), take(s), take(s)].map((r) => (r.data as { onPostCreated: { title: string } }).onPostCreated.title),
+    ).toEqual(['Post 1', 'Post 2', 'Post 3']);
     await hub.publish(buildContentEvent('post.created', post(4)));
     expect(take(s)).toEqual({ data: { onPostCreated: { title: 'Post 4' } } });
     expect(s.stream.closed).toBe(false);
@@ -181,7 +196,9 @@ describe('SubscriptionHub', () => {
     expect(s.messages[0]).toMatch(/^\{"id":"sub-\d+","type":"next","payload":\{"data":null,"errors":\[/);
     const result = take(s);
     expect(result.data).toBeNull();
-    expect(result.errors).toEqual([expect.objectContaining({ message: 'content is down', path: ['onPostCreated', 'c'] })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ message: 'content is down', path: ['onPostCreated', 'c'] }),
+    ]);
   });
 
   it('forgets groups when their last subscriber leaves, and writes nothing more to it', async () => {
@@ -197,7 +214,15 @@ describe('SubscriptionHub', () => {
   it('refuses queries and unknown shapes', () => {
     const { hub } = setup();
     const outlet = { blocked: false, send: jest.fn(), onDrain: () => () => undefined };
-    const result = hub.subscribe({ document: parse('{ me { id } }'), viewer: user, id: '1', outlet, onOverflow: jest.fn() });
-    expect(result).toMatchObject({ errors: [expect.objectContaining({ message: expect.stringMatching(/only subscriptions/) })] });
+    const result = hub.subscribe({
+      document: parse('{ me { id } }'),
+      viewer: user,
+      id: '1',
+      outlet,
+      onOverflow: jest.fn(),
+    });
+    expect(result).toMatchObject({
+      errors: [expect.objectContaining({ message: expect.stringMatching(/only subscriptions/) })],
+    });
   });
 });

@@ -18,7 +18,11 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const subject = (concurrency: number, rps = 3): LimitSubject => ({ key: `acct:${uniqueName('a')}`, plan: 'free', limit: { rps, concurrency } });
+const subject = (concurrency: number, rps = 3): LimitSubject => ({
+  key: `acct:${uniqueName('a')}`,
+  plan: 'free',
+  limit: { rps, concurrency },
+});
 
 describe('concurrency limiter (Redis leases)', () => {
   it('grants up to the limit, refuses the next, and frees a slot on release', async () => {
@@ -117,7 +121,10 @@ describe('rate limiter (rate-limiter-flexible on Redis)', () => {
 });
 
 describe('the budget of requests refused for their credentials', () => {
-  const table = planTableWithOverrides(defaultPlanTable({ rps: 50, concurrency: 25 }), JSON.stringify({ anonymous: { rps: 3, concurrency: 5 } }));
+  const table = planTableWithOverrides(
+    defaultPlanTable({ rps: 50, concurrency: 25 }),
+    JSON.stringify({ anonymous: { rps: 3, concurrency: 5 } }),
+  );
 
   it('is the anonymous budget of the client IP, shared across replicas and with anonymous callers', async () => {
     // One window for the whole sequence: an attempt that straddled two is redone with a fresh IP and prefix.
@@ -131,10 +138,19 @@ describe('the budget of requests refused for their credentials', () => {
       const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
       const anonymous = await plansA.admit(ANONYMOUS, ip);
       await anonymous.lease?.release();
-      const charges = [await failuresB.charge(ip), await failuresA.spent(ip), await failuresA.charge(ip), await failuresB.spent(ip), await failuresB.charge(ip)];
+      const charges = [
+        await failuresB.charge(ip),
+        await failuresA.spent(ip),
+        await failuresA.charge(ip),
+        await failuresB.spent(ip),
+        await failuresB.charge(ip),
+      ];
       const anonymousAgain = await plansA.admit(ANONYMOUS, ip);
       const otherIp = await failuresA.spent(`${ip}0`);
-      const account = await plansA.admit({ sub: 'acc1', roles: ['USER'], scope: '', method: 'api_key', plan: 'free' }, ip);
+      const account = await plansA.admit(
+        { sub: 'acc1', roles: ['USER'], scope: '', method: 'api_key', plan: 'free' },
+        ip,
+      );
       await account.lease?.release();
       return { ip, failuresA, failuresB, anonymous, charges, anonymousAgain, otherIp, account };
     });
@@ -159,8 +175,17 @@ describe('the budget of requests refused for their credentials', () => {
 });
 
 describe('one-trip admission (revocation + rate + concurrency in one script)', () => {
-  const table = planTableWithOverrides(defaultPlanTable({ rps: 50, concurrency: 25 }), JSON.stringify({ free: { rps: 3, concurrency: 1 } }));
-  const caller = () => ({ sub: uniqueName('acct'), roles: ['USER' as const], scope: '', method: 'bearer_jwt' as const, plan: 'free' });
+  const table = planTableWithOverrides(
+    defaultPlanTable({ rps: 50, concurrency: 25 }),
+    JSON.stringify({ free: { rps: 3, concurrency: 1 } }),
+  );
+  const caller = () => ({
+    sub: uniqueName('acct'),
+    roles: ['USER' as const],
+    scope: '',
+    method: 'bearer_jwt' as const,
+    plan: 'free',
+  });
 
   it('counts in the same windows and slots as the rate and concurrency limiters', async () => {
     const seen = await inOneWindow(async () => {
@@ -182,13 +207,22 @@ describe('one-trip admission (revocation + rate + concurrency in one script)', (
     expect(seen.first.lease).not.toBeNull();
     expect(seen.whileHeld).toMatchObject({ lease: null, reason: 'concurrency', decision: { remaining: 1 } });
     expect(seen.second.decision.remaining).toBe(0);
-    expect(seen.third).toMatchObject({ lease: null, reason: 'rate', decision: { allowed: false, remaining: 0, retryAfter: 1 } });
+    expect(seen.third).toMatchObject({
+      lease: null,
+      reason: 'rate',
+      decision: { allowed: false, remaining: 0, retryAfter: 1 },
+    });
   });
 
   it('refuses a revoked token before touching any limit, and checks an unrevoked one in the same trip', async () => {
     const prefix = uniqueName('gwint');
     const rate = createRateLimiter(redis, prefix);
-    const limiter = createPlanLimiter(table, rate.consume, createConcurrencyLimiter(redis, { prefix }), createAdmission(redis, { prefix }));
+    const limiter = createPlanLimiter(
+      table,
+      rate.consume,
+      createConcurrencyLimiter(redis, { prefix }),
+      createAdmission(redis, { prefix }),
+    );
     const who = caller();
     const revokedKey = `auth:revoked:jti:${uniqueName('jti')}`;
     await redis.set(revokedKey, '1', 'EX', 60);
@@ -205,7 +239,12 @@ describe('one-trip admission (revocation + rate + concurrency in one script)', (
     broken.disconnect();
     const prefix = uniqueName('gwint');
     const rate = createRateLimiter(redis, prefix);
-    const limiter = createPlanLimiter(table, rate.consume, createConcurrencyLimiter(redis, { prefix }), createAdmission(broken, { prefix }));
+    const limiter = createPlanLimiter(
+      table,
+      rate.consume,
+      createConcurrencyLimiter(redis, { prefix }),
+      createAdmission(broken, { prefix }),
+    );
     await expect(limiter.admitToken(caller(), '192.0.2.1', 'auth:revoked:jti:x')).rejects.toThrow();
     const admitted = await limiter.admit(caller(), '192.0.2.1');
     expect(admitted.decision.allowed).toBe(true);

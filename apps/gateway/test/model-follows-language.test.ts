@@ -15,10 +15,19 @@ describe('a hosted model id follows the language; our own ids do not', () => {
     expect(hosted).toMatchObject({ model: { model_id: 'piper_en_us_v1' }, modelFollowsLanguage: true });
     const ours = parseTtsRequest({ text: 'hi', model_id: 'piper_en_us_v1' }, {}, 100, catalogue);
     expect(ours).toMatchObject({ model: { model_id: 'piper_en_us_v1' }, modelFollowsLanguage: false });
-    expect(parseTtsRequest({ text: 'hi' }, {}, 100, catalogue)).toMatchObject({ model: { model_id: 'espeak_ng_v1' }, modelFollowsLanguage: false });
+    expect(parseTtsRequest({ text: 'hi' }, {}, 100, catalogue)).toMatchObject({
+      model: { model_id: 'espeak_ng_v1' },
+      modelFollowsLanguage: false,
+    });
   });
   it('in the WebSocket path or query', () => {
-    const bySegment = readOpenRequest(new URLSearchParams(`voice_id=${RACHEL}`), 'eleven_flash_v2_5', catalogue, {}, 100);
+    const bySegment = readOpenRequest(
+      new URLSearchParams(`voice_id=${RACHEL}`),
+      'eleven_flash_v2_5',
+      catalogue,
+      {},
+      100,
+    );
     expect(bySegment.request).toMatchObject({ model: { model_id: 'piper_en_us_v1' }, modelFollowsLanguage: true });
     const byQuery = readOpenRequest(new URLSearchParams('model_id=eleven_v3'), RACHEL, catalogue, {}, 100);
     expect(byQuery.request).toMatchObject({ model: { model_id: 'piper_en_us_v1' }, modelFollowsLanguage: true });

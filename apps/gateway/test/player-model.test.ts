@@ -13,11 +13,23 @@ describe('player model: the longest silence a listener hears', () => {
   it('hears the gap when the audio delivered falls behind the wall time since the first audio', () => {
     // 1 s at 0 plays until 1000; the next arrives at 1800: 0.8 s of silence, then it plays until 2300.
     // The third (at 2500) is 0.2 s late.
-    expect(longestSilence([{ atMs: 0, seconds: 1 }, { atMs: 1800, seconds: 0.5 }, { atMs: 2500, seconds: 1 }])).toBeCloseTo(0.8, 6);
+    expect(
+      longestSilence([
+        { atMs: 0, seconds: 1 },
+        { atMs: 1800, seconds: 0.5 },
+        { atMs: 2500, seconds: 1 },
+      ]),
+    ).toBeCloseTo(0.8, 6);
   });
 
   it('counts audio arriving exactly as the previous ends as no silence, and empty arrivals as nothing', () => {
-    expect(longestSilence([{ atMs: 100, seconds: 0.25 }, { atMs: 350, seconds: 0.25 }, { atMs: 5000, seconds: 0 }])).toBe(0);
+    expect(
+      longestSilence([
+        { atMs: 100, seconds: 0.25 },
+        { atMs: 350, seconds: 0.25 },
+        { atMs: 5000, seconds: 0 },
+      ]),
+    ).toBe(0);
   });
 
   it('counts nothing before the first audio (time to first audio is its own measure)', () => {
@@ -40,14 +52,26 @@ describe('player model: the longest silence a listener hears', () => {
 
 describe('stream listening: frames as audio heard', () => {
   const audio = (seq: number, bytes: number): ChunkFrame => ({ seq, type: 'audio', data: Buffer.alloc(bytes) });
-  const piece = (seq: number, durationSeconds: number): ChunkFrame => ({ seq, type: 'piece', index: seq, text: 'x', durationSeconds });
+  const piece = (seq: number, durationSeconds: number): ChunkFrame => ({
+    seq,
+    type: 'piece',
+    index: seq,
+    text: 'x',
+    durationSeconds,
+  });
 
   /** A series' value; `sample` names a histogram's `_sum` or `_count`. */
   async function series(name: string, labels: Record<string, string>, sample = name): Promise<number> {
     const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === name);
     // A histogram's samples name their series (`metricName`: `_sum`, `_count`, `_bucket`).
-    const values = (metric?.values ?? []) as { value: number; labels: Record<string, string | number>; metricName?: string }[];
-    const found = values.find((v) => (v.metricName ?? name) === sample && Object.entries(labels).every(([k, val]) => v.labels[k] === val));
+    const values = (metric?.values ?? []) as {
+      value: number;
+      labels: Record<string, string | number>;
+      metricName?: string;
+    }[];
+    const found = values.find(
+      (v) => (v.metricName ?? name) === sample && Object.entries(labels).every(([k, val]) => v.labels[k] === val),
+    );
     return Number(found?.value ?? 0);
   }
 

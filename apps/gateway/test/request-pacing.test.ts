@@ -1,7 +1,8 @@
 import { FIRST_PIECE_CHARS, planPieces, shortenFirstPiece } from '@platform/speech-engine';
 import { chunkSchedule } from '../src/speech/stream-input/chunk-schedule';
 
-const SENTENCE = 'This first sentence runs on for quite a while, longer than any level keeps whole, before it finally comes to its end, so audio can start sooner.';
+const SENTENCE =
+  'This first sentence runs on for quite a while, longer than any level keeps whole, before it finally comes to its end, so audio can start sooner.';
 
 // Every optimize_streaming_latency level gets the engine's short first piece (a whole request's
 // plan, and a stream-input session's first segment): these are its cases as the gateway uses it.
@@ -38,13 +39,20 @@ describe('chunk_length_schedule', () => {
   });
 
   it('a flush takes everything', () => {
-    expect(chunkSchedule({ chunk_length_schedule: [500] }).take('A. B', true)).toEqual({ ready: ['A.', 'B'], rest: '' });
+    expect(chunkSchedule({ chunk_length_schedule: [500] }).take('A. B', true)).toEqual({
+      ready: ['A.', 'B'],
+      rest: '',
+    });
   });
 
-  it.each([[{ chunk_length_schedule: [49] }], [{ chunk_length_schedule: [501] }], [{ chunk_length_schedule: [50.5] }], [{ chunk_length_schedule: [] }], [[50]], ['x']])(
-    '%j is refused',
-    (config) => {
-      expect(() => chunkSchedule(config)).toThrow(/generation_config/);
-    },
-  );
+  it.each([
+    [{ chunk_length_schedule: [49] }],
+    [{ chunk_length_schedule: [501] }],
+    [{ chunk_length_schedule: [50.5] }],
+    [{ chunk_length_schedule: [] }],
+    [[50]],
+    ['x'],
+  ])('%j is refused', (config) => {
+    expect(() => chunkSchedule(config)).toThrow(/generation_config/);
+  });
 });

@@ -19,7 +19,15 @@ function exchange(path: string) {
   };
   let passed = false;
   const next: NextFunction = () => void (passed = true);
-  return { req: { originalUrl: path } as Request, res: res as unknown as Response, next, headers, answer, passed: () => passed, close: () => closeListeners.forEach((l) => l()) };
+  return {
+    req: { originalUrl: path } as Request,
+    res: res as unknown as Response,
+    next,
+    headers,
+    answer,
+    passed: () => passed,
+    close: () => closeListeners.forEach((l) => l()),
+  };
 }
 
 describe('the gateway shutdown drain', () => {
@@ -37,12 +45,17 @@ describe('the gateway shutdown drain', () => {
     const speech = exchange('/v1/text-to-speech/x/stream');
     drain.requests(speech.req, speech.res, speech.next);
     expect(speech.passed()).toBe(false);
-    expect(speech.answer).toEqual({ status: 503, body: { detail: { status: 'error', message: 'the gateway is shutting down; retry the request' } } });
+    expect(speech.answer).toEqual({
+      status: 503,
+      body: { detail: { status: 'error', message: 'the gateway is shutting down; retry the request' } },
+    });
     expect(speech.headers).toMatchObject({ 'retry-after': '1', connection: 'close' });
     const content = exchange('/api/v1/posts');
     drain.requests(content.req, content.res, content.next);
     expect(content.answer.status).toBe(503);
-    expect(content.answer.body).toEqual({ error: { code: 503, message: 'the gateway is shutting down; retry the request' } });
+    expect(content.answer.body).toEqual({
+      error: { code: 503, message: 'the gateway is shutting down; retry the request' },
+    });
 
     // Drained only once the request in flight and the session have both ended.
     inFlight.close();
@@ -70,6 +83,8 @@ describe('the gateway shutdown drain', () => {
     const text = Buffer.concat(written).toString();
     expect(text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
     expect(text).toContain('Retry-After: 1\r\n');
-    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({ detail: { status: 'error', message: 'the gateway is shutting down; retry the request' } });
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
+      detail: { status: 'error', message: 'the gateway is shutting down; retry the request' },
+    });
   });
 });

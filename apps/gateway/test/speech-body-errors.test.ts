@@ -28,7 +28,16 @@ beforeAll(async () => {
     next();
   });
   const unreachable = {} as SpeechStore;
-  app.use('/v1', voicesRoutes({ store: unreachable, logger, publicUrl: 'http://platform.test', analysis: {} as AnalysisPool, admission: createCloneAdmission(1) }));
+  app.use(
+    '/v1',
+    voicesRoutes({
+      store: unreachable,
+      logger,
+      publicUrl: 'http://platform.test',
+      analysis: {} as AnalysisPool,
+      admission: createCloneAdmission(1),
+    }),
+  );
   app.use('/v1', apiKeysRoutes({ keys: {} as AuthApiKeys, forgetKey: () => undefined, logger }));
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,7 +59,10 @@ describe('body errors on the speech routes', () => {
     ['API keys (16 KiB)', '/api-keys', 17 * 1024],
   ])('%s: a body over the limit is 413 text_too_long', async (_name, path, size) => {
     const answer = await post(path, JSON.stringify({ name: 'x'.repeat(size) }));
-    expect(answer).toEqual({ status: 413, body: { detail: { status: 'text_too_long', message: 'request body is too large' } } });
+    expect(answer).toEqual({
+      status: 413,
+      body: { detail: { status: 'text_too_long', message: 'request body is too large' } },
+    });
   });
 
   it.each([
@@ -58,6 +70,9 @@ describe('body errors on the speech routes', () => {
     ['API keys', '/api-keys'],
   ])('%s: a body that is not JSON is 400 bad_request', async (_name, path) => {
     const answer = await post(path, '{"stability": ');
-    expect(answer).toEqual({ status: 400, body: { detail: { status: 'bad_request', message: 'request body must be valid JSON' } } });
+    expect(answer).toEqual({
+      status: 400,
+      body: { detail: { status: 'bad_request', message: 'request body must be valid JSON' } },
+    });
   });
 });

@@ -24,9 +24,17 @@ function fakeResponse() {
 }
 
 const logged: unknown[] = [];
-const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined, info: () => undefined } as unknown as Logger;
+const logger = {
+  error: (...args: unknown[]) => logged.push(args),
+  warn: () => undefined,
+  info: () => undefined,
+} as unknown as Logger;
 const outage = new mongoose.mongo.MongoNetworkError('connection to 127.0.0.1:27027 closed');
-const notPrimary = new mongoose.mongo.MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary' });
+const notPrimary = new mongoose.mongo.MongoServerError({
+  message: 'not primary',
+  code: 10107,
+  codeName: 'NotWritablePrimary',
+});
 
 describe('a MongoDB outage in the speech edge', () => {
   it('is recognised; an ordinary server error (duplicate key) is not', () => {
@@ -45,7 +53,9 @@ describe('a MongoDB outage in the speech edge', () => {
       const { res, sent } = fakeResponse();
       handler(err, {} as Request, res, (() => undefined) as NextFunction);
       expect(sent.status).toBe(503);
-      expect(sent.body).toEqual({ detail: { status: 'error', message: expect.stringMatching(/temporarily unavailable/) } });
+      expect(sent.body).toEqual({
+        detail: { status: 'error', message: expect.stringMatching(/temporarily unavailable/) },
+      });
     }
     const { res, sent } = fakeResponse();
     handler(new Error('bug'), {} as Request, res, (() => undefined) as NextFunction);

@@ -4,7 +4,12 @@ import { modelCatalogue } from '@platform/speech-engine';
 import type { ChunkFrame } from '@platform/speech-jobs';
 import { SpeechError } from '@platform/errors';
 import { eventually } from '@platform/testing';
-import { StreamInputSession, MESSAGE_BURST, MESSAGES_PER_SECOND, type SessionAuth } from '../src/speech/stream-input/session';
+import {
+  StreamInputSession,
+  MESSAGE_BURST,
+  MESSAGES_PER_SECOND,
+  type SessionAuth,
+} from '../src/speech/stream-input/session';
 import type { SessionTransport } from '../src/speech/stream-input/transport';
 import { MAX_BUFFERED_BYTES } from '../src/speech/stream-input/audio-relay';
 import type { DrainOutcome } from '../src/speech/tts/backpressure';
@@ -17,7 +22,13 @@ import type { JobInput, JobRunner } from '../src/speech/tts/job-runner';
 
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const KEY = 'sk_good';
-const SPEAKER: Identity = { sub: 'acct_1', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'creator' };
+const SPEAKER: Identity = {
+  sub: 'acct_1',
+  roles: ['USER'],
+  scope: 'speech:read speech:write',
+  method: 'api_key',
+  plan: 'creator',
+};
 
 class FakeTransport implements SessionTransport {
   open = true;
@@ -53,7 +64,14 @@ function fakeRunner(frames?: (input: JobInput) => ChunkFrame[]) {
       const played = frames?.(input) ?? [
         { seq: 0, type: 'audio', data: Buffer.from(`audio:${input.text}`) },
         { seq: 1, type: 'piece', index: 0, text: input.text, durationSeconds: 0.5 },
-        { seq: 2, type: 'end', characters: input.text.length, durationSeconds: 0.5, pieces: 1, contentType: 'audio/mpeg' },
+        {
+          seq: 2,
+          type: 'end',
+          characters: input.text.length,
+          durationSeconds: 0.5,
+          pieces: 1,
+          contentType: 'audio/mpeg',
+        },
       ];
       for (const frame of played) {
         if (options.signal.aborted) return;
@@ -65,7 +83,14 @@ function fakeRunner(frames?: (input: JobInput) => ChunkFrame[]) {
   return { runner, jobs };
 }
 
-function setup(options: { frames?: (input: JobInput) => ChunkFrame[]; authTimeoutMs?: number; identity?: Identity; maxTextChars?: number } = {}) {
+function setup(
+  options: {
+    frames?: (input: JobInput) => ChunkFrame[];
+    authTimeoutMs?: number;
+    identity?: Identity;
+    maxTextChars?: number;
+  } = {},
+) {
   const transport = new FakeTransport();
   const { runner, jobs } = fakeRunner(options.frames);
   const charged: number[] = [];
@@ -99,7 +124,8 @@ function setup(options: { frames?: (input: JobInput) => ChunkFrame[]; authTimeou
     },
     transport,
   );
-  const open = (query = '', segment = RACHEL, headerKey?: string) => session.open(new URLSearchParams(query), segment, headerKey ? { 'xi-api-key': headerKey } : {});
+  const open = (query = '', segment = RACHEL, headerKey?: string) =>
+    session.open(new URLSearchParams(query), segment, headerKey ? { 'xi-api-key': headerKey } : {});
   const send = (message: unknown) => session.receive(JSON.stringify(message));
   const revokeKey = () => {
     keyAccepted = false;
@@ -107,7 +133,9 @@ function setup(options: { frames?: (input: JobInput) => ChunkFrame[]; authTimeou
   return { session, transport, jobs, charged, refused, open, send, revokeKey };
 }
 
-const errorOf = (t: FakeTransport) => (t.texts.find((m) => typeof m === 'object' && m !== null && 'detail' in m) as { detail: unknown } | undefined)?.detail;
+const errorOf = (t: FakeTransport) =>
+  (t.texts.find((m) => typeof m === 'object' && m !== null && 'detail' in m) as { detail: unknown } | undefined)
+    ?.detail;
 
 describe('the stream-input session (transport-free)', () => {
   it('takes the key and settings in the first message, synthesises each sentence, and ends with isFinal and 1000', async () => {
@@ -117,7 +145,9 @@ describe('the stream-input session (transport-free)', () => {
     s.send({ text: 'Hello there. How are you? ' });
     s.send({ text: '' });
     expect(await s.transport.closed).toEqual({ code: 1000, reason: 'done' });
-    expect(s.jobs.map((j) => [j.kind, j.text, j.recordHistory])).toEqual([['websocket', 'Hello there. How are you?', false]]);
+    expect(s.jobs.map((j) => [j.kind, j.text, j.recordHistory])).toEqual([
+      ['websocket', 'Hello there. How are you?', false],
+    ]);
     expect(s.transport.binaries.map(String)).toEqual(['audio:Hello there. How are you?']);
     expect(s.transport.texts).toEqual([{ isFinal: true }]);
     // Charged for what the client got.
@@ -135,15 +165,42 @@ describe('the stream-input session (transport-free)', () => {
   });
 
   it('sends JSON audio messages with the worker’s alignment, timed from each message’s audio, when asked (message_format=json)', async () => {
-    const align = (characters: string[], starts: number[], ends: number[]) => ({ characters, character_start_times_seconds: starts, character_end_times_seconds: ends });
+    const align = (characters: string[], starts: number[], ends: number[]) => ({
+      characters,
+      character_start_times_seconds: starts,
+      character_end_times_seconds: ends,
+    });
     // Two pieces in one job, timed as the worker times them: seconds from the start of the job's audio.
     const s = setup({
       frames: (input) => [
         { seq: 0, type: 'audio', data: Buffer.from('audio:Hi.') },
-        { seq: 1, type: 'piece', index: 0, text: 'Hi.', durationSeconds: 0.5, alignment: align(['H', 'i', '.', ' '], [0.05, 0.15, 0.3, 0.5], [0.15, 0.3, 0.5, 0.5]), normalizedAlignment: align(['H', 'i', '.'], [0.05, 0.15, 0.3], [0.15, 0.3, 0.5]) },
+        {
+          seq: 1,
+          type: 'piece',
+          index: 0,
+          text: 'Hi.',
+          durationSeconds: 0.5,
+          alignment: align(['H', 'i', '.', ' '], [0.05, 0.15, 0.3, 0.5], [0.15, 0.3, 0.5, 0.5]),
+          normalizedAlignment: align(['H', 'i', '.'], [0.05, 0.15, 0.3], [0.15, 0.3, 0.5]),
+        },
         { seq: 2, type: 'audio', data: Buffer.from('audio:Yo.') },
-        { seq: 3, type: 'piece', index: 1, text: 'Yo.', durationSeconds: 0.4, alignment: align(['Y', 'o', '.'], [0.55, 0.7, 0.8], [0.7, 0.8, 0.9]), normalizedAlignment: align([' ', 'Y', 'o', '.'], [0.5, 0.55, 0.7, 0.8], [0.5, 0.7, 0.8, 0.9]) },
-        { seq: 4, type: 'end', characters: input.text.length, durationSeconds: 0.9, pieces: 2, contentType: 'audio/mpeg' },
+        {
+          seq: 3,
+          type: 'piece',
+          index: 1,
+          text: 'Yo.',
+          durationSeconds: 0.4,
+          alignment: align(['Y', 'o', '.'], [0.55, 0.7, 0.8], [0.7, 0.8, 0.9]),
+          normalizedAlignment: align([' ', 'Y', 'o', '.'], [0.5, 0.55, 0.7, 0.8], [0.5, 0.7, 0.8, 0.9]),
+        },
+        {
+          seq: 4,
+          type: 'end',
+          characters: input.text.length,
+          durationSeconds: 0.9,
+          pieces: 2,
+          contentType: 'audio/mpeg',
+        },
       ],
     });
     await s.open('message_format=json', RACHEL, KEY);
@@ -156,10 +213,16 @@ describe('the stream-input session (transport-free)', () => {
     const [first, second, final] = s.transport.texts as [Record<string, unknown>, Record<string, unknown>, unknown];
     expect(Buffer.from(String(first.audio), 'base64').toString()).toBe('audio:Hi.');
     // Each message's characters are its piece's: the space between the pieces is in neither.
-    expect(first).toMatchObject({ isFinal: null, alignment: { chars: ['H', 'i', '.'], charStartTimesMs: [50, 150, 300], charDurationsMs: [100, 150, 200] } });
+    expect(first).toMatchObject({
+      isFinal: null,
+      alignment: { chars: ['H', 'i', '.'], charStartTimesMs: [50, 150, 300], charDurationsMs: [100, 150, 200] },
+    });
     expect(first.normalizedAlignment).toEqual(first.alignment);
     // The second piece's times count from the start of its own message's audio.
-    expect(second).toMatchObject({ isFinal: null, alignment: { chars: ['Y', 'o', '.'], charStartTimesMs: [50, 200, 300], charDurationsMs: [150, 100, 100] } });
+    expect(second).toMatchObject({
+      isFinal: null,
+      alignment: { chars: ['Y', 'o', '.'], charStartTimesMs: [50, 200, 300], charDurationsMs: [150, 100, 100] },
+    });
     expect(second.normalizedAlignment).toEqual(second.alignment);
     expect(final).toEqual({ isFinal: true });
     expect(s.transport.binaries).toEqual([]);
@@ -177,9 +240,19 @@ describe('the stream-input session (transport-free)', () => {
   });
 
   it.each([
-    ['a first message that is not JSON', (s: ReturnType<typeof setup>) => s.session.receive('hello'), 'bad_request', 1008],
+    [
+      'a first message that is not JSON',
+      (s: ReturnType<typeof setup>) => s.session.receive('hello'),
+      'bad_request',
+      1008,
+    ],
     ['a first message without a key', (s: ReturnType<typeof setup>) => s.send({ text: ' ' }), 'unauthorized', 1008],
-    ['a key that is not accepted', (s: ReturnType<typeof setup>) => s.send({ text: ' ', xi_api_key: 'sk_bad' }), 'invalid_api_key', 1008],
+    [
+      'a key that is not accepted',
+      (s: ReturnType<typeof setup>) => s.send({ text: ' ', xi_api_key: 'sk_bad' }),
+      'invalid_api_key',
+      1008,
+    ],
     ['a binary first message', (s: ReturnType<typeof setup>) => s.session.receive(null), 'bad_request', 1008],
   ])('refuses %s with its speech error and close code', async (_name, act, status, code) => {
     const s = setup();
@@ -230,7 +303,10 @@ describe('the stream-input session (transport-free)', () => {
     s.send({ text: ' ' });
     for (let i = 0; i < MESSAGES_PER_SECOND * 3; i++) s.send({ text: 'a' });
     expect((await s.transport.closed).code).toBe(1013);
-    expect(errorOf(s.transport)).toEqual({ status: 'too_many_requests', message: `more than ${MESSAGES_PER_SECOND} messages per second (at most ${MESSAGE_BURST} at once)` });
+    expect(errorOf(s.transport)).toEqual({
+      status: 'too_many_requests',
+      message: `more than ${MESSAGES_PER_SECOND} messages per second (at most ${MESSAGE_BURST} at once)`,
+    });
   });
 
   it('refuses a message longer than the text limit (text_too_long, 1008)', async () => {
@@ -239,7 +315,10 @@ describe('the stream-input session (transport-free)', () => {
     s.send({ text: ' ' });
     s.send({ text: 'x'.repeat(11) });
     expect((await s.transport.closed).code).toBe(1008);
-    expect(errorOf(s.transport)).toEqual({ status: 'text_too_long', message: 'a message may carry at most 10 characters' });
+    expect(errorOf(s.transport)).toEqual({
+      status: 'text_too_long',
+      message: 'a message may carry at most 10 characters',
+    });
   });
 
   it('a worker failure is an error and 1011; the segment is not charged', async () => {
@@ -273,7 +352,10 @@ describe('the stream-input session (transport-free)', () => {
     revoked.revokeKey();
     revoked.send({ text: 'One. ', flush: true });
     expect((await revoked.transport.closed).code).toBe(1008);
-    expect(errorOf(revoked.transport)).toEqual({ status: 'invalid_api_key', message: 'the API key was revoked or its account changed' });
+    expect(errorOf(revoked.transport)).toEqual({
+      status: 'invalid_api_key',
+      message: 'the API key was revoked or its account changed',
+    });
     expect(revoked.jobs).toEqual([]);
   });
 

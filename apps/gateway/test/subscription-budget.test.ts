@@ -3,7 +3,11 @@ import pino from 'pino';
 import { buildContentEvent } from '@platform/events';
 import { postSnapshot as post } from '@platform/testing';
 import { SubscriptionHub } from '../src/subscriptions/hub';
-import { bookSubscription, EventFetchAllowance, type SubscriptionLimits } from '../src/subscriptions/subscription-budget';
+import {
+  bookSubscription,
+  EventFetchAllowance,
+  type SubscriptionLimits,
+} from '../src/subscriptions/subscription-budget';
 import { buildSubscriptionSchema } from '../src/subscriptions/subscription-schema';
 import type { Viewer } from '../src/subscriptions/viewer';
 import { subscribeRecorded, takeNext as take } from './hub-subscriber';
@@ -23,10 +27,10 @@ function setup() {
     return { [alias]: { totalCount: 7 } };
   });
   const hub = new SubscriptionHub({ schema, fetchField, logger: pino({ level: 'silent' }), capacity: 10 });
-  const subscribe = (query: string, ...fetches: EventFetchAllowance[]) => subscribeRecorded(hub, { document: parse(query), viewer, ...(fetches.length > 0 ? { fetches } : {}) });
+  const subscribe = (query: string, ...fetches: EventFetchAllowance[]) =>
+    subscribeRecorded(hub, { document: parse(query), viewer, ...(fetches.length > 0 ? { fetches } : {}) });
   return { hub, fetchField, subscribe };
 }
-
 
 describe('bookSubscription', () => {
   it('refuses a subscription over its own budget, then one over the connection budget; completed ones are released', () => {
@@ -60,7 +64,10 @@ describe('nested fetches per event and connection', () => {
     expect(fetchField).toHaveBeenCalledTimes(3);
     expect(results[0]).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 } } } });
     expect(results[1]!.data).toBeNull();
-    expect(results[1]!.errors?.[0]).toMatchObject({ path: ['onPostCreated', 'c3'], extensions: { code: 'QUERY_TOO_COMPLEX', maxFetches: 3 } });
+    expect(results[1]!.errors?.[0]).toMatchObject({
+      path: ['onPostCreated', 'c3'],
+      extensions: { code: 'QUERY_TOO_COMPLEX', maxFetches: 3 },
+    });
     // The next event has a fresh allowance.
     await hub.publish(buildContentEvent('post.created', post(2)));
     take(first);
@@ -74,7 +81,9 @@ describe('nested fetches per event and connection', () => {
     const tight = subscribe(counts(0, 3), new EventFetchAllowance(1));
     await hub.publish(buildContentEvent('post.created', post(3)));
     expect(take(generous).errors).toBeUndefined();
-    expect(take(tight)).toEqual({ data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 }, c2: { totalCount: 7 } } } });
+    expect(take(tight)).toEqual({
+      data: { onPostCreated: { c0: { totalCount: 7 }, c1: { totalCount: 7 }, c2: { totalCount: 7 } } },
+    });
     expect(fetchField).toHaveBeenCalledTimes(3);
   });
 

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createLogger } from '@platform/logger';
 import { stackEnv } from '@platform/testing';
-import { createRevocationWatch, listenForTokenRevocations, redisRevocationCheck, TOKEN_REVOKED_CHANNEL, type RevocationWatch } from '../src/auth/token-revocations';
+import {
+  createRevocationWatch,
+  listenForTokenRevocations,
+  redisRevocationCheck,
+  TOKEN_REVOKED_CHANNEL,
+  type RevocationWatch,
+} from '../src/auth/token-revocations';
 
 const logger = createLogger('test', 'silent');
 /** Longer than any test here: a listener with this interval never sweeps while it runs. */

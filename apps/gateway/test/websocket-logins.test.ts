@@ -6,7 +6,10 @@ import type { RateDecision } from '../src/limits/rate-limiter';
 import { createWebSocketLogins } from '../src/limits/websocket-logins';
 
 const upgrade = (peer: string, forwardedFor?: string) =>
-  ({ headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
+  ({
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    socket: { remoteAddress: peer },
+  }) as unknown as IncomingMessage;
 
 describe('the client IP of a WebSocket upgrade (TRUSTED_PROXIES, as for HTTP)', () => {
   it('takes X-Forwarded-For only from a trusted hop', () => {
@@ -28,7 +31,13 @@ describe('WebSocket logins charged to the client IP', () => {
   const LIMIT = 2;
   function setup(options: { failing?: boolean } = {}) {
     const used = new Map<string, number>();
-    const decision = (n: number, allowed: boolean): RateDecision => ({ allowed, limit: LIMIT, remaining: Math.max(0, LIMIT - n), resetUnix: 2_000_000_000, retryAfter: 1 });
+    const decision = (n: number, allowed: boolean): RateDecision => ({
+      allowed,
+      limit: LIMIT,
+      remaining: Math.max(0, LIMIT - n),
+      resetUnix: 2_000_000_000,
+      retryAfter: 1,
+    });
     const failures: FailedCredentialBudget = {
       spent: jest.fn(async (ip: string) => {
         if (options.failing) throw new Error('redis down');
@@ -65,11 +74,16 @@ describe('WebSocket logins charged to the client IP', () => {
     const from = upgrade('127.0.0.1', '198.51.100.7');
     expect(await logins.refuseUnchecked(from, { kind: 'api_key', key: 'sk_new' })).toBeNull();
     for (let i = 0; i < LIMIT; i += 1) await logins.chargeRefusal(from);
-    expect(await logins.refuseUnchecked(from, { kind: 'api_key', key: 'sk_new' })).toMatchObject({ allowed: false, retryAfter: 1 });
+    expect(await logins.refuseUnchecked(from, { kind: 'api_key', key: 'sk_new' })).toMatchObject({
+      allowed: false,
+      retryAfter: 1,
+    });
     expect(await logins.refuseUnchecked(from, { kind: 'api_key', key: 'sk_cached' })).toBeNull();
     expect(await logins.refuseUnchecked(from, { kind: 'jwt', token: 'a.b.c', scheme: 'Bearer' })).toBeNull();
     expect(await logins.refuseUnchecked(from, { kind: 'none' })).toBeNull();
-    expect(await logins.refuseUnchecked(upgrade('127.0.0.1', '192.0.2.4'), { kind: 'api_key', key: 'sk_new' })).toBeNull();
+    expect(
+      await logins.refuseUnchecked(upgrade('127.0.0.1', '192.0.2.4'), { kind: 'api_key', key: 'sk_new' }),
+    ).toBeNull();
     expect(failures.spent).toHaveBeenCalledTimes(3);
   });
 

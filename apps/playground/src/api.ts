@@ -20,14 +20,17 @@ const isShape = (value: unknown): value is Shape => typeof value === 'object' &&
 export function errorFrom(status: number, body: unknown): ApiError {
   if (isShape(body)) {
     const detail = body.detail;
-    if (isShape(detail) && typeof detail.message === 'string') return new ApiError(status, String(detail.status ?? 'error'), detail.message);
+    if (isShape(detail) && typeof detail.message === 'string')
+      return new ApiError(status, String(detail.status ?? 'error'), detail.message);
     if (Array.isArray(body.errors) && isShape(body.errors[0])) {
       const first = body.errors[0];
       const code = isShape(first.extensions) ? String(first.extensions.code ?? 'error') : 'error';
       return new ApiError(status, code, String(first.message ?? 'request failed'));
     }
-    if (typeof body.error === 'string') return new ApiError(status, body.error, String(body.error_description ?? body.message ?? body.error));
-    if (isShape(body.error)) return new ApiError(status, String(body.error.code ?? 'error'), String(body.error.message ?? 'request failed'));
+    if (typeof body.error === 'string')
+      return new ApiError(status, body.error, String(body.error_description ?? body.message ?? body.error));
+    if (isShape(body.error))
+      return new ApiError(status, String(body.error.code ?? 'error'), String(body.error.message ?? 'request failed'));
   }
   return new ApiError(status, 'error', `request failed (HTTP ${status})`);
 }

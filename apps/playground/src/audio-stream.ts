@@ -26,7 +26,11 @@ function opened(source: MediaSource): Promise<void> {
   return new Promise((resolve) => source.addEventListener('sourceopen', () => resolve(), { once: true }));
 }
 
-export async function playStreaming(audio: HTMLAudioElement, response: Response, startedAt: number): Promise<StreamResult> {
+export async function playStreaming(
+  audio: HTMLAudioElement,
+  response: Response,
+  startedAt: number,
+): Promise<StreamResult> {
   const reader = response.body!.getReader();
   let chunks = 0;
   let bytes = 0;

@@ -1,5 +1,8 @@
 /** The element with this id, of this type; a missing one is a bug in index.html, so it throws. */
-export function byId<T extends HTMLElement = HTMLElement>(id: string, type: new () => T = HTMLElement as unknown as new () => T): T {
+export function byId<T extends HTMLElement = HTMLElement>(
+  id: string,
+  type: new () => T = HTMLElement as unknown as new () => T,
+): T {
   const found = document.getElementById(id);
   if (!(found instanceof type)) throw new Error(`playground: #${id} is missing or not a ${type.name}`);
   return found;

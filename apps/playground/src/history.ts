@@ -53,7 +53,10 @@ export function historyPanel(api: Api) {
   const load = (reset: boolean) =>
     busy(more, status, async () => {
       if (reset) after = null;
-      const query = new URLSearchParams({ page_size: String(PAGE_SIZE), ...(after ? { start_after_history_item_id: after } : {}) });
+      const query = new URLSearchParams({
+        page_size: String(PAGE_SIZE),
+        ...(after ? { start_after_history_item_id: after } : {}),
+      });
       const page = await api.json<HistoryPage>(`/v1/history?${query}`);
       const rows = page.history.map(row);
       if (reset) list.replaceChildren(...rows);

@@ -27,12 +27,14 @@ export function keysPanel(api: Api) {
 
   const row = (key: ApiKey) => {
     const revoke = el('button', { type: 'button', 'aria-label': `Revoke ${key.name}` }, 'Revoke');
-    revoke.addEventListener('click', () =>
-      void busy(revoke, status, async () => {
-        await api.json(`/v1/api-keys/${encodeURIComponent(key.key_id)}`, { method: 'DELETE' });
-        await load(true);
-        say(status, `Revoked ${key.name}: it stops working at once.`);
-      }),
+    revoke.addEventListener(
+      'click',
+      () =>
+        void busy(revoke, status, async () => {
+          await api.json(`/v1/api-keys/${encodeURIComponent(key.key_id)}`, { method: 'DELETE' });
+          await load(true);
+          say(status, `Revoked ${key.name}: it stops working at once.`);
+        }),
     );
     return el(
       'tr',
@@ -62,7 +64,10 @@ export function keysPanel(api: Api) {
       const data = new FormData(form);
       const scopes = data.getAll('scope').map(String);
       if (scopes.length === 0) throw new Error('Choose what the key may do.');
-      const created = await api.json<ApiKey & { key: string }>('/v1/api-keys', jsonBody({ name: data.get('name'), scopes }));
+      const created = await api.json<ApiKey & { key: string }>(
+        '/v1/api-keys',
+        jsonBody({ name: data.get('name'), scopes }),
+      );
       value.value = created.key;
       curl.textContent = `curl ${location.origin}/v1/user -H "xi-api-key: ${created.key}"`;
       secret.hidden = false;
@@ -73,11 +78,13 @@ export function keysPanel(api: Api) {
       say(status, `Created ${created.name}.`);
     });
   });
-  byId('key-copy', HTMLButtonElement).addEventListener('click', () =>
-    void navigator.clipboard.writeText(value.value).then(
-      () => say(status, 'Copied.'),
-      () => say(status, 'Copy it from the field: the browser did not allow the clipboard.', true),
-    ),
+  byId('key-copy', HTMLButtonElement).addEventListener(
+    'click',
+    () =>
+      void navigator.clipboard.writeText(value.value).then(
+        () => say(status, 'Copied.'),
+        () => say(status, 'Copy it from the field: the browser did not allow the clipboard.', true),
+      ),
   );
   more.addEventListener('click', () => void load(false));
 

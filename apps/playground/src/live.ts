@@ -45,7 +45,8 @@ export function livePanel(api: Api, token: () => Promise<string>) {
           if (result.data) onData(result.data as T);
           else if (result.errors?.length) say(status, result.errors[0]!.message, true);
         },
-        error: (err: unknown) => say(status, `Subscription ended: ${err instanceof Error ? err.message : 'the connection closed'}`, true),
+        error: (err: unknown) =>
+          say(status, `Subscription ended: ${err instanceof Error ? err.message : 'the connection closed'}`, true),
         complete: () => undefined,
       },
     );
@@ -96,10 +97,19 @@ export function livePanel(api: Api, token: () => Promise<string>) {
       connect();
       const data = new FormData(form);
       const { createPost } = await api.graphql<{
-        createPost: { success: boolean; message: string | null; errors: { field: string; message: string }[] | null; post: { id: string; title: string } | null };
+        createPost: {
+          success: boolean;
+          message: string | null;
+          errors: { field: string; message: string }[] | null;
+          post: { id: string; title: string } | null;
+        };
       }>(CREATE_POST, { input: { title: data.get('title'), content: data.get('content'), status: 'PUBLISHED' } });
       if (!createPost.success || !createPost.post) {
-        throw new Error(createPost.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || createPost.message || 'The post was not created.');
+        throw new Error(
+          createPost.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') ||
+            createPost.message ||
+            'The post was not created.',
+        );
       }
       posts.prepend(postRow(createPost.post));
       form.reset();

@@ -62,7 +62,10 @@ function showApp(session: Session): void {
   const showQuota = () =>
     api
       .json<{ subscription: { character_count: number; character_limit: number; tier: string } }>('/v1/user')
-      .then(({ subscription: s }) => (quota.textContent = `${s.tier} plan · ${s.character_count.toLocaleString()} of ${s.character_limit.toLocaleString()} characters used`))
+      .then(
+        ({ subscription: s }) =>
+          (quota.textContent = `${s.tier} plan · ${s.character_count.toLocaleString()} of ${s.character_limit.toLocaleString()} characters used`),
+      )
       .catch(() => (quota.textContent = ''));
 
   const history = historyPanel(api);
@@ -85,4 +88,6 @@ function showApp(session: Session): void {
   live.connect();
 }
 
-main().catch((err: unknown) => say(notice, `The playground could not start: ${err instanceof Error ? err.message : String(err)}`, true));
+main().catch((err: unknown) =>
+  say(notice, `The playground could not start: ${err instanceof Error ? err.message : String(err)}`, true),
+);

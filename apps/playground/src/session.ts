@@ -50,7 +50,10 @@ export async function createSignIn(issuerUrl: string, clientId: string): Promise
   const issuer = new URL(issuerUrl);
   // Plain http only for a local platform (oauth4webapi refuses it otherwise).
   const transport = issuer.protocol === 'http:' ? { [oauth.allowInsecureRequests]: true } : {};
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...transport }));
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...transport }),
+  );
   const client: oauth.Client = { client_id: clientId };
   const auth = oauth.None();
   const redirectUri = `${issuerUrl}/`;
@@ -138,8 +141,19 @@ export async function createSignIn(issuerUrl: string, clientId: string): Promise
         history.replaceState(null, '', here.pathname);
         if (!pending) throw new Error('This sign-in was not started in this tab: sign in again.');
         const params = oauth.validateAuthResponse(as, client, here, pending.state);
-        const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, pending.verifier, transport);
-        const result = await oauth.processAuthorizationCodeResponse(as, client, response, { expectedNonce: pending.nonce, requireIdToken: true });
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          auth,
+          params,
+          redirectUri,
+          pending.verifier,
+          transport,
+        );
+        const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+          expectedNonce: pending.nonce,
+          requireIdToken: true,
+        });
         const claims = oauth.getValidatedIdTokenClaims(result)!;
         const person: Person = {
           sub: claims.sub,

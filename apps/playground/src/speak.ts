@@ -23,7 +23,11 @@ export function speakPanel(api: Api, onSpoken: () => void) {
 
   const showVoices = (voices: Voice[], select?: string) => {
     const keep = select ?? voice.value;
-    voice.replaceChildren(...voices.map((v) => el('option', { value: v.voice_id }, v.category === 'cloned' ? `${v.name} (your clone)` : v.name)));
+    voice.replaceChildren(
+      ...voices.map((v) =>
+        el('option', { value: v.voice_id }, v.category === 'cloned' ? `${v.name} (your clone)` : v.name),
+      ),
+    );
     if (voices.some((v) => v.voice_id === keep)) voice.value = keep;
   };
 
@@ -37,11 +41,14 @@ export function speakPanel(api: Api, onSpoken: () => void) {
     void busy(submitButton(form), status, async () => {
       say(status, 'Synthesising…');
       const startedAt = performance.now();
-      const response = await api.fetch(`/v1/text-to-speech/${encodeURIComponent(voice.value)}/stream?output_format=mp3_44100_128`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
-        body: JSON.stringify({ text: text.value, model_id: model.value }),
-      });
+      const response = await api.fetch(
+        `/v1/text-to-speech/${encodeURIComponent(voice.value)}/stream?output_format=mp3_44100_128`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
+          body: JSON.stringify({ text: text.value, model_id: model.value }),
+        },
+      );
       const result = await playStreaming(audio, response, startedAt);
       audio.dataset.chunks = String(result.chunks);
       audio.dataset.streamed = String(result.streamed);

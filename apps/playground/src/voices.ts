@@ -34,13 +34,15 @@ export function voicesPanel(api: Api, onChange: (voices: Voice[], select?: strin
 
   const voiceRow = (voice: Voice) => {
     const remove = el('button', { type: 'button', 'aria-label': `Delete ${voice.name}` }, 'Delete');
-    remove.addEventListener('click', () =>
-      void busy(remove, status, async () => {
-        if (!confirm(`Delete the voice “${voice.name}”? Its recordings go too.`)) return;
-        await api.json(`/v1/voices/${encodeURIComponent(voice.voice_id)}`, { method: 'DELETE' });
-        await reload();
-        say(status, `Deleted ${voice.name}.`);
-      }),
+    remove.addEventListener(
+      'click',
+      () =>
+        void busy(remove, status, async () => {
+          if (!confirm(`Delete the voice “${voice.name}”? Its recordings go too.`)) return;
+          await api.json(`/v1/voices/${encodeURIComponent(voice.voice_id)}`, { method: 'DELETE' });
+          await reload();
+          say(status, `Deleted ${voice.name}.`);
+        }),
     );
     return el('li', { 'data-voice-id': voice.voice_id }, el('strong', {}, voice.name), ' ', remove);
   };
@@ -75,7 +77,10 @@ export function voicesPanel(api: Api, onChange: (voices: Voice[], select?: strin
 
   recordButton.addEventListener('click', () => {
     if (recorder) stopRecording();
-    else void startRecording().catch((err: unknown) => say(recordStatus, `No microphone: ${err instanceof Error ? err.message : String(err)}`, true));
+    else
+      void startRecording().catch((err: unknown) =>
+        say(recordStatus, `No microphone: ${err instanceof Error ? err.message : String(err)}`, true),
+      );
   });
   files.addEventListener('change', showSamples);
 

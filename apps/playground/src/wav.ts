@@ -23,7 +23,8 @@ function mixDown(buffer: AudioBuffer): Float32Array {
 
 function encodeWav(samples: Float32Array, sampleRate: number): Blob {
   const bytes = new DataView(new ArrayBuffer(44 + samples.length * 2));
-  const ascii = (offset: number, text: string) => [...text].forEach((c, i) => bytes.setUint8(offset + i, c.charCodeAt(0)));
+  const ascii = (offset: number, text: string) =>
+    [...text].forEach((c, i) => bytes.setUint8(offset + i, c.charCodeAt(0)));
   ascii(0, 'RIFF');
   bytes.setUint32(4, 36 + samples.length * 2, true);
   ascii(8, 'WAVE');

@@ -5,7 +5,12 @@ import { createLogger } from '@platform/logger';
 import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
-import { createSpeechStore, createStoreHooks, premadeFromCatalogue, releaseStaleReservations } from '@platform/speech-store';
+import {
+  createSpeechStore,
+  createStoreHooks,
+  premadeFromCatalogue,
+  releaseStaleReservations,
+} from '@platform/speech-store';
 import { connectMongo, connectRedis, storeReadiness } from '@platform/stores';
 import { contextFrom, inSpan, SpanKind } from '@platform/tracing';
 import { loadWorkerConfig } from './config';
@@ -47,7 +52,13 @@ async function main(): Promise<void> {
   // The jobs this worker runs at once: the streams it keeps real-time. A job beyond them waits in
   // the queue (where the gateway bounds its wait) rather than slow every running stream down.
   const capacity = await resolveCapacity(
-    { configured: config.WORKER_REALTIME_STREAMS, cores: config.WORKER_CORES, safety: config.WORKER_REALTIME_SAFETY, max: config.WORKER_CONCURRENCY, espeakBinary: config.ESPEAK_BINARY },
+    {
+      configured: config.WORKER_REALTIME_STREAMS,
+      cores: config.WORKER_CORES,
+      safety: config.WORKER_REALTIME_SAFETY,
+      max: config.WORKER_CONCURRENCY,
+      espeakBinary: config.ESPEAK_BINARY,
+    },
     neural,
     logger,
   );
@@ -69,22 +80,29 @@ async function main(): Promise<void> {
     const lost = heartbeat.hold(job.id ?? job.data.jobId);
     metrics.slotsInUse(1);
     try {
-      const outcome = await inSpan('synthesis job', { kind: SpanKind.CONSUMER, parent: contextFrom(job.data.trace), attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId } }, () =>
-        processJob(job.data, {
-          redis,
-          logger,
-          metrics,
-          queue: config.SYNTHESIS_QUEUE,
-          enqueuedAt: job.timestamp,
-          recordHistory,
-          neural,
-          espeakBinary: config.ESPEAK_BINARY,
-          signal: hardStop.signal,
-          handOver: handOver.signal,
-          lost,
-          attempt: { worker: workerName, takeovers: job.stalledCounter },
-          maxResumes: config.SYNTHESIS_MAX_RESUMES,
-        }),
+      const outcome = await inSpan(
+        'synthesis job',
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextFrom(job.data.trace),
+          attributes: { 'synthesis.job_id': job.data.jobId, 'synthesis.model': job.data.modelId },
+        },
+        () =>
+          processJob(job.data, {
+            redis,
+            logger,
+            metrics,
+            queue: config.SYNTHESIS_QUEUE,
+            enqueuedAt: job.timestamp,
+            recordHistory,
+            neural,
+            espeakBinary: config.ESPEAK_BINARY,
+            signal: hardStop.signal,
+            handOver: handOver.signal,
+            lost,
+            attempt: { worker: workerName, takeovers: job.stalledCounter },
+            maxResumes: config.SYNTHESIS_MAX_RESUMES,
+          }),
       );
       if (outcome === 'handed-over') {
         // Back to the queue without counting as a stall (the resume limit is for workers that die)
@@ -120,7 +138,11 @@ async function main(): Promise<void> {
     ...lockOptions,
   });
   // The takeover slot's fetcher: a manual worker (no processor) that only the slot drives.
-  const takeoverFetcher = new Worker<SynthesisJobData>(config.SYNTHESIS_QUEUE, null, { connection: workerConnection, autorun: false, ...lockOptions });
+  const takeoverFetcher = new Worker<SynthesisJobData>(config.SYNTHESIS_QUEUE, null, {
+    connection: workerConnection,
+    autorun: false,
+    ...lockOptions,
+  });
   const heartbeat = startLockHeartbeat(
     {
       redisUrl: config.REDIS_URL,
@@ -143,7 +165,10 @@ async function main(): Promise<void> {
           .finally(() => takeoverSlot.wake());
       },
       watchFailed(reason) {
-        logger.warn({ reason }, 'the death watch is off (CLIENT LIST refused): a dead worker is found by its locks lapsing');
+        logger.warn(
+          { reason },
+          'the death watch is off (CLIENT LIST refused): a dead worker is found by its locks lapsing',
+        );
       },
     },
   );
@@ -161,7 +186,9 @@ async function main(): Promise<void> {
     // its client is told here rather than after the gateway's frame timeout.
     if (job && job.stalledCounter > QUEUE_TAKEOVER_BACKSTOP) {
       metrics.jobLost({ model: job.data.modelId });
-      failLostJob(redis, job.data, { token: `${workerName}#failed`, worker: workerName }).catch((e: unknown) => logger.error({ err: e, jobId: job.id }, 'ending a lost synthesis job failed'));
+      failLostJob(redis, job.data, { token: `${workerName}#failed`, worker: workerName }).catch((e: unknown) =>
+        logger.error({ err: e, jobId: job.id }, 'ending a lost synthesis job failed'),
+      );
     }
   };
   for (const w of [worker, takeoverFetcher]) {
@@ -184,7 +211,10 @@ async function main(): Promise<void> {
       // Drain: take no new jobs, finish the ones in hand; those still running after WORKER_DRAIN_MS
       // are handed over at their next piece (docs/operations.md, "Rolling out and scaling down").
       const bound = setTimeout(() => {
-        logger.info({ drainMs: config.WORKER_DRAIN_MS }, 'drain bound reached; handing the running synthesis jobs over');
+        logger.info(
+          { drainMs: config.WORKER_DRAIN_MS },
+          'drain bound reached; handing the running synthesis jobs over',
+        );
         handOver.abort();
       }, config.WORKER_DRAIN_MS);
       await Promise.all([worker.close(), takeoverSlot.close().then(() => takeoverFetcher.close())]);

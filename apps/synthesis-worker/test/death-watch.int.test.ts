@@ -1,7 +1,14 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { eventually, stackEnv, uniqueName } from '@platform/testing';
-import { createDeathWatch, livenessName, liveWorkerIds, lookForDeaths, runStalledCheck, type QueueLockKeys } from '../src/liveness/death-watch';
+import {
+  createDeathWatch,
+  livenessName,
+  liveWorkerIds,
+  lookForDeaths,
+  runStalledCheck,
+  type QueueLockKeys,
+} from '../src/liveness/death-watch';
 
 /**
  * The death watch (docs/decisions.md, worker liveness): a worker process whose named heartbeat
@@ -42,7 +49,12 @@ async function workerProcess() {
   };
 }
 
-const keysOf = (worker: Worker): QueueLockKeys => ({ activeKey: worker.keys.active!, stalledKey: worker.keys.stalled!, stalledCheckKey: worker.keys['stalled-check']!, jobKeyPrefix: worker.toKey('') });
+const keysOf = (worker: Worker): QueueLockKeys => ({
+  activeKey: worker.keys.active!,
+  stalledKey: worker.keys.stalled!,
+  stalledCheckKey: worker.keys['stalled-check']!,
+  jobKeyPrefix: worker.toKey(''),
+});
 
 beforeAll(async () => {
   queue = new Queue(queueName, { connection: { url: REDIS_URL } });
@@ -76,7 +88,7 @@ describe('who is alive, from CLIENT LIST', () => {
   });
 });
 
-describe('releasing a dead worker\'s jobs', () => {
+describe("releasing a dead worker's jobs", () => {
   it('a worker whose connection closed loses its jobs at once; a live one keeps them, and so does a new owner', async () => {
     const dying = await workerProcess();
     const busy = await workerProcess();
@@ -98,7 +110,11 @@ describe('releasing a dead worker\'s jobs', () => {
     // Killed: the kernel closes the process's sockets, and Redis drops its heartbeat connection.
     dying.heartbeat.disconnect();
     let released: string[] = [];
-    await eventually(async () => (released = await lookForDeaths(watcher.heartbeat, deaths, keys, [watcher.worker.id])).length > 0, 10_000, 10);
+    await eventually(
+      async () => (released = await lookForDeaths(watcher.heartbeat, deaths, keys, [watcher.worker.id])).length > 0,
+      10_000,
+      10,
+    );
 
     expect(released).toEqual([dyingJob.id]);
     expect(await lockOf(dyingJob)).toBeNull();
@@ -125,7 +141,14 @@ describe('releasing a dead worker\'s jobs', () => {
     const keys = keysOf(watcher.worker);
     expect(await lookForDeaths(unnamed, deaths, keys, ownIds)).toEqual([]);
     dying.heartbeat.disconnect();
-    await eventually(async () => !liveWorkerIds((await watcher.heartbeat.call('CLIENT', 'LIST', 'TYPE', 'normal')) as string).has(dying.worker.id), 10_000, 10);
+    await eventually(
+      async () =>
+        !liveWorkerIds((await watcher.heartbeat.call('CLIENT', 'LIST', 'TYPE', 'normal')) as string).has(
+          dying.worker.id,
+        ),
+      10_000,
+      10,
+    );
     expect(await lookForDeaths(unnamed, deaths, keys, ownIds)).toEqual([]);
     expect(await queue.getJobState(job.id!)).toBe('active');
   });

@@ -46,7 +46,12 @@ function deps(registry: Registry, worker: string, takeovers: number): ProcessDep
 /** The sum of a metric's samples named `sample` (all label sets, or those matching `labels`). */
 async function total(registry: Registry, sample: string, labels: Record<string, string> = {}): Promise<number> {
   const metrics = await registry.getMetricsAsJSON();
-  const values = metrics.flatMap((m) => (m.values as { metricName?: string; value: number; labels: Record<string, string | number> }[]).map((v) => ({ ...v, name: v.metricName ?? m.name })));
+  const values = metrics.flatMap((m) =>
+    (m.values as { metricName?: string; value: number; labels: Record<string, string | number> }[]).map((v) => ({
+      ...v,
+      name: v.metricName ?? m.name,
+    })),
+  );
   return values
     .filter((v) => v.name === sample)
     .filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))
@@ -75,7 +80,12 @@ describe('jobs in hand (started minus ended)', () => {
     const registry = new Registry();
     const data = job();
     await redis.set(ownerKey(prefix, data.jobId), 'host:1#0');
-    await createFrameWriter(redis, audioStreamKey(prefix, data.jobId)).append({ type: 'piece', index: 0, text: 'A short sentence.', durationSeconds: 1 });
+    await createFrameWriter(redis, audioStreamKey(prefix, data.jobId)).append({
+      type: 'piece',
+      index: 0,
+      text: 'A short sentence.',
+      durationSeconds: 1,
+    });
     await redis.set(cancelKey(prefix, data.jobId), '1', 'EX', 60);
     expect(await processJob(data, deps(registry, 'host:2', 1))).toBe('cancelled');
     expect(await inHand(registry)).toBe(0);
@@ -102,7 +112,9 @@ describe('failures by reason and takeovers', () => {
     // A first attempt wrote its first piece's marker and died.
     const resumed = job();
     await redis.set(ownerKey(prefix, resumed.jobId), 'host:1#0');
-    const writer = createFrameWriter(redis, audioStreamKey(prefix, resumed.jobId), { owner: { key: ownerKey(prefix, resumed.jobId), token: 'host:1#0' } });
+    const writer = createFrameWriter(redis, audioStreamKey(prefix, resumed.jobId), {
+      owner: { key: ownerKey(prefix, resumed.jobId), token: 'host:1#0' },
+    });
     await writer.append({ type: 'piece', index: 0, text: 'A short sentence.', durationSeconds: 1 });
     const second = new Registry();
     expect(await processJob(resumed, deps(second, 'host:2', 1))).not.toBe('failed');

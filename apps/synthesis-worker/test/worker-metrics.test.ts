@@ -29,7 +29,13 @@ describe('worker metrics at boot', () => {
     const metrics = createMetrics(registry);
     metrics.takeover({ model: DEFAULT_MODEL_ID });
     metrics.jobLost({ model: DEFAULT_MODEL_ID });
-    expect((await samples(registry, 'synthesis_takeovers_total')).get(JSON.stringify({ model: DEFAULT_MODEL_ID }))).toBe(1);
-    expect((await samples(registry, 'synthesis_job_failures_total')).get(JSON.stringify({ model: DEFAULT_MODEL_ID, reason: 'lost' }))).toBe(1);
+    expect(
+      (await samples(registry, 'synthesis_takeovers_total')).get(JSON.stringify({ model: DEFAULT_MODEL_ID })),
+    ).toBe(1);
+    expect(
+      (await samples(registry, 'synthesis_job_failures_total')).get(
+        JSON.stringify({ model: DEFAULT_MODEL_ID, reason: 'lost' }),
+      ),
+    ).toBe(1);
   });
 });

@@ -88,14 +88,20 @@ describe('jobRenderParams', () => {
   const voice = { voiceId: 'v1', name: 'Rachel', category: 'premade' as const, engine };
 
   it('renders the voice with the settings, in the requested language when there is one', () => {
-    expect(jobRenderParams({ voice, settings: DEFAULT_VOICE_SETTINGS })).toEqual(renderParams(engine, DEFAULT_VOICE_SETTINGS));
-    expect(jobRenderParams({ voice, settings: DEFAULT_VOICE_SETTINGS, language: { id: 'de', espeak: 'de' } }).voice).toBe('de');
+    expect(jobRenderParams({ voice, settings: DEFAULT_VOICE_SETTINGS })).toEqual(
+      renderParams(engine, DEFAULT_VOICE_SETTINGS),
+    );
+    expect(
+      jobRenderParams({ voice, settings: DEFAULT_VOICE_SETTINGS, language: { id: 'de', espeak: 'de' } }).voice,
+    ).toBe('de');
   });
 
   it('does not scale a cloned voice whose similarity the gateway applied', () => {
     const settings = { ...DEFAULT_VOICE_SETTINGS, similarity_boost: 0 };
     const cloned = { ...voice, category: 'cloned' as const, similarityApplied: true };
-    expect(jobRenderParams({ voice: cloned, settings })).toEqual(renderParams(engine, settings, { similarityApplied: true }));
+    expect(jobRenderParams({ voice: cloned, settings })).toEqual(
+      renderParams(engine, settings, { similarityApplied: true }),
+    );
     expect(jobRenderParams({ voice: cloned, settings }).pitch).not.toBe(jobRenderParams({ voice, settings }).pitch);
   });
 });

@@ -6,7 +6,10 @@ import { asyncApi } from '../src/asyncapi';
  * The AsyncAPI document is valid AsyncAPI 3.0 (the AsyncAPI Initiative's own parser and rule set, run
  * offline) and lists every Kafka topic and CloudEvents type that libs/events defines.
  */
-type Channel = { address: string; messages: Record<string, { name: string; payload: { properties: { type: { const: string } } } }> };
+type Channel = {
+  address: string;
+  messages: Record<string, { name: string; payload: { properties: { type: { const: string } } } }>;
+};
 
 describe('asyncApi()', () => {
   const document = asyncApi();
@@ -14,7 +17,9 @@ describe('asyncApi()', () => {
   it('is a valid AsyncAPI 3.0 document with no errors or warnings', async () => {
     const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
     // Severity 0 is an error, 1 a warning (Spectral's scale); hints and information are left to style.
-    expect(diagnostics.filter((d) => d.severity <= 1).map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`)).toEqual([]);
+    expect(
+      diagnostics.filter((d) => d.severity <= 1).map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`),
+    ).toEqual([]);
     expect(parsed?.version()).toBe('3.0.0');
   });
 
@@ -31,10 +36,14 @@ describe('asyncApi()', () => {
   it('describes both framings of the speech stream-input socket and the graphql-transport-ws messages', () => {
     const channels = document.channels as Record<string, Channel>;
     expect(channels.streamInput!.address).toBe('/v1/text-to-speech/{voice_id}/stream-input');
-    expect(Object.keys(channels.streamInput!.messages)).toEqual(expect.arrayContaining(['audioFrame', 'audioMessage', 'final', 'error']));
-    expect(Object.values(channels.graphqlWs!.messages).map((m) => m.name).sort()).toEqual(
-      ['complete', 'connection_ack', 'connection_init', 'error', 'next', 'ping', 'pong', 'subscribe'],
+    expect(Object.keys(channels.streamInput!.messages)).toEqual(
+      expect.arrayContaining(['audioFrame', 'audioMessage', 'final', 'error']),
     );
+    expect(
+      Object.values(channels.graphqlWs!.messages)
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(['complete', 'connection_ack', 'connection_init', 'error', 'next', 'ping', 'pong', 'subscribe']);
   });
 
   it('gives the snapshots the statuses and roles libs/events defines', () => {

@@ -7,7 +7,9 @@ type Operations = Record<string, Record<string, { operationId?: string }>>;
 
 describe('the auth API document', () => {
   it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
-    await expect(SwaggerParser.validate(structuredClone(authOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeDefined();
+    await expect(
+      SwaggerParser.validate(structuredClone(authOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0]),
+    ).resolves.toBeDefined();
   });
 
   it('has a unique operationId on every operation', () => {
@@ -22,11 +24,16 @@ describe('the auth API document', () => {
 
   it('offers /token one form per grant of libs/oauth-grants, chosen by grant_type, with its parameters', () => {
     type Form = { oneOf: { $ref: string }[]; discriminator: { mapping: Record<string, string> } };
-    const document = authOpenApi() as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: Form }> } } }>; components: { schemas: Record<string, { required: string[]; properties: Record<string, unknown> }> } };
+    const document = authOpenApi() as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: Form }> } } }>;
+      components: { schemas: Record<string, { required: string[]; properties: Record<string, unknown> }> };
+    };
     const choice = document.paths['/token']!.post.requestBody.content['application/x-www-form-urlencoded']!.schema;
     const refs = GRANT_FORMS.map((form) => `#/components/schemas/${form.schemaName}`);
     expect(choice.oneOf.map((ref) => ref.$ref)).toEqual(refs);
-    expect(choice.discriminator.mapping).toEqual(Object.fromEntries(GRANT_FORMS.map((form, i) => [form.type, refs[i]])));
+    expect(choice.discriminator.mapping).toEqual(
+      Object.fromEntries(GRANT_FORMS.map((form, i) => [form.type, refs[i]])),
+    );
     for (const form of GRANT_FORMS) {
       const schema = document.components.schemas[form.schemaName]!;
       expect(schema.required).toEqual(['grant_type', ...form.required]);

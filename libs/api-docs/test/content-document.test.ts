@@ -4,7 +4,11 @@ import { contentOpenApi } from '../src/content';
 
 describe('the content API document', () => {
   it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
-    await expect(SwaggerParser.validate(structuredClone(contentOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeDefined();
+    await expect(
+      SwaggerParser.validate(
+        structuredClone(contentOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0],
+      ),
+    ).resolves.toBeDefined();
   });
 
   it('describes every REST route of content and the GraphQL endpoint, each with an operationId', () => {

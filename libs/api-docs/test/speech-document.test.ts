@@ -13,11 +13,19 @@ const operations = () =>
 
 describe('the speech API document', () => {
   it('is a valid OpenAPI 3.1 document whose references all resolve', async () => {
-    await expect(SwaggerParser.validate(structuredClone(speechOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeDefined();
+    await expect(
+      SwaggerParser.validate(
+        structuredClone(speechOpenApi()) as unknown as Parameters<typeof SwaggerParser.validate>[0],
+      ),
+    ).resolves.toBeDefined();
   });
 
   it('describes every route of the gateway’s speech module, each with an operationId', () => {
-    expect(operations().map(({ method, path, operation }) => `${method} ${path} ${operation.operationId ?? '(none)'}`).sort()).toEqual(
+    expect(
+      operations()
+        .map(({ method, path, operation }) => `${method} ${path} ${operation.operationId ?? '(none)'}`)
+        .sort(),
+    ).toEqual(
       [
         'POST /v1/text-to-speech/{voice_id} textToSpeech',
         'POST /v1/text-to-speech/{voice_id}/stream textToSpeechStream',
@@ -52,8 +60,14 @@ describe('the speech API document', () => {
   it('gives every operation a success, the gateway’s own errors and a security requirement', () => {
     for (const { method, path, operation } of operations()) {
       const codes = Object.keys(operation.responses ?? {});
-      expect({ at: `${method} ${path}`, success: codes.some((c) => c.startsWith('2')) }).toEqual({ at: `${method} ${path}`, success: true });
-      expect({ at: `${method} ${path}`, codes }).toEqual({ at: `${method} ${path}`, codes: expect.arrayContaining(['400', '401', '403', '429', '500', '503']) });
+      expect({ at: `${method} ${path}`, success: codes.some((c) => c.startsWith('2')) }).toEqual({
+        at: `${method} ${path}`,
+        success: true,
+      });
+      expect({ at: `${method} ${path}`, codes }).toEqual({
+        at: `${method} ${path}`,
+        codes: expect.arrayContaining(['400', '401', '403', '429', '500', '503']),
+      });
       expect(operation.security?.length).toBeGreaterThan(0);
     }
   });

@@ -23,7 +23,10 @@ export interface UserSnapshot {
 }
 
 /** Nested author: enough for `author { id name avatar }` selections. */
-export type AuthorSnapshot = Pick<UserSnapshot, 'id' | 'localId' | 'name' | 'avatar' | 'status' | 'role' | 'createdAt' | 'updatedAt'>;
+export type AuthorSnapshot = Pick<
+  UserSnapshot,
+  'id' | 'localId' | 'name' | 'avatar' | 'status' | 'role' | 'createdAt' | 'updatedAt'
+>;
 
 export interface PostSnapshot {
   id: string;
@@ -44,7 +47,10 @@ export interface PostSnapshot {
 }
 
 /** Nested post: the scalar fields, without its author or content body repeated. */
-export type PostRefSnapshot = Pick<PostSnapshot, 'id' | 'localId' | 'title' | 'slug' | 'status' | 'published' | 'createdAt'> & {
+export type PostRefSnapshot = Pick<
+  PostSnapshot,
+  'id' | 'localId' | 'title' | 'slug' | 'status' | 'published' | 'createdAt'
+> & {
   /**
    * The post's author's account id: a comment on a draft is visible to the post's author (and
    * moderators) only, and subscribers are filtered by the same rule. Absent in events written by

@@ -38,13 +38,23 @@ describe('content events', () => {
   });
 
   it('rejects malformed messages with EventParseError', () => {
-    for (const bad of [null, 'nope', '[]', '{"specversion":"0.3"}', JSON.stringify({ ...buildContentEvent('user.created', user), type: 'x.y' })]) {
+    for (const bad of [
+      null,
+      'nope',
+      '[]',
+      '{"specversion":"0.3"}',
+      JSON.stringify({ ...buildContentEvent('user.created', user), type: 'x.y' }),
+    ]) {
       expect(() => parseContentEvent(bad)).toThrow(EventParseError);
     }
   });
 
   it('names topics with an optional prefix', () => {
     expect(contentTopic('post', '')).toBe('content.posts');
-    expect(contentTopics('t1_')).toEqual({ user: 't1_content.users', post: 't1_content.posts', comment: 't1_content.comments' });
+    expect(contentTopics('t1_')).toEqual({
+      user: 't1_content.users',
+      post: 't1_content.posts',
+      comment: 't1_content.comments',
+    });
   });
 });

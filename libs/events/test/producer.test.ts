@@ -10,5 +10,7 @@ it('content events are produced idempotently, one request in flight, with bounde
     },
   };
   createContentEventProducer(kafka);
-  expect(configs).toEqual([{ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true, retry: { retries: 5 } }]);
+  expect(configs).toEqual([
+    { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true, retry: { retries: 5 } },
+  ]);
 });

@@ -73,7 +73,11 @@ function isConnection(type: GraphQLNamedType): boolean {
   return isObjectType(type) && type.name.endsWith('Connection') && 'edges' in type.getFields();
 }
 
-function argumentsOf(definition: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
+function argumentsOf(
+  definition: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   try {
     return getArgumentValues(definition, node, variables);
   } catch {
@@ -83,7 +87,8 @@ function argumentsOf(definition: GraphQLField<unknown, unknown>, node: FieldNode
 }
 
 function pageSize(value: unknown): number {
-  const n = typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : QUERY_SHAPE_LIMITS.defaultPageSize;
+  const n =
+    typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : QUERY_SHAPE_LIMITS.defaultPageSize;
   return Math.min(Math.max(n, 1), QUERY_SHAPE_LIMITS.maxPageSize);
 }
 
@@ -96,7 +101,12 @@ function searchesText(args: Record<string, unknown>, fieldName: string, parentNa
 }
 
 /** One selection set under `parent`; `connection` says whether it is a connection's, and with a text filter. */
-function measureSet(walk: Walk, set: SelectionSetNode | undefined, parent: GraphQLNamedType | undefined, connection: { items: number; textSearch: boolean } | null): { depth: number; cost: number } {
+function measureSet(
+  walk: Walk,
+  set: SelectionSetNode | undefined,
+  parent: GraphQLNamedType | undefined,
+  connection: { items: number; textSearch: boolean } | null,
+): { depth: number; cost: number } {
   if (!set) return { depth: 0, cost: 0 };
   const names = new Map<string, number>();
   const result = measureSelections(walk, set, parent, connection, names);
@@ -135,7 +145,10 @@ function measureSelections(
       let inner: { depth: number; cost: number };
       if (type && isConnection(type)) {
         own += FIELD_COST.page + (textSearch ? FIELD_COST.textSearch : 0);
-        inner = measureSet(walk, selection.selectionSet, type, { items: pageSize(args.first ?? args.last), textSearch });
+        inner = measureSet(walk, selection.selectionSet, type, {
+          items: pageSize(args.first ?? args.last),
+          textSearch,
+        });
       } else if (definition && definition.args.some((a) => a.name === 'limit')) {
         own += textSearch ? FIELD_COST.textSearch : 0;
         const child = measureSet(walk, selection.selectionSet, type, null);
@@ -165,7 +178,13 @@ function measureSelections(
     if (!inner) continue;
     if (spread) walk.visiting.add(spread);
     // Fields of a fragment join the enclosing selection set: their repeats are counted together.
-    const measured = measureSelections(walk, inner, typeName ? walk.schema.getType(typeName) ?? parent : parent, connection, names);
+    const measured = measureSelections(
+      walk,
+      inner,
+      typeName ? (walk.schema.getType(typeName) ?? parent) : parent,
+      connection,
+      names,
+    );
     if (spread) walk.visiting.delete(spread);
     depth = Math.max(depth, measured.depth);
     cost += measured.cost;
@@ -179,14 +198,23 @@ function measureSelections(
  * will run with. Safe before validation: unknown fields cost 1, bad arguments are priced at their
  * defaults, fragment cycles are followed once.
  */
-export function measureQuery(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}): QueryMeasure {
+export function measureQuery(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> = {},
+): QueryMeasure {
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
   const worst: QueryMeasure = { depth: 0, cost: 0, aliases: 0 };
   for (const def of document.definitions) {
     if (def.kind !== Kind.OPERATION_DEFINITION) continue;
     const walk: Walk = { schema, fragments, variables, visiting: new Set(), aliases: 0, nesting: 0, truncated: false };
-    const root = def.operation === 'query' ? schema.getQueryType() : def.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    const root =
+      def.operation === 'query'
+        ? schema.getQueryType()
+        : def.operation === 'mutation'
+          ? schema.getMutationType()
+          : schema.getSubscriptionType();
     const { depth, cost } = measureSet(walk, def.selectionSet, root ?? undefined, null);
     worst.depth = Math.max(worst.depth, walk.truncated ? MAX_NESTING : depth);
     worst.cost = Math.max(worst.cost, cost);
@@ -207,9 +235,12 @@ export function queryLimitError(measure: QueryMeasure, maxCost: number): GraphQL
     });
   }
   if (measure.aliases > maxAliases) {
-    return new GraphQLError(`Query selects fields again ${measure.aliases} times (aliases or repeats in one selection set); at most ${maxAliases} are allowed`, {
-      extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, aliases: measure.aliases, maxAliases },
-    });
+    return new GraphQLError(
+      `Query selects fields again ${measure.aliases} times (aliases or repeats in one selection set); at most ${maxAliases} are allowed`,
+      {
+        extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, aliases: measure.aliases, maxAliases },
+      },
+    );
   }
   if (measure.cost > maxCost) {
     return new GraphQLError(`Query cost ${measure.cost} exceeds the maximum of ${maxCost}`, {

@@ -18,7 +18,8 @@ export function graphqlBodyMediaTypeProblem(contentType: string | undefined): st
   const expected = `send ${GRAPHQL_REQUEST_MEDIA_TYPE} (charset utf-8, or none)`;
   if (contentType === undefined) return `the request has no Content-Type: ${expected}`;
   const [essence = '', ...parameters] = contentType.split(';');
-  if (essence.trim().toLowerCase() !== GRAPHQL_REQUEST_MEDIA_TYPE) return `Content-Type ${essence.trim() || '(empty)'} is not supported: ${expected}`;
+  if (essence.trim().toLowerCase() !== GRAPHQL_REQUEST_MEDIA_TYPE)
+    return `Content-Type ${essence.trim() || '(empty)'} is not supported: ${expected}`;
   const seen = new Set<string>();
   for (const parameter of parameters) {
     // `application/json;` (an empty parameter list) says nothing.
@@ -27,7 +28,8 @@ export function graphqlBodyMediaTypeProblem(contentType: string | undefined): st
     const name = (equals < 0 ? parameter : parameter.slice(0, equals)).trim().toLowerCase();
     let value = equals < 0 ? '' : parameter.slice(equals + 1).trim();
     if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    if (!TOKEN.test(name) || !TOKEN.test(value) || seen.has(name)) return `the Content-Type's parameters could not be read: ${expected}`;
+    if (!TOKEN.test(name) || !TOKEN.test(value) || seen.has(name))
+      return `the Content-Type's parameters could not be read: ${expected}`;
     seen.add(name);
     if (name === 'charset' && value.toLowerCase() !== 'utf-8') return `charset ${value} is not supported: ${expected}`;
   }

@@ -19,7 +19,8 @@ export interface SubscriptionField<T extends ContentEventType = ContentEventType
 }
 
 /** Each field typed against its own event, so `valueOf` reads that event's data. */
-const field = <T extends ContentEventType>(descriptor: SubscriptionField<T>): SubscriptionField => descriptor as unknown as SubscriptionField;
+const field = <T extends ContentEventType>(descriptor: SubscriptionField<T>): SubscriptionField =>
+  descriptor as unknown as SubscriptionField;
 
 /** Deletions and comment updates feed nothing: the schema has no such subscription fields. */
 export const SUBSCRIPTION_FIELDS: readonly SubscriptionField[] = [
@@ -27,7 +28,11 @@ export const SUBSCRIPTION_FIELDS: readonly SubscriptionField[] = [
   field({ field: 'onUserUpdated', event: 'user.updated', filter: { argument: 'id', valueOf: (e) => e.data.id } }),
   field({ field: 'onPostCreated', event: 'post.created' }),
   field({ field: 'onPostUpdated', event: 'post.updated', filter: { argument: 'id', valueOf: (e) => e.data.id } }),
-  field({ field: 'onCommentAdded', event: 'comment.created', filter: { argument: 'postId', valueOf: (e) => e.data.post.id } }),
+  field({
+    field: 'onCommentAdded',
+    event: 'comment.created',
+    filter: { argument: 'postId', valueOf: (e) => e.data.post.id },
+  }),
 ];
 
 const byField = new Map(SUBSCRIPTION_FIELDS.map((f) => [f.field, f]));

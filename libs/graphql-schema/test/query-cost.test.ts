@@ -3,26 +3,39 @@ import { buildSchema, parse } from 'graphql';
 import { FIELD_COST, measureQuery, queryLimitError, QUERY_SHAPE_LIMITS, typeDefs } from '@platform/graphql-schema';
 
 const schema = buildSchema(typeDefs);
-const measure = (query: string, variables: Record<string, unknown> = {}) => measureQuery(schema, parse(query), variables);
+const measure = (query: string, variables: Record<string, unknown> = {}) =>
+  measureQuery(schema, parse(query), variables);
 const { field, page, count, textSearch } = FIELD_COST;
 
 describe('query cost model', () => {
   it('prices a page query, and its items by page size (first: 0 still runs the page query)', () => {
     // posts + edges + node + title, the last two once per item.
-    expect(measure('{ posts(first: 5) { edges { node { title } } } }').cost).toBe(field + page + field + 5 * (2 * field));
+    expect(measure('{ posts(first: 5) { edges { node { title } } } }').cost).toBe(
+      field + page + field + 5 * (2 * field),
+    );
     expect(measure('{ posts(first: 0) { edges { node { id } } } }').cost).toBe(field + page + field + 2 * field);
-    expect(measure('query($n: Int) { posts(first: $n) { edges { node { id } } } }', { n: 40 }).cost).toBe(field + page + field + 40 * 2 * field);
+    expect(measure('query($n: Int) { posts(first: $n) { edges { node { id } } } }', { n: 40 }).cost).toBe(
+      field + page + field + 40 * 2 * field,
+    );
     // Without first: the default page of 10; above the maximum: priced at the maximum.
     expect(measure('{ posts { edges { node { id } } } }').cost).toBe(field + page + field + 10 * 2 * field);
-    expect(measure('{ posts(first: 1000) { edges { node { id } } } }').cost).toBe(field + page + field + QUERY_SHAPE_LIMITS.maxPageSize * 2 * field);
+    expect(measure('{ posts(first: 1000) { edges { node { id } } } }').cost).toBe(
+      field + page + field + QUERY_SHAPE_LIMITS.maxPageSize * 2 * field,
+    );
   });
 
   it('prices totalCount once per connection, and a text search for the scan it causes', () => {
     expect(measure('{ posts(first: 0) { totalCount } }').cost).toBe(field + page + field + count);
-    expect(measure('{ posts(first: 0, filter: { search: "x" }) { totalCount } }').cost).toBe(field + page + textSearch + field + textSearch);
-    expect(measure('query($f: PostFilter) { users(filter: $f) { totalCount } }', { f: { search: 'ada' } }).cost).toBe(field + page + textSearch + field + textSearch);
+    expect(measure('{ posts(first: 0, filter: { search: "x" }) { totalCount } }').cost).toBe(
+      field + page + textSearch + field + textSearch,
+    );
+    expect(measure('query($f: PostFilter) { users(filter: $f) { totalCount } }', { f: { search: 'ada' } }).cost).toBe(
+      field + page + textSearch + field + textSearch,
+    );
     // An empty search string filters nothing.
-    expect(measure('{ posts(first: 0, filter: { search: "" }) { totalCount } }').cost).toBe(field + page + field + count);
+    expect(measure('{ posts(first: 0, filter: { search: "" }) { totalCount } }').cost).toBe(
+      field + page + field + count,
+    );
     // Nested connections: each author's count is paid for each post.
     expect(measure('{ posts(first: 20) { edges { node { comments(first: 0) { totalCount } } } } }').cost).toBe(
       field + page + field + 20 * (field + (field + page + field + count)),
@@ -30,7 +43,9 @@ describe('query cost model', () => {
   });
 
   it('prices search() as a text search with limit items', () => {
-    expect(measure('{ search(query: "kafka", limit: 20) { ... on Post { title } } }').cost).toBe(field + textSearch + 20 * field);
+    expect(measure('{ search(query: "kafka", limit: 20) { ... on Post { title } } }').cost).toBe(
+      field + textSearch + 20 * field,
+    );
     expect(measure('{ search(query: "kafka") { __typename } }').cost).toBe(field + textSearch);
   });
 
@@ -50,18 +65,31 @@ describe('query cost model', () => {
   });
 
   it('measures subscriptions by the same rules', () => {
-    expect(measure('subscription { onPostCreated { title comments(first: 3) { totalCount } } }').cost).toBe(field + field + field + page + field + count);
+    expect(measure('subscription { onPostCreated { title comments(first: 3) { totalCount } } }').cost).toBe(
+      field + field + field + page + field + count,
+    );
   });
 
   it('turns a breach into QUERY_TOO_DEEP or QUERY_TOO_COMPLEX, depth first', () => {
     expect(queryLimitError({ depth: 10, cost: 100, aliases: 30 }, 100)).toBeNull();
     expect(queryLimitError({ depth: 11, cost: 1e9, aliases: 1000 }, 100)?.extensions.code).toBe('QUERY_TOO_DEEP');
-    expect(queryLimitError({ depth: 2, cost: 1, aliases: 31 }, 100)?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', aliases: 31, maxAliases: 30 });
-    expect(queryLimitError({ depth: 2, cost: 101, aliases: 0 }, 100)?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 101, maxCost: 100 });
+    expect(queryLimitError({ depth: 2, cost: 1, aliases: 31 }, 100)?.extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      aliases: 31,
+      maxAliases: 30,
+    });
+    expect(queryLimitError({ depth: 2, cost: 101, aliases: 0 }, 100)?.extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      cost: 101,
+      maxCost: 100,
+    });
   });
 
   it('prices a thousand aliased text-search counts far over any budget', () => {
-    const fields = Array.from({ length: 1000 }, (_, i) => `p${i}: posts(first: 0, filter: { search: "needle" }) { totalCount }`).join(' ');
+    const fields = Array.from(
+      { length: 1000 },
+      (_, i) => `p${i}: posts(first: 0, filter: { search: "needle" }) { totalCount }`,
+    ).join(' ');
     const m = measure(`{ ${fields} }`);
     expect(m.aliases).toBe(999);
     expect(m.cost).toBe(1000 * (field + page + textSearch + field + textSearch));
@@ -78,16 +106,48 @@ describe('query cost model', () => {
   });
 
   it('measures any document that parses, valid or not, without throwing (seeded)', () => {
-    const names = ['posts', 'post', 'users', 'comments', 'replies', 'author', 'edges', 'node', 'totalCount', 'title', 'search', 'nope', '__typename'];
-    const args = ['', '(first: 0)', '(first: 100)', '(first: $n)', '(first: "x")', '(limit: 50)', '(filter: { search: "x" })', '(filter: $f)', '(query: "q")', '(id: 1)'];
+    const names = [
+      'posts',
+      'post',
+      'users',
+      'comments',
+      'replies',
+      'author',
+      'edges',
+      'node',
+      'totalCount',
+      'title',
+      'search',
+      'nope',
+      '__typename',
+    ];
+    const args = [
+      '',
+      '(first: 0)',
+      '(first: 100)',
+      '(first: $n)',
+      '(first: "x")',
+      '(limit: 50)',
+      '(filter: { search: "x" })',
+      '(filter: $f)',
+      '(query: "q")',
+      '(id: 1)',
+    ];
     const selection: fc.Arbitrary<string> = fc.letrec<{ set: string }>((tie) => ({
       set: fc
         .array(
           fc.oneof(
             { depthSize: 'small' },
-            fc.tuple(fc.option(fc.constantFrom('a', 'b'), { nil: undefined }), fc.constantFrom(...names), fc.constantFrom(...args), fc.option(tie('set'), { nil: undefined })).map(
-              ([alias, name, arg, inner]) => `${alias ? `${alias}: ` : ''}${name}${arg}${inner ? ` ${inner}` : ''}`,
-            ),
+            fc
+              .tuple(
+                fc.option(fc.constantFrom('a', 'b'), { nil: undefined }),
+                fc.constantFrom(...names),
+                fc.constantFrom(...args),
+                fc.option(tie('set'), { nil: undefined }),
+              )
+              .map(
+                ([alias, name, arg, inner]) => `${alias ? `${alias}: ` : ''}${name}${arg}${inner ? ` ${inner}` : ''}`,
+              ),
             tie('set').map((inner) => `... on ${['Post', 'User', 'Nope'][inner.length % 3]} ${inner}`),
             fc.constantFrom('...F', '...G'),
           ),
@@ -97,7 +157,9 @@ describe('query cost model', () => {
     })).set;
     fc.assert(
       fc.property(selection, selection, fc.jsonValue(), (operation, fragment, n) => {
-        const document = parse(`query($n: Int, $f: PostFilter) ${operation} fragment F on Post ${fragment} fragment G on PostConnection { ...F totalCount }`);
+        const document = parse(
+          `query($n: Int, $f: PostFilter) ${operation} fragment F on Post ${fragment} fragment G on PostConnection { ...F totalCount }`,
+        );
         const m = measureQuery(schema, document, { n, f: { search: n } });
         expect(Number.isFinite(m.cost) && m.cost >= 0 && m.depth >= 0 && m.aliases >= 0).toBe(true);
       }),

@@ -2,7 +2,13 @@ import { graphqlBodyMediaTypeProblem } from '../src';
 
 describe('the one body encoding of GraphQL over HTTP: UTF-8 JSON', () => {
   it('accepts application/json, with charset utf-8 or none', () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON;charset="UTF-8"', 'application/json;', 'application/json; charset=utf-8; profile=x']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON;charset="UTF-8"',
+      'application/json;',
+      'application/json; charset=utf-8; profile=x',
+    ]) {
       expect({ type, problem: graphqlBodyMediaTypeProblem(type) }).toEqual({ type, problem: null });
     }
   });
@@ -23,7 +29,10 @@ describe('the one body encoding of GraphQL over HTTP: UTF-8 JSON', () => {
       'application/json; charset',
       'application/json; charset=',
     ]) {
-      expect({ type, problem: graphqlBodyMediaTypeProblem(type) }).toEqual({ type, problem: expect.stringContaining('application/json') });
+      expect({ type, problem: graphqlBodyMediaTypeProblem(type) }).toEqual({
+        type,
+        problem: expect.stringContaining('application/json'),
+      });
     }
   });
 });

@@ -1,5 +1,12 @@
 import { buildSchema, isObjectType, isEnumType } from 'graphql';
-import { POST_STATUSES, RETIRED_POST_STATUSES, RETIRED_ROLES, RETIRED_USER_STATUSES, USER_ROLES, USER_STATUSES } from '@platform/events';
+import {
+  POST_STATUSES,
+  RETIRED_POST_STATUSES,
+  RETIRED_ROLES,
+  RETIRED_USER_STATUSES,
+  USER_ROLES,
+  USER_STATUSES,
+} from '@platform/events';
 import { typeDefs, toGlobalId, fromGlobalId } from '@platform/graphql-schema';
 
 describe('content SDL', () => {
@@ -9,11 +16,25 @@ describe('content SDL', () => {
     const query = schema.getQueryType()!.getFields();
     expect(Object.keys(query).sort()).toEqual(['comment', 'me', 'node', 'post', 'posts', 'search', 'user', 'users']);
     const mutation = schema.getMutationType()!.getFields();
-    expect(Object.keys(mutation).sort()).toEqual(
-      ['createComment', 'createPost', 'createUser', 'deleteComment', 'deletePost', 'deleteUser', 'updateComment', 'updatePost', 'updateUser'],
-    );
+    expect(Object.keys(mutation).sort()).toEqual([
+      'createComment',
+      'createPost',
+      'createUser',
+      'deleteComment',
+      'deletePost',
+      'deleteUser',
+      'updateComment',
+      'updatePost',
+      'updateUser',
+    ]);
     const subscription = schema.getSubscriptionType()!.getFields();
-    expect(Object.keys(subscription).sort()).toEqual(['onCommentAdded', 'onPostCreated', 'onPostUpdated', 'onUserCreated', 'onUserUpdated']);
+    expect(Object.keys(subscription).sort()).toEqual([
+      'onCommentAdded',
+      'onPostCreated',
+      'onPostUpdated',
+      'onUserCreated',
+      'onUserUpdated',
+    ]);
   });
 
   it('takes the fuller variants', () => {
@@ -35,7 +56,12 @@ describe('content SDL', () => {
       const type = schema.getType(name);
       if (!isEnumType(type)) throw new Error(`${name} is not an enum`);
       expect(type.getValues().map((v) => v.name)).toEqual([...values]);
-      expect(type.getValues().filter((v) => v.deprecationReason).map((v) => v.name)).toEqual([...retired]);
+      expect(
+        type
+          .getValues()
+          .filter((v) => v.deprecationReason)
+          .map((v) => v.name),
+      ).toEqual([...retired]);
     }
   });
 });

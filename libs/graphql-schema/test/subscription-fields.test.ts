@@ -10,7 +10,7 @@ describe('subscription fields', () => {
     expect(SUBSCRIPTION_FIELDS.map((f) => f.field).sort()).toEqual(Object.keys(subscription).sort());
   });
 
-  it('filter on the field\'s only argument, a required ID, and argument-less fields on none', () => {
+  it("filter on the field's only argument, a required ID, and argument-less fields on none", () => {
     for (const { field, filter } of SUBSCRIPTION_FIELDS) {
       const args = subscription[field]!.args;
       expect(args.map((a) => a.name)).toEqual(filter ? [filter.argument] : []);

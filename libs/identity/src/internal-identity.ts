@@ -74,7 +74,8 @@ export async function verifyIdentity(token: string | undefined, secret: string):
       maxTokenAge: `${LIFETIME_SECONDS + 5}s`,
     });
     const roles = Array.isArray(payload.roles) ? payload.roles.filter(isRole) : [];
-    const method = typeof payload.method === 'string' && METHODS.has(payload.method) ? (payload.method as AuthMethod) : undefined;
+    const method =
+      typeof payload.method === 'string' && METHODS.has(payload.method) ? (payload.method as AuthMethod) : undefined;
     if (!method) throw new IdentityError('identity method missing');
     return {
       ...(payload.sub ? { sub: payload.sub } : {}),

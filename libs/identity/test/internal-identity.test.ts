@@ -5,7 +5,10 @@ const secret = 's'.repeat(40);
 
 describe('internal identity header', () => {
   it('round-trips an identity', async () => {
-    const token = await signIdentity({ sub: 'acc1', roles: ['USER'], scope: 'content:read', method: 'bearer_jwt', plan: 'free' }, secret);
+    const token = await signIdentity(
+      { sub: 'acc1', roles: ['USER'], scope: 'content:read', method: 'bearer_jwt', plan: 'free' },
+      secret,
+    );
     await expect(verifyIdentity(token, secret)).resolves.toEqual({
       sub: 'acc1',
       roles: ['USER'],
@@ -23,8 +26,16 @@ describe('internal identity header', () => {
   });
 
   it('carries the client address the gateway resolved (services never read X-Forwarded-For)', async () => {
-    const token = await signIdentity({ roles: [], scope: '', method: 'anonymous', clientAddress: '203.0.113.9' }, secret);
-    await expect(verifyIdentity(token, secret)).resolves.toEqual({ roles: [], scope: '', method: 'anonymous', clientAddress: '203.0.113.9' });
+    const token = await signIdentity(
+      { roles: [], scope: '', method: 'anonymous', clientAddress: '203.0.113.9' },
+      secret,
+    );
+    await expect(verifyIdentity(token, secret)).resolves.toEqual({
+      roles: [],
+      scope: '',
+      method: 'anonymous',
+      clientAddress: '203.0.113.9',
+    });
     const without = await signIdentity({ roles: [], scope: '', method: 'internal' }, secret);
     expect((await verifyIdentity(without, secret)).clientAddress).toBeUndefined();
   });

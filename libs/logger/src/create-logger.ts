@@ -37,7 +37,11 @@ function traceFields(): Record<string, string> {
  * serialized line (child loggers and kafkajs lines included) for whatever looks like a secret
  * wherever it turns up (redact.ts). `destination` is for tests; services write to stdout.
  */
-export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service },

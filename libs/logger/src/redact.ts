@@ -123,7 +123,8 @@ const AUTH_SCHEME = /\b(Bearer|DPoP|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
  * Anything else token-shaped: 32 or more base64url characters in one run, mixing upper and lower
  * case (random tokens, session ids, hashes). UUIDs, ObjectIds, hex ids and words do not match.
  */
-const OPAQUE_TOKEN = /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g;
+const OPAQUE_TOKEN =
+  /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g;
 
 /**
  * `text` (a serialized log line) with every secret-shaped value replaced by `[redacted]`. Never

@@ -28,7 +28,15 @@ export function requestLogger(logger: Logger): (req: LoggedRequest, res: ServerR
     const target = req.originalUrl || req.url || '/';
     if (QUIET.has(target.split('?', 1)[0]!) || !logger.isLevelEnabled('info')) {
       if (logger.isLevelEnabled('error')) {
-        res.once('finish', () => res.statusCode >= 500 && logger.error({ req: { id, method: req.method, url: redactUrl(target) }, res: { statusCode: res.statusCode } }, 'request errored'));
+        res.once(
+          'finish',
+          () =>
+            res.statusCode >= 500 &&
+            logger.error(
+              { req: { id, method: req.method, url: redactUrl(target) }, res: { statusCode: res.statusCode } },
+              'request errored',
+            ),
+        );
       }
       next();
       return;

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { createLogger, redactHeaders, redactUrl, scrubSecrets, REDACTED } from '../src';
 
-const JWT = 'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiJ1c2VyLTEiLCJzY29wZSI6ImNvbnRlbnQ6cmVhZCJ9.MEUCIQDx3X4kQ2z8vYw-_abc';
+const JWT =
+  'eyJhbGciOiJFUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiJ1c2VyLTEiLCJzY29wZSI6ImNvbnRlbnQ6cmVhZCJ9.MEUCIQDx3X4kQ2z8vYw-_abc';
 const API_KEY = `sk_${'0123456789abcdef'.repeat(4)}`;
 const REFRESH = 'rt_Q2xhdWRlIHdhcyBoZXJlIGFuZCB0aGlzIGlzIGZha2U';
 const SESSION = 'kq3Xv9LmN0pR7sT2uW5yZ8aB1cD4eF6gH-iJ_kLmNoP';
@@ -17,17 +18,34 @@ function captured(): { lines: () => Record<string, unknown>[]; raw: () => string
       callback();
     },
   });
-  return { stream, raw: () => raw, lines: () => raw.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    stream,
+    raw: () => raw,
+    lines: () =>
+      raw
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('redactUrl: query values logged only for parameters known to carry no secret', () => {
   it.each([
     [`/cb?code=${CODE}&state=xyz&iss=http%3A%2F%2Fa`, `/cb?code=${REDACTED}&state=${REDACTED}&iss=${REDACTED}`],
     ['/api/v1/posts?page=2&size=10&sort=createdAt', '/api/v1/posts?page=2&size=10&sort=createdAt'],
-    [`/v1/text-to-speech/v1/stream-input?xi_api_key=${API_KEY}&model_id=m1`, `/v1/text-to-speech/v1/stream-input?xi_api_key=${REDACTED}&model_id=m1`],
-    ['/graphql?query=%7Bx%7D&variables=%7B%22password%22%3A%22p%22%7D&operationName=Q', `/graphql?query=${REDACTED}&variables=${REDACTED}&operationName=Q`],
+    [
+      `/v1/text-to-speech/v1/stream-input?xi_api_key=${API_KEY}&model_id=m1`,
+      `/v1/text-to-speech/v1/stream-input?xi_api_key=${REDACTED}&model_id=m1`,
+    ],
+    [
+      '/graphql?query=%7Bx%7D&variables=%7B%22password%22%3A%22p%22%7D&operationName=Q',
+      `/graphql?query=${REDACTED}&variables=${REDACTED}&operationName=Q`,
+    ],
     [`https://client.example/cb#access_token=${JWT}&token_type=bearer`, `https://client.example/cb#${REDACTED}`],
-    ['/authorize?client_id=c1&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&scope=a+b&state=s1', `/authorize?client_id=c1&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&scope=a+b&state=${REDACTED}`],
+    [
+      '/authorize?client_id=c1&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&scope=a+b&state=s1',
+      `/authorize?client_id=c1&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&scope=a+b&state=${REDACTED}`,
+    ],
     ['/device?user_code=ABCD-EFGH', `/device?user_code=${REDACTED}`],
     ['/jwks', '/jwks'],
     ['/x?flag&empty=', '/x?flag&empty='],
@@ -59,7 +77,11 @@ describe('redactHeaders', () => {
 describe('scrubSecrets: every serialized line', () => {
   it.each([
     ['a JWT anywhere', `token ${JWT} rejected`, JWT],
-    ['an API key in a WebSocket URL', `{"msg":"upgrade failed","url":"wss://h/v1/x/stream-input?xi_api_key=${API_KEY}"}`, API_KEY],
+    [
+      'an API key in a WebSocket URL',
+      `{"msg":"upgrade failed","url":"wss://h/v1/x/stream-input?xi_api_key=${API_KEY}"}`,
+      API_KEY,
+    ],
     ['an API key alone', `{"key":"${API_KEY}"}`, API_KEY],
     ['a refresh token', `grant failed for ${REFRESH}`, REFRESH],
     ['a bearer credential', `{"err":"Authorization: Bearer abcdefgh12345678 refused"}`, 'abcdefgh12345678'],
@@ -85,7 +107,10 @@ describe('scrubSecrets: every serialized line', () => {
     ['a UUID request id', '{"req":{"id":"7d7b5bc2-5e43-4f0e-9a8b-8f5d9e1f2a3b"}}'],
     ['an ObjectId', '{"postId":"65a1f0c2b3d4e5f6a7b8c9d0"}'],
     ['a hex key id', '{"keyId":"key_0123456789abcdef"}'],
-    ['error codes and words', '{"err":{"code":"ECONNREFUSED","type":"NotWritablePrimaryError"},"msg":"upstream unavailable"}'],
+    [
+      'error codes and words',
+      '{"err":{"code":"ECONNREFUSED","type":"NotWritablePrimaryError"},"msg":"upstream unavailable"}',
+    ],
     ['a voice id', '{"voice":"21m00Tcm4TlvDq8ikWAM"}'],
     ['an error code member', '{"code":"invalid_grant","state":"open"}'],
     ['a URL without credentials', '{"url":"mongodb://127.0.0.1:27027/?replicaSet=rs0","other":"http://a:8080/x"}'],
@@ -94,9 +119,21 @@ describe('scrubSecrets: every serialized line', () => {
   });
 
   it('keeps a JSON line JSON, and no inserted secret survives (fast-check)', () => {
-    const secret = fc.constantFrom(JWT, API_KEY, REFRESH, SESSION, CODE, `code=${CODE}`, `Bearer ${JWT}`, `http://c/cb?state=s&code=${CODE}`);
+    const secret = fc.constantFrom(
+      JWT,
+      API_KEY,
+      REFRESH,
+      SESSION,
+      CODE,
+      `code=${CODE}`,
+      `Bearer ${JWT}`,
+      `http://c/cb?state=s&code=${CODE}`,
+    );
     const value = fc.oneof(fc.string(), secret, fc.integer(), fc.constant(null));
-    const record = fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('password', 'cookie', 'code', 'msg', 'url')), fc.oneof(value, fc.array(value, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), value)));
+    const record = fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('password', 'cookie', 'code', 'msg', 'url')),
+      fc.oneof(value, fc.array(value, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), value)),
+    );
     fc.assert(
       fc.property(record, (object) => {
         const line = JSON.stringify(object);
@@ -113,14 +150,23 @@ describe('createLogger', () => {
   it('scrubs every line, child loggers and error objects included', () => {
     const out = captured();
     const logger = createLogger('test', 'info', out.stream);
-    logger.child({ component: 'ws' }).error({ err: new Error(`upgrade failed: wss://h/v1/x?xi_api_key=${API_KEY}`) }, 'upgrade failed');
-    logger.info({ res: { headers: { 'set-cookie': [`auth_sid=${SESSION}`] } }, detail: { refresh_token: REFRESH } }, `token ${JWT}`);
+    logger
+      .child({ component: 'ws' })
+      .error({ err: new Error(`upgrade failed: wss://h/v1/x?xi_api_key=${API_KEY}`) }, 'upgrade failed');
+    logger.info(
+      { res: { headers: { 'set-cookie': [`auth_sid=${SESSION}`] } }, detail: { refresh_token: REFRESH } },
+      `token ${JWT}`,
+    );
     logger.warn({ req: { headers: { cookie: `auth_sid=${SESSION}`, authorization: `DPoP ${JWT}` } } }, 'odd request');
     const raw = out.raw();
     for (const s of [API_KEY, SESSION, REFRESH, JWT]) expect(raw).not.toContain(s);
     const lines = out.lines();
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ component: 'ws', msg: 'upgrade failed', err: { message: `upgrade failed: wss://h/v1/x?xi_api_key=${REDACTED}` } });
+    expect(lines[0]).toMatchObject({
+      component: 'ws',
+      msg: 'upgrade failed',
+      err: { message: `upgrade failed: wss://h/v1/x?xi_api_key=${REDACTED}` },
+    });
     expect(lines[1]).toMatchObject({ msg: `token ${REDACTED}`, detail: { refresh_token: REDACTED } });
     expect(lines[2]).toMatchObject({ req: { headers: { cookie: REDACTED, authorization: REDACTED } } });
   });

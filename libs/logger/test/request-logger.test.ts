@@ -29,7 +29,12 @@ async function serve(level: string) {
   return {
     base,
     seenIds,
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -38,7 +43,9 @@ describe('requestLogger', () => {
   it('logs one line per request with its id, redacted URL and headers, and echoes the id', async () => {
     const app = await serve('info');
     try {
-      const given = await fetch(`${app.base}/authorize?code=abc123&page=2`, { headers: { [REQUEST_ID_HEADER]: 'req-1' } });
+      const given = await fetch(`${app.base}/authorize?code=abc123&page=2`, {
+        headers: { [REQUEST_ID_HEADER]: 'req-1' },
+      });
       expect(given.headers.get(REQUEST_ID_HEADER)).toBe('req-1');
       const made = await fetch(`${app.base}/x`, { headers: { [REQUEST_ID_HEADER]: 'not ok!' } });
       const madeId = made.headers.get(REQUEST_ID_HEADER);
@@ -65,7 +72,9 @@ describe('requestLogger', () => {
     try {
       await fetch(`${app.base}/ok`);
       await fetch(`${app.base}/fail?token=t0k3n`);
-      expect(app.lines().map((l) => [l.msg, l.req.url, l.res.statusCode])).toEqual([['request errored', `/fail?token=${REDACTED}`, 503]]);
+      expect(app.lines().map((l) => [l.msg, l.req.url, l.res.statusCode])).toEqual([
+        ['request errored', `/fail?token=${REDACTED}`, 503],
+      ]);
     } finally {
       await app.close();
     }

@@ -5,7 +5,9 @@ import { createLogger } from '../src';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) });
+  const stream = new Writable({
+    write: (chunk: Buffer, _e, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()),
+  });
   return { logger: createLogger('test', 'info', stream), lines };
 }
 
@@ -19,7 +21,7 @@ describe('log lines and traces', () => {
     await provider.shutdown();
   });
 
-  it('carry the active span\'s trace_id and span_id', async () => {
+  it("carry the active span's trace_id and span_id", async () => {
     const { logger, lines } = capture();
     const span = provider.getTracer('test').startSpan('work');
     await context.with(trace.setSpan(context.active(), span), async () => {
@@ -27,7 +29,11 @@ describe('log lines and traces', () => {
       logger.info('inside');
     });
     span.end();
-    expect(lines[0]).toMatchObject({ msg: 'inside', trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
+    expect(lines[0]).toMatchObject({
+      msg: 'inside',
+      trace_id: span.spanContext().traceId,
+      span_id: span.spanContext().spanId,
+    });
     expect(lines[0]!.trace_id).toMatch(/^[0-9a-f]{32}$/);
   });
 

@@ -54,7 +54,9 @@ function requestDuration(registry: Registry): Histogram<'route' | 'method' | 'st
  * route's template joined to its router's mount path; else the mount path of the router that
  * answered; else `unmatched` (a 404 or a refusal by a middleware mounted without a path).
  */
-export function httpMetrics(registry: Registry = metricsRegistry): (req: RoutedRequest, res: ServerResponse, next: () => void) => void {
+export function httpMetrics(
+  registry: Registry = metricsRegistry,
+): (req: RoutedRequest, res: ServerResponse, next: () => void) => void {
   const histogram = requestDuration(registry);
   return (req, res, next) => {
     const stop = histogram.startTimer();

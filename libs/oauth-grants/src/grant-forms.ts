@@ -1,11 +1,17 @@
 import { defineGrantForm, type FormSchema } from './grant-form';
 
-const text = (maxLength: number, description?: string): FormSchema => ({ type: 'string', minLength: 1, maxLength, ...(description ? { description } : {}) });
+const text = (maxLength: number, description?: string): FormSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  ...(description ? { description } : {}),
+});
 const resource: FormSchema = {
   type: 'array',
   maxItems: 10,
   items: { type: 'string', format: 'uri', maxLength: 2000 },
-  description: 'Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one.',
+  description:
+    'Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one.',
 };
 const scope = text(2000, 'Space-separated scopes; left out: the client’s registered scopes.');
 
@@ -16,8 +22,19 @@ export const authorizationCodeForm = defineGrantForm({
   required: ['code'],
   parameters: {
     code: text(512),
-    redirect_uri: { type: 'string', format: 'uri', maxLength: 2000, description: 'The one sent to `/authorize` (required when it was sent there).' },
-    code_verifier: { type: 'string', minLength: 43, maxLength: 128, pattern: '^[A-Za-z0-9._~-]+$', description: 'PKCE (RFC 7636 §4.5), S256; required for the codes of requests that sent a code_challenge.' },
+    redirect_uri: {
+      type: 'string',
+      format: 'uri',
+      maxLength: 2000,
+      description: 'The one sent to `/authorize` (required when it was sent there).',
+    },
+    code_verifier: {
+      type: 'string',
+      minLength: 43,
+      maxLength: 128,
+      pattern: '^[A-Za-z0-9._~-]+$',
+      description: 'PKCE (RFC 7636 §4.5), S256; required for the codes of requests that sent a code_challenge.',
+    },
     resource,
   },
 });
@@ -41,7 +58,8 @@ export const refreshTokenForm = defineGrantForm({
 export const deviceCodeForm = defineGrantForm({
   type: 'urn:ietf:params:oauth:grant-type:device_code',
   schemaName: 'DeviceCodeGrant',
-  description: 'RFC 8628 §3.4: polled until the person approves (`authorization_pending`, `slow_down`, `expired_token`, `access_denied`).',
+  description:
+    'RFC 8628 §3.4: polled until the person approves (`authorization_pending`, `slow_down`, `expired_token`, `access_denied`).',
   required: ['device_code'],
   parameters: { device_code: text(200) },
 });
@@ -57,7 +75,8 @@ export const jwtBearerForm = defineGrantForm({
 export const tokenExchangeForm = defineGrantForm({
   type: 'urn:ietf:params:oauth:grant-type:token-exchange',
   schemaName: 'TokenExchangeGrant',
-  description: 'RFC 8693: a token for another audience (delegation with `actor_token`), for clients the subject token’s client allows.',
+  description:
+    'RFC 8693: a token for another audience (delegation with `actor_token`), for clients the subject token’s client allows.',
   required: ['subject_token', 'subject_token_type'],
   parameters: {
     subject_token: text(8192),
@@ -76,8 +95,14 @@ export const tokenExchangeForm = defineGrantForm({
  * is no resource-owner password grant (OAuth 2.0 Security BCP). A new grant: its form here, and its
  * descriptor in apps/auth/src/grants (the registry there does not compile without one per form).
  */
-export const GRANT_FORMS = [authorizationCodeForm, clientCredentialsForm, refreshTokenForm, deviceCodeForm, jwtBearerForm, tokenExchangeForm] as const;
+export const GRANT_FORMS = [
+  authorizationCodeForm,
+  clientCredentialsForm,
+  refreshTokenForm,
+  deviceCodeForm,
+  jwtBearerForm,
+  tokenExchangeForm,
+] as const;
 
 export type GrantType = (typeof GRANT_FORMS)[number]['type'];
 export const GRANT_TYPES = GRANT_FORMS.map((form) => form.type) as [GrantType, ...GrantType[]];
-

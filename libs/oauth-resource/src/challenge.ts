@@ -1,5 +1,6 @@
 /** Errors a resource server answers with (RFC 6750 §3.1, RFC 9449 §7.1). */
-export type ResourceErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+export type ResourceErrorCode =
+  'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof' | 'use_dpop_nonce';
 
 export interface ChallengeInput {
   scheme: 'Bearer' | 'DPoP';
@@ -49,6 +50,9 @@ export class ResourceAuthError extends Error {
   }
 
   toBody(): { error: string; error_description: string } {
-    return { error: this.error === 'missing_token' ? 'invalid_token' : this.error, error_description: this.description };
+    return {
+      error: this.error === 'missing_token' ? 'invalid_token' : this.error,
+      error_description: this.description,
+    };
   }
 }

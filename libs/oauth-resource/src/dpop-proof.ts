@@ -9,7 +9,14 @@ import type { NonceStore, ReplayCache } from './replay-cache';
  * name for EdDSA over Ed25519 (current oauth4webapi and openid-client send it); `EdDSA` is the
  * older, polymorphic name (RFC 8037) older clients send.
  */
-export const DPOP_SIGNING_ALGORITHMS: readonly string[] = Object.freeze(['ES256', 'Ed25519', 'EdDSA', 'ES384', 'PS256', 'RS256']);
+export const DPOP_SIGNING_ALGORITHMS: readonly string[] = Object.freeze([
+  'ES256',
+  'Ed25519',
+  'EdDSA',
+  'ES384',
+  'PS256',
+  'RS256',
+]);
 /** The same list under its older name. */
 export const DEFAULT_DPOP_ALGORITHMS = DPOP_SIGNING_ALGORITHMS;
 
@@ -91,7 +98,8 @@ export async function verifyDpopProof(proof: string, options: DpopCheckOptions):
   const fail = (message: string): never => {
     throw new DpopProofError('invalid_dpop_proof', message);
   };
-  if (proof.length > 8192 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(proof)) fail('DPoP proof is not a JWS');
+  if (proof.length > 8192 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(proof))
+    fail('DPoP proof is not a JWS');
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(proof);
@@ -100,11 +108,13 @@ export async function verifyDpopProof(proof: string, options: DpopCheckOptions):
   }
   if (header.typ !== 'dpop+jwt') fail('DPoP proof typ must be dpop+jwt');
   const algorithms = options.algorithms ?? DEFAULT_DPOP_ALGORITHMS;
-  if (typeof header.alg !== 'string' || header.alg === 'none' || !algorithms.includes(header.alg)) fail('DPoP proof alg is not allowed');
+  if (typeof header.alg !== 'string' || header.alg === 'none' || !algorithms.includes(header.alg))
+    fail('DPoP proof alg is not allowed');
   const jwk = header.jwk;
   if (!jwk || typeof jwk !== 'object') fail('DPoP proof has no jwk');
   if (jwk!.kty === 'oct' || PRIVATE_MEMBERS.some((m) => m in jwk!)) fail('DPoP proof jwk must be a public key');
-  if (!algorithmFitsKey(header.alg!, jwk as JWK)) fail(`DPoP proof alg does not fit its jwk (${header.alg!} cannot be made by this key)`);
+  if (!algorithmFitsKey(header.alg!, jwk as JWK))
+    fail(`DPoP proof alg does not fit its jwk (${header.alg!} cannot be made by this key)`);
 
   let payload: Record<string, unknown>;
   try {

@@ -23,9 +23,38 @@
  * fits the token: the token was not judged, so it is not told it is invalid.
  * `verifyDpopProof` is the same proof check the authorization server runs at /token.
  */
-export { createTokenVerifier, onApiKeyRevoked, REVOKED_JTI_PREFIX, type TokenVerifier, type TokenVerifierOptions, type VerifyOptions, type ResourceRequest, type VerifiedAccessToken } from './token-verifier';
+export {
+  createTokenVerifier,
+  onApiKeyRevoked,
+  REVOKED_JTI_PREFIX,
+  type TokenVerifier,
+  type TokenVerifierOptions,
+  type VerifyOptions,
+  type ResourceRequest,
+  type VerifiedAccessToken,
+} from './token-verifier';
 export { KeySetUnavailableError, remoteKeySet, type RemoteKeySetOptions } from './key-set';
 export { ResourceAuthError, buildChallenge, type ChallengeInput, type ResourceErrorCode } from './challenge';
-export { verifyDpopProof, accessTokenHash, DpopProofError, DPOP_SIGNING_ALGORITHMS, DEFAULT_DPOP_ALGORITHMS, type DpopCheckOptions, type VerifiedDpopProof } from './dpop-proof';
-export { redisReplayCache, redisNonceStore, DEFAULT_NONCE_PREFIX, type ReplayCache, type NonceStore } from './replay-cache';
-export { API_KEY_SCOPES, API_KEYS_SCOPE, mintableApiKeyScopes, normalizeApiKeyScopes, type ApiKeyScope } from './api-key-scopes';
+export {
+  verifyDpopProof,
+  accessTokenHash,
+  DpopProofError,
+  DPOP_SIGNING_ALGORITHMS,
+  DEFAULT_DPOP_ALGORITHMS,
+  type DpopCheckOptions,
+  type VerifiedDpopProof,
+} from './dpop-proof';
+export {
+  redisReplayCache,
+  redisNonceStore,
+  DEFAULT_NONCE_PREFIX,
+  type ReplayCache,
+  type NonceStore,
+} from './replay-cache';
+export {
+  API_KEY_SCOPES,
+  API_KEYS_SCOPE,
+  mintableApiKeyScopes,
+  normalizeApiKeyScopes,
+  type ApiKeyScope,
+} from './api-key-scopes';

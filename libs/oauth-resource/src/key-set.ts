@@ -42,7 +42,11 @@ export interface RemoteKeySetOptions {
  * set cannot serve. Anything else the resolver throws comes from fetching the set.
  */
 function isVerdictOnToken(err: unknown): boolean {
-  return err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWKSMultipleMatchingKeys || err instanceof joseErrors.JOSENotSupported;
+  return (
+    err instanceof joseErrors.JWKSNoMatchingKey ||
+    err instanceof joseErrors.JWKSMultipleMatchingKeys ||
+    err instanceof joseErrors.JOSENotSupported
+  );
 }
 
 /**
@@ -54,8 +58,14 @@ function isVerdictOnToken(err: unknown): boolean {
 export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyGetKey {
   // Fetches are rare (an unknown kid, an aged set); a fresh connection each time cannot meet a
   // pooled socket that a restarted auth already closed.
-  const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
-  const remote = createRemoteJWKSet(url, { agent, cooldownDuration: options.cooldownMs, cacheMaxAge: options.maxAgeMs, timeoutDuration: options.timeoutMs });
+  const agent =
+    url.protocol === 'https:' ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false });
+  const remote = createRemoteJWKSet(url, {
+    agent,
+    cooldownDuration: options.cooldownMs,
+    cacheMaxAge: options.maxAgeMs,
+    timeoutDuration: options.timeoutMs,
+  });
   return async (header, token) => {
     try {
       return await remote(header, token);
@@ -71,7 +81,9 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
       }
       // The description reaches clients: it names no internal address (the cause keeps the detail).
       throw new KeySetUnavailableError(
-        held ? 'no cached signing key fits the token and the key set cannot be fetched now' : 'the signing keys cannot be fetched now',
+        held
+          ? 'no cached signing key fits the token and the key set cannot be fetched now'
+          : 'the signing keys cannot be fetched now',
         { cause: err },
       );
     }

@@ -1,5 +1,12 @@
 import type { Redis } from 'ioredis';
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { buildChallenge, ResourceAuthError, type ResourceErrorCode } from './challenge';
 import { DEFAULT_DPOP_ALGORITHMS, DpopProofError, verifyDpopProof } from './dpop-proof';
 import { KeySetUnavailableError, remoteKeySet } from './key-set';
@@ -80,7 +87,11 @@ export interface TokenVerifier {
    * is refused), or a KeySetUnavailableError (503: auth's keys could not be fetched, so the token
    * could not be judged). Other errors (Redis down) are outages too.
    */
-  verify(request: ResourceRequest, requiredScopes?: string[], verifyOptions?: VerifyOptions): Promise<VerifiedAccessToken>;
+  verify(
+    request: ResourceRequest,
+    requiredScopes?: string[],
+    verifyOptions?: VerifyOptions,
+  ): Promise<VerifiedAccessToken>;
 }
 
 type Claims = VerifiedAccessToken['claims'];
@@ -129,10 +140,12 @@ function refusedWithoutKeys(token: string, options: TokenVerifierOptions): strin
   } catch {
     return 'token is invalid';
   }
-  if (typeof typ !== 'string' || typ.toLowerCase().replace(/^application\//, '') !== 'at+jwt') return 'token is invalid';
+  if (typeof typ !== 'string' || typ.toLowerCase().replace(/^application\//, '') !== 'at+jwt')
+    return 'token is invalid';
   if (REQUIRED_CLAIMS.some((name) => !(name in claims)) || claims.iss !== options.issuer) return 'token is invalid';
   const now = Math.floor(Date.now() / 1000);
-  if (typeof claims.exp !== 'number' || claims.exp <= now - (options.clockToleranceSeconds ?? 5)) return 'token expired';
+  if (typeof claims.exp !== 'number' || claims.exp <= now - (options.clockToleranceSeconds ?? 5))
+    return 'token expired';
   const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
   if (!audiences.some((aud) => options.audiences.includes(aud))) return 'token audience is not this resource';
   return undefined;
@@ -187,12 +200,19 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     return claims;
   }
 
-  function failure(scheme: 'Bearer' | 'DPoP', status: 400 | 401 | 403, error: ResourceErrorCode | 'missing_token', description: string, extra: { scope?: string; nonce?: string } = {}): ResourceAuthError {
+  function failure(
+    scheme: 'Bearer' | 'DPoP',
+    status: 400 | 401 | 403,
+    error: ResourceErrorCode | 'missing_token',
+    description: string,
+    extra: { scope?: string; nonce?: string } = {},
+  ): ResourceAuthError {
     const headers: Record<string, string> = {};
     const code = error === 'missing_token' ? undefined : error;
     if (error === 'missing_token') {
       // No credentials: offer both schemes (RFC 9449 §7.1).
-      headers['WWW-Authenticate'] = `${buildChallenge({ scheme: 'Bearer', ...(options.realm ? { realm: options.realm } : {}) })}, ${buildChallenge({ scheme: 'DPoP', algs, ...(options.realm ? { realm: options.realm } : {}) })}`;
+      headers['WWW-Authenticate'] =
+        `${buildChallenge({ scheme: 'Bearer', ...(options.realm ? { realm: options.realm } : {}) })}, ${buildChallenge({ scheme: 'DPoP', algs, ...(options.realm ? { realm: options.realm } : {}) })}`;
     } else {
       headers['WWW-Authenticate'] = buildChallenge({
         scheme,
@@ -210,8 +230,10 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
   return {
     async verify(request, requiredScopes = [], verifyOptions = {}) {
       const authorization = request.authorization;
-      if (authorization === undefined || authorization === '') throw failure('Bearer', 401, 'missing_token', 'no access token');
-      if (Array.isArray(authorization)) throw failure('Bearer', 400, 'invalid_request', 'more than one Authorization header');
+      if (authorization === undefined || authorization === '')
+        throw failure('Bearer', 401, 'missing_token', 'no access token');
+      if (Array.isArray(authorization))
+        throw failure('Bearer', 400, 'invalid_request', 'more than one Authorization header');
       const match = /^(Bearer|DPoP) ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization.trim());
       if (!match) throw failure('Bearer', 401, 'invalid_token', 'Authorization header is not a Bearer or DPoP token');
       const scheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
@@ -219,15 +241,20 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (token.length > 8192) throw failure(scheme, 401, 'invalid_token', 'token too long');
 
       const claims = await verifySignatureAndClaims(scheme, token);
-      if (verifyOptions.revocation !== 'deferred' && (await options.redis.exists(`${REVOKED_JTI_PREFIX}${String(claims.jti)}`)) === 1) {
+      if (
+        verifyOptions.revocation !== 'deferred' &&
+        (await options.redis.exists(`${REVOKED_JTI_PREFIX}${String(claims.jti)}`)) === 1
+      ) {
         throw failure(scheme, 401, 'invalid_token', 'token revoked');
       }
       const jkt = typeof claims.cnf?.jkt === 'string' ? claims.cnf.jkt : undefined;
-      if (scheme === 'Bearer' && jkt) throw failure('DPoP', 401, 'invalid_token', 'DPoP-bound token presented as Bearer');
+      if (scheme === 'Bearer' && jkt)
+        throw failure('DPoP', 401, 'invalid_token', 'DPoP-bound token presented as Bearer');
       if (scheme === 'DPoP') {
         if (!jkt) throw failure('DPoP', 401, 'invalid_token', 'token is not DPoP-bound');
         const proof = request.dpop;
-        if (typeof proof !== 'string' || proof === '') throw failure('DPoP', 401, 'invalid_dpop_proof', 'DPoP proof missing or repeated');
+        if (typeof proof !== 'string' || proof === '')
+          throw failure('DPoP', 401, 'invalid_dpop_proof', 'DPoP proof missing or repeated');
         try {
           const verified = await verifyDpopProof(proof, {
             method: request.method,
@@ -239,15 +266,20 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
             nonces,
             requireNonce: options.dpop?.requireNonce ?? false,
           });
-          if (verified.jkt !== jkt) throw new DpopProofError('invalid_dpop_proof', 'DPoP proof key does not match the token binding');
+          if (verified.jkt !== jkt)
+            throw new DpopProofError('invalid_dpop_proof', 'DPoP proof key does not match the token binding');
         } catch (err) {
-          if (err instanceof DpopProofError) throw failure('DPoP', 401, err.code, err.message, err.nonce ? { nonce: err.nonce } : {});
+          if (err instanceof DpopProofError)
+            throw failure('DPoP', 401, err.code, err.message, err.nonce ? { nonce: err.nonce } : {});
           throw err;
         }
       }
       const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
       const missing = requiredScopes.filter((s) => !scopes.includes(s));
-      if (missing.length) throw failure(scheme, 403, 'insufficient_scope', `requires scope ${requiredScopes.join(' ')}`, { scope: requiredScopes.join(' ') });
+      if (missing.length)
+        throw failure(scheme, 403, 'insufficient_scope', `requires scope ${requiredScopes.join(' ')}`, {
+          scope: requiredScopes.join(' '),
+        });
       return {
         scheme,
         token,

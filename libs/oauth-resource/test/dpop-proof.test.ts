@@ -1,6 +1,13 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
-import { accessTokenHash, buildChallenge, DPOP_SIGNING_ALGORITHMS, DpopProofError, verifyDpopProof, type ReplayCache } from '../src';
+import {
+  accessTokenHash,
+  buildChallenge,
+  DPOP_SIGNING_ALGORITHMS,
+  DpopProofError,
+  verifyDpopProof,
+  type ReplayCache,
+} from '../src';
 
 function memoryReplay(): ReplayCache {
   const seen = new Set<string>();
@@ -25,8 +32,16 @@ beforeAll(async () => {
   privateJwk = await exportJWK(pair.privateKey);
 });
 
-async function proof(overrides: { header?: Record<string, unknown>; payload?: Record<string, unknown> } = {}): Promise<string> {
-  return new SignJWT({ jti: crypto.randomUUID(), htm: 'GET', htu: URL_, iat: Math.floor(Date.now() / 1000), ...overrides.payload })
+async function proof(
+  overrides: { header?: Record<string, unknown>; payload?: Record<string, unknown> } = {},
+): Promise<string> {
+  return new SignJWT({
+    jti: crypto.randomUUID(),
+    htm: 'GET',
+    htu: URL_,
+    iat: Math.floor(Date.now() / 1000),
+    ...overrides.payload,
+  })
     .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: publicJwk, ...overrides.header } as never)
     .sign(privateKey);
 }
@@ -43,7 +58,11 @@ async function rejection(p: string, extra: Partial<Parameters<typeof verifyDpopP
 
 describe('verifyDpopProof', () => {
   it('accepts a good proof (query string ignored) and returns the key thumbprint', async () => {
-    const verified = await verifyDpopProof(await proof(), { method: 'get', url: `${URL_}?page=2`, replay: memoryReplay() });
+    const verified = await verifyDpopProof(await proof(), {
+      method: 'get',
+      url: `${URL_}?page=2`,
+      replay: memoryReplay(),
+    });
     expect(verified.jkt).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
@@ -67,7 +86,9 @@ describe('verifyDpopProof', () => {
 
   it('rejects alg none', async () => {
     const header = Buffer.from(JSON.stringify({ typ: 'dpop+jwt', alg: 'none', jwk: publicJwk })).toString('base64url');
-    const body = Buffer.from(JSON.stringify({ jti: 'x', htm: 'GET', htu: URL_, iat: Math.floor(Date.now() / 1000) })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ jti: 'x', htm: 'GET', htu: URL_, iat: Math.floor(Date.now() / 1000) }),
+    ).toString('base64url');
     expect(await rejection(`${header}.${body}.`)).toMatch('alg');
   });
 
@@ -96,26 +117,34 @@ describe('verifyDpopProof', () => {
   });
 
   it('asks for a nonce when one is required and hands out a fresh one', async () => {
-    const nonces = { issue: async () => 'fresh-nonce-value-0123', isValid: async (n: string) => n === 'fresh-nonce-value-0123' };
-    await expect(verifyDpopProof(await proof(), { method: 'GET', url: URL_, replay: memoryReplay(), nonces, requireNonce: true })).rejects.toMatchObject({
+    const nonces = {
+      issue: async () => 'fresh-nonce-value-0123',
+      isValid: async (n: string) => n === 'fresh-nonce-value-0123',
+    };
+    await expect(
+      verifyDpopProof(await proof(), { method: 'GET', url: URL_, replay: memoryReplay(), nonces, requireNonce: true }),
+    ).rejects.toMatchObject({
       code: 'use_dpop_nonce',
       nonce: 'fresh-nonce-value-0123',
     });
     const withNonce = await proof({ payload: { nonce: 'fresh-nonce-value-0123' } });
-    await expect(verifyDpopProof(withNonce, { method: 'GET', url: URL_, replay: memoryReplay(), nonces, requireNonce: true })).resolves.toHaveProperty('jkt');
+    await expect(
+      verifyDpopProof(withNonce, { method: 'GET', url: URL_, replay: memoryReplay(), nonces, requireNonce: true }),
+    ).resolves.toHaveProperty('jkt');
   });
 
   it('rejects garbage without throwing anything else', async () => {
-    for (const junk of ['', 'a.b', 'a.b.c', '%%%', 'x'.repeat(10_000)]) expect(await rejection(junk)).not.toBe('accepted');
+    for (const junk of ['', 'a.b', 'a.b.c', '%%%', 'x'.repeat(10_000)])
+      expect(await rejection(junk)).not.toBe('accepted');
   });
 });
 
 describe('buildChallenge', () => {
   it('formats RFC 6750 and RFC 9449 challenges', () => {
     expect(buildChallenge({ scheme: 'Bearer', realm: 'api' })).toBe('Bearer realm="api"');
-    expect(buildChallenge({ scheme: 'Bearer', error: 'insufficient_scope', description: 'needs "x"', scope: 'a b' })).toBe(
-      'Bearer error="insufficient_scope", error_description="needs x", scope="a b"',
-    );
+    expect(
+      buildChallenge({ scheme: 'Bearer', error: 'insufficient_scope', description: 'needs "x"', scope: 'a b' }),
+    ).toBe('Bearer error="insufficient_scope", error_description="needs x", scope="a b"');
     expect(buildChallenge({ scheme: 'DPoP', algs: ['ES256'], error: 'invalid_dpop_proof', description: 'bad' })).toBe(
       'DPoP algs="ES256", error="invalid_dpop_proof", error_description="bad"',
     );
@@ -155,6 +184,12 @@ describe('verifyDpopProof: Ed25519 and EdDSA (RFC 9864)', () => {
 
   it('refuses Ed25519 naming an EC key, and ES256 naming an OKP key', async () => {
     expect(await rejection(await okpProof('Ed25519', 'ed25519', publicJwk))).toMatch(/alg does not fit/);
-    expect(await rejection(await proof({ header: { jwk: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' } } }))).toMatch(/alg does not fit/);
+    expect(
+      await rejection(
+        await proof({
+          header: { jwk: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' } },
+        }),
+      ),
+    ).toMatch(/alg does not fit/);
   });
 });

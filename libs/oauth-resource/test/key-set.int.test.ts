@@ -2,7 +2,13 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import { SignJWT, exportJWK, generateKeyPair, type KeyLike } from 'jose';
 import { freePort, stackEnv, untilClock } from '@platform/testing';
-import { createTokenVerifier, KeySetUnavailableError, remoteKeySet, ResourceAuthError, type TokenVerifier } from '../src';
+import {
+  createTokenVerifier,
+  KeySetUnavailableError,
+  remoteKeySet,
+  ResourceAuthError,
+  type TokenVerifier,
+} from '../src';
 
 /**
  * An authorization server whose JWKS cannot be fetched (stopped, erroring, silent) must not make a
@@ -25,7 +31,8 @@ async function startJwks(): Promise<void> {
   server = http.createServer((_req, res) => {
     if (behaviour === 'serve') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
     else if (behaviour === 'error') res.writeHead(500).end('down for maintenance');
-    else if (behaviour === 'garbage') res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys": not json');
+    else if (behaviour === 'garbage')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys": not json');
     else silent.push(res);
   });
   await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
@@ -39,7 +46,10 @@ async function stopJwks(): Promise<void> {
   server = undefined;
 }
 
-async function accessToken(claims: Record<string, unknown> = {}, options: { lifetime?: number; kid?: string; iss?: string } = {}): Promise<string> {
+async function accessToken(
+  claims: Record<string, unknown> = {},
+  options: { lifetime?: number; kid?: string; iss?: string } = {},
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ client_id: 'c1', scope: 'speech:read', jti: crypto.randomUUID(), ...claims })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: options.kid ?? 'k1' })
@@ -90,7 +100,10 @@ describe('a verifier that has no keys yet while the JWKS cannot be fetched', () 
     const unavailable = err as KeySetUnavailableError;
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers).toEqual({ 'Retry-After': '1' });
-    expect(unavailable.toBody()).toEqual({ error: 'temporarily_unavailable', error_description: 'the signing keys cannot be fetched now' });
+    expect(unavailable.toBody()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'the signing keys cannot be fetched now',
+    });
     // Nothing about the internal address reaches the client.
     expect(JSON.stringify(unavailable.toBody())).not.toContain(String(port));
     await startJwks();
@@ -102,8 +115,14 @@ describe('a verifier that has no keys yet while the JWKS cannot be fetched', () 
     const expired = await outcome(v, await accessToken({}, { lifetime: -60 }));
     expect(expired).toBeInstanceOf(ResourceAuthError);
     expect(expired).toMatchObject({ status: 401, error: 'invalid_token', description: 'token expired' });
-    expect(await outcome(v, await accessToken({ aud: 'https://elsewhere.example' }))).toMatchObject({ status: 401, description: 'token audience is not this resource' });
-    expect(await outcome(v, await accessToken({}, { iss: 'https://evil.example' }))).toMatchObject({ status: 401, description: 'token is invalid' });
+    expect(await outcome(v, await accessToken({ aud: 'https://elsewhere.example' }))).toMatchObject({
+      status: 401,
+      description: 'token audience is not this resource',
+    });
+    expect(await outcome(v, await accessToken({}, { iss: 'https://evil.example' }))).toMatchObject({
+      status: 401,
+      description: 'token is invalid',
+    });
     const wrongTyp = await new SignJWT({ jti: 'x', sub: 's' })
       .setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: 'k1' })
       .setIssuer(ISSUER)
@@ -113,7 +132,10 @@ describe('a verifier that has no keys yet while the JWKS cannot be fetched', () 
       .sign(signingKey);
     expect(await outcome(v, wrongTyp)).toMatchObject({ status: 401, description: 'token is invalid' });
     const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: 'k1' })).toString('base64url');
-    expect(await outcome(v, `${header}.bm90IGpzb24.c2ln`)).toMatchObject({ status: 401, description: 'token is invalid' });
+    expect(await outcome(v, `${header}.bm90IGpzb24.c2ln`)).toMatchObject({
+      status: 401,
+      description: 'token is invalid',
+    });
   });
 
   it.each([
@@ -129,7 +151,9 @@ describe('a verifier that has no keys yet while the JWKS cannot be fetched', () 
     behaviour = 'silent';
     await startJwks();
     const started = Date.now();
-    expect(await outcome(verifier({ jwksTimeoutSeconds: 0.3 }), await accessToken())).toBeInstanceOf(KeySetUnavailableError);
+    expect(await outcome(verifier({ jwksTimeoutSeconds: 0.3 }), await accessToken())).toBeInstanceOf(
+      KeySetUnavailableError,
+    );
     // The endpoint never answers: only a timeout ends the fetch, and it ended before the default
     // one (5 s) could have, so the configured 0.3 s did. (Not a tighter bound: a loaded machine.)
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -149,7 +173,11 @@ describe('a verifier that has keys', () => {
   it('refuses an unknown kid with 401 when the JWKS answers and has no such key', async () => {
     await startJwks();
     const v = verifier({ jwksCooldownSeconds: 0 });
-    expect(await outcome(v, await accessToken({}, { kid: 'nobody' }))).toMatchObject({ status: 401, error: 'invalid_token', description: 'token is invalid' });
+    expect(await outcome(v, await accessToken({}, { kid: 'nobody' }))).toMatchObject({
+      status: 401,
+      error: 'invalid_token',
+      description: 'token is invalid',
+    });
   });
 
   it('verifies with the keys it holds when the refetch of an aged key set fails (remoteKeySet)', async () => {
@@ -163,6 +191,8 @@ describe('a verifier that has keys', () => {
     // The set is aged once the clock is past its fetch plus the maximum age.
     await untilClock(fetchedBy + MAX_AGE_MS + 50);
     await expect(keys(header, { payload: '', signature: '' })).resolves.toBeDefined();
-    await expect(keys({ alg: 'ES256', kid: 'k2' }, { payload: '', signature: '' })).rejects.toBeInstanceOf(KeySetUnavailableError);
+    await expect(keys({ alg: 'ES256', kid: 'k2' }, { payload: '', signature: '' })).rejects.toBeInstanceOf(
+      KeySetUnavailableError,
+    );
   });
 });

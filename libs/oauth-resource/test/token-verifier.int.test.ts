@@ -2,7 +2,13 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
 import { freePort, stackEnv, uniqueName } from '@platform/testing';
-import { accessTokenHash, createTokenVerifier, ResourceAuthError, REVOKED_JTI_PREFIX, type TokenVerifier } from '../src';
+import {
+  accessTokenHash,
+  createTokenVerifier,
+  ResourceAuthError,
+  REVOKED_JTI_PREFIX,
+  type TokenVerifier,
+} from '../src';
 
 const ISSUER = 'https://platform.example.org';
 const API = `${ISSUER}/v1/voices`;
@@ -26,7 +32,14 @@ async function accessToken(claims: Record<string, unknown> = {}, lifetime = 300)
 }
 
 async function dpopProof(token: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT({ jti: crypto.randomUUID(), htm: 'GET', htu: API, iat: Math.floor(Date.now() / 1000), ath: accessTokenHash(token), ...overrides })
+  return new SignJWT({
+    jti: crypto.randomUUID(),
+    htm: 'GET',
+    htu: API,
+    iat: Math.floor(Date.now() / 1000),
+    ath: accessTokenHash(token),
+    ...overrides,
+  })
     .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: dpopKey.jwk })
     .sign(dpopKey.privateKey);
 }
@@ -50,7 +63,9 @@ beforeAll(async () => {
   const jwk = await exportJWK(dpop.publicKey);
   dpopKey = { privateKey: dpop.privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) };
   const port = await freePort();
-  server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks)));
+  server = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks)),
+  );
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   redis = new Redis(stackEnv().REDIS_URL);
   verifier = createTokenVerifier({
@@ -71,18 +86,32 @@ afterAll(async () => {
 describe('createTokenVerifier (real Redis, JWKS over HTTP)', () => {
   it('accepts a Bearer token and reports its subject, client and scopes', async () => {
     const token = await accessToken();
-    const verified = await verifier.verify({ authorization: `Bearer ${token}`, method: 'GET', url: API }, ['speech:read']);
-    expect(verified).toMatchObject({ scheme: 'Bearer', sub: 'acct-1', clientId: 'c1', scopes: ['speech:read', 'speech:write'] });
+    const verified = await verifier.verify({ authorization: `Bearer ${token}`, method: 'GET', url: API }, [
+      'speech:read',
+    ]);
+    expect(verified).toMatchObject({
+      scheme: 'Bearer',
+      sub: 'acct-1',
+      clientId: 'c1',
+      scopes: ['speech:read', 'speech:write'],
+    });
   });
 
   it('answers 401 without an error code when no token is sent, offering Bearer and DPoP', async () => {
     const err = await failure(verifier.verify({ method: 'GET', url: API }));
     expect(err.status).toBe(401);
-    expect(err.wwwAuthenticate).toBe('Bearer realm="platform", DPoP realm="platform", algs="ES256 Ed25519 EdDSA ES384 PS256 RS256"');
+    expect(err.wwwAuthenticate).toBe(
+      'Bearer realm="platform", DPoP realm="platform", algs="ES256 Ed25519 EdDSA ES384 PS256 RS256"',
+    );
   });
 
   it('answers 403 insufficient_scope with the needed scope in the challenge', async () => {
-    const err = await failure(verifier.verify({ authorization: `Bearer ${await accessToken({ scope: 'speech:read' })}`, method: 'GET', url: API }, ['speech:write']));
+    const err = await failure(
+      verifier.verify(
+        { authorization: `Bearer ${await accessToken({ scope: 'speech:read' })}`, method: 'GET', url: API },
+        ['speech:write'],
+      ),
+    );
     expect(err.status).toBe(403);
     expect(err.toBody().error).toBe('insufficient_scope');
     expect(err.wwwAuthenticate).toContain('error="insufficient_scope"');
@@ -90,54 +119,109 @@ describe('createTokenVerifier (real Redis, JWKS over HTTP)', () => {
   });
 
   it('rejects expired, wrong-audience, tampered and revoked tokens with invalid_token', async () => {
-    const expired = await failure(verifier.verify({ authorization: `Bearer ${await accessToken({}, -60)}`, method: 'GET', url: API }));
+    const expired = await failure(
+      verifier.verify({ authorization: `Bearer ${await accessToken({}, -60)}`, method: 'GET', url: API }),
+    );
     expect(expired.description).toBe('token expired');
     expect(expired.wwwAuthenticate).toMatch(/^Bearer realm="platform", error="invalid_token"/);
-    const wrongAud = await failure(verifier.verify({ authorization: `Bearer ${await accessToken({ aud: 'https://elsewhere.example' })}`, method: 'GET', url: API }));
+    const wrongAud = await failure(
+      verifier.verify({
+        authorization: `Bearer ${await accessToken({ aud: 'https://elsewhere.example' })}`,
+        method: 'GET',
+        url: API,
+      }),
+    );
     expect(wrongAud.description).toBe('token audience is not this resource');
     const token = await accessToken();
-    const tampered = await failure(verifier.verify({ authorization: `Bearer ${token.slice(0, -4)}AAAA`, method: 'GET', url: API }));
+    const tampered = await failure(
+      verifier.verify({ authorization: `Bearer ${token.slice(0, -4)}AAAA`, method: 'GET', url: API }),
+    );
     expect(tampered.error).toBe('invalid_token');
 
     const jti = crypto.randomUUID();
     const revokedToken = await accessToken({ jti });
     await verifier.verify({ authorization: `Bearer ${revokedToken}`, method: 'GET', url: API });
     await redis.set(`auth:revoked:jti:${jti}`, '1', 'EX', 60);
-    const revoked = await failure(verifier.verify({ authorization: `Bearer ${revokedToken}`, method: 'GET', url: API }));
+    const revoked = await failure(
+      verifier.verify({ authorization: `Bearer ${revokedToken}`, method: 'GET', url: API }),
+    );
     expect(revoked).toMatchObject({ status: 401, error: 'invalid_token', description: 'token revoked' });
   });
 
   it('accepts a DPoP-bound token with a matching proof, once', async () => {
     const token = await accessToken({ cnf: { jkt: dpopKey.jkt } });
     const proof = await dpopProof(token);
-    const ok = await verifier.verify({ authorization: `DPoP ${token}`, dpop: proof, method: 'GET', url: API }, ['speech:read']);
+    const ok = await verifier.verify({ authorization: `DPoP ${token}`, dpop: proof, method: 'GET', url: API }, [
+      'speech:read',
+    ]);
     expect(ok).toMatchObject({ scheme: 'DPoP', jkt: dpopKey.jkt });
-    const replay = await failure(verifier.verify({ authorization: `DPoP ${token}`, dpop: proof, method: 'GET', url: API }));
+    const replay = await failure(
+      verifier.verify({ authorization: `DPoP ${token}`, dpop: proof, method: 'GET', url: API }),
+    );
     expect(replay.error).toBe('invalid_dpop_proof');
     expect(replay.wwwAuthenticate).toMatch(/^DPoP /);
   });
 
   it('rejects DPoP misuse: bound token as Bearer, wrong ath, wrong key, missing proof, wrong htu', async () => {
     const token = await accessToken({ cnf: { jkt: dpopKey.jkt } });
-    expect((await failure(verifier.verify({ authorization: `Bearer ${token}`, method: 'GET', url: API }))).error).toBe('invalid_token');
-    const wrongAth = await failure(verifier.verify({ authorization: `DPoP ${token}`, dpop: await dpopProof(token, { ath: accessTokenHash('other') }), method: 'GET', url: API }));
+    expect((await failure(verifier.verify({ authorization: `Bearer ${token}`, method: 'GET', url: API }))).error).toBe(
+      'invalid_token',
+    );
+    const wrongAth = await failure(
+      verifier.verify({
+        authorization: `DPoP ${token}`,
+        dpop: await dpopProof(token, { ath: accessTokenHash('other') }),
+        method: 'GET',
+        url: API,
+      }),
+    );
     expect(wrongAth.description).toMatch('ath');
     const unbound = await accessToken({ cnf: { jkt: 'somebody-elses-thumbprint' } });
-    const wrongKey = await failure(verifier.verify({ authorization: `DPoP ${unbound}`, dpop: await dpopProof(unbound), method: 'GET', url: API }));
+    const wrongKey = await failure(
+      verifier.verify({ authorization: `DPoP ${unbound}`, dpop: await dpopProof(unbound), method: 'GET', url: API }),
+    );
     expect(wrongKey.description).toMatch('binding');
-    expect((await failure(verifier.verify({ authorization: `DPoP ${token}`, method: 'GET', url: API }))).error).toBe('invalid_dpop_proof');
-    const wrongHtu = await failure(verifier.verify({ authorization: `DPoP ${token}`, dpop: await dpopProof(token, { htu: `${ISSUER}/api/v1/posts` }), method: 'GET', url: API }));
+    expect((await failure(verifier.verify({ authorization: `DPoP ${token}`, method: 'GET', url: API }))).error).toBe(
+      'invalid_dpop_proof',
+    );
+    const wrongHtu = await failure(
+      verifier.verify({
+        authorization: `DPoP ${token}`,
+        dpop: await dpopProof(token, { htu: `${ISSUER}/api/v1/posts` }),
+        method: 'GET',
+        url: API,
+      }),
+    );
     expect(wrongHtu.description).toMatch('htu');
     const plainAsDpop = await accessToken();
-    expect((await failure(verifier.verify({ authorization: `DPoP ${plainAsDpop}`, dpop: await dpopProof(plainAsDpop), method: 'GET', url: API }))).description).toBe('token is not DPoP-bound');
+    expect(
+      (
+        await failure(
+          verifier.verify({
+            authorization: `DPoP ${plainAsDpop}`,
+            dpop: await dpopProof(plainAsDpop),
+            method: 'GET',
+            url: API,
+          }),
+        )
+      ).description,
+    ).toBe('token is not DPoP-bound');
   });
 
   it('rejects malformed Authorization headers with 401/400, never throwing anything else', async () => {
-    for (const authorization of ['Basic abc', 'Bearer', 'Bearer a b', 'Bearer ' + 'x'.repeat(9000), 'Bearer not.a.jwt']) {
+    for (const authorization of [
+      'Basic abc',
+      'Bearer',
+      'Bearer a b',
+      'Bearer ' + 'x'.repeat(9000),
+      'Bearer not.a.jwt',
+    ]) {
       const err = await failure(verifier.verify({ authorization, method: 'GET', url: API }));
       expect(err.status).toBe(401);
     }
-    expect((await failure(verifier.verify({ authorization: ['Bearer a', 'Bearer b'], method: 'GET', url: API }))).status).toBe(400);
+    expect(
+      (await failure(verifier.verify({ authorization: ['Bearer a', 'Bearer b'], method: 'GET', url: API }))).status,
+    ).toBe(400);
   });
 });
 

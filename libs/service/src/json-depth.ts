@@ -31,6 +31,9 @@ export function jsonNestsDeeperThan(body: Uint8Array, max = MAX_JSON_DEPTH): boo
 /** body-parser's `verify` option: refuses (400, type `JSON_TOO_DEEP`) a body nested deeper than `MAX_JSON_DEPTH` before it is parsed. */
 export function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer): void {
   if (jsonNestsDeeperThan(body)) {
-    throw Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays or objects`), { status: 400, type: JSON_TOO_DEEP });
+    throw Object.assign(new Error(`the JSON body nests deeper than ${MAX_JSON_DEPTH} arrays or objects`), {
+      status: 400,
+      type: JSON_TOO_DEEP,
+    });
   }
 }

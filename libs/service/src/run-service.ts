@@ -71,8 +71,10 @@ export async function runService(options: ServiceOptions): Promise<ServiceHandle
   });
   const port = listeningPort(server) ?? options.port;
   logger.info({ port, host: options.host }, `${options.name} listening`);
-  const metricsServer = options.metricsPort === undefined ? undefined : await serveMetrics(options.metricsPort, options.host);
-  if (metricsServer) logger.info({ port: listeningPort(metricsServer), host: options.host }, `${options.name} serving metrics`);
+  const metricsServer =
+    options.metricsPort === undefined ? undefined : await serveMetrics(options.metricsPort, options.host);
+  if (metricsServer)
+    logger.info({ port: listeningPort(metricsServer), host: options.host }, `${options.name} serving metrics`);
 
   let shuttingDown: Promise<void> | undefined;
   const shutdown = (reason: string): Promise<void> => {

@@ -59,7 +59,8 @@ export function pieceCharacterSpans(text: string, words: readonly WordTiming[], 
   let cursor = 0;
   let time = 0;
   const fillGap = (until: number, untilTime: number) => {
-    if (until > cursor) share({ start: time, end: Math.max(time, untilTime) }, until - cursor).forEach((s, i) => (spans[cursor + i] = s));
+    if (until > cursor)
+      share({ start: time, end: Math.max(time, untilTime) }, until - cursor).forEach((s, i) => (spans[cursor + i] = s));
   };
   for (const word of words) {
     if (word.start < cursor || word.end <= word.start || word.end > length) continue;
@@ -99,7 +100,10 @@ export function createTextAligner(text: string) {
       durationSeconds: number,
     ): { alignment: CharacterAlignment; normalizedAlignment: CharacterAlignment } {
       const spoken = [...pieceText];
-      const spans = pieceCharacterSpans(pieceText, words, durationSeconds).map((s) => ({ start: offsetSeconds + s.start, end: offsetSeconds + s.end }));
+      const spans = pieceCharacterSpans(pieceText, words, durationSeconds).map((s) => ({
+        start: offsetSeconds + s.start,
+        end: offsetSeconds + s.end,
+      }));
       const pieceStart = { start: offsetSeconds, end: offsetSeconds };
       const pieceEnd = { start: offsetSeconds + durationSeconds, end: offsetSeconds + durationSeconds };
 

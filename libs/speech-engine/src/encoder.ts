@@ -6,6 +6,10 @@ import { Resampler } from './resample';
 export type { AudioEncoder, EncoderOptions } from './codecs';
 
 /** A job's encoder for `format`: its codec's (codecs/), fed engine PCM resampled to the format's rate. */
-export function createEncoder(format: OutputFormat, onData: (bytes: Buffer) => void, options: EncoderOptions = {}): AudioEncoder {
+export function createEncoder(
+  format: OutputFormat,
+  onData: (bytes: Buffer) => void,
+  options: EncoderOptions = {},
+): AudioEncoder {
   return codecOf(format).encoder(format, new Resampler(ENGINE_SAMPLE_RATE, format.sampleRate), onData, options);
 }

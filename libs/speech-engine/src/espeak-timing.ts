@@ -53,7 +53,11 @@ function positionsInText(text: string, input: string): number[] {
  * between clauses), whichever comes first; the last word ends at the next pause or the audio's end.
  * `characters` are the text's code points (what `positions` index).
  */
-export function wordsFromEvents(header: EventsHeader, positions: readonly number[], characters: readonly string[]): WordTiming[] {
+export function wordsFromEvents(
+  header: EventsHeader,
+  positions: readonly number[],
+  characters: readonly string[],
+): WordTiming[] {
   const words: WordTiming[] = [];
   const { events } = header;
   events.forEach((event, i) => {
@@ -75,8 +79,15 @@ export function wordsFromEvents(header: EventsHeader, positions: readonly number
     // spoken word, the later ones inside the token or on the whitespace after it: they extend the
     // token's span.
     const onSpace = characters.slice(first, last + 1).every((c) => /^\s$/u.test(c));
-    if (previous && (first < previous.end || onSpace)) previous.endSeconds = Math.max(previous.endSeconds, endSample / header.rate);
-    else words.push({ start: first, end: last + 1, startSeconds: sample / header.rate, endSeconds: endSample / header.rate });
+    if (previous && (first < previous.end || onSpace))
+      previous.endSeconds = Math.max(previous.endSeconds, endSample / header.rate);
+    else
+      words.push({
+        start: first,
+        end: last + 1,
+        startSeconds: sample / header.rate,
+        endSeconds: endSample / header.rate,
+      });
   });
   return words;
 }
@@ -85,14 +96,24 @@ export function wordsFromEvents(header: EventsHeader, positions: readonly number
  * Synthesises one piece like `synthesizePcm` (the same library, settings and SSML, so the same
  * audio) and returns the engine's own word timing with it.
  */
-export async function synthesizeTimedPcm(text: string, params: RenderParams, options: EspeakTimingOptions = {}): Promise<TimedPcm> {
+export async function synthesizeTimedPcm(
+  text: string,
+  params: RenderParams,
+  options: EspeakTimingOptions = {},
+): Promise<TimedPcm> {
   const { args, input } = espeakInvocation(text, params);
   // -S -I: no site packages or environment; the reader needs only the standard library.
-  const out = await runEngineProcess(options.pythonBinary ?? PYTHON, ['-S', '-I', EVENTS_SCRIPT, ...args], input, options);
+  const out = await runEngineProcess(
+    options.pythonBinary ?? PYTHON,
+    ['-S', '-I', EVENTS_SCRIPT, ...args],
+    input,
+    options,
+  );
   const newline = out.indexOf(10);
   if (newline < 0) throw new Error('the eSpeak NG event reader produced no header');
   const header = JSON.parse(out.subarray(0, newline).toString('utf8')) as EventsHeader;
-  if (header.rate !== ENGINE_SAMPLE_RATE) throw new Error(`eSpeak NG ran at ${header.rate} Hz, not ${ENGINE_SAMPLE_RATE}`);
+  if (header.rate !== ENGINE_SAMPLE_RATE)
+    throw new Error(`eSpeak NG ran at ${header.rate} Hz, not ${ENGINE_SAMPLE_RATE}`);
   const bytes = Buffer.from(out.subarray(newline + 1, newline + 1 + header.samples * 2));
   const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
   return { pcm, words: wordsFromEvents(header, positionsInText(text, input), [...text]) };

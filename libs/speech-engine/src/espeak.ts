@@ -15,7 +15,10 @@ export interface EspeakOptions {
 }
 
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+  return text.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+  );
 }
 
 /** The command line and SSML input for one run; exported so the benchmark and tests can see it. */
@@ -23,12 +26,18 @@ export function espeakInvocation(text: string, params: RenderParams): { args: st
   const voice = params.variant ? `${params.voice}+${params.variant}` : params.voice;
   const args = [
     '-m', // SSML: carries the intonation range, which has no command-line flag
-    '-b', '1',
-    '-v', voice,
-    '-p', String(params.pitch),
-    '-s', String(params.speed),
-    '-a', String(params.amplitude),
-    '-g', String(params.wordGap ?? 0),
+    '-b',
+    '1',
+    '-v',
+    voice,
+    '-p',
+    String(params.pitch),
+    '-s',
+    String(params.speed),
+    '-a',
+    String(params.amplitude),
+    '-g',
+    String(params.wordGap ?? 0),
     '--stdin',
     '--stdout',
   ];
@@ -47,7 +56,11 @@ export function pcmFromEspeakWav(wav: Buffer): Int16Array {
  * 16-bit mono PCM at ENGINE_SAMPLE_RATE. One short-lived process per piece: startup costs a few
  * milliseconds (see docs/benchmarks.md) and a crash or hang cannot take the worker with it.
  */
-export async function synthesizePcm(text: string, params: RenderParams, options: EspeakOptions = {}): Promise<Int16Array> {
+export async function synthesizePcm(
+  text: string,
+  params: RenderParams,
+  options: EspeakOptions = {},
+): Promise<Int16Array> {
   const { args, input } = espeakInvocation(text, params);
   return pcmFromEspeakWav(await runEngineProcess(options.binary ?? 'espeak-ng', args, input, options));
 }
@@ -56,7 +69,12 @@ export async function synthesizePcm(text: string, params: RenderParams, options:
  * Runs one engine process: `input` on stdin, its whole stdout back. Killed on abort or after
  * `timeoutMs`; a non-zero exit rejects with the start of its stderr.
  */
-export function runEngineProcess(binary: string, args: string[], input: string, options: Omit<EspeakOptions, 'binary'>): Promise<Buffer> {
+export function runEngineProcess(
+  binary: string,
+  args: string[],
+  input: string,
+  options: Omit<EspeakOptions, 'binary'>,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('synthesis aborted'));
@@ -82,7 +100,11 @@ export function runEngineProcess(binary: string, args: string[], input: string, 
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (code !== 0) {
-        reject(new Error(options.signal?.aborted ? 'synthesis aborted' : `${binary} exited with ${code ?? signal}: ${err.trim()}`));
+        reject(
+          new Error(
+            options.signal?.aborted ? 'synthesis aborted' : `${binary} exited with ${code ?? signal}: ${err.trim()}`,
+          ),
+        );
         return;
       }
       resolve(Buffer.concat(out));

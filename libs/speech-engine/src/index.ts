@@ -12,10 +12,33 @@ export {
   isEnglish,
   type Model,
 } from './model-catalogue';
-export { PIPER_VOICE_FILE, piperModelAvailable, loadPiperVoice, synthesizePiperPcm, phonemeIds, piperScales, type PiperVoice, type PiperLoadOptions } from './piper';
+export {
+  PIPER_VOICE_FILE,
+  piperModelAvailable,
+  loadPiperVoice,
+  synthesizePiperPcm,
+  phonemeIds,
+  piperScales,
+  type PiperVoice,
+  type PiperLoadOptions,
+} from './piper';
 export type { EngineVoiceParams } from './voice-params';
-export { VARIANTS, PITCH_POINTS, ENGINE_LOUDNESS_DBFS_AT_100, SYLLABLES_PER_SEC, type VariantCalibration } from './espeak-calibration';
-export { NEURAL_SPEAKER_F0_HZ, espeakPitchHz, neuralColour, colourArgs, applyVoiceColour, type VoiceColour, type ColourOptions } from './voice-colour';
+export {
+  VARIANTS,
+  PITCH_POINTS,
+  ENGINE_LOUDNESS_DBFS_AT_100,
+  SYLLABLES_PER_SEC,
+  type VariantCalibration,
+} from './espeak-calibration';
+export {
+  NEURAL_SPEAKER_F0_HZ,
+  espeakPitchHz,
+  neuralColour,
+  colourArgs,
+  applyVoiceColour,
+  type VoiceColour,
+  type ColourOptions,
+} from './voice-colour';
 export { yinTrack, decimate2, type PitchOptions } from './pitch';
 export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice } from './premade-voices';
 export {
@@ -34,12 +57,35 @@ export { Resampler } from './resample';
 export { encodeUlaw, decodeUlaw } from './ulaw';
 export { encodeAlaw, decodeAlaw } from './alaw';
 export { WAV_HEADER_BYTES, UNKNOWN_WAV_SIZE, wavHeader } from './wav';
-export { CODECS, codecOf, completeAudioFile, streamHeaderBytes, audioBytesPerSecond, continueEncoding, type CodecDescriptor } from './codecs';
+export {
+  CODECS,
+  codecOf,
+  completeAudioFile,
+  streamHeaderBytes,
+  audioBytesPerSecond,
+  continueEncoding,
+  type CodecDescriptor,
+} from './codecs';
 export { restampOggSerial } from './codecs/ogg-serial';
 export { normalizeLoudness, fadeEdges } from './loudness';
-export { splitSentences, planPieces, shortenFirstPiece, takeSentences, MAX_PIECE_CHARS, FIRST_PIECE_CHARS, PIECE_GROWTH } from './sentences';
+export {
+  splitSentences,
+  planPieces,
+  shortenFirstPiece,
+  takeSentences,
+  MAX_PIECE_CHARS,
+  FIRST_PIECE_CHARS,
+  PIECE_GROWTH,
+} from './sentences';
 export { createEncoder, type AudioEncoder, type EncoderOptions } from './encoder';
 export { synthesizeToStream, type SynthesisRequest, type SynthesisProgress, type PieceDone } from './synthesize';
-export { createTextAligner, pieceCharacterSpans, appendAlignment, emptyAlignment, type CharacterAlignment, type WordTiming } from './alignment';
+export {
+  createTextAligner,
+  pieceCharacterSpans,
+  appendAlignment,
+  emptyAlignment,
+  type CharacterAlignment,
+  type WordTiming,
+} from './alignment';
 export { synthesizeTimedPcm, wordsFromEvents, type TimedPcm, type EspeakTimingOptions } from './espeak-timing';
 export { approximateWordTimings } from './neural-timing';

@@ -81,7 +81,10 @@ const NEURAL_MODEL: Model = {
 /** The models this deployment serves: eSpeak NG always, the neural model when its voice is present. */
 export function modelCatalogue(options: { neural: boolean }): readonly Model[] {
   if (!options.neural) return MODELS;
-  const espeak: Model = { ...MODELS[0]!, description: `${MODELS[0]!.description} ${HOSTED_IDS_NOTE} run this model for languages other than English.` };
+  const espeak: Model = {
+    ...MODELS[0]!,
+    description: `${MODELS[0]!.description} ${HOSTED_IDS_NOTE} run this model for languages other than English.`,
+  };
   return [espeak, NEURAL_MODEL];
 }
 

@@ -54,7 +54,12 @@ function textWords(text: string): TextWord[] {
   for (const match of text.matchAll(WORD)) {
     const start = codePointAt(match.index);
     const letters = [...match[0]].length;
-    words.push({ start, end: start + letters, letters, afterBreak: words.length > 0 && /[,;:.!?]/.test(text.slice(previousEnd, match.index)) });
+    words.push({
+      start,
+      end: start + letters,
+      letters,
+      afterBreak: words.length > 0 && /[,;:.!?]/.test(text.slice(previousEnd, match.index)),
+    });
     previousEnd = match.index + match[0].length;
   }
   return words;

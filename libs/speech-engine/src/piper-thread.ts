@@ -44,4 +44,6 @@ async function infer(session: ort.InferenceSession, request: InferenceRequest): 
   }
 }
 
-main().catch((err: unknown) => port.postMessage({ ready: false, error: err instanceof Error ? err.message : String(err) }));
+main().catch((err: unknown) =>
+  port.postMessage({ ready: false, error: err instanceof Error ? err.message : String(err) }),
+);

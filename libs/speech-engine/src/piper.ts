@@ -62,8 +62,11 @@ export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Pro
 
 function ipa(text: string, espeakVoice: string, binary = 'espeak-ng'): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(binary, ['-q', '--ipa', '-b', '1', '-v', espeakVoice, '--', text], { timeout: 10_000, maxBuffer: 1 << 20 }, (err, stdout) =>
-      err ? reject(err) : resolve(stdout.replace(/\s+/g, ' ').trim()),
+    execFile(
+      binary,
+      ['-q', '--ipa', '-b', '1', '-v', espeakVoice, '--', text],
+      { timeout: 10_000, maxBuffer: 1 << 20 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout.replace(/\s+/g, ' ').trim())),
     );
   });
 }
@@ -108,7 +111,16 @@ export function piperScales(config: PiperConfig, settings: VoiceSettings, determ
 }
 
 /** One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). */
-export async function synthesizePiperPcm(voice: PiperVoice, text: string, settings: VoiceSettings, espeakBinary?: string, deterministic = false): Promise<Int16Array> {
+export async function synthesizePiperPcm(
+  voice: PiperVoice,
+  text: string,
+  settings: VoiceSettings,
+  espeakBinary?: string,
+  deterministic = false,
+): Promise<Int16Array> {
   const ids = await phonemeIds(text, voice.config, espeakBinary);
-  return voice.inference.run(BigInt64Array.from(ids, (id) => BigInt(id)), piperScales(voice.config, settings, deterministic));
+  return voice.inference.run(
+    BigInt64Array.from(ids, (id) => BigInt(id)),
+    piperScales(voice.config, settings, deterministic),
+  );
 }

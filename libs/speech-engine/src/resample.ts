@@ -37,7 +37,10 @@ export class Resampler {
         const ax = Math.abs(x);
         const arg = x * cutoff;
         const sinc = arg === 0 ? 1 : Math.sin(Math.PI * arg) / (Math.PI * arg);
-        const w = ax >= halfWidth ? 0 : 0.42 + 0.5 * Math.cos((Math.PI * ax) / halfWidth) + 0.08 * Math.cos((2 * Math.PI * ax) / halfWidth);
+        const w =
+          ax >= halfWidth
+            ? 0
+            : 0.42 + 0.5 * Math.cos((Math.PI * ax) / halfWidth) + 0.08 * Math.cos((2 * Math.PI * ax) / halfWidth);
         const c = cutoff * sinc * w;
         this.bank[p * this.taps + j] = c;
         sum += c;

@@ -53,7 +53,11 @@ export function planPieces(text: string, maxChars = MAX_PIECE_CHARS): string[] {
     }
     let rest = sentence;
     // A sentence only a few words over its bound stays whole rather than leave a stub of a piece.
-    for (let cap = capAfter(pieces.at(-1)!); rest.length > Math.min(maxChars, cap + FIRST_PIECE_CHARS / 2); cap = capAfter(pieces.at(-1)!)) {
+    for (
+      let cap = capAfter(pieces.at(-1)!);
+      rest.length > Math.min(maxChars, cap + FIRST_PIECE_CHARS / 2);
+      cap = capAfter(pieces.at(-1)!)
+    ) {
       const cut = cutWithin(rest, cap);
       if (cut <= 0 || cut >= rest.length) break;
       pieces.push(rest.slice(0, cut).trim());
@@ -72,7 +76,12 @@ export function planPieces(text: string, maxChars = MAX_PIECE_CHARS): string[] {
  */
 function cutWithin(text: string, maxChars: number): number {
   const window = text.slice(0, maxChars + 1);
-  const clause = Math.max(window.lastIndexOf(', '), window.lastIndexOf(': '), window.lastIndexOf('; '), window.lastIndexOf(' - '));
+  const clause = Math.max(
+    window.lastIndexOf(', '),
+    window.lastIndexOf(': '),
+    window.lastIndexOf('; '),
+    window.lastIndexOf(' - '),
+  );
   if (clause > maxChars / 3) return clause + 1;
   const space = window.lastIndexOf(' ');
   return space > 0 ? space : Math.max(0, text.indexOf(' '));
@@ -87,7 +96,12 @@ export function shortenFirstPiece(pieces: string[], maxChars = FIRST_PIECE_CHARS
   const [first, ...rest] = pieces;
   if (first === undefined || first.length <= maxChars) return pieces;
   const window = first.slice(0, maxChars + 1);
-  const clause = Math.max(window.lastIndexOf(', '), window.lastIndexOf(': '), window.lastIndexOf('; '), window.lastIndexOf(' - '));
+  const clause = Math.max(
+    window.lastIndexOf(', '),
+    window.lastIndexOf(': '),
+    window.lastIndexOf('; '),
+    window.lastIndexOf(' - '),
+  );
   const space = window.lastIndexOf(' ');
   const cut = clause > maxChars / 3 ? clause + 1 : space > 0 ? space : first.indexOf(' ');
   if (cut <= 0) return pieces;

@@ -31,7 +31,8 @@ const UNIT_FIELDS = ['stability', 'similarity_boost', 'style'] as const;
 export function parseVoiceSettings(input: unknown, voiceDefaults: Partial<VoiceSettings> = {}): VoiceSettings {
   const settings: VoiceSettings = { ...DEFAULT_VOICE_SETTINGS, ...voiceDefaults };
   if (input === undefined || input === null) return settings;
-  if (typeof input !== 'object' || Array.isArray(input)) throw new VoiceSettingsError('voice_settings must be an object');
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new VoiceSettingsError('voice_settings must be an object');
   const given = input as Record<string, unknown>;
   for (const field of UNIT_FIELDS) {
     const value = given[field];
@@ -49,7 +50,9 @@ export function parseVoiceSettings(input: unknown, voiceDefaults: Partial<VoiceS
   const speed = given.speed;
   if (speed !== undefined && speed !== null) {
     if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < SPEED_RANGE.min || speed > SPEED_RANGE.max) {
-      throw new VoiceSettingsError(`voice_settings.speed must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max}`);
+      throw new VoiceSettingsError(
+        `voice_settings.speed must be a number from ${SPEED_RANGE.min} to ${SPEED_RANGE.max}`,
+      );
     }
     settings.speed = speed;
   }
@@ -85,7 +88,11 @@ export interface RenderOptions {
  * - `speed` multiplies the rate;
  * - `use_speaker_boost` normalises loudness to a fixed level (see `normalizeLoudness`).
  */
-export function renderParams(voice: EngineVoiceParams, settings: VoiceSettings, options: RenderOptions = {}): RenderParams {
+export function renderParams(
+  voice: EngineVoiceParams,
+  settings: VoiceSettings,
+  options: RenderOptions = {},
+): RenderParams {
   const character = options.similarityApplied ? 1 : 0.5 + (2 / 3) * settings.similarity_boost;
   const pitch = NEUTRAL.pitch + (voice.pitch - NEUTRAL.pitch) * character;
   const range = NEUTRAL.pitchRange + (voice.pitchRange - NEUTRAL.pitchRange) * character;

@@ -73,7 +73,8 @@ export async function synthesizeToStream(
   // engine never waits for the encoder (nor the encoder for the engine, while it keeps up).
   let next: ReturnType<typeof enginePcm> | undefined;
   const prefetchAt = request.prefetch ?? -1;
-  const early = prefetchAt > 0 && prefetchAt < pieces.length ? enginePcm(request, pieces[prefetchAt]!, prefetchAt) : undefined;
+  const early =
+    prefetchAt > 0 && prefetchAt < pieces.length ? enginePcm(request, pieces[prefetchAt]!, prefetchAt) : undefined;
   // Abandoned by a stop or a failure before its turn: its own failure then matters to no one.
   early?.catch(() => undefined);
   const render = (index: number) => (index === prefetchAt && early ? early : enginePcm(request, pieces[index]!, index));
@@ -108,7 +109,11 @@ export async function synthesizeToStream(
 }
 
 /** One piece's PCM from the request's engine, with its words' timing when the request is `timed`. */
-async function enginePcm(request: SynthesisRequest, piece: string, index: number): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
+async function enginePcm(
+  request: SynthesisRequest,
+  piece: string,
+  index: number,
+): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
   if (request.pcmFor) {
     const colour = neuralColour(request.params);
     const speaker = await request.pcmFor(piece, index);

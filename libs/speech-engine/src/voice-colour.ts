@@ -54,7 +54,10 @@ export function neuralColour(voice: Pick<EngineVoiceParams, 'variant' | 'pitch' 
   if (voice.neural) return null;
   const pitchHz = espeakPitchHz(voice.variant, voice.pitch);
   if (pitchHz === null) return null;
-  const formantRatio = Math.min(FORMANT_BOUNDS[1], Math.max(FORMANT_BOUNDS[0], Math.pow(pitchHz / NEURAL_SPEAKER_F0_HZ, FORMANT_EXPONENT)));
+  const formantRatio = Math.min(
+    FORMANT_BOUNDS[1],
+    Math.max(FORMANT_BOUNDS[0], Math.pow(pitchHz / NEURAL_SPEAKER_F0_HZ, FORMANT_EXPONENT)),
+  );
   return { pitchHz, formantRatio };
 }
 
@@ -85,7 +88,11 @@ export function colourArgs(colour: VoiceColour, input: string, output: string): 
  * with pYIN and our YIN alike); Praat's output has none. One Praat process per piece, through
  * temporary WAV files (Praat reads and writes files only).
  */
-export async function applyVoiceColour(pcm: Int16Array, colour: VoiceColour, options: ColourOptions = {}): Promise<Int16Array> {
+export async function applyVoiceColour(
+  pcm: Int16Array,
+  colour: VoiceColour,
+  options: ColourOptions = {},
+): Promise<Int16Array> {
   if (pcm.length < MIN_COLOUR_SECONDS * ENGINE_SAMPLE_RATE) return pcm;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'voice-colour-'));
   try {

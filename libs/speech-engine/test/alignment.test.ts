@@ -1,6 +1,18 @@
-import { approximateWordTimings, createTextAligner, pieceCharacterSpans, planPieces, wordsFromEvents, type WordTiming } from '../src';
+import {
+  approximateWordTimings,
+  createTextAligner,
+  pieceCharacterSpans,
+  planPieces,
+  wordsFromEvents,
+  type WordTiming,
+} from '../src';
 
-const word = (start: number, end: number, startSeconds: number, endSeconds: number): WordTiming => ({ start, end, startSeconds, endSeconds });
+const word = (start: number, end: number, startSeconds: number, endSeconds: number): WordTiming => ({
+  start,
+  end,
+  startSeconds,
+  endSeconds,
+});
 
 describe('character alignment', () => {
   it('shares a word’s span among its letters and the gap between words among the characters in it', () => {
@@ -26,8 +38,13 @@ describe('character alignment', () => {
     const first = aligner.piece(pieces[0]!, [word(0, 3, 0.1, 0.4), word(4, 7, 0.4, 0.7)], 0, 1);
     const second = aligner.piece(pieces[1]!, [word(0, 5, 0.1, 0.5), word(7, 11, 0.5, 0.9)], 1, 1.2);
     expect([...first.alignment.characters, ...second.alignment.characters].join('')).toBe(text);
-    expect([...first.normalizedAlignment.characters, ...second.normalizedAlignment.characters].join('')).toBe('One two. Three four!');
-    const starts = [...first.alignment.character_start_times_seconds, ...second.alignment.character_start_times_seconds];
+    expect([...first.normalizedAlignment.characters, ...second.normalizedAlignment.characters].join('')).toBe(
+      'One two. Three four!',
+    );
+    const starts = [
+      ...first.alignment.character_start_times_seconds,
+      ...second.alignment.character_start_times_seconds,
+    ];
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
     // "T" of "Three" starts 0.1 s into the second piece, which starts at 1 s.
     expect(second.alignment.character_start_times_seconds[second.alignment.characters.indexOf('T')]).toBe(1.1);
@@ -43,14 +60,33 @@ describe('eSpeak NG events to word spans', () => {
     const header = {
       rate: 1000,
       samples: 1000,
-      events: [['w', 4, 2, 0], ['w', 7, 2, 200], ['w', 8, 2, 400], ['p', 500], ['p', 600], ['w', 11, 2, 700]] as Parameters<typeof wordsFromEvents>[0]['events'],
+      events: [
+        ['w', 4, 2, 0],
+        ['w', 7, 2, 200],
+        ['w', 8, 2, 400],
+        ['p', 500],
+        ['p', 600],
+        ['w', 11, 2, 700],
+      ] as Parameters<typeof wordsFromEvents>[0]['events'],
     };
-    expect(wordsFromEvents(header, positions, text)).toEqual([word(0, 2, 0, 0.2), word(3, 5, 0.2, 0.5), word(7, 9, 0.7, 1)]);
+    expect(wordsFromEvents(header, positions, text)).toEqual([
+      word(0, 2, 0, 0.2),
+      word(3, 5, 0.2, 0.5),
+      word(7, 9, 0.7, 1),
+    ]);
   });
 
   it('folds the words of an emoji’s spoken name, reported on the whitespace after it, into the emoji', () => {
     // "😀 hi": eSpeak says "grinning face" (two events, the second on the space), then "hi".
-    const header = { rate: 1000, samples: 900, events: [['w', 1, 1, 0], ['w', 2, 1, 300], ['w', 3, 2, 600]] as Parameters<typeof wordsFromEvents>[0]['events'] };
+    const header = {
+      rate: 1000,
+      samples: 900,
+      events: [
+        ['w', 1, 1, 0],
+        ['w', 2, 1, 300],
+        ['w', 3, 2, 600],
+      ] as Parameters<typeof wordsFromEvents>[0]['events'],
+    };
     expect(wordsFromEvents(header, [0, 1, 2, 3], [...'😀 hi'])).toEqual([word(0, 1, 0, 0.6), word(2, 4, 0.6, 0.9)]);
   });
 });

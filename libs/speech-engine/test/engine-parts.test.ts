@@ -15,7 +15,9 @@ import {
 } from '../src';
 
 function sine(rate: number, hz: number, seconds: number, amp = 10000): Int16Array {
-  return Int16Array.from({ length: Math.round(rate * seconds) }, (_, i) => Math.round(amp * Math.sin((2 * Math.PI * hz * i) / rate)));
+  return Int16Array.from({ length: Math.round(rate * seconds) }, (_, i) =>
+    Math.round(amp * Math.sin((2 * Math.PI * hz * i) / rate)),
+  );
 }
 function rms(x: Int16Array, from = 0, to = x.length): number {
   let s = 0;
@@ -89,11 +91,35 @@ describe('catalogues', () => {
     expect(resolveModel('nope')).toBeNull();
   });
   it('knows every output format the docs list', () => {
-    for (const id of ['mp3_22050_32', 'mp3_44100_32', 'mp3_44100_64', 'mp3_44100_96', 'mp3_44100_128', 'mp3_44100_192', 'pcm_8000', 'pcm_16000', 'pcm_22050', 'pcm_24000', 'pcm_44100', 'ulaw_8000', 'opus_48000_32', 'opus_48000_64', 'opus_48000_96', 'opus_48000_128', 'opus_48000_192']) {
+    for (const id of [
+      'mp3_22050_32',
+      'mp3_44100_32',
+      'mp3_44100_64',
+      'mp3_44100_96',
+      'mp3_44100_128',
+      'mp3_44100_192',
+      'pcm_8000',
+      'pcm_16000',
+      'pcm_22050',
+      'pcm_24000',
+      'pcm_44100',
+      'ulaw_8000',
+      'opus_48000_32',
+      'opus_48000_64',
+      'opus_48000_96',
+      'opus_48000_128',
+      'opus_48000_192',
+    ]) {
       expect(resolveOutputFormat(id)?.id).toBe(id);
     }
-    expect(resolveOutputFormat('opus_48000_64')).toMatchObject({ codec: 'opus', sampleRate: 48000, bitrate: 64, contentType: 'audio/ogg;codecs=opus' });
-    for (const id of ['opus_48000_48', 'opus_24000_64', 'flac_44100', 'mp3_44100']) expect(resolveOutputFormat(id)).toBeNull();
+    expect(resolveOutputFormat('opus_48000_64')).toMatchObject({
+      codec: 'opus',
+      sampleRate: 48000,
+      bitrate: 64,
+      contentType: 'audio/ogg;codecs=opus',
+    });
+    for (const id of ['opus_48000_48', 'opus_24000_64', 'flac_44100', 'mp3_44100'])
+      expect(resolveOutputFormat(id)).toBeNull();
   });
   it('premade voices span both genders, several accents and languages', () => {
     expect(new Set(PREMADE_VOICES.map((v) => v.labels.gender))).toEqual(new Set(['male', 'female']));
@@ -121,7 +147,11 @@ describe('voice settings', () => {
     const neutral = renderParams({ ...voice, pitch: 80 }, parseVoiceSettings({ similarity_boost: 0 }));
     expect(neutral.pitch).toBe(65);
     // A clone arrives with similarity_boost applied already: not scaled a second time.
-    const clone = renderParams({ ...voice, pitch: 80, pitchRange: 70, speed: 200 }, parseVoiceSettings({ similarity_boost: 0 }), { similarityApplied: true });
+    const clone = renderParams(
+      { ...voice, pitch: 80, pitchRange: 70, speed: 200 },
+      parseVoiceSettings({ similarity_boost: 0 }),
+      { similarityApplied: true },
+    );
     expect(clone).toMatchObject({ pitch: 80, pitchRange: 70, speed: 200 });
   });
 });

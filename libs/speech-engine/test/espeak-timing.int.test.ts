@@ -1,9 +1,13 @@
 import { DEFAULT_VOICE_SETTINGS, renderParams, synthesizePcm, synthesizeTimedPcm } from '../src';
 
 /** The real eSpeak NG: the command line for the audio, its library (through the event reader) for the timing. */
-const params = renderParams({ voice: 'en-us', variant: 'f2', pitch: 60, pitchRange: 60, speed: 170, amplitude: 100, wordGap: 1 }, DEFAULT_VOICE_SETTINGS);
+const params = renderParams(
+  { voice: 'en-us', variant: 'f2', pitch: 60, pitchRange: 60, speed: 170, amplitude: 100, wordGap: 1 },
+  DEFAULT_VOICE_SETTINGS,
+);
 
-const spoken = (text: string, words: { start: number; end: number }[]) => words.map((w) => [...text].slice(w.start, w.end).join(''));
+const spoken = (text: string, words: { start: number; end: number }[]) =>
+  words.map((w) => [...text].slice(w.start, w.end).join(''));
 
 describe('eSpeak NG timing', () => {
   it('comes with the very audio the command line makes, sample for sample', async () => {
@@ -15,9 +19,16 @@ describe('eSpeak NG timing', () => {
 
   it('takes every voice the command line takes: a language named by its code (language_code en-GB, fr), as the command line falls back to', async () => {
     for (const voice of ['en-gb', 'fr']) {
-      const other = renderParams({ voice, variant: 'f2', pitch: 60, pitchRange: 60, speed: 170, amplitude: 100, wordGap: 1 }, DEFAULT_VOICE_SETTINGS);
+      const other = renderParams(
+        { voice, variant: 'f2', pitch: 60, pitchRange: 60, speed: 170, amplitude: 100, wordGap: 1 },
+        DEFAULT_VOICE_SETTINGS,
+      );
       const [cli, timed] = await Promise.all([synthesizePcm('Hello 0.', other), synthesizeTimedPcm('Hello 0.', other)]);
-      expect({ voice, equal: Buffer.from(timed.pcm.buffer).equals(Buffer.from(cli.buffer)), words: timed.words.length }).toEqual({ voice, equal: true, words: 2 });
+      expect({
+        voice,
+        equal: Buffer.from(timed.pcm.buffer).equals(Buffer.from(cli.buffer)),
+        words: timed.words.length,
+      }).toEqual({ voice, equal: true, words: 2 });
     }
   });
 

@@ -1,4 +1,17 @@
-import { applyVoiceColour, bestModel, colourArgs, espeakPitchHz, followsLanguage, isEnglish, modelCatalogue, modelForLanguage, neuralColour, resolveModel, VARIANTS, yinTrack } from '../src';
+import {
+  applyVoiceColour,
+  bestModel,
+  colourArgs,
+  espeakPitchHz,
+  followsLanguage,
+  isEnglish,
+  modelCatalogue,
+  modelForLanguage,
+  neuralColour,
+  resolveModel,
+  VARIANTS,
+  yinTrack,
+} from '../src';
 
 /** Which model a request runs, and how a voice is coloured on the neural model's one speaker. */
 describe('model choice by language', () => {
@@ -43,7 +56,12 @@ describe('voice colour', () => {
   });
   it("runs Praat's Change gender with the voice's formant ratio and pitch median", () => {
     expect(colourArgs({ pitchHz: 226.217, formantRatio: 1.25 }, '/t/in.wav', '/t/out.wav')).toEqual([
-      '--run', expect.stringMatching(/praat\/change-voice\.praat$/), '/t/in.wav', '/t/out.wav', '1.2500', '226.22',
+      '--run',
+      expect.stringMatching(/praat\/change-voice\.praat$/),
+      '/t/in.wav',
+      '/t/out.wav',
+      '1.2500',
+      '226.22',
     ]);
   });
   it("moves a voiced piece's median pitch to the voice's, at the same length; a piece of a few milliseconds passes through", async () => {
@@ -51,7 +69,10 @@ describe('voice colour', () => {
     const vowel = syntheticVowel(100, rate);
     const coloured = await applyVoiceColour(vowel, { pitchHz: 220, formantRatio: 1.2 });
     expect(Math.abs(coloured.length - vowel.length)).toBeLessThan(rate * 0.01);
-    const track = yinTrack(Float32Array.from(coloured, (v) => v / 32768), { sampleRate: rate, minHz: 60, maxHz: 600 }).filter((hz): hz is number => hz !== null);
+    const track = yinTrack(
+      Float32Array.from(coloured, (v) => v / 32768),
+      { sampleRate: rate, minHz: 60, maxHz: 600 },
+    ).filter((hz): hz is number => hz !== null);
     expect(track.length).toBeGreaterThan(50);
     const sorted = [...track].sort((a, b) => a - b);
     expect(sorted[sorted.length >> 1]! / 220).toBeCloseTo(1, 1);
@@ -67,7 +88,11 @@ function syntheticVowel(f0: number, rate: number): Int16Array {
   const pulses = new Float64Array(rate);
   for (let t = 0; t < rate; t += rate / f0) pulses[Math.round(t)] = 1;
   let signal = pulses;
-  for (const [hz, bandwidth] of [[700, 110], [1220, 120], [2600, 160]] as const) {
+  for (const [hz, bandwidth] of [
+    [700, 110],
+    [1220, 120],
+    [2600, 160],
+  ] as const) {
     const r = Math.exp((-Math.PI * bandwidth) / rate);
     const a1 = 2 * r * Math.cos((2 * Math.PI * hz) / rate);
     const a2 = -r * r;

@@ -2,7 +2,10 @@ import { continueEncoding, resolveOutputFormat, restampOggSerial } from '@platfo
 
 describe('Ogg pages of a second encoding', () => {
   // The first two pages of an Opus stream from ffmpeg (OpusHead, OpusTags), serial 359ea477.
-  const head = Buffer.from('4f67675300020000000000000000359ea4770000000037d42c0b01134f707573486561640101380180bb0000000000', 'hex');
+  const head = Buffer.from(
+    '4f67675300020000000000000000359ea4770000000037d42c0b01134f707573486561640101380180bb0000000000',
+    'hex',
+  );
   const tags = Buffer.from(
     '4f67675300000000000000000000359ea47701000000d8f77893013e4f707573546167730d0000004c61766635392e32372e313030010000001d000000656e636f6465723d4c61766335392e33372e313030206c69626f707573',
     'hex',
@@ -32,10 +35,14 @@ describe('Ogg pages of a second encoding', () => {
 
 describe('a codec continuing a resumed encoding', () => {
   it('is Ogg Opus restamped with the sent serial, and every other codec as is', () => {
-    const head = Buffer.from('4f67675300020000000000000000359ea4770000000037d42c0b01134f707573486561640101380180bb0000000000', 'hex');
+    const head = Buffer.from(
+      '4f67675300020000000000000000359ea4770000000037d42c0b01134f707573486561640101380180bb0000000000',
+      'hex',
+    );
     const other = Buffer.from(head);
     other.writeUInt32LE(0x12345678, 14);
     expect(continueEncoding(resolveOutputFormat('opus_48000_64')!, head)(other).equals(head)).toBe(true);
-    for (const id of ['mp3_44100_128', 'pcm_16000', 'wav_22050', 'ulaw_8000']) expect(continueEncoding(resolveOutputFormat(id)!, head)(other)).toBe(other);
+    for (const id of ['mp3_44100_128', 'pcm_16000', 'wav_22050', 'ulaw_8000'])
+      expect(continueEncoding(resolveOutputFormat(id)!, head)(other)).toBe(other);
   });
 });

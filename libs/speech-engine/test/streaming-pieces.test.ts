@@ -12,10 +12,14 @@ import {
 } from '../src';
 
 /** The neural model's own speaker, so the fake engine's PCM goes out as it is. */
-const params = renderParams({ voice: 'en-us', variant: 'm3', pitch: 50, pitchRange: 50, speed: 175, amplitude: 100, neural: PIPER_VOICE_FILE }, DEFAULT_VOICE_SETTINGS);
+const params = renderParams(
+  { voice: 'en-us', variant: 'm3', pitch: 50, pitchRange: 50, speed: 175, amplitude: 100, neural: PIPER_VOICE_FILE },
+  DEFAULT_VOICE_SETTINGS,
+);
 const pcm16k = resolveOutputFormat('pcm_16000')!;
 
-const LONG_FIRST = 'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner.';
+const LONG_FIRST =
+  'This first sentence runs on for quite a while before it finally comes to its end, so the first audio can start sooner.';
 
 describe('the piece plan: a short first piece, then pieces that grow by at most PIECE_GROWTH', () => {
   it('cuts a long first sentence at its first words, the rest of it within PIECE_GROWTH times that, every word kept', () => {
@@ -63,7 +67,11 @@ describe('the piece plan: a short first piece, then pieces that grow by at most 
   });
 
   it('shortenFirstPiece cuts given pieces (a stream-input segment) the same way', () => {
-    expect(shortenFirstPiece([LONG_FIRST, 'Next.'])).toEqual(['This first sentence', LONG_FIRST.slice('This first sentence '.length), 'Next.']);
+    expect(shortenFirstPiece([LONG_FIRST, 'Next.'])).toEqual([
+      'This first sentence',
+      LONG_FIRST.slice('This first sentence '.length),
+      'Next.',
+    ]);
     expect(shortenFirstPiece(['Short.', LONG_FIRST])).toEqual(['Short.', LONG_FIRST]);
   });
 });

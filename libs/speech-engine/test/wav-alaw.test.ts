@@ -1,4 +1,14 @@
-import { UNKNOWN_WAV_SIZE, WAV_HEADER_BYTES, completeAudioFile, createEncoder, decodeAlaw, encodeAlaw, resolveOutputFormat, streamHeaderBytes, wavHeader } from '../src';
+import {
+  UNKNOWN_WAV_SIZE,
+  WAV_HEADER_BYTES,
+  completeAudioFile,
+  createEncoder,
+  decodeAlaw,
+  encodeAlaw,
+  resolveOutputFormat,
+  streamHeaderBytes,
+  wavHeader,
+} from '../src';
 
 describe('A-law (G.711)', () => {
   it('round-trips within the codec step, keeping the sign', () => {
@@ -35,7 +45,8 @@ describe('WAV', () => {
 
   it('only WAV has a stream header for a WebSocket to send once', () => {
     expect(streamHeaderBytes(resolveOutputFormat('wav_8000')!)).toBe(WAV_HEADER_BYTES);
-    for (const id of ['pcm_8000', 'alaw_8000', 'mp3_44100_128', 'opus_48000_64']) expect(streamHeaderBytes(resolveOutputFormat(id)!)).toBe(0);
+    for (const id of ['pcm_8000', 'alaw_8000', 'mp3_44100_128', 'opus_48000_64'])
+      expect(streamHeaderBytes(resolveOutputFormat(id)!)).toBe(0);
   });
 
   it('the encoder puts the header before the first samples, once, and still writes it for no audio', async () => {

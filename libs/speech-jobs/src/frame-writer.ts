@@ -49,7 +49,15 @@ export function createFrameWriter(redis: Redis, key: string, options: FrameWrite
       const frame = { ...body, seq } as ChunkFrame;
       const fields = [...encodeFrame(frame), ...(options.writer ? ['w', options.writer] : [])];
       if (options.owner) {
-        const appended = await redis.eval(OWNED_APPEND, 2, key, options.owner.key, options.owner.token, String(ttlSeconds), ...fields);
+        const appended = await redis.eval(
+          OWNED_APPEND,
+          2,
+          key,
+          options.owner.key,
+          options.owner.token,
+          String(ttlSeconds),
+          ...fields,
+        );
         if (appended !== 1) throw new SupersededError();
       } else {
         await redis

@@ -16,7 +16,15 @@ import type { CharacterAlignment } from '@platform/speech-engine';
  */
 export type ChunkFrame =
   | { seq: number; type: 'audio'; data: Buffer }
-  | { seq: number; type: 'piece'; index: number; text: string; durationSeconds: number; alignment?: CharacterAlignment; normalizedAlignment?: CharacterAlignment }
+  | {
+      seq: number;
+      type: 'piece';
+      index: number;
+      text: string;
+      durationSeconds: number;
+      alignment?: CharacterAlignment;
+      normalizedAlignment?: CharacterAlignment;
+    }
   | { seq: number; type: 'end'; characters: number; durationSeconds: number; pieces: number; contentType: string }
   | { seq: number; type: 'error'; status: string; message: string }
   | { seq: number; type: 'cancelled' };
@@ -54,7 +62,12 @@ export function encodeFrame(frame: ChunkFrame): (string | Buffer)[] {
     case 'end':
       fields.push(
         'm',
-        JSON.stringify({ characters: frame.characters, durationSeconds: frame.durationSeconds, pieces: frame.pieces, contentType: frame.contentType }),
+        JSON.stringify({
+          characters: frame.characters,
+          durationSeconds: frame.durationSeconds,
+          pieces: frame.pieces,
+          contentType: frame.contentType,
+        }),
       );
       break;
     case 'error':
@@ -77,7 +90,8 @@ function parseMeta(raw: Buffer | undefined): Record<string, unknown> {
 }
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => typeof n === 'number' && Number.isFinite(n));
+const numbers = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.every((n) => typeof n === 'number' && Number.isFinite(n));
 
 /** A well-formed alignment (three lists of one length), else undefined. */
 function alignment(v: unknown): CharacterAlignment | undefined {
@@ -86,9 +100,19 @@ function alignment(v: unknown): CharacterAlignment | undefined {
   const characters = a.characters;
   const starts = a.character_start_times_seconds;
   const ends = a.character_end_times_seconds;
-  if (!Array.isArray(characters) || !characters.every((c) => typeof c === 'string') || !numbers(starts) || !numbers(ends)) return undefined;
+  if (
+    !Array.isArray(characters) ||
+    !characters.every((c) => typeof c === 'string') ||
+    !numbers(starts) ||
+    !numbers(ends)
+  )
+    return undefined;
   if (starts.length !== characters.length || ends.length !== characters.length) return undefined;
-  return { characters: characters as string[], character_start_times_seconds: starts, character_end_times_seconds: ends };
+  return {
+    characters: characters as string[],
+    character_start_times_seconds: starts,
+    character_end_times_seconds: ends,
+  };
 }
 
 /** Parses XREAD's field list; a malformed entry becomes an error frame, never an exception. */
@@ -97,7 +121,8 @@ export function decodeFrame(fields: Buffer[]): ChunkFrame {
   for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!.toString('latin1'), fields[i + 1]!);
   const seq = Number(map.get('s')?.toString() ?? NaN);
   const type = map.get('t')?.toString();
-  if (!Number.isInteger(seq) || seq < 0) return { seq: -1, type: 'error', status: 'error', message: 'malformed audio frame' };
+  if (!Number.isInteger(seq) || seq < 0)
+    return { seq: -1, type: 'error', status: 'error', message: 'malformed audio frame' };
   const meta = parseMeta(map.get('m'));
   switch (type) {
     case 'a':
@@ -124,7 +149,12 @@ export function decodeFrame(fields: Buffer[]): ChunkFrame {
         contentType: str(meta.contentType),
       };
     case 'x':
-      return { seq, type: 'error', status: str(meta.status) || 'error', message: str(meta.message) || 'synthesis failed' };
+      return {
+        seq,
+        type: 'error',
+        status: str(meta.status) || 'error',
+        message: str(meta.message) || 'synthesis failed',
+      };
     case 'c':
       return { seq, type: 'cancelled' };
     default:

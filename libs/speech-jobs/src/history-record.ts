@@ -33,7 +33,10 @@ export interface HistoryRecord {
 }
 
 /** What a history record is built from: the job as the gateway enqueued it. */
-export type HistoryJob = Pick<SynthesisJobData, 'jobId' | 'accountId' | 'voice' | 'modelId' | 'text' | 'settings' | 'outputFormat' | 'createdAt'>;
+export type HistoryJob = Pick<
+  SynthesisJobData,
+  'jobId' | 'accountId' | 'voice' | 'modelId' | 'text' | 'settings' | 'outputFormat' | 'createdAt'
+>;
 
 /**
  * The one way to build a job's history record, for the worker (the job it ran) and the gateway

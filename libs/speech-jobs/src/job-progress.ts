@@ -54,7 +54,15 @@ return 1`;
  * what is read here is final and the new attempt continues at `nextSeq`.
  */
 export async function claimJob(redis: Redis, prefix: string, jobId: string, token: string): Promise<JobProgress> {
-  const claimed = await redis.eval(CLAIM, 1, ownerKey(prefix, jobId), token, ENDED, String(JOB_KEY_TTL_SECONDS), REFUSED);
+  const claimed = await redis.eval(
+    CLAIM,
+    1,
+    ownerKey(prefix, jobId),
+    token,
+    ENDED,
+    String(JOB_KEY_TTL_SECONDS),
+    REFUSED,
+  );
   if (claimed === 2) return { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true, refused: true };
   if (claimed !== 1) return { nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true };
   const entries = (await redis.xrangeBuffer(audioStreamKey(prefix, jobId), '-', '+')) as XRangeReply;
@@ -83,7 +91,11 @@ export async function claimJob(redis: Redis, prefix: string, jobId: string, toke
  * keys' lifetime. False when another attempt owns the job: this one was taken over, and leaves the
  * job to it.
  */
-export async function endJob(redis: Redis, job: { keyPrefix: string; jobId: string; deadlineAt: number }, token: string): Promise<boolean> {
+export async function endJob(
+  redis: Redis,
+  job: { keyPrefix: string; jobId: string; deadlineAt: number },
+  token: string,
+): Promise<boolean> {
   const keepMs = Math.max(JOB_KEY_TTL_SECONDS * 1000, job.deadlineAt - Date.now());
   return (await redis.eval(END, 1, ownerKey(job.keyPrefix, job.jobId), token, ENDED, String(Math.ceil(keepMs)))) === 1;
 }

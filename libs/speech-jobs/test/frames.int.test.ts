@@ -1,7 +1,19 @@
 import type { Redis } from 'ioredis';
 import { connectRedis } from '@platform/stores';
 import { eventually, stackEnv, uniqueName } from '@platform/testing';
-import { FrameTimeoutError, SupersededError, audioStreamKey, claimJob, createBlockingPool, endJob, createFrameWriter, encodeFrame, ownerKey, readFrames, type ChunkFrame } from '../src';
+import {
+  FrameTimeoutError,
+  SupersededError,
+  audioStreamKey,
+  claimJob,
+  createBlockingPool,
+  endJob,
+  createFrameWriter,
+  encodeFrame,
+  ownerKey,
+  readFrames,
+  type ChunkFrame,
+} from '../src';
 
 let redis: Redis;
 const prefix = uniqueName('frames');
@@ -48,7 +60,11 @@ describe('frames on a Redis stream', () => {
     const reading = collect(conn, key);
     const writer = createFrameWriter(redis, key);
     // The reader is waiting once Redis shows its connection blocked (flags=b) in XREAD.
-    await eventually(async () => /\bflags=\w*b\w*\b.*\bcmd=xread\b/.test(String(await redis.client('LIST', 'ID', String(id)))), 10_000, 10);
+    await eventually(
+      async () => /\bflags=\w*b\w*\b.*\bcmd=xread\b/.test(String(await redis.client('LIST', 'ID', String(id)))),
+      10_000,
+      10,
+    );
     await writer.append({ type: 'audio', data: Buffer.from('abc') });
     await writer.append({ type: 'cancelled' });
     expect((await reading).map((f) => f.type)).toEqual(['audio', 'cancelled']);
@@ -93,7 +109,11 @@ describe('frames on a Redis stream', () => {
     const sent = await claimJob(redis, prefix, jobId, 'second#1');
     expect(sent).toEqual({ nextSeq: 3, audio: Buffer.from('abc'), pieces: 1, lastFrameAt: expect.any(Number) });
     await expect(first.append({ type: 'audio', data: Buffer.from('x') })).rejects.toBeInstanceOf(SupersededError);
-    const second = createFrameWriter(redis, key, { owner: { key: owner, token: 'second#1' }, firstSeq: sent.nextSeq, writer: 'host:2' });
+    const second = createFrameWriter(redis, key, {
+      owner: { key: owner, token: 'second#1' },
+      firstSeq: sent.nextSeq,
+      writer: 'host:2',
+    });
     await second.append({ type: 'audio', data: Buffer.from('d') });
     await second.append({ type: 'end', characters: 4, durationSeconds: 0.5, pieces: 1, contentType: 'audio/mpeg' });
     expect(await redis.ttl(owner)).toBeGreaterThan(0);
@@ -127,7 +147,12 @@ describe('frames on a Redis stream', () => {
     expect(await endJob(redis, job, 'first#0')).toBe(true);
     // The gateway read the stream and deleted it; the queue hands the job out again.
     await redis.del(audioStreamKey(prefix, jobId));
-    expect(await claimJob(redis, prefix, jobId, 'second#1')).toEqual({ nextSeq: 0, audio: Buffer.alloc(0), pieces: 0, ended: true });
+    expect(await claimJob(redis, prefix, jobId, 'second#1')).toEqual({
+      nextSeq: 0,
+      audio: Buffer.alloc(0),
+      pieces: 0,
+      ended: true,
+    });
     // The mark stays (until the gateway's deadline here, later than the job keys' lifetime) and
     // is not replaced by the claim.
     expect(await redis.get(owner)).not.toBe('second#1');

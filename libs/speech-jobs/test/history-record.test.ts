@@ -4,7 +4,12 @@ import { historyRecord, type HistoryJob } from '../src';
 const job: HistoryJob = {
   jobId: 'J0b1d0000000000000001',
   accountId: 'acct1',
-  voice: { voiceId: 'v1', name: 'Rachel', category: 'premade', engine: { voice: 'en-us', variant: 'f3', pitch: 55, pitchRange: 50, speed: 165, amplitude: 100 } },
+  voice: {
+    voiceId: 'v1',
+    name: 'Rachel',
+    category: 'premade',
+    engine: { voice: 'en-us', variant: 'f3', pitch: 55, pitchRange: 50, speed: 165, amplitude: 100 },
+  },
   modelId: 'espeak_ng_v1',
   text: 'Héllo 👋',
   settings: { ...DEFAULT_VOICE_SETTINGS, stability: 0.3 },
@@ -14,22 +19,24 @@ const job: HistoryJob = {
 
 describe('historyRecord', () => {
   it('describes the job: its id is the item id, characters are code points, the time in seconds and milliseconds', () => {
-    expect(historyRecord(job, { state: 'complete', contentType: 'audio/mpeg', audio: Buffer.from([1, 2, 3]) })).toEqual({
-      historyItemId: 'J0b1d0000000000000001',
-      accountId: 'acct1',
-      voiceId: 'v1',
-      voiceName: 'Rachel',
-      modelId: 'espeak_ng_v1',
-      text: 'Héllo 👋',
-      characterCount: 7,
-      settings: { ...DEFAULT_VOICE_SETTINGS, stability: 0.3 },
-      outputFormat: 'mp3_44100_128',
-      contentType: 'audio/mpeg',
-      state: 'complete',
-      audio: Buffer.from([1, 2, 3]),
-      createdAtUnix: 1_700_000_000,
-      createdAtMs: 1_700_000_000_999,
-    });
+    expect(historyRecord(job, { state: 'complete', contentType: 'audio/mpeg', audio: Buffer.from([1, 2, 3]) })).toEqual(
+      {
+        historyItemId: 'J0b1d0000000000000001',
+        accountId: 'acct1',
+        voiceId: 'v1',
+        voiceName: 'Rachel',
+        modelId: 'espeak_ng_v1',
+        text: 'Héllo 👋',
+        characterCount: 7,
+        settings: { ...DEFAULT_VOICE_SETTINGS, stability: 0.3 },
+        outputFormat: 'mp3_44100_128',
+        contentType: 'audio/mpeg',
+        state: 'complete',
+        audio: Buffer.from([1, 2, 3]),
+        createdAtUnix: 1_700_000_000,
+        createdAtMs: 1_700_000_000_999,
+      },
+    );
   });
 
   it('carries no audio unless given, and no account for an anonymous job', () => {

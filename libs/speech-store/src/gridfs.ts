@@ -12,7 +12,12 @@ const CHUNK_BYTES = 255 * 1024;
  * the upload stream would cut and serialise every chunk of a 10 MB sample in one synchronous loop,
  * holding the event loop for the lot.
  */
-export async function putFile(bucket: Bucket, filename: string, bytes: Buffer, contentType: string): Promise<mongoose.Types.ObjectId> {
+export async function putFile(
+  bucket: Bucket,
+  filename: string,
+  bytes: Buffer,
+  contentType: string,
+): Promise<mongoose.Types.ObjectId> {
   const upload = bucket.openUploadStream(filename, { metadata: { contentType }, chunkSizeBytes: CHUNK_BYTES });
   await pipeline(Readable.from(chunksOf(bytes)), upload);
   return upload.id;

@@ -8,7 +8,11 @@ import type { SpeechStore } from './store';
  * The account's history items among `ids` (one query on `_id`), in the order of `ids`; an id that
  * is not the account's item is absent from the result.
  */
-export async function getHistoryItems(store: SpeechStore, accountId: string, ids: readonly string[]): Promise<HistoryDoc[]> {
+export async function getHistoryItems(
+  store: SpeechStore,
+  accountId: string,
+  ids: readonly string[],
+): Promise<HistoryDoc[]> {
   const plausible = ids.filter(isPlausibleId);
   if (plausible.length === 0) return [];
   const docs = await store.models.History.find({ _id: { $in: plausible }, accountId }).lean<HistoryDoc[]>();

@@ -89,7 +89,12 @@ export async function recordHistory(store: SpeechStore, record: HistoryItemInput
 }
 
 /** Inserts the job's item; null when the job has one already (unique index on `jobId`). */
-async function createItem(store: SpeechStore, id: string, record: HistoryItemInput, audioFileId: mongoose.Types.ObjectId | null): Promise<HistoryDoc | null> {
+async function createItem(
+  store: SpeechStore,
+  id: string,
+  record: HistoryItemInput,
+  audioFileId: mongoose.Types.ObjectId | null,
+): Promise<HistoryDoc | null> {
   const now = record.createdAtMs ?? store.now();
   try {
     const doc = await store.models.History.create({
@@ -130,9 +135,16 @@ async function mergeInto(
   const { History } = store.models;
   const audio = { audioFileId, audioBytes: record.audio?.length ?? 0 };
   // The item as it was (new: false), so the complete audio it held can be removed.
-  const replaced = await History.findOneAndUpdate({ jobId: record.jobId, state: 'complete' }, { $set: { state: record.state, ...audio } }, { new: false }).lean<HistoryDoc>();
+  const replaced = await History.findOneAndUpdate(
+    { jobId: record.jobId, state: 'complete' },
+    { $set: { state: record.state, ...audio } },
+    { new: false },
+  ).lean<HistoryDoc>();
   if (replaced) {
-    return { item: { ...replaced, state: record.state, ...audio }, replacedAudio: (replaced.audioFileId as mongoose.Types.ObjectId | null) ?? null };
+    return {
+      item: { ...replaced, state: record.state, ...audio },
+      replacedAudio: (replaced.audioFileId as mongoose.Types.ObjectId | null) ?? null,
+    };
   }
   if (!audioFileId) return null;
   const filled = await History.findOneAndUpdate(
@@ -149,7 +161,11 @@ async function mergeInto(
  * `complete` record (`recordHistory`). Items in any other state, or none, stay as they are.
  */
 export async function failUnsettledItem(store: SpeechStore, jobId: string): Promise<void> {
-  const replaced = await store.models.History.findOneAndUpdate({ jobId, state: 'complete' }, { $set: { state: 'failed', audioFileId: null, audioBytes: 0 } }, { new: false }).lean<HistoryDoc>();
+  const replaced = await store.models.History.findOneAndUpdate(
+    { jobId, state: 'complete' },
+    { $set: { state: 'failed', audioFileId: null, audioBytes: 0 } },
+    { new: false },
+  ).lean<HistoryDoc>();
   if (replaced?.audioFileId) await deleteFile(store.audio, replaced.audioFileId as mongoose.Types.ObjectId);
 }
 
@@ -197,22 +213,36 @@ export async function listHistory(store: SpeechStore, query: HistoryPageQuery): 
   if (query.voiceId !== undefined) filter.voiceId = query.voiceId;
   if (query.modelId !== undefined) filter.modelId = query.modelId;
   if (query.dateAfterMs !== undefined || query.dateBeforeMs !== undefined) {
-    filter.createdAtMs = { ...(query.dateAfterMs !== undefined ? { $gte: query.dateAfterMs } : {}), ...(query.dateBeforeMs !== undefined ? { $lt: query.dateBeforeMs } : {}) };
+    filter.createdAtMs = {
+      ...(query.dateAfterMs !== undefined ? { $gte: query.dateAfterMs } : {}),
+      ...(query.dateBeforeMs !== undefined ? { $lt: query.dateBeforeMs } : {}),
+    };
   }
   if (query.search !== undefined) {
     const regex = escapeRegExp(query.search);
-    filter.$and = [{ $or: [{ text: { $regex: regex, $options: 'i' } }, { voiceName: { $regex: regex, $options: 'i' } }] }];
+    filter.$and = [
+      { $or: [{ text: { $regex: regex, $options: 'i' } }, { voiceName: { $regex: regex, $options: 'i' } }] },
+    ];
   }
   const sign = query.direction === 'asc' ? 1 : -1;
   if (query.startAfterId !== undefined) {
     const cursor = isPlausibleId(query.startAfterId)
-      ? await History.findOne({ _id: query.startAfterId, accountId: query.accountId }, { createdAtMs: 1 }).lean<HistoryDoc>()
+      ? await History.findOne(
+          { _id: query.startAfterId, accountId: query.accountId },
+          { createdAtMs: 1 },
+        ).lean<HistoryDoc>()
       : null;
     if (!cursor) throw new UnknownCursorError();
     const op = sign === 1 ? '$gt' : '$lt';
-    filter.$or = [{ createdAtMs: { [op]: cursor.createdAtMs } }, { createdAtMs: cursor.createdAtMs, _id: { [op]: cursor._id } }];
+    filter.$or = [
+      { createdAtMs: { [op]: cursor.createdAtMs } },
+      { createdAtMs: cursor.createdAtMs, _id: { [op]: cursor._id } },
+    ];
   }
-  const docs = await History.find(filter).sort({ createdAtMs: sign, _id: sign }).limit(query.pageSize + 1).lean<HistoryDoc[]>();
+  const docs = await History.find(filter)
+    .sort({ createdAtMs: sign, _id: sign })
+    .limit(query.pageSize + 1)
+    .lean<HistoryDoc[]>();
   const items = docs.slice(0, query.pageSize);
   return { items, hasMore: docs.length > query.pageSize, lastId: items.at(-1)?._id ?? null };
 }
@@ -222,7 +252,11 @@ export async function getHistoryItem(store: SpeechStore, accountId: string, id: 
   return store.models.History.findOne({ _id: id, accountId }).lean<HistoryDoc>();
 }
 
-export async function getHistoryAudio(store: SpeechStore, accountId: string, id: string): Promise<{ item: HistoryDoc; bytes: Buffer } | null> {
+export async function getHistoryAudio(
+  store: SpeechStore,
+  accountId: string,
+  id: string,
+): Promise<{ item: HistoryDoc; bytes: Buffer } | null> {
   const item = await getHistoryItem(store, accountId, id);
   const bytes = item ? await readHistoryAudio(store, item) : null;
   return item && bytes ? { item, bytes } : null;

@@ -1,6 +1,24 @@
 export { createSpeechStore, type SpeechStore, type SpeechStoreOptions } from './store';
-export { createSpeechModels, type SpeechModels, type VoiceDoc, type SampleDoc, type SubscriptionDoc, type HistoryDoc, type VoiceSettings } from './documents';
-export { DEFAULT_PLANS, PLAN_NAMES, loadPlans, planName, planPriority, PlansConfigError, type Plan, type PlanName, type Plans } from './plan-allowances';
+export {
+  createSpeechModels,
+  type SpeechModels,
+  type VoiceDoc,
+  type SampleDoc,
+  type SubscriptionDoc,
+  type HistoryDoc,
+  type VoiceSettings,
+} from './documents';
+export {
+  DEFAULT_PLANS,
+  PLAN_NAMES,
+  loadPlans,
+  planName,
+  planPriority,
+  PlansConfigError,
+  type Plan,
+  type PlanName,
+  type Plans,
+} from './plan-allowances';
 export { nextMonthStartUnix } from './period';
 export { newId, isPlausibleId } from './ids';
 // The analysis thread reads and writes sample files through `@platform/speech-store/sample-files` alone.

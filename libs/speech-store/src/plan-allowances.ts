@@ -22,7 +22,12 @@ export const DEFAULT_PLANS: Plans = {
   starter: { character_limit: 30_000, voice_limit: 10, max_voice_add_edits: 30, can_extend_character_limit: false },
   creator: { character_limit: 100_000, voice_limit: 30, max_voice_add_edits: 95, can_extend_character_limit: true },
   pro: { character_limit: 500_000, voice_limit: 160, max_voice_add_edits: 250, can_extend_character_limit: true },
-  enterprise: { character_limit: 2_000_000, voice_limit: 660, max_voice_add_edits: 1000, can_extend_character_limit: true },
+  enterprise: {
+    character_limit: 2_000_000,
+    voice_limit: 660,
+    max_voice_add_edits: 1000,
+    can_extend_character_limit: true,
+  },
 };
 
 const planOverride = z
@@ -57,7 +62,8 @@ export function loadPlans(json: string | undefined): Plans {
     throw new PlansConfigError('not JSON');
   }
   const result = plansOverride.safeParse(parsed);
-  if (!result.success) throw new PlansConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!result.success)
+    throw new PlansConfigError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const plans = structuredClone(DEFAULT_PLANS);
   for (const name of PLAN_NAMES) Object.assign(plans[name], result.data[name] ?? {});
   return plans;

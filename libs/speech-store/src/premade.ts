@@ -17,7 +17,10 @@ export interface PremadeVoice {
  * The engine's premade catalogue (`PREMADE_VOICES` of libs/speech-engine) as the store holds it;
  * `previewUrl` says where this deployment serves each voice's preview, when it serves them.
  */
-export function premadeFromCatalogue(catalogue: readonly CatalogueVoice[], previewUrl?: (voiceId: string) => string): PremadeVoice[] {
+export function premadeFromCatalogue(
+  catalogue: readonly CatalogueVoice[],
+  previewUrl?: (voiceId: string) => string,
+): PremadeVoice[] {
   return catalogue.map((v) => ({
     voiceId: v.voice_id,
     name: v.name,

@@ -31,7 +31,11 @@ export interface SampleInput {
  * requests (the gateway runs this on its voice-analysis thread). If one fails, those already written are
  * removed and the failure is thrown.
  */
-export async function storeSampleFiles(bucket: Bucket, voiceId: string, samples: readonly SampleInput[]): Promise<SampleDoc[]> {
+export async function storeSampleFiles(
+  bucket: Bucket,
+  voiceId: string,
+  samples: readonly SampleInput[],
+): Promise<SampleDoc[]> {
   const stored: SampleDoc[] = [];
   try {
     for (const sample of samples) {

@@ -25,7 +25,10 @@ export interface SpeechStoreOptions {
 }
 
 /** Builds the store on a connection to the `speech` database and makes sure its indexes exist. */
-export async function createSpeechStore(connection: Connection, options: SpeechStoreOptions = {}): Promise<SpeechStore> {
+export async function createSpeechStore(
+  connection: Connection,
+  options: SpeechStoreOptions = {},
+): Promise<SpeechStore> {
   const models = createSpeechModels(connection);
   await Promise.all(Object.values(models).map((model) => model.init()));
   const db = connection.db;

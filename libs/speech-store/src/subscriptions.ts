@@ -62,7 +62,11 @@ async function upToDate(
 }
 
 /** The account's subscription, created on first use, tier following the plan, monthly reset applied. */
-export async function ensureSubscription(store: SpeechStore, accountId: string, plan: string | undefined): Promise<SubscriptionDoc> {
+export async function ensureSubscription(
+  store: SpeechStore,
+  accountId: string,
+  plan: string | undefined,
+): Promise<SubscriptionDoc> {
   const sub = await upToDate(store, accountId, plan, { create: true });
   if (!sub) throw new Error(`subscription ${accountId}: the upsert returned nothing`);
   return sub;
@@ -124,7 +128,11 @@ export async function reserveCharacters(store: SpeechStore, input: ReserveInput)
         characterCount: { $lte: limit - characters },
         'pending.jobId': { $ne: input.jobId },
       },
-      { $inc: { characterCount: characters }, $push: { pending: { jobId: input.jobId, characters, at: new Date(store.now()) } }, $set: { active: true } },
+      {
+        $inc: { characterCount: characters },
+        $push: { pending: { jobId: input.jobId, characters, at: new Date(store.now()) } },
+        $set: { active: true },
+      },
     );
     if (reserved.modifiedCount === 1) return { accountId: input.accountId, jobId: input.jobId, characters };
     // The guard failed: concurrent reservations took what was left, the same job was reserved
@@ -160,7 +168,11 @@ export async function settleCharacters(store: SpeechStore, input: SettleInput): 
   if (!sub || !entry) return NOTHING_SETTLED;
   const refund = Math.max(0, entry.characters - Math.max(0, Math.floor(input.usedCharacters)));
   const settled = await store.models.Subscription.updateOne(
-    { _id: input.accountId, nextResetUnix: sub.nextResetUnix, pending: { $elemMatch: { jobId: entry.jobId, characters: entry.characters, at: entry.at } } },
+    {
+      _id: input.accountId,
+      nextResetUnix: sub.nextResetUnix,
+      pending: { $elemMatch: { jobId: entry.jobId, characters: entry.characters, at: entry.at } },
+    },
     // Never below 0: the count includes every pending entry (models.ts).
     { $inc: { characterCount: -refund }, $pull: { pending: { jobId: entry.jobId } } },
   );
@@ -177,7 +189,9 @@ export async function settleCharacters(store: SpeechStore, input: SettleInput): 
  */
 export async function releaseStaleReservations(store: SpeechStore, olderThanMs: number): Promise<number> {
   const cutoff = new Date(store.now() - olderThanMs);
-  const subs = await store.models.Subscription.find({ 'pending.at': { $lt: cutoff } }, { pending: 1 }).lean<Pick<SubscriptionDoc, '_id' | 'pending'>[]>();
+  const subs = await store.models.Subscription.find({ 'pending.at': { $lt: cutoff } }, { pending: 1 }).lean<
+    Pick<SubscriptionDoc, '_id' | 'pending'>[]
+  >();
   let released = 0;
   for (const sub of subs) {
     for (const entry of sub.pending) {
@@ -205,7 +219,9 @@ function voiceChangeRefusal(store: SpeechStore, sub: SubscriptionDoc, kind: Voic
     return voiceQuotaExceeded(`The ${sub.tier} plan allows ${limits.voice_limit} voices; delete one to add another.`);
   }
   if (sub.voiceAddEditCounter >= limits.max_voice_add_edits) {
-    return voiceQuotaExceeded(`The ${sub.tier} plan allows ${limits.max_voice_add_edits} voice additions or edits per month.`);
+    return voiceQuotaExceeded(
+      `The ${sub.tier} plan allows ${limits.max_voice_add_edits} voice additions or edits per month.`,
+    );
   }
   return null;
 }
@@ -214,7 +230,12 @@ function voiceChangeRefusal(store: SpeechStore, sub: SubscriptionDoc, kind: Voic
  * Refuses a voice change the plan does not allow as things stand, before the caller does the
  * costly part (storing samples). Advisory only: the decision that counts is `claimVoiceChange`'s.
  */
-export async function checkVoiceChange(store: SpeechStore, accountId: string, plan: string | undefined, kind: VoiceChange): Promise<void> {
+export async function checkVoiceChange(
+  store: SpeechStore,
+  accountId: string,
+  plan: string | undefined,
+  kind: VoiceChange,
+): Promise<void> {
   const refusal = voiceChangeRefusal(store, await ensureSubscription(store, accountId, plan), kind);
   if (refusal) throw refusal;
 }
@@ -226,7 +247,13 @@ export async function checkVoiceChange(store: SpeechStore, accountId: string, pl
  * the subscription document, and of two transactions writing one document only one commits; the
  * other runs again on the new state (transaction.ts). Throws `quota_exceeded`.
  */
-export async function claimVoiceChange(store: SpeechStore, session: ClientSession, accountId: string, plan: string | undefined, kind: VoiceChange): Promise<void> {
+export async function claimVoiceChange(
+  store: SpeechStore,
+  session: ClientSession,
+  accountId: string,
+  plan: string | undefined,
+  kind: VoiceChange,
+): Promise<void> {
   const sub = await upToDate(store, accountId, plan, { create: true, session });
   if (!sub) throw new Error(`subscription ${accountId}: the upsert returned nothing`);
   const refusal = voiceChangeRefusal(store, sub, kind);
@@ -240,5 +267,9 @@ export async function claimVoiceChange(store: SpeechStore, session: ClientSessio
 
 /** Frees the slot of a voice deleted in the caller's transaction. */
 export async function releaseVoiceSlot(store: SpeechStore, session: ClientSession, accountId: string): Promise<void> {
-  await store.models.Subscription.updateOne({ _id: accountId, voiceCount: { $gt: 0 } }, { $inc: { voiceCount: -1 } }, { session });
+  await store.models.Subscription.updateOne(
+    { _id: accountId, voiceCount: { $gt: 0 } },
+    { $inc: { voiceCount: -1 } },
+    { session },
+  );
 }

@@ -113,7 +113,13 @@ function clonedFilter(query: VoiceSearchQuery): FilterQuery<VoiceDoc> | null {
               {
                 $map: {
                   input: { $objectToArray: { $ifNull: ['$labels', {}] } },
-                  in: { $regexMatch: { input: { $convert: { input: '$$this.v', to: 'string', onError: '', onNull: '' } }, regex, options: 'i' } },
+                  in: {
+                    $regexMatch: {
+                      input: { $convert: { input: '$$this.v', to: 'string', onError: '', onNull: '' } },
+                      regex,
+                      options: 'i',
+                    },
+                  },
                 },
               },
             ],
@@ -143,7 +149,11 @@ export async function searchVoices(store: SpeechStore, query: VoiceSearchQuery):
   const ordered = (a: Candidate, b: Candidate) => sign * compareKeys(a, b);
   const premade = store.premade
     .filter((voice) => premadeMatches(voice, query))
-    .map((voice): Candidate => ({ voice: { category: 'premade', premade: voice }, key: premadeKey(voice, query.sort), voiceId: voice.voiceId }));
+    .map((voice): Candidate => ({
+      voice: { category: 'premade', premade: voice },
+      key: premadeKey(voice, query.sort),
+      voiceId: voice.voiceId,
+    }));
   const { after } = query;
   const premadeAfter = after ? premade.filter((c) => sign * compareKeys(c, after) > 0) : premade;
 
@@ -163,7 +173,11 @@ export async function searchVoices(store: SpeechStore, query: VoiceSearchQuery):
         .lean<VoiceDoc[]>(),
       store.models.Voice.countDocuments(filter),
     ]);
-    cloned = docs.map((doc) => ({ voice: { category: 'cloned', doc }, key: clonedKey(doc, query.sort), voiceId: doc._id }));
+    cloned = docs.map((doc) => ({
+      voice: { category: 'cloned', doc },
+      key: clonedKey(doc, query.sort),
+      voiceId: doc._id,
+    }));
     clonedTotal = total;
   }
   const merged = [...premadeAfter, ...cloned].sort(ordered);

@@ -32,7 +32,12 @@ export async function setVoiceSettings(
   return settings;
 }
 
-export async function deleteVoiceSettings(store: SpeechStore, accountId: string, voiceId: string, session?: ClientSession): Promise<void> {
+export async function deleteVoiceSettings(
+  store: SpeechStore,
+  accountId: string,
+  voiceId: string,
+  session?: ClientSession,
+): Promise<void> {
   await store.models.VoiceSettings.deleteOne({ _id: `${accountId}:${voiceId}` }, session ? { session } : {});
 }
 

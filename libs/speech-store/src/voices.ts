@@ -68,7 +68,13 @@ export async function resolveVoice(
   const saved = await getVoiceSettings(store, input.accountId, input.voiceId);
   const settings: VoiceSettings = { ...saved, ...definedOnly(input.settings ?? {}) };
   if (found.category === 'premade') {
-    return { voiceId: input.voiceId, name: found.premade.name, category: 'premade', engineParams: { ...found.premade.engineParams }, settings };
+    return {
+      voiceId: input.voiceId,
+      name: found.premade.name,
+      category: 'premade',
+      engineParams: { ...found.premade.engineParams },
+      settings,
+    };
   }
   return {
     voiceId: input.voiceId,
@@ -80,7 +86,9 @@ export async function resolveVoice(
 }
 
 function definedOnly(settings: Partial<VoiceSettings>): Partial<VoiceSettings> {
-  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined && v !== null)) as Partial<VoiceSettings>;
+  return Object.fromEntries(
+    Object.entries(settings).filter(([, v]) => v !== undefined && v !== null),
+  ) as Partial<VoiceSettings>;
 }
 
 export interface NewClonedVoice {
@@ -174,7 +182,11 @@ async function swapVoice(store: SpeechStore, edit: VoiceEdit): Promise<{ doc: Vo
   if (edit.description !== undefined) set.description = edit.description;
   if (edit.labels !== undefined) set.labels = edit.labels;
   if (!edit.samples) {
-    const doc = await store.models.Voice.findOneAndUpdate({ _id: edit.voiceId, accountId: edit.accountId }, { $set: set }, { new: true }).lean<VoiceDoc>();
+    const doc = await store.models.Voice.findOneAndUpdate(
+      { _id: edit.voiceId, accountId: edit.accountId },
+      { $set: set },
+      { new: true },
+    ).lean<VoiceDoc>();
     if (!doc) throw voiceNotFound(edit.voiceId);
     return { doc, dropped: [] };
   }
@@ -204,7 +216,10 @@ async function swapVoice(store: SpeechStore, edit: VoiceEdit): Promise<{ doc: Vo
 export async function deleteClonedVoice(store: SpeechStore, accountId: string, voiceId: string): Promise<boolean> {
   if (!isPlausibleId(voiceId)) return false;
   const doc = await inTransaction(store, async (session) => {
-    const deleted = await store.models.Voice.findOneAndDelete({ _id: voiceId, accountId }, { session }).lean<VoiceDoc>();
+    const deleted = await store.models.Voice.findOneAndDelete(
+      { _id: voiceId, accountId },
+      { session },
+    ).lean<VoiceDoc>();
     if (!deleted) return null;
     await deleteVoiceSettings(store, accountId, voiceId, session);
     await releaseVoiceSlot(store, session, accountId);

@@ -17,7 +17,12 @@ describe('premadeFromCatalogue', () => {
   });
 
   it('names where each preview is served when the deployment serves them', () => {
-    const premade = premadeFromCatalogue(PREMADE_VOICES.slice(0, 2), (id) => `https://speech.example/v1/voices/${id}/preview`);
-    expect(premade.map((v) => v.previewUrl)).toEqual(PREMADE_VOICES.slice(0, 2).map((v) => `https://speech.example/v1/voices/${v.voice_id}/preview`));
+    const premade = premadeFromCatalogue(
+      PREMADE_VOICES.slice(0, 2),
+      (id) => `https://speech.example/v1/voices/${id}/preview`,
+    );
+    expect(premade.map((v) => v.previewUrl)).toEqual(
+      PREMADE_VOICES.slice(0, 2).map((v) => `https://speech.example/v1/voices/${v.voice_id}/preview`),
+    );
   });
 });

@@ -23,7 +23,15 @@ import { NEUTRAL_PARAMS } from '../../../apps/gateway/src/voice-analysis';
 import { toneWav } from '../../../tests/voices/audio';
 import { testStore } from '../../../tests/voices/helpers';
 
-const PREMADE = [{ voiceId: 'premade1', name: 'Rachel', description: null, labels: { gender: 'female' }, engineParams: { ...NEUTRAL_PARAMS, variant: 'f3' } }];
+const PREMADE = [
+  {
+    voiceId: 'premade1',
+    name: 'Rachel',
+    description: null,
+    labels: { gender: 'female' },
+    engineParams: { ...NEUTRAL_PARAMS, variant: 'f3' },
+  },
+];
 
 let store: SpeechStore;
 let close: () => Promise<void>;
@@ -45,7 +53,9 @@ describe('character reservations', () => {
     expect(sub.characterCount).toBe(0);
     // 50 requests of 30 characters against a limit of 1000: exactly 33 fit.
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => reserveCharacters(store, { accountId: account, plan: 'free', jobId: `job-${i}`, characters: 30 })),
+      Array.from({ length: 50 }, (_, i) =>
+        reserveCharacters(store, { accountId: account, plan: 'free', jobId: `job-${i}`, characters: 30 }),
+      ),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -68,10 +78,19 @@ describe('character reservations', () => {
     // Reserving the same job again is idempotent.
     await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'a', characters: 100 });
     expect((await ensureSubscription(store, account, 'free')).characterCount).toBe(300);
-    expect(await settleCharacters(store, { accountId: account, jobId: 'a', usedCharacters: 60 })).toEqual({ refunded: 40, settled: true });
-    expect(await settleCharacters(store, { accountId: account, jobId: 'a', usedCharacters: 0 })).toEqual({ refunded: 0, settled: false });
+    expect(await settleCharacters(store, { accountId: account, jobId: 'a', usedCharacters: 60 })).toEqual({
+      refunded: 40,
+      settled: true,
+    });
+    expect(await settleCharacters(store, { accountId: account, jobId: 'a', usedCharacters: 0 })).toEqual({
+      refunded: 0,
+      settled: false,
+    });
     // Failed generation: used 0.
-    expect(await settleCharacters(store, { accountId: account, jobId: 'b', usedCharacters: 0 })).toEqual({ refunded: 200, settled: true });
+    expect(await settleCharacters(store, { accountId: account, jobId: 'b', usedCharacters: 0 })).toEqual({
+      refunded: 200,
+      settled: true,
+    });
     const sub = await ensureSubscription(store, account, 'free');
     expect(sub.characterCount).toBe(60);
     expect(sub.pending).toHaveLength(0);
@@ -80,7 +99,9 @@ describe('character reservations', () => {
   it('concurrent settlements of one job refund once', async () => {
     const account = 'acct-settle-race';
     await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'x', characters: 500 });
-    const results = await Promise.all(Array.from({ length: 10 }, () => settleCharacters(store, { accountId: account, jobId: 'x', usedCharacters: 0 })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => settleCharacters(store, { accountId: account, jobId: 'x', usedCharacters: 0 })),
+    );
     expect(results.filter((r) => r.settled)).toHaveLength(1);
     expect((await ensureSubscription(store, account, 'free')).characterCount).toBe(0);
   });
@@ -99,9 +120,26 @@ describe('character reservations', () => {
   it('a released reservation whose job the worker recorded complete leaves the item failed, without audio: complete exactly when charged', async () => {
     // The gateway died while relaying (its client got part of the audio) and never settled; the worker finished the job.
     const account = 'acct-stale-complete';
-    await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'relayed-by-dead-gateway', characters: 5 });
+    await reserveCharacters(store, {
+      accountId: account,
+      plan: 'free',
+      jobId: 'relayed-by-dead-gateway',
+      characters: 5,
+    });
     const audio = Buffer.from('ID3-complete-audio');
-    await recordHistory(store, { accountId: account, jobId: 'relayed-by-dead-gateway', historyItemId: 'relayedbydeadgateway', voiceId: 'premade1', voiceName: 'Rachel', text: 'hello', characterCount: 5, contentType: 'audio/mpeg', state: 'complete', settings: { stability: 0.5, similarity_boost: 0.75 }, audio });
+    await recordHistory(store, {
+      accountId: account,
+      jobId: 'relayed-by-dead-gateway',
+      historyItemId: 'relayedbydeadgateway',
+      voiceId: 'premade1',
+      voiceName: 'Rachel',
+      text: 'hello',
+      characterCount: 5,
+      contentType: 'audio/mpeg',
+      state: 'complete',
+      settings: { stability: 0.5, similarity_boost: 0.75 },
+      audio,
+    });
     clock += 10 * 60_000;
     expect(await releaseStaleReservations(store, 5 * 60_000)).toBeGreaterThanOrEqual(1);
     expect((await ensureSubscription(store, account, 'free')).characterCount).toBe(0);
@@ -113,7 +151,9 @@ describe('character reservations', () => {
   it('resets the count monthly and follows the plan of the identity', async () => {
     const account = 'acct-reset';
     await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm1', characters: 900 });
-    await expect(reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm2', characters: 200 })).rejects.toMatchObject({ status: 'character_limit_exceeded' });
+    await expect(
+      reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm2', characters: 200 }),
+    ).rejects.toMatchObject({ status: 'character_limit_exceeded' });
     // Upgrading lifts the limit at once.
     await reserveCharacters(store, { accountId: account, plan: 'starter', jobId: 'm2', characters: 200 });
     const before = await ensureSubscription(store, account, 'starter');
@@ -125,17 +165,32 @@ describe('character reservations', () => {
     expect(after.nextResetUnix).toBe(nextMonthStartUnix(clock));
     expect(after.nextResetUnix).toBeGreaterThan(before.nextResetUnix);
     // A reservation of the old period settles to nothing: the count already restarted.
-    expect(await settleCharacters(store, { accountId: account, jobId: 'm1', usedCharacters: 0 })).toEqual({ refunded: 0, settled: false });
+    expect(await settleCharacters(store, { accountId: account, jobId: 'm1', usedCharacters: 0 })).toEqual({
+      refunded: 0,
+      settled: false,
+    });
     expect((await ensureSubscription(store, account, 'starter')).characterCount).toBe(0);
   });
 });
 
 describe('resolveVoice', () => {
   it('resolves premade voices and 404s unknown ones', async () => {
-    const resolved = await resolveVoice(store, { accountId: 'acct-r', voiceId: 'premade1', settings: { stability: 0.2 } });
-    expect(resolved).toMatchObject({ voiceId: 'premade1', name: 'Rachel', category: 'premade', engineParams: { variant: 'f3' } });
+    const resolved = await resolveVoice(store, {
+      accountId: 'acct-r',
+      voiceId: 'premade1',
+      settings: { stability: 0.2 },
+    });
+    expect(resolved).toMatchObject({
+      voiceId: 'premade1',
+      name: 'Rachel',
+      category: 'premade',
+      engineParams: { variant: 'f3' },
+    });
     expect(resolved.settings).toEqual({ stability: 0.2, similarity_boost: 0.75, style: 0, use_speaker_boost: true });
-    await expect(resolveVoice(store, { accountId: 'acct-r', voiceId: 'nope' })).rejects.toMatchObject({ status: 'voice_not_found', httpStatus: 404 });
+    await expect(resolveVoice(store, { accountId: 'acct-r', voiceId: 'nope' })).rejects.toMatchObject({
+      status: 'voice_not_found',
+      httpStatus: 404,
+    });
   });
 });
 
@@ -152,7 +207,9 @@ describe('history', () => {
 
   it('records each job exactly once, even when recorded concurrently', async () => {
     const audio = Buffer.from('ID3-fake-mpeg-bytes');
-    const docs = await Promise.all(Array.from({ length: 8 }, () => recordHistory(store, { ...base, jobId: 'job-once', state: 'complete', audio })));
+    const docs = await Promise.all(
+      Array.from({ length: 8 }, () => recordHistory(store, { ...base, jobId: 'job-once', state: 'complete', audio })),
+    );
     expect(new Set(docs.map((d) => d._id)).size).toBe(1);
     const page = await listHistory(store, { accountId: 'acct-h', pageSize: 10 });
     expect(page.items).toHaveLength(1);
@@ -166,11 +223,25 @@ describe('history', () => {
   });
 
   describe('two records of one job (the gateway gives up, the worker ends it)', () => {
-    const audioFiles = (id: string) => store.connection.db!.collection('history_audio.files').countDocuments({ filename: id });
+    const audioFiles = (id: string) =>
+      store.connection.db!.collection('history_audio.files').countDocuments({ filename: id });
     const items = (jobId: string) => store.models.History.find({ jobId }).lean();
     // The gateway's record of a generation whose client did not get the whole audio carries none.
-    const gateway = (jobId: string, state: 'failed' | 'cancelled') => ({ ...base, accountId: 'acct-race', jobId, historyItemId: jobId, state });
-    const worker = (jobId: string, state: 'complete' | 'failed' | 'cancelled', audio: Buffer) => ({ ...base, accountId: 'acct-race', jobId, historyItemId: jobId, state, audio });
+    const gateway = (jobId: string, state: 'failed' | 'cancelled') => ({
+      ...base,
+      accountId: 'acct-race',
+      jobId,
+      historyItemId: jobId,
+      state,
+    });
+    const worker = (jobId: string, state: 'complete' | 'failed' | 'cancelled', audio: Buffer) => ({
+      ...base,
+      accountId: 'acct-race',
+      jobId,
+      historyItemId: jobId,
+      state,
+      audio,
+    });
     const orders = ['gateway first', 'worker first', 'at once'] as const;
     type Record = Parameters<typeof recordHistory>[1];
     async function inOrder(order: (typeof orders)[number], g: Record, w: Record) {
@@ -179,32 +250,42 @@ describe('history', () => {
       return Promise.all([recordHistory(store, g), recordHistory(store, w)]);
     }
 
-    it.each(orders)('the gateway failed it, the worker completed it (%s): one failed item, no audio kept', async (order) => {
-      for (let round = 0; round < 5; round++) {
-        const jobId = `race-fc-${order.replace(/ /g, '-')}-${round}`;
-        const docs = await inOrder(order, gateway(jobId, 'failed'), worker(jobId, 'complete', Buffer.from('the whole audio')));
-        const stored = await items(jobId);
-        expect(stored).toHaveLength(1);
-        expect(stored[0]).toMatchObject({ _id: jobId, state: 'failed', audioFileId: null, audioBytes: 0 });
-        // Both callers were answered with the item; the later one with the item as it ended.
-        expect(docs.map((d) => d._id)).toEqual([jobId, jobId]);
-        expect(await getHistoryAudio(store, 'acct-race', jobId)).toBeNull();
-        expect(await audioFiles(jobId)).toBe(0);
-      }
-    });
+    it.each(orders)(
+      'the gateway failed it, the worker completed it (%s): one failed item, no audio kept',
+      async (order) => {
+        for (let round = 0; round < 5; round++) {
+          const jobId = `race-fc-${order.replace(/ /g, '-')}-${round}`;
+          const docs = await inOrder(
+            order,
+            gateway(jobId, 'failed'),
+            worker(jobId, 'complete', Buffer.from('the whole audio')),
+          );
+          const stored = await items(jobId);
+          expect(stored).toHaveLength(1);
+          expect(stored[0]).toMatchObject({ _id: jobId, state: 'failed', audioFileId: null, audioBytes: 0 });
+          // Both callers were answered with the item; the later one with the item as it ended.
+          expect(docs.map((d) => d._id)).toEqual([jobId, jobId]);
+          expect(await getHistoryAudio(store, 'acct-race', jobId)).toBeNull();
+          expect(await audioFiles(jobId)).toBe(0);
+        }
+      },
+    );
 
-    it.each(orders)('the gateway cancelled it, the worker stopped it with partial audio (%s): one cancelled item with that audio', async (order) => {
-      for (let round = 0; round < 5; round++) {
-        const jobId = `race-cc-${order.replace(/ /g, '-')}-${round}`;
-        const partial = Buffer.from(`partial audio ${round}`);
-        await inOrder(order, gateway(jobId, 'cancelled'), worker(jobId, 'cancelled', partial));
-        const stored = await items(jobId);
-        expect(stored).toHaveLength(1);
-        expect(stored[0]).toMatchObject({ _id: jobId, state: 'cancelled', audioBytes: partial.length });
-        expect((await getHistoryAudio(store, 'acct-race', jobId))?.bytes.equals(partial)).toBe(true);
-        expect(await audioFiles(jobId)).toBe(1);
-      }
-    });
+    it.each(orders)(
+      'the gateway cancelled it, the worker stopped it with partial audio (%s): one cancelled item with that audio',
+      async (order) => {
+        for (let round = 0; round < 5; round++) {
+          const jobId = `race-cc-${order.replace(/ /g, '-')}-${round}`;
+          const partial = Buffer.from(`partial audio ${round}`);
+          await inOrder(order, gateway(jobId, 'cancelled'), worker(jobId, 'cancelled', partial));
+          const stored = await items(jobId);
+          expect(stored).toHaveLength(1);
+          expect(stored[0]).toMatchObject({ _id: jobId, state: 'cancelled', audioBytes: partial.length });
+          expect((await getHistoryAudio(store, 'acct-race', jobId))?.bytes.equals(partial)).toBe(true);
+          expect(await audioFiles(jobId)).toBe(1);
+        }
+      },
+    );
 
     it('the worker failed it with partial audio, the gateway failed it too: the first state and the audio stay', async () => {
       const partial = Buffer.from('partial');
@@ -226,7 +307,15 @@ describe('history', () => {
   it('pages newest first with a cursor, filters by voice, and hides other accounts', async () => {
     for (let i = 0; i < 7; i++) {
       clock += 1000;
-      await recordHistory(store, { ...base, accountId: 'acct-p', jobId: `p-${i}`, text: `t${i}`, voiceId: i % 2 ? 'premade1' : 'v2', state: i === 6 ? 'failed' : 'complete', audio: i === 6 ? undefined : Buffer.from([i]) });
+      await recordHistory(store, {
+        ...base,
+        accountId: 'acct-p',
+        jobId: `p-${i}`,
+        text: `t${i}`,
+        voiceId: i % 2 ? 'premade1' : 'v2',
+        state: i === 6 ? 'failed' : 'complete',
+        audio: i === 6 ? undefined : Buffer.from([i]),
+      });
     }
     const first = await listHistory(store, { accountId: 'acct-p', pageSize: 3 });
     expect(first.items.map((d) => d.text)).toEqual(['t6', 't5', 't4']);
@@ -239,7 +328,9 @@ describe('history', () => {
     const byVoice = await listHistory(store, { accountId: 'acct-p', pageSize: 10, voiceId: 'premade1' });
     expect(byVoice.items.map((d) => d.text)).toEqual(['t5', 't3', 't1']);
     expect((await listHistory(store, { accountId: 'acct-other', pageSize: 10 })).items).toHaveLength(0);
-    await expect(listHistory(store, { accountId: 'acct-other', pageSize: 3, startAfterId: first.lastId! })).rejects.toThrow(/start_after_history_item_id/);
+    await expect(
+      listHistory(store, { accountId: 'acct-other', pageSize: 3, startAfterId: first.lastId! }),
+    ).rejects.toThrow(/start_after_history_item_id/);
     expect(await getHistoryAudio(store, 'acct-p', first.items[0]!._id)).toBeNull();
   });
 });
@@ -260,7 +351,9 @@ describe('concurrency on one account', () => {
     expect(await peekSubscription(store, account)).toBeNull();
     // 50 × 30 against a limit of 1000: exactly 33 fit, and the account is created by whichever lands first.
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => reserveCharacters(store, { accountId: account, plan: 'free', jobId: `fresh-${i}`, characters: 30 })),
+      Array.from({ length: 50 }, (_, i) =>
+        reserveCharacters(store, { accountId: account, plan: 'free', jobId: `fresh-${i}`, characters: 30 }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
     refusedWith(results, 'character_limit_exceeded', 401);
@@ -275,12 +368,19 @@ describe('concurrency on one account', () => {
     // 60 jobs of 100 characters (limit 1000), each settled as soon as it is reserved, using 25.
     const results = await Promise.allSettled(
       Array.from({ length: 60 }, async (_, i) => {
-        const reservation = await reserveCharacters(store, { accountId: account, plan: 'free', jobId: `mix-${i}`, characters: 100 });
+        const reservation = await reserveCharacters(store, {
+          accountId: account,
+          plan: 'free',
+          jobId: `mix-${i}`,
+          characters: 100,
+        });
         return settleCharacters(store, { accountId: account, jobId: reservation.jobId, usedCharacters: 25 });
       }),
     );
     refusedWith(results, 'character_limit_exceeded', 401);
-    const settled = results.filter((r): r is PromiseFulfilledResult<{ refunded: number; settled: boolean }> => r.status === 'fulfilled');
+    const settled = results.filter(
+      (r): r is PromiseFulfilledResult<{ refunded: number; settled: boolean }> => r.status === 'fulfilled',
+    );
     expect(settled.length).toBeGreaterThanOrEqual(10);
     for (const r of settled) expect(r.value).toEqual({ refunded: 75, settled: true });
     const sub = await ensureSubscription(store, account, 'free');
@@ -300,25 +400,40 @@ describe('concurrency on one account', () => {
         name,
         description: null,
         labels: {},
-        samples: await storeSampleFiles(store.samples, voiceId, [{ fileName: 's.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 220) }]),
+        samples: await storeSampleFiles(store.samples, voiceId, [
+          { fileName: 's.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 220) },
+        ]),
         analysis: {},
         engineParams: NEUTRAL_PARAMS,
       };
     };
     /** Sample files no voice refers to (left behind by a refused or failed change). */
     const strayFiles = async () => {
-      const referenced = new Set((await store.models.Voice.find({}, { samples: 1 }).lean()).flatMap((v) => v.samples.map((s) => String(s.file_id))));
-      const files = await store.connection.db!.collection('voice_samples.files').find({}, { projection: { _id: 1 } }).toArray();
+      const referenced = new Set(
+        (await store.models.Voice.find({}, { samples: 1 }).lean()).flatMap((v) =>
+          v.samples.map((s) => String(s.file_id)),
+        ),
+      );
+      const files = await store.connection
+        .db!.collection('voice_samples.files')
+        .find({}, { projection: { _id: 1 } })
+        .toArray();
       return files.filter((f) => !referenced.has(String(f._id))).length;
     };
     const counters = async (accountId: string) => {
       const sub = await peekSubscription(store, accountId);
-      return { voiceCount: sub?.voiceCount, voiceAddEditCounter: sub?.voiceAddEditCounter, stored: await store.models.Voice.countDocuments({ accountId }) };
+      return {
+        voiceCount: sub?.voiceCount,
+        voiceAddEditCounter: sub?.voiceAddEditCounter,
+        stored: await store.models.Voice.countDocuments({ accountId }),
+      };
     };
 
     it('20 concurrent adds beyond the voice limit create exactly the allowed number, the counter equal to the voices stored', async () => {
       const account = 'acct-voice-race';
-      const results = await Promise.allSettled(Array.from({ length: 20 }, async (_, i) => createClonedVoice(store, await newVoice(account, `v${i}`))));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, async (_, i) => createClonedVoice(store, await newVoice(account, `v${i}`))),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
       refusedWith(results, 'quota_exceeded', 429);
       expect(await counters(account)).toEqual({ voiceCount: 3, voiceAddEditCounter: 3, stored: 3 });
@@ -337,7 +452,10 @@ describe('concurrency on one account', () => {
 
     it('concurrent sample edits: only the edits that happened are counted, and never past the allowance', async () => {
       const account = 'acct-edit-race';
-      const voices = await Promise.all([createClonedVoice(store, await newVoice(account, 'a')), createClonedVoice(store, await newVoice(account, 'b'))]);
+      const voices = await Promise.all([
+        createClonedVoice(store, await newVoice(account, 'a')),
+        createClonedVoice(store, await newVoice(account, 'b')),
+      ]);
       const edit = async (voiceId: string) =>
         editClonedVoice(store, {
           accountId: account,
@@ -345,7 +463,9 @@ describe('concurrency on one account', () => {
           voiceId,
           samples: {
             keep: [],
-            add: await storeSampleFiles(store.samples, voiceId, [{ fileName: 'x.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 330) }]),
+            add: await storeSampleFiles(store.samples, voiceId, [
+              { fileName: 'x.wav', mimeType: 'audio/wav', bytes: toneWav(0.1, 330) },
+            ]),
             analysis: {},
             engineParams: NEUTRAL_PARAMS,
           },

@@ -13,14 +13,15 @@ export interface KafkaLogSink {
  * service's name and the same level names) instead of kafkajs's console format.
  */
 export function kafkaLogCreator(sink: KafkaLogSink): logCreator {
-  return () => ({ namespace, level, log }) => {
-    const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
-    const entry = { ...fields, kafkajs: namespace };
-    if (level === logLevel.ERROR) sink.error(entry, message);
-    else if (level === logLevel.WARN) sink.warn(entry, message);
-    else if (level === logLevel.INFO) sink.info(entry, message);
-    else sink.debug(entry, message);
-  };
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
+      const entry = { ...fields, kafkajs: namespace };
+      if (level === logLevel.ERROR) sink.error(entry, message);
+      else if (level === logLevel.WARN) sink.warn(entry, message);
+      else if (level === logLevel.INFO) sink.info(entry, message);
+      else sink.debug(entry, message);
+    };
 }
 
 export function createKafka(clientId: string, brokers: string[], logger?: KafkaLogSink): Kafka {

@@ -36,7 +36,8 @@ export async function mongoReadiness(connection: Connection): Promise<string> {
   const [hello, build] = await Promise.all([admin.command({ hello: 1 }), admin.command({ buildInfo: 1 })]);
   const version = typeof build.version === 'string' ? build.version : 'unknown';
   if (hello.msg === 'isdbgrid') return `mongos ${version}`;
-  if (!hello.isWritablePrimary) throw new Error(`mongod ${version}: not a writable primary (replica set ${String(hello.setName ?? 'none')})`);
+  if (!hello.isWritablePrimary)
+    throw new Error(`mongod ${version}: not a writable primary (replica set ${String(hello.setName ?? 'none')})`);
   return `mongod ${version}, replica set ${String(hello.setName ?? 'none')}, primary`;
 }
 
@@ -61,7 +62,12 @@ export function isStoreUnavailable(err: unknown): boolean {
   const { mongo } = mongoose;
   if (err instanceof mongoose.Error.MongooseServerSelectionError) return true;
   if (!(err instanceof mongo.MongoError)) return false;
-  if (err instanceof mongo.MongoServerSelectionError || err instanceof mongo.MongoNetworkError || err instanceof mongo.MongoTopologyClosedError) return true;
+  if (
+    err instanceof mongo.MongoServerSelectionError ||
+    err instanceof mongo.MongoNetworkError ||
+    err instanceof mongo.MongoTopologyClosedError
+  )
+    return true;
   if (err.hasErrorLabel('TransientTransactionError') || err.hasErrorLabel('RetryableWriteError')) return true;
   return typeof err.code === 'number' && NO_PRIMARY_CODES.has(err.code);
 }

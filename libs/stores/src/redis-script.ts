@@ -9,7 +9,9 @@ export type ScriptArg = string | number;
  * answer sends it once more with `EVAL`). Scripts on the request path (limits, revocation, token
  * tracking) are hundreds of bytes that `EVAL` would send and hash on every call.
  */
-export function redisScript(lua: string): (redis: Redis, keys: readonly string[], args: readonly ScriptArg[]) => Promise<unknown> {
+export function redisScript(
+  lua: string,
+): (redis: Redis, keys: readonly string[], args: readonly ScriptArg[]) => Promise<unknown> {
   const sha = createHash('sha1').update(lua).digest('hex');
   return async (redis, keys, args) => {
     try {

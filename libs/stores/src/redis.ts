@@ -29,7 +29,12 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
  */
 export function isRedisUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  if (err.name === 'MaxRetriesPerRequestError' || err.message === 'Connection is closed.' || err.message.startsWith("Stream isn't writeable")) return true;
+  if (
+    err.name === 'MaxRetriesPerRequestError' ||
+    err.message === 'Connection is closed.' ||
+    err.message.startsWith("Stream isn't writeable")
+  )
+    return true;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   return err instanceof (ReplyError as unknown as new () => Error) && UNAVAILABLE_REPLY.test(err.message);

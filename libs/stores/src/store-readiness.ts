@@ -6,7 +6,10 @@ import { mongoReadiness } from './mongo';
  * The `/readyz` checks of an app that keeps its data in MongoDB and Redis: each must answer for the
  * app to take traffic. Named `mongo` and `redis` in the readiness answer (docs/operations.md).
  */
-export function storeReadiness(mongo: Connection, redis: Redis): { mongo: () => Promise<string>; redis: () => Promise<string> } {
+export function storeReadiness(
+  mongo: Connection,
+  redis: Redis,
+): { mongo: () => Promise<string>; redis: () => Promise<string> } {
   return {
     mongo: () => mongoReadiness(mongo),
     redis: () => redis.ping(),

@@ -11,8 +11,18 @@ describe("kafkajs's lines go through the app's logger", () => {
       debug: (f, m) => calls.push(['debug', f, m]),
     };
     const log = kafkaLogCreator(sink)(logLevel.ERROR);
-    log({ namespace: 'Connection', level: logLevel.ERROR, label: 'ERROR', log: { timestamp: 't', logger: 'kafkajs', message: 'not the leader', broker: '127.0.0.1:9192' } });
-    log({ namespace: 'Consumer', level: logLevel.WARN, label: 'WARN', log: { timestamp: 't', logger: 'kafkajs', message: 'rebalancing' } });
+    log({
+      namespace: 'Connection',
+      level: logLevel.ERROR,
+      label: 'ERROR',
+      log: { timestamp: 't', logger: 'kafkajs', message: 'not the leader', broker: '127.0.0.1:9192' },
+    });
+    log({
+      namespace: 'Consumer',
+      level: logLevel.WARN,
+      label: 'WARN',
+      log: { timestamp: 't', logger: 'kafkajs', message: 'rebalancing' },
+    });
     expect(calls).toEqual([
       ['error', { broker: '127.0.0.1:9192', kafkajs: 'Connection' }, 'not the leader'],
       ['warn', { kafkajs: 'Consumer' }, 'rebalancing'],

@@ -9,11 +9,22 @@ const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), 
 describe('a store that cannot serve now', () => {
   it('Redis out of reach or restarting is an outage (503), a Redis reply about the command is not', () => {
     // What ioredis throws while Redis is away: the client's retries for the command spent, the connection dropped.
-    const outages: Error[] = [new MaxRetriesPerRequestError(2) as unknown as Error, new Error('Connection is closed.'), refused, reply('LOADING Redis is loading the dataset in memory'), reply('READONLY You can\'t write against a read only replica.')];
+    const outages: Error[] = [
+      new MaxRetriesPerRequestError(2) as unknown as Error,
+      new Error('Connection is closed.'),
+      refused,
+      reply('LOADING Redis is loading the dataset in memory'),
+      reply("READONLY You can't write against a read only replica."),
+    ];
     for (const err of outages) {
       expect([err.message, isRedisUnavailable(err), isStoreUnavailable(err)]).toEqual([err.message, true, true]);
     }
-    for (const err of [reply('WRONGTYPE Operation against a key holding the wrong kind of value'), reply('ERR unknown command'), new Error('boom'), 'LOADING']) {
+    for (const err of [
+      reply('WRONGTYPE Operation against a key holding the wrong kind of value'),
+      reply('ERR unknown command'),
+      new Error('boom'),
+      'LOADING',
+    ]) {
       expect(isStoreUnavailable(err)).toBe(false);
     }
   });

@@ -1,3 +1,12 @@
 export { traceService } from './trace-service';
 export { tracingSettings, type TracingSettings } from './tracing-settings';
-export { traceCarrier, contextFrom, startSpan, endSpan, inSpan, SpanKind, type TraceCarrier, type SpanOptions } from './propagation';
+export {
+  traceCarrier,
+  contextFrom,
+  startSpan,
+  endSpan,
+  inSpan,
+  SpanKind,
+  type TraceCarrier,
+  type SpanOptions,
+} from './propagation';

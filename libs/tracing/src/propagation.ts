@@ -1,4 +1,15 @@
-import { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapGetter } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  trace,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+  type Context,
+  type Span,
+  type TextMapGetter,
+} from '@opentelemetry/api';
 
 /**
  * W3C Trace Context (`traceparent`, `tracestate`) carried across the platform's own hops: a BullMQ
@@ -52,7 +63,9 @@ export interface SpanOptions {
 
 /** Starts a span the caller ends (for work that is not one function call, such as a generator). */
 export function startSpan(name: string, options: SpanOptions): Span {
-  return trace.getTracer(TRACER).startSpan(name, { kind: options.kind, attributes: options.attributes }, options.parent ?? context.active());
+  return trace
+    .getTracer(TRACER)
+    .startSpan(name, { kind: options.kind, attributes: options.attributes }, options.parent ?? context.active());
 }
 
 /** Ends a span, recording `err` (when given) as its error. */

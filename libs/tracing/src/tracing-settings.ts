@@ -7,9 +7,7 @@
  * is OTLP to localhost; exporting to a collector that is not there would only cost every request a
  * span for nothing, so an endpoint is asked for explicitly.
  */
-export type TracingSettings =
-  | { enabled: false }
-  | { enabled: true; exporter: 'otlp' | 'console' };
+export type TracingSettings = { enabled: false } | { enabled: true; exporter: 'otlp' | 'console' };
 
 /** The only OTLP transport the platform ships: OTLP/HTTP with JSON bodies (@opentelemetry/exporter-trace-otlp-http). */
 const OTLP_PROTOCOL = 'http/json';

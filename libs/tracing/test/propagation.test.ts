@@ -2,7 +2,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { contextFrom, inSpan, SpanKind, startSpan, traceCarrier } from '../src/propagation';
 
-describe('trace context across the platform\'s hops (tracing on)', () => {
+describe("trace context across the platform's hops (tracing on)", () => {
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   beforeAll(() => provider.register());
@@ -13,7 +13,7 @@ describe('trace context across the platform\'s hops (tracing on)', () => {
     await provider.shutdown();
   });
 
-  it('a span\'s carrier holds its W3C traceparent, and a child started from it (as Kafka headers, Buffers) is its child', async () => {
+  it("a span's carrier holds its W3C traceparent, and a child started from it (as Kafka headers, Buffers) is its child", async () => {
     const parent = startSpan('producer', { kind: SpanKind.PRODUCER });
     const carrier = traceCarrier(parent);
     const { traceId, spanId } = parent.spanContext();
@@ -40,7 +40,9 @@ describe('trace context across the platform\'s hops (tracing on)', () => {
   });
 
   it('inSpan records a failure and ends the span', async () => {
-    await expect(inSpan('failing', { kind: SpanKind.INTERNAL }, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(
+      inSpan('failing', { kind: SpanKind.INTERNAL }, () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
     const failing = exporter.getFinishedSpans().find((s) => s.name === 'failing')!;
     expect(failing.status).toMatchObject({ code: 2, message: 'boom' });
     expect(failing.events.map((e) => e.name)).toContain('exception');

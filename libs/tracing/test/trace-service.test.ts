@@ -11,7 +11,9 @@ jest.mock('../src/start-tracing', () => {
 describe('traceService', () => {
   it('does not load the SDK when tracing is off', () => {
     expect(traceService('gateway', {})).toBe(false);
-    expect(traceService('gateway', { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(false);
+    expect(
+      traceService('gateway', { OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }),
+    ).toBe(false);
     expect(loaded).toBe(false);
     expect(started).toEqual([]);
   });

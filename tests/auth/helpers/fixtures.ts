@@ -14,7 +14,14 @@ const run = promisify(execFile);
  */
 export async function cli<T>(auth: RunningAuth, args: string[], stdin = ''): Promise<T> {
   const call = run(process.execPath, [path.resolve(__dirname, '../../../apps/auth/dist/cli/main.js'), ...args], {
-    env: { PATH: process.env.PATH ?? '', ...stackEnv(), ...auth.extraEnv, MONGO_DB: auth.db, INTERNAL_SECRET, PUBLIC_URL: auth.issuer },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...stackEnv(),
+      ...auth.extraEnv,
+      MONGO_DB: auth.db,
+      INTERNAL_SECRET,
+      PUBLIC_URL: auth.issuer,
+    },
     timeout: 30_000,
   });
   call.child.stdin?.end(stdin);
@@ -30,7 +37,11 @@ export interface CreatedClient {
 /** Every grant auth serves, from its registry of grants (the list has one owner). */
 export const ALL_GRANTS: string[] = [...GRANT_TYPES];
 
-export async function createUser(auth: RunningAuth, email = `user.${Date.now()}.${Math.random().toString(36).slice(2)}@example.org`, password = 'user-password-1') {
+export async function createUser(
+  auth: RunningAuth,
+  email = `user.${Date.now()}.${Math.random().toString(36).slice(2)}@example.org`,
+  password = 'user-password-1',
+) {
   const res = await auth.internal('/accounts', { body: { name: 'Test User', email, password } });
   const account = (await res.json()) as { id: string };
   return { id: account.id, email, password };
@@ -52,7 +63,10 @@ export class FormAgent {
     }
   }
 
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const res = await fetch(new URL(url, this.base), {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       redirect: 'manual',
@@ -68,7 +82,10 @@ export class FormAgent {
   }
 
   /** Follows same-origin redirects; stops at a page (200) or at a redirect elsewhere, returning it. */
-  async follow(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<{ res: Response; url: string; html: string }> {
+  async follow(
+    url: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+  ): Promise<{ res: Response; url: string; html: string }> {
     let res = await this.request(url, init);
     let current = new URL(url, this.base).href;
     for (let i = 0; i < 10 && res.status >= 300 && res.status < 400; i++) {
@@ -95,20 +112,30 @@ export class FormAgent {
   async signIn(page: { html: string }, user: { email: string; password: string }) {
     if (!page.html.includes('action="/login"')) return page;
     return this.follow('/login', {
-      form: { csrf: FormAgent.field(page.html, 'csrf'), return_to: FormAgent.field(page.html, 'return_to'), email: user.email, password: user.password },
+      form: {
+        csrf: FormAgent.field(page.html, 'csrf'),
+        return_to: FormAgent.field(page.html, 'return_to'),
+        email: user.email,
+        password: user.password,
+      },
     });
   }
 
   /** Submits the consent/approval form on `page` (posting to `action`) with the given decision. */
   async decide(page: { html: string }, action: string, decision: 'approve' | 'deny') {
     const form: Record<string, string> = { csrf: FormAgent.field(page.html, 'csrf'), decision };
-    for (const name of ['request', 'user_code']) if (page.html.includes(`name="${name}" value=`)) form[name] = FormAgent.field(page.html, name);
+    for (const name of ['request', 'user_code'])
+      if (page.html.includes(`name="${name}" value=`)) form[name] = FormAgent.field(page.html, name);
     return this.follow(action, { form });
   }
 }
 
 /** A new agent signs `user` in at an authorization URL and approves; the URL the browser lands on at the client. */
-export async function signInAndApprove(issuerUrl: string, url: URL, user: { email: string; password: string }): Promise<URL> {
+export async function signInAndApprove(
+  issuerUrl: string,
+  url: URL,
+  user: { email: string; password: string },
+): Promise<URL> {
   const agent = new FormAgent(issuerUrl);
   const consent = await agent.signIn(await agent.follow(url.href), user);
   const done = await agent.decide(consent, '/authorize/decision', 'approve');
@@ -119,11 +146,26 @@ export async function signInAndApprove(issuerUrl: string, url: URL, user: { emai
  * The code flow with PKCE by the forms, up to the callback: a new agent signs `user` in and approves.
  * Returns what the client needs to redeem the code (openid-client's `oauthCallback`).
  */
-export async function authorizeCode(issuerUrl: string, client: BaseClient, user: { email: string; password: string }, scope: string) {
+export async function authorizeCode(
+  issuerUrl: string,
+  client: BaseClient,
+  user: { email: string; password: string },
+  scope: string,
+) {
   const verifier = generators.codeVerifier();
   const state = generators.state();
   const agent = new FormAgent(issuerUrl);
-  const consent = await agent.signIn(await agent.follow(client.authorizationUrl({ scope, state, code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256' })), user);
+  const consent = await agent.signIn(
+    await agent.follow(
+      client.authorizationUrl({
+        scope,
+        state,
+        code_challenge: generators.codeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+    ),
+    user,
+  );
   const done = await agent.decide(consent, '/authorize/decision', 'approve');
   const params = client.callbackParams(done.url);
   if (!params.code) throw new Error(`no code in ${done.url}`);
@@ -131,16 +173,29 @@ export async function authorizeCode(issuerUrl: string, client: BaseClient, user:
 }
 
 /** The code flow through to the tokens; `redirectUri` must be the client's registered one. */
-export async function codeFlowTokens(issuerUrl: string, client: BaseClient, user: { email: string; password: string }, scope: string, redirectUri: string): Promise<TokenSet> {
+export async function codeFlowTokens(
+  issuerUrl: string,
+  client: BaseClient,
+  user: { email: string; password: string },
+  scope: string,
+  redirectUri: string,
+): Promise<TokenSet> {
   const { params, verifier, state } = await authorizeCode(issuerUrl, client, user, scope);
   return client.oauthCallback(redirectUri, params, { code_verifier: verifier, state });
 }
 
 /** A user signs in on the verification page, enters the user code and allows or denies (RFC 8628 §3.3). */
-export async function decideDevice(issuerUrl: string, handle: { verification_uri_complete?: string; user_code: string }, user: { email: string; password: string }, decision: 'approve' | 'deny') {
+export async function decideDevice(
+  issuerUrl: string,
+  handle: { verification_uri_complete?: string; user_code: string },
+  user: { email: string; password: string },
+  decision: 'approve' | 'deny',
+) {
   const agent = new FormAgent(issuerUrl);
   const entry = await agent.signIn(await agent.follow(handle.verification_uri_complete!), user);
-  const confirm = await agent.follow('/device', { form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: handle.user_code } });
+  const confirm = await agent.follow('/device', {
+    form: { csrf: FormAgent.field(entry.html, 'csrf'), user_code: handle.user_code },
+  });
   if (!confirm.html.includes('action="/device/decision"')) throw new Error(`no decision form:\n${confirm.html}`);
   return { agent, page: await agent.decide(confirm, '/device/decision', decision) };
 }

@@ -33,7 +33,10 @@ export const ROOMY_PLANS = {
  * auth, content, two gateway replicas and two synthesis workers as processes on the given stack, each
  * restartable on its own port with its own environment (what a process supervisor does).
  */
-export async function startFaultPlatform(stack: StackEnv, extra: Partial<Record<'gateway' | 'worker', Record<string, string>>> = {}): Promise<FaultPlatform> {
+export async function startFaultPlatform(
+  stack: StackEnv,
+  extra: Partial<Record<'gateway' | 'worker', Record<string, string>>> = {},
+): Promise<FaultPlatform> {
   const port = async () => String(await freePort());
   const [authPort, contentPort, gwA, gwB] = [await port(), await port(), await port(), await port()];
   const publicUrl = `http://127.0.0.1:${gwA}`;
@@ -67,7 +70,14 @@ export async function startFaultPlatform(stack: StackEnv, extra: Partial<Record<
     auth: { app: 'auth', env: { ...common, PORT: authPort, MONGO_DB: authDb } },
     content: {
       app: 'content',
-      env: { ...common, PORT: contentPort, MONGO_DB: 'faults_content', KAFKA_TOPIC_PREFIX: topicPrefix, AUTH_URL: `http://127.0.0.1:${authPort}`, OUTBOX_POLL_MS: '50' },
+      env: {
+        ...common,
+        PORT: contentPort,
+        MONGO_DB: 'faults_content',
+        KAFKA_TOPIC_PREFIX: topicPrefix,
+        AUTH_URL: `http://127.0.0.1:${authPort}`,
+        OUTBOX_POLL_MS: '50',
+      },
     },
     'gateway-a': { app: 'gateway', env: gateway(gwA) },
     'gateway-b': { app: 'gateway', env: gateway(gwB) },
@@ -78,7 +88,10 @@ export async function startFaultPlatform(stack: StackEnv, extra: Partial<Record<
   const running = new Map<AppName, RunningApp>();
   const out = new Set<AppName>();
   // Auth and content first: the gateways' readiness asks them.
-  for (const batch of [['auth', 'content'], ['gateway-a', 'gateway-b', 'worker-a', 'worker-b']] as AppName[][]) {
+  for (const batch of [
+    ['auth', 'content'],
+    ['gateway-a', 'gateway-b', 'worker-a', 'worker-b'],
+  ] as AppName[][]) {
     const started = await Promise.allSettled(batch.map(async (name) => running.set(name, await start(name))));
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
@@ -103,10 +116,14 @@ export async function startFaultPlatform(stack: StackEnv, extra: Partial<Record<
       out.delete(name);
     },
     async authCli<T>(args: string[]) {
-      const { stdout } = await promisify(execFile)(process.execPath, [path.resolve(__dirname, '../../../apps/auth/dist/cli/main.js'), ...args], {
-        env: { PATH: process.env.PATH ?? '', ...stack, MONGO_DB: authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl },
-        timeout: 60_000,
-      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [path.resolve(__dirname, '../../../apps/auth/dist/cli/main.js'), ...args],
+        {
+          env: { PATH: process.env.PATH ?? '', ...stack, MONGO_DB: authDb, INTERNAL_SECRET, PUBLIC_URL: publicUrl },
+          timeout: 60_000,
+        },
+      );
       return JSON.parse(stdout) as T;
     },
     async stop() {

@@ -27,7 +27,8 @@ const RETRYABLE_STATUS = new Set([502, 503, 504]);
  */
 export function violation(record: RequestRecord, transportAllowed: boolean): string | null {
   const { outcome } = record;
-  if (record.latencyMs > BOUND_MS[record.interface]) return `took ${record.latencyMs} ms, over the ${BOUND_MS[record.interface]} ms bound`;
+  if (record.latencyMs > BOUND_MS[record.interface])
+    return `took ${record.latencyMs} ms, over the ${BOUND_MS[record.interface]} ms bound`;
   if (outcome.code === 'client-timeout') return 'never answered';
   if (outcome.ok) return null;
   if (outcome.status === undefined) {
@@ -36,18 +37,29 @@ export function violation(record: RequestRecord, transportAllowed: boolean): str
   if (outcome.status === 500) return `500 ${outcome.code ?? ''} ${outcome.message ?? ''}`;
   if (record.operation === 'tts-websocket') {
     // stream-input (docs/speech.md): a speech error message, then close 1011 (failed) or 1013 (try again later); or the upgrade refused with a retryable status.
-    if (outcome.code === 'upgrade-refused') return RETRYABLE_STATUS.has(outcome.status) ? null : `upgrade refused with ${outcome.status}`;
+    if (outcome.code === 'upgrade-refused')
+      return RETRYABLE_STATUS.has(outcome.status) ? null : `upgrade refused with ${outcome.status}`;
     if (outcome.status === 1001 && transportAllowed) return null;
-    return [1011, 1013].includes(outcome.status) && outcome.code !== 'incomplete' ? null : `closed ${outcome.status} ${outcome.code ?? ''}`;
+    return [1011, 1013].includes(outcome.status) && outcome.code !== 'incomplete'
+      ? null
+      : `closed ${outcome.status} ${outcome.code ?? ''}`;
   }
   if (record.interface === 'graphql') {
     // GraphQL errors carry extensions.code; an unavailable upstream is UPSTREAM_UNAVAILABLE (docs/gateway.md).
-    return outcome.code === 'UPSTREAM_UNAVAILABLE' || (RETRYABLE_STATUS.has(outcome.status) && outcome.code !== undefined) ? null : `${outcome.status} ${outcome.code ?? 'no code'} ${outcome.message ?? ''}`;
+    return outcome.code === 'UPSTREAM_UNAVAILABLE' ||
+      (RETRYABLE_STATUS.has(outcome.status) && outcome.code !== undefined)
+      ? null
+      : `${outcome.status} ${outcome.code ?? 'no code'} ${outcome.message ?? ''}`;
   }
   if (record.interface === 'oauth') {
     // RFC 6749 §5.2 / §4.1.2.1: temporarily_unavailable; through the gateway an unreachable auth is a retryable status with an OAuth error.
-    return outcome.code === 'temporarily_unavailable' || (RETRYABLE_STATUS.has(outcome.status) && outcome.code !== undefined) ? null : `${outcome.status} ${outcome.code ?? 'no code'} ${outcome.message ?? ''}`;
+    return outcome.code === 'temporarily_unavailable' ||
+      (RETRYABLE_STATUS.has(outcome.status) && outcome.code !== undefined)
+      ? null
+      : `${outcome.status} ${outcome.code ?? 'no code'} ${outcome.message ?? ''}`;
   }
   // Speech REST: {detail:{status,message}} with a retryable status.
-  return RETRYABLE_STATUS.has(outcome.status) && outcome.code !== undefined ? null : `${outcome.status} ${outcome.code ?? 'no code'} ${outcome.message ?? ''}`;
+  return RETRYABLE_STATUS.has(outcome.status) && outcome.code !== undefined
+    ? null
+    : `${outcome.status} ${outcome.code ?? 'no code'} ${outcome.message ?? ''}`;
 }

@@ -31,7 +31,12 @@ export async function startPrivateStack(prefix: string): Promise<PrivateStack> {
   for (const bin of fs.existsSync(path.join(mainStack, 'bin')) ? fs.readdirSync(path.join(mainStack, 'bin')) : []) {
     if (bin.startsWith('mongod-')) link(path.join(mainStack, 'bin', bin), path.join(dir, 'bin', bin));
   }
-  const ports = { redis: await freePort(), kafka: await freePort(), controller: await freePort(), mongo: await freePort() };
+  const ports = {
+    redis: await freePort(),
+    kafka: await freePort(),
+    controller: await freePort(),
+    mongo: await freePort(),
+  };
   const vars = {
     STACK_DIR: dir,
     // Empty: start our own of each part, whatever the environment names.
@@ -60,7 +65,11 @@ export async function startPrivateStack(prefix: string): Promise<PrivateStack> {
       const pid = pidOf(part);
       process.kill(pid, 'SIGTERM');
       // Kafka's controlled shutdown takes a while on a loaded machine.
-      await eventually(() => !fs.existsSync(`/proc/${pid}`) || fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z', 120_000, 100);
+      await eventually(
+        () => !fs.existsSync(`/proc/${pid}`) || fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z',
+        120_000,
+        100,
+      );
     },
     start: up,
     async down() {

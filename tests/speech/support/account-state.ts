@@ -31,11 +31,18 @@ export async function historyItems(stack: SpeechAccount): Promise<HistoryItem[]>
  * The history items `matches` picks, once there is at least one. A worker records a generation it
  * finished after the client got the end of its stream, so a test reading right away can be early.
  */
-export async function recordedHistory(stack: SpeechAccount, matches: (item: HistoryItem) => boolean): Promise<HistoryItem[]> {
+export async function recordedHistory(
+  stack: SpeechAccount,
+  matches: (item: HistoryItem) => boolean,
+): Promise<HistoryItem[]> {
   let items: HistoryItem[] = [];
-  await eventually(async () => {
-    items = (await historyItems(stack)).filter(matches);
-    return items.length > 0;
-  }, 30_000, 100);
+  await eventually(
+    async () => {
+      items = (await historyItems(stack)).filter(matches);
+      return items.length > 0;
+    },
+    30_000,
+    100,
+  );
   return items;
 }

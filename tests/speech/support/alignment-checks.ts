@@ -31,7 +31,11 @@ export function decode(audio: Buffer, input: string[] = []): Promise<Int16Array>
 function windows(pcm: Int16Array, from: number, to: number): number[] {
   const size = RATE / 100;
   const out: number[] = [];
-  for (let start = Math.round(from * RATE); start + size <= Math.min(pcm.length, Math.round(to * RATE)); start += size) {
+  for (
+    let start = Math.round(from * RATE);
+    start + size <= Math.min(pcm.length, Math.round(to * RATE));
+    start += size
+  ) {
     let sum = 0;
     for (let i = start; i < start + size; i++) sum += pcm[i]! * pcm[i]!;
     out.push(Math.sqrt(sum / size));
@@ -48,7 +52,11 @@ function wordsAndGaps(a: Alignment) {
     const letter = /\p{L}/u.test(a.characters[i]!);
     let j = i;
     while (j < a.characters.length && /\p{L}/u.test(a.characters[j]!) === letter) j++;
-    const span = { text: a.characters.slice(i, j).join(''), start: a.characterStartTimesSeconds[i]!, end: a.characterEndTimesSeconds[j - 1]! };
+    const span = {
+      text: a.characters.slice(i, j).join(''),
+      start: a.characterStartTimesSeconds[i]!,
+      end: a.characterEndTimesSeconds[j - 1]!,
+    };
     if (letter) words.push(span);
     else if (words.length > 0 && j < a.characters.length) gaps.push(span);
     i = j;
@@ -57,7 +65,11 @@ function wordsAndGaps(a: Alignment) {
 }
 
 /** The shape and the timing's consistency: one time pair per character, ordered, inside the audio. */
-export function expectWellFormed(a: Alignment | undefined, text: string, durationSeconds: number): asserts a is Alignment {
+export function expectWellFormed(
+  a: Alignment | undefined,
+  text: string,
+  durationSeconds: number,
+): asserts a is Alignment {
   expect(a).toBeDefined();
   expect(a!.characters.join('')).toBe(text);
   expect(a!.characterStartTimesSeconds).toHaveLength(a!.characters.length);
@@ -90,7 +102,9 @@ export function expectAlignedWithAudio(a: Alignment, pcm: Int16Array, minPauses:
   const pauses = gaps.filter((g) => /[,.!?]/.test(g.text) && g.end - g.start >= 0.15);
   expect(pauses.length).toBeGreaterThanOrEqual(minPauses);
   // Listed with their numbers, so a failure says which pause or word and by how much.
-  const loudPauses = pauses.map((p) => ({ ...p, loudest: Math.max(...windows(pcm, p.start + 0.05, p.end - 0.05)) })).filter((p) => !(p.loudest < SILENT_RMS));
+  const loudPauses = pauses
+    .map((p) => ({ ...p, loudest: Math.max(...windows(pcm, p.start + 0.05, p.end - 0.05)) }))
+    .filter((p) => !(p.loudest < SILENT_RMS));
   expect(loudPauses).toEqual([]);
   const silentWords = words
     .map((w) => {

@@ -11,7 +11,11 @@ export interface Mp3Frame {
 
 const BITRATES_V1_L3 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const BITRATES_V2_L3 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const RATES: Record<string, number[]> = { '1': [44100, 48000, 32000], '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] };
+const RATES: Record<string, number[]> = {
+  '1': [44100, 48000, 32000],
+  '2': [22050, 24000, 16000],
+  '2.5': [11025, 12000, 8000],
+};
 
 /**
  * Walks an MPEG audio layer III stream frame by frame (after an optional ID3v2 tag). Throws if a
@@ -103,7 +107,9 @@ export function stddev(values: number[]): number {
   return Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length || 1));
 }
 
-export async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ bytes: Buffer; chunks: number; firstChunkMs: number }> {
+export async function readAll(
+  stream: ReadableStream<Uint8Array>,
+): Promise<{ bytes: Buffer; chunks: number; firstChunkMs: number }> {
   const reader = stream.getReader();
   const parts: Buffer[] = [];
   const start = performance.now();

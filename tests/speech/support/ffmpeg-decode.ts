@@ -25,10 +25,15 @@ export function inputOptions(formatId: string): string[] {
 
 function run(binary: string, args: string[], input: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile(binary, args, { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${binary} failed: ${err.message} ${stderr.toString()}`));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      binary,
+      args,
+      { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${binary} failed: ${err.message} ${stderr.toString()}`));
+        else resolve(stdout);
+      },
+    );
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
   });
@@ -37,10 +42,22 @@ function run(binary: string, args: string[], input: Buffer): Promise<Buffer> {
 export async function probe(formatId: string, body: Buffer): Promise<ProbedStream> {
   const out = await run(
     'ffprobe',
-    ['-v', 'error', ...inputOptions(formatId), '-show_entries', 'stream=codec_name,sample_rate,channels,bit_rate:format=format_name', '-of', 'json', 'pipe:0'],
+    [
+      '-v',
+      'error',
+      ...inputOptions(formatId),
+      '-show_entries',
+      'stream=codec_name,sample_rate,channels,bit_rate:format=format_name',
+      '-of',
+      'json',
+      'pipe:0',
+    ],
     body,
   );
-  const json = JSON.parse(out.toString()) as { streams: Record<string, string | number>[]; format: { format_name: string } };
+  const json = JSON.parse(out.toString()) as {
+    streams: Record<string, string | number>[];
+    format: { format_name: string };
+  };
   const stream = json.streams[0];
   if (!stream || json.streams.length !== 1) throw new Error(`expected one audio stream, got ${out.toString()}`);
   return {
@@ -54,7 +71,25 @@ export async function probe(formatId: string, body: Buffer): Promise<ProbedStrea
 
 /** The body decoded in full to 16-bit mono PCM at `rate` Hz (ffmpeg's own resampler when it differs). */
 export async function decode(formatId: string, body: Buffer, rate: number): Promise<Int16Array> {
-  const out = await run('ffmpeg', ['-v', 'error', '-nostdin', ...inputOptions(formatId), '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', String(rate), 'pipe:1'], body);
+  const out = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      ...inputOptions(formatId),
+      '-i',
+      'pipe:0',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      String(rate),
+      'pipe:1',
+    ],
+    body,
+  );
   const copy = Buffer.from(out);
   return new Int16Array(copy.buffer, copy.byteOffset, copy.length >> 1);
 }

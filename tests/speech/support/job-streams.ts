@@ -21,12 +21,17 @@ export function followStream(redis: Redis, key: string): { frames: StoredFrame[]
   const loop = (async () => {
     let lastId = '0';
     while (!stopped) {
-      const reply = (await conn.xreadBuffer('COUNT', 100, 'BLOCK', 200, 'STREAMS', key, lastId)) as [Buffer, [Buffer, Buffer[]][]][] | null;
+      const reply = (await conn.xreadBuffer('COUNT', 100, 'BLOCK', 200, 'STREAMS', key, lastId)) as
+        [Buffer, [Buffer, Buffer[]][]][] | null;
       for (const [, entries] of reply ?? []) {
         for (const [id, fields] of entries) {
           lastId = id.toString();
           const w = fields.findIndex((f, i) => i % 2 === 0 && f.toString() === 'w');
-          frames.push({ atMs: Number(lastId.split('-')[0]), writer: w >= 0 ? fields[w + 1]!.toString() : '', frame: decodeFrame(fields) });
+          frames.push({
+            atMs: Number(lastId.split('-')[0]),
+            writer: w >= 0 ? fields[w + 1]!.toString() : '',
+            frame: decodeFrame(fields),
+          });
         }
       }
     }
@@ -53,10 +58,13 @@ export async function jobStreams(stack: SpeechStack): Promise<Set<string>> {
  */
 export async function newJobStreamKey(stack: SpeechStack, existing: Set<string>): Promise<string> {
   let key = '';
-  await eventually(async () => {
-    key = (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).find((k) => !existing.has(k)) ?? '';
-    return key !== '';
-  }, 30_000, 20);
+  await eventually(
+    async () => {
+      key = (await stack.redis.keys(`${stack.prefix}:job:*:audio`)).find((k) => !existing.has(k)) ?? '';
+      return key !== '';
+    },
+    30_000,
+    20,
+  );
   return key;
 }
-

@@ -11,7 +11,12 @@ const { createSpeechStore, createStoreHooks } = speechStore;
 async function main() {
   const connection = await connectMongo(process.env.MONGO_URL, process.env.MONGO_DB);
   const store = await createSpeechStore(connection);
-  const reservation = await createStoreHooks(store).quota.reserve(process.env.ACCOUNT_ID, Number(process.env.CHARACTERS), process.env.JOB_ID, 'free');
+  const reservation = await createStoreHooks(store).quota.reserve(
+    process.env.ACCOUNT_ID,
+    Number(process.env.CHARACTERS),
+    process.env.JOB_ID,
+    'free',
+  );
   if (!reservation.ok) throw new Error(reservation.message);
   process.stdout.write(`reserved ${Date.now()}\n`);
   setInterval(() => undefined, 60_000);

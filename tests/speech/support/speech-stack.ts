@@ -49,7 +49,9 @@ export interface SpeechWorker extends RunningApp {
 }
 
 /** A worker's job counters, from its Prometheus metrics (all models). */
-export async function workerJobCounts(worker: SpeechWorker): Promise<{ jobsStarted: number; jobsCompleted: number; jobsCancelled: number }> {
+export async function workerJobCounts(
+  worker: SpeechWorker,
+): Promise<{ jobsStarted: number; jobsCompleted: number; jobsCancelled: number }> {
   const samples = await scrapeMetrics(worker.metricsUrl);
   return {
     jobsStarted: sumOf(samples, 'synthesis_jobs_started_total'),
@@ -112,7 +114,13 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
   const apiKey = `sk_test_${uniqueName('key')}`;
   const speechDb = uniqueName('speech_e2e');
   // The default account's plan may use every output format (docs/speech.md, "Output formats").
-  const identity: Identity = { sub: 'acct_test', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key', plan: 'pro' };
+  const identity: Identity = {
+    sub: 'acct_test',
+    roles: ['USER'],
+    scope: 'speech:read speech:write',
+    method: 'api_key',
+    plan: 'pro',
+  };
   const identities = new Map<string, Identity>([[apiKey, identity]]);
   const planKeys = {} as Record<PlanKeyName, string>;
   for (const plan of PLAN_KEY_NAMES) {
@@ -131,7 +139,10 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     options.loginBudgetRps === undefined
       ? undefined
       : createWebSocketLogins({
-          failures: createFailedCredentialBudget(new Map([['anonymous', { rps: options.loginBudgetRps, concurrency: 1 }]]), createRateLimiter(redis, uniqueName('speechrl'))),
+          failures: createFailedCredentialBudget(
+            new Map([['anonymous', { rps: options.loginBudgetRps, concurrency: 1 }]]),
+            createRateLimiter(redis, uniqueName('speechrl')),
+          ),
           apiKeys: { isCached: () => false },
           addressOf: upgradeClientAddress('loopback'),
           logger,
@@ -162,7 +173,11 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
               reserve: async (_account, characters) =>
                 characters <= quota
                   ? { ok: true, reservationId: `r_${characters}` }
-                  : { ok: false, status: 'character_limit_exceeded', message: 'character limit reached for this period' },
+                  : {
+                      ok: false,
+                      status: 'character_limit_exceeded',
+                      message: 'character limit reached for this period',
+                    },
               settle: async () => undefined,
             },
           },

@@ -26,7 +26,26 @@ export function longestSample(): Buffer {
     const speech = path.join(dir, 'speech.wav');
     fs.writeFileSync(speech, espeakWav(REFERENCE_TEXT, 'en+m3', 30));
     const seconds = String(UPLOAD_LIMITS.maxFileSeconds - 1);
-    longest = execFileSync('ffmpeg', ['-v', 'error', '-nostdin', '-stream_loop', '-1', '-i', speech, '-t', seconds, '-c:a', 'flac', '-f', 'flac', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+    longest = execFileSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-nostdin',
+        '-stream_loop',
+        '-1',
+        '-i',
+        speech,
+        '-t',
+        seconds,
+        '-c:a',
+        'flac',
+        '-f',
+        'flac',
+        'pipe:1',
+      ],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
     return longest;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -34,7 +53,10 @@ export function longestSample(): Buffer {
 }
 
 /** A multipart/form-data body as the platform's clients send it (fetch's own encoding of FormData). */
-export async function encodeForm(fields: Record<string, string>, files: { name: string; bytes: Buffer }[]): Promise<{ body: Buffer; contentType: string }> {
+export async function encodeForm(
+  fields: Record<string, string>,
+  files: { name: string; bytes: Buffer }[],
+): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const f of files) form.append('files', new Blob([new Uint8Array(f.bytes)], { type: 'audio/flac' }), f.name);
@@ -53,7 +75,11 @@ export function streamedBody(body: Buffer, options: { holdAfter?: number; hold?:
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (options.hold && options.holdAfter !== undefined && offset >= options.holdAfter) await options.hold;
-      const end = Math.min(body.length, offset + 256 * 1024, options.holdAfter !== undefined && offset < options.holdAfter ? options.holdAfter : body.length);
+      const end = Math.min(
+        body.length,
+        offset + 256 * 1024,
+        options.holdAfter !== undefined && offset < options.holdAfter ? options.holdAfter : body.length,
+      );
       controller.enqueue(new Uint8Array(body.subarray(offset, end)));
       offset = end;
       if (offset >= body.length) {
@@ -65,7 +91,12 @@ export function streamedBody(body: Buffer, options: { holdAfter?: number; hold?:
   return { stream, sent, sentBytes: () => offset };
 }
 
-export function upload(gateway: string, caller: Caller, contentType: string, stream: ReadableStream<Uint8Array>): Promise<Response> {
+export function upload(
+  gateway: string,
+  caller: Caller,
+  contentType: string,
+  stream: ReadableStream<Uint8Array>,
+): Promise<Response> {
   return fetch(`${gateway}/v1/voices/add`, {
     method: 'POST',
     headers: { 'xi-api-key': caller.key, 'content-type': contentType },
@@ -82,7 +113,9 @@ export interface Probe {
 
 /** `/healthz` probed from a process of its own (support/healthz-prober.mjs) until `stop`. */
 export function startProber(url: string) {
-  const child = spawn(process.execPath, [path.join(__dirname, 'healthz-prober.mjs'), url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(__dirname, 'healthz-prober.mjs'), url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const probes: Probe[] = [];
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -112,7 +145,9 @@ export function startUploadPlatform(voiceLimit: number, gatewayEnv: Record<strin
   return startPlatform({
     gatewayEnv: {
       ...gatewayEnv,
-      SPEECH_PLANS: JSON.stringify({ free: { character_limit: 1_000, voice_limit: voiceLimit, max_voice_add_edits: 10 } }),
+      SPEECH_PLANS: JSON.stringify({
+        free: { character_limit: 1_000, voice_limit: voiceLimit, max_voice_add_edits: 10 },
+      }),
       PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }),
       LOG_LEVEL: 'warn',
     },

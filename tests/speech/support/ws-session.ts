@@ -13,8 +13,12 @@ export function connectSession(url: string, headers: Record<string, string> = {}
   const ws = new WebSocket(url, { headers });
   const binary: Buffer[] = [];
   const texts: string[] = [];
-  ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? binary.push(Buffer.from(data)) : texts.push(data.toString())));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  ws.on('message', (data: Buffer, isBinary: boolean) =>
+    isBinary ? binary.push(Buffer.from(data)) : texts.push(data.toString()),
+  );
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const opened = new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -23,4 +27,5 @@ export function connectSession(url: string, headers: Record<string, string> = {}
 }
 
 /** The first speech-shaped error message the session received. */
-export const errorOf = (s: Session) => s.texts.map((t) => JSON.parse(t) as { detail?: { status: string; message: string } }).find((m) => m.detail)?.detail;
+export const errorOf = (s: Session) =>
+  s.texts.map((t) => JSON.parse(t) as { detail?: { status: string; message: string } }).find((m) => m.detail)?.detail;

@@ -11,7 +11,11 @@ import { changesRights, updateAccount, type AccountPatch } from './accounts';
  * updates and moderation both come through here). The same change ends the account's sign-in sessions
  * (pages/session.ts), so the clients that had a session with one are sent a back-channel logout.
  */
-export async function changeAccount(deps: Pick<Deps, 'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'>, id: string, patch: AccountPatch): Promise<AccountDoc | null> {
+export async function changeAccount(
+  deps: Pick<Deps, 'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'>,
+  id: string,
+  patch: AccountPatch,
+): Promise<AccountDoc | null> {
   const account = await updateAccount(deps.accounts, id, patch);
   if (account && changesRights(patch)) {
     await revokeAccountTokens(deps, account._id, account.securityVersion ?? 0);

@@ -93,7 +93,11 @@ export function changesRights(patch: AccountPatch): boolean {
 }
 
 /** Applies a patch; a change of rights bumps `securityVersion` in the same write (accounts/account-changes.ts revokes). */
-export async function updateAccount(model: Model<AccountDoc>, id: string, patch: AccountPatch): Promise<AccountDoc | null> {
+export async function updateAccount(
+  model: Model<AccountDoc>,
+  id: string,
+  patch: AccountPatch,
+): Promise<AccountDoc | null> {
   const set: Partial<AccountDoc> = {};
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.email !== undefined) {
@@ -121,7 +125,11 @@ export async function updateAccount(model: Model<AccountDoc>, id: string, patch:
 }
 
 /** The account when email and password match an active account; null otherwise (same timing either way). */
-export async function checkCredentials(model: Model<AccountDoc>, email: string, password: string): Promise<AccountDoc | null> {
+export async function checkCredentials(
+  model: Model<AccountDoc>,
+  email: string,
+  password: string,
+): Promise<AccountDoc | null> {
   if (email.length > 254 || password.length > 256) return null;
   const account = await findAccountByEmail(model, email);
   const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyPasswordHash()));

@@ -33,7 +33,8 @@ interface LoginSubject {
 type Admission = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 // Namespaced by the auth database so separate deployments (and test runs) sharing a Redis do not share counters.
-export const accountLimitKey = (db: string, email: string) => `auth:login-failures:${db}:account:${sha256(emailKeyOf(email))}`;
+export const accountLimitKey = (db: string, email: string) =>
+  `auth:login-failures:${db}:account:${sha256(emailKeyOf(email))}`;
 const addressLimitKey = (db: string, address: string) => `auth:login-failures:${db}:address:${sha256(address)}`;
 
 // KEYS: counters; ARGV: their budgets in the same order, then the first lock, the lock cap and the window (ms).
@@ -77,23 +78,50 @@ const admitScript = redisScript(ADMIT);
 const succeeded = redisScript(SUCCEEDED);
 
 /** Counts an attempt, or refuses it while either counter is locked. */
-export async function admitLogin(redis: Redis, db: string, limits: LoginLimits, subject: LoginSubject): Promise<Admission> {
+export async function admitLogin(
+  redis: Redis,
+  db: string,
+  limits: LoginLimits,
+  subject: LoginSubject,
+): Promise<Admission> {
   const waitMs = Number(
     await admitScript(
       redis,
       [accountLimitKey(db, subject.email), addressLimitKey(db, subject.address)],
-      [limits.accountMaxFailures, limits.addressMaxFailures, limits.firstLockMs, limits.maxLockMs, limits.failureWindowSeconds * 1000],
+      [
+        limits.accountMaxFailures,
+        limits.addressMaxFailures,
+        limits.firstLockMs,
+        limits.maxLockMs,
+        limits.failureWindowSeconds * 1000,
+      ],
     ),
   );
   return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000) } : { allowed: true };
 }
 
-export async function loginSucceeded(redis: Redis, db: string, limits: LoginLimits, subject: LoginSubject): Promise<void> {
-  await succeeded(redis, [accountLimitKey(db, subject.email), addressLimitKey(db, subject.address)], [limits.addressMaxFailures]);
+export async function loginSucceeded(
+  redis: Redis,
+  db: string,
+  limits: LoginLimits,
+  subject: LoginSubject,
+): Promise<void> {
+  await succeeded(
+    redis,
+    [accountLimitKey(db, subject.email), addressLimitKey(db, subject.address)],
+    [limits.addressMaxFailures],
+  );
 }
 
 /** Admin unlock: forgets the failures of an account identifier and/or a client address. Returns how many counters existed. */
-export async function unlockLogins(redis: Redis, db: string, target: { email?: string; address?: string }): Promise<number> {
-  const keys = [...(target.email !== undefined ? [accountLimitKey(db, target.email)] : []), ...(target.address !== undefined ? [addressLimitKey(db, target.address)] : [])];
+export async function unlockLogins(
+  redis: Redis,
+  db: string,
+  target: { email?: string; address?: string },
+): Promise<number> {
+  const keys = [
+    ...(target.email !== undefined ? [accountLimitKey(db, target.email)] : []),
+    ...(target.address !== undefined ? [addressLimitKey(db, target.address)] : []),
+  ];
   return keys.length > 0 ? redis.del(...keys) : 0;
 }

@@ -20,7 +20,10 @@ function loginLimits(config: Deps['config']): LoginLimits {
  * brute-force limits first (login-limits.ts), then the constant-time credential check. A refusal for
  * a locked counter carries `retryAfterSeconds`; a wrong password and an unknown account look the same.
  */
-export async function signIn(deps: Deps, input: { email: string; password: string; address: string }): Promise<SignInResult> {
+export async function signIn(
+  deps: Deps,
+  input: { email: string; password: string; address: string },
+): Promise<SignInResult> {
   const limits = loginLimits(deps.config);
   const subject = { email: input.email, address: input.address };
   const admission = await admitLogin(deps.redis, deps.config.MONGO_DB, limits, subject);

@@ -8,7 +8,10 @@ import type { Deps } from '../deps';
 import { invalidInput, notFound } from './admin-errors';
 import { toPage, type Page, type PageRequest } from './paging';
 
-type AccountDeps = Pick<Deps, 'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'>;
+type AccountDeps = Pick<
+  Deps,
+  'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'
+>;
 
 /** What an administrator changes on an account here (name, email and password are the user's own, through content). */
 export const adminAccountPatch = accountPatchInput
@@ -19,7 +22,11 @@ export const adminAccountPatch = accountPatchInput
 const emailFilter = z.string().trim().min(1).max(254);
 
 /** In email order; `email` keeps the accounts whose (normalised) email starts with it. */
-export async function listAccountsPage(deps: AccountDeps, page: PageRequest, email: unknown): Promise<Page<PublicAccount>> {
+export async function listAccountsPage(
+  deps: AccountDeps,
+  page: PageRequest,
+  email: unknown,
+): Promise<Page<PublicAccount>> {
   const filter: Record<string, unknown> = {};
   if (email !== undefined) {
     const parsed = emailFilter.safeParse(email);
@@ -28,7 +35,11 @@ export async function listAccountsPage(deps: AccountDeps, page: PageRequest, ema
     filter.emailKey = { $regex: `^${emailKeyOf(parsed.data).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` };
   }
   if (page.after) filter.emailKey = { ...(filter.emailKey as object | undefined), $gt: page.after };
-  const rows = await deps.accounts.find(filter).sort({ emailKey: 1 }).limit(page.limit + 1).lean<AccountDoc[]>();
+  const rows = await deps.accounts
+    .find(filter)
+    .sort({ emailKey: 1 })
+    .limit(page.limit + 1)
+    .lean<AccountDoc[]>();
   return toPage(rows, page.limit, (r) => r.emailKey, toPublicAccount);
 }
 
@@ -42,7 +53,11 @@ export async function getAccount(deps: AccountDeps, id: string): Promise<PublicA
  * Roles, status (disable/enable) and plan, through `changeAccount`: a change of roles or status revokes
  * every token the account holds before this returns.
  */
-export async function updateAccountRights(deps: AccountDeps, id: string, raw: unknown): Promise<{ account: PublicAccount; changes: Record<string, unknown> }> {
+export async function updateAccountRights(
+  deps: AccountDeps,
+  id: string,
+  raw: unknown,
+): Promise<{ account: PublicAccount; changes: Record<string, unknown> }> {
   const parsed = adminAccountPatch.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const changed = await changeAccount(deps, id, parsed.data);

@@ -19,7 +19,10 @@ export interface AuditEntryDoc {
   actor: AuditActor;
   action: string;
   /** `sign_in_limit`: the sign-in failure counters of an email or address (`logins:unlock`). */
-  target: { type: 'client' | 'account' | 'signing_key' | 'api_key' | 'sign_in_limit' | 'registration_token'; id: string };
+  target: {
+    type: 'client' | 'account' | 'signing_key' | 'api_key' | 'sign_in_limit' | 'registration_token';
+    id: string;
+  };
   changes: Record<string, unknown>;
   requestId: string | null;
 }
@@ -40,7 +43,9 @@ const schema = new Schema<AuditEntryDoc>(
 schema.index({ at: -1, _id: -1 });
 
 export function auditModel(conn: Connection): Model<AuditEntryDoc> {
-  return (conn.models.AdminAudit as Model<AuditEntryDoc> | undefined) ?? conn.model<AuditEntryDoc>('AdminAudit', schema);
+  return (
+    (conn.models.AdminAudit as Model<AuditEntryDoc> | undefined) ?? conn.model<AuditEntryDoc>('AdminAudit', schema)
+  );
 }
 
 export async function appendAudit(model: Model<AuditEntryDoc>, entry: NewAuditEntry): Promise<void> {
@@ -70,14 +75,23 @@ export async function listAudit(model: Model<AuditEntryDoc>, page: PageRequest):
     const id = new Types.ObjectId(match[2]);
     filter = { $or: [{ at: { $lt: at } }, { at, _id: { $lt: id } }] };
   }
-  const rows = await model.find(filter).sort({ at: -1, _id: -1 }).limit(page.limit + 1).lean<AuditEntryDoc[]>();
-  return toPage(rows, page.limit, (r) => `${new Date(r.at).getTime()}.${r._id.toHexString()}`, (r) => ({
-    id: r._id.toHexString(),
-    at: new Date(r.at).toISOString(),
-    actor: r.actor,
-    action: r.action,
-    target: r.target,
-    changes: r.changes,
-    request_id: r.requestId,
-  }));
+  const rows = await model
+    .find(filter)
+    .sort({ at: -1, _id: -1 })
+    .limit(page.limit + 1)
+    .lean<AuditEntryDoc[]>();
+  return toPage(
+    rows,
+    page.limit,
+    (r) => `${new Date(r.at).getTime()}.${r._id.toHexString()}`,
+    (r) => ({
+      id: r._id.toHexString(),
+      at: new Date(r.at).toISOString(),
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      changes: r.changes,
+      request_id: r.requestId,
+    }),
+  );
 }

@@ -12,8 +12,20 @@ import { ADMIN_ROLE, ADMIN_SCOPE } from './admin-scope';
 
 const REALM = 'auth-admin';
 
-function refused(scheme: 'Bearer' | 'DPoP', status: 401 | 403, error: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof', description: string): AdminError {
-  const challenge = buildChallenge({ scheme, realm: REALM, error, description, ...(error === 'insufficient_scope' ? { scope: ADMIN_SCOPE } : {}), ...(scheme === 'DPoP' ? { algs: DEFAULT_DPOP_ALGORITHMS } : {}) });
+function refused(
+  scheme: 'Bearer' | 'DPoP',
+  status: 401 | 403,
+  error: 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof',
+  description: string,
+): AdminError {
+  const challenge = buildChallenge({
+    scheme,
+    realm: REALM,
+    error,
+    description,
+    ...(error === 'insufficient_scope' ? { scope: ADMIN_SCOPE } : {}),
+    ...(scheme === 'DPoP' ? { algs: DEFAULT_DPOP_ALGORITHMS } : {}),
+  });
   return new AdminError(status, error, description, { 'WWW-Authenticate': challenge });
 }
 
@@ -38,21 +50,38 @@ export async function authenticateAdmin(deps: Deps, req: IncomingMessage, path: 
   const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
   if (!claims) throw refused(scheme, 401, 'invalid_token', 'the access token is invalid or expired');
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!audiences.includes(deps.config.PUBLIC_URL)) throw refused(scheme, 401, 'invalid_token', 'the access token is not meant for this server');
-  if (await isAccessTokenRevoked(deps.redis, claims.jti)) throw refused(scheme, 401, 'invalid_token', 'the access token was revoked');
+  if (!audiences.includes(deps.config.PUBLIC_URL))
+    throw refused(scheme, 401, 'invalid_token', 'the access token is not meant for this server');
+  if (await isAccessTokenRevoked(deps.redis, claims.jti))
+    throw refused(scheme, 401, 'invalid_token', 'the access token was revoked');
 
   if (claims.cnf?.jkt) {
     // RFC 9449 §7.1: a bound token only with the DPoP scheme and a proof by its key for this request.
-    if (scheme !== 'DPoP') throw refused('DPoP', 401, 'invalid_token', 'a DPoP-bound token must be sent with the DPoP scheme');
+    if (scheme !== 'DPoP')
+      throw refused('DPoP', 401, 'invalid_token', 'a DPoP-bound token must be sent with the DPoP scheme');
     const proof = req.headers.dpop;
-    if (typeof proof !== 'string' || proof.includes(',')) throw refused('DPoP', 401, 'invalid_dpop_proof', 'exactly one DPoP proof is required');
+    if (typeof proof !== 'string' || proof.includes(','))
+      throw refused('DPoP', 401, 'invalid_dpop_proof', 'exactly one DPoP proof is required');
     try {
       const checked = await verifyDpopProof(proof, dpopCheckAt(deps, req, path, token));
-      if (checked.jkt !== claims.cnf.jkt) throw refused('DPoP', 401, 'invalid_dpop_proof', 'the DPoP proof is not made with the key the token is bound to');
+      if (checked.jkt !== claims.cnf.jkt)
+        throw refused(
+          'DPoP',
+          401,
+          'invalid_dpop_proof',
+          'the DPoP proof is not made with the key the token is bound to',
+        );
     } catch (err) {
       if (err instanceof DpopProofError) {
-        const refusal = refused('DPoP', 401, err.code === 'use_dpop_nonce' ? 'invalid_dpop_proof' : err.code, err.message);
-        throw err.nonce ? new AdminError(401, err.code, err.message, { ...refusal.headers, 'DPoP-Nonce': err.nonce }) : refusal;
+        const refusal = refused(
+          'DPoP',
+          401,
+          err.code === 'use_dpop_nonce' ? 'invalid_dpop_proof' : err.code,
+          err.message,
+        );
+        throw err.nonce
+          ? new AdminError(401, err.code, err.message, { ...refusal.headers, 'DPoP-Nonce': err.nonce })
+          : refusal;
       }
       throw err;
     }
@@ -60,13 +89,16 @@ export async function authenticateAdmin(deps: Deps, req: IncomingMessage, path: 
     throw refused('DPoP', 401, 'invalid_token', 'the token is not DPoP-bound; send it as Bearer');
   }
 
-  if (!claims.scope.split(' ').includes(ADMIN_SCOPE)) throw refused(scheme, 403, 'insufficient_scope', 'the admin scope is required');
+  if (!claims.scope.split(' ').includes(ADMIN_SCOPE))
+    throw refused(scheme, 403, 'insufficient_scope', 'the admin scope is required');
   if (claims.roles === undefined && claims.sub === claims.client_id) {
     const client = await findClient(deps.clients, claims.client_id);
-    if (!client?.scopes.includes(ADMIN_SCOPE)) throw refused(scheme, 403, 'insufficient_scope', 'the client is not registered for the admin scope');
+    if (!client?.scopes.includes(ADMIN_SCOPE))
+      throw refused(scheme, 403, 'insufficient_scope', 'the client is not registered for the admin scope');
     return { type: 'client', id: client._id };
   }
   const account = await findAccount(deps.accounts, claims.sub);
-  if (!account || account.status !== 'active' || !account.roles.includes(ADMIN_ROLE)) throw refused(scheme, 403, 'insufficient_scope', 'the account is not an active administrator');
+  if (!account || account.status !== 'active' || !account.roles.includes(ADMIN_ROLE))
+    throw refused(scheme, 403, 'insufficient_scope', 'the account is not an active administrator');
   return { type: 'account', id: account._id };
 }

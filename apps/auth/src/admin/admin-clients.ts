@@ -2,9 +2,21 @@ import { z } from 'zod';
 import { randomToken, sha256 } from '../crypto/secrets';
 import type { ClientDoc } from '../clients/client-model';
 import { announceClientChange } from '../clients/client-changes';
-import { clientSecretSealer, createClient, newClientInput, registeredClientFields, toPublicClient, type NewClientInput, type PublicClient } from '../clients/clients';
+import {
+  clientSecretSealer,
+  createClient,
+  newClientInput,
+  registeredClientFields,
+  toPublicClient,
+  type NewClientInput,
+  type PublicClient,
+} from '../clients/clients';
 import type { Deps } from '../deps';
-import { backchannelPatchInput, backchannelRegistrationProblem, backchannelUpdate } from '../backchannel-logout/client-metadata';
+import {
+  backchannelPatchInput,
+  backchannelRegistrationProblem,
+  backchannelUpdate,
+} from '../backchannel-logout/client-metadata';
 import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
 import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
 import { conflict, invalidInput, invalidRequest, notFound } from './admin-errors';
@@ -13,16 +25,32 @@ import { toPage, type Page, type PageRequest } from './paging';
 type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'apiKeys'>;
 
 /** The request-object and PAR policy of a registration (RFC 9101, RFC 9126), changeable after registration. */
-const requestPolicyInput = newClientInput.pick({ jwks_uri: true, request_object_signing_alg: true, require_pushed_authorization_requests: true, require_signed_request_object: true });
+const requestPolicyInput = newClientInput.pick({
+  jwks_uri: true,
+  request_object_signing_alg: true,
+  require_pushed_authorization_requests: true,
+  require_signed_request_object: true,
+});
 
 /** What an administrator may change on a registration (secrets have their own action: rotation). */
 export const clientPatchInput = newClientInput
-  .pick({ name: true, grant_types: true, redirect_uris: true, post_logout_redirect_uris: true, scopes: true, resources: true, token_exchange: true })
+  .pick({
+    name: true,
+    grant_types: true,
+    redirect_uris: true,
+    post_logout_redirect_uris: true,
+    scopes: true,
+    resources: true,
+    token_exchange: true,
+  })
   .merge(requestPolicyInput)
   .merge(backchannelPatchInput)
   .extend({
     redirect_uris: newClientInput.shape.redirect_uris.removeDefault(),
-    post_logout_redirect_uris: newClientInput.shape.post_logout_redirect_uris.removeDefault(), scopes: newClientInput.shape.scopes.removeDefault(), resources: newClientInput.shape.resources.removeDefault().min(1) })
+    post_logout_redirect_uris: newClientInput.shape.post_logout_redirect_uris.removeDefault(),
+    scopes: newClientInput.shape.scopes.removeDefault(),
+    resources: newClientInput.shape.resources.removeDefault().min(1),
+  })
   .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
@@ -36,18 +64,30 @@ function checkedRegistration(deps: ClientDeps, raw: unknown): z.output<typeof ne
   if (profileProblem) throw invalidRequest(profileProblem);
   const logoutProblem = backchannelRegistrationProblem(parsed.data, deps.config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
   if (logoutProblem) throw invalidRequest(logoutProblem);
-  if (parsed.data.jwks && parsed.data.jwks_uri) throw invalidRequest('jwks_uri: give jwks or jwks_uri, not both (RFC 7591 §2)');
+  if (parsed.data.jwks && parsed.data.jwks_uri)
+    throw invalidRequest('jwks_uri: give jwks or jwks_uri, not both (RFC 7591 §2)');
   return parsed.data;
 }
 
-export async function registerClient(deps: ClientDeps, raw: unknown, stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'> = {}): Promise<{ client: PublicClient; secret?: string }> {
+export async function registerClient(
+  deps: ClientDeps,
+  raw: unknown,
+  stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'> = {},
+): Promise<{ client: PublicClient; secret?: string }> {
   const id = checkedRegistration(deps, raw).client_id;
   if (id !== undefined) {
     if (await deps.clients.exists({ _id: id })) throw conflict('a client with this client_id exists');
     // Its tokens are being revoked: a new registration under the same id would be refused tokens too.
-    if (await isClientGone(deps.redis, id)) throw conflict('a client with this client_id was deleted recently; choose another id or wait ACCESS_TOKEN_TTL');
+    if (await isClientGone(deps.redis, id))
+      throw conflict('a client with this client_id was deleted recently; choose another id or wait ACCESS_TOKEN_TTL');
   }
-  const { client, secret } = await createClient(deps.clients, deps.config.INTERNAL_SECRET, raw as NewClientInput, deps.config.PUBLIC_URL, stored);
+  const { client, secret } = await createClient(
+    deps.clients,
+    deps.config.INTERNAL_SECRET,
+    raw as NewClientInput,
+    deps.config.PUBLIC_URL,
+    stored,
+  );
   return { client: toPublicClient(client), ...(secret ? { secret } : {}) };
 }
 
@@ -57,10 +97,18 @@ export async function registerClient(deps: ClientDeps, raw: unknown, stored: Pic
  * credentials, resources, token exchange and security profile stay as they are (the caller refuses a
  * change of them).
  */
-export async function replaceClientMetadata(deps: ClientDeps, id: string, raw: unknown, stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'>): Promise<ClientDoc> {
+export async function replaceClientMetadata(
+  deps: ClientDeps,
+  id: string,
+  raw: unknown,
+  stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'>,
+): Promise<ClientDoc> {
   refusePlatformClient(deps, id);
   const input = checkedRegistration(deps, raw);
-  const set: Partial<ClientDoc> = { ...registeredClientFields(input), tokenEndpointAuthSigningAlg: stored.tokenEndpointAuthSigningAlg ?? null };
+  const set: Partial<ClientDoc> = {
+    ...registeredClientFields(input),
+    tokenEndpointAuthSigningAlg: stored.tokenEndpointAuthSigningAlg ?? null,
+  };
   const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
   if (!doc) throw notFound('client');
   await announceClientChange(deps.redis, deps.clients, id);
@@ -75,7 +123,11 @@ export async function getClient(deps: ClientDeps, id: string): Promise<PublicCli
 
 /** In client_id order. */
 export async function listClientsPage(deps: ClientDeps, page: PageRequest): Promise<Page<PublicClient>> {
-  const rows = await deps.clients.find(page.after ? { _id: { $gt: page.after } } : {}).sort({ _id: 1 }).limit(page.limit + 1).lean<ClientDoc[]>();
+  const rows = await deps.clients
+    .find(page.after ? { _id: { $gt: page.after } } : {})
+    .sort({ _id: 1 })
+    .limit(page.limit + 1)
+    .lean<ClientDoc[]>();
   return toPage(rows, page.limit, (r) => r._id, toPublicClient);
 }
 
@@ -90,11 +142,18 @@ function refusePlatformClient(deps: ClientDeps, id: string): void {
     ['PLAYGROUND_CLIENT_ID', deps.config.PLAYGROUND_CLIENT_ID],
     ['QUEUE_DASHBOARD_CLIENT_ID', deps.config.QUEUE_DASHBOARD_CLIENT_ID],
   ].find(([, value]) => value !== '' && value === id);
-  if (owned) throw conflict(`the client ${id} is registered by the platform at every boot; set ${owned[0]} to an empty value to turn it off`);
+  if (owned)
+    throw conflict(
+      `the client ${id} is registered by the platform at every boot; set ${owned[0]} to an empty value to turn it off`,
+    );
 }
 
 /** Applies a patch; returns the client and the fields changed (their new values, for the audit log). */
-export async function updateClient(deps: ClientDeps, id: string, raw: unknown): Promise<{ client: PublicClient; changes: Record<string, unknown> }> {
+export async function updateClient(
+  deps: ClientDeps,
+  id: string,
+  raw: unknown,
+): Promise<{ client: PublicClient; changes: Record<string, unknown> }> {
   refusePlatformClient(deps, id);
   const parsed = clientPatchInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
@@ -107,16 +166,22 @@ export async function updateClient(deps: ClientDeps, id: string, raw: unknown): 
   if (patch.scopes !== undefined) set.scopes = patch.scopes;
   if (patch.resources !== undefined) set.resources = patch.resources;
   if (patch.jwks_uri !== undefined) {
-    if ((await deps.clients.findById(id).lean<ClientDoc>())?.jwks) throw invalidRequest('jwks_uri: the client has jwks; give jwks or jwks_uri, not both (RFC 7591 §2)');
+    if ((await deps.clients.findById(id).lean<ClientDoc>())?.jwks)
+      throw invalidRequest('jwks_uri: the client has jwks; give jwks or jwks_uri, not both (RFC 7591 §2)');
     set.jwksUri = patch.jwks_uri;
   }
   if (patch.request_object_signing_alg !== undefined) set.requestObjectSigningAlg = patch.request_object_signing_alg;
-  if (patch.require_pushed_authorization_requests !== undefined) set.requirePushedAuthorizationRequests = patch.require_pushed_authorization_requests;
-  if (patch.require_signed_request_object !== undefined) set.requireSignedRequestObject = patch.require_signed_request_object;
+  if (patch.require_pushed_authorization_requests !== undefined)
+    set.requirePushedAuthorizationRequests = patch.require_pushed_authorization_requests;
+  if (patch.require_signed_request_object !== undefined)
+    set.requireSignedRequestObject = patch.require_signed_request_object;
   const logoutProblem = backchannelRegistrationProblem(patch, deps.config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE);
   if (logoutProblem) throw invalidRequest(logoutProblem);
   Object.assign(set, backchannelUpdate(patch));
-  if (patch.token_exchange !== undefined) set.tokenExchange = patch.token_exchange.allowed_clients.length ? { allowedClients: patch.token_exchange.allowed_clients } : null;
+  if (patch.token_exchange !== undefined)
+    set.tokenExchange = patch.token_exchange.allowed_clients.length
+      ? { allowedClients: patch.token_exchange.allowed_clients }
+      : null;
   const doc = await deps.clients.findOneAndUpdate({ _id: id }, { $set: set }, { new: true }).lean<ClientDoc>();
   if (!doc) throw notFound('client');
   await announceClientChange(deps.redis, deps.clients, id);
@@ -128,12 +193,20 @@ export async function updateClient(deps: ClientDeps, id: string, raw: unknown): 
  * replica (the change is announced: client-changes.ts). No grace period: a rotation is usually done
  * because the old secret leaked; a client is given the new secret before the rotation counts as done.
  */
-export async function rotateClientSecret(deps: ClientDeps, id: string): Promise<{ client_id: string; client_secret: string }> {
+export async function rotateClientSecret(
+  deps: ClientDeps,
+  id: string,
+): Promise<{ client_id: string; client_secret: string }> {
   const doc = await deps.clients.findById(id).lean<ClientDoc>();
   if (!doc) throw notFound('client');
   if (doc.type !== 'confidential') throw conflict('a public client has no secret');
   const secret = randomToken('cs_');
-  await deps.clients.updateOne({ _id: id }, { $set: { secretHash: sha256(secret), secretSealed: clientSecretSealer(deps.config.INTERNAL_SECRET).seal(secret) } });
+  await deps.clients.updateOne(
+    { _id: id },
+    {
+      $set: { secretHash: sha256(secret), secretSealed: clientSecretSealer(deps.config.INTERNAL_SECRET).seal(secret) },
+    },
+  );
   await announceClientChange(deps.redis, deps.clients, id);
   return { client_id: id, client_secret: secret };
 }

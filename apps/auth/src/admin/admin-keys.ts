@@ -7,7 +7,9 @@ export function listKeys(deps: Pick<Deps, 'keys'>): Promise<KeyInfo[]> {
 }
 
 /** As `keys:rotate`: the new key is in /jwks at once and signs after KEY_ACTIVATION_DELAY. */
-export async function rotateKey(deps: Pick<Deps, 'keys' | 'config'>): Promise<{ current: string; signs_after_seconds: number }> {
+export async function rotateKey(
+  deps: Pick<Deps, 'keys' | 'config'>,
+): Promise<{ current: string; signs_after_seconds: number }> {
   return { current: await deps.keys.rotate(), signs_after_seconds: deps.config.KEY_ACTIVATION_DELAY };
 }
 
@@ -17,6 +19,7 @@ export async function rotateKey(deps: Pick<Deps, 'keys' | 'config'>): Promise<{ 
  */
 export async function retireKey(deps: Pick<Deps, 'keys'>, kid: string): Promise<void> {
   const outcome = await deps.keys.retire(kid);
-  if (outcome === 'current') throw conflict('the current signing key cannot be retired; rotate first, then retire it as the previous key');
+  if (outcome === 'current')
+    throw conflict('the current signing key cannot be retired; rotate first, then retire it as the previous key');
   if (outcome === 'unknown') throw notFound('signing key');
 }

@@ -1,10 +1,20 @@
 import type { Deps } from '../deps';
-import { initialAccessTokenModel, mintInitialAccessToken, newInitialAccessTokenInput, revokeInitialAccessToken, type MintedInitialAccessToken } from '../registration/initial-access-tokens';
+import {
+  initialAccessTokenModel,
+  mintInitialAccessToken,
+  newInitialAccessTokenInput,
+  revokeInitialAccessToken,
+  type MintedInitialAccessToken,
+} from '../registration/initial-access-tokens';
 import type { AuditActor } from './admin-audit';
 import { invalidInput, notFound } from './admin-errors';
 
 /** `POST /admin/registration-tokens`, `registration-tokens:create`: an initial access token for `POST /register` (RFC 7591 §3), shown once. */
-export async function createInitialAccessToken(deps: Pick<Deps, 'clients'>, raw: unknown, actor: AuditActor): Promise<MintedInitialAccessToken> {
+export async function createInitialAccessToken(
+  deps: Pick<Deps, 'clients'>,
+  raw: unknown,
+  actor: AuditActor,
+): Promise<MintedInitialAccessToken> {
   const parsed = newInitialAccessTokenInput.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
   return mintInitialAccessToken(initialAccessTokenModel(deps.clients.db), parsed.data, actor);
@@ -12,5 +22,6 @@ export async function createInitialAccessToken(deps: Pick<Deps, 'clients'>, raw:
 
 /** `DELETE /admin/registration-tokens/:id`: the token registers nothing more (clients it registered stay). */
 export async function deleteInitialAccessToken(deps: Pick<Deps, 'clients'>, id: string): Promise<void> {
-  if (!(await revokeInitialAccessToken(initialAccessTokenModel(deps.clients.db), id))) throw notFound('initial access token');
+  if (!(await revokeInitialAccessToken(initialAccessTokenModel(deps.clients.db), id)))
+    throw notFound('initial access token');
 }

@@ -7,7 +7,10 @@ import { invalidInput } from './admin-errors';
  */
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().regex(/^[A-Za-z0-9_-]{1,400}$/).optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,400}$/)
+    .optional(),
 });
 
 export interface PageRequest {
@@ -23,9 +26,13 @@ export interface Page<T> {
 
 export function parsePage(query: Record<string, unknown>): PageRequest {
   // A repeated parameter arrives as an array and fails the schema (400), never picks one of its values.
-  const parsed = pageQuery.safeParse({ limit: Array.isArray(query.limit) ? Number.NaN : query.limit, cursor: query.cursor });
+  const parsed = pageQuery.safeParse({
+    limit: Array.isArray(query.limit) ? Number.NaN : query.limit,
+    cursor: query.cursor,
+  });
   if (!parsed.success) throw invalidInput(parsed.error);
-  const after = parsed.data.cursor === undefined ? undefined : Buffer.from(parsed.data.cursor, 'base64url').toString('utf8');
+  const after =
+    parsed.data.cursor === undefined ? undefined : Buffer.from(parsed.data.cursor, 'base64url').toString('utf8');
   return { limit: parsed.data.limit, ...(after ? { after } : {}) };
 }
 
@@ -33,5 +40,9 @@ export function parsePage(query: Record<string, unknown>): PageRequest {
 export function toPage<D, T>(rows: D[], limit: number, keyOf: (row: D) => string, view: (row: D) => T): Page<T> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items: items.map(view), next_cursor: rows.length > limit && last !== undefined ? Buffer.from(keyOf(last), 'utf8').toString('base64url') : null };
+  return {
+    items: items.map(view),
+    next_cursor:
+      rows.length > limit && last !== undefined ? Buffer.from(keyOf(last), 'utf8').toString('base64url') : null,
+  };
 }

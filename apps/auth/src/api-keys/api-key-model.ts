@@ -39,7 +39,10 @@ const schema = new Schema<ApiKeyDoc>(
     scopes: { type: [String], default: undefined },
     revokedAt: { type: Date, default: null },
     grant: {
-      type: new Schema<ApiKeyGrant>({ clientId: String, familyId: { type: String, default: null }, tokenId: String }, { _id: false }),
+      type: new Schema<ApiKeyGrant>(
+        { clientId: String, familyId: { type: String, default: null }, tokenId: String },
+        { _id: false },
+      ),
       default: null,
     },
   },

@@ -90,17 +90,31 @@ interface ApiKeyLookup {
 }
 
 /** Which active account and plan a key belongs to; null for unknown, revoked, or disabled-account keys. */
-export async function lookupApiKey(keys: Model<ApiKeyDoc>, accounts: Model<AccountDoc>, key: string): Promise<ApiKeyLookup | null> {
+export async function lookupApiKey(
+  keys: Model<ApiKeyDoc>,
+  accounts: Model<AccountDoc>,
+  key: string,
+): Promise<ApiKeyLookup | null> {
   if (!API_KEY_SHAPE.test(key)) return null;
   const doc = await keys.findOne({ hash: sha256(key), revokedAt: null }).lean<ApiKeyDoc>();
   if (!doc) return null;
   const account = await accounts.findById(doc.accountId).lean<AccountDoc>();
   if (!account || account.status !== 'active') return null;
-  return { accountId: account._id, plan: account.plan, keyId: doc._id, roles: account.roles, scope: normalizeApiKeyScopes(doc.scopes).join(' ') };
+  return {
+    accountId: account._id,
+    plan: account.plan,
+    keyId: doc._id,
+    roles: account.roles,
+    scope: normalizeApiKeyScopes(doc.scopes).join(' '),
+  };
 }
 
 export async function listApiKeys(model: Model<ApiKeyDoc>, accountId?: string): Promise<ApiKeyDoc[]> {
-  return model.find(accountId ? { accountId } : {}).sort({ createdAt: 1 }).limit(1000).lean<ApiKeyDoc[]>();
+  return model
+    .find(accountId ? { accountId } : {})
+    .sort({ createdAt: 1 })
+    .limit(1000)
+    .lean<ApiKeyDoc[]>();
 }
 
 interface ApiKeyPage {
@@ -110,14 +124,23 @@ interface ApiKeyPage {
 }
 
 /** An account's live keys, oldest first, `limit` at a time after the key `startAfter`. */
-export async function listLiveApiKeys(model: Model<ApiKeyDoc>, accountId: string, limit: number, startAfter?: string): Promise<ApiKeyPage> {
+export async function listLiveApiKeys(
+  model: Model<ApiKeyDoc>,
+  accountId: string,
+  limit: number,
+  startAfter?: string,
+): Promise<ApiKeyPage> {
   const filter: Record<string, unknown> = { accountId, revokedAt: null };
   if (startAfter !== undefined) {
     const anchor = await model.findOne({ _id: startAfter, accountId }).lean<ApiKeyDoc>();
     if (!anchor) return { items: [], nextStartAfter: null };
     filter.$or = [{ createdAt: { $gt: anchor.createdAt } }, { createdAt: anchor.createdAt, _id: { $gt: anchor._id } }];
   }
-  const found = await model.find(filter).sort({ createdAt: 1, _id: 1 }).limit(limit + 1).lean<ApiKeyDoc[]>();
+  const found = await model
+    .find(filter)
+    .sort({ createdAt: 1, _id: 1 })
+    .limit(limit + 1)
+    .lean<ApiKeyDoc[]>();
   const items = found.slice(0, limit);
   return { items, nextStartAfter: found.length > limit ? items[items.length - 1]!._id : null };
 }
@@ -126,7 +149,12 @@ export async function listLiveApiKeys(model: Model<ApiKeyDoc>, accountId: string
  * Revokes a key and tells the gateways, which drop it from their caches. With `accountId`, only a
  * key of that account: another account's key is answered as absent, as an unknown one is.
  */
-export async function revokeApiKey(model: Model<ApiKeyDoc>, redis: Redis, keyId: string, accountId?: string): Promise<boolean> {
+export async function revokeApiKey(
+  model: Model<ApiKeyDoc>,
+  redis: Redis,
+  keyId: string,
+  accountId?: string,
+): Promise<boolean> {
   const filter = accountId === undefined ? { _id: keyId, revokedAt: null } : { _id: keyId, accountId, revokedAt: null };
   const doc = await model.findOneAndUpdate(filter, { $set: { revokedAt: new Date() } }).lean<ApiKeyDoc>();
   if (!doc) return false;

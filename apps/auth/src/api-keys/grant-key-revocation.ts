@@ -20,7 +20,10 @@ function filterOf(which: GrantKeys): Record<string, unknown> {
  * `revokedAt`, the token's revoked jti): a key being minted at that moment checks those after it is
  * stored (mint-api-key.ts) and revokes itself, so either this finds it or the minting sees the marker.
  */
-export async function revokeGrantKeys(deps: { apiKeys: Model<ApiKeyDoc>; redis: Redis }, which: GrantKeys): Promise<number> {
+export async function revokeGrantKeys(
+  deps: { apiKeys: Model<ApiKeyDoc>; redis: Redis },
+  which: GrantKeys,
+): Promise<number> {
   const live = await deps.apiKeys.find({ ...filterOf(which), revokedAt: null }, { _id: 1 }).lean<{ _id: string }[]>();
   if (live.length === 0) return 0;
   const ids = live.map((k) => k._id);

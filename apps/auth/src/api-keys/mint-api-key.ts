@@ -47,7 +47,11 @@ async function grantRevoked(deps: MintDeps, grant: ApiKeyGrant): Promise<boolean
  * family, token), so it is revoked with any of them (grant-key-revocation.ts). Throws MintRefused;
  * ApiKeyLimitError past the per-account bound.
  */
-export async function mintApiKey(deps: MintDeps, accountId: string, input: MintInput): Promise<{ key: string; doc: ApiKeyDoc }> {
+export async function mintApiKey(
+  deps: MintDeps,
+  accountId: string,
+  input: MintInput,
+): Promise<{ key: string; doc: ApiKeyDoc }> {
   const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, input.accessToken);
   if (!claims || claims.sub !== accountId || claims.sub === claims.client_id) {
     throw new MintRefused(401, 'invalid_token', 'the access token is not a valid token of this account');
@@ -55,10 +59,15 @@ export async function mintApiKey(deps: MintDeps, accountId: string, input: MintI
   // Exchanged tokens belong to no grant of their own: a key minted with one would escape the revocation of the
   // token and grant it stands for (which reaches exchanged tokens, not keys).
   if (claims.act !== undefined || (await isExchangedToken(deps.redis, claims.jti))) {
-    throw new MintRefused(403, 'insufficient_scope', 'an exchanged access token (RFC 8693) cannot create API keys; use a token of the grant itself');
+    throw new MintRefused(
+      403,
+      'insufficient_scope',
+      'an exchanged access token (RFC 8693) cannot create API keys; use a token of the grant itself',
+    );
   }
   const scope = claims.scope ?? '';
-  if (!scope.split(' ').includes(API_KEYS_SCOPE)) throw new MintRefused(403, 'insufficient_scope', `creating API keys needs the scope ${API_KEYS_SCOPE}`);
+  if (!scope.split(' ').includes(API_KEYS_SCOPE))
+    throw new MintRefused(403, 'insufficient_scope', `creating API keys needs the scope ${API_KEYS_SCOPE}`);
   const held = mintableApiKeyScopes(scope);
   const wanted = input.scopes ?? held;
   const beyond = wanted.filter((s) => !held.includes(s as (typeof held)[number]));
@@ -69,10 +78,17 @@ export async function mintApiKey(deps: MintDeps, accountId: string, input: MintI
       `a key cannot hold more than the access token that creates it: the token holds ${held.length ? held.join(' ') : 'no speech scope'}${beyond.length ? `, not ${beyond.join(' ')}` : ''}`,
     );
   }
-  const family = await deps.refreshTokens.findOne({ accessJti: claims.jti }, { familyId: 1 }).lean<{ familyId: string }>();
+  const family = await deps.refreshTokens
+    .findOne({ accessJti: claims.jti }, { familyId: 1 })
+    .lean<{ familyId: string }>();
   const grant: ApiKeyGrant = { clientId: claims.client_id, familyId: family?.familyId ?? null, tokenId: claims.jti };
-  if (await grantRevoked(deps, grant)) throw new MintRefused(401, 'invalid_token', 'the access token or its grant was revoked');
-  const minted = await createApiKey(deps.apiKeys, accountId, input.name, { scopes: wanted, maxLive: API_KEYS_PER_ACCOUNT, grant });
+  if (await grantRevoked(deps, grant))
+    throw new MintRefused(401, 'invalid_token', 'the access token or its grant was revoked');
+  const minted = await createApiKey(deps.apiKeys, accountId, input.name, {
+    scopes: wanted,
+    maxLive: API_KEYS_PER_ACCOUNT,
+    grant,
+  });
   // Checked again once the key is stored: a revocation of the grant that ran meanwhile revoked the keys it
   // found before this one existed (it revokes keys last, after its own marker), so the key revokes itself.
   if (await grantRevoked(deps, grant)) {

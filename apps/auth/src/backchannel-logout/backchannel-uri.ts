@@ -18,6 +18,7 @@ export function backchannelLogoutUriProblem(value: string, allowPrivate: boolean
   if (url.protocol === 'https:') return undefined;
   if (url.protocol !== 'http:') return 'must be an https URL';
   const loopback = url.hostname === 'localhost' || isLoopbackAddress(url.hostname.replace(/^\[|\]$/g, ''));
-  if (!allowPrivate || !loopback) return 'must be an https URL (http only on a loopback host where BACKCHANNEL_LOGOUT_ALLOW_PRIVATE is on)';
+  if (!allowPrivate || !loopback)
+    return 'must be an https URL (http only on a loopback host where BACKCHANNEL_LOGOUT_ALLOW_PRIVATE is on)';
   return undefined;
 }

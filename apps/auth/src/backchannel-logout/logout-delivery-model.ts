@@ -39,5 +39,8 @@ schema.index({ state: 1, nextAttemptAt: 1 });
 schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 export function logoutDeliveryModel(conn: Connection): Model<LogoutDeliveryDoc> {
-  return (conn.models.LogoutDelivery as Model<LogoutDeliveryDoc> | undefined) ?? conn.model<LogoutDeliveryDoc>('LogoutDelivery', schema);
+  return (
+    (conn.models.LogoutDelivery as Model<LogoutDeliveryDoc> | undefined) ??
+    conn.model<LogoutDeliveryDoc>('LogoutDelivery', schema)
+  );
 }

@@ -21,11 +21,22 @@ const FAILED_KEPT_MS = 7 * 24 * 3600 * 1000;
  * Queues one logout token per client of `clientIds` that registered a `backchannel_logout_uri` (the
  * others have nothing to be told). The first attempt is due at once.
  */
-export async function enqueueLogouts(deps: OutboxDeps, logout: { sub: string; sid?: string; clientIds: string[] }): Promise<number> {
+export async function enqueueLogouts(
+  deps: OutboxDeps,
+  logout: { sub: string; sid?: string; clientIds: string[] },
+): Promise<number> {
   const clients = await Promise.all([...new Set(logout.clientIds)].map((id) => findClient(deps.clients, id)));
   const docs = clients
     .filter((client) => client?.backchannelLogoutUri)
-    .map((client) => ({ _id: randomUUID(), clientId: client!._id, sub: logout.sub, sid: logout.sid ?? null, state: 'pending', attempts: 0, nextAttemptAt: new Date() }));
+    .map((client) => ({
+      _id: randomUUID(),
+      clientId: client!._id,
+      sub: logout.sub,
+      sid: logout.sid ?? null,
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(),
+    }));
   if (docs.length) await deps.logoutDeliveries.insertMany(docs);
   return docs.length;
 }
@@ -42,11 +53,20 @@ export function retryDelayMs(firstDelaySeconds: number, attempts: number): numbe
 async function claim(deps: DeliveryDeps) {
   const now = Date.now();
   const lease = new Date(now + deps.config.BACKCHANNEL_LOGOUT_TIMEOUT_MS + 30_000);
-  return deps.logoutDeliveries.findOneAndUpdate({ state: 'pending', nextAttemptAt: { $lte: new Date(now) } }, { $set: { nextAttemptAt: lease } }, { sort: { nextAttemptAt: 1 }, new: true }).lean();
+  return deps.logoutDeliveries
+    .findOneAndUpdate(
+      { state: 'pending', nextAttemptAt: { $lte: new Date(now) } },
+      { $set: { nextAttemptAt: lease } },
+      { sort: { nextAttemptAt: 1 }, new: true },
+    )
+    .lean();
 }
 
 async function giveUp(deps: DeliveryDeps, id: string, attempts: number, reason: string): Promise<void> {
-  await deps.logoutDeliveries.updateOne({ _id: id }, { $set: { state: 'failed', attempts, lastError: reason, expiresAt: new Date(Date.now() + FAILED_KEPT_MS) } });
+  await deps.logoutDeliveries.updateOne(
+    { _id: id },
+    { $set: { state: 'failed', attempts, lastError: reason, expiresAt: new Date(Date.now() + FAILED_KEPT_MS) } },
+  );
   countLogoutDelivery('failed');
 }
 
@@ -60,7 +80,12 @@ async function attempt(deps: DeliveryDeps, doc: NonNullable<Awaited<ReturnType<t
     await deps.logoutDeliveries.deleteOne({ _id: doc._id });
     return;
   }
-  const token = await signLogoutToken(deps, { clientId: doc.clientId, sub: doc.sub, jti: doc._id, ...(doc.sid ? { sid: doc.sid } : {}) });
+  const token = await signLogoutToken(deps, {
+    clientId: doc.clientId,
+    sub: doc.sub,
+    jti: doc._id,
+    ...(doc.sid ? { sid: doc.sid } : {}),
+  });
   const outcome = await postForm(client.backchannelLogoutUri, new URLSearchParams({ logout_token: token }).toString(), {
     timeoutMs: config.BACKCHANNEL_LOGOUT_TIMEOUT_MS,
     allowPrivate: config.BACKCHANNEL_LOGOUT_ALLOW_PRIVATE,
@@ -75,7 +100,10 @@ async function attempt(deps: DeliveryDeps, doc: NonNullable<Awaited<ReturnType<t
     return giveUp(deps, doc._id, attempts, outcome.reason);
   }
   const next = new Date(Date.now() + retryDelayMs(config.BACKCHANNEL_LOGOUT_RETRY_SECONDS, attempts));
-  await deps.logoutDeliveries.updateOne({ _id: doc._id }, { $set: { attempts, nextAttemptAt: next, lastError: outcome.reason } });
+  await deps.logoutDeliveries.updateOne(
+    { _id: doc._id },
+    { $set: { attempts, nextAttemptAt: next, lastError: outcome.reason } },
+  );
   countLogoutDelivery('retried');
 }
 
@@ -84,7 +112,13 @@ async function deliverDue(deps: DeliveryDeps): Promise<void> {
   for (;;) {
     const claimed = (await Promise.all(Array.from({ length: BATCH }, () => claim(deps)))).filter((doc) => doc !== null);
     if (!claimed.length) return;
-    await Promise.all(claimed.map((doc) => attempt(deps, doc).catch((err: unknown) => deps.logger.error({ err, clientId: doc.clientId }, 'back-channel logout attempt failed'))));
+    await Promise.all(
+      claimed.map((doc) =>
+        attempt(deps, doc).catch((err: unknown) =>
+          deps.logger.error({ err, clientId: doc.clientId }, 'back-channel logout attempt failed'),
+        ),
+      ),
+    );
   }
 }
 

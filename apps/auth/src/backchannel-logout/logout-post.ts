@@ -24,7 +24,8 @@ export function postForm(target: string, body: string, bounds: PostBounds): Prom
   const url = new URL(target);
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a lookup: check it here.
-  if (isIP(literal) && !addressAllowed(literal, url.protocol, bounds)) return Promise.resolve({ result: 'rejected', reason: 'private address' });
+  if (isIP(literal) && !addressAllowed(literal, url.protocol, bounds))
+    return Promise.resolve({ result: 'rejected', reason: 'private address' });
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
@@ -37,7 +38,11 @@ export function postForm(target: string, body: string, bounds: PostBounds): Prom
     const req = send(url, {
       method: 'POST',
       lookup: checkedLookup(url.protocol, bounds),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-cache' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-cache',
+      },
     });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;

@@ -10,9 +10,19 @@ const clientsKey = (sessionId: string) => `auth:session-clients:${sessionId}`;
 const accountKey = (accountId: string) => `auth:account-sessions:${accountId}`;
 
 /** Records that `clientId` was given a code in the session (called as the code is issued). */
-export async function recordSessionClient(deps: Pick<Deps, 'redis' | 'config'>, session: { id: string; accountId: string }, clientId: string): Promise<void> {
+export async function recordSessionClient(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  session: { id: string; accountId: string },
+  clientId: string,
+): Promise<void> {
   const ttl = deps.config.SESSION_TTL;
-  await deps.redis.multi().sadd(clientsKey(session.id), clientId).expire(clientsKey(session.id), ttl).sadd(accountKey(session.accountId), session.id).expire(accountKey(session.accountId), ttl).exec();
+  await deps.redis
+    .multi()
+    .sadd(clientsKey(session.id), clientId)
+    .expire(clientsKey(session.id), ttl)
+    .sadd(accountKey(session.accountId), session.id)
+    .expire(accountKey(session.accountId), ttl)
+    .exec();
 }
 
 /** Takes the session's clients once (MULTI: two endings of one session do not both get them). */

@@ -10,7 +10,13 @@ import type { SigningKeys } from '../keys/signing-keys';
  * (cli/secret-input.ts).
  */
 export type CliFlag =
-  | { type: 'string'; multiple?: boolean; required?: boolean; /** In the usage text: `--name N`. */ value: string; note?: string }
+  | {
+      type: 'string';
+      multiple?: boolean;
+      required?: boolean;
+      /** In the usage text: `--name N`. */ value: string;
+      note?: string;
+    }
   | { type: 'boolean'; note?: string }
   | { type: 'secret'; note?: string };
 
@@ -31,14 +37,21 @@ type CliValues<F extends CliFlags> = string extends keyof F
         : F[K] extends { type: 'secret' }
           ? string
           : F[K] extends { multiple: true }
-            ? F[K] extends { required: true } ? string[] : string[] | undefined
-            : F[K] extends { required: true } ? string : string | undefined;
+            ? F[K] extends { required: true }
+              ? string[]
+              : string[] | undefined
+            : F[K] extends { required: true }
+              ? string
+              : string | undefined;
     };
 
 /** What the commands share: auth's configuration, its stores and its signing keys. */
 export interface CliContext {
   config: AuthConfig;
-  deps: Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'accounts' | 'apiKeys' | 'adminAudit' | 'logoutDeliveries'>;
+  deps: Pick<
+    Deps,
+    'config' | 'redis' | 'clients' | 'refreshTokens' | 'accounts' | 'apiKeys' | 'adminAudit' | 'logoutDeliveries'
+  >;
   keys: SigningKeys;
 }
 

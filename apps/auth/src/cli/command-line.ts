@@ -50,7 +50,13 @@ export function usageText(commands: readonly CliCommand[]): string {
 
 /** The secret flags of every command: given as `--<name>` to any command, refused with a message naming the ways that are allowed. */
 function refuseSecrets(args: readonly string[], commands: readonly CliCommand[]): void {
-  const secrets = new Set(commands.flatMap((c) => Object.entries(c.flags).filter(([, f]) => f.type === 'secret').map(([name]) => name)));
+  const secrets = new Set(
+    commands.flatMap((c) =>
+      Object.entries(c.flags)
+        .filter(([, f]) => f.type === 'secret')
+        .map(([name]) => name),
+    ),
+  );
   for (const arg of args) {
     if (arg === '--') return;
     const name = /^--([^=]+)/.exec(arg)?.[1];
@@ -72,20 +78,31 @@ export function readCommandLine(args: readonly string[], commands: readonly CliC
   const command = commands.find((c) => c.name === name);
   if (!command) return { kind: 'unknown-command', text: `unknown command ${name}\n${usageText(commands)}` };
   const rest = args.slice(1);
-  if (rest.includes('--help')) return { kind: 'usage', text: `${USAGE_HEAD}\n${commandUsage(command)}\n${USAGE_TAIL}`, exitCode: 0 };
+  if (rest.includes('--help'))
+    return { kind: 'usage', text: `${USAGE_HEAD}\n${commandUsage(command)}\n${USAGE_TAIL}`, exitCode: 0 };
   refuseSecrets(rest, commands);
 
   const flags = new Map<string, CliFlag>();
   const secretsFromStdin = new Set<string>();
-  for (const [flagName, flag] of Object.entries(command.flags)) flags.set(flag.type === 'secret' ? `${flagName}-stdin` : flagName, flag);
-  const options = Object.fromEntries([...flags].map(([flagName, flag]) => [flagName, { type: flag.type === 'string' ? 'string' : 'boolean', multiple: flag.type === 'string' && flag.multiple === true } as const]));
+  for (const [flagName, flag] of Object.entries(command.flags))
+    flags.set(flag.type === 'secret' ? `${flagName}-stdin` : flagName, flag);
+  const options = Object.fromEntries(
+    [...flags].map(([flagName, flag]) => [
+      flagName,
+      {
+        type: flag.type === 'string' ? 'string' : 'boolean',
+        multiple: flag.type === 'string' && flag.multiple === true,
+      } as const,
+    ]),
+  );
   const fail = (message: string) => new CommandLineError(`${name}: ${message}\n${commandUsage(command)}`);
   // Not strict: node's messages name neither the command nor its flags; the tokens are checked here.
   const { tokens } = parseArgs({ args: [...rest], options, strict: false, allowPositionals: true, tokens: true });
   const values: CommandLineValues = {};
   for (const token of tokens) {
     if (token.kind === 'option-terminator') continue;
-    if (token.kind === 'positional') throw fail(`unexpected argument ${JSON.stringify(token.value)} (a value with spaces is one quoted argument)`);
+    if (token.kind === 'positional')
+      throw fail(`unexpected argument ${JSON.stringify(token.value)} (a value with spaces is one quoted argument)`);
     const flag = flags.get(token.name);
     if (!flag) throw fail(`unknown flag ${token.rawName}`);
     if (flag.type !== 'string') {
@@ -95,12 +112,14 @@ export function readCommandLine(args: readonly string[], commands: readonly CliC
       continue;
     }
     // A value that looks like a flag is the flag after a missing value (write `--name=-x` for such a value).
-    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))) throw fail(`${token.rawName} needs a value`);
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('-')))
+      throw fail(`${token.rawName} needs a value`);
     if (flag.multiple) values[token.name] = [...((values[token.name] as string[] | undefined) ?? []), token.value];
     else values[token.name] = token.value;
   }
   for (const [flagName, flag] of flags) {
-    if (flag.type === 'string' && flag.required && values[flagName] === undefined) throw fail(`--${flagName} is required`);
+    if (flag.type === 'string' && flag.required && values[flagName] === undefined)
+      throw fail(`--${flagName} is required`);
   }
   return { kind: 'command', command, values, secretsFromStdin };
 }

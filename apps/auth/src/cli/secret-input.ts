@@ -8,7 +8,9 @@ const STDIN_MAX_BYTES = 4096;
 
 /** The message for a secret given as an argument, naming the ways that are allowed. */
 export function secretOnCommandLine(flag: string): Error {
-  return new Error(`${flag} is not accepted: the process table would show it. Type the password at the prompt, or pipe it with --password-stdin (e.g. printf '%s' "$PASSWORD" | ... --password-stdin)`);
+  return new Error(
+    `${flag} is not accepted: the process table would show it. Type the password at the prompt, or pipe it with --password-stdin (e.g. printf '%s' "$PASSWORD" | ... --password-stdin)`,
+  );
 }
 
 /** All of standard input, less one trailing newline (what `echo` and here-strings add). */
@@ -18,14 +20,21 @@ export async function readSecretFromStdin(input: NodeJS.ReadStream = process.std
   for await (const chunk of input) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > STDIN_MAX_BYTES) throw new Error(`--password-stdin: more than ${STDIN_MAX_BYTES} bytes on standard input`);
+    if (size > STDIN_MAX_BYTES)
+      throw new Error(`--password-stdin: more than ${STDIN_MAX_BYTES} bytes on standard input`);
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** One line typed at the terminal without echo (raw mode); Ctrl-C cancels. */
-export function promptHidden(question: string, input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): Promise<string> {
+export function promptHidden(
+  question: string,
+  input: NodeJS.ReadStream = process.stdin,
+  output: NodeJS.WriteStream = process.stderr,
+): Promise<string> {
   output.write(question);
   input.setRawMode(true);
   input.setEncoding('utf8');
@@ -64,7 +73,8 @@ export function promptHidden(question: string, input: NodeJS.ReadStream = proces
  */
 export async function newPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin) return readSecretFromStdin();
-  if (!process.stdin.isTTY) throw new Error('the password is needed: run on a terminal to be prompted, or pipe it with --password-stdin');
+  if (!process.stdin.isTTY)
+    throw new Error('the password is needed: run on a terminal to be prompted, or pipe it with --password-stdin');
   const first = await promptHidden('Password: ');
   if ((await promptHidden('Repeat password: ')) !== first) throw new Error('the passwords typed do not match');
   return first;

@@ -11,8 +11,15 @@ import { CLIENT_KEY_ALGS, clientKeys } from './client-keys';
 import type { ClientDoc } from './client-model';
 import { clientSecretSealer, findClient } from './clients';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
-export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'];
+export type ClientAuthMethod =
+  'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
+export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'private_key_jwt',
+  'none',
+];
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const HMAC_ALGS = ['HS256', 'HS384', 'HS512'];
 
@@ -22,7 +29,9 @@ export interface AuthenticatedClient {
 }
 
 function invalidClient(description: string): OAuthError {
-  return new OAuthError('invalid_client', description, 401, { 'WWW-Authenticate': 'Basic realm="auth", charset="UTF-8"' });
+  return new OAuthError('invalid_client', description, 401, {
+    'WWW-Authenticate': 'Basic realm="auth", charset="UTF-8"',
+  });
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
@@ -32,7 +41,10 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   if (colon < 0) throw invalidClient('malformed Basic credentials');
   try {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
-    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     throw invalidClient('malformed Basic credentials');
   }
@@ -42,13 +54,25 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
  * Client authentication at /token, /revoke, /introspect and /device_authorization (RFC 6749 §2.3,
  * RFC 7523 §2.2). Exactly one method per request; `allowNone` admits public clients by client_id.
  */
-export async function authenticateClient(deps: Deps, req: IncomingMessage, params: Params, endpointPath: string, allowNone = true): Promise<AuthenticatedClient> {
+export async function authenticateClient(
+  deps: Deps,
+  req: IncomingMessage,
+  params: Params,
+  endpointPath: string,
+  allowNone = true,
+): Promise<AuthenticatedClient> {
   const authenticated = await identifyClient(deps, req, params, endpointPath, allowNone);
   checkFapi2ClientAuth(authenticated.client, authenticated.method, invalidClient);
   return authenticated;
 }
 
-async function identifyClient(deps: Deps, req: IncomingMessage, params: Params, endpointPath: string, allowNone: boolean): Promise<AuthenticatedClient> {
+async function identifyClient(
+  deps: Deps,
+  req: IncomingMessage,
+  params: Params,
+  endpointPath: string,
+  allowNone: boolean,
+): Promise<AuthenticatedClient> {
   const basic = basicCredentials(typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined);
   const bodyId = single(params, 'client_id', 128);
   const bodySecret = single(params, 'client_secret', 512);
@@ -58,7 +82,8 @@ async function identifyClient(deps: Deps, req: IncomingMessage, params: Params, 
   if (methods > 1) throw new OAuthError('invalid_request', 'use exactly one client authentication method');
 
   if (basic) {
-    if (bodyId !== undefined && bodyId !== basic.id) throw new OAuthError('invalid_request', 'client_id does not match the Basic credentials');
+    if (bodyId !== undefined && bodyId !== basic.id)
+      throw new OAuthError('invalid_request', 'client_id does not match the Basic credentials');
     return { client: await checkSecret(deps, basic.id, basic.secret), method: 'client_secret_basic' };
   }
   if (bodySecret !== undefined) {
@@ -66,7 +91,8 @@ async function identifyClient(deps: Deps, req: IncomingMessage, params: Params, 
     return { client: await checkSecret(deps, bodyId, bodySecret), method: 'client_secret_post' };
   }
   if (assertion !== undefined || assertionType !== undefined) {
-    if (assertionType !== ASSERTION_TYPE || !assertion) throw invalidClient('client_assertion_type must be jwt-bearer with a client_assertion');
+    if (assertionType !== ASSERTION_TYPE || !assertion)
+      throw invalidClient('client_assertion_type must be jwt-bearer with a client_assertion');
     return checkAssertion(deps, assertion, bodyId, endpointPath);
   }
   if (!bodyId) throw invalidClient('client authentication is required');
@@ -84,7 +110,12 @@ async function checkSecret(deps: Deps, clientId: string, secret: string): Promis
   return client;
 }
 
-async function checkAssertion(deps: Deps, assertion: string, bodyId: string | undefined, endpointPath: string): Promise<AuthenticatedClient> {
+async function checkAssertion(
+  deps: Deps,
+  assertion: string,
+  bodyId: string | undefined,
+  endpointPath: string,
+): Promise<AuthenticatedClient> {
   let iss: unknown;
   let alg: unknown;
   try {
@@ -93,16 +124,30 @@ async function checkAssertion(deps: Deps, assertion: string, bodyId: string | un
   } catch {
     throw invalidClient('client_assertion is not a JWT');
   }
-  if (typeof iss !== 'string' || (bodyId !== undefined && bodyId !== iss)) throw invalidClient('client_assertion iss must be the client_id');
+  if (typeof iss !== 'string' || (bodyId !== undefined && bodyId !== iss))
+    throw invalidClient('client_assertion iss must be the client_id');
   const client = await findClient(deps.clients, iss);
   if (!client) throw invalidClient('unknown client');
   // OpenID Connect Registration §2 `token_endpoint_auth_signing_alg`: when registered, the only alg accepted, at every endpoint.
   if (client.tokenEndpointAuthSigningAlg && alg !== client.tokenEndpointAuthSigningAlg) {
-    throw invalidClient(`client_assertion must be signed with ${client.tokenEndpointAuthSigningAlg} (the client's token_endpoint_auth_signing_alg)`);
+    throw invalidClient(
+      `client_assertion must be signed with ${client.tokenEndpointAuthSigningAlg} (the client's token_endpoint_auth_signing_alg)`,
+    );
   }
   const issuer = deps.config.PUBLIC_URL;
-  const audience = [issuer, issuer.replace(/\/+$/, ''), publicEndpoint(issuer, '/token'), publicEndpoint(issuer, endpointPath)];
-  const verify = { issuer: client._id, subject: client._id, audience, requiredClaims: ['exp', 'jti'], clockTolerance: 5 };
+  const audience = [
+    issuer,
+    issuer.replace(/\/+$/, ''),
+    publicEndpoint(issuer, '/token'),
+    publicEndpoint(issuer, endpointPath),
+  ];
+  const verify = {
+    issuer: client._id,
+    subject: client._id,
+    audience,
+    requiredClaims: ['exp', 'jti'],
+    clockTolerance: 5,
+  };
   let method: ClientAuthMethod;
   let payload: Record<string, unknown>;
   try {
@@ -129,7 +174,10 @@ async function checkAssertion(deps: Deps, assertion: string, bodyId: string | un
   const exp = payload.exp as number;
   if (exp - now > 600) throw invalidClient('client_assertion lives too long (10 minutes at most)');
   const jti = String(payload.jti);
-  if (jti.length > 256 || !(await redisReplayCache(deps.redis, 'auth:client-assertion-jti:').firstUse(`${client._id}:${jti}`, exp - now + 10))) {
+  if (
+    jti.length > 256 ||
+    !(await redisReplayCache(deps.redis, 'auth:client-assertion-jti:').firstUse(`${client._id}:${jti}`, exp - now + 10))
+  ) {
     throw invalidClient('client_assertion was already used');
   }
   return { client, method };

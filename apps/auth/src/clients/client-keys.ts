@@ -20,7 +20,12 @@ async function fetchKeySet(deps: KeyDeps, uri: string): Promise<JSONWebKeySet> {
     maxBytes: deps.config.CLIENT_JWKS_URI_MAX_BYTES,
   });
   const keys = (doc as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0 || keys.length > 100 || !keys.every((k) => k !== null && typeof k === 'object' && !Array.isArray(k))) {
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    keys.length > 100 ||
+    !keys.every((k) => k !== null && typeof k === 'object' && !Array.isArray(k))
+  ) {
     throw new OutboundFetchError('the jwks_uri answer is not a JSON Web Key Set');
   }
   const set = { keys } as JSONWebKeySet;

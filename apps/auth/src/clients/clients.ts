@@ -18,7 +18,10 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 const publicJwk = z
   .record(z.string().regex(JWK_MEMBER), z.union([z.string().max(8192), z.array(z.string().max(8192)).max(20)]))
   .refine((key) => typeof key.kty === 'string', 'a JSON Web Key needs kty')
-  .refine((key) => !PRIVATE_MEMBERS.some((name) => name in key), 'a registered key must be public (no private members)');
+  .refine(
+    (key) => !PRIVATE_MEMBERS.some((name) => name in key),
+    'a registered key must be public (no private members)',
+  );
 
 /**
  * A redirect URI (RFC 6749 §3.1.2): absolute, without a fragment, and never a scheme that makes the browser run or
@@ -42,11 +45,19 @@ export const newClientInput = z.object({
   /** Back-channel logout (§2.2); the admin API checks its scheme and host (backchannel-logout/backchannel-uri.ts). */
   backchannel_logout_uri: z.string().url().max(2000).optional(),
   backchannel_logout_session_required: z.boolean().default(false),
-  scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/)).max(50).default([]),
+  scopes: z
+    .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/))
+    .max(50)
+    .default([]),
   resources: z.array(z.string().url().max(2000)).max(20).default([]),
   jwks: z.object({ keys: z.array(publicJwk).min(1).max(20) }).optional(),
   /** Where the client publishes its keys instead of `jwks` (never both, RFC 7591 §2); https, or http on loopback for development. */
-  jwks_uri: z.string().url().max(2000).refine((uri) => /^https?:\/\//i.test(uri), 'jwks_uri must be an https URL').optional(),
+  jwks_uri: z
+    .string()
+    .url()
+    .max(2000)
+    .refine((uri) => /^https?:\/\//i.test(uri), 'jwks_uri must be an https URL')
+    .optional(),
   /** RFC 9101: the one algorithm its request objects are signed with (never `none`). */
   request_object_signing_alg: z.enum(CLIENT_KEY_ALGS).optional(),
   /** RFC 9126 §6: authorization requests only through /par. */
@@ -84,7 +95,8 @@ export function registeredClientFields(input: ClientInput) {
     introspectionSignedResponseAlg: input.introspection_signed_response_alg ?? null,
     requestObjectSigningAlg: input.request_object_signing_alg ?? null,
     // FAPI 2.0 §5.3.2.2: the profile's clients push their authorization requests.
-    requirePushedAuthorizationRequests: input.require_pushed_authorization_requests ?? input.security_profile === 'fapi2',
+    requirePushedAuthorizationRequests:
+      input.require_pushed_authorization_requests ?? input.security_profile === 'fapi2',
     requireSignedRequestObject: input.require_signed_request_object ?? false,
   } satisfies Partial<ClientDoc>;
 }
@@ -121,13 +133,20 @@ export function toPublicClient(doc: ClientDoc): PublicClient {
     grant_types: doc.grantTypes,
     redirect_uris: doc.redirectUris,
     post_logout_redirect_uris: doc.postLogoutRedirectUris ?? [],
-    ...(doc.backchannelLogoutUri ? { backchannel_logout_uri: doc.backchannelLogoutUri, backchannel_logout_session_required: doc.backchannelLogoutSessionRequired ?? false } : {}),
+    ...(doc.backchannelLogoutUri
+      ? {
+          backchannel_logout_uri: doc.backchannelLogoutUri,
+          backchannel_logout_session_required: doc.backchannelLogoutSessionRequired ?? false,
+        }
+      : {}),
     scopes: doc.scopes,
     resources: doc.resources,
     has_secret: Boolean(doc.secretHash),
     has_jwks: Boolean(doc.jwks),
     token_exchange: { allowed_clients: doc.tokenExchange?.allowedClients ?? [] },
-    ...(doc.introspectionSignedResponseAlg ? { introspection_signed_response_alg: doc.introspectionSignedResponseAlg } : {}),
+    ...(doc.introspectionSignedResponseAlg
+      ? { introspection_signed_response_alg: doc.introspectionSignedResponseAlg }
+      : {}),
     ...(doc.securityProfile ? { security_profile: doc.securityProfile } : {}),
     ...(doc.jwksUri ? { jwks_uri: doc.jwksUri } : {}),
     ...(doc.requestObjectSigningAlg ? { request_object_signing_alg: doc.requestObjectSigningAlg } : {}),
@@ -161,7 +180,9 @@ export async function createClient(
     resources: input.resources.length ? input.resources : [defaultResource],
     secretHash: secret ? sha256(secret) : null,
     secretSealed: secret ? clientSecretSealer(internalSecret).seal(secret) : null,
-    tokenExchange: input.token_exchange?.allowed_clients.length ? { allowedClients: input.token_exchange.allowed_clients } : null,
+    tokenExchange: input.token_exchange?.allowed_clients.length
+      ? { allowedClients: input.token_exchange.allowed_clients }
+      : null,
     securityProfile: input.security_profile ?? null,
     tokenEndpointAuthSigningAlg: stored.tokenEndpointAuthSigningAlg ?? null,
   });

@@ -18,7 +18,12 @@ interface PlatformPageClient {
  * address takes effect, and replicas booting together write the same document (the model's timestamps set
  * `createdAt` on the first). Public clients: the authorization code flow with PKCE, no secret.
  */
-async function registerPlatformPageClient(model: Model<ClientDoc>, clientId: string, publicUrl: string, client: PlatformPageClient): Promise<void> {
+async function registerPlatformPageClient(
+  model: Model<ClientDoc>,
+  clientId: string,
+  publicUrl: string,
+  client: PlatformPageClient,
+): Promise<void> {
   const base = publicUrl.replace(/\/+$/, '');
   await model.updateOne(
     { _id: clientId },
@@ -45,7 +50,11 @@ async function registerPlatformPageClient(model: Model<ClientDoc>, clientId: str
  * The playground page (served by the gateway at `/`) signs people in as this public client (a page cannot
  * keep a secret), redirecting back to the page.
  */
-export async function registerPlaygroundClient(model: Model<ClientDoc>, clientId: string, publicUrl: string): Promise<void> {
+export async function registerPlaygroundClient(
+  model: Model<ClientDoc>,
+  clientId: string,
+  publicUrl: string,
+): Promise<void> {
   await registerPlatformPageClient(model, clientId, publicUrl, {
     name: 'Playground',
     grantTypes: ['authorization_code', 'refresh_token'],
@@ -60,7 +69,11 @@ export async function registerPlaygroundClient(model: Model<ClientDoc>, clientId
  * for the `admin` scope only (granted to ADMIN accounts alone), its code coming back to the gateway, which
  * redeems it itself: the token never reaches the page's scripts. No refresh token: sign in again.
  */
-export async function registerQueueDashboardClient(model: Model<ClientDoc>, clientId: string, publicUrl: string): Promise<void> {
+export async function registerQueueDashboardClient(
+  model: Model<ClientDoc>,
+  clientId: string,
+  publicUrl: string,
+): Promise<void> {
   await registerPlatformPageClient(model, clientId, publicUrl, {
     name: 'Queue dashboard',
     grantTypes: ['authorization_code'],

@@ -34,12 +34,21 @@ export function formatUserCode(normalized: string): string {
   return `${normalized.slice(0, 4)}-${normalized.slice(4)}`;
 }
 
-export async function createDeviceAuthorization(deps: Deps, input: { clientId: string; scopes: string[]; audience: string[] }) {
+export async function createDeviceAuthorization(
+  deps: Deps,
+  input: { clientId: string; scopes: string[]; audience: string[] },
+) {
   const deviceCode = randomToken('dc_');
   let userCode = '';
   for (let attempt = 0; attempt < 5; attempt++) {
     userCode = Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-    const set = await deps.redis.set(userCodeKey(userCode), sha256(deviceCode), 'EX', deps.config.DEVICE_CODE_TTL, 'NX');
+    const set = await deps.redis.set(
+      userCodeKey(userCode),
+      sha256(deviceCode),
+      'EX',
+      deps.config.DEVICE_CODE_TTL,
+      'NX',
+    );
     if (set === 'OK') break;
     userCode = '';
   }
@@ -51,7 +60,12 @@ export async function createDeviceAuthorization(deps: Deps, input: { clientId: s
     expiresAt: Date.now() + deps.config.DEVICE_CODE_TTL * 1000,
     interval: deps.config.DEVICE_POLL_INTERVAL,
   };
-  await deps.redis.set(deviceKey(deviceCode), JSON.stringify(record), 'EX', deps.config.DEVICE_CODE_TTL + GRACE_SECONDS);
+  await deps.redis.set(
+    deviceKey(deviceCode),
+    JSON.stringify(record),
+    'EX',
+    deps.config.DEVICE_CODE_TTL + GRACE_SECONDS,
+  );
   return { deviceCode, userCode: formatUserCode(userCode), record };
 }
 
@@ -65,7 +79,10 @@ export async function writeDevice(deps: Deps, key: string, record: DeviceRecord)
 }
 
 /** The device record a user code points at (pending and unexpired), with its Redis key. */
-export async function findByUserCode(deps: Deps, normalized: string): Promise<{ key: string; record: DeviceRecord } | null> {
+export async function findByUserCode(
+  deps: Deps,
+  normalized: string,
+): Promise<{ key: string; record: DeviceRecord } | null> {
   const hash = await deps.redis.get(userCodeKey(normalized));
   if (!hash) return null;
   const key = `auth:device:${hash}`;

@@ -32,7 +32,12 @@ const codeKey = (hash: string) => `auth:code:${hash}`;
 const usedKey = (hash: string) => `auth:code-used:${hash}`;
 
 /** Keeps the code `lifetimeSeconds` (AUTHORIZATION_CODE_TTL unless a client profile shortens it: fapi/fapi2-profile.ts). */
-export async function storeCode(deps: Deps, code: string, record: CodeRecord, lifetimeSeconds = deps.config.AUTHORIZATION_CODE_TTL): Promise<void> {
+export async function storeCode(
+  deps: Deps,
+  code: string,
+  record: CodeRecord,
+  lifetimeSeconds = deps.config.AUTHORIZATION_CODE_TTL,
+): Promise<void> {
   await deps.redis.set(codeKey(sha256(code)), JSON.stringify(record), 'EX', lifetimeSeconds);
 }
 
@@ -59,16 +64,20 @@ const redeemCode: GrantHandler = async (ctx) => {
     throw new OAuthError('invalid_grant', 'authorization code is invalid or expired');
   }
   const record = JSON.parse(raw) as CodeRecord;
-  if (record.clientId !== ctx.client._id) throw new OAuthError('invalid_grant', 'authorization code was issued to another client');
-  if (single(ctx.params, 'redirect_uri', 2000) !== record.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (record.clientId !== ctx.client._id)
+    throw new OAuthError('invalid_grant', 'authorization code was issued to another client');
+  if (single(ctx.params, 'redirect_uri', 2000) !== record.redirectUri)
+    throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   const verifier = single(ctx.params, 'code_verifier', 128);
   if (record.codeChallenge) {
     if (!verifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
-    if (!VERIFIER.test(verifier) || s256(verifier) !== record.codeChallenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (!VERIFIER.test(verifier) || s256(verifier) !== record.codeChallenge)
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   } else if (verifier) {
     throw new OAuthError('invalid_grant', 'code_verifier sent but the authorization request had no code_challenge');
   }
-  if (record.dpopJkt && record.dpopJkt !== ctx.jkt) throw new OAuthError('invalid_dpop_proof', 'the code is bound to another DPoP key');
+  if (record.dpopJkt && record.dpopJkt !== ctx.jkt)
+    throw new OAuthError('invalid_dpop_proof', 'the code is bound to another DPoP key');
   const audience = narrowedAudience(ctx, record.audience);
   const account = await activeAccount(deps, record.sub);
   const openid = record.scopes.includes(OPENID_SCOPE);
@@ -82,7 +91,12 @@ const redeemCode: GrantHandler = async (ctx) => {
     // Refresh tokens of an OpenID Connect authentication remember when it happened (Core §12.2).
     ...(openid ? { authTime } : {}),
   });
-  await deps.redis.set(usedKey(hash), JSON.stringify({ jti: issued.jti, exp: issued.exp, familyId: issued.familyId }), 'EX', deps.config.ACCESS_TOKEN_TTL);
+  await deps.redis.set(
+    usedKey(hash),
+    JSON.stringify({ jti: issued.jti, exp: issued.exp, familyId: issued.familyId }),
+    'EX',
+    deps.config.ACCESS_TOKEN_TTL,
+  );
   return withIdToken(ctx, issued.response, {
     sub: record.sub,
     clientId: ctx.client._id,

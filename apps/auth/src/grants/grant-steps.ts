@@ -24,8 +24,10 @@ export function grantTokens(deps: Deps): GrantTokens {
  * registration lists the grant, and a grant for confidential clients only gets one.
  */
 export function checkClientMayUse(grant: GrantDescriptor, client: Pick<ClientDoc, 'grantTypes' | 'type'>): void {
-  if (!client.grantTypes.some((type) => type === grant.type)) throw new OAuthError('unauthorized_client', `this client may not use ${grant.type}`);
-  if (grant.clients === 'confidential' && client.type !== 'confidential') throw new OAuthError('unauthorized_client', `${grant.type} needs a confidential client`);
+  if (!client.grantTypes.some((type) => type === grant.type))
+    throw new OAuthError('unauthorized_client', `this client may not use ${grant.type}`);
+  if (grant.clients === 'confidential' && client.type !== 'confidential')
+    throw new OAuthError('unauthorized_client', `${grant.type} needs a confidential client`);
 }
 
 export async function findAccount(deps: Pick<Deps, 'accounts'>, sub: string | undefined): Promise<AccountDoc | null> {
@@ -33,7 +35,10 @@ export async function findAccount(deps: Pick<Deps, 'accounts'>, sub: string | un
 }
 
 /** The subject's account when there is one: a disabled account gets no new tokens by any grant. */
-export async function subjectAccount(deps: Pick<Deps, 'accounts'>, sub: string | undefined): Promise<AccountDoc | null> {
+export async function subjectAccount(
+  deps: Pick<Deps, 'accounts'>,
+  sub: string | undefined,
+): Promise<AccountDoc | null> {
   const account = await findAccount(deps, sub);
   if (account && account.status !== 'active') throw new OAuthError('invalid_grant', 'the account is no longer active');
   return account;
@@ -75,7 +80,8 @@ type GrantTokenInput = Omit<TokenSetInput, 'jkt' | 'withRefresh' | 'refreshJkt' 
 export function issueGrantTokens(ctx: GrantContext, input: GrantTokenInput): Promise<IssuedTokenSet> {
   const { rotates, ...token } = input;
   const policy = ctx.issues.refreshToken;
-  const withRefresh = policy === 'rotation' || (policy === 'new-family' && ctx.client.grantTypes.includes('refresh_token'));
+  const withRefresh =
+    policy === 'rotation' || (policy === 'new-family' && ctx.client.grantTypes.includes('refresh_token'));
   return ctx.tokens.issue({
     ...token,
     withRefresh,
@@ -84,7 +90,10 @@ export function issueGrantTokens(ctx: GrantContext, input: GrantTokenInput): Pro
   });
 }
 
-function refreshBinding(ctx: GrantContext, rotates: GrantTokenInput['rotates']): Pick<TokenSetInput, 'familyId' | 'refreshJkt'> {
+function refreshBinding(
+  ctx: GrantContext,
+  rotates: GrantTokenInput['rotates'],
+): Pick<TokenSetInput, 'familyId' | 'refreshJkt'> {
   if (rotates) return { familyId: rotates.familyId, ...(rotates.jkt ? { refreshJkt: rotates.jkt } : {}) };
   return ctx.client.type === 'public' && ctx.jkt ? { refreshJkt: ctx.jkt } : {};
 }
@@ -93,7 +102,11 @@ function refreshBinding(ctx: GrantContext, rotates: GrantTokenInput['rotates']):
  * Adds the ID token when the grant issues them and `openid` is granted (OpenID Connect Core 1.0
  * §3.1.3.3; on refresh §12.2: same `sub` and `auth_time`, no `nonce`).
  */
-export async function withIdToken(ctx: GrantContext, response: TokenResponse, claims: Omit<IdTokenInput, 'accessToken'>): Promise<TokenResponse> {
+export async function withIdToken(
+  ctx: GrantContext,
+  response: TokenResponse,
+  claims: Omit<IdTokenInput, 'accessToken'>,
+): Promise<TokenResponse> {
   if (!ctx.issues.idToken || !claims.scopes.includes(OPENID_SCOPE)) return response;
   return { ...response, id_token: await ctx.tokens.idToken({ ...claims, accessToken: response.access_token }) };
 }

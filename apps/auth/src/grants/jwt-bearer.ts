@@ -47,10 +47,15 @@ const redeemAssertion: GrantHandler = async (ctx) => {
   if ((payload.iat as number) > now + 5) throw new OAuthError('invalid_grant', 'assertion iat is in the future');
   if (exp - now > MAX_ASSERTION_LIFETIME) throw new OAuthError('invalid_grant', 'assertion lives too long');
   const jti = String(payload.jti);
-  if (jti.length > 256 || !(await redisReplayCache(deps.redis, 'auth:assertion-jti:').firstUse(`${trusted.issuer}:${jti}`, exp - now + 10))) {
+  if (
+    jti.length > 256 ||
+    !(await redisReplayCache(deps.redis, 'auth:assertion-jti:').firstUse(`${trusted.issuer}:${jti}`, exp - now + 10))
+  ) {
     throw new OAuthError('invalid_grant', 'assertion was already used');
   }
-  const requested = scopeParam(ctx.params) ?? (typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : undefined);
+  const requested =
+    scopeParam(ctx.params) ??
+    (typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : undefined);
   const issuerScopes = trusted.scopes.split(' ').filter(Boolean);
   const allowed = issuerScopes.filter((s) => ctx.client.scopes.includes(s));
   const scopes = scopesFor(allowed, requested);

@@ -25,14 +25,16 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
     // RFC 9449 §5: a DPoP-bound refresh token needs a proof made with its key. Checked before the
     // token is consumed: someone holding a stolen token but not the key must not be able to burn
     // (or, by replaying it, revoke) the legitimate client's family.
-    if (peek.jkt && peek.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
+    if (peek.jkt && peek.jkt !== ctx.jkt)
+      throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
     narrowTo(peek.scopes, scopes);
     narrowedAudience(ctx, peek.audience);
   }
   const used = await consumeRefreshToken(deps, token, ctx.client._id);
   if (!used.ok) throw new OAuthError('invalid_grant', REASONS[used.reason]);
   const doc = used.doc;
-  if (doc.jkt && doc.jkt !== ctx.jkt) throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
+  if (doc.jkt && doc.jkt !== ctx.jkt)
+    throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
   // A client's own tokens (subject = client) belong to no account that must stay active.
   const account = doc.sub === doc.clientId ? await findAccount(deps, doc.sub) : await activeAccount(deps, doc.sub);
   const granted = narrowTo(doc.scopes, scopes);
@@ -49,7 +51,13 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
   if (await revokedDuringRotation(deps, doc.familyId)) throw new OAuthError('invalid_grant', REASONS.reused);
   // A new ID token only for a grant that started as an OpenID Connect authentication (it has an auth_time).
   if (authTime === undefined || !account) return issued.response;
-  return withIdToken(ctx, issued.response, { sub: doc.sub, clientId: doc.clientId, scopes: granted, account, authTime });
+  return withIdToken(ctx, issued.response, {
+    sub: doc.sub,
+    clientId: doc.clientId,
+    scopes: granted,
+    account,
+    authTime,
+  });
 };
 
 export const refreshTokenGrant = defineGrant({

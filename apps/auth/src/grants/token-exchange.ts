@@ -13,7 +13,8 @@ export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 
 async function ownActiveToken(deps: Deps, token: string, what: string): Promise<AccessTokenClaims> {
   const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
-  if (!claims || (await isAccessTokenRevoked(deps.redis, claims.jti))) throw new OAuthError('invalid_grant', `${what} is invalid, expired or revoked`);
+  if (!claims || (await isAccessTokenRevoked(deps.redis, claims.jti)))
+    throw new OAuthError('invalid_grant', `${what} is invalid, expired or revoked`);
   return claims;
 }
 
@@ -26,10 +27,13 @@ async function ownActiveToken(deps: Deps, token: string, what: string): Promise<
  *   (`invalid_dpop_proof`, RFC 9449 §5): a stolen bound token stays useless, exchange included.
  */
 function presentable(ctx: GrantContext, token: AccessTokenClaims, what: string): void {
-  const allowed = token.client_id === ctx.client._id || (ctx.client.tokenExchange?.allowedClients ?? []).includes(token.client_id);
-  if (!allowed) throw new OAuthError('invalid_grant', `${what} was issued to another client, which this client may not act for`);
+  const allowed =
+    token.client_id === ctx.client._id || (ctx.client.tokenExchange?.allowedClients ?? []).includes(token.client_id);
+  if (!allowed)
+    throw new OAuthError('invalid_grant', `${what} was issued to another client, which this client may not act for`);
   const jkt = token.cnf?.jkt;
-  if (jkt !== undefined && jkt !== ctx.jkt) throw new OAuthError('invalid_dpop_proof', `${what} is DPoP-bound: send a DPoP proof made with its key`);
+  if (jkt !== undefined && jkt !== ctx.jkt)
+    throw new OAuthError('invalid_dpop_proof', `${what} is DPoP-bound: send a DPoP proof made with its key`);
 }
 
 /**
@@ -38,11 +42,17 @@ function presentable(ctx: GrantContext, token: AccessTokenClaims, what: string):
  * (`invalid_target` otherwise, RFC 8693 §2.2.2); without any, the subject token's audience as far
  * as the client may use it.
  */
-function exchangedAudience(client: ClientDoc, subject: AccessTokenClaims, targets: string[], publicUrl: string): string[] {
+function exchangedAudience(
+  client: ClientDoc,
+  subject: AccessTokenClaims,
+  targets: string[],
+  publicUrl: string,
+): string[] {
   const subjectAudience = Array.isArray(subject.aud) ? subject.aud : [subject.aud];
   if (targets.length) return narrowAudience(subjectAudience, audienceFor(client, targets, publicUrl));
   const usable = subjectAudience.filter((a) => client.resources.includes(a));
-  if (!usable.length) throw new OAuthError('invalid_target', "none of the subject token's audience is among this client's resources");
+  if (!usable.length)
+    throw new OAuthError('invalid_target', "none of the subject token's audience is among this client's resources");
   return usable;
 }
 
@@ -55,13 +65,17 @@ function exchangedAudience(client: ClientDoc, subject: AccessTokenClaims, target
 const exchangeToken: GrantHandler = async (ctx) => {
   const { deps, params } = ctx;
   const subjectToken = required(params, 'subject_token', 8192);
-  if (required(params, 'subject_token_type', 200) !== ACCESS_TOKEN_TYPE) throw new OAuthError('invalid_request', 'subject_token_type must be the access token type');
+  if (required(params, 'subject_token_type', 200) !== ACCESS_TOKEN_TYPE)
+    throw new OAuthError('invalid_request', 'subject_token_type must be the access token type');
   const requestedType = single(params, 'requested_token_type', 200);
-  if (requestedType !== undefined && requestedType !== ACCESS_TOKEN_TYPE) throw new OAuthError('invalid_request', 'only access tokens can be issued');
+  if (requestedType !== undefined && requestedType !== ACCESS_TOKEN_TYPE)
+    throw new OAuthError('invalid_request', 'only access tokens can be issued');
   const actorToken = single(params, 'actor_token', 8192);
   const actorType = single(params, 'actor_token_type', 200);
-  if ((actorToken === undefined) !== (actorType === undefined)) throw new OAuthError('invalid_request', 'actor_token and actor_token_type go together');
-  if (actorType !== undefined && actorType !== ACCESS_TOKEN_TYPE) throw new OAuthError('invalid_request', 'actor_token_type must be the access token type');
+  if ((actorToken === undefined) !== (actorType === undefined))
+    throw new OAuthError('invalid_request', 'actor_token and actor_token_type go together');
+  if (actorType !== undefined && actorType !== ACCESS_TOKEN_TYPE)
+    throw new OAuthError('invalid_request', 'actor_token_type must be the access token type');
   const targets = [...repeated(params, 'resource'), ...repeated(params, 'audience')];
   const requestedScopes = scopeParam(params);
 
@@ -70,12 +84,18 @@ const exchangeToken: GrantHandler = async (ctx) => {
   const actor = actorToken ? await ownActiveToken(deps, actorToken, 'actor_token') : undefined;
   if (actor) presentable(ctx, actor, 'actor_token');
   // Scopes: within the subject token's and the client's own.
-  const scopes = narrowTo(subject.scope.split(' ').filter((s) => s && ctx.client.scopes.includes(s)), requestedScopes);
-  if (!scopes.length) throw new OAuthError('invalid_scope', "none of the subject token's scopes is allowed for this client");
+  const scopes = narrowTo(
+    subject.scope.split(' ').filter((s) => s && ctx.client.scopes.includes(s)),
+    requestedScopes,
+  );
+  if (!scopes.length)
+    throw new OAuthError('invalid_scope', "none of the subject token's scopes is allowed for this client");
   const audience = exchangedAudience(ctx.client, subject, targets, deps.config.PUBLIC_URL);
   const lifetime = subject.exp - Math.floor(Date.now() / 1000);
   if (lifetime < 1) throw new OAuthError('invalid_grant', 'subject_token is invalid, expired or revoked');
-  const act = actor ? { sub: actor.sub, client_id: actor.client_id, ...(actor.act ? { act: actor.act } : {}) } : subject.act;
+  const act = actor
+    ? { sub: actor.sub, client_id: actor.client_id, ...(actor.act ? { act: actor.act } : {}) }
+    : subject.act;
   const issued = await issueGrantTokens(ctx, {
     sub: subject.sub,
     clientId: ctx.client._id,

@@ -21,7 +21,11 @@ function sendOAuthError(res: ServerResponse, err: OAuthError): void {
 export function answerError(logger: Logger, err: unknown, res: ServerResponse): void {
   if (res.headersSent) return;
   // Every error answer of the OAuth endpoints is counted by its code (auth_token_errors_total).
-  const send = (status: number, body: { error: string; error_description: string }, headers?: Record<string, string>) => {
+  const send = (
+    status: number,
+    body: { error: string; error_description: string },
+    headers?: Record<string, string>,
+  ) => {
     countOAuthError(res.req.url, body.error);
     sendNoStoreJson(res, status, body, headers);
   };
@@ -31,19 +35,31 @@ export function answerError(logger: Logger, err: unknown, res: ServerResponse): 
   }
   const status = httpStatusOf(err);
   if (status < 500) {
-    const description = status === 413 ? 'request body too large' : err instanceof BodyError ? err.message : 'malformed request';
+    const description =
+      status === 413 ? 'request body too large' : err instanceof BodyError ? err.message : 'malformed request';
     send(status, { error: 'invalid_request', error_description: description });
     return;
   }
   if (err instanceof PasswordHashBusy) {
     // Every password-hash slot of this replica is taken and its queue is full: a load peak, not a bug.
-    send(503, { error: 'temporarily_unavailable', error_description: 'too many password checks in progress; retry shortly' }, { 'Retry-After': '1' });
+    send(
+      503,
+      { error: 'temporarily_unavailable', error_description: 'too many password checks in progress; retry shortly' },
+      { 'Retry-After': '1' },
+    );
     return;
   }
   if (isStoreUnavailable(err)) {
     // MongoDB has no primary (or cannot be reached): an outage to retry after, not a server bug.
     logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'store unavailable');
-    send(503, { error: 'temporarily_unavailable', error_description: 'the authorization server store is temporarily unavailable' }, { 'Retry-After': '1' });
+    send(
+      503,
+      {
+        error: 'temporarily_unavailable',
+        error_description: 'the authorization server store is temporarily unavailable',
+      },
+      { 'Retry-After': '1' },
+    );
     return;
   }
   logger.error({ err }, 'unhandled error');

@@ -13,7 +13,10 @@ type FormEndpoint = (req: FormRequest, res: ServerResponse) => Promise<void>;
  * /introspect CPU profile). Only an exact `POST <path>` takes the lane; anything
  * else (a query string, another method, every other path) returns false and goes to express unchanged.
  */
-export function fastLane(logger: Logger, endpoints: Record<string, FormEndpoint>): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function fastLane(
+  logger: Logger,
+  endpoints: Record<string, FormEndpoint>,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const log = requestLogger(logger);
   // Express's metrics middleware never sees these requests: they are timed here, under their path.
   const timed = httpMetrics();

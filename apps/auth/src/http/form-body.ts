@@ -5,7 +5,10 @@ const FORM_MAX_PARAMS = 64;
 
 /** A body this server will not read; its message is safe to show the client. */
 export class BodyError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -27,15 +30,20 @@ export function formBody(): (req: FormRequest, res: ServerResponse, next: (err?:
   return (req, _res, next) => {
     const type = req.headers['content-type'];
     const mediaType = typeof type === 'string' ? type.split(';', 1)[0]!.trim().toLowerCase() : '';
-    if (mediaType !== 'application/x-www-form-urlencoded' || (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH')) {
+    if (
+      mediaType !== 'application/x-www-form-urlencoded' ||
+      (req.method !== 'POST' && req.method !== 'PUT' && req.method !== 'PATCH')
+    ) {
       req.body = {};
       next();
       return;
     }
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type as string)?.[1]?.toLowerCase();
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') return next(new BodyError(415, 'unsupported charset'));
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii')
+      return next(new BodyError(415, 'unsupported charset'));
     const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return next(new BodyError(415, 'unsupported content encoding'));
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity')
+      return next(new BodyError(415, 'unsupported content encoding'));
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > FORM_LIMIT_BYTES) {
       req.resume();

@@ -6,7 +6,12 @@ import type { ServerResponse } from 'node:http';
  * express's `res.json`, whose content-type lookup, charset handling and freshness check run on every
  * response for nothing here. Headers already set on `res` (x-request-id, DPoP-Nonce) are kept.
  */
-export function sendNoStoreJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendNoStoreJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const json = JSON.stringify(body);
   res.writeHead(status, {
     ...headers,

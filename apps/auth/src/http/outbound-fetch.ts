@@ -21,7 +21,11 @@ export class OutboundFetchError extends Error {
 }
 
 /** Whether the server may connect to `address` for a URL of `protocol`. */
-export function addressAllowed(address: string, protocol: string, limits: Pick<OutboundLimits, 'allowPrivate'>): boolean {
+export function addressAllowed(
+  address: string,
+  protocol: string,
+  limits: Pick<OutboundLimits, 'allowPrivate'>,
+): boolean {
   if (protocol === 'http:') return limits.allowPrivate && isLoopbackAddress(address);
   return !isPrivateAddress(address) || limits.allowPrivate;
 }
@@ -36,7 +40,12 @@ export function checkedLookup(protocol: string, limits: Pick<OutboundLimits, 'al
     dnsLookup(hostname, { all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 4);
       const refused = addresses.find((a) => !addressAllowed(a.address, protocol, limits));
-      if (refused || addresses.length === 0) return callback(new OutboundFetchError(`${hostname} resolves to an address this server does not fetch from`), '', 4);
+      if (refused || addresses.length === 0)
+        return callback(
+          new OutboundFetchError(`${hostname} resolves to an address this server does not fetch from`),
+          '',
+          4,
+        );
       // Node 20 asks for every address (`all: true`) when it races IPv4 and IPv6 (autoSelectFamily, on by
       // default) and fails on a single one ("Invalid IP address: undefined"): answer in the form asked.
       if (options.all) (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
@@ -53,15 +62,21 @@ export async function fetchJsonWithin(raw: string, limits: OutboundLimits): Prom
   } catch {
     throw new OutboundFetchError('not a URL');
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && limits.allowPrivate)) throw new OutboundFetchError('only https URLs are fetched');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && limits.allowPrivate))
+    throw new OutboundFetchError('only https URLs are fetched');
   if (url.username || url.password) throw new OutboundFetchError('a URL with credentials is not fetched');
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   // An IP literal is connected to without a lookup: check it here.
-  if (isIP(literal) && !addressAllowed(literal, url.protocol, limits)) throw new OutboundFetchError('this address is not fetched from');
+  if (isIP(literal) && !addressAllowed(literal, url.protocol, limits))
+    throw new OutboundFetchError('this address is not fetched from');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const body = await new Promise<Buffer>((resolve, reject) => {
     let settled = false;
-    const req = send(url, { method: 'GET', headers: { accept: 'application/json, application/jwk-set+json' }, lookup: checkedLookup(url.protocol, limits) });
+    const req = send(url, {
+      method: 'GET',
+      headers: { accept: 'application/json, application/jwk-set+json' },
+      lookup: checkedLookup(url.protocol, limits),
+    });
     // Settles once: the first failure ends the request (a later socket error is then expected and ignored).
     const fail = (err: Error) => {
       if (settled) return;
@@ -70,16 +85,21 @@ export async function fetchJsonWithin(raw: string, limits: OutboundLimits): Prom
       req.destroy();
       reject(err instanceof OutboundFetchError ? err : new OutboundFetchError(err.message));
     };
-    const timer = setTimeout(() => fail(new OutboundFetchError(`no complete answer within ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    const timer = setTimeout(
+      () => fail(new OutboundFetchError(`no complete answer within ${limits.timeoutMs} ms`)),
+      limits.timeoutMs,
+    );
     req.on('error', fail);
     req.on('response', (res: IncomingMessage) => {
       res.on('error', fail);
-      if (res.statusCode !== 200) return fail(new OutboundFetchError(`answered ${res.statusCode ?? 'no status'} (redirects are not followed)`));
+      if (res.statusCode !== 200)
+        return fail(new OutboundFetchError(`answered ${res.statusCode ?? 'no status'} (redirects are not followed)`));
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > limits.maxBytes) return fail(new OutboundFetchError(`the answer is larger than ${limits.maxBytes} bytes`));
+        if (size > limits.maxBytes)
+          return fail(new OutboundFetchError(`the answer is larger than ${limits.maxBytes} bytes`));
         chunks.push(chunk);
       });
       res.on('end', () => {

@@ -7,7 +7,14 @@ import { issueTokenSet } from '../tokens/issue-tokens';
 /** The first-party client that content's register/login acts as (docs/architecture.md). */
 const FIRST_PARTY_CLIENT = 'platform';
 /** The first-party session may create the account's API keys (`speech:keys`): the person signed in to the platform itself. */
-const FIRST_PARTY_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', API_KEYS_SCOPE, 'offline_access'];
+const FIRST_PARTY_SCOPES = [
+  'content:read',
+  'content:write',
+  'speech:read',
+  'speech:write',
+  API_KEYS_SCOPE,
+  'offline_access',
+];
 
 interface LoginAnswer {
   access_token: string;

@@ -14,7 +14,16 @@ import {
 import { unlockLogins } from '../accounts/login-limits';
 import { signIn } from '../accounts/sign-in';
 import { API_KEY_SCOPES } from '@platform/oauth-resource';
-import { API_KEYS_PER_ACCOUNT, ApiKeyLimitError, createApiKey, listApiKeys, listLiveApiKeys, lookupApiKey, revokeApiKey, toPublicApiKey } from '../api-keys/api-keys';
+import {
+  API_KEYS_PER_ACCOUNT,
+  ApiKeyLimitError,
+  createApiKey,
+  listApiKeys,
+  listLiveApiKeys,
+  lookupApiKey,
+  revokeApiKey,
+  toPublicApiKey,
+} from '../api-keys/api-keys';
 import { MintRefused, mintApiKey } from '../api-keys/mint-api-key';
 import type { Deps } from '../deps';
 import { requireInternalSecret } from './internal-auth';
@@ -65,7 +74,11 @@ function idParam(req: Request): string | undefined {
 
 // client_address: the end user's address as the calling service saw it (content's REST login), for the
 // per-address sign-in limit; without it the caller's own address is used.
-const loginInput = z.object({ email: z.string().max(254), password: z.string().max(256), client_address: z.string().min(1).max(100).optional() });
+const loginInput = z.object({
+  email: z.string().max(254),
+  password: z.string().max(256),
+  client_address: z.string().min(1).max(100).optional(),
+});
 const unlockInput = z
   .object({ email: z.string().min(1).max(254).optional(), address: z.string().min(1).max(100).optional() })
   .strict()
@@ -139,7 +152,11 @@ export function internalRoutes(deps: Deps): Router {
     res.setHeader('Cache-Control', 'no-store');
     if (!result.ok && result.retryAfterSeconds !== undefined) {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      res.status(429).json({ error: 'too_many_attempts', error_description: 'too many sign-in attempts; retry later', retry_after: result.retryAfterSeconds });
+      res.status(429).json({
+        error: 'too_many_attempts',
+        error_description: 'too many sign-in attempts; retry later',
+        retry_after: result.retryAfterSeconds,
+      });
       return;
     }
     if (!result.ok) {
@@ -161,7 +178,9 @@ export function internalRoutes(deps: Deps): Router {
     const parsed = refreshInput.safeParse(req.body ?? {});
     const answer = parsed.success ? await refreshLogin(deps, parsed.data.refresh_token) : null;
     if (!answer) {
-      res.status(401).json({ error: 'invalid_grant', error_description: 'refresh token is invalid, expired, revoked or reused' });
+      res
+        .status(401)
+        .json({ error: 'invalid_grant', error_description: 'refresh token is invalid, expired, revoked or reused' });
       return;
     }
     res.setHeader('Cache-Control', 'no-store');
@@ -193,7 +212,10 @@ export function internalRoutes(deps: Deps): Router {
       const { key, doc } =
         accessToken !== undefined
           ? await mintApiKey(deps, account._id, { accessToken, name, ...(scopes ? { scopes } : {}) })
-          : await createApiKey(deps.apiKeys, account._id, name, { ...(scopes ? { scopes } : {}), maxLive: API_KEYS_PER_ACCOUNT });
+          : await createApiKey(deps.apiKeys, account._id, name, {
+              ...(scopes ? { scopes } : {}),
+              maxLive: API_KEYS_PER_ACCOUNT,
+            });
       res.status(201).json({ ...toPublicApiKey(doc), key });
     } catch (err) {
       if (err instanceof MintRefused) {
@@ -215,7 +237,9 @@ export function internalRoutes(deps: Deps): Router {
     }
     const query = apiKeyPageQuery.safeParse(req.query);
     if (!query.success) return invalid(res, query.error);
-    const page = id ? await listLiveApiKeys(deps.apiKeys, id, query.data.page_size, query.data.start_after) : { items: [], nextStartAfter: null };
+    const page = id
+      ? await listLiveApiKeys(deps.apiKeys, id, query.data.page_size, query.data.start_after)
+      : { items: [], nextStartAfter: null };
     res.json({ items: page.items.map(toPublicApiKey), next_start_after: page.nextStartAfter });
   });
 

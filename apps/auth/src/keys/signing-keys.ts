@@ -98,7 +98,11 @@ export function signingKeys(conn: Connection, internalSecret: string, options: S
       // Two replicas booting at once: both try to insert; the unique _id lets exactly one win.
       const fresh = await newKey();
       await model
-        .updateOne({ _id: 'keyset' }, { $setOnInsert: { version: 1, current: fresh, previous: null } }, { upsert: true })
+        .updateOne(
+          { _id: 'keyset' },
+          { $setOnInsert: { version: 1, current: fresh, previous: null } },
+          { upsert: true },
+        )
         .catch((err: unknown) => {
           if (!(err instanceof Error && /E11000|duplicate key/.test(err.message))) throw err;
         });
@@ -113,7 +117,10 @@ export function signingKeys(conn: Connection, internalSecret: string, options: S
     for (const k of [doc.current, doc.previous]) {
       if (!k) continue;
       publics.set(k.kid, cache?.publics.get(k.kid) ?? ((await importJWK(k.publicJwk, ALG)) as KeyLike));
-      privates.set(k.kid, cache?.privates.get(k.kid) ?? ((await importJWK(JSON.parse(box.open(k.privateSealed)) as JWK, ALG)) as KeyLike));
+      privates.set(
+        k.kid,
+        cache?.privates.get(k.kid) ?? ((await importJWK(JSON.parse(box.open(k.privateSealed)) as JWK, ALG)) as KeyLike),
+      );
     }
     cache = { at: Date.now(), doc, privates, publics };
     return cache;
@@ -155,7 +162,13 @@ export function signingKeys(conn: Connection, internalSecret: string, options: S
     async list() {
       const { doc } = await load(true);
       const signer = (await this.current()).kid;
-      const info = (k: StoredKey, status: KeyInfo['status']): KeyInfo => ({ kid: k.kid, alg: ALG, created_at: new Date(k.createdAt).toISOString(), status, signing: k.kid === signer });
+      const info = (k: StoredKey, status: KeyInfo['status']): KeyInfo => ({
+        kid: k.kid,
+        alg: ALG,
+        created_at: new Date(k.createdAt).toISOString(),
+        status,
+        signing: k.kid === signer,
+      });
       return [info(doc.current, 'current'), ...(doc.previous ? [info(doc.previous, 'previous')] : [])];
     },
     async retire(kid) {
@@ -163,7 +176,10 @@ export function signingKeys(conn: Connection, internalSecret: string, options: S
       if (doc.current.kid === kid) return 'current';
       if (doc.previous?.kid !== kid) return 'unknown';
       // Conditional on the version read, like a rotation: a concurrent rotation wins and this retires nothing it did not see.
-      const done = await model.updateOne({ _id: 'keyset', version: doc.version, 'previous.kid': kid }, { $set: { previous: null, version: doc.version + 1 } });
+      const done = await model.updateOne(
+        { _id: 'keyset', version: doc.version, 'previous.kid': kid },
+        { $set: { previous: null, version: doc.version + 1 } },
+      );
       await load(true);
       return done.modifiedCount === 1 ? 'retired' : 'unknown';
     },

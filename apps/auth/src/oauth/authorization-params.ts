@@ -11,7 +11,11 @@ const CLIENT_AUTH_PARAMS = ['client_secret', 'client_assertion', 'client_asserti
 
 function pushRequired(deps: Pick<Deps, 'config'>, client: ClientDoc): boolean {
   // FAPI 2.0 §5.3.2.2: the profile's clients push every authorization request, whatever their registration says.
-  return deps.config.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS || client.requirePushedAuthorizationRequests === true || isFapi2(client);
+  return (
+    deps.config.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS ||
+    client.requirePushedAuthorizationRequests === true ||
+    isFapi2(client)
+  );
 }
 
 function signedRequired(deps: Pick<Deps, 'config'>, client: ClientDoc): boolean {
@@ -26,17 +30,34 @@ function signedRequired(deps: Pick<Deps, 'config'>, client: ClientDoc): boolean 
  * - otherwise the parameters as sent, unless the client (or the server) requires PAR or a signed request object.
  * Throws OAuthError (`invalid_request`, `invalid_request_object`, `invalid_request_uri`).
  */
-export async function authorizationParams(deps: Pick<Deps, 'config' | 'redis'>, client: ClientDoc, outer: Params, at: '/authorize' | '/par'): Promise<Params> {
+export async function authorizationParams(
+  deps: Pick<Deps, 'config' | 'redis'>,
+  client: ClientDoc,
+  outer: Params,
+  at: '/authorize' | '/par',
+): Promise<Params> {
   const requestUri = single(outer, 'request_uri', 200);
   const request = single(outer, 'request', 16_384);
   if (requestUri !== undefined) {
-    if (at === '/par') throw new OAuthError('invalid_request', 'request_uri is not allowed at the pushed authorization request endpoint');
+    if (at === '/par')
+      throw new OAuthError(
+        'invalid_request',
+        'request_uri is not allowed at the pushed authorization request endpoint',
+      );
     if (request !== undefined) throw new OAuthError('invalid_request', 'give request or request_uri, not both');
     return takePushedRequest(deps, requestUri, client._id);
   }
-  if (at === '/authorize' && pushRequired(deps, client)) throw new OAuthError('invalid_request', 'this client must push its authorization requests to the pushed authorization request endpoint (PAR) and send request_uri');
+  if (at === '/authorize' && pushRequired(deps, client))
+    throw new OAuthError(
+      'invalid_request',
+      'this client must push its authorization requests to the pushed authorization request endpoint (PAR) and send request_uri',
+    );
   if (request !== undefined) return { ...(await requestObjectParams(deps, client, request)), client_id: client._id };
-  if (signedRequired(deps, client)) throw new OAuthError('invalid_request', 'this client must send its authorization requests as a signed request object (request)');
+  if (signedRequired(deps, client))
+    throw new OAuthError(
+      'invalid_request',
+      'this client must send its authorization requests as a signed request object (request)',
+    );
   if (at === '/authorize') return outer;
   const params: Params = { ...outer, client_id: client._id };
   for (const name of CLIENT_AUTH_PARAMS) delete params[name];

@@ -8,7 +8,8 @@ import { repeated, scopeParam, single, type Params } from './params';
 import { audienceFor, scopesFor } from './resources';
 
 /** An authorization request once validated: what the code will grant, and what the sign-in must satisfy. */
-export interface PendingRequest extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
+export interface PendingRequest
+  extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
   state?: string;
 }
 
@@ -20,11 +21,13 @@ export interface PendingRequest extends Omit<CodeRecord, 'sub' | 'authTime'>, Om
 export function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirectUri: string): PendingRequest {
   const responseType = single(params, 'response_type', 50);
   if (responseType !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
-  if (!client.grantTypes.includes('authorization_code')) throw new OAuthError('unauthorized_client', 'this client may not use the authorization code flow');
+  if (!client.grantTypes.includes('authorization_code'))
+    throw new OAuthError('unauthorized_client', 'this client may not use the authorization code flow');
   const challenge = single(params, 'code_challenge', 128);
   const method = single(params, 'code_challenge_method', 10);
   if (challenge === undefined) {
-    if (client.type === 'public') throw new OAuthError('invalid_request', 'PKCE code_challenge is required for public clients');
+    if (client.type === 'public')
+      throw new OAuthError('invalid_request', 'PKCE code_challenge is required for public clients');
     if (method !== undefined) throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
   } else {
     if (method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');

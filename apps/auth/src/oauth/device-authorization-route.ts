@@ -18,7 +18,11 @@ export function deviceAuthorizationRoute(deps: Deps): Router {
     }
     const scopes = scopesFor(client.scopes, scopeParam(params));
     const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
-    const { deviceCode, userCode, record } = await createDeviceAuthorization(deps, { clientId: client._id, scopes, audience });
+    const { deviceCode, userCode, record } = await createDeviceAuthorization(deps, {
+      clientId: client._id,
+      scopes,
+      audience,
+    });
     const verification = publicEndpoint(deps.config.PUBLIC_URL, '/device');
     res.setHeader('Cache-Control', 'no-store');
     res.json({

@@ -1,6 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { OAuthError } from './oauth-error';
-import { DPOP_SIGNING_ALGORITHMS, DpopProofError, redisNonceStore, redisReplayCache, verifyDpopProof, type DpopCheckOptions } from '@platform/oauth-resource';
+import {
+  DPOP_SIGNING_ALGORITHMS,
+  DpopProofError,
+  redisNonceStore,
+  redisReplayCache,
+  verifyDpopProof,
+  type DpopCheckOptions,
+} from '@platform/oauth-resource';
 import type { Deps } from '../deps';
 
 /** `{PUBLIC_URL}/path` whether or not PUBLIC_URL ends with a slash. */
@@ -13,7 +20,12 @@ export function publicEndpoint(publicUrl: string, path: string): string {
  * algorithms auth advertises, the iat window, one-time `jti` and nonces shared by every replica, and
  * the access token's hash when the proof accompanies one (`ath`).
  */
-export function dpopCheckAt(deps: Pick<Deps, 'config' | 'redis'>, req: IncomingMessage, path: string, accessToken?: string): DpopCheckOptions {
+export function dpopCheckAt(
+  deps: Pick<Deps, 'config' | 'redis'>,
+  req: IncomingMessage,
+  path: string,
+  accessToken?: string,
+): DpopCheckOptions {
   return {
     method: req.method ?? '',
     url: publicEndpoint(deps.config.PUBLIC_URL, path),
@@ -33,7 +45,8 @@ export function dpopCheckAt(deps: Pick<Deps, 'config' | 'redis'>, req: IncomingM
 export async function dpopProofAt(deps: Deps, req: IncomingMessage, path: string): Promise<string | undefined> {
   const header = req.headers.dpop;
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || header.includes(',')) throw new OAuthError('invalid_dpop_proof', 'exactly one DPoP header is allowed');
+  if (typeof header !== 'string' || header.includes(','))
+    throw new OAuthError('invalid_dpop_proof', 'exactly one DPoP header is allowed');
   try {
     const proof = await verifyDpopProof(header, dpopCheckAt(deps, req, path));
     return proof.jkt;

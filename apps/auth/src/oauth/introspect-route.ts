@@ -12,7 +12,8 @@ import { INTROSPECTION_JWT_MEDIA_TYPE, introspectionJwt, wantsIntrospectionJwt }
 import { countIntrospection } from './oauth-metrics';
 import { formBody, paramsOf, required, single } from './params';
 
-type Introspection = { active: false } | (Record<string, unknown> & { active: true; client_id: string; aud: string | string[] });
+type Introspection =
+  { active: false } | (Record<string, unknown> & { active: true; client_id: string; aud: string | string[] });
 
 /**
  * `POST /introspect` (RFC 7662). Authenticated confidential clients may ask; the answer is authoritative
@@ -34,7 +35,12 @@ export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerRe
     const token = required(params, 'token', 8192);
     single(params, 'token_type_hint', 100);
     const answer = await introspect(deps, token);
-    const allowed = answer.active && mayIntrospect(client, deps.config.INTROSPECTION_RESOURCE_SERVERS, { clientId: answer.client_id, audience: answer.aud });
+    const allowed =
+      answer.active &&
+      mayIntrospect(client, deps.config.INTROSPECTION_RESOURCE_SERVERS, {
+        clientId: answer.client_id,
+        audience: answer.aud,
+      });
     const body = allowed ? answer : { active: false };
     if (wantsIntrospectionJwt(req)) sendNoStoreJwt(res, await introspectionJwt(deps, client, body));
     else sendNoStoreJson(res, 200, body);
@@ -44,7 +50,11 @@ export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerRe
 
 /** RFC 9701 §5: the signed answer, not cacheable (it describes a token that may be revoked any moment). */
 function sendNoStoreJwt(res: ServerResponse, jwt: string): void {
-  res.writeHead(200, { 'Content-Type': INTROSPECTION_JWT_MEDIA_TYPE, 'Content-Length': String(Buffer.byteLength(jwt)), 'Cache-Control': 'no-store' });
+  res.writeHead(200, {
+    'Content-Type': INTROSPECTION_JWT_MEDIA_TYPE,
+    'Content-Length': String(Buffer.byteLength(jwt)),
+    'Cache-Control': 'no-store',
+  });
   res.end(jwt);
 }
 
@@ -70,7 +80,8 @@ async function introspect(deps: Deps, token: string): Promise<Introspection> {
     };
   }
   const refresh = await findRefreshToken(deps.refreshTokens, token);
-  if (!refresh || refresh.usedAt || refresh.revokedAt || new Date(refresh.expiresAt).getTime() <= Date.now()) return { active: false };
+  if (!refresh || refresh.usedAt || refresh.revokedAt || new Date(refresh.expiresAt).getTime() <= Date.now())
+    return { active: false };
   const iat = Math.floor(new Date(refresh.createdAt ?? Date.now()).getTime() / 1000);
   return {
     active: true,

@@ -29,7 +29,11 @@ export function wantsIntrospectionJwt(req: IncomingMessage): boolean {
  * one /jwks publishes), so the client verifies it as it verifies ID tokens. The client's registered
  * `introspection_signed_response_alg` can only be ES256 (clients.ts), the keys' one algorithm.
  */
-export async function introspectionJwt(deps: Pick<Deps, 'config' | 'keys'>, client: Pick<ClientDoc, '_id' | 'introspectionSignedResponseAlg'>, answer: Record<string, unknown>): Promise<string> {
+export async function introspectionJwt(
+  deps: Pick<Deps, 'config' | 'keys'>,
+  client: Pick<ClientDoc, '_id' | 'introspectionSignedResponseAlg'>,
+  answer: Record<string, unknown>,
+): Promise<string> {
   const { kid, privateKey } = await deps.keys.current();
   return signEs256(
     { alg: client.introspectionSignedResponseAlg ?? 'ES256', typ: INTROSPECTION_JWT_TYPE, kid },

@@ -9,7 +9,11 @@ import type { ClientDoc } from '../clients/client-model';
  * Any other confidential client learns nothing about other clients' tokens (their subject, scopes or
  * even whether they are live).
  */
-export function mayIntrospect(caller: Pick<ClientDoc, '_id' | 'resources'>, resourceServers: readonly string[], token: { clientId: string; audience: string | string[] }): boolean {
+export function mayIntrospect(
+  caller: Pick<ClientDoc, '_id' | 'resources'>,
+  resourceServers: readonly string[],
+  token: { clientId: string; audience: string | string[] },
+): boolean {
   if (token.clientId === caller._id) return true;
   if (!resourceServers.includes(caller._id)) return false;
   const audience = Array.isArray(token.audience) ? token.audience : [token.audience];

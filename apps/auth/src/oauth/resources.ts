@@ -18,7 +18,8 @@ function validResource(value: string): boolean {
 export function audienceFor(client: Pick<ClientDoc, 'resources'>, requested: string[], publicUrl: string): string[] {
   for (const r of requested) {
     if (!validResource(r)) throw new OAuthError('invalid_target', `resource ${r} is not an absolute URI`);
-    if (!client.resources.includes(r)) throw new OAuthError('invalid_target', `resource ${r} is not allowed for this client`);
+    if (!client.resources.includes(r))
+      throw new OAuthError('invalid_target', `resource ${r} is not allowed for this client`);
   }
   if (requested.length) return [...new Set(requested)];
   return client.resources.includes(publicUrl) ? [publicUrl] : client.resources.slice(0, 1);

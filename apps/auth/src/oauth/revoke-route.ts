@@ -27,12 +27,14 @@ export function revokeRoute(deps: Deps): Router {
     if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
       throw new OAuthError('unsupported_token_type', `token_type_hint ${hint} cannot be revoked here`);
     }
-    if (token.startsWith(API_KEY_PREFIX)) throw new OAuthError('unsupported_token_type', 'API keys are revoked through key management, not /revoke');
+    if (token.startsWith(API_KEY_PREFIX))
+      throw new OAuthError('unsupported_token_type', 'API keys are revoked through key management, not /revoke');
     res.setHeader('Cache-Control', 'no-store');
     if (looksLikeJwt(token)) {
       const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
       if (claims) {
-        if (claims.client_id !== client._id) throw new OAuthError('invalid_request', 'the token was not issued to this client');
+        if (claims.client_id !== client._id)
+          throw new OAuthError('invalid_request', 'the token was not issued to this client');
         await revokeAccessToken(deps.redis, claims.jti, claims.exp);
         await revokeGrantKeys(deps, { tokenId: claims.jti });
       }
@@ -42,7 +44,8 @@ export function revokeRoute(deps: Deps): Router {
     }
     const refresh = await findRefreshToken(deps.refreshTokens, token);
     if (refresh) {
-      if (refresh.clientId !== client._id) throw new OAuthError('invalid_request', 'the token was not issued to this client');
+      if (refresh.clientId !== client._id)
+        throw new OAuthError('invalid_request', 'the token was not issued to this client');
       await revokeFamily(deps, refresh.familyId);
     }
     res.status(200).end();

@@ -14,9 +14,18 @@ export const EMAIL_SCOPE = 'email';
 export const OPENID_SCOPE = 'openid';
 export const PROFILE_SCOPE = 'profile';
 
-
 /** Scopes this server knows (metadata `scopes_supported`); a client is registered with a subset. */
-export const SUPPORTED_SCOPES = ['content:read', 'content:write', 'speech:read', 'speech:write', API_KEYS_SCOPE, 'offline_access', OPENID_SCOPE, PROFILE_SCOPE, EMAIL_SCOPE];
+export const SUPPORTED_SCOPES = [
+  'content:read',
+  'content:write',
+  'speech:read',
+  'speech:write',
+  API_KEYS_SCOPE,
+  'offline_access',
+  OPENID_SCOPE,
+  PROFILE_SCOPE,
+  EMAIL_SCOPE,
+];
 
 /** What the consent pages tell the person each scope lets the client do (unknown scopes are shown bare). */
 const SCOPE_MEANINGS: ReadonlyMap<string, string> = new Map([

@@ -34,7 +34,16 @@ export function tokenEndpoint(deps: Deps): (req: FormRequest, res: ServerRespons
     const { client, method } = await clientOf(deps, req, params, grant);
     checkClientMayUse(grant, client);
     checkFapi2TokenRequest(client, req, jkt);
-    const response = await grant.handler({ deps, req, params, client, method, ...(jkt ? { jkt } : {}), issues: grant.issues, tokens });
+    const response = await grant.handler({
+      deps,
+      req,
+      params,
+      client,
+      method,
+      ...(jkt ? { jkt } : {}),
+      issues: grant.issues,
+      tokens,
+    });
     const headers: Record<string, string> = { Pragma: 'no-cache' };
     if (deps.config.DPOP_REQUIRE_NONCE) headers['DPoP-Nonce'] = await redisNonceStore(deps.redis).issue();
     sendNoStoreJson(res, 200, response, headers);
@@ -43,8 +52,15 @@ export function tokenEndpoint(deps: Deps): (req: FormRequest, res: ServerRespons
 }
 
 /** The authenticated client, or the grant's stand-in when it admits requests without client authentication and this one has none. */
-async function clientOf(deps: Deps, req: FormRequest, params: Params, grant: GrantDescriptor): Promise<AuthenticatedClient> {
-  const unauthenticated = !req.headers.authorization && params.client_id === undefined && params.client_assertion === undefined;
-  if (grant.unauthenticatedClient && unauthenticated) return { client: grant.unauthenticatedClient(deps), method: 'none' };
+async function clientOf(
+  deps: Deps,
+  req: FormRequest,
+  params: Params,
+  grant: GrantDescriptor,
+): Promise<AuthenticatedClient> {
+  const unauthenticated =
+    !req.headers.authorization && params.client_id === undefined && params.client_assertion === undefined;
+  if (grant.unauthenticatedClient && unauthenticated)
+    return { client: grant.unauthenticatedClient(deps), method: 'none' };
   return authenticateClient(deps, req, params, '/token');
 }

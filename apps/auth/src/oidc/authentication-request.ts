@@ -28,9 +28,14 @@ export function authenticationRequirements(params: Params, scopes: string[], now
   const maxAge = single(params, 'max_age', 12);
   const prompts = new Set((prompt ?? '').split(' ').filter(Boolean));
   for (const p of prompts) if (!PROMPTS.has(p)) throw new OAuthError('invalid_request', `prompt ${p} is not supported`);
-  if (prompts.has('none') && prompts.size > 1) throw new OAuthError('invalid_request', 'prompt=none cannot be combined with other values');
-  if (maxAge !== undefined && !/^\d{1,10}$/.test(maxAge)) throw new OAuthError('invalid_request', 'max_age must be a non-negative integer (seconds)');
-  const since = [...(prompts.has('login') ? [now] : []), ...(maxAge !== undefined ? [now - Number(maxAge) * 1000] : [])];
+  if (prompts.has('none') && prompts.size > 1)
+    throw new OAuthError('invalid_request', 'prompt=none cannot be combined with other values');
+  if (maxAge !== undefined && !/^\d{1,10}$/.test(maxAge))
+    throw new OAuthError('invalid_request', 'max_age must be a non-negative integer (seconds)');
+  const since = [
+    ...(prompts.has('login') ? [now] : []),
+    ...(maxAge !== undefined ? [now - Number(maxAge) * 1000] : []),
+  ];
   return {
     ...(nonce !== undefined && scopes.includes(OPENID_SCOPE) ? { nonce } : {}),
     ...(prompts.has('none') ? { promptNone: true as const } : {}),

@@ -25,7 +25,8 @@ async function hintedClient(deps: Deps, hint: string): Promise<string | undefine
     if (!key) return undefined;
     const { payload } = await compactVerify(hint, key, { algorithms: ['ES256'] });
     const claims = JSON.parse(new TextDecoder().decode(payload)) as { iss?: unknown; aud?: unknown; sub?: unknown };
-    if (claims.iss !== deps.config.PUBLIC_URL || typeof claims.aud !== 'string' || typeof claims.sub !== 'string') return undefined;
+    if (claims.iss !== deps.config.PUBLIC_URL || typeof claims.aud !== 'string' || typeof claims.sub !== 'string')
+      return undefined;
     return claims.aud;
   } catch {
     return undefined;
@@ -53,15 +54,21 @@ export async function validateLogoutRequest(deps: Deps, params: Params): Promise
   if (hint !== undefined) {
     const audience = await hintedClient(deps, hint);
     if (!audience) return { ok: false, message: 'id_token_hint is not an ID token issued here.' };
-    if (clientId !== undefined && clientId !== audience) return { ok: false, message: 'client_id is not the client the id_token_hint was issued to.' };
+    if (clientId !== undefined && clientId !== audience)
+      return { ok: false, message: 'client_id is not the client the id_token_hint was issued to.' };
     clientId = audience;
   }
   if (redirectUri === undefined) return { ok: true, request: clientId !== undefined ? { clientId } : {} };
-  if (clientId === undefined) return { ok: false, message: 'post_logout_redirect_uri needs client_id or id_token_hint to name the client.' };
+  if (clientId === undefined)
+    return { ok: false, message: 'post_logout_redirect_uri needs client_id or id_token_hint to name the client.' };
   const client = await findClient(deps.clients, clientId);
   if (!client) return { ok: false, message: 'Unknown client.' };
-  if (!(client.postLogoutRedirectUris ?? []).includes(redirectUri)) return { ok: false, message: 'post_logout_redirect_uri is not registered for this client.' };
-  return { ok: true, request: { clientId, postLogoutRedirectUri: redirectUri, ...(state !== undefined ? { state } : {}) } };
+  if (!(client.postLogoutRedirectUris ?? []).includes(redirectUri))
+    return { ok: false, message: 'post_logout_redirect_uri is not registered for this client.' };
+  return {
+    ok: true,
+    request: { clientId, postLogoutRedirectUri: redirectUri, ...(state !== undefined ? { state } : {}) },
+  };
 }
 
 /** Where the browser goes once signed out: the validated URI with `state` added. */

@@ -14,7 +14,12 @@ interface Consent {
 
 const consentKey = (sessionId: string, clientId: string) => `auth:consent:${sessionId}:${clientId}`;
 
-export async function rememberConsent(deps: Pick<Deps, 'redis' | 'config'>, sessionId: string, clientId: string, granted: Consent): Promise<void> {
+export async function rememberConsent(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  sessionId: string,
+  clientId: string,
+  granted: Consent,
+): Promise<void> {
   const before = await consentOf(deps, sessionId, clientId);
   const merged: Consent = {
     scopes: [...new Set([...(before?.scopes ?? []), ...granted.scopes])],
@@ -29,7 +34,16 @@ async function consentOf(deps: Pick<Deps, 'redis'>, sessionId: string, clientId:
 }
 
 /** Whether the session already consented to every scope and resource of this request. */
-export async function consentCovers(deps: Pick<Deps, 'redis'>, sessionId: string, clientId: string, wanted: Consent): Promise<boolean> {
+export async function consentCovers(
+  deps: Pick<Deps, 'redis'>,
+  sessionId: string,
+  clientId: string,
+  wanted: Consent,
+): Promise<boolean> {
   const consent = await consentOf(deps, sessionId, clientId);
-  return consent !== null && wanted.scopes.every((s) => consent.scopes.includes(s)) && wanted.audience.every((a) => consent.audience.includes(a));
+  return (
+    consent !== null &&
+    wanted.scopes.every((s) => consent.scopes.includes(s)) &&
+    wanted.audience.every((a) => consent.audience.includes(a))
+  );
 }

@@ -1,5 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { buildChallenge, createTokenVerifier, DPOP_SIGNING_ALGORITHMS, ResourceAuthError } from '@platform/oauth-resource';
+import {
+  buildChallenge,
+  createTokenVerifier,
+  DPOP_SIGNING_ALGORITHMS,
+  ResourceAuthError,
+} from '@platform/oauth-resource';
 import type { AccountDoc } from '../accounts/account-model';
 import type { Deps } from '../deps';
 import { sendNoStoreJson } from '../http/no-store-json';
@@ -41,7 +46,10 @@ export function userinfoRoute(deps: Deps): Router {
   const userinfo = async (req: Request, res: Response) => {
     let token;
     try {
-      token = await verifier.verify({ authorization: req.headers.authorization, dpop: req.headers.dpop, method: req.method, url }, [OPENID_SCOPE]);
+      token = await verifier.verify(
+        { authorization: req.headers.authorization, dpop: req.headers.dpop, method: req.method, url },
+        [OPENID_SCOPE],
+      );
     } catch (err) {
       if (err instanceof ResourceAuthError) return sendNoStoreJson(res, err.status, err.toBody(), err.headers);
       throw err;
@@ -50,9 +58,20 @@ export function userinfoRoute(deps: Deps): Router {
     const account = token.sub === token.clientId ? null : await deps.accounts.findById(token.sub).lean<AccountDoc>();
     if (!account || account.status !== 'active') {
       const description = 'the token is not for an active account';
-      return sendNoStoreJson(res, 401, { error: 'invalid_token', error_description: description }, {
-        'WWW-Authenticate': buildChallenge({ scheme: token.scheme, realm: 'auth', error: 'invalid_token', description, ...(token.scheme === 'DPoP' ? { algs: DPOP_SIGNING_ALGORITHMS } : {}) }),
-      });
+      return sendNoStoreJson(
+        res,
+        401,
+        { error: 'invalid_token', error_description: description },
+        {
+          'WWW-Authenticate': buildChallenge({
+            scheme: token.scheme,
+            realm: 'auth',
+            error: 'invalid_token',
+            description,
+            ...(token.scheme === 'DPoP' ? { algs: DPOP_SIGNING_ALGORITHMS } : {}),
+          }),
+        },
+      );
     }
     sendNoStoreJson(res, 200, { sub: account._id, ...accountClaims(account, token.scopes) });
   };

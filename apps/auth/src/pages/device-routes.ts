@@ -43,7 +43,8 @@ export function deviceRoutes(deps: Deps): Router {
   router.get('/device', async (req, res) => {
     const given = typeof req.query.user_code === 'string' ? req.query.user_code.slice(0, 20) : '';
     const account = await sessionAccount(deps, req);
-    if (!account) return res.redirect(303, loginRedirect(given ? `/device?user_code=${encodeURIComponent(given)}` : '/device'));
+    if (!account)
+      return res.redirect(303, loginRedirect(given ? `/device?user_code=${encodeURIComponent(given)}` : '/device'));
     entryPage(deps, req, res, 200, given);
   });
 
@@ -52,9 +53,11 @@ export function deviceRoutes(deps: Deps): Router {
     const account = await sessionAccount(deps, req);
     if (!account) return res.redirect(303, loginRedirect('/device'));
     const given = typeof params.user_code === 'string' ? params.user_code.slice(0, 20) : '';
-    if (!csrfValid(req, params.csrf)) return entryPage(deps, req, res, 403, given, 'Your form expired. Please try again.');
+    if (!csrfValid(req, params.csrf))
+      return entryPage(deps, req, res, 403, given, 'Your form expired. Please try again.');
     const ip = await clientAddress(req, deps.config.INTERNAL_SECRET);
-    if (await tooManyFailures(deps, ip)) return entryPage(deps, req, res, 429, '', 'Too many wrong codes. Wait 15 minutes and try again.');
+    if (await tooManyFailures(deps, ip))
+      return entryPage(deps, req, res, 429, '', 'Too many wrong codes. Wait 15 minutes and try again.');
     const normalized = normalizeUserCode(given);
     const found = normalized ? await findByUserCode(deps, normalized) : null;
     if (!normalized || !found) {
@@ -86,7 +89,12 @@ export function deviceRoutes(deps: Deps): Router {
     const approve = params.decision === 'approve';
     await writeDevice(deps, found.key, { ...found.record, status: approve ? 'approved' : 'denied', sub: account._id });
     await retireUserCode(deps, normalized);
-    sendPage(res, 200, approve ? 'Device connected' : 'Request denied', `<p>${approve ? 'You can return to your device.' : 'The device was not given access.'}</p>`);
+    sendPage(
+      res,
+      200,
+      approve ? 'Device connected' : 'Request denied',
+      `<p>${approve ? 'You can return to your device.' : 'The device was not given access.'}</p>`,
+    );
   });
 
   return router;

@@ -29,14 +29,26 @@ export function loginRoutes(deps: Deps): Router {
   router.post('/login', formBody(), async (req, res) => {
     const params = paramsOf(req.body);
     const returnTo = safeReturnTo(params.return_to);
-    if (!csrfValid(req, params.csrf)) return loginPage(deps, req, res, 403, returnTo, 'Your form expired. Please try again.');
+    if (!csrfValid(req, params.csrf))
+      return loginPage(deps, req, res, 403, returnTo, 'Your form expired. Please try again.');
     const email = typeof params.email === 'string' ? params.email : '';
     const password = typeof params.password === 'string' ? params.password : '';
-    const result = await signIn(deps, { email, password, address: await clientAddress(req, deps.config.INTERNAL_SECRET) });
+    const result = await signIn(deps, {
+      email,
+      password,
+      address: await clientAddress(req, deps.config.INTERNAL_SECRET),
+    });
     if (!result.ok && result.retryAfterSeconds !== undefined) {
       // The same answer whether or not the account exists: the limit is kept per identifier.
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
-      return loginPage(deps, req, res, 429, returnTo, `Too many sign-in attempts. Try again in ${result.retryAfterSeconds} seconds.`);
+      return loginPage(
+        deps,
+        req,
+        res,
+        429,
+        returnTo,
+        `Too many sign-in attempts. Try again in ${result.retryAfterSeconds} seconds.`,
+      );
     }
     if (!result.ok) return loginPage(deps, req, res, 401, returnTo, 'Email or password is wrong.');
     await startSession(deps, res, result.account);

@@ -6,24 +6,47 @@ import { escapeHtml, hidden, sendPage } from './html';
 import { sessionEnded } from '../backchannel-logout/session-clients';
 import { csrfToken, csrfValid, currentSession, endSession, sessionAccount } from './session';
 
-function confirmPage(deps: Deps, req: Request, res: Response, status: number, intro: string, request: LogoutRequest = {}): void {
+function confirmPage(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  status: number,
+  intro: string,
+  request: LogoutRequest = {},
+): void {
   const csrf = csrfToken(deps, req, res);
   const fields =
     (request.clientId !== undefined ? hidden('client_id', request.clientId) : '') +
-    (request.postLogoutRedirectUri !== undefined ? hidden('post_logout_redirect_uri', request.postLogoutRedirectUri) : '') +
+    (request.postLogoutRedirectUri !== undefined
+      ? hidden('post_logout_redirect_uri', request.postLogoutRedirectUri)
+      : '') +
     (request.state !== undefined ? hidden('state', request.state) : '');
   // The answer to the form redirects to the client's post_logout_redirect_uri, which browsers check against form-action.
   const target = request.postLogoutRedirectUri ? [new URL(request.postLogoutRedirectUri).origin] : [];
-  sendPage(res, status, 'Sign out', `<p>${intro}</p>
-<form method="post" action="/logout">${hidden('csrf', csrf)}${fields}<button type="submit">Sign out</button></form>`, target.filter((o) => o !== 'null'));
+  sendPage(
+    res,
+    status,
+    'Sign out',
+    `<p>${intro}</p>
+<form method="post" action="/logout">${hidden('csrf', csrf)}${fields}<button type="submit">Sign out</button></form>`,
+    target.filter((o) => o !== 'null'),
+  );
 }
 
 /** The confirmation page for a sign-out request (the RP's, or a person's visit). */
 async function showConfirm(deps: Deps, req: Request, res: Response, params: Params): Promise<void> {
   const checked = await validateLogoutRequest(deps, params);
-  if (!checked.ok) return sendPage(res, 400, 'Sign-out error', `<p class="error" role="alert">${escapeHtml(checked.message)}</p>`);
+  if (!checked.ok)
+    return sendPage(res, 400, 'Sign-out error', `<p class="error" role="alert">${escapeHtml(checked.message)}</p>`);
   const account = await sessionAccount(deps, req);
-  confirmPage(deps, req, res, 200, account ? 'Sign out of this authorization server in this browser?' : 'You are not signed in.', checked.request);
+  confirmPage(
+    deps,
+    req,
+    res,
+    200,
+    account ? 'Sign out of this authorization server in this browser?' : 'You are not signed in.',
+    checked.request,
+  );
 }
 
 /**
@@ -44,7 +67,11 @@ export function logoutRoutes(deps: Deps): Router {
     if (params.csrf === undefined) return showConfirm(deps, req, res, params);
     if (!csrfValid(req, params.csrf)) return confirmPage(deps, req, res, 403, 'Your form expired. Please try again.');
     // The form's own fields, checked again: only a registered redirect is ever followed.
-    const checked = await validateLogoutRequest(deps, { client_id: params.client_id, post_logout_redirect_uri: params.post_logout_redirect_uri, state: params.state });
+    const checked = await validateLogoutRequest(deps, {
+      client_id: params.client_id,
+      post_logout_redirect_uri: params.post_logout_redirect_uri,
+      state: params.state,
+    });
     const session = await currentSession(deps, req);
     await endSession(deps, req, res);
     // Back-Channel Logout 1.0 §2.7: every client that had a session with this one is told (by the outbox).

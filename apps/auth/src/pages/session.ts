@@ -71,7 +71,11 @@ export async function sessionAccount(deps: Deps, req: Request): Promise<AccountD
   return (await currentSession(deps, req))?.account ?? null;
 }
 
-export async function startSession(deps: Deps, res: Response, account: Pick<AccountDoc, '_id' | 'securityVersion'>): Promise<void> {
+export async function startSession(
+  deps: Deps,
+  res: Response,
+  account: Pick<AccountDoc, '_id' | 'securityVersion'>,
+): Promise<void> {
   const sid = randomToken();
   await deps.redis.set(sessionKey(sid), `${sessionValue(account)} ${Date.now()}`, 'EX', deps.config.SESSION_TTL);
   appendCookie(res, `${SESSION_COOKIE}=${sid}; ${cookieAttributes(deps, deps.config.SESSION_TTL)}`);

@@ -24,11 +24,13 @@ export function parRoute(deps: Deps): Router {
     const params = await authorizationParams(deps, client, form, '/par');
     if (jkt !== undefined) {
       const asked = single(params, 'dpop_jkt', 100);
-      if (asked !== undefined && asked !== jkt) throw new OAuthError('invalid_dpop_proof', 'dpop_jkt differs from the DPoP proof\'s key');
+      if (asked !== undefined && asked !== jkt)
+        throw new OAuthError('invalid_dpop_proof', "dpop_jkt differs from the DPoP proof's key");
       params.dpop_jkt = jkt;
     }
     const redirectUri = single(params, 'redirect_uri', 2000);
-    if (!redirectUri || !client.redirectUris.includes(redirectUri)) throw new OAuthError('invalid_request', 'redirect_uri is missing or not registered for this client');
+    if (!redirectUri || !client.redirectUris.includes(redirectUri))
+      throw new OAuthError('invalid_request', 'redirect_uri is missing or not registered for this client');
     single(params, 'state', 1000);
     validateRequest(deps, client, params, redirectUri);
     sendNoStoreJson(res, 201, await pushRequest(deps, client._id, params));

@@ -18,7 +18,11 @@ import { OPENID_SCOPE, SUPPORTED_SCOPES } from '../oauth/scopes';
  */
 
 /** Pages about the client: absolute http(s) URLs only (a `javascript:` URL is a URL too). */
-const pageUri = z.string().url().max(2000).refine((uri) => /^https?:\/\//i.test(uri), 'must be an http or https URL');
+const pageUri = z
+  .string()
+  .url()
+  .max(2000)
+  .refine((uri) => /^https?:\/\//i.test(uri), 'must be an http or https URL');
 
 const metadataShape = z.object({
   redirect_uris: z.array(z.string()).max(20).optional(),
@@ -43,7 +47,16 @@ const metadataShape = z.object({
 });
 
 /** Stored and returned as registered, nothing more (registration-model.ts `info`). */
-const INFO_FIELDS = ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'contacts', 'software_id', 'software_version', 'application_type'] as const;
+const INFO_FIELDS = [
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'contacts',
+  'software_id',
+  'software_version',
+  'application_type',
+] as const;
 
 /**
  * Metadata that the client model holds under the RFC 7591 name itself: passed to `newClientInput`
@@ -84,7 +97,9 @@ function metadataError(err: ZodError, rename: Record<string, string> = {}): OAut
   const top = String(issue?.path[0] ?? 'body');
   const field = [rename[top] ?? top, ...(issue?.path.slice(1) ?? [])].join('.');
   const description = `${field}: ${issue?.message ?? 'invalid'}`;
-  return top === 'redirect_uris' || top === 'post_logout_redirect_uris' ? invalidRedirect(description) : invalidMetadata(description);
+  return top === 'redirect_uris' || top === 'post_logout_redirect_uris'
+    ? invalidRedirect(description)
+    : invalidMetadata(description);
 }
 
 /**
@@ -93,51 +108,76 @@ function metadataError(err: ZodError, rename: Record<string, string> = {}): OAut
  * error saying what the server does not accept.
  */
 export function parseClientMetadata(body: unknown, clientId: string): ClientRegistrationRequest {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidMetadata('the body must be a JSON object of client metadata');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw invalidMetadata('the body must be a JSON object of client metadata');
   const raw = body as Record<string, unknown>;
   const parsed = metadataShape.safeParse(raw);
   if (!parsed.success) throw metadataError(parsed.error);
   const meta = parsed.data;
   // Decision (docs/decisions.md): no software statements. This server trusts no statement issuer, and
   // registering without the statement's assertions would give the client less than it asked to prove.
-  if (meta.software_statement !== undefined) throw new OAuthError('invalid_software_statement', 'software statements are not accepted; register the metadata itself');
+  if (meta.software_statement !== undefined)
+    throw new OAuthError(
+      'invalid_software_statement',
+      'software statements are not accepted; register the metadata itself',
+    );
 
   const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as ClientAuthMethod;
-  if (!CLIENT_AUTH_METHODS.includes(method)) throw invalidMetadata(`token_endpoint_auth_method: one of ${CLIENT_AUTH_METHODS.join(', ')}`);
+  if (!CLIENT_AUTH_METHODS.includes(method))
+    throw invalidMetadata(`token_endpoint_auth_method: one of ${CLIENT_AUTH_METHODS.join(', ')}`);
 
   const grants = meta.grant_types ?? ['authorization_code'];
   const unsupported = grants.find((grant) => !(GRANT_TYPES as readonly string[]).includes(grant));
   if (unsupported !== undefined) throw invalidMetadata(`grant_types: ${unsupported} is not supported`);
   if (method === 'none') {
     const confidentialOnly = grants.find((grant) => grantFor(grant)?.clients === 'confidential');
-    if (confidentialOnly) throw invalidMetadata(`grant_types: ${confidentialOnly} needs a client that authenticates (token_endpoint_auth_method other than none)`);
+    if (confidentialOnly)
+      throw invalidMetadata(
+        `grant_types: ${confidentialOnly} needs a client that authenticates (token_endpoint_auth_method other than none)`,
+      );
   }
   // RFC 7591 §2.1: response types and grant types must agree; `code` is the only response type served.
   const usesCode = grants.includes('authorization_code');
   const responseTypes = meta.response_types ?? (usesCode ? ['code'] : []);
   if (responseTypes.some((type) => type !== 'code')) throw invalidMetadata('response_types: only code is supported');
-  if (responseTypes.includes('code') !== usesCode) throw invalidMetadata('response_types: code goes with the authorization_code grant type, and only with it');
-  if (usesCode && !meta.redirect_uris?.length) throw invalidRedirect('redirect_uris: the authorization_code grant needs at least one');
+  if (responseTypes.includes('code') !== usesCode)
+    throw invalidMetadata('response_types: code goes with the authorization_code grant type, and only with it');
+  if (usesCode && !meta.redirect_uris?.length)
+    throw invalidRedirect('redirect_uris: the authorization_code grant needs at least one');
 
   const alg = meta.token_endpoint_auth_signing_alg;
   if (alg !== undefined) {
-    const family: readonly string[] = method === 'client_secret_jwt' ? HMAC_ALGS : method === 'private_key_jwt' ? CLIENT_KEY_ALGS : [];
-    if (!family.includes(alg)) throw invalidMetadata(`token_endpoint_auth_signing_alg: ${family.length ? `one of ${family.join(', ')} with ${method}` : `only with client_secret_jwt or private_key_jwt`}`);
+    const family: readonly string[] =
+      method === 'client_secret_jwt' ? HMAC_ALGS : method === 'private_key_jwt' ? CLIENT_KEY_ALGS : [];
+    if (!family.includes(alg))
+      throw invalidMetadata(
+        `token_endpoint_auth_signing_alg: ${family.length ? `one of ${family.join(', ')} with ${method}` : `only with client_secret_jwt or private_key_jwt`}`,
+      );
   }
-  if (raw.jwks !== undefined && raw.jwks_uri !== undefined) throw invalidMetadata('jwks and jwks_uri: give one of them, not both (RFC 7591 §2)');
-  if (method === 'private_key_jwt' && raw.jwks === undefined && !(raw.jwks_uri !== undefined && clientFields().includes('jwks_uri'))) {
-    throw invalidMetadata('private_key_jwt needs the client\'s public keys: jwks');
+  if (raw.jwks !== undefined && raw.jwks_uri !== undefined)
+    throw invalidMetadata('jwks and jwks_uri: give one of them, not both (RFC 7591 §2)');
+  if (
+    method === 'private_key_jwt' &&
+    raw.jwks === undefined &&
+    !(raw.jwks_uri !== undefined && clientFields().includes('jwks_uri'))
+  ) {
+    throw invalidMetadata("private_key_jwt needs the client's public keys: jwks");
   }
 
   // The FAPI 2.0 profile (fapi/fapi2-profile.ts) in this interface's terms; the admin API's checks follow.
   if (raw.security_profile === 'fapi2') {
-    if (method !== 'private_key_jwt') throw invalidMetadata('security_profile fapi2: token_endpoint_auth_method must be private_key_jwt');
-    if (alg !== undefined && !FAPI2_SIGNING_ALGS.includes(alg)) throw invalidMetadata(`token_endpoint_auth_signing_alg: one of ${FAPI2_SIGNING_ALGS.join(', ')} with security_profile fapi2`);
+    if (method !== 'private_key_jwt')
+      throw invalidMetadata('security_profile fapi2: token_endpoint_auth_method must be private_key_jwt');
+    if (alg !== undefined && !FAPI2_SIGNING_ALGS.includes(alg))
+      throw invalidMetadata(
+        `token_endpoint_auth_signing_alg: one of ${FAPI2_SIGNING_ALGS.join(', ')} with security_profile fapi2`,
+      );
   }
 
   const scopes = meta.scope === undefined ? [OPENID_SCOPE] : meta.scope.split(' ').filter(Boolean);
   const unknownScope = scopes.find((scope) => !REGISTRABLE_SCOPES.includes(scope));
-  if (unknownScope !== undefined) throw invalidMetadata(`scope: ${unknownScope} cannot be registered (registrable: ${REGISTRABLE_SCOPES.join(' ')})`);
+  if (unknownScope !== undefined)
+    throw invalidMetadata(`scope: ${unknownScope} cannot be registered (registrable: ${REGISTRABLE_SCOPES.join(' ')})`);
 
   const client: NewClientInput & Record<string, unknown> = {
     client_id: clientId,
@@ -160,10 +200,14 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
 }
 
 /** The registered metadata (RFC 7591 §3.2.1), as stored: what `POST`, `GET` and `PUT` answer besides the credentials. */
-export function registeredMetadata(client: ClientDoc, registration: { tokenEndpointAuthMethod: ClientAuthMethod; info: Record<string, unknown> }): Record<string, unknown> {
+export function registeredMetadata(
+  client: ClientDoc,
+  registration: { tokenEndpointAuthMethod: ClientAuthMethod; info: Record<string, unknown> },
+): Record<string, unknown> {
   const published = toPublicClient(client) as unknown as Record<string, unknown>;
   const fields: Record<string, unknown> = {};
-  for (const name of clientFields()) if (name !== 'jwks' && published[name] !== undefined) fields[name] = published[name];
+  for (const name of clientFields())
+    if (name !== 'jwks' && published[name] !== undefined) fields[name] = published[name];
   return {
     client_id: client._id,
     client_id_issued_at: Math.floor(new Date(client.createdAt).getTime() / 1000),
@@ -172,7 +216,9 @@ export function registeredMetadata(client: ClientDoc, registration: { tokenEndpo
     grant_types: client.grantTypes,
     response_types: client.grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: registration.tokenEndpointAuthMethod,
-    ...(client.tokenEndpointAuthSigningAlg ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg } : {}),
+    ...(client.tokenEndpointAuthSigningAlg
+      ? { token_endpoint_auth_signing_alg: client.tokenEndpointAuthSigningAlg }
+      : {}),
     scope: client.scopes.join(' '),
     ...(client.jwks ? { jwks: client.jwks } : {}),
     ...fields,

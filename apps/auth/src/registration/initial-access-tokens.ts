@@ -33,7 +33,10 @@ const schema = new Schema<InitialAccessTokenDoc>(
 );
 
 export function initialAccessTokenModel(conn: Connection): Model<InitialAccessTokenDoc> {
-  return (conn.models.InitialAccessToken as Model<InitialAccessTokenDoc> | undefined) ?? conn.model<InitialAccessTokenDoc>('InitialAccessToken', schema);
+  return (
+    (conn.models.InitialAccessToken as Model<InitialAccessTokenDoc> | undefined) ??
+    conn.model<InitialAccessTokenDoc>('InitialAccessToken', schema)
+  );
 }
 
 const THIRTY_DAYS = 30 * 24 * 3600;
@@ -54,11 +57,22 @@ export interface MintedInitialAccessToken {
   max_uses: number | null;
 }
 
-export async function mintInitialAccessToken(model: Model<InitialAccessTokenDoc>, input: z.output<typeof newInitialAccessTokenInput>, createdBy: AuditActor): Promise<MintedInitialAccessToken> {
+export async function mintInitialAccessToken(
+  model: Model<InitialAccessTokenDoc>,
+  input: z.output<typeof newInitialAccessTokenInput>,
+  createdBy: AuditActor,
+): Promise<MintedInitialAccessToken> {
   const token = randomToken('iat_');
   const id = `iat_${randomToken('', 9)}`;
   const expiresAt = new Date(Date.now() + input.expires_in * 1000);
-  await model.create({ _id: id, tokenHash: sha256(token), expiresAt, maxUses: input.max_uses ?? null, used: 0, createdBy });
+  await model.create({
+    _id: id,
+    tokenHash: sha256(token),
+    expiresAt,
+    maxUses: input.max_uses ?? null,
+    used: 0,
+    createdBy,
+  });
   return { id, initial_access_token: token, expires_at: expiresAt.toISOString(), max_uses: input.max_uses ?? null };
 }
 

@@ -6,7 +6,9 @@ import type { RegistrationDoc } from './registration-model';
 
 /** A 401 of RFC 6750 §3.1 from the registration endpoints (RFC 7591 §3, RFC 7592 §2). */
 export function invalidRegistrationToken(description: string): OAuthError {
-  return new OAuthError('invalid_token', description, 401, { 'WWW-Authenticate': `Bearer realm="registration", error="invalid_token", error_description="${description}"` });
+  return new OAuthError('invalid_token', description, 401, {
+    'WWW-Authenticate': `Bearer realm="registration", error="invalid_token", error_description="${description}"`,
+  });
 }
 
 /** The Bearer token of the request (RFC 6750 §2.1), or undefined. */
@@ -27,7 +29,11 @@ export function newRegistrationToken(): { token: string; hash: string } {
  * Unknown client and wrong token get the same answer, and the hashes are compared in constant time
  * either way, so the endpoint tells nobody which client ids exist.
  */
-export async function authorizeRegistration(model: Model<RegistrationDoc>, req: IncomingMessage, clientId: string): Promise<RegistrationDoc> {
+export async function authorizeRegistration(
+  model: Model<RegistrationDoc>,
+  req: IncomingMessage,
+  clientId: string,
+): Promise<RegistrationDoc> {
   const token = bearerToken(req);
   if (!token) throw invalidRegistrationToken('the registration access token is required');
   const registration = clientId.length <= 128 ? await model.findById(clientId).lean<RegistrationDoc>() : null;
@@ -40,9 +46,15 @@ export async function authorizeRegistration(model: Model<RegistrationDoc>, req: 
  * Replaces the registration access token, only if it is still the one just checked: of two requests
  * made with one token at once, one rotates it and the other is refused, so a token is never used twice.
  */
-export async function rotateRegistrationToken(model: Model<RegistrationDoc>, registration: RegistrationDoc): Promise<string> {
+export async function rotateRegistrationToken(
+  model: Model<RegistrationDoc>,
+  registration: RegistrationDoc,
+): Promise<string> {
   const next = newRegistrationToken();
-  const swapped = await model.updateOne({ _id: registration._id, tokenHash: registration.tokenHash }, { $set: { tokenHash: next.hash } });
+  const swapped = await model.updateOne(
+    { _id: registration._id, tokenHash: registration.tokenHash },
+    { $set: { tokenHash: next.hash } },
+  );
   if (swapped.modifiedCount !== 1) throw invalidRegistrationToken('the registration access token is invalid');
   return next.token;
 }

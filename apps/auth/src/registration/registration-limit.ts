@@ -28,7 +28,14 @@ export function registrationLimit(deps: Pick<Deps, 'config' | 'redis'>): Request
         (err: unknown) => {
           if (!(err instanceof RateLimiterRes)) return next(err);
           const retryAfter = String(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
-          next(new OAuthError('temporarily_unavailable', `too many registration requests from this address; retry in ${retryAfter} s`, 429, { 'Retry-After': retryAfter }));
+          next(
+            new OAuthError(
+              'temporarily_unavailable',
+              `too many registration requests from this address; retry in ${retryAfter} s`,
+              429,
+              { 'Retry-After': retryAfter },
+            ),
+          );
         },
       );
   };

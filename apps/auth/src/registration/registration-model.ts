@@ -24,9 +24,17 @@ const schema = new Schema<RegistrationDoc>(
     tokenEndpointAuthMethod: { type: String, required: true },
     info: { type: Schema.Types.Mixed, default: {} },
   },
-  { collection: 'client_registrations', timestamps: { createdAt: true, updatedAt: false }, versionKey: false, minimize: false },
+  {
+    collection: 'client_registrations',
+    timestamps: { createdAt: true, updatedAt: false },
+    versionKey: false,
+    minimize: false,
+  },
 );
 
 export function registrationModel(conn: Connection): Model<RegistrationDoc> {
-  return (conn.models.ClientRegistration as Model<RegistrationDoc> | undefined) ?? conn.model<RegistrationDoc>('ClientRegistration', schema);
+  return (
+    (conn.models.ClientRegistration as Model<RegistrationDoc> | undefined) ??
+    conn.model<RegistrationDoc>('ClientRegistration', schema)
+  );
 }

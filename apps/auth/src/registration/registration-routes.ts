@@ -2,7 +2,12 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Deps } from '../deps';
 import { sendNoStoreJson } from '../http/no-store-json';
 import { OAuthError } from '../oauth/oauth-error';
-import { deleteDynamicClient, readDynamicClient, registerDynamicClient, updateDynamicClient } from './client-registration';
+import {
+  deleteDynamicClient,
+  readDynamicClient,
+  registerDynamicClient,
+  updateDynamicClient,
+} from './client-registration';
 import { registrationLimit } from './registration-limit';
 
 /**
@@ -34,7 +39,13 @@ export function registrationRoutes(deps: Deps): Router {
   router.use('/register', (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
     const status = (err as { status?: unknown }).status;
     if (!(err instanceof OAuthError) && typeof status === 'number' && status >= 400 && status < 500) {
-      next(new OAuthError('invalid_client_metadata', status === 413 ? 'the metadata is too large (16 KiB at most)' : 'the body must be JSON client metadata', status === 413 ? 413 : 400));
+      next(
+        new OAuthError(
+          'invalid_client_metadata',
+          status === 413 ? 'the metadata is too large (16 KiB at most)' : 'the body must be JSON client metadata',
+          status === 413 ? 413 : 400,
+        ),
+      );
       return;
     }
     next(err);

@@ -23,7 +23,11 @@ const invalid = (description: string) => new OAuthError('invalid_request_object'
  * this issuer, `exp` in the future and at most an hour away, `nbf` (when given) past, `jti` (when given)
  * used once, `client_id` (when given) the client. Throws OAuthError `invalid_request_object`.
  */
-export async function requestObjectParams(deps: Pick<Deps, 'config' | 'redis'>, client: ClientDoc, jwt: string): Promise<Params> {
+export async function requestObjectParams(
+  deps: Pick<Deps, 'config' | 'redis'>,
+  client: ClientDoc,
+  jwt: string,
+): Promise<Params> {
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(jwt);
@@ -31,27 +35,45 @@ export async function requestObjectParams(deps: Pick<Deps, 'config' | 'redis'>, 
     throw invalid('request is not a JWT');
   }
   if (jwt.split('.').length !== 3) throw invalid('encrypted request objects are not supported; sign it (JWS)');
-  if (header.alg === 'none' || typeof header.alg !== 'string') throw invalid('request objects must be signed (alg none is refused)');
+  if (header.alg === 'none' || typeof header.alg !== 'string')
+    throw invalid('request objects must be signed (alg none is refused)');
   const allowed: string[] = client.requestObjectSigningAlg ? [client.requestObjectSigningAlg] : [...CLIENT_KEY_ALGS];
-  if (!allowed.includes(header.alg)) throw invalid(`alg ${header.alg} is not accepted for this client's request objects (${allowed.join(', ')})`);
-  if (header.typ !== undefined && !ACCEPTED_TYP.has(header.typ.toLowerCase())) throw invalid('typ must be oauth-authz-req+jwt');
+  if (!allowed.includes(header.alg))
+    throw invalid(`alg ${header.alg} is not accepted for this client's request objects (${allowed.join(', ')})`);
+  if (header.typ !== undefined && !ACCEPTED_TYP.has(header.typ.toLowerCase()))
+    throw invalid('typ must be oauth-authz-req+jwt');
   const keys = clientKeys(deps, client);
   if (!keys) throw invalid('the client has no registered keys (jwks or jwks_uri) to verify request objects with');
   const issuer = deps.config.PUBLIC_URL;
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(jwt, keys, { algorithms: allowed, issuer: client._id, audience: [issuer, issuer.replace(/\/+$/, '')], requiredClaims: ['exp'], clockTolerance: 5 }));
+    ({ payload } = await jwtVerify(jwt, keys, {
+      algorithms: allowed,
+      issuer: client._id,
+      audience: [issuer, issuer.replace(/\/+$/, '')],
+      requiredClaims: ['exp'],
+      clockTolerance: 5,
+    }));
   } catch (err) {
     if (err instanceof OutboundFetchError) throw invalid(`the client's jwks_uri could not be read: ${err.message}`);
-    throw invalid('request object signature or claims are invalid (iss must be the client_id, aud the issuer, exp in the future)');
+    throw invalid(
+      'request object signature or claims are invalid (iss must be the client_id, aud the issuer, exp in the future)',
+    );
   }
   const now = Math.floor(Date.now() / 1000);
   const exp = payload.exp!;
   if (exp - now > MAX_LIFETIME_SECONDS) throw invalid('request object lives too long (exp at most an hour away)');
-  if (payload.client_id !== undefined && payload.client_id !== client._id) throw invalid('client_id inside the request object differs from the client');
+  if (payload.client_id !== undefined && payload.client_id !== client._id)
+    throw invalid('client_id inside the request object differs from the client');
   if (payload.jti !== undefined) {
     if (typeof payload.jti !== 'string' || payload.jti.length > 256) throw invalid('jti is malformed');
-    if (!(await redisReplayCache(deps.redis, 'auth:request-object-jti:').firstUse(`${client._id}:${payload.jti}`, exp - now + 10))) throw invalid('request object was already used (jti)');
+    if (
+      !(await redisReplayCache(deps.redis, 'auth:request-object-jti:').firstUse(
+        `${client._id}:${payload.jti}`,
+        exp - now + 10,
+      ))
+    )
+      throw invalid('request object was already used (jti)');
   }
   return parametersOf(payload);
 }

@@ -80,7 +80,11 @@ export function looksLikeJwt(token: string): boolean {
  * Verifies one of our own access tokens (signature with current/previous key, issuer, typ, lifetime).
  * Null for anything that is not a valid, unexpired access token of ours.
  */
-export async function verifyOwnAccessToken(keys: SigningKeys, issuer: string, token: string): Promise<AccessTokenClaims | null> {
+export async function verifyOwnAccessToken(
+  keys: SigningKeys,
+  issuer: string,
+  token: string,
+): Promise<AccessTokenClaims | null> {
   if (!looksLikeJwt(token)) return null;
   const now = Math.floor(Date.now() / 1000);
   const known = verifiedTokens.get(token);
@@ -97,7 +101,8 @@ export async function verifyOwnAccessToken(keys: SigningKeys, issuer: string, to
     const key = await keys.publicKey(kid);
     if (!key) return null;
     const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['ES256'], typ: 'at+jwt' });
-    if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.client_id !== 'string') return null;
+    if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.client_id !== 'string')
+      return null;
     if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return null;
     const claims = payload as AccessTokenClaims;
     rememberVerified(token, kid, claims);

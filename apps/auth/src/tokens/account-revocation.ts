@@ -20,9 +20,18 @@ import { ACCOUNT_CHANGED_PREFIX, liveTokensOf } from './token-tracking';
  *   stay valid; the next request with one asks auth again and gets the account's current roles and
  *   plan, or nothing if disabled).
  */
-export async function revokeAccountTokens(deps: Pick<Deps, 'config' | 'redis' | 'refreshTokens' | 'apiKeys'>, accountId: string, securityVersion: number): Promise<void> {
+export async function revokeAccountTokens(
+  deps: Pick<Deps, 'config' | 'redis' | 'refreshTokens' | 'apiKeys'>,
+  accountId: string,
+  securityVersion: number,
+): Promise<void> {
   const { redis } = deps;
-  await redis.set(`${ACCOUNT_CHANGED_PREFIX}${accountId}`, String(securityVersion), 'EX', Math.max(deps.config.ACCESS_TOKEN_TTL, 60));
+  await redis.set(
+    `${ACCOUNT_CHANGED_PREFIX}${accountId}`,
+    String(securityVersion),
+    'EX',
+    Math.max(deps.config.ACCESS_TOKEN_TTL, 60),
+  );
   const families = await deps.refreshTokens.distinct('familyId', { sub: accountId, revokedAt: null });
   for (const familyId of families as string[]) await revokeFamily(deps, familyId);
   for (const token of await liveTokensOf(redis, accountId)) await revokeAccessToken(redis, token.jti, token.exp);

@@ -30,7 +30,13 @@ const track = redisScript(TRACK);
 /** Records a token issued to `clientId`; true when the client was deleted meanwhile (revoke the token). */
 export async function trackClientToken(redis: Redis, clientId: string, jti: string, exp: number): Promise<boolean> {
   const now = Math.floor(Date.now() / 1000);
-  return (await track(redis, [`${CLIENT_TOKENS_PREFIX}${clientId}`, `${CLIENT_GONE_PREFIX}${clientId}`], [jti, String(exp), String(now)])) === 1;
+  return (
+    (await track(
+      redis,
+      [`${CLIENT_TOKENS_PREFIX}${clientId}`, `${CLIENT_GONE_PREFIX}${clientId}`],
+      [jti, String(exp), String(now)],
+    )) === 1
+  );
 }
 
 /** Whether a client of this id was deleted less than ACCESS_TOKEN_TTL ago (its id cannot be registered again yet). */
@@ -44,7 +50,10 @@ export async function isClientGone(redis: Redis, clientId: string): Promise<bool
  * the gateways answer 401 to the next request with one of them. The keys go last: a key being minted
  * meanwhile sees the marker (api-keys/mint-api-key.ts).
  */
-export async function revokeClientTokens(deps: Pick<Deps, 'config' | 'redis' | 'refreshTokens' | 'apiKeys'>, clientId: string): Promise<number> {
+export async function revokeClientTokens(
+  deps: Pick<Deps, 'config' | 'redis' | 'refreshTokens' | 'apiKeys'>,
+  clientId: string,
+): Promise<number> {
   const { redis } = deps;
   await redis.set(`${CLIENT_GONE_PREFIX}${clientId}`, '1', 'EX', Math.max(deps.config.ACCESS_TOKEN_TTL, 60));
   const families = await deps.refreshTokens.distinct('familyId', { clientId, revokedAt: null });

@@ -52,11 +52,19 @@ export interface IssuedTokenSet {
 }
 
 /** Signs the access token and, when the grant allows it, stores a refresh token in the same family. */
-export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens' | 'apiKeys'>, requested: TokenSetInput): Promise<IssuedTokenSet> {
+export async function issueTokenSet(
+  deps: Pick<Deps, 'config' | 'keys' | 'redis' | 'refreshTokens' | 'apiKeys'>,
+  requested: TokenSetInput,
+): Promise<IssuedTokenSet> {
   const { config } = deps;
   // The admin scope only for ADMIN accounts and clients' own tokens (admin/admin-scope.ts).
-  const roles = requested.account ? requested.account.roles : requested.profile?.roles ?? (requested.sub === requested.clientId ? undefined : []);
-  const input = { ...requested, scopes: grantableScopes(requested.scopes, { sub: requested.sub, clientId: requested.clientId, roles }) };
+  const roles = requested.account
+    ? requested.account.roles
+    : (requested.profile?.roles ?? (requested.sub === requested.clientId ? undefined : []));
+  const input = {
+    ...requested,
+    scopes: grantableScopes(requested.scopes, { sub: requested.sub, clientId: requested.clientId, roles }),
+  };
   const ttlSeconds = Math.min(input.ttlSeconds ?? config.ACCESS_TOKEN_TTL, config.ACCESS_TOKEN_TTL);
   // The account's email (`username`) only for tokens granted the email scope.
   const withEmail = input.scopes.includes(EMAIL_SCOPE);
@@ -69,7 +77,11 @@ export async function issueTokenSet(deps: Pick<Deps, 'config' | 'keys' | 'redis'
     ttlSeconds,
     ...(input.jkt ? { jkt: input.jkt } : {}),
     ...(input.account
-      ? { roles: input.account.roles, plan: input.account.plan, ...(withEmail ? { username: input.account.email } : {}) }
+      ? {
+          roles: input.account.roles,
+          plan: input.account.plan,
+          ...(withEmail ? { username: input.account.email } : {}),
+        }
       : {
           ...(input.profile?.roles ? { roles: input.profile.roles } : {}),
           ...(input.profile?.plan ? { plan: input.profile.plan } : {}),

@@ -56,7 +56,10 @@ schema.index({ clientId: 1, revokedAt: 1 });
 schema.index({ accessJti: 1 });
 
 export function refreshTokenModel(conn: Connection): Model<RefreshTokenDoc> {
-  return (conn.models.RefreshToken as Model<RefreshTokenDoc> | undefined) ?? conn.model<RefreshTokenDoc>('RefreshToken', schema);
+  return (
+    (conn.models.RefreshToken as Model<RefreshTokenDoc> | undefined) ??
+    conn.model<RefreshTokenDoc>('RefreshToken', schema)
+  );
 }
 
 /** What revoking a family touches: its tokens, and the API keys minted from it. */
@@ -79,7 +82,10 @@ interface RefreshGrant {
   ttlSeconds: number;
 }
 
-export async function storeRefreshToken(model: Model<RefreshTokenDoc>, grant: RefreshGrant): Promise<{ token: string; familyId: string }> {
+export async function storeRefreshToken(
+  model: Model<RefreshTokenDoc>,
+  grant: RefreshGrant,
+): Promise<{ token: string; familyId: string }> {
   const token = randomToken('rt_');
   const familyId = grant.familyId ?? randomUUID();
   await model.create({
@@ -106,7 +112,11 @@ type ConsumeResult =
  * One-time use of a refresh token. `clientId` must be the client the token was issued to; a token
  * presented by another client is refused without being consumed.
  */
-export async function consumeRefreshToken(stores: FamilyStores, token: string, clientId: string): Promise<ConsumeResult> {
+export async function consumeRefreshToken(
+  stores: FamilyStores,
+  token: string,
+  clientId: string,
+): Promise<ConsumeResult> {
   const model = stores.refreshTokens;
   if (token.length > 200) return { ok: false, reason: 'unknown' };
   const id = sha256(token);

@@ -64,9 +64,16 @@ const track = redisScript(TRACK);
 /** Records an issued access token; true when it is stale (the account changed, or its parent was revoked, meanwhile). */
 export async function trackIssuedToken(redis: Redis, token: TrackedToken): Promise<boolean> {
   const keys = [`${SUBJECT_TOKENS_PREFIX}${token.sub}`, `${ACCOUNT_CHANGED_PREFIX}${token.sub}`];
-  if (token.derivedFrom) keys.push(`${DERIVED_PREFIX}${token.derivedFrom.jti}`, `${REVOKED_JTI_PREFIX}${token.derivedFrom.jti}`);
+  if (token.derivedFrom)
+    keys.push(`${DERIVED_PREFIX}${token.derivedFrom.jti}`, `${REVOKED_JTI_PREFIX}${token.derivedFrom.jti}`);
   const now = Math.floor(Date.now() / 1000);
-  const args = [token.jti, String(token.exp), String(now), token.accountVersion === undefined ? '' : String(token.accountVersion), String(token.derivedFrom?.exp ?? 0)];
+  const args = [
+    token.jti,
+    String(token.exp),
+    String(now),
+    token.accountVersion === undefined ? '' : String(token.accountVersion),
+    String(token.derivedFrom?.exp ?? 0),
+  ];
   return (await track(redis, keys, args)) === 1;
 }
 

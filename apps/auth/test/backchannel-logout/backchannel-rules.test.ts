@@ -12,9 +12,17 @@ describe('backchannel_logout_uri (Back-Channel Logout 1.0 §2.2)', () => {
   });
 
   it('takes plain http only on a loopback host, and only where private addresses are allowed', () => {
-    for (const uri of ['http://127.0.0.1:9000/logout', 'http://127.0.0.2/logout', 'http://localhost/logout', 'http://[::1]:9000/logout']) {
+    for (const uri of [
+      'http://127.0.0.1:9000/logout',
+      'http://127.0.0.2/logout',
+      'http://localhost/logout',
+      'http://[::1]:9000/logout',
+    ]) {
       expect([uri, backchannelLogoutUriProblem(uri, true)]).toEqual([uri, undefined]);
-      expect([uri, backchannelLogoutUriProblem(uri, false)]).toEqual([uri, expect.stringMatching(/^must be an https URL/)]);
+      expect([uri, backchannelLogoutUriProblem(uri, false)]).toEqual([
+        uri,
+        expect.stringMatching(/^must be an https URL/),
+      ]);
     }
     expect(backchannelLogoutUriProblem('http://rp.example/logout', true)).toMatch(/^must be an https URL/);
     expect(backchannelLogoutUriProblem('http://10.0.0.5/logout', true)).toMatch(/^must be an https URL/);

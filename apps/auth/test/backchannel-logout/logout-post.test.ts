@@ -20,7 +20,9 @@ beforeAll(async () => {
       received.push({ path: req.url ?? '', type: req.headers['content-type'], body });
       const status = Number(req.url?.slice(1));
       if (req.url === '/slow') return hanging.push(res);
-      res.writeHead(Number.isInteger(status) && status >= 200 ? status : 200, status === 302 ? { location: '/200' } : {}).end();
+      res
+        .writeHead(Number.isInteger(status) && status >= 200 ? status : 200, status === 302 ? { location: '/200' } : {})
+        .end();
     });
   });
   server.on('connection', () => connections++);
@@ -35,7 +37,8 @@ afterAll(async () => {
 
 it('POSTs the form; 200 and 204 are delivered, 5xx/408/429 are retried, 400 and redirects are rejected (never followed)', async () => {
   const outcomes: Record<string, unknown> = {};
-  for (const status of [200, 204, 503, 408, 429, 400, 302]) outcomes[status] = await postForm(`http://127.0.0.1:${port}/${status}`, 'logout_token=abc', dev);
+  for (const status of [200, 204, 503, 408, 429, 400, 302])
+    outcomes[status] = await postForm(`http://127.0.0.1:${port}/${status}`, 'logout_token=abc', dev);
   expect(outcomes).toEqual({
     200: { result: 'delivered' },
     204: { result: 'delivered' },
@@ -50,18 +53,34 @@ it('POSTs the form; 200 and 204 are delivered, 5xx/408/429 are retried, 400 and 
 });
 
 it('reaches a host by name (resolved, checked, connected to the checked address)', async () => {
-  await expect(postForm(`http://localhost:${port}/200`, 'logout_token=abc', dev)).resolves.toEqual({ result: 'delivered' });
+  await expect(postForm(`http://localhost:${port}/200`, 'logout_token=abc', dev)).resolves.toEqual({
+    result: 'delivered',
+  });
 });
 
 it('an RP that does not answer in time is retried later', async () => {
-  await expect(postForm(`http://127.0.0.1:${port}/slow`, 'logout_token=abc', { ...dev, timeoutMs: 300 })).resolves.toEqual({ result: 'retry', reason: 'timeout' });
+  await expect(
+    postForm(`http://127.0.0.1:${port}/slow`, 'logout_token=abc', { ...dev, timeoutMs: 300 }),
+  ).resolves.toEqual({ result: 'retry', reason: 'timeout' });
 });
 
 it('by default, loopback and private addresses are refused, by literal and by name, without a connection', async () => {
   const before = connections;
-  await expect(postForm(`https://127.0.0.1:${port}/200`, 'x=1', strict)).resolves.toEqual({ result: 'rejected', reason: 'private address' });
-  await expect(postForm(`https://localhost:${port}/200`, 'x=1', strict)).resolves.toEqual({ result: 'rejected', reason: 'private address' });
-  await expect(postForm(`https://[::ffff:10.0.0.1]:${port}/200`, 'x=1', strict)).resolves.toEqual({ result: 'rejected', reason: 'private address' });
-  await expect(postForm('http://10.0.0.1:1/200', 'x=1', dev)).resolves.toEqual({ result: 'rejected', reason: 'private address' });
+  await expect(postForm(`https://127.0.0.1:${port}/200`, 'x=1', strict)).resolves.toEqual({
+    result: 'rejected',
+    reason: 'private address',
+  });
+  await expect(postForm(`https://localhost:${port}/200`, 'x=1', strict)).resolves.toEqual({
+    result: 'rejected',
+    reason: 'private address',
+  });
+  await expect(postForm(`https://[::ffff:10.0.0.1]:${port}/200`, 'x=1', strict)).resolves.toEqual({
+    result: 'rejected',
+    reason: 'private address',
+  });
+  await expect(postForm('http://10.0.0.1:1/200', 'x=1', dev)).resolves.toEqual({
+    result: 'rejected',
+    reason: 'private address',
+  });
   expect(connections).toBe(before);
 });

@@ -35,7 +35,8 @@ describe('fapi2 profile rules', () => {
 });
 
 describe('wantsIntrospectionJwt (RFC 9701 §4)', () => {
-  const accept = (value?: string) => wantsIntrospectionJwt({ headers: value === undefined ? {} : { accept: value } } as IncomingMessage);
+  const accept = (value?: string) =>
+    wantsIntrospectionJwt({ headers: value === undefined ? {} : { accept: value } } as IncomingMessage);
 
   it('is the Accept header naming the media type, among others or with parameters, unless q=0', () => {
     expect(accept('application/token-introspection+jwt')).toBe(true);

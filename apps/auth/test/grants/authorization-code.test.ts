@@ -23,8 +23,17 @@ beforeEach(() => {
   world = fakeWorld();
 });
 
-async function redeem(code: string, params: Record<string, unknown> = {}, options: Parameters<typeof callGrant>[3] = {}) {
-  return callGrant(world, authorizationCodeGrant, { code, redirect_uri: REDIRECT, code_verifier: VERIFIER, ...params }, options);
+async function redeem(
+  code: string,
+  params: Record<string, unknown> = {},
+  options: Parameters<typeof callGrant>[3] = {},
+) {
+  return callGrant(
+    world,
+    authorizationCodeGrant,
+    { code, redirect_uri: REDIRECT, code_verifier: VERIFIER, ...params },
+    options,
+  );
 }
 
 describe('authorization_code grant', () => {
@@ -33,7 +42,13 @@ describe('authorization_code grant', () => {
     const response = await redeem('code-1');
     expect(response).toMatchObject({ access_token: 'at-1', token_type: 'Bearer', refresh_token: 'rt-1' });
     expect(response.id_token).toBeUndefined();
-    expect(world.tokens.only).toMatchObject({ sub: 'acc-1', clientId: 'web-app', scopes: ['speech:read', 'offline_access'], audience: [ISSUER, `${ISSUER}/v1`], withRefresh: true });
+    expect(world.tokens.only).toMatchObject({
+      sub: 'acc-1',
+      clientId: 'web-app',
+      scopes: ['speech:read', 'offline_access'],
+      audience: [ISSUER, `${ISSUER}/v1`],
+      withRefresh: true,
+    });
     expect(world.tokens.only.jkt).toBeUndefined();
   });
 
@@ -45,17 +60,32 @@ describe('authorization_code grant', () => {
   });
 
   it('adds an ID token with the nonce and auth_time when openid was granted', async () => {
-    await storeCode(world.deps, 'code-1', record({ scopes: ['openid', 'profile'], nonce: 'n-1', authTime: 1700000000 }));
+    await storeCode(
+      world.deps,
+      'code-1',
+      record({ scopes: ['openid', 'profile'], nonce: 'n-1', authTime: 1700000000 }),
+    );
     const response = await redeem('code-1');
     expect(response.id_token).toBe('id-token-1');
-    expect(world.tokens.idTokens).toEqual([expect.objectContaining({ sub: 'acc-1', clientId: 'web-app', nonce: 'n-1', authTime: 1700000000, accessToken: 'at-1' })]);
+    expect(world.tokens.idTokens).toEqual([
+      expect.objectContaining({
+        sub: 'acc-1',
+        clientId: 'web-app',
+        nonce: 'n-1',
+        authTime: 1700000000,
+        accessToken: 'at-1',
+      }),
+    ]);
     expect(world.tokens.only.authTime).toBe(1700000000);
   });
 
   it('is single use: a second redemption is invalid_grant and revokes what the first one issued', async () => {
     await storeCode(world.deps, 'code-1', record());
     await redeem('code-1');
-    await expect(redeem('code-1')).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('already used') });
+    await expect(redeem('code-1')).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('already used'),
+    });
     expect(await world.redis.exists(`${REVOKED_JTI_PREFIX}jti-1`)).toBe(1);
   });
 
@@ -73,13 +103,19 @@ describe('authorization_code grant', () => {
 
   it("refuses another client's code", async () => {
     await storeCode(world.deps, 'code-1', record({ clientId: 'other-app' }));
-    await expect(redeem('code-1')).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('another client') });
+    await expect(redeem('code-1')).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('another client'),
+    });
   });
 
   it('refuses a disabled account', async () => {
     world.accounts.set('acc-1', account({ status: 'disabled' }));
     await storeCode(world.deps, 'code-1', record());
-    await expect(redeem('code-1')).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('no longer active') });
+    await expect(redeem('code-1')).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('no longer active'),
+    });
   });
 
   it('narrows the audience to the requested resources and refuses one beyond the grant (invalid_target)', async () => {
@@ -87,7 +123,9 @@ describe('authorization_code grant', () => {
     await storeCode(world.deps, 'code-2', record());
     await redeem('code-1', { resource: `${ISSUER}/v1` });
     expect(world.tokens.only.audience).toEqual([`${ISSUER}/v1`]);
-    await expect(redeem('code-2', { resource: 'https://elsewhere.example/' })).rejects.toMatchObject({ error: 'invalid_target' });
+    await expect(redeem('code-2', { resource: 'https://elsewhere.example/' })).rejects.toMatchObject({
+      error: 'invalid_target',
+    });
   });
 
   it("binds the access token to the proof's key, and a public client's refresh token too (RFC 9449 §5)", async () => {

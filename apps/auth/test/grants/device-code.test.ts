@@ -3,7 +3,11 @@ import { deviceCodeGrant } from '../../src/grants/device-code';
 import { account, callGrant, client, fakeWorld, ISSUER, type FakeWorld } from './fake-grant-deps';
 
 // RFC 8628 §3.4/§3.5 polling and redemption, with RFC 9449 DPoP binding.
-const tv = client({ _id: 'tv-app', type: 'public', grantTypes: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'] });
+const tv = client({
+  _id: 'tv-app',
+  type: 'public',
+  grantTypes: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+});
 
 let world: FakeWorld;
 beforeEach(() => {
@@ -34,8 +38,19 @@ describe('device_code grant', () => {
     const code = await device();
     const response = await poll(code, { jkt: 'key-1' });
     expect(response).toMatchObject({ token_type: 'DPoP', refresh_token: 'rt-1' });
-    expect(world.tokens.only).toMatchObject({ sub: 'acc-1', clientId: 'tv-app', scopes: ['speech:read', 'offline_access'], audience: [ISSUER], withRefresh: true, jkt: 'key-1', refreshJkt: 'key-1' });
-    await expect(poll(code)).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('already redeemed') });
+    expect(world.tokens.only).toMatchObject({
+      sub: 'acc-1',
+      clientId: 'tv-app',
+      scopes: ['speech:read', 'offline_access'],
+      audience: [ISSUER],
+      withRefresh: true,
+      jkt: 'key-1',
+      refreshJkt: 'key-1',
+    });
+    await expect(poll(code)).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('already redeemed'),
+    });
   });
 
   it('answers authorization_pending while the user decides, then slow_down when polled too fast', async () => {
@@ -46,7 +61,11 @@ describe('device_code grant', () => {
   });
 
   it.each([
-    ['access_denied (400) once the user denied', { status: 'denied' as const }, { error: 'access_denied', httpStatus: 400 }],
+    [
+      'access_denied (400) once the user denied',
+      { status: 'denied' as const },
+      { error: 'access_denied', httpStatus: 400 },
+    ],
     ['expired_token after expiry', { expiresAt: Date.now() - 1 }, { error: 'expired_token' }],
     ['invalid_grant for another client', { clientId: 'other-app' }, { error: 'invalid_grant' }],
   ])('answers %s', async (_case, overrides, expected) => {
@@ -58,12 +77,17 @@ describe('device_code grant', () => {
   it('refuses an unknown device code and a disabled account (invalid_grant)', async () => {
     await expect(poll('unknown')).rejects.toMatchObject({ error: 'invalid_grant' });
     world.accounts.set('acc-1', account({ status: 'disabled' }));
-    await expect(poll(await device())).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('no longer active') });
+    await expect(poll(await device())).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('no longer active'),
+    });
   });
 
   it('issues no refresh token to a client whose registration does not list refresh_token', async () => {
     const code = await device();
-    const response = await poll(code, { client: { ...tv, grantTypes: ['urn:ietf:params:oauth:grant-type:device_code'] } });
+    const response = await poll(code, {
+      client: { ...tv, grantTypes: ['urn:ietf:params:oauth:grant-type:device_code'] },
+    });
     expect(response.refresh_token).toBeUndefined();
   });
 });

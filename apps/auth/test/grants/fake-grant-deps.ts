@@ -57,7 +57,8 @@ type Filter = Record<string, unknown>;
 function matches(doc: RefreshTokenDoc, filter: Filter): boolean {
   return Object.entries(filter).every(([field, wanted]) => {
     const value = (doc as unknown as Record<string, unknown>)[field] ?? null;
-    if (wanted !== null && typeof wanted === 'object' && '$ne' in wanted) return value !== (wanted as { $ne: unknown }).$ne;
+    if (wanted !== null && typeof wanted === 'object' && '$ne' in wanted)
+      return value !== (wanted as { $ne: unknown }).$ne;
     return value === wanted;
   });
 }
@@ -141,7 +142,15 @@ export class FakeApiKeys {
 
   private live(filter: Filter): ApiKeyDoc[] {
     return [...this.docs.values()].filter(
-      (d) => (d.revokedAt ?? null) === null && Object.entries(filter).every(([field, wanted]) => field === 'revokedAt' || (field.startsWith('grant.') ? (d.grant as unknown as Record<string, unknown> | null)?.[field.slice(6)] === wanted : false)),
+      (d) =>
+        (d.revokedAt ?? null) === null &&
+        Object.entries(filter).every(
+          ([field, wanted]) =>
+            field === 'revokedAt' ||
+            (field.startsWith('grant.')
+              ? (d.grant as unknown as Record<string, unknown> | null)?.[field.slice(6)] === wanted
+              : false),
+        ),
     );
   }
 
@@ -165,7 +174,7 @@ export class RecordingTokens implements GrantTokens {
   async issue(input: TokenSetInput) {
     this.issued.push(input);
     const n = this.issued.length;
-    const familyId = input.withRefresh ? input.familyId ?? `family-${n}` : undefined;
+    const familyId = input.withRefresh ? (input.familyId ?? `family-${n}`) : undefined;
     return {
       response: {
         access_token: `at-${n}`,

@@ -19,7 +19,11 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  world = fakeWorld({ JWT_BEARER_TRUSTED_ISSUERS: JSON.stringify([{ issuer: TRUSTED, jwks: { keys: [publicJwk] }, scopes: 'speech:read speech:write' }]) });
+  world = fakeWorld({
+    JWT_BEARER_TRUSTED_ISSUERS: JSON.stringify([
+      { issuer: TRUSTED, jwks: { keys: [publicJwk] }, scopes: 'speech:read speech:write' },
+    ]),
+  });
   standIn = jwtBearerGrant.unauthenticatedClient!(world.deps);
 });
 
@@ -36,14 +40,23 @@ function assertion(claims: Record<string, unknown> = {}, key: KeyLike = signingK
     .sign(key);
 }
 
-const redeem = async (jwt: string, params: Record<string, unknown> = {}, options: Parameters<typeof callGrant>[3] = { client: standIn, method: 'none' }) =>
-  callGrant(world, jwtBearerGrant, { assertion: jwt, ...params }, options);
+const redeem = async (
+  jwt: string,
+  params: Record<string, unknown> = {},
+  options: Parameters<typeof callGrant>[3] = { client: standIn, method: 'none' },
+) => callGrant(world, jwtBearerGrant, { assertion: jwt, ...params }, options);
 
 describe('jwt-bearer grant', () => {
   it("without client authentication: the assertion's subject, the issuer's scopes, the issuer as the party, no refresh token", async () => {
     const response = await redeem(await assertion());
     expect(response.refresh_token).toBeUndefined();
-    expect(world.tokens.only).toMatchObject({ sub: 'acc-1', clientId: TRUSTED, scopes: ['speech:read', 'speech:write'], audience: [ISSUER], withRefresh: false });
+    expect(world.tokens.only).toMatchObject({
+      sub: 'acc-1',
+      clientId: TRUSTED,
+      scopes: ['speech:read', 'speech:write'],
+      audience: [ISSUER],
+      withRefresh: false,
+    });
     expect(world.tokens.only.account).toMatchObject({ _id: 'acc-1' });
   });
 
@@ -55,13 +68,18 @@ describe('jwt-bearer grant', () => {
   it('narrows to the requested scope and refuses a scope beyond the issuer (invalid_scope)', async () => {
     await redeem(await assertion(), { scope: 'speech:read' });
     expect(world.tokens.only.scopes).toEqual(['speech:read']);
-    await expect(redeem(await assertion(), { scope: 'content:write' })).rejects.toMatchObject({ error: 'invalid_scope' });
+    await expect(redeem(await assertion(), { scope: 'content:write' })).rejects.toMatchObject({
+      error: 'invalid_scope',
+    });
   });
 
   it('is single use (the jti is remembered)', async () => {
     const jwt = await assertion();
     await redeem(jwt);
-    await expect(redeem(jwt)).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('already used') });
+    await expect(redeem(jwt)).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('already used'),
+    });
   });
 
   it.each([
@@ -92,6 +110,8 @@ describe('jwt-bearer grant', () => {
   it('is the one grant that admits requests without client authentication; clients that authenticate need it registered', () => {
     expect(standIn).toMatchObject({ type: 'public', scopes: ['speech:read', 'speech:write'], resources: [ISSUER] });
     expect(() => checkClientMayUse(jwtBearerGrant, standIn)).not.toThrow();
-    expect(() => checkClientMayUse(jwtBearerGrant, client())).toThrow(expect.objectContaining({ error: 'unauthorized_client' }));
+    expect(() => checkClientMayUse(jwtBearerGrant, client())).toThrow(
+      expect.objectContaining({ error: 'unauthorized_client' }),
+    );
   });
 });

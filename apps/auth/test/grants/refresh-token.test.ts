@@ -39,7 +39,14 @@ describe('refresh_token grant', () => {
     const response = await refresh(stored('rt_a'));
     expect(response.refresh_token).toBe('rt-1');
     expect(response.id_token).toBeUndefined();
-    expect(world.tokens.only).toMatchObject({ sub: 'acc-1', clientId: 'web-app', scopes: ['speech:read', 'speech:write', 'offline_access'], audience: [ISSUER, `${ISSUER}/v1`], withRefresh: true, familyId: 'family-a' });
+    expect(world.tokens.only).toMatchObject({
+      sub: 'acc-1',
+      clientId: 'web-app',
+      scopes: ['speech:read', 'speech:write', 'offline_access'],
+      audience: [ISSUER, `${ISSUER}/v1`],
+      withRefresh: true,
+      familyId: 'family-a',
+    });
     expect(world.refreshTokens.docs.get(sha256('rt_a'))!.usedAt).toBeInstanceOf(Date);
   });
 
@@ -48,20 +55,34 @@ describe('refresh_token grant', () => {
     expect(world.tokens.only).toMatchObject({ scopes: ['speech:read'], audience: [`${ISSUER}/v1`] });
     stored('rt_b');
     await expect(refresh('rt_b', { scope: 'speech:read admin' })).rejects.toMatchObject({ error: 'invalid_scope' });
-    await expect(refresh('rt_b', { resource: 'https://elsewhere.example/' })).rejects.toMatchObject({ error: 'invalid_target' });
+    await expect(refresh('rt_b', { resource: 'https://elsewhere.example/' })).rejects.toMatchObject({
+      error: 'invalid_target',
+    });
     expect(world.refreshTokens.docs.get(sha256('rt_b'))!.usedAt).toBeNull();
   });
 
   it('treats a second use as reuse: invalid_grant, and the family with its access tokens revoked', async () => {
     stored('rt_a');
     await refresh('rt_a');
-    await expect(refresh('rt_a')).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('already used') });
+    await expect(refresh('rt_a')).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('already used'),
+    });
     expect(world.refreshTokens.docs.get(sha256('rt_a'))!.revokedAt).toBeInstanceOf(Date);
     expect(await world.redis.exists(`${REVOKED_JTI_PREFIX}jti-old`)).toBe(1);
   });
 
   it('revokes the API keys minted in a family when its reuse revokes it, and tells the gateways', async () => {
-    const minted = (id: string, familyId: string) => ({ _id: id, accountId: 'acc-1', name: id, hash: id, prefix: 'sk_', createdAt: new Date(), revokedAt: null, grant: { clientId: 'web-app', familyId, tokenId: `jti-${id}` } });
+    const minted = (id: string, familyId: string) => ({
+      _id: id,
+      accountId: 'acc-1',
+      name: id,
+      hash: id,
+      prefix: 'sk_',
+      createdAt: new Date(),
+      revokedAt: null,
+      grant: { clientId: 'web-app', familyId, tokenId: `jti-${id}` },
+    });
     world.apiKeys.docs.set('key_a', minted('key_a', 'family-a'));
     world.apiKeys.docs.set('key_b', minted('key_b', 'family-b'));
     stored('rt_a');
@@ -85,20 +106,28 @@ describe('refresh_token grant', () => {
 
   it('refuses a disabled account', async () => {
     world.accounts.set('acc-1', account({ status: 'disabled' }));
-    await expect(refresh(stored('rt_a'))).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('no longer active') });
+    await expect(refresh(stored('rt_a'))).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('no longer active'),
+    });
   });
 
   it("keeps a DPoP-bound family bound to its key, and refuses the token without that key's proof before consuming it", async () => {
     const pub = client({ type: 'public' });
     stored('rt_a', { jkt: 'key-1' });
-    await expect(refresh('rt_a', {}, { client: pub, method: 'none' })).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('DPoP') });
-    await expect(refresh('rt_a', {}, { client: pub, method: 'none', jkt: 'key-2' })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(refresh('rt_a', {}, { client: pub, method: 'none' })).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('DPoP'),
+    });
+    await expect(refresh('rt_a', {}, { client: pub, method: 'none', jkt: 'key-2' })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     expect(world.refreshTokens.docs.get(sha256('rt_a'))!.usedAt).toBeNull();
     await refresh('rt_a', {}, { client: pub, method: 'none', jkt: 'key-1' });
     expect(world.tokens.only).toMatchObject({ jkt: 'key-1', refreshJkt: 'key-1', familyId: 'family-a' });
   });
 
-  it("does not bind an unbound family on rotation, even when the refresh comes with a proof", async () => {
+  it('does not bind an unbound family on rotation, even when the refresh comes with a proof', async () => {
     await refresh(stored('rt_a'), {}, { client: client({ type: 'public' }), method: 'none', jkt: 'key-1' });
     expect(world.tokens.only.jkt).toBe('key-1');
     expect(world.tokens.only.refreshJkt).toBeUndefined();
@@ -108,7 +137,9 @@ describe('refresh_token grant', () => {
     stored('rt_a', { scopes: ['openid', 'speech:read'], authTime: 1700000000 });
     const response = await refresh('rt_a');
     expect(response.id_token).toBe('id-token-1');
-    expect(world.tokens.idTokens).toEqual([expect.objectContaining({ sub: 'acc-1', authTime: 1700000000, accessToken: 'at-1' })]);
+    expect(world.tokens.idTokens).toEqual([
+      expect.objectContaining({ sub: 'acc-1', authTime: 1700000000, accessToken: 'at-1' }),
+    ]);
     expect(world.tokens.idTokens[0]!.nonce).toBeUndefined();
     stored('rt_b', { scopes: ['openid', 'speech:read'], authTime: 1700000000 });
     expect((await refresh('rt_b', { scope: 'speech:read' })).id_token).toBeUndefined();

@@ -32,14 +32,31 @@ describe('the registry of grants', () => {
   });
 
   it('says what each grant may issue and who may use it', () => {
-    const summary = Object.fromEntries(GRANTS.map((g) => [g.type, { clients: g.clients, anonymous: Boolean(g.unauthenticatedClient), ...g.issues }]));
+    const summary = Object.fromEntries(
+      GRANTS.map((g) => [g.type, { clients: g.clients, anonymous: Boolean(g.unauthenticatedClient), ...g.issues }]),
+    );
     expect(summary).toEqual({
       authorization_code: { clients: 'any', anonymous: false, refreshToken: 'new-family', idToken: true },
       client_credentials: { clients: 'confidential', anonymous: false, refreshToken: 'never', idToken: false },
       refresh_token: { clients: 'any', anonymous: false, refreshToken: 'rotation', idToken: true },
-      'urn:ietf:params:oauth:grant-type:device_code': { clients: 'any', anonymous: false, refreshToken: 'new-family', idToken: false },
-      'urn:ietf:params:oauth:grant-type:jwt-bearer': { clients: 'any', anonymous: true, refreshToken: 'never', idToken: false },
-      'urn:ietf:params:oauth:grant-type:token-exchange': { clients: 'confidential', anonymous: false, refreshToken: 'never', idToken: false },
+      'urn:ietf:params:oauth:grant-type:device_code': {
+        clients: 'any',
+        anonymous: false,
+        refreshToken: 'new-family',
+        idToken: false,
+      },
+      'urn:ietf:params:oauth:grant-type:jwt-bearer': {
+        clients: 'any',
+        anonymous: true,
+        refreshToken: 'never',
+        idToken: false,
+      },
+      'urn:ietf:params:oauth:grant-type:token-exchange': {
+        clients: 'confidential',
+        anonymous: false,
+        refreshToken: 'never',
+        idToken: false,
+      },
     });
   });
 
@@ -51,7 +68,8 @@ describe('the registry of grants', () => {
 
   it('is what a client registration (admin API and CLI) may list, and nothing else', () => {
     const input = { name: 'App', type: 'confidential' as const };
-    for (const type of GRANT_TYPES) expect(newClientInput.safeParse({ ...input, grant_types: [type] }).success).toBe(true);
+    for (const type of GRANT_TYPES)
+      expect(newClientInput.safeParse({ ...input, grant_types: [type] }).success).toBe(true);
     expect(newClientInput.safeParse({ ...input, grant_types: ['password'] }).success).toBe(false);
     expect(newClientInput.safeParse({ ...input, grant_types: ['implicit'] }).success).toBe(false);
   });

@@ -31,17 +31,34 @@ async function accessToken(overrides: Partial<AccessTokenInput> = {}) {
   });
 }
 
-const exchange = (subjectToken: string, params: Record<string, unknown> = {}, options: Parameters<typeof callGrant>[3] = {}) =>
-  callGrant(world, tokenExchangeGrant, { subject_token: subjectToken, subject_token_type: ACCESS_TOKEN_TYPE, ...params }, { client: exchanger, ...options });
+const exchange = (
+  subjectToken: string,
+  params: Record<string, unknown> = {},
+  options: Parameters<typeof callGrant>[3] = {},
+) =>
+  callGrant(
+    world,
+    tokenExchangeGrant,
+    { subject_token: subjectToken, subject_token_type: ACCESS_TOKEN_TYPE, ...params },
+    { client: exchanger, ...options },
+  );
 
 describe('token exchange grant', () => {
-  it("issues a narrower access token for the subject, never outliving it and revoked with it, without a refresh token", async () => {
+  it('issues a narrower access token for the subject, never outliving it and revoked with it, without a refresh token', async () => {
     const subject = await accessToken();
     const response = await exchange(subject.token, { scope: 'speech:read', resource: `${ISSUER}/v1` });
     expect(response).toMatchObject({ issued_token_type: ACCESS_TOKEN_TYPE, token_type: 'Bearer' });
     expect(response.refresh_token).toBeUndefined();
     const issued = world.tokens.only;
-    expect(issued).toMatchObject({ sub: 'acc-1', clientId: 'web-app', scopes: ['speech:read'], audience: [`${ISSUER}/v1`], withRefresh: false, derivedFrom: { jti: subject.jti, exp: subject.exp }, profile: { roles: ['USER'], plan: 'pro' } });
+    expect(issued).toMatchObject({
+      sub: 'acc-1',
+      clientId: 'web-app',
+      scopes: ['speech:read'],
+      audience: [`${ISSUER}/v1`],
+      withRefresh: false,
+      derivedFrom: { jti: subject.jti, exp: subject.exp },
+      profile: { roles: ['USER'], plan: 'pro' },
+    });
     expect(issued.ttlSeconds).toBeLessThanOrEqual(600);
   });
 
@@ -55,13 +72,18 @@ describe('token exchange grant', () => {
   it('refuses to widen scope (invalid_scope) or audience (invalid_target)', async () => {
     const subject = await accessToken({ scopes: ['speech:read'], audience: [ISSUER] });
     await expect(exchange(subject.token, { scope: 'speech:write' })).rejects.toMatchObject({ error: 'invalid_scope' });
-    await expect(exchange(subject.token, { resource: `${ISSUER}/v1` })).rejects.toMatchObject({ error: 'invalid_target' });
+    await expect(exchange(subject.token, { resource: `${ISSUER}/v1` })).rejects.toMatchObject({
+      error: 'invalid_target',
+    });
     expect(world.tokens.issued).toHaveLength(0);
   });
 
   it("refuses another client's token unless the registration allows that client (RFC 8693 §5)", async () => {
     const foreign = await accessToken({ clientId: 'other-app' });
-    await expect(exchange(foreign.token)).rejects.toMatchObject({ error: 'invalid_grant', description: expect.stringContaining('another client') });
+    await expect(exchange(foreign.token)).rejects.toMatchObject({
+      error: 'invalid_grant',
+      description: expect.stringContaining('another client'),
+    });
     await exchange(foreign.token, {}, { client: { ...exchanger, tokenExchange: { allowedClients: ['other-app'] } } });
     expect(world.tokens.only.sub).toBe('acc-1');
   });
@@ -70,16 +92,29 @@ describe('token exchange grant', () => {
     const revoked = await accessToken();
     await world.redis.set(`${REVOKED_JTI_PREFIX}${revoked.jti}`, '1');
     await expect(exchange(revoked.token)).rejects.toMatchObject({ error: 'invalid_grant' });
-    const stranger = await issueAccessToken(await memoryKeys(), { issuer: ISSUER, sub: 'acc-1', clientId: 'web-app', scopes: ['speech:read'], audience: [ISSUER], ttlSeconds: 600 });
+    const stranger = await issueAccessToken(await memoryKeys(), {
+      issuer: ISSUER,
+      sub: 'acc-1',
+      clientId: 'web-app',
+      scopes: ['speech:read'],
+      audience: [ISSUER],
+      ttlSeconds: 600,
+    });
     await expect(exchange(stranger.token)).rejects.toMatchObject({ error: 'invalid_grant' });
     await expect(exchange('not-a-token')).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('refuses token types other than access tokens (invalid_request)', async () => {
     const subject = await accessToken();
-    await expect(exchange(subject.token, { subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' })).rejects.toMatchObject({ error: 'invalid_request' });
-    await expect(exchange(subject.token, { requested_token_type: 'urn:ietf:params:oauth:token-type:id_token' })).rejects.toMatchObject({ error: 'invalid_request' });
-    await expect(exchange(subject.token, { actor_token: subject.token })).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(
+      exchange(subject.token, { subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' }),
+    ).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(
+      exchange(subject.token, { requested_token_type: 'urn:ietf:params:oauth:token-type:id_token' }),
+    ).rejects.toMatchObject({ error: 'invalid_request' });
+    await expect(exchange(subject.token, { actor_token: subject.token })).rejects.toMatchObject({
+      error: 'invalid_request',
+    });
   });
 
   it("presents a DPoP-bound subject token only with its key's proof, and binds the new token to the proof's key", async () => {
@@ -93,7 +128,11 @@ describe('token exchange grant', () => {
 
   it('is for confidential clients whose registration lists it (unauthorized_client otherwise)', () => {
     expect(() => checkClientMayUse(tokenExchangeGrant, exchanger)).not.toThrow();
-    expect(() => checkClientMayUse(tokenExchangeGrant, { ...exchanger, type: 'public' })).toThrow(expect.objectContaining({ error: 'unauthorized_client' }));
-    expect(() => checkClientMayUse(tokenExchangeGrant, client())).toThrow(expect.objectContaining({ error: 'unauthorized_client' }));
+    expect(() => checkClientMayUse(tokenExchangeGrant, { ...exchanger, type: 'public' })).toThrow(
+      expect.objectContaining({ error: 'unauthorized_client' }),
+    );
+    expect(() => checkClientMayUse(tokenExchangeGrant, client())).toThrow(
+      expect.objectContaining({ error: 'unauthorized_client' }),
+    );
   });
 });

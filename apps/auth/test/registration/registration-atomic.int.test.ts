@@ -44,7 +44,13 @@ function failingModel<T>(conn: mongoose.Connection, name: string, collection: st
 }
 
 function deps(conn: mongoose.Connection) {
-  const config = loadAuthConfig({ MONGO_URL: env.MONGO_URL, REDIS_URL: env.REDIS_URL, REGISTRATION_OPEN: 'true', PUBLIC_URL: 'http://127.0.0.1:1', INTERNAL_SECRET: 'registration-atomic-test-secret-0123456789' });
+  const config = loadAuthConfig({
+    MONGO_URL: env.MONGO_URL,
+    REDIS_URL: env.REDIS_URL,
+    REGISTRATION_OPEN: 'true',
+    PUBLIC_URL: 'http://127.0.0.1:1',
+    INTERNAL_SECRET: 'registration-atomic-test-secret-0123456789',
+  });
   const clients = clientModel(conn);
   return { config, redis, clients, refreshTokens: clients as never, apiKeys: clients as never };
 }
@@ -54,7 +60,9 @@ const metadata = { redirect_uris: ['https://rp.example/cb'], client_name: 'Atomi
 it('the registration access token cannot be stored: the registration fails and no client exists', async () => {
   const conn = await connection();
   failingModel<RegistrationDoc>(conn, 'ClientRegistration', 'client_registrations');
-  await expect(registerDynamicClient(deps(conn), anonymous, metadata)).rejects.toThrow(/client_registrations store unavailable/);
+  await expect(registerDynamicClient(deps(conn), anonymous, metadata)).rejects.toThrow(
+    /client_registrations store unavailable/,
+  );
   expect(await clientModel(conn).countDocuments()).toBe(0);
 });
 

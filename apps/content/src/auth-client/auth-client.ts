@@ -23,7 +23,8 @@ export interface TokenResponse {
 }
 
 /** A refusal carries auth's status and body, and its Retry-After (seconds) when auth sent one (429). */
-type AuthResult<T> = { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown>; retryAfter?: number };
+type AuthResult<T> =
+  { ok: true; value: T } | { ok: false; status: number; body: Record<string, unknown>; retryAfter?: number };
 
 export interface AuthClient {
   createAccount(input: { name: string; email: string; password: string }): Promise<AuthResult<Account>>;
@@ -31,7 +32,10 @@ export interface AuthClient {
   login(input: { email: string; password: string; client_address?: string }): Promise<AuthResult<TokenResponse>>;
   refresh(refreshToken: string): Promise<AuthResult<TokenResponse>>;
   getAccount(id: string): Promise<AuthResult<Account>>;
-  updateAccount(id: string, changes: { name?: string; email?: string; roles?: string[]; status?: string }): Promise<AuthResult<Account>>;
+  updateAccount(
+    id: string,
+    changes: { name?: string; email?: string; roles?: string[]; status?: string },
+  ): Promise<AuthResult<Account>>;
 }
 
 const TIMEOUT_MS = 5000;
@@ -45,7 +49,11 @@ function accountPath(id: string): string | undefined {
   return id === '' || id === '.' || id === '..' ? undefined : `/internal/accounts/${encodeURIComponent(id)}`;
 }
 
-const NO_SUCH_ACCOUNT = { ok: false, status: 404, body: { error: 'not_found', error_description: 'no such account' } } as const;
+const NO_SUCH_ACCOUNT = {
+  ok: false,
+  status: 404,
+  body: { error: 'not_found', error_description: 'no such account' },
+} as const;
 
 export function createAuthClient(baseUrl: string, secret: string, fetchImpl: typeof fetch = fetch): AuthClient {
   async function call<T>(method: string, path: string, body?: unknown): Promise<AuthResult<T>> {
@@ -71,7 +79,12 @@ export function createAuthClient(baseUrl: string, secret: string, fetchImpl: typ
     if (res.ok) return { ok: true, value: record as T };
     if (res.status >= 500) throw new DomainError('unavailable', 'Authorization service failed');
     const retryAfter = Number(res.headers.get('retry-after'));
-    return { ok: false, status: res.status, body: record, ...(Number.isInteger(retryAfter) && retryAfter > 0 ? { retryAfter } : {}) };
+    return {
+      ok: false,
+      status: res.status,
+      body: record,
+      ...(Number.isInteger(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
+    };
   }
   return {
     createAccount: (input) => call('POST', '/internal/accounts', input),

@@ -48,7 +48,11 @@ export function createVersionedCache(redis: Redis, prefix: string): VersionedCac
       const version = storedVersion ?? '0';
       const cut = entry ? entry.indexOf(SEPARATOR) : -1;
       const current = entry && cut > 0 && entry.slice(0, cut) === version;
-      return { value: current ? entry.slice(cut + 1) : null, version, ...(alsoVersionOf ? { otherVersion: otherVersion ?? '0' } : {}) };
+      return {
+        value: current ? entry.slice(cut + 1) : null,
+        version,
+        ...(alsoVersionOf ? { otherVersion: otherVersion ?? '0' } : {}),
+      };
     },
     async version(type) {
       return (await redis.get(versionKey(type))) ?? '0';

@@ -19,12 +19,18 @@ export function canSeeComment(caller: Caller, post: PostDoc | null): boolean {
 /** Ids among `postIds` whose comments the caller may see (one query by `_id`). */
 async function visiblePostIds(deps: ContentDeps, caller: Caller, postIds: number[]): Promise<Set<number>> {
   if (postIds.length === 0) return new Set();
-  const rows = await deps.models.posts.find(allOf<PostDoc>(visiblePostsFilter(caller), { _id: { $in: postIds } }), { _id: 1 }).lean<{ _id: number }[]>();
+  const rows = await deps.models.posts
+    .find(allOf<PostDoc>(visiblePostsFilter(caller), { _id: { $in: postIds } }), { _id: 1 })
+    .lean<{ _id: number }[]>();
   return new Set(rows.map((p) => p._id));
 }
 
 /** The comments of `comments` the caller may see, in their order (lists read before filtering: search). */
-export async function keepVisibleComments(deps: ContentDeps, caller: Caller, comments: CommentDoc[]): Promise<CommentDoc[]> {
+export async function keepVisibleComments(
+  deps: ContentDeps,
+  caller: Caller,
+  comments: CommentDoc[],
+): Promise<CommentDoc[]> {
   if (isModerator(caller)) return comments;
   const visible = await visiblePostIds(deps, caller, [...new Set(comments.map((c) => c.post))]);
   return comments.filter((c) => visible.has(c.post));
@@ -36,7 +42,11 @@ export async function keepVisibleComments(deps: ContentDeps, caller: Caller, com
  * comments are on are read first (a DISTINCT_SCAN of the `{author, post}` index) and those the
  * caller may not see are excluded: usually none, so the page keeps reading its order's index.
  */
-export async function visibleCommentsFilter(deps: ContentDeps, caller: Caller, filter: FilterQuery<CommentDoc>): Promise<FilterQuery<CommentDoc>> {
+export async function visibleCommentsFilter(
+  deps: ContentDeps,
+  caller: Caller,
+  filter: FilterQuery<CommentDoc>,
+): Promise<FilterQuery<CommentDoc>> {
   if (isModerator(caller)) return filter;
   const postIds = (await deps.models.comments.distinct('post', filter)) as number[];
   const visible = await visiblePostIds(deps, caller, postIds);

@@ -19,19 +19,34 @@ import { ensureProfile, findUser } from '../users/profiles';
  * (outbox/write-with-events.ts).
  */
 async function findComment(deps: ContentDeps, id: number, session?: ClientSession): Promise<CommentDoc | null> {
-  return deps.models.comments.findById(id).session(session ?? null).lean<CommentDoc>();
+  return deps.models.comments
+    .findById(id)
+    .session(session ?? null)
+    .lean<CommentDoc>();
 }
 
-async function visiblePost(deps: ContentDeps, caller: Caller, postId: number, session?: ClientSession): Promise<PostDoc> {
+async function visiblePost(
+  deps: ContentDeps,
+  caller: Caller,
+  postId: number,
+  session?: ClientSession,
+): Promise<PostDoc> {
   const post = await findPost(deps, postId, session);
-  if (!post || !canSeePost(caller, post)) throw new DomainError('not_found', 'Post not found', { postId: 'Post not found.' });
+  if (!post || !canSeePost(caller, post))
+    throw new DomainError('not_found', 'Post not found', { postId: 'Post not found.' });
   return post;
 }
 
-async function checkParent(deps: ContentDeps, post: PostDoc, parentId: number | null, session?: ClientSession): Promise<void> {
+async function checkParent(
+  deps: ContentDeps,
+  post: PostDoc,
+  parentId: number | null,
+  session?: ClientSession,
+): Promise<void> {
   if (parentId === null) return;
   const parent = await findComment(deps, parentId, session);
-  if (!parent || parent.post !== post._id) throw validationError({ parentId: 'Parent comment not found on this post.' });
+  if (!parent || parent.post !== post._id)
+    throw validationError({ parentId: 'Parent comment not found on this post.' });
 }
 
 export async function createComment(
@@ -75,7 +90,11 @@ async function authorOf(deps: ContentDeps, caller: Caller, comment: CommentDoc):
 }
 
 /** The comment and its post, read in the transaction. */
-async function currentComment(deps: ContentDeps, id: number, session: ClientSession): Promise<{ comment: CommentDoc; post: PostDoc }> {
+async function currentComment(
+  deps: ContentDeps,
+  id: number,
+  session: ClientSession,
+): Promise<{ comment: CommentDoc; post: PostDoc }> {
   const comment = await findComment(deps, id, session);
   const post = comment && (await findPost(deps, comment.post, session));
   if (!comment || !post) throw notFoundError('Comment');
@@ -89,15 +108,25 @@ async function visibleComment(deps: ContentDeps, caller: Caller, id: number): Pr
   return comment;
 }
 
-export async function updateComment(deps: ContentDeps, caller: Caller, id: number, content: string): Promise<CommentDoc> {
+export async function updateComment(
+  deps: ContentDeps,
+  caller: Caller,
+  id: number,
+  content: string,
+): Promise<CommentDoc> {
   const before = await visibleComment(deps, caller, id);
-  if (before.author !== caller.id && !isAdmin(caller)) throw forbiddenError('Only the author or an admin may edit this comment');
+  if (before.author !== caller.id && !isAdmin(caller))
+    throw forbiddenError('Only the author or an admin may edit this comment');
   const author = await authorOf(deps, caller, before);
   const updated = await writeWithEvents(deps, async (session) => {
     const { comment, post } = await currentComment(deps, id, session);
     const now = new Date();
     const next: CommentDoc = { ...comment, content, updatedAt: now, rev: comment.rev + 1 };
-    await deps.models.comments.updateOne({ _id: id }, { $set: { content, updatedAt: now, rev: next.rev } }, { session });
+    await deps.models.comments.updateOne(
+      { _id: id },
+      { $set: { content, updatedAt: now, rev: next.rev } },
+      { session },
+    );
     const event = buildContentEvent('comment.updated', commentSnapshot(next, author, post), { time: now });
     return { result: next, events: [{ entityType: 'comments', entityId: id, rev: next.rev, event }] };
   });
@@ -107,13 +136,16 @@ export async function updateComment(deps: ContentDeps, caller: Caller, id: numbe
 
 export async function deleteComment(deps: ContentDeps, caller: Caller, id: number): Promise<void> {
   const before = await visibleComment(deps, caller, id);
-  if (before.author !== caller.id && !isModerator(caller)) throw forbiddenError('Only the author or a moderator may delete this comment');
+  if (before.author !== caller.id && !isModerator(caller))
+    throw forbiddenError('Only the author or a moderator may delete this comment');
   const author = await authorOf(deps, caller, before);
   await writeWithEvents(deps, async (session) => {
     const { comment, post } = await currentComment(deps, id, session);
     const now = new Date();
     await deps.models.comments.deleteOne({ _id: id }, { session });
-    const event = buildContentEvent('comment.deleted', commentSnapshot({ ...comment, updatedAt: now }, author, post), { time: now });
+    const event = buildContentEvent('comment.deleted', commentSnapshot({ ...comment, updatedAt: now }, author, post), {
+      time: now,
+    });
     return { result: undefined, events: [{ entityType: 'comments', entityId: id, rev: comment.rev + 1, event }] };
   });
   await deps.invalidate('Comment');

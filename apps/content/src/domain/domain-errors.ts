@@ -17,7 +17,8 @@ export class DomainError extends Error {
   }
 }
 
-export const validationError = (fields: Record<string, string>): DomainError => new DomainError('validation', 'Validation failed', fields);
+export const validationError = (fields: Record<string, string>): DomainError =>
+  new DomainError('validation', 'Validation failed', fields);
 export const notFoundError = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
 export const forbiddenError = (message: string): DomainError => new DomainError('forbidden', message);
 

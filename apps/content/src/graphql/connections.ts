@@ -40,7 +40,8 @@ type KeyValue = string | number | boolean | null | { d: number };
 
 function keyValue(value: unknown): KeyValue {
   if (value instanceof Date) return { d: value.getTime() };
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null)
+    return value;
   if (value === undefined) return null;
   // Dates that went through a JSON cache come back as ISO strings.
   return String(value);
@@ -52,12 +53,23 @@ function queryValue(value: KeyValue): unknown {
 
 export function encodeCursor(codec: CursorCodec, sort: SortSpec, doc: Record<string, unknown>): string {
   const raw = doc[sort.field];
-  const value = sort.field.endsWith('At') || sort.field.endsWith('Sort') ? { d: new Date(raw as string | Date).getTime() } : keyValue(raw);
+  const value =
+    sort.field.endsWith('At') || sort.field.endsWith('Sort')
+      ? { d: new Date(raw as string | Date).getTime() }
+      : keyValue(raw);
   return codec.seal(JSON.stringify([value, doc._id]), sort.field);
 }
 
-export function decodeCursor(codec: CursorCodec, cursor: string, sort: SortSpec, argName: string): { value: unknown; id: string | number } {
-  const fail = () => badInput(`${argName}: malformed cursor`, [{ field: argName, message: 'Malformed cursor', code: 'VALIDATION_ERROR' }]);
+export function decodeCursor(
+  codec: CursorCodec,
+  cursor: string,
+  sort: SortSpec,
+  argName: string,
+): { value: unknown; id: string | number } {
+  const fail = () =>
+    badInput(`${argName}: malformed cursor`, [
+      { field: argName, message: 'Malformed cursor', code: 'VALIDATION_ERROR' },
+    ]);
   const plaintext = codec.open(cursor, sort.field);
   if (plaintext === null) throw fail();
   let parsed: unknown;
@@ -72,7 +84,10 @@ export function decodeCursor(codec: CursorCodec, cursor: string, sort: SortSpec,
     value === null ||
     typeof value === 'string' ||
     typeof value === 'number' ||
-    (typeof value === 'object' && value !== null && typeof (value as { d?: unknown }).d === 'number' && Object.keys(value).length === 1);
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { d?: unknown }).d === 'number' &&
+      Object.keys(value).length === 1);
   if (!okValue || (typeof id !== 'string' && typeof id !== 'number')) throw fail();
   return { value: queryValue(value as KeyValue), id };
 }
@@ -84,7 +99,11 @@ export function decodeCursor(codec: CursorCodec, cursor: string, sort: SortSpec,
  * index from `v` on, and never turns the two `$or` branches into separately indexed scans whose
  * union then has to be sorted in memory.
  */
-function beyond(sort: SortSpec, position: { value: unknown; id: string | number }, forward: boolean): FilterQuery<unknown> {
+function beyond(
+  sort: SortSpec,
+  position: { value: unknown; id: string | number },
+  forward: boolean,
+): FilterQuery<unknown> {
   const ascending = (sort.direction === 1) === forward;
   if (sort.field === '_id') return { _id: { [ascending ? '$gt' : '$lt']: position.id } };
   return {
@@ -95,13 +114,19 @@ function beyond(sort: SortSpec, position: { value: unknown; id: string | number 
 
 /** The connection of a list the caller can see nothing of (no query). */
 export function emptyConnection<T>(): Connection<T> {
-  return { edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, totalCount: 0 };
+  return {
+    edges: [],
+    pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    totalCount: 0,
+  };
 }
 
 function pageSize(value: number | null | undefined, name: string): number {
   if (value === null || value === undefined) return DEFAULT_PAGE;
   if (!Number.isInteger(value) || value < 0 || value > MAX_PAGE) {
-    throw badInput(`${name}: must be between 0 and ${MAX_PAGE}`, [{ field: name, message: `Must be between 0 and ${MAX_PAGE}`, code: 'VALIDATION_ERROR' }]);
+    throw badInput(`${name}: must be between 0 and ${MAX_PAGE}`, [
+      { field: name, message: `Must be between 0 and ${MAX_PAGE}`, code: 'VALIDATION_ERROR' },
+    ]);
   }
   return value;
 }
@@ -120,27 +145,46 @@ export async function paginate<T extends { _id: string | number }>(
   args: PageArgs,
   options: { cursors: CursorCodec; projection?: Record<string, 0 | 1>; lazyCount?: boolean; sealCursors?: boolean },
 ): Promise<Connection<T>> {
-  const backward = (args.last !== undefined && args.last !== null) || (args.before !== undefined && args.before !== null);
+  const backward =
+    (args.last !== undefined && args.last !== null) || (args.before !== undefined && args.before !== null);
   if (backward && ((args.first ?? null) !== null || (args.after ?? null) !== null)) {
-    throw badInput('Use either first/after or last/before, not both', [{ field: 'first', message: 'Cannot be combined with last/before', code: 'VALIDATION_ERROR' }]);
+    throw badInput('Use either first/after or last/before, not both', [
+      { field: 'first', message: 'Cannot be combined with last/before', code: 'VALIDATION_ERROR' },
+    ]);
   }
   const size = backward ? pageSize(args.last, 'last') : pageSize(args.first, 'first');
   const cursorArg = backward ? args.before : args.after;
   const position = cursorArg ? decodeCursor(options.cursors, cursorArg, sort, backward ? 'before' : 'after') : null;
-  const pageFilter: FilterQuery<T> = position ? ({ $and: [filter, beyond(sort, position, !backward)] } as FilterQuery<T>) : filter;
+  const pageFilter: FilterQuery<T> = position
+    ? ({ $and: [filter, beyond(sort, position, !backward)] } as FilterQuery<T>)
+    : filter;
   const direction = backward ? -sort.direction : sort.direction;
-  const mongoSort: Record<string, 1 | -1> = sort.field === '_id' ? { _id: direction as 1 | -1 } : { [sort.field]: direction as 1 | -1, _id: direction as 1 | -1 };
+  const mongoSort: Record<string, 1 | -1> =
+    sort.field === '_id'
+      ? { _id: direction as 1 | -1 }
+      : { [sort.field]: direction as 1 | -1, _id: direction as 1 | -1 };
   const [rows, count, hasOtherSide] = await Promise.all([
-    size === 0 ? Promise.resolve([] as T[]) : model.find(pageFilter, options.projection).sort(mongoSort).limit(size + 1).lean<T[]>(),
+    size === 0
+      ? Promise.resolve([] as T[])
+      : model
+          .find(pageFilter, options.projection)
+          .sort(mongoSort)
+          .limit(size + 1)
+          .lean<T[]>(),
     options.lazyCount ? Promise.resolve(null) : countAll(model, filter),
-    position ? model.exists({ $and: [filter, beyond(sort, position, backward)] } as FilterQuery<T>).then((x) => x !== null) : Promise.resolve(false),
+    position
+      ? model.exists({ $and: [filter, beyond(sort, position, backward)] } as FilterQuery<T>).then((x) => x !== null)
+      : Promise.resolve(false),
   ]);
   const hasMore = rows.length > size;
   const items = rows.slice(0, size);
   if (backward) items.reverse();
   // Cursors not selected are not sealed (`sealCursors: false`); the empty string is then never read.
   const seal = options.sealCursors ?? true;
-  const edges = items.map((node) => ({ node, cursor: seal ? encodeCursor(options.cursors, sort, node as unknown as Record<string, unknown>) : '' }));
+  const edges = items.map((node) => ({
+    node,
+    cursor: seal ? encodeCursor(options.cursors, sort, node as unknown as Record<string, unknown>) : '',
+  }));
   return {
     edges,
     pageInfo: {

@@ -55,11 +55,14 @@ export function createCursorCodec(secret: string): CursorCodec {
       return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]).toString('base64url');
     },
     open(cursor, purpose) {
-      if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+      if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor))
+        return null;
       const raw = Buffer.from(cursor, 'base64url');
       if (raw.length < HEADER || raw[0] !== VERSION) return null;
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(1, 1 + IV_BYTES), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(1, 1 + IV_BYTES), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAAD(Buffer.from(purpose, 'utf8'));
         decipher.setAuthTag(raw.subarray(1 + IV_BYTES, HEADER));
         return Buffer.concat([decipher.update(raw.subarray(HEADER)), decipher.final()]).toString('utf8');

@@ -22,7 +22,8 @@ function fieldErrorsOf(err: DomainError): FieldError[] {
   }[err.kind];
   const entries = Object.entries(err.fields);
   if (entries.length > 0) return entries.map(([field, message]) => ({ field, message, code }));
-  const field = err.kind === 'not_found' || err.kind === 'forbidden' ? 'id' : err.kind === 'unauthenticated' ? 'auth' : 'input';
+  const field =
+    err.kind === 'not_found' || err.kind === 'forbidden' ? 'id' : err.kind === 'unauthenticated' ? 'auth' : 'input';
   return [{ field, message: err.message, code }];
 }
 

@@ -1,6 +1,9 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -87,7 +90,9 @@ const Upload = new GraphQLScalarType({
  * operation POSTed over HTTP is executed like a query (each root field resolved once), hence `resolve` too.
  */
 const notServedHere = () => {
-  throw new GraphQLError('Subscriptions are served by the gateway over WebSocket', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } });
+  throw new GraphQLError('Subscriptions are served by the gateway over WebSocket', {
+    extensions: { code: GraphQLErrorCode.BAD_USER_INPUT },
+  });
 };
 const subscriptionResolvers = Object.fromEntries(
   SUBSCRIPTION_FIELDS.map(({ field }) => [field, { subscribe: notServedHere, resolve: notServedHere }]),
@@ -125,19 +130,26 @@ export function buildSchema(options: Pick<GraphQLMountOptions, 'redis' | 'cache'
   return applyDirectives(schema, options);
 }
 
-export async function graphqlMount(options: GraphQLMountOptions): Promise<{ mount: (app: Express) => void; stop: () => Promise<void> }> {
+export async function graphqlMount(
+  options: GraphQLMountOptions,
+): Promise<{ mount: (app: Express) => void; stop: () => Promise<void> }> {
   const limits: ApolloServerPlugin<GraphQLContext> = {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, request, contextValue }) {
           // The gate in front of Apollo measured this very text with these variables already.
           if (contextValue.limitsChecked) return;
-          const error = checkLimits(document, (request.variables ?? {}) as Record<string, unknown>, { maxCost: options.maxCost });
+          const error = checkLimits(document, (request.variables ?? {}) as Record<string, unknown>, {
+            maxCost: options.maxCost,
+          });
           if (error) throw error;
         },
         async willSendResponse({ contextValue, response }) {
           if (response.body.kind === 'single' && contextValue.cacheHits) {
-            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cacheHits: contextValue.cacheHits };
+            response.body.singleResult.extensions = {
+              ...response.body.singleResult.extensions,
+              cacheHits: contextValue.cacheHits,
+            };
           }
         },
       };
@@ -147,7 +159,12 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     schema: buildSchema(options),
     // No schema sets cache-control hints (caching is @cache's, in Redis), so Apollo's default cache-control
     // plugin would only compute a policy nobody reads, wrapping every field resolution to do it.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), limits, graphqlOverHttpStatus],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      limits,
+      graphqlOverHttpStatus,
+    ],
     includeStacktraceInErrorResponses: false,
     // Always given: Apollo's own default would follow NODE_ENV.
     introspection: options.introspection ?? true,
@@ -157,18 +174,27 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
     formatError(formatted, error) {
       if (isStoreUnavailable(unwrapResolverError(error))) {
         // An outage of MongoDB (no primary): retryable, so not masked as an internal error.
-        return { message: 'the content store is temporarily unavailable', extensions: { code: GraphQLErrorCode.UPSTREAM_UNAVAILABLE }, ...(formatted.path ? { path: formatted.path } : {}) };
+        return {
+          message: 'the content store is temporarily unavailable',
+          extensions: { code: GraphQLErrorCode.UPSTREAM_UNAVAILABLE },
+          ...(formatted.path ? { path: formatted.path } : {}),
+        };
       }
       const code = String(formatted.extensions?.code ?? '');
       if (KNOWN_CODES.has(code)) {
         const { http: _http, stacktrace: _s, ...extensions } = formatted.extensions ?? {};
         // Apollo rejects some requests (a persisted query whose hash does not match its text) with a 4xx but no
         // code, which it then reports as INTERNAL_SERVER_ERROR: the client's mistake is a BAD_REQUEST.
-        if (code === GraphQLErrorCode.INTERNAL_SERVER_ERROR && isClientStatus(error)) return { ...formatted, extensions: { ...extensions, code: 'BAD_REQUEST' } };
+        if (code === GraphQLErrorCode.INTERNAL_SERVER_ERROR && isClientStatus(error))
+          return { ...formatted, extensions: { ...extensions, code: 'BAD_REQUEST' } };
         return { ...formatted, extensions };
       }
       options.logger.error({ err: error }, 'graphql resolver failed');
-      return { message: 'Internal server error', extensions: { code: GraphQLErrorCode.INTERNAL_SERVER_ERROR }, ...(formatted.path ? { path: formatted.path } : {}) };
+      return {
+        message: 'Internal server error',
+        extensions: { code: GraphQLErrorCode.INTERNAL_SERVER_ERROR },
+        ...(formatted.path ? { path: formatted.path } : {}),
+      };
     },
   });
   await server.start();
@@ -195,9 +221,18 @@ export async function graphqlMount(options: GraphQLMountOptions): Promise<{ moun
         // Body parser failures on /graphql, in the GraphQL shape.
         (err: unknown, _req: Request, res: Response, next: NextFunction) => {
           const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
-          if (type === 'entity.too.large') return void res.status(413).json({ errors: [{ message: 'Request body too large', extensions: { code: 'BAD_REQUEST' } }] });
-          if (type === 'entity.parse.failed') return void res.status(400).json({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
-          if (type === JSON_TOO_DEEP) return void res.status(400).json({ errors: [{ message: (err as Error).message, extensions: { code: 'BAD_REQUEST' } }] });
+          if (type === 'entity.too.large')
+            return void res
+              .status(413)
+              .json({ errors: [{ message: 'Request body too large', extensions: { code: 'BAD_REQUEST' } }] });
+          if (type === 'entity.parse.failed')
+            return void res
+              .status(400)
+              .json({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
+          if (type === JSON_TOO_DEEP)
+            return void res
+              .status(400)
+              .json({ errors: [{ message: (err as Error).message, extensions: { code: 'BAD_REQUEST' } }] });
           next(err);
         },
       );

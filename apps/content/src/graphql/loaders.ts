@@ -22,7 +22,11 @@ function byId<K, T extends { _id: K }>(keys: readonly K[], docs: T[]): (T | null
 }
 
 /** The users with these ids, through the process's user memo when there is one. */
-async function loadUsers(deps: ContentDeps, ids: readonly string[], userVersion: RequestUserVersion | undefined): Promise<(UserDoc | null)[]> {
+async function loadUsers(
+  deps: ContentDeps,
+  ids: readonly string[],
+  userVersion: RequestUserVersion | undefined,
+): Promise<(UserDoc | null)[]> {
   if (!deps.users) return byId(ids, await deps.models.users.find({ _id: { $in: [...ids] } }).lean<UserDoc[]>());
   const found = await deps.users.load(ids, await (userVersion ? userVersion.get() : deps.users.version()));
   return ids.map((id) => found.get(id) ?? null);

@@ -18,7 +18,11 @@ function responseMediaType(accept: string | undefined): string | undefined {
  * validate, or its variables cannot be coerced (Apollo's codes; coercion is BAD_USER_INPUT before
  * execution). The platform's own refusals (QUERY_TOO_DEEP, QUERY_TOO_COMPLEX) keep their 400.
  */
-const SPEC_REQUEST_ERRORS: ReadonlySet<string> = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT']);
+const SPEC_REQUEST_ERRORS: ReadonlySet<string> = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+]);
 
 /**
  * GraphQL over HTTP (the GraphQL Foundation's specification, "application/json" response status):
@@ -37,7 +41,8 @@ export const graphqlOverHttpStatus: ApolloServerPlugin = {
         if (mediaType !== APPLICATION_JSON || response.http.status !== 400 || response.body.kind !== 'single') return;
         const result = response.body.singleResult;
         const codes = (result.errors ?? []).map((error) => String(error.extensions?.code ?? ''));
-        if (result.data === undefined && codes.length && codes.every((code) => SPEC_REQUEST_ERRORS.has(code))) response.http.status = 200;
+        if (result.data === undefined && codes.length && codes.every((code) => SPEC_REQUEST_ERRORS.has(code)))
+          response.http.status = 200;
       },
     };
   },

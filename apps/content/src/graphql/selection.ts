@@ -1,5 +1,13 @@
 import { collectSubFields } from '@graphql-tools/utils';
-import { getNamedType, isObjectType, Kind, type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  getNamedType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
 
 /**
  * Answers about a field's selection, remembered across requests. The executor builds new field node
@@ -28,9 +36,20 @@ function memo<T>(info: GraphQLResolveInfo, question: string, compute: () => T): 
 }
 
 /** Whether a selection (its fragments followed) has @skip or @include whose argument is a variable. */
-function hasVariableDirectives(selectionSet: SelectionSetNode | undefined, info: GraphQLResolveInfo, seen: Set<string>): boolean {
+function hasVariableDirectives(
+  selectionSet: SelectionSetNode | undefined,
+  info: GraphQLResolveInfo,
+  seen: Set<string>,
+): boolean {
   for (const selection of selectionSet?.selections ?? []) {
-    if (selection.directives?.some((d) => (d.name.value === 'skip' || d.name.value === 'include') && d.arguments?.some((a) => a.value.kind === Kind.VARIABLE))) return true;
+    if (
+      selection.directives?.some(
+        (d) =>
+          (d.name.value === 'skip' || d.name.value === 'include') &&
+          d.arguments?.some((a) => a.value.kind === Kind.VARIABLE),
+      )
+    )
+      return true;
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
       const name = selection.name.value;
       if (seen.has(name)) continue;
@@ -58,9 +77,16 @@ export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
 }
 
 /** The FieldNodes of the sub-field `name` of `type` as selected by `fieldNodes` (all aliases). */
-function subFieldNodes(info: GraphQLResolveInfo, type: GraphQLObjectType, fieldNodes: FieldNode[], name: string): FieldNode[] {
+function subFieldNodes(
+  info: GraphQLResolveInfo,
+  type: GraphQLObjectType,
+  fieldNodes: FieldNode[],
+  name: string,
+): FieldNode[] {
   const { fields, patches } = collectSubFields(info.schema, info.fragments, info.variableValues, type, fieldNodes);
-  return [fields, ...patches.map((patch) => patch.fields)].flatMap((group) => [...group.values()].flat().filter((node) => node.name.value === name));
+  return [fields, ...patches.map((patch) => patch.fields)].flatMap((group) =>
+    [...group.values()].flat().filter((node) => node.name.value === name),
+  );
 }
 
 /** The object type of `type`'s field `name`, if it is one. */
@@ -92,7 +118,8 @@ function nodeFields(info: GraphQLResolveInfo): ReadonlySet<string> | null {
     const selected = new Set<string>();
     if (nodeNodes.length > 0) {
       const { fields, patches } = collectSubFields(info.schema, info.fragments, info.variableValues, node, nodeNodes);
-      for (const group of [fields, ...patches.map((patch) => patch.fields)]) for (const nodes of group.values()) for (const n of nodes) selected.add(n.name.value);
+      for (const group of [fields, ...patches.map((patch) => patch.fields)])
+        for (const nodes of group.values()) for (const n of nodes) selected.add(n.name.value);
     }
     names = selected;
   }
@@ -117,5 +144,9 @@ function cursorsSelected(info: GraphQLResolveInfo): boolean {
   const edges = subFieldNodes(info, connection, fieldNodes, 'edges');
   if (edges.length > 0 && subFieldNodes(info, edge, edges, 'cursor').length > 0) return true;
   const pages = subFieldNodes(info, connection, fieldNodes, 'pageInfo');
-  return pages.length > 0 && (subFieldNodes(info, pageInfo, pages, 'startCursor').length > 0 || subFieldNodes(info, pageInfo, pages, 'endCursor').length > 0);
+  return (
+    pages.length > 0 &&
+    (subFieldNodes(info, pageInfo, pages, 'startCursor').length > 0 ||
+      subFieldNodes(info, pageInfo, pages, 'endCursor').length > 0)
+  );
 }

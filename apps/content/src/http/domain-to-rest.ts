@@ -8,7 +8,9 @@ export function toRestError(err: unknown): unknown {
     case 'validation':
       return new ContentValidationError(err.fields);
     case 'conflict':
-      return Object.keys(err.fields).length > 0 ? new ContentValidationError(err.fields) : new ContentHttpError(409, err.message);
+      return Object.keys(err.fields).length > 0
+        ? new ContentValidationError(err.fields)
+        : new ContentHttpError(409, err.message);
     case 'not_found':
       return new ContentHttpError(404, err.message);
     case 'forbidden':

@@ -16,13 +16,15 @@ export function restErrorHandler(logger: Logger) {
 
 /** body-parser's errors carry a `type`; give them messages a client can act on. */
 function normalize(err: unknown): unknown {
-  if (isStoreUnavailable(err)) return new ContentHttpError(503, 'The content store is temporarily unavailable; retry shortly');
+  if (isStoreUnavailable(err))
+    return new ContentHttpError(503, 'The content store is temporarily unavailable; retry shortly');
   if (typeof err === 'object' && err !== null && 'type' in err) {
     const type = (err as { type?: unknown }).type;
     if (type === 'entity.too.large') return new ContentHttpError(413, 'Request body too large');
     if (type === 'entity.parse.failed') return new ContentHttpError(400, 'Malformed JSON body');
     if (type === JSON_TOO_DEEP && err instanceof Error) return new ContentHttpError(400, err.message);
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ContentHttpError(415, 'Unsupported body encoding');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+      return new ContentHttpError(415, 'Unsupported body encoding');
   }
   return err;
 }

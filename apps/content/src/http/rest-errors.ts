@@ -18,7 +18,11 @@ interface CodedErrorBody {
 
 export class ContentValidationError extends Error {
   constructor(readonly errors: Record<string, string>) {
-    super(Object.entries(errors).map(([k, v]) => `${k}: ${v}`).join('; '));
+    super(
+      Object.entries(errors)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; '),
+    );
     this.name = 'ContentValidationError';
   }
 }
@@ -40,7 +44,8 @@ export function contentErrorResponse(err: unknown): {
 } {
   if (err instanceof ContentValidationError) return { status: 400, body: { errors: err.errors } };
   if (err instanceof ContentHttpError) {
-    if (err.httpStatus === 403 || err.httpStatus === 404) return { status: err.httpStatus, body: { error: err.message } };
+    if (err.httpStatus === 403 || err.httpStatus === 404)
+      return { status: err.httpStatus, body: { error: err.message } };
     return { status: err.httpStatus, body: { error: { code: err.httpStatus, message: err.message } } };
   }
   const status = httpStatusOf(err);

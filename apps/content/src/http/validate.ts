@@ -41,7 +41,12 @@ export function readString(
   }
   const text = opts.trim === false ? value : value.trim();
   if (text.length < (opts.min ?? (opts.required ? 1 : 0))) {
-    problems.add(name, opts.required || opts.min === 1 ? 'This value should not be blank.' : `This value is too short. It should have ${opts.min} characters or more.`);
+    problems.add(
+      name,
+      opts.required || opts.min === 1
+        ? 'This value should not be blank.'
+        : `This value is too short. It should have ${opts.min} characters or more.`,
+    );
     return undefined;
   }
   if (text.length > opts.max) {
@@ -76,7 +81,12 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** Rejects properties the resource does not have, so typos and injected keys are visible. */
-export function rejectUnknown(problems: Problems, body: Body, allowed: ReadonlySet<string>, ignored: ReadonlySet<string>): void {
+export function rejectUnknown(
+  problems: Problems,
+  body: Body,
+  allowed: ReadonlySet<string>,
+  ignored: ReadonlySet<string>,
+): void {
   for (const key of Object.keys(body)) {
     if (!allowed.has(key) && !ignored.has(key)) problems.add(key, 'This field was not expected.');
   }

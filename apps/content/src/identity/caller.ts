@@ -18,7 +18,10 @@ export interface Caller {
 const RANK: Record<Role, number> = { USER: 1, MODERATOR: 2, ADMIN: 3 };
 
 export function callerFromIdentity(identity: Identity, address: string): Caller {
-  const role = identity.roles.reduce<Role | null>((best, r) => (best === null || RANK[r] > RANK[best] ? r : best), null);
+  const role = identity.roles.reduce<Role | null>(
+    (best, r) => (best === null || RANK[r] > RANK[best] ? r : best),
+    null,
+  );
   return {
     id: identity.sub ?? null,
     role: identity.sub ? (role ?? 'USER') : null,

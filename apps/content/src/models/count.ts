@@ -34,6 +34,11 @@ function isEqualityDisjunction(clause: Record<string, unknown>): boolean {
   return (
     Object.keys(clause).length === 1 &&
     Array.isArray(branches) &&
-    branches.every((b: unknown) => typeof b === 'object' && b !== null && Object.values(b).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+    branches.every(
+      (b: unknown) =>
+        typeof b === 'object' &&
+        b !== null &&
+        Object.values(b).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)),
+    )
   );
 }

@@ -37,7 +37,9 @@ interface Block {
 export function idSequences(counters: CounterModel, blockSize = ID_BLOCK_SIZE): IdSequences {
   const blocks = new Map<string, Block>();
   async function take(name: string, block: Block): Promise<void> {
-    const doc = await counters.findOneAndUpdate({ _id: name }, { $inc: { value: blockSize } }, { upsert: true, new: true }).lean();
+    const doc = await counters
+      .findOneAndUpdate({ _id: name }, { $inc: { value: blockSize } }, { upsert: true, new: true })
+      .lean();
     block.end = doc!.value + 1;
     block.next = doc!.value - blockSize + 1;
   }

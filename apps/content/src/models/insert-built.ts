@@ -9,7 +9,11 @@ import type { ClientSession, Model, mongo } from 'mongoose';
  * "Writes"). The schemas set no setters or transforms, so what is stored is the same; undefined
  * fields are left out, as mongoose does.
  */
-export async function insertBuilt<T extends mongo.Document>(model: Model<T>, docs: readonly T[], session: ClientSession): Promise<void> {
+export async function insertBuilt<T extends mongo.Document>(
+  model: Model<T>,
+  docs: readonly T[],
+  session: ClientSession,
+): Promise<void> {
   for (const doc of docs) await model.validate(doc);
   await model.collection.insertMany([...docs], { session, ignoreUndefined: true });
 }

@@ -9,7 +9,11 @@ export interface LeaseDoc {
 }
 
 const schema = new Schema<LeaseDoc>(
-  { _id: { type: String, required: true }, holder: { type: String, required: true }, until: { type: Date, required: true } },
+  {
+    _id: { type: String, required: true },
+    holder: { type: String, required: true },
+    until: { type: Date, required: true },
+  },
   { versionKey: false, collection: 'leases' },
 );
 

@@ -6,7 +6,10 @@ interface TaxonomyDoc {
   name: string;
 }
 
-const categorySchema = new Schema<TaxonomyDoc>({ _id: String, name: String }, { versionKey: false, collection: 'categories' });
+const categorySchema = new Schema<TaxonomyDoc>(
+  { _id: String, name: String },
+  { versionKey: false, collection: 'categories' },
+);
 const tagSchema = new Schema<TaxonomyDoc>({ _id: String, name: String }, { versionKey: false, collection: 'tags' });
 
 export type TaxonomyModel = Model<TaxonomyDoc>;

@@ -27,7 +27,14 @@ export function createLease(leases: LeaseModel, name: string, holder: string, tt
         const lease = await leases
           .findOneAndUpdate(
             { _id: name },
-            [{ $set: { holder: { $cond: [free, holder, '$holder'] }, until: { $cond: [free, { $add: ['$$NOW', ttlMs] }, '$until'] } } }],
+            [
+              {
+                $set: {
+                  holder: { $cond: [free, holder, '$holder'] },
+                  until: { $cond: [free, { $add: ['$$NOW', ttlMs] }, '$until'] },
+                },
+              },
+            ],
             { upsert: true, new: true },
           )
           .lean<LeaseDoc>();

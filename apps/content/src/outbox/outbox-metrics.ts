@@ -14,7 +14,7 @@ const published = new Counter({
 
 const relayDelay = new Histogram({
   name: 'content_outbox_relay_delay_seconds',
-  help: 'From an event\'s time (set as its write is made, in the same transaction) to Kafka\'s acknowledgement of it.',
+  help: "From an event's time (set as its write is made, in the same transaction) to Kafka's acknowledgement of it.",
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
   registers: [metricsRegistry],
 });

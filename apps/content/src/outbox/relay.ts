@@ -114,14 +114,30 @@ export function createRelay(options: RelayOptions): Relay {
     // the span's context in its headers (W3C Trace Context) for the consumers.
     const spans = records.map(({ event, trace }) => {
       const topic = contentTopic(entityOfType(event.type), topicPrefix);
-      const span = startSpan(`${topic} publish`, { kind: SpanKind.PRODUCER, parent: contextFrom(trace), attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.message.id': event.id, 'messaging.kafka.message.key': event.subject } });
+      const span = startSpan(`${topic} publish`, {
+        kind: SpanKind.PRODUCER,
+        parent: contextFrom(trace),
+        attributes: {
+          'messaging.system': 'kafka',
+          'messaging.destination.name': topic,
+          'messaging.message.id': event.id,
+          'messaging.kafka.message.key': event.subject,
+        },
+      });
       const list = byTopic.get(topic) ?? [];
-      list.push({ key: event.subject, value: serializeContentEvent(event), headers: { ce_id: event.id, ce_type: event.type, ...traceCarrier(span) } });
+      list.push({
+        key: event.subject,
+        value: serializeContentEvent(event),
+        headers: { ce_id: event.id, ce_type: event.type, ...traceCarrier(span) },
+      });
       byTopic.set(topic, list);
       return span;
     });
     try {
-      await session.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+      await session.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      });
     } catch (err) {
       for (const span of spans) endSpan(span, err);
       // This session is not used again (see createProducer): the next pass starts a new one.
@@ -131,7 +147,8 @@ export function createRelay(options: RelayOptions): Relay {
     }
     for (const span of spans) endSpan(span);
     const acknowledged = Date.now();
-    for (const { event } of records) recordPublished(contentTopic(entityOfType(event.type), topicPrefix), event.time, acknowledged);
+    for (const { event } of records)
+      recordPublished(contentTopic(entityOfType(event.type), topicPrefix), event.time, acknowledged);
     await models.outbox.deleteMany({ _id: { $in: records.map((r) => r._id) } });
     return records.length;
   }
@@ -160,7 +177,8 @@ export function createRelay(options: RelayOptions): Relay {
     } catch (err) {
       failures += 1;
       holding = false;
-      if (failures === 1 || failures % 50 === 0) logger.warn({ err: String(err), failures }, 'outbox relay pass failed; retrying');
+      if (failures === 1 || failures % 50 === 0)
+        logger.warn({ err: String(err), failures }, 'outbox relay pass failed; retrying');
       schedule(Math.min(pollMs * 2 ** Math.min(failures, 4), BACKOFF_MAX_MS));
     }
   }
@@ -189,7 +207,10 @@ export function createRelay(options: RelayOptions): Relay {
       };
       let changes: mongo.ChangeStream;
       try {
-        const inserted = options.origin === undefined ? { operationType: 'insert' } : { operationType: 'insert', 'fullDocument.origin': { $ne: options.origin } };
+        const inserted =
+          options.origin === undefined
+            ? { operationType: 'insert' }
+            : { operationType: 'insert', 'fullDocument.origin': { $ne: options.origin } };
         changes = models.outbox.collection.watch([{ $match: inserted }, { $project: { _id: 1 } }]);
       } catch (err) {
         logger.warn({ err: String(err) }, 'outbox change stream failed to open; polling only until it is reopened');

@@ -37,7 +37,12 @@ export async function writeWithEvents<T>(
   const result = await outbox.db.transaction(async (session) => {
     const written = await work(session);
     recorded = written.events.length > 0;
-    if (recorded) await insertBuilt(outbox, written.events.map((entityEvent) => toRecord(entityEvent, deps.outboxOrigin)), session);
+    if (recorded)
+      await insertBuilt(
+        outbox,
+        written.events.map((entityEvent) => toRecord(entityEvent, deps.outboxOrigin)),
+        session,
+      );
     return written.result;
   }, TRANSACTION_OPTIONS);
   if (recorded) deps.outboxCommitted?.();
@@ -46,7 +51,15 @@ export async function writeWithEvents<T>(
 
 function toRecord({ entityType, entityId, rev, event }: EntityEvent, origin: string | undefined): OutboxDoc {
   const trace = traceCarrier();
-  return { _id: event.id, entityType, entityId: String(entityId), rev, event, ...(Object.keys(trace).length > 0 ? { trace } : {}), ...(origin === undefined ? {} : { origin }) };
+  return {
+    _id: event.id,
+    entityType,
+    entityId: String(entityId),
+    rev,
+    event,
+    ...(Object.keys(trace).length > 0 ? { trace } : {}),
+    ...(origin === undefined ? {} : { origin }),
+  };
 }
 
 /**
@@ -56,7 +69,12 @@ function toRecord({ entityType, entityId, rev, event }: EntityEvent, origin: str
  * that id committed before it (it wrote the same document), so its records are in the snapshot
  * unless the relay already published them.
  */
-export async function firstRevision(models: Models, session: ClientSession, entityType: OutboxEntityType, entityId: string | number): Promise<number> {
+export async function firstRevision(
+  models: Models,
+  session: ClientSession,
+  entityType: OutboxEntityType,
+  entityId: string | number,
+): Promise<number> {
   const last = await models.outbox
     .findOne({ entityType, entityId: String(entityId) }, { rev: 1 })
     .sort({ rev: -1 })

@@ -20,10 +20,14 @@ export function visiblePostsFilter(caller: Caller): FilterQuery<PostDoc> {
  * caller sees every post of their own and published ones of others (moderators and admins see
  * everything). Null when the caller can see none (another author's drafts), so no query is sent.
  */
-export function visiblePosts(caller: Caller, only: { author?: string; status?: PostStatus | null }): FilterQuery<PostDoc> | null {
+export function visiblePosts(
+  caller: Caller,
+  only: { author?: string; status?: PostStatus | null },
+): FilterQuery<PostDoc> | null {
   const { author, status } = only;
   const byAuthor: FilterQuery<PostDoc> = author === undefined ? {} : { author };
-  if (isModerator(caller) || (author !== undefined && author === caller.id)) return allOf<PostDoc>(byAuthor, status ? { status } : {});
+  if (isModerator(caller) || (author !== undefined && author === caller.id))
+    return allOf<PostDoc>(byAuthor, status ? { status } : {});
   if (status && status !== 'PUBLISHED') return author === undefined && caller.id ? { author: caller.id, status } : null;
   if (status || author !== undefined || !caller.id) return allOf<PostDoc>(byAuthor, { status: 'PUBLISHED' });
   return { $or: [{ status: 'PUBLISHED' }, { author: caller.id }] };

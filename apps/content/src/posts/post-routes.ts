@@ -40,7 +40,10 @@ export function postRoutes(deps: ContentDeps): Router {
       ...(category !== undefined ? { category: slugify(category, '-') } : {}),
       ...(tag !== undefined ? { tag: slugify(tag, '-') } : {}),
     });
-    res.json({ data: await renderPosts(deps, posts, userVersion), meta: { total, page, limit, pages: Math.ceil(total / limit) } });
+    res.json({
+      data: await renderPosts(deps, posts, userVersion),
+      meta: { total, page, limit, pages: Math.ceil(total / limit) },
+    });
   });
 
   router.post('/posts', async (req: Request, res: Response) => {

@@ -27,7 +27,10 @@ export interface PostFields {
 const EPOCH = new Date(0);
 
 /** Keeps `status` and `published` consistent whichever of the two the interface set. */
-export function reconcileStatus(current: PostStatus | undefined, change: { status?: PostStatus; published?: boolean }): PostStatus {
+export function reconcileStatus(
+  current: PostStatus | undefined,
+  change: { status?: PostStatus; published?: boolean },
+): PostStatus {
   if (change.status !== undefined) return change.status;
   if (change.published === true) return 'PUBLISHED';
   if (change.published === false) return current === 'PUBLISHED' || current === undefined ? 'DRAFT' : current;
@@ -35,10 +38,22 @@ export function reconcileStatus(current: PostStatus | undefined, change: { statu
 }
 
 /** Categories and tags are created on first use, in the transaction of the post that uses them. */
-async function rememberTaxonomy(deps: ContentDeps, session: ClientSession, category: string | null, tags: string[], names: Map<string, string>): Promise<void> {
+async function rememberTaxonomy(
+  deps: ContentDeps,
+  session: ClientSession,
+  category: string | null,
+  tags: string[],
+  names: Map<string, string>,
+): Promise<void> {
   const upsert = { upsert: true, session };
-  if (category) await deps.models.categories.updateOne({ _id: category }, { $setOnInsert: { name: names.get(category) ?? category } }, upsert);
-  for (const tag of tags) await deps.models.tags.updateOne({ _id: tag }, { $setOnInsert: { name: names.get(tag) ?? tag } }, upsert);
+  if (category)
+    await deps.models.categories.updateOne(
+      { _id: category },
+      { $setOnInsert: { name: names.get(category) ?? category } },
+      upsert,
+    );
+  for (const tag of tags)
+    await deps.models.tags.updateOne({ _id: tag }, { $setOnInsert: { name: names.get(tag) ?? tag } }, upsert);
 }
 
 /** `userVersion`: the request's `User` version, when it asked for it already (users/profiles.ts `ensureProfile`). */
@@ -97,12 +112,16 @@ export async function createPost(
 }
 
 export async function findPost(deps: ContentDeps, id: number, session?: ClientSession): Promise<PostDoc | null> {
-  return deps.models.posts.findById(id).session(session ?? null).lean<PostDoc>();
+  return deps.models.posts
+    .findById(id)
+    .session(session ?? null)
+    .lean<PostDoc>();
 }
 
 function assertOwner(caller: Caller, post: PostDoc): void {
   if (!caller.id) throw new DomainError('unauthenticated', 'Authentication required');
-  if (post.author !== caller.id && !isAdmin(caller)) throw forbiddenError('Only the author or an admin may change this post');
+  if (post.author !== caller.id && !isAdmin(caller))
+    throw forbiddenError('Only the author or an admin may change this post');
 }
 
 /**
@@ -171,17 +190,32 @@ export async function deletePost(deps: ContentDeps, caller: Caller, id: number):
     const comments = await deps.models.comments.find({ post: id }).session(session).lean<CommentDoc[]>();
     const authorIds = [...new Set(comments.map((c) => c.author))];
     const commentAuthors = new Map(
-      (await deps.models.users.find({ _id: { $in: authorIds } }).session(session).lean<UserDoc[]>()).map((u) => [u._id, u]),
+      (
+        await deps.models.users
+          .find({ _id: { $in: authorIds } })
+          .session(session)
+          .lean<UserDoc[]>()
+      ).map((u) => [u._id, u]),
     );
     await deps.models.posts.deleteOne({ _id: id }, { session });
-    if (comments.length > 0) await deps.models.comments.deleteMany({ _id: { $in: comments.map((c) => c._id) } }, { session });
+    if (comments.length > 0)
+      await deps.models.comments.deleteMany({ _id: { $in: comments.map((c) => c._id) } }, { session });
     const events: EntityEvent[] = [
-      { entityType: 'posts', entityId: id, rev: current.rev + 1, event: buildContentEvent('post.deleted', postSnapshot({ ...current, updatedAt: now }, author), { time: now }) },
+      {
+        entityType: 'posts',
+        entityId: id,
+        rev: current.rev + 1,
+        event: buildContentEvent('post.deleted', postSnapshot({ ...current, updatedAt: now }, author), { time: now }),
+      },
       ...comments.map((comment): EntityEvent => ({
         entityType: 'comments',
         entityId: comment._id,
         rev: comment.rev + 1,
-        event: buildContentEvent('comment.deleted', commentSnapshot({ ...comment, updatedAt: now }, commentAuthors.get(comment.author) ?? author, current), { time: now }),
+        event: buildContentEvent(
+          'comment.deleted',
+          commentSnapshot({ ...comment, updatedAt: now }, commentAuthors.get(comment.author) ?? author, current),
+          { time: now },
+        ),
       })),
     ];
     return { result: comments.length, events };

@@ -9,7 +9,18 @@ import type { PostFields } from './post-writes';
  * tags: up to 20 strings or {slug} / {name} objects. Names become slugs; unknown ones are created.
  */
 const WRITABLE: ReadonlySet<string> = new Set(['title', 'content', 'published', 'category', 'tags']);
-const READ_ONLY: ReadonlySet<string> = new Set(['id', 'slug', 'createdAt', 'updatedAt', 'publishedAt', 'author', 'author_name', 'viewCount', 'status', 'excerpt']);
+const READ_ONLY: ReadonlySet<string> = new Set([
+  'id',
+  'slug',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'author',
+  'author_name',
+  'viewCount',
+  'status',
+  'excerpt',
+]);
 const MAX_TAGS = 20;
 
 interface RestPostInput {
@@ -22,7 +33,12 @@ interface RestPostInput {
   names: Map<string, string>;
 }
 
-function readTaxon(problems: Problems, property: string, value: unknown, names: Map<string, string>): string | undefined {
+function readTaxon(
+  problems: Problems,
+  property: string,
+  value: unknown,
+  names: Map<string, string>,
+): string | undefined {
   let text: unknown = value;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
@@ -71,7 +87,8 @@ export function parseRestPostBody(raw: unknown, mode: 'create' | 'replace' | 'me
   }
   if ('tags' in body) {
     if (!Array.isArray(body.tags)) problems.add('tags', 'This value should be of type array.');
-    else if (body.tags.length > MAX_TAGS) problems.add('tags', `This collection should contain ${MAX_TAGS} elements or less.`);
+    else if (body.tags.length > MAX_TAGS)
+      problems.add('tags', `This collection should contain ${MAX_TAGS} elements or less.`);
     else {
       const tags: string[] = [];
       body.tags.forEach((tag, i) => {

@@ -22,13 +22,19 @@ interface RestPost {
 }
 
 /** The authors' names, from the user memo when there is one (`userVersion` read beside the page's own query). */
-async function authorNames(deps: ContentDeps, ids: string[], userVersion: Promise<string | null> | undefined): Promise<Map<string, string>> {
+async function authorNames(
+  deps: ContentDeps,
+  ids: string[],
+  userVersion: Promise<string | null> | undefined,
+): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   if (deps.users) {
     const users = await deps.users.load(ids, await (userVersion ?? deps.users.version()));
     return new Map([...users.values()].map((u) => [u._id, u.name]));
   }
-  const authors = await deps.models.users.find({ _id: { $in: ids } }, { name: 1 }).lean<Pick<UserDoc, '_id' | 'name'>[]>();
+  const authors = await deps.models.users
+    .find({ _id: { $in: ids } }, { name: 1 })
+    .lean<Pick<UserDoc, '_id' | 'name'>[]>();
   return new Map(authors.map((a) => [a._id, a.name]));
 }
 
@@ -36,7 +42,11 @@ async function authorNames(deps: ContentDeps, ids: string[], userVersion: Promis
  * Renders posts with one query for authors (none when the memo knows them) and at most one each for
  * category and tag names not known yet, however many posts.
  */
-export async function renderPosts(deps: ContentDeps, posts: PostDoc[], userVersion?: Promise<string | null>): Promise<RestPost[]> {
+export async function renderPosts(
+  deps: ContentDeps,
+  posts: PostDoc[],
+  userVersion?: Promise<string | null>,
+): Promise<RestPost[]> {
   const authorIds = [...new Set(posts.map((p) => p.author))];
   const categoryIds = [...new Set(posts.flatMap((p) => (p.category ? [p.category] : [])))];
   const tagIds = [...new Set(posts.flatMap((p) => p.tags))];
@@ -67,6 +77,10 @@ export async function renderPosts(deps: ContentDeps, posts: PostDoc[], userVersi
   });
 }
 
-export async function renderPost(deps: ContentDeps, post: PostDoc, userVersion?: Promise<string | null>): Promise<RestPost> {
+export async function renderPost(
+  deps: ContentDeps,
+  post: PostDoc,
+  userVersion?: Promise<string | null>,
+): Promise<RestPost> {
   return (await renderPosts(deps, [post], userVersion))[0]!;
 }

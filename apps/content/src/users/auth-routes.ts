@@ -60,7 +60,11 @@ export function authRoutes(deps: ContentDeps): Router {
     const email = readString(problems, body, 'email', { required: true, max: 320 });
     const password = readString(problems, body, 'password', { required: true, max: 128, trim: false });
     problems.throwIfAny();
-    const result = await deps.auth.login({ email: email!.toLowerCase(), password: password!, client_address: callerOf(res).address });
+    const result = await deps.auth.login({
+      email: email!.toLowerCase(),
+      password: password!,
+      client_address: callerOf(res).address,
+    });
     if (!result.ok && result.status === 429) {
       // auth's brute-force limit: the same answer whether or not the account exists.
       res.setHeader('Retry-After', String(result.retryAfter ?? 1));

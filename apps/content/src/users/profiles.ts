@@ -22,7 +22,10 @@ function roleOf(account: Account): UserRole {
 }
 
 export async function findUser(deps: ContentDeps, id: string, session?: ClientSession): Promise<UserDoc | null> {
-  return deps.models.users.findById(id).session(session ?? null).lean<UserDoc>();
+  return deps.models.users
+    .findById(id)
+    .session(session ?? null)
+    .lean<UserDoc>();
 }
 
 /** Creates the profile of an auth account (idempotent: an existing profile is returned). */
@@ -71,7 +74,11 @@ export async function createProfile(deps: ContentDeps, account: Account, now = n
  * (cache/user-memo.ts): a Redis GET instead of a MongoDB query, with the same guarantee that no
  * profile older than the last committed write is returned.
  */
-export async function ensureProfile(deps: ContentDeps, caller: Caller, userVersion?: Promise<string | null>): Promise<UserDoc> {
+export async function ensureProfile(
+  deps: ContentDeps,
+  caller: Caller,
+  userVersion?: Promise<string | null>,
+): Promise<UserDoc> {
   if (!caller.id) throw new DomainError('unauthenticated', 'Authentication required');
   const found = deps.users
     ? ((await deps.users.load([caller.id], await (userVersion ?? deps.users.version()))).get(caller.id) ?? null)
@@ -95,7 +102,12 @@ export interface ProfileChanges {
  * role and status also live in auth (they are credentials and token claims), so auth is told
  * first; a refusal there changes nothing here.
  */
-export async function updateProfile(deps: ContentDeps, caller: Caller, id: string, changes: ProfileChanges): Promise<UserDoc> {
+export async function updateProfile(
+  deps: ContentDeps,
+  caller: Caller,
+  id: string,
+  changes: ProfileChanges,
+): Promise<UserDoc> {
   const current = await findUser(deps, id);
   if (!current) throw notFoundError('User');
   if (caller.id !== id && !isAdmin(caller)) throw forbiddenError('You may only change your own profile');
@@ -104,7 +116,8 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
       [changes.role !== undefined ? 'role' : 'status']: 'Only an admin may change this value.',
     });
   }
-  if (changes.role !== undefined && !isRole(changes.role)) throw validationError({ role: 'This value is not a valid role.' });
+  if (changes.role !== undefined && !isRole(changes.role))
+    throw validationError({ role: 'This value is not a valid role.' });
   const email = changes.email?.toLowerCase();
   const authChanges: { email?: string; roles?: string[]; status?: string; name?: string } = {};
   if (email !== undefined && email !== current.email) authChanges.email = email;
@@ -113,21 +126,27 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
     // changed in auth directly (operators' tooling), and a demotion or suspension that this profile
     // already shows must still reach auth, which revokes the account's tokens when they change.
     const account = await deps.auth.getAccount(id);
-    if (!account.ok && account.status !== 404) throw new DomainError('unavailable', 'Authorization service refused the account lookup');
+    if (!account.ok && account.status !== 404)
+      throw new DomainError('unavailable', 'Authorization service refused the account lookup');
     const held = account.ok ? account.value : undefined;
     const sameRoles = held !== undefined && held.roles.length === 1 && held.roles[0] === changes.role;
-    if (changes.role !== undefined && (held ? !sameRoles : changes.role !== current.role)) authChanges.roles = [changes.role];
+    if (changes.role !== undefined && (held ? !sameRoles : changes.role !== current.role))
+      authChanges.roles = [changes.role];
     // auth knows two account states: only ACTIVE profiles may sign in.
     const authStatus = changes.status === 'ACTIVE' ? 'active' : 'disabled';
-    if (changes.status !== undefined && (held ? held.status !== authStatus : changes.status !== current.status)) authChanges.status = authStatus;
+    if (changes.status !== undefined && (held ? held.status !== authStatus : changes.status !== current.status))
+      authChanges.status = authStatus;
   }
   if (Object.keys(authChanges).length > 0) {
     if (changes.name !== undefined) authChanges.name = changes.name;
     const result = await deps.auth.updateAccount(id, authChanges);
     if (!result.ok) {
-      if (result.status === 409) throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
+      if (result.status === 409)
+        throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
       if (result.status === 404) throw notFoundError('User');
-      throw validationError({ [Object.keys(authChanges)[0]!]: 'This value was rejected by the authorization service.' });
+      throw validationError({
+        [Object.keys(authChanges)[0]!]: 'This value was rejected by the authorization service.',
+      });
     }
   }
   let user: UserDoc;
@@ -153,7 +172,8 @@ export async function updateProfile(deps: ContentDeps, caller: Caller, id: strin
       return { result: next, events: [{ entityType: 'users', entityId: id, rev: next.rev, event }] };
     });
   } catch (err) {
-    if (isDuplicateKey(err)) throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
+    if (isDuplicateKey(err))
+      throw new DomainError('conflict', 'Email already in use', { email: 'This email is already used.' });
     throw err;
   }
   await deps.invalidate('User');
@@ -168,13 +188,16 @@ export async function deleteProfile(deps: ContentDeps, caller: Caller, id: strin
   // the deleted user can neither go on with a token nor sign in again (and get a new profile from auth).
   // An account auth does not know (404) has nothing to disable.
   const disabled = await deps.auth.updateAccount(id, { status: 'disabled' });
-  if (!disabled.ok && disabled.status !== 404) throw new DomainError('unavailable', 'The authorization service did not disable the account');
+  if (!disabled.ok && disabled.status !== 404)
+    throw new DomainError('unavailable', 'The authorization service did not disable the account');
   await writeWithEvents(deps, async (session) => {
     const current = await findUser(deps, id, session);
     if (!current) throw notFoundError('User');
     const now = new Date();
     await deps.models.users.deleteOne({ _id: id }, { session });
-    const event = buildContentEvent('user.deleted', userSnapshot({ ...current, status: 'DELETED', updatedAt: now }), { time: now });
+    const event = buildContentEvent('user.deleted', userSnapshot({ ...current, status: 'DELETED', updatedAt: now }), {
+      time: now,
+    });
     return { result: undefined, events: [{ entityType: 'users', entityId: id, rev: current.rev + 1, event }] };
   });
   await deps.invalidate('User');

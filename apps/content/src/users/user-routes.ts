@@ -3,7 +3,16 @@ import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
 import { notFoundError } from '../domain/domain-errors';
 import { requireAuthenticated } from '../http/rest-guards';
-import { isEmail, isHttpUrl, Problems, queryPositiveInt, readString, rejectUnknown, rejectUnknownQuery, requireObjectBody } from '../http/validate';
+import {
+  isEmail,
+  isHttpUrl,
+  Problems,
+  queryPositiveInt,
+  readString,
+  rejectUnknown,
+  rejectUnknownQuery,
+  requireObjectBody,
+} from '../http/validate';
 import { callerOf } from '../identity/identity-middleware';
 import type { UserRole, UserStatus } from '../models';
 import { ensureProfile, findUser, updateProfile, type ProfileChanges } from './profiles';
@@ -16,7 +25,11 @@ const WRITABLE: ReadonlySet<string> = new Set(['name', 'email', 'avatar', 'statu
 const READ_ONLY: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);
 const STATUSES: ReadonlySet<string> = new Set(SETTABLE_USER_STATUSES);
 // A Map: looked up with the client's strings, which a plain object would answer for `constructor` too.
-const REST_ROLES: ReadonlyMap<string, UserRole> = new Map([['ROLE_ADMIN', 'ADMIN'], ['ROLE_MODERATOR', 'MODERATOR'], ['ROLE_USER', 'USER']]);
+const REST_ROLES: ReadonlyMap<string, UserRole> = new Map([
+  ['ROLE_ADMIN', 'ADMIN'],
+  ['ROLE_MODERATOR', 'MODERATOR'],
+  ['ROLE_USER', 'USER'],
+]);
 
 /**
  * PUT replaces the profile: `name` is required, `avatar` left out becomes null; `email`,
@@ -36,7 +49,8 @@ function parseUserPut(raw: unknown): ProfileChanges {
     else changes.email = email;
   }
   const avatar = readString(problems, body, 'avatar', { required: false, max: 2048 });
-  if (avatar !== undefined && avatar !== '' && !isHttpUrl(avatar)) problems.add('avatar', 'This value is not a valid URL.');
+  if (avatar !== undefined && avatar !== '' && !isHttpUrl(avatar))
+    problems.add('avatar', 'This value is not a valid URL.');
   else changes.avatar = avatar ? avatar : null;
   const status = readString(problems, body, 'status', { required: false, max: 20 });
   if (status !== undefined) {
@@ -45,10 +59,17 @@ function parseUserPut(raw: unknown): ProfileChanges {
   }
   if (body.roles !== undefined) {
     const roles = body.roles;
-    if (!Array.isArray(roles) || roles.length === 0 || roles.length > 3 || !roles.every((r) => typeof r === 'string' && REST_ROLES.has(r))) {
+    if (
+      !Array.isArray(roles) ||
+      roles.length === 0 ||
+      roles.length > 3 ||
+      !roles.every((r) => typeof r === 'string' && REST_ROLES.has(r))
+    ) {
       problems.add('roles', 'This value should be a list of ROLE_ADMIN, ROLE_MODERATOR, ROLE_USER.');
     } else {
-      const ranked = (['ADMIN', 'MODERATOR', 'USER'] as const).find((r) => roles.some((x) => REST_ROLES.get(x as string) === r));
+      const ranked = (['ADMIN', 'MODERATOR', 'USER'] as const).find((r) =>
+        roles.some((x) => REST_ROLES.get(x as string) === r),
+      );
       if (ranked) changes.role = ranked;
     }
   }
@@ -67,7 +88,10 @@ export function userRoutes(deps: ContentDeps): Router {
     const page = queryPositiveInt(query, 'page', 1, 1_000_000);
     const limit = queryPositiveInt(query, 'limit', 10, MAX_USER_LIMIT);
     const { users, total } = await listUsers(deps, { page, limit });
-    res.json({ data: users.map((u) => renderUser(u, caller)), meta: { total, page, limit, pages: Math.ceil(total / limit) } });
+    res.json({
+      data: users.map((u) => renderUser(u, caller)),
+      meta: { total, page, limit, pages: Math.ceil(total / limit) },
+    });
   });
 
   router.get('/users/me', async (_req: Request, res: Response) => {

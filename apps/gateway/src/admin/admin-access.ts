@@ -33,7 +33,11 @@ function requestCredential(req: Request): Credential {
   return token === undefined ? headers : { kind: 'jwt', token, scheme: 'Bearer' };
 }
 
-export type AdminCheck = (req: Request, res: Response, credential: Credential) => Promise<Extract<AuthOutcome, { ok: true }> | null>;
+export type AdminCheck = (
+  req: Request,
+  res: Response,
+  credential: Credential,
+) => Promise<Extract<AuthOutcome, { ok: true }> | null>;
 
 /**
  * Checks `credential` for the dashboard: null once it has answered the refusal itself, in OAuth's
@@ -45,13 +49,23 @@ export function adminCheck(deps: AdminAccessDeps): AdminCheck {
   const audiences = [deps.publicUrl.replace(/\/$/, '')];
   return async (req, res, credential) => {
     const ip = clientAddress(req);
-    const needs = { audiences, scope: ADMIN_SCOPE, credentialsRequired: true, method: req.method, url: publicRequestUrl(deps.publicUrl, req) };
+    const needs = {
+      audiences,
+      scope: ADMIN_SCOPE,
+      credentialsRequired: true,
+      method: req.method,
+      url: publicRequestUrl(deps.publicUrl, req),
+    };
     let outcome: AuthOutcome;
     try {
       outcome = await authenticate(credential, needs, deps.authDeps);
     } catch (err) {
       deps.logger.error({ err }, 'authentication failed unexpectedly');
-      sendEdgeError(res, 'oauth', { status: 503, code: 'upstream_unavailable', message: 'authentication is temporarily unavailable' });
+      sendEdgeError(res, 'oauth', {
+        status: 503,
+        code: 'upstream_unavailable',
+        message: 'authentication is temporarily unavailable',
+      });
       return null;
     }
     if (!outcome.ok) {
@@ -61,7 +75,11 @@ export function adminCheck(deps: AdminAccessDeps): AdminCheck {
     const { identity } = outcome;
     // A client's own token (client_credentials) may hold the admin scope, but the dashboard is for people.
     if (identity.method === 'api_key' || !identity.sub || !identity.roles.includes(ADMIN_ROLE)) {
-      sendEdgeError(res, 'oauth', { status: 403, code: 'insufficient_scope', message: 'the queue dashboard is for accounts with the ADMIN role' });
+      sendEdgeError(res, 'oauth', {
+        status: 403,
+        code: 'insufficient_scope',
+        message: 'the queue dashboard is for accounts with the ADMIN role',
+      });
       return null;
     }
     return outcome;

@@ -3,7 +3,15 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { Logger } from '@platform/logger';
 import { sendEdgeError } from '../routing/edge-errors';
 import { ADMIN_SCOPE, type AdminCheck } from './admin-access';
-import { clearSignInCookie, readCookie, sessionToken, setSessionCookie, setSignInCookie, SIGN_IN_COOKIE, type CookieScope } from './dashboard-session';
+import {
+  clearSignInCookie,
+  readCookie,
+  sessionToken,
+  setSessionCookie,
+  setSignInCookie,
+  SIGN_IN_COOKIE,
+  type CookieScope,
+} from './dashboard-session';
 
 interface DashboardSignInDeps {
   /** Where the dashboard is served (`/admin/queues`). */
@@ -35,7 +43,10 @@ function sameValue(a: string, b: string): boolean {
  * in the dashboard's HttpOnly session cookie (dashboard-session.ts), so no script ever holds it. `state`
  * and the PKCE verifier wait in a short-lived cookie sent to the callback only.
  */
-export function dashboardSignIn(deps: DashboardSignInDeps): { routes: Router; redirectBrowsers: (req: Request, res: Response, next: NextFunction) => void } {
+export function dashboardSignIn(deps: DashboardSignInDeps): {
+  routes: Router;
+  redirectBrowsers: (req: Request, res: Response, next: NextFunction) => void;
+} {
   const base = deps.publicUrl.replace(/\/$/, '');
   const redirectUri = `${base}${deps.path}/callback`;
   const session: CookieScope = { path: deps.path, publicUrl: deps.publicUrl };
@@ -65,15 +76,27 @@ export function dashboardSignIn(deps: DashboardSignInDeps): { routes: Router; re
     clearSignInCookie(res, pending);
     const { code, state, error } = req.query;
     if (!saved || saved.length !== 2 || typeof state !== 'string' || !sameValue(state, saved[0]!)) {
-      sendEdgeError(res, 'oauth', { status: 400, code: 'invalid_request', message: 'no sign-in of this browser is waiting for this answer; start again at the dashboard' });
+      sendEdgeError(res, 'oauth', {
+        status: 400,
+        code: 'invalid_request',
+        message: 'no sign-in of this browser is waiting for this answer; start again at the dashboard',
+      });
       return;
     }
     if (typeof error === 'string') {
-      sendEdgeError(res, 'oauth', { status: 403, code: 'insufficient_scope', message: `the sign-in ended without access: ${error.slice(0, 100)}` });
+      sendEdgeError(res, 'oauth', {
+        status: 403,
+        code: 'insufficient_scope',
+        message: `the sign-in ended without access: ${error.slice(0, 100)}`,
+      });
       return;
     }
     if (typeof code !== 'string' || code.length === 0 || code.length > 2048) {
-      sendEdgeError(res, 'oauth', { status: 400, code: 'invalid_request', message: 'the authorization server sent no code' });
+      sendEdgeError(res, 'oauth', {
+        status: 400,
+        code: 'invalid_request',
+        message: 'the authorization server sent no code',
+      });
       return;
     }
     let token: string | undefined;
@@ -81,19 +104,37 @@ export function dashboardSignIn(deps: DashboardSignInDeps): { routes: Router; re
       const answer = await fetch(`${deps.authUrl.replace(/\/$/, '')}/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: deps.clientId, code_verifier: saved[1]! }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          client_id: deps.clientId,
+          code_verifier: saved[1]!,
+        }).toString(),
         signal: AbortSignal.timeout(deps.timeoutMs),
       });
       const body = (await answer.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
       if (answer.ok && typeof body.access_token === 'string') token = body.access_token;
-      else deps.logger.warn({ status: answer.status, error: body.error }, 'queue dashboard sign-in: the code was not redeemed');
+      else
+        deps.logger.warn(
+          { status: answer.status, error: body.error },
+          'queue dashboard sign-in: the code was not redeemed',
+        );
     } catch (err) {
       deps.logger.warn({ err: String(err) }, 'queue dashboard sign-in: the authorization server did not answer');
-      sendEdgeError(res, 'oauth', { status: 503, code: 'upstream_unavailable', message: 'the authorization server is temporarily unavailable' });
+      sendEdgeError(res, 'oauth', {
+        status: 503,
+        code: 'upstream_unavailable',
+        message: 'the authorization server is temporarily unavailable',
+      });
       return;
     }
     if (!token) {
-      sendEdgeError(res, 'oauth', { status: 400, code: 'invalid_request', message: 'the authorization code could not be redeemed; start again at the dashboard' });
+      sendEdgeError(res, 'oauth', {
+        status: 400,
+        code: 'invalid_request',
+        message: 'the authorization code could not be redeemed; start again at the dashboard',
+      });
       return;
     }
     // Only an administrator's token becomes a session; anyone else is refused here (403), with no cookie.
@@ -106,7 +147,8 @@ export function dashboardSignIn(deps: DashboardSignInDeps): { routes: Router; re
   // A page load without any credential is sent to sign in; scripts and API calls keep their 401.
   const redirectBrowsers = (req: Request, res: Response, next: NextFunction) => {
     const anonymous = !req.headers.authorization && !req.headers['xi-api-key'] && sessionToken(req) === undefined;
-    if (req.method === 'GET' && anonymous && req.accepts(['json', 'html']) === 'html') res.redirect(302, `${deps.path}/sign-in`);
+    if (req.method === 'GET' && anonymous && req.accepts(['json', 'html']) === 'html')
+      res.redirect(302, `${deps.path}/sign-in`);
     else next();
   };
   return { routes, redirectBrowsers };

@@ -68,7 +68,11 @@ export function queueDashboardRoutes(deps: QueueDashboardDeps): Router {
   router.post('/session', async (req, res) => {
     const credential = readCredential(req.headers);
     if (credential.kind === 'jwt' && credential.scheme === 'DPoP') {
-      sendEdgeError(res, 'oauth', { status: 400, code: 'invalid_request', message: 'a DPoP-bound token cannot be kept in a cookie; send its proof with each request instead' });
+      sendEdgeError(res, 'oauth', {
+        status: 400,
+        code: 'invalid_request',
+        message: 'a DPoP-bound token cannot be kept in a cookie; send its proof with each request instead',
+      });
       return;
     }
     const outcome = await check(req, res, credential);
@@ -87,7 +91,13 @@ export function queueDashboardRoutes(deps: QueueDashboardDeps): Router {
     res.status(204).end();
   });
   if (deps.signIn) {
-    const signIn = dashboardSignIn({ ...deps.signIn, path: DASHBOARD_PATH, publicUrl: deps.publicUrl, check, logger: deps.logger });
+    const signIn = dashboardSignIn({
+      ...deps.signIn,
+      path: DASHBOARD_PATH,
+      publicUrl: deps.publicUrl,
+      check,
+      logger: deps.logger,
+    });
     router.use(signIn.routes);
     router.use(signIn.redirectBrowsers);
   }

@@ -116,7 +116,9 @@ export function createApiKeyResolver(lookup: ApiKeyLookup, options: ApiKeyCacheO
       const startedAt = generation;
       const lookedUp = lookup(key)
         .then((record) => {
-          const revokedDuring = record ? (revokedAt.get(record.keyId) ?? -1) > startedAt || clearedAt > startedAt : false;
+          const revokedDuring = record
+            ? (revokedAt.get(record.keyId) ?? -1) > startedAt || clearedAt > startedAt
+            : false;
           if (record && !revokedDuring) remember(digest, record);
           if (!record) rememberUnknown(digest);
           return record;

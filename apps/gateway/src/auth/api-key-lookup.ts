@@ -17,7 +17,8 @@ function parseRecord(body: unknown): ApiKeyRecord | null {
   // Only speech scopes, whatever the answer says. A scope naming none of them is malformed (it must
   // not widen to "all"); no scope at all is an auth that predates key scopes, whose keys hold all.
   if (scope !== undefined && typeof scope !== 'string') return null;
-  const scopes = scope === undefined ? normalizeApiKeyScopes(undefined) : API_KEY_SCOPES.filter((s) => scope.split(' ').includes(s));
+  const scopes =
+    scope === undefined ? normalizeApiKeyScopes(undefined) : API_KEY_SCOPES.filter((s) => scope.split(' ').includes(s));
   if (scopes.length === 0) return null;
   return {
     accountId,
@@ -33,7 +34,12 @@ function parseRecord(body: unknown): ApiKeyRecord | null {
  * 404 means unknown or revoked; anything else unexpected is an outage, not a rejection, so the
  * caller answers 503 instead of telling a valid key it is invalid.
  */
-export function authApiKeyLookup(authUrl: string, internalSecret: string, dispatcher: Dispatcher, timeoutMs: number): ApiKeyLookup {
+export function authApiKeyLookup(
+  authUrl: string,
+  internalSecret: string,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+): ApiKeyLookup {
   const url = new URL('/internal/api-keys/lookup', authUrl);
   return async (key) => {
     let answer: Dispatcher.ResponseData;

@@ -10,7 +10,11 @@ const API_KEY_REVOKED_CHANNEL = 'auth:api-key-revoked';
  * replay, so after the subscriber reconnects the whole cache is dropped: a message missed while
  * disconnected cannot leave a revoked key working past the reconnect.
  */
-export async function listenForApiKeyRevocations(subscriber: Redis, resolver: ApiKeyResolver, logger: Logger): Promise<void> {
+export async function listenForApiKeyRevocations(
+  subscriber: Redis,
+  resolver: ApiKeyResolver,
+  logger: Logger,
+): Promise<void> {
   let connectedBefore = false;
   subscriber.on('ready', () => {
     if (connectedBefore) {

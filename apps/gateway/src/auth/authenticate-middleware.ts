@@ -2,7 +2,12 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@platform/logger';
 import { REVOKED_JTI_PREFIX } from '@platform/oauth-resource';
 import { clientAddress } from '../limits/client-address';
-import { addressSpentMessage, asksAuth, isCredentialFailure, type FailedCredentialBudget } from '../limits/failed-credentials';
+import {
+  addressSpentMessage,
+  asksAuth,
+  isCredentialFailure,
+  type FailedCredentialBudget,
+} from '../limits/failed-credentials';
 import { setRateLimitHeaders, tooManyRequests } from '../limits/limit-middleware';
 import type { RateDecision } from '../limits/rate-limiter';
 import { sendEdgeError, type EdgeError, type Surface } from '../routing/edge-errors';
@@ -25,7 +30,11 @@ export type RefuseCredential = (res: Response, ip: string, error: EdgeError) => 
  * (limits/failed-credentials.ts) and carries its X-RateLimit-* headers; once that budget is spent
  * it becomes a 429.
  */
-export function credentialRefusal(surface: Surface, failures: FailedCredentialBudget, logger: Logger): RefuseCredential {
+export function credentialRefusal(
+  surface: Surface,
+  failures: FailedCredentialBudget,
+  logger: Logger,
+): RefuseCredential {
   return async (res, ip, error) => {
     if (!isCredentialFailure(error.status)) {
       sendEdgeError(res, surface, error);
@@ -51,7 +60,13 @@ export function credentialRefusal(surface: Surface, failures: FailedCredentialBu
  * asked about at all. A token verified with its revocation deferred (`RouteNeeds.revocation`)
  * leaves `req.tokenRevocation` for the plan limiter to check.
  */
-export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps: AuthenticateDeps, failures: FailedCredentialBudget, logger: Logger) {
+export function authenticateRequests(
+  surface: Surface,
+  needsFor: NeedsFor,
+  deps: AuthenticateDeps,
+  failures: FailedCredentialBudget,
+  logger: Logger,
+) {
   const refuse = credentialRefusal(surface, failures, logger);
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -87,7 +102,11 @@ export function authenticateRequests(surface: Surface, needsFor: NeedsFor, deps:
       next();
     } catch (err) {
       logger.error({ err }, 'authentication failed unexpectedly');
-      sendEdgeError(res, surface, { status: 503, code: 'upstream_unavailable', message: 'authentication is temporarily unavailable' });
+      sendEdgeError(res, surface, {
+        status: 503,
+        code: 'upstream_unavailable',
+        message: 'authentication is temporarily unavailable',
+      });
     }
   };
 }

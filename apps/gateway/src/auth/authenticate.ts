@@ -94,14 +94,23 @@ export function revokedToken(scheme: 'Bearer' | 'DPoP'): EdgeError {
 }
 
 function authUnavailable(): EdgeError {
-  return { status: 503, code: 'upstream_unavailable', message: 'authentication is temporarily unavailable', headers: { 'retry-after': '1' } };
+  return {
+    status: 503,
+    code: 'upstream_unavailable',
+    message: 'authentication is temporarily unavailable',
+    headers: { 'retry-after': '1' },
+  };
 }
 
 /**
  * Turns a request's credential into the caller's identity, or the rejection the route's
  * interface answers with. One place decides, so every route and the WebSocket agree.
  */
-export async function authenticate(credential: Credential, needs: RouteNeeds, deps: AuthenticateDeps): Promise<AuthOutcome> {
+export async function authenticate(
+  credential: Credential,
+  needs: RouteNeeds,
+  deps: AuthenticateDeps,
+): Promise<AuthOutcome> {
   switch (credential.kind) {
     case 'none':
       if (!needs.credentialsRequired) return { ok: true, identity: ANONYMOUS };
@@ -123,13 +132,23 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
               code: 'invalid_request',
               field: 'authorization',
               message: credential.reason,
-              headers: { 'www-authenticate': challenge('Bearer', { error: 'invalid_request', error_description: credential.reason }) },
+              headers: {
+                'www-authenticate': challenge('Bearer', {
+                  error: 'invalid_request',
+                  error_description: credential.reason,
+                }),
+              },
             }
           : {
               status: 401,
               code: 'invalid_token',
               message: credential.reason,
-              headers: { 'www-authenticate': challenge('Bearer', { error: 'invalid_token', error_description: credential.reason }) },
+              headers: {
+                'www-authenticate': challenge('Bearer', {
+                  error: 'invalid_token',
+                  error_description: credential.reason,
+                }),
+              },
             },
       };
     case 'api_key': {
@@ -147,7 +166,9 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
             status: 401,
             code: 'invalid_api_key',
             message: 'invalid_api_key: the API key is not valid',
-            headers: { 'www-authenticate': challenge('Bearer', { error: 'invalid_token', error_description: 'invalid API key' }) },
+            headers: {
+              'www-authenticate': challenge('Bearer', { error: 'invalid_token', error_description: 'invalid API key' }),
+            },
           },
         };
       }
@@ -169,13 +190,15 @@ export async function authenticate(credential: Credential, needs: RouteNeeds, de
       try {
         token = await deps.verifyAccessToken({ ...input, revocation: deferred ? 'deferred' : 'check' });
         // A revoked token is refused as revoked (401) before its scope is judged (403), as when checked here.
-        if (isRevoked && !hasScope(token.scope, needs.scope) && (await isRevoked(token.jti))) return { ok: false, error: revokedToken(credential.scheme) };
+        if (isRevoked && !hasScope(token.scope, needs.scope) && (await isRevoked(token.jti)))
+          return { ok: false, error: revokedToken(credential.scheme) };
       } catch (err) {
         if (err instanceof TokenRejectedError) return { ok: false, error: tokenRejection(credential.scheme, err) };
         if (err instanceof AuthUnavailableError) return { ok: false, error: authUnavailable() };
         throw err;
       }
-      if (!hasScope(token.scope, needs.scope)) return { ok: false, error: insufficientScope(credential.scheme, needs.scope) };
+      if (!hasScope(token.scope, needs.scope))
+        return { ok: false, error: insufficientScope(credential.scheme, needs.scope) };
       return {
         ok: true,
         expiresAt: token.exp,

@@ -47,7 +47,8 @@ export function readCredential(headers: CredentialHeaders): Credential {
   }
   if (apiKey !== undefined) {
     const key = apiKey.trim();
-    if (key.length === 0 || key.length > MAX_CREDENTIAL_LENGTH) return { kind: 'malformed', reason: 'xi-api-key is empty or too long' };
+    if (key.length === 0 || key.length > MAX_CREDENTIAL_LENGTH)
+      return { kind: 'malformed', reason: 'xi-api-key is empty or too long' };
     return { kind: 'api_key', key };
   }
   if (authorization === undefined) return { kind: 'none' };

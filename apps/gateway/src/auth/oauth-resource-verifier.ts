@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import { createTokenVerifier, KeySetUnavailableError, ResourceAuthError, type TokenVerifier } from '@platform/oauth-resource';
+import {
+  createTokenVerifier,
+  KeySetUnavailableError,
+  ResourceAuthError,
+  type TokenVerifier,
+} from '@platform/oauth-resource';
 import { TokenRejectedError, type AccessTokenVerifier } from './access-token-verifier';
 import { AuthUnavailableError } from './api-key-lookup';
 
@@ -38,12 +43,16 @@ export function oauthResourceVerifier(options: OAuthResourceOptions): AccessToke
   };
   return async (input) => {
     try {
-      const token = await verifierFor(input.audiences).verify({
-        authorization: `${input.scheme} ${input.token}`,
-        ...(input.proof !== undefined ? { dpop: input.proof } : {}),
-        method: input.method,
-        url: input.url,
-      }, [], { revocation: input.revocation ?? 'check' });
+      const token = await verifierFor(input.audiences).verify(
+        {
+          authorization: `${input.scheme} ${input.token}`,
+          ...(input.proof !== undefined ? { dpop: input.proof } : {}),
+          method: input.method,
+          url: input.url,
+        },
+        [],
+        { revocation: input.revocation ?? 'check' },
+      );
       const { claims } = token;
       return {
         sub: token.sub,
@@ -55,11 +64,15 @@ export function oauthResourceVerifier(options: OAuthResourceOptions): AccessToke
         exp: typeof claims.exp === 'number' ? claims.exp : 0,
       };
     } catch (err) {
-      if (err instanceof KeySetUnavailableError) throw new AuthUnavailableError(`auth's signing keys are unavailable: ${err.description}`);
+      if (err instanceof KeySetUnavailableError)
+        throw new AuthUnavailableError(`auth's signing keys are unavailable: ${err.description}`);
       if (err instanceof ResourceAuthError) {
         const extra: Record<string, string> = {};
         if (err.headers['DPoP-Nonce']) extra['dpop-nonce'] = err.headers['DPoP-Nonce'];
-        const code = err.error === 'invalid_dpop_proof' || err.error === 'use_dpop_nonce' || err.error === 'invalid_request' ? err.error : 'invalid_token';
+        const code =
+          err.error === 'invalid_dpop_proof' || err.error === 'use_dpop_nonce' || err.error === 'invalid_request'
+            ? err.error
+            : 'invalid_token';
         throw new TokenRejectedError(code, err.description, extra);
       }
       throw err;

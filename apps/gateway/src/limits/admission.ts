@@ -57,7 +57,13 @@ export function createAdmission(redis: Redis, options: AdmissionOptions) {
     const slotKey = concurrencyKey(options.prefix, subject);
     const id = randomUUID();
     const keys = revocationKey ? [rateKey, slotKey, revocationKey] : [rateKey, slotKey];
-    const reply = (await admitScript(redis, keys, [subject.limit.rps, 1, subject.limit.concurrency, leaseMs, id])) as number[];
+    const reply = (await admitScript(redis, keys, [
+      subject.limit.rps,
+      1,
+      subject.limit.concurrency,
+      leaseMs,
+      id,
+    ])) as number[];
     const [consumed = 0, ttl = 0, granted = 0] = reply;
     if (consumed === -1) return { revoked: true };
     const points = subject.limit.rps;

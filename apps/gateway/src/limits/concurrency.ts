@@ -53,12 +53,20 @@ export function concurrencyKey(prefix: string, subject: LimitSubject): string {
  * A granted slot: renewed every third of its lease until released (once; later calls do nothing).
  * `alongside`: keys whose expiry is renewed with it (they die with the lease when a replica does).
  */
-export function holdLease(redis: Redis, key: string, id: string, options: { leaseMs: number; alongside?: readonly string[] }): SlotLease {
+export function holdLease(
+  redis: Redis,
+  key: string,
+  id: string,
+  options: { leaseMs: number; alongside?: readonly string[] },
+): SlotLease {
   const { leaseMs } = options;
   const keys = [key, ...(options.alongside ?? [])];
-  const renewal = setInterval(() => {
-    renew(redis, keys, [leaseMs, id]).catch(() => undefined);
-  }, Math.floor(leaseMs / 3));
+  const renewal = setInterval(
+    () => {
+      renew(redis, keys, [leaseMs, id]).catch(() => undefined);
+    },
+    Math.floor(leaseMs / 3),
+  );
   renewal.unref();
   let released = false;
   return {
@@ -72,7 +80,13 @@ export function holdLease(redis: Redis, key: string, id: string, options: { leas
 }
 
 /** Takes one of `limit` slots of the set `key` for lease member `id` (not renewed: see holdLease); false when all are taken. */
-export async function takeSlot(redis: Redis, key: string, limit: number, leaseMs: number, id: string): Promise<boolean> {
+export async function takeSlot(
+  redis: Redis,
+  key: string,
+  limit: number,
+  leaseMs: number,
+  id: string,
+): Promise<boolean> {
   return (await acquireScript(redis, [key], [limit, leaseMs, id])) === 1;
 }
 

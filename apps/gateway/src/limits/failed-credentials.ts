@@ -20,7 +20,10 @@ export interface FailedCredentialBudget {
   charge(ip: string): Promise<RateDecision>;
 }
 
-export function createFailedCredentialBudget(table: PlanTable, rate: Pick<RateLimiter, 'consume' | 'spent'>): FailedCredentialBudget {
+export function createFailedCredentialBudget(
+  table: PlanTable,
+  rate: Pick<RateLimiter, 'consume' | 'spent'>,
+): FailedCredentialBudget {
   return {
     spent: (ip) => rate.spent(anonymousSubject(ip, table)),
     charge: (ip) => rate.consume(anonymousSubject(ip, table)),

@@ -26,10 +26,19 @@ export interface PlanLimiter {
    * `revocationKey` (`auth:revoked:jti:<jti>`) is checked first, in the same Redis round trip.
    * `revoked` touches no limit; a failure to check throws (the token is not taken for unrevoked).
    */
-  admitToken(identity: Identity, ip: string, revocationKey: string): Promise<({ revoked: false } & LimitAdmission) | { revoked: true }>;
+  admitToken(
+    identity: Identity,
+    ip: string,
+    revocationKey: string,
+  ): Promise<({ revoked: false } & LimitAdmission) | { revoked: true }>;
 }
 
-export function createPlanLimiter(table: PlanTable, consumeRate: ConsumeRate, acquireSlot: AcquireSlot, admitInOneTrip?: Admit): PlanLimiter {
+export function createPlanLimiter(
+  table: PlanTable,
+  consumeRate: ConsumeRate,
+  acquireSlot: AcquireSlot,
+  admitInOneTrip?: Admit,
+): PlanLimiter {
   // Rate and concurrency as two calls at once: the fallback when the one-trip script fails (the
   // rate limiter then falls back to its in-memory insurance limiter).
   const admitSeparately = async (subject: LimitSubject): Promise<LimitAdmission> => {
@@ -91,7 +100,12 @@ export function tooManyRequests(message: string, retryAfterSeconds: number): Edg
  * answers 429 with Retry-After in the surface's shape when the rate or concurrency is exceeded,
  * and holds a concurrency slot until the response is finished or the client goes away.
  */
-export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Logger, refuseCredential: RefuseCredential) {
+export function limitRequests(
+  limiter: PlanLimiter,
+  surface: Surface,
+  logger: Logger,
+  refuseCredential: RefuseCredential,
+) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const identity = req.identity;
     if (!identity) {
@@ -102,12 +116,19 @@ export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Lo
     const ip = clientAddress(req);
     let admitted;
     try {
-      admitted = revocation ? await limiter.admitToken(identity, ip, revocation.key) : { revoked: false as const, ...(await limiter.admit(identity, ip)) };
+      admitted = revocation
+        ? await limiter.admitToken(identity, ip, revocation.key)
+        : { revoked: false as const, ...(await limiter.admit(identity, ip)) };
     } catch (err) {
       if (revocation) {
         // The token's revocation could not be checked: it is not served unchecked.
         logger.error({ err }, 'revocation and limits check failed');
-        sendEdgeError(res, surface, { status: 503, code: 'upstream_unavailable', message: 'authentication is temporarily unavailable', headers: { 'retry-after': '1' } });
+        sendEdgeError(res, surface, {
+          status: 503,
+          code: 'upstream_unavailable',
+          message: 'authentication is temporarily unavailable',
+          headers: { 'retry-after': '1' },
+        });
         return;
       }
       // Both the shared and the insurance limiter failed: let the request through rather than
@@ -128,7 +149,10 @@ export function limitRequests(limiter: PlanLimiter, surface: Surface, logger: Lo
         surface,
         admitted.reason === 'concurrency'
           ? tooManyRequests('too many concurrent requests for your plan; retry when one finishes', 1)
-          : tooManyRequests(`too many requests: the plan allows ${admitted.decision.limit} per second`, admitted.decision.retryAfter),
+          : tooManyRequests(
+              `too many requests: the plan allows ${admitted.decision.limit} per second`,
+              admitted.decision.retryAfter,
+            ),
       );
       return;
     }

@@ -49,12 +49,15 @@ export function planTableWithOverrides(base: PlanTable, json: string): PlanTable
   } catch {
     throw new Error('PLAN_LIMITS_JSON: malformed (not JSON)');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('PLAN_LIMITS_JSON: malformed (not an object)');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('PLAN_LIMITS_JSON: malformed (not an object)');
   const table = new Map(base);
   for (const [plan, limit] of Object.entries(parsed)) {
     const name = plan.toLowerCase();
-    if (name !== 'anonymous' && !isPlanName(name)) throw new Error(`PLAN_LIMITS_JSON: unknown plan ${plan} (a plan name or anonymous)`);
-    if (!isLimit(limit)) throw new Error(`PLAN_LIMITS_JSON: malformed (plan ${plan} needs positive integer rps and concurrency)`);
+    if (name !== 'anonymous' && !isPlanName(name))
+      throw new Error(`PLAN_LIMITS_JSON: unknown plan ${plan} (a plan name or anonymous)`);
+    if (!isLimit(limit))
+      throw new Error(`PLAN_LIMITS_JSON: malformed (plan ${plan} needs positive integer rps and concurrency)`);
     table.set(name, limit);
   }
   return table;

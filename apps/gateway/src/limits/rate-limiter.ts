@@ -18,7 +18,13 @@ export function rateWindowKey(prefix: string, subject: LimitSubject): string {
 }
 
 /** The decision for a window that counts `consumed` requests and ends in `msBeforeNext`. */
-export function rateDecision(points: number, consumed: number, msBeforeNext: number, allowed: boolean, now: () => number = Date.now): RateDecision {
+export function rateDecision(
+  points: number,
+  consumed: number,
+  msBeforeNext: number,
+  allowed: boolean,
+  now: () => number = Date.now,
+): RateDecision {
   const ms = Math.max(0, msBeforeNext);
   return {
     allowed,

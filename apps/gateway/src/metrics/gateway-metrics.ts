@@ -94,7 +94,10 @@ export function watchSubscriptions(active: () => number): void {
 }
 
 /** `kafka_consumer_lag_messages{topic,partition}`: the content feed's lag, read from Kafka on each scrape (bounded). */
-export function watchConsumerLag(lag: () => Promise<{ topic: string; partition: number; lag: number }[]>, logger: Logger): void {
+export function watchConsumerLag(
+  lag: () => Promise<{ topic: string; partition: number; lag: number }[]>,
+  logger: Logger,
+): void {
   new Gauge({
     name: 'kafka_consumer_lag_messages',
     help: "Messages on each content topic partition this replica's subscription feed has not consumed yet",
@@ -108,7 +111,10 @@ export function watchConsumerLag(lag: () => Promise<{ topic: string; partition: 
       } catch (err) {
         // Left out rather than stale: an alert on the lag then sees no data instead of an old value.
         this.reset();
-        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'kafka consumer lag unavailable for metrics');
+        logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'kafka consumer lag unavailable for metrics',
+        );
       }
     },
   });

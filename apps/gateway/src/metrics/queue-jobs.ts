@@ -37,7 +37,10 @@ export function watchQueueJobs(queues: Queue[], priorities: number[], logger: Lo
         }
         const { queue, byPriority, byState } = result.value;
         for (const priority of levels) {
-          this.set({ queue, priority: String(priority), state: priority === 0 ? 'waiting' : 'prioritized' }, byPriority[priority] ?? 0);
+          this.set(
+            { queue, priority: String(priority), state: priority === 0 ? 'waiting' : 'prioritized' },
+            byPriority[priority] ?? 0,
+          );
         }
         for (const state of STATES) this.set({ queue, priority: 'any', state }, byState[state] ?? 0);
       }
@@ -60,7 +63,18 @@ const PRIORITY_SPAN = 0x100000000;
 async function oldestWaitSeconds(client: Redis, queue: Queue, priorities: number[], now: number): Promise<number> {
   const waiting = await client.lrange(queue.keys.wait!, -OLDEST_SCAN, -1);
   const prioritized = await Promise.all(
-    priorities.filter((p) => p > 0).map((p) => client.zrangebyscore(queue.keys.prioritized!, p * PRIORITY_SPAN, (p + 1) * PRIORITY_SPAN - 1, 'LIMIT', 0, OLDEST_SCAN)),
+    priorities
+      .filter((p) => p > 0)
+      .map((p) =>
+        client.zrangebyscore(
+          queue.keys.prioritized!,
+          p * PRIORITY_SPAN,
+          (p + 1) * PRIORITY_SPAN - 1,
+          'LIMIT',
+          0,
+          OLDEST_SCAN,
+        ),
+      ),
   );
   const ids = [...waiting, ...prioritized.flat()];
   if (ids.length === 0) return 0;
@@ -84,10 +98,20 @@ export function watchOldestWait(redis: Redis, queues: Queue[], priorities: numbe
     labelNames: ['queue'],
     registers: [metricsRegistry],
     async collect() {
-      const read = await Promise.allSettled(queues.map(async (queue) => ({ queue: queue.name, seconds: await withTimeout(oldestWaitSeconds(redis, queue, priorities, Date.now()), READ_TIMEOUT_MS, 'oldest waiting job') })));
+      const read = await Promise.allSettled(
+        queues.map(async (queue) => ({
+          queue: queue.name,
+          seconds: await withTimeout(
+            oldestWaitSeconds(redis, queue, priorities, Date.now()),
+            READ_TIMEOUT_MS,
+            'oldest waiting job',
+          ),
+        })),
+      );
       this.reset();
       for (const result of read) {
-        if (result.status === 'rejected') logger.warn({ err: String(result.reason) }, 'synthesis queue oldest wait unavailable for metrics');
+        if (result.status === 'rejected')
+          logger.warn({ err: String(result.reason) }, 'synthesis queue oldest wait unavailable for metrics');
         else this.set({ queue: result.value.queue }, result.value.seconds);
       }
     },

@@ -50,7 +50,10 @@ export function playgroundHeaders(publicUrl: string): Record<string, string> {
 export function playgroundRoutes(options: PlaygroundOptions): Router | null {
   const index = path.join(options.dir, 'index.html');
   if (!fs.existsSync(index)) {
-    options.logger.warn({ dir: options.dir }, 'playground assets not found (run `npm run build`); serving the APIs without the page');
+    options.logger.warn(
+      { dir: options.dir },
+      'playground assets not found (run `npm run build`); serving the APIs without the page',
+    );
     return null;
   }
   const headers = playgroundHeaders(options.publicUrl);
@@ -61,7 +64,9 @@ export function playgroundRoutes(options: PlaygroundOptions): Router | null {
     res.set('cache-control', 'no-cache').sendFile(index);
   });
   router.get('/playground/config.json', (_req, res) => {
-    res.set('cache-control', 'no-cache').json({ issuer: options.publicUrl.replace(/\/+$/, ''), client_id: options.clientId });
+    res
+      .set('cache-control', 'no-cache')
+      .json({ issuer: options.publicUrl.replace(/\/+$/, ''), client_id: options.clientId });
   });
   router.use(
     '/assets',

@@ -11,8 +11,15 @@ import { playgroundHeaders } from '../playground/playground-routes';
  */
 function referenceHeaders(publicUrl: string): Record<string, string> {
   const headers = playgroundHeaders(publicUrl);
-  const csp = headers['content-security-policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace("img-src 'self' data:", "img-src 'self' data:; font-src 'self' data:");
-  return { ...headers, 'content-security-policy': csp, 'permissions-policy': 'microphone=(), camera=(), geolocation=()' };
+  const csp = headers['content-security-policy']!.replace(
+    "style-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+  ).replace("img-src 'self' data:", "img-src 'self' data:; font-src 'self' data:");
+  return {
+    ...headers,
+    'content-security-policy': csp,
+    'permissions-policy': 'microphone=(), camera=(), geolocation=()',
+  };
 }
 
 /**
@@ -25,7 +32,10 @@ function referenceHeaders(publicUrl: string): Record<string, string> {
 export function referencePages(dir: string, publicUrl: string, logger: Logger): Router | null {
   const page = (name: string) => path.join(dir, name);
   if (!fs.existsSync(page('docs.html'))) {
-    logger.warn({ dir }, 'reference pages not found (run `npm run build`); serving the documents without /docs and the GraphQL explorer');
+    logger.warn(
+      { dir },
+      'reference pages not found (run `npm run build`); serving the documents without /docs and the GraphQL explorer',
+    );
     return null;
   }
   const headers = referenceHeaders(publicUrl);
@@ -37,11 +47,20 @@ export function referencePages(dir: string, publicUrl: string, logger: Logger): 
   router.get('/docs/asyncapi', send('asyncapi.html'));
   router.use(
     '/docs/assets',
-    express.static(path.join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d', fallthrough: true, setHeaders: (res) => res.set(headers) }),
+    express.static(path.join(dir, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+      fallthrough: true,
+      setHeaders: (res) => res.set(headers),
+    }),
   );
   // A browser opening /graphql (no query, HTML preferred); GraphQL clients never prefer text/html.
   router.get('/graphql', (req, res, next) => {
-    if (req.query.query !== undefined || req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) !== 'text/html') {
+    if (
+      req.query.query !== undefined ||
+      req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) !== 'text/html'
+    ) {
       next();
       return;
     }

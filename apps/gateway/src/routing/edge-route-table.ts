@@ -68,7 +68,12 @@ export const EDGE_ROUTES: readonly EdgeRoute[] = [
     mount: { at: '/graphql' },
     upstream: { service: 'content' },
     surface: 'graphql',
-    authentication: { credentials: 'optional', resources: ['', '/api'], scopes: 'per-operation', revocation: 'deferred' },
+    authentication: {
+      credentials: 'optional',
+      resources: ['', '/api'],
+      scopes: 'per-operation',
+      revocation: 'deferred',
+    },
     planLimits: true,
     body: 'graphql',
   },

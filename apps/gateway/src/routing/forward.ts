@@ -108,7 +108,13 @@ function limitBytes(max: number): Transform {
  * Failures before the response starts go to `onFailure` (the caller answers in its interface's
  * shape); a failure mid-body can only cut the connection.
  */
-export async function forward(req: Request, res: Response, upstream: Upstream, path: string, options: ForwardOptions): Promise<void> {
+export async function forward(
+  req: Request,
+  res: Response,
+  upstream: Upstream,
+  path: string,
+  options: ForwardOptions,
+): Promise<void> {
   // The route was chosen by this path as written; one the URL parser would resolve differently goes nowhere.
   const notCanonical = nonCanonicalPath(path);
   if (notCanonical) {
@@ -118,7 +124,11 @@ export async function forward(req: Request, res: Response, upstream: Upstream, p
   }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-    options.onFailure({ status: 413, code: 'payload_too_large', message: `request body exceeds ${options.maxBodyBytes} bytes` });
+    options.onFailure({
+      status: 413,
+      code: 'payload_too_large',
+      message: `request body exceeds ${options.maxBodyBytes} bytes`,
+    });
     req.resume();
     return;
   }
@@ -141,8 +151,15 @@ export async function forward(req: Request, res: Response, upstream: Upstream, p
     });
   } catch (err) {
     if (abort.signal.aborted) return;
-    if ((err as { code?: unknown }).code === 'BODY_TOO_LARGE' || (err as { cause?: { code?: unknown } }).cause?.code === 'BODY_TOO_LARGE') {
-      options.onFailure({ status: 413, code: 'payload_too_large', message: `request body exceeds ${options.maxBodyBytes} bytes` });
+    if (
+      (err as { code?: unknown }).code === 'BODY_TOO_LARGE' ||
+      (err as { cause?: { code?: unknown } }).cause?.code === 'BODY_TOO_LARGE'
+    ) {
+      options.onFailure({
+        status: 413,
+        code: 'payload_too_large',
+        message: `request body exceeds ${options.maxBodyBytes} bytes`,
+      });
       return;
     }
     options.onFailure(upstreamFailure(upstream.name, err));

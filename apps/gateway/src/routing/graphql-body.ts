@@ -11,7 +11,6 @@ import { MAX_JSON_DEPTH } from '@platform/service';
  * compared after their escapes are decoded (`"\u0071uery"` is `query`).
  */
 
-
 /** A member whose value is a number, boolean, array or object. */
 export const NOT_A_STRING: unique symbol = Symbol('not a string');
 
@@ -41,7 +40,14 @@ function isWhitespace(byte: number): boolean {
 
 /** Bytes of a number or of `true`/`false`/`null`: the reader skips them; JSON.parse judges their spelling. */
 function isScalarByte(byte: number): boolean {
-  return (byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a);
+  return (
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x2d ||
+    byte === 0x2b ||
+    byte === 0x2e ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x41 && byte <= 0x5a)
+  );
 }
 
 /** The index just past the string whose opening quote is at `start`, or -1 when it never closes. */
@@ -78,7 +84,9 @@ const WANTED_NAME_MAX_BYTES = 6 * 'operationName'.length + 2;
 function wantedName(body: Buffer, start: number, end: number): string | undefined | null {
   if (end - start > WANTED_NAME_MAX_BYTES) return undefined;
   if (!body.subarray(start, end).includes(BACKSLASH)) {
-    return WANTED_BYTES.find(({ bytes }) => bytes.length === end - start - 2 && body.compare(bytes, 0, bytes.length, start + 1, end - 1) === 0)?.name;
+    return WANTED_BYTES.find(
+      ({ bytes }) => bytes.length === end - start - 2 && body.compare(bytes, 0, bytes.length, start + 1, end - 1) === 0,
+    )?.name;
   }
   const name = stringValue(body, start, end);
   return name === null ? null : WANTED.has(name) ? name : undefined;
@@ -176,7 +184,8 @@ export async function readGraphqlBody(body: Buffer): Promise<GraphqlBody> {
         if (topLevel !== undefined) return refused('the request body is not valid JSON');
         topLevel = byte === OPEN_ARRAY ? 'batch' : 'request';
       }
-      if (open.length >= MAX_JSON_DEPTH) return refused(`the request body nests deeper than ${MAX_JSON_DEPTH} arrays or objects`);
+      if (open.length >= MAX_JSON_DEPTH)
+        return refused(`the request body nests deeper than ${MAX_JSON_DEPTH} arrays or objects`);
       if (wanted) found.set(wanted, NOT_A_STRING);
       open.push(byte);
       expect = byte === OPEN_OBJECT ? 'first-name' : 'first-value';
@@ -205,5 +214,10 @@ export async function readGraphqlBody(body: Buffer): Promise<GraphqlBody> {
   if (topLevel === undefined) return refused('the request body is empty: send a JSON object');
   if (open.length > 0 || expect !== 'after') return refused('the request body is not valid JSON');
   if (topLevel === 'batch') return { shape: 'batch' };
-  return { shape: 'request', query: found.get('query'), operationName: found.get('operationName'), hasExtensions: found.has('extensions') && found.get('extensions') !== null };
+  return {
+    shape: 'request',
+    query: found.get('query'),
+    operationName: found.get('operationName'),
+    hasExtensions: found.has('extensions') && found.get('extensions') !== null,
+  };
 }

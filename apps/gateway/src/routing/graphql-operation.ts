@@ -154,7 +154,12 @@ export async function topLevelOperations(text: string): Promise<Operation[] | nu
 export async function operationKind(query: string, operationName: string | undefined): Promise<OperationKind> {
   const operations = await topLevelOperations(query);
   if (!operations) return 'unknown';
-  const chosen = operationName === undefined ? (operations.length === 1 ? operations : []) : operations.filter((op) => op.name === operationName);
+  const chosen =
+    operationName === undefined
+      ? operations.length === 1
+        ? operations
+        : []
+      : operations.filter((op) => op.name === operationName);
   if (chosen.length === 0) return 'unknown';
   if (chosen.some((op) => op.kind === 'mutation')) return 'mutation';
   return chosen[0]!.kind;
@@ -183,7 +188,10 @@ export async function graphqlOperationKind(body: Exclude<GraphqlBody, { shape: '
 }
 
 /** The same for a GET, from its URL's parameters (content runs only queries over GET). */
-export async function graphqlOperationKindFromQueryString(query: unknown, operationName: unknown): Promise<OperationKind> {
+export async function graphqlOperationKindFromQueryString(
+  query: unknown,
+  operationName: unknown,
+): Promise<OperationKind> {
   if (typeof query !== 'string') return 'unknown';
   return operationKind(query, typeof operationName === 'string' ? operationName : undefined);
 }

@@ -24,7 +24,12 @@ export function graphqlRequests(maxBodyBytes: number): Router {
   const router = express.Router();
   router.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'POST') {
-      sendEdgeError(res, 'graphql', { status: 405, code: 'invalid_request', message: 'use GET or POST for GraphQL over HTTP', headers: { allow: 'GET, POST' } });
+      sendEdgeError(res, 'graphql', {
+        status: 405,
+        code: 'invalid_request',
+        message: 'use GET or POST for GraphQL over HTTP',
+        headers: { allow: 'GET, POST' },
+      });
       return;
     }
     if (req.method !== 'POST') return next();
@@ -39,11 +44,23 @@ export function graphqlRequests(maxBodyBytes: number): Router {
   router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const type = (err as { type?: unknown }).type;
     if (type === 'entity.too.large') {
-      sendEdgeError(res, 'graphql', { status: 413, code: 'payload_too_large', message: `request body exceeds ${maxBodyBytes} bytes` });
+      sendEdgeError(res, 'graphql', {
+        status: 413,
+        code: 'payload_too_large',
+        message: `request body exceeds ${maxBodyBytes} bytes`,
+      });
     } else if (type === 'encoding.unsupported') {
-      sendEdgeError(res, 'graphql', { status: 415, code: 'invalid_request', message: 'the request body’s Content-Encoding is not supported' });
+      sendEdgeError(res, 'graphql', {
+        status: 415,
+        code: 'invalid_request',
+        message: 'the request body’s Content-Encoding is not supported',
+      });
     } else {
-      sendEdgeError(res, 'graphql', { status: 400, code: 'invalid_request', message: 'request body could not be read' });
+      sendEdgeError(res, 'graphql', {
+        status: 400,
+        code: 'invalid_request',
+        message: 'request body could not be read',
+      });
     }
   });
   router.use(async (req, res, next) => {

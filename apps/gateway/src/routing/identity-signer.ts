@@ -11,7 +11,15 @@ const MAX_ENTRIES = 10_000;
 export function createIdentitySigner(secret: string, now: () => number = Date.now) {
   const cache = new Map<string, { header: string; signedAt: number }>();
   return async function sign(identity: Identity): Promise<string> {
-    const key = JSON.stringify([identity.sub ?? '', identity.roles, identity.scope, identity.method, identity.clientId ?? '', identity.plan ?? '', identity.clientAddress ?? '']);
+    const key = JSON.stringify([
+      identity.sub ?? '',
+      identity.roles,
+      identity.scope,
+      identity.method,
+      identity.clientId ?? '',
+      identity.plan ?? '',
+      identity.clientAddress ?? '',
+    ]);
     const hit = cache.get(key);
     if (hit && now() - hit.signedAt < REUSE_MS) return hit.header;
     const header = await signIdentity(identity, secret);

@@ -2,7 +2,12 @@ import express, { type Express, type Request, type Response, type Router } from 
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { labelRoute } from '@platform/metrics';
-import { authenticateRequests, credentialRefusal, publicRequestUrl, type NeedsFor } from '../auth/authenticate-middleware';
+import {
+  authenticateRequests,
+  credentialRefusal,
+  publicRequestUrl,
+  type NeedsFor,
+} from '../auth/authenticate-middleware';
 import { ANONYMOUS, type AuthenticateDeps } from '../auth/authenticate';
 import { clientAddress } from '../limits/client-address';
 import type { FailedCredentialBudget } from '../limits/failed-credentials';
@@ -63,7 +68,12 @@ function forwarder(route: EdgeRoute, upstream: Upstream, ctx: EdgeRouteContext) 
   return (req: Request, res: Response): void => {
     const caller = route.authentication ? req.identity! : ANONYMOUS;
     // A GraphQL POST's body was consumed at the edge (graphql-request.ts): what was read is sent, even empty.
-    const body = route.body === 'graphql' && req.method === 'POST' ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : undefined;
+    const body =
+      route.body === 'graphql' && req.method === 'POST'
+        ? Buffer.isBuffer(req.body)
+          ? req.body
+          : Buffer.alloc(0)
+        : undefined;
     const work = ctx.signIdentity({ ...caller, clientAddress: clientAddress(req) }).then((identity) =>
       forward(req, res, upstream, req.originalUrl, {
         ...(drop ? { drop } : {}),
@@ -86,10 +96,25 @@ function routeRouter(route: EdgeRoute, ctx: EdgeRouteContext): Router | null {
   const { logger } = ctx;
   const router = express.Router();
   if (route.authentication) {
-    router.use(authenticateRequests(route.surface, needsOf(route.authentication, ctx.publicUrl), ctx.authDeps, ctx.failedCredentials, logger));
+    router.use(
+      authenticateRequests(
+        route.surface,
+        needsOf(route.authentication, ctx.publicUrl),
+        ctx.authDeps,
+        ctx.failedCredentials,
+        logger,
+      ),
+    );
   }
   if (route.planLimits) {
-    router.use(limitRequests(ctx.limiter, route.surface, logger, credentialRefusal(route.surface, ctx.failedCredentials, logger)));
+    router.use(
+      limitRequests(
+        ctx.limiter,
+        route.surface,
+        logger,
+        credentialRefusal(route.surface, ctx.failedCredentials, logger),
+      ),
+    );
   }
   if (route.body === 'graphql') router.use(graphqlRequests(ctx.maxGraphqlBodyBytes));
   const upstream = route.upstream;
@@ -100,7 +125,9 @@ function routeRouter(route: EdgeRoute, ctx: EdgeRouteContext): Router | null {
   const routers = ctx.local[upstream.local];
   if (!routers) return null;
   for (const local of routers) router.use(local);
-  router.use((_req, res) => sendEdgeError(res, route.surface, { status: 404, code: 'not_found', message: upstream.notFound }));
+  router.use((_req, res) =>
+    sendEdgeError(res, route.surface, { status: 404, code: 'not_found', message: upstream.notFound }),
+  );
   return router;
 }
 

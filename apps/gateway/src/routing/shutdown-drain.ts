@@ -57,7 +57,12 @@ export function createShutdownDrain(options: ShutdownDrainOptions): ShutdownDrai
         res.setHeader('connection', 'close');
         const surface = surfaceOf(req.originalUrl);
         if (surface === 'speech') countRefusal('shutdown');
-        sendEdgeError(res, surface, { status: 503, code: 'shutting_down', message: MESSAGE, headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+        sendEdgeError(res, surface, {
+          status: 503,
+          code: 'shutting_down',
+          message: MESSAGE,
+          headers: { 'retry-after': RETRY_AFTER_SECONDS },
+        });
         return;
       }
       requestsInFlight++;

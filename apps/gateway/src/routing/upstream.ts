@@ -52,10 +52,20 @@ export function upstreamFailure(upstream: string, err: unknown): EdgeError {
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT'
   ) {
-    return { status: 504, code: 'upstream_timeout', message: `${upstream} did not answer in time`, headers: { 'retry-after': '1' } };
+    return {
+      status: 504,
+      code: 'upstream_timeout',
+      message: `${upstream} did not answer in time`,
+      headers: { 'retry-after': '1' },
+    };
   }
   if (code && REFUSED.has(code)) {
-    return { status: 503, code: 'upstream_unavailable', message: `${upstream} is unavailable`, headers: { 'retry-after': '1' } };
+    return {
+      status: 503,
+      code: 'upstream_unavailable',
+      message: `${upstream} is unavailable`,
+      headers: { 'retry-after': '1' },
+    };
   }
   return { status: 502, code: 'upstream_error', message: `${upstream} failed to answer` };
 }

@@ -2,7 +2,14 @@ import { Router } from 'express';
 import type { Logger } from '@platform/logger';
 import { connectMongo, mongoReadiness } from '@platform/stores';
 import { createAnalysisPool } from '../voice-analysis';
-import { createSpeechStore, createStoreHooks, loadPlans, type PremadeVoice, type SpeechStore, type StoreHooks } from '@platform/speech-store';
+import {
+  createSpeechStore,
+  createStoreHooks,
+  loadPlans,
+  type PremadeVoice,
+  type SpeechStore,
+  type StoreHooks,
+} from '@platform/speech-store';
 import { historyRoutes } from './history';
 import { voicesRoutes } from './voices';
 import { voicesSearchRoutes } from './voices/voices-search-routes';
@@ -47,7 +54,11 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
   const store = await createSpeechStore(connection, { plans, premade: options.premade });
   const cloning = { ...VOICE_ANALYSIS_DEFAULTS, ...options.voiceAnalysis };
   // The threads store the samples of a voice they accept themselves, over a connection of their own.
-  const analysis = createAnalysisPool({ threads: cloning.threads, maxQueued: cloning.queue, sampleStore: { mongoUrl: options.mongoUrl, dbName } });
+  const analysis = createAnalysisPool({
+    threads: cloning.threads,
+    maxQueued: cloning.queue,
+    sampleStore: { mongoUrl: options.mongoUrl, dbName },
+  });
   const admission = createCloneAdmission(cloning.perAccount);
   const router = Router();
   router.use(voicesRoutes({ store, logger: options.logger, publicUrl: options.publicUrl, analysis, admission }));

@@ -21,7 +21,8 @@ export function identityOf(req: Request): Identity | undefined {
  */
 export function callerOf(identity: Identity | undefined, need: SpeechScope): SpeechCaller {
   if (!identity?.sub) throw new SpeechError(401, 'unauthorized', 'An API key is required for this endpoint.');
-  if (!identity.scope.split(' ').includes(need)) throw new SpeechError(403, 'unauthorized', `This endpoint needs the scope ${need}.`);
+  if (!identity.scope.split(' ').includes(need))
+    throw new SpeechError(403, 'unauthorized', `This endpoint needs the scope ${need}.`);
   return identity as SpeechCaller;
 }
 

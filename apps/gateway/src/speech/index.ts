@@ -6,7 +6,13 @@ import type { Redis } from 'ioredis';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
-import { createBlockingPool, DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import {
+  createBlockingPool,
+  DEFAULT_KEY_PREFIX,
+  SYNTHESIS_QUEUE,
+  type SpeechHooks,
+  type SynthesisJobData,
+} from '@platform/speech-jobs';
 import { premadeFromCatalogue, type SpeechStore } from '@platform/speech-store';
 import type { WebSocketLogins } from '../limits/websocket-logins';
 import { createAccountSpeech, type AccountSpeech } from './account-speech';
@@ -187,7 +193,16 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
       failed: config.SYNTHESIS_KEEP_FAILED_JOBS ?? SPEECH_DEFAULTS.SYNTHESIS_KEEP_FAILED_JOBS,
     },
   };
-  const runner = createJobRunner({ queue, pool, redis: deps.redis, logger: deps.logger, keyPrefix: settings.keyPrefix, frameTimeoutMs: settings.frameTimeoutMs, queueWaitMs: settings.queueWaitMs, keep: settings.keep });
+  const runner = createJobRunner({
+    queue,
+    pool,
+    redis: deps.redis,
+    logger: deps.logger,
+    keyPrefix: settings.keyPrefix,
+    frameTimeoutMs: settings.frameTimeoutMs,
+    queueWaitMs: settings.queueWaitMs,
+    keep: settings.keep,
+  });
   // Cloned voices, character reservations and the gateway's history records from the speech database.
   const hooks: SpeechHooks = { ...account?.hooks, ...deps.hooks };
   const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
@@ -197,8 +212,19 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
   router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
   router.use(modelsRoutes(catalogue, deps.logger));
-  router.use(ttsRoutes({ runner, hooks, catalogue, maxTextChars: settings.maxTextChars, writeStallTimeoutMs: settings.writeStallTimeoutMs, logger: deps.logger }));
-  router.use(previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }));
+  router.use(
+    ttsRoutes({
+      runner,
+      hooks,
+      catalogue,
+      maxTextChars: settings.maxTextChars,
+      writeStallTimeoutMs: settings.writeStallTimeoutMs,
+      logger: deps.logger,
+    }),
+  );
+  router.use(
+    previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }),
+  );
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
   if (account) router.use(account.router);
 

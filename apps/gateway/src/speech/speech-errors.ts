@@ -27,7 +27,8 @@ function speechErrorOf(err: unknown): SpeechError | null {
   const status = httpStatusOf(err);
   if (status === 413) return new SpeechError(413, 'text_too_long', 'request body is too large');
   if (status < 500) return badRequest('request body must be valid JSON');
-  if (isStoreUnavailable(err) || err instanceof SampleStoreUnavailable) return new SpeechError(503, 'error', 'the speech store is temporarily unavailable; try again');
+  if (isStoreUnavailable(err) || err instanceof SampleStoreUnavailable)
+    return new SpeechError(503, 'error', 'the speech store is temporarily unavailable; try again');
   return null;
 }
 

@@ -32,8 +32,13 @@ export function checkAuthDirectives(schema: GraphQLSchema, document: DocumentNod
         const anonymous = rank < 0;
         errors.push(
           new GraphQLError(
-            anonymous ? `${definition!.name} requires authentication` : `${definition!.name} requires the role ${required}`,
-            { nodes: [node], extensions: { code: anonymous ? GraphQLErrorCode.UNAUTHENTICATED : GraphQLErrorCode.FORBIDDEN } },
+            anonymous
+              ? `${definition!.name} requires authentication`
+              : `${definition!.name} requires the role ${required}`,
+            {
+              nodes: [node],
+              extensions: { code: anonymous ? GraphQLErrorCode.UNAUTHENTICATED : GraphQLErrorCode.FORBIDDEN },
+            },
           ),
         );
       },

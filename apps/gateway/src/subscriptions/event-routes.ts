@@ -16,7 +16,9 @@ interface EventRoute {
 export function routeOfEvent(event: ContentEvent): EventRoute | null {
   const field = subscriptionFieldOfEvent(event.type);
   if (!field) return null;
-  return field.filter ? { field: field.field, argument: { name: field.filter.argument, value: field.filter.valueOf(event) } } : { field: field.field };
+  return field.filter
+    ? { field: field.field, argument: { name: field.filter.argument, value: field.filter.valueOf(event) } }
+    : { field: field.field };
 }
 
 export function routeKey(field: string, value?: string): string {

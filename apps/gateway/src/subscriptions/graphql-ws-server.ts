@@ -86,7 +86,10 @@ function credentialFromConnectionParams(params: Readonly<Record<string, unknown>
  * `connection_init` (same credentials as HTTP, in the payload); `@auth` is checked per
  * subscription; execution and fan-out are the hub's.
  */
-export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionServerOptions): { dispose: () => void | Promise<void> } {
+export function serveSubscriptions(
+  wss: WebSocketServer,
+  options: SubscriptionServerOptions,
+): { dispose: () => void | Promise<void> } {
   const base = options.publicUrl.replace(/\/$/, '');
   const states = new WeakMap<object, ConnectionState>();
   // Before graphql-ws sees the socket: it counts against its address from the start.
@@ -153,7 +156,9 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
           ends.push(() => clearTimeout(expiry));
         }
         if (outcome.tokenId) {
-          ends.push(options.revocations.watch(outcome.tokenId, () => socket.close(CLOSE_UNAUTHORIZED, 'token revoked')));
+          ends.push(
+            options.revocations.watch(outcome.tokenId, () => socket.close(CLOSE_UNAUTHORIZED, 'token revoked')),
+          );
         }
         socket.once('close', () => {
           for (const end of ends) end();
@@ -163,12 +168,21 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
       },
       onSubscribe: async (ctx, id, payload) => {
         const state = states.get(ctx);
-        if (!state) return [new GraphQLError('connection not initialised', { extensions: { code: GraphQLErrorCode.UNAUTHENTICATED } })];
+        if (!state)
+          return [
+            new GraphQLError('connection not initialised', { extensions: { code: GraphQLErrorCode.UNAUTHENTICATED } }),
+          ];
         if (Object.keys(ctx.subscriptions).length > options.maxSubscriptionsPerConnection) {
-          return [new GraphQLError(`at most ${options.maxSubscriptionsPerConnection} subscriptions per connection`, { extensions: { code: GraphQLErrorCode.RATE_LIMITED } })];
+          return [
+            new GraphQLError(`at most ${options.maxSubscriptionsPerConnection} subscriptions per connection`, {
+              extensions: { code: GraphQLErrorCode.RATE_LIMITED },
+            }),
+          ];
         }
         if (typeof payload.query !== 'string' || payload.query.length > MAX_QUERY_LENGTH) {
-          return [new GraphQLError('query missing or too long', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } })];
+          return [
+            new GraphQLError('query missing or too long', { extensions: { code: GraphQLErrorCode.BAD_USER_INPUT } }),
+          ];
         }
         let document: DocumentNode;
         try {
@@ -186,7 +200,13 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
         const denied = checkAuthDirectives(options.schema, document, viewer);
         if (denied.length > 0) return denied;
         // Booked before it starts: every event pays the selection's cost again.
-        const overBudget = bookSubscription(state.costs, (other) => other in ctx.subscriptions, id, measure, options.limits);
+        const overBudget = bookSubscription(
+          state.costs,
+          (other) => other in ctx.subscriptions,
+          id,
+          measure,
+          options.limits,
+        );
         if (overBudget) return [overBudget];
         // Last, as it asks Redis: the subscriptions of all the address's or account's connections.
         const overCap = await state.standing.addSubscription();
@@ -227,13 +247,21 @@ export function serveSubscriptions(wss: WebSocketServer, options: SubscriptionSe
       },
       execute: () => ({
         errors: [
-          new GraphQLError('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', {
-            extensions: { code: GraphQLErrorCode.BAD_USER_INPUT },
-          }),
+          new GraphQLError(
+            'only subscriptions are served over WebSocket; send queries and mutations to POST /graphql',
+            {
+              extensions: { code: GraphQLErrorCode.BAD_USER_INPUT },
+            },
+          ),
         ],
       }),
     },
     wss,
-    { keepAliveMs: 12_000, messageRate: options.messageRate, ...(options.onWrite ? { onWrite: options.onWrite } : {}), logger: options.logger },
+    {
+      keepAliveMs: 12_000,
+      messageRate: options.messageRate,
+      ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+      logger: options.logger,
+    },
   );
 }

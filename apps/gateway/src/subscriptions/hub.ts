@@ -111,11 +111,17 @@ export class SubscriptionHub {
     const { schema } = this.options;
     const operation = getOperationAST(request.document, request.operationName ?? undefined);
     if (!operation || operation.operation !== 'subscription') {
-      return errorResult('only subscriptions are served over WebSocket; send queries and mutations to POST /graphql', GraphQLErrorCode.BAD_USER_INPUT);
+      return errorResult(
+        'only subscriptions are served over WebSocket; send queries and mutations to POST /graphql',
+        GraphQLErrorCode.BAD_USER_INPUT,
+      );
     }
     const selection = operation.selectionSet.selections[0];
     if (!selection || selection.kind !== Kind.FIELD || operation.selectionSet.selections.length !== 1) {
-      return errorResult('a subscription selects exactly one root field, written as a field', GraphQLErrorCode.BAD_USER_INPUT);
+      return errorResult(
+        'a subscription selects exactly one root field, written as a field',
+        GraphQLErrorCode.BAD_USER_INPUT,
+      );
     }
     const fieldName = selection.name.value;
     const definition = schema.getSubscriptionType()?.getFields()[fieldName];
@@ -137,7 +143,11 @@ export class SubscriptionHub {
     }
     const route = routeKey(fieldName, filterValue as string | undefined);
     const viewerDependent = selectsEmail(request.document);
-    const viewerKey = viewerDependent ? (request.viewer.roles.includes('ADMIN') ? 'admin' : `user:${request.viewer.sub ?? ''}`) : '';
+    const viewerKey = viewerDependent
+      ? request.viewer.roles.includes('ADMIN')
+        ? 'admin'
+        : `user:${request.viewer.sub ?? ''}`
+      : '';
     const key = createHash('sha256')
       .update([print(request.document), request.operationName ?? '', stableJson(variables), viewerKey].join('\u0000'))
       .digest('base64url');
@@ -161,7 +171,9 @@ export class SubscriptionHub {
     const owner = group;
     const subscriber: Subscriber = {
       viewer: request.viewer,
-      stream: new SubscriptionStream(request.id, request.outlet, this.options.capacity, request.onOverflow, () => this.leave(owner, subscriber)),
+      stream: new SubscriptionStream(request.id, request.outlet, this.options.capacity, request.onOverflow, () =>
+        this.leave(owner, subscriber),
+      ),
       ...(request.fetches ? { fetches: request.fetches } : {}),
     };
     owner.subscribers.add(subscriber);
@@ -177,28 +189,33 @@ export class SubscriptionHub {
     const cache = new Map<string, Promise<unknown>>();
     // One group's fetches, charged to its recipients (none listed: unbounded). A recipient can pay
     // while each of its allowances has room; every allowance of those that can is charged once.
-    const fetcherFor = (payers: (readonly EventFetchAllowance[])[] | null) => (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
-      const built = nestedFieldQuery(typeName, id, info);
-      if (!built) return Promise.resolve(null);
-      let pending = cache.get(built.key);
-      if (!pending) {
-        if (payers) {
-          const open = payers.filter((allowances) => allowances.every((allowance) => allowance.available(event.id)));
-          if (open.length === 0) {
-            const spent = payers[0]!.find((allowance) => !allowance.available(event.id)) ?? payers[0]![0]!;
-            return Promise.reject(spent.refusal());
+    const fetcherFor =
+      (payers: (readonly EventFetchAllowance[])[] | null) =>
+      (typeName: string, id: string, info: GraphQLResolveInfo): Promise<unknown> => {
+        const built = nestedFieldQuery(typeName, id, info);
+        if (!built) return Promise.resolve(null);
+        let pending = cache.get(built.key);
+        if (!pending) {
+          if (payers) {
+            const open = payers.filter((allowances) => allowances.every((allowance) => allowance.available(event.id)));
+            if (open.length === 0) {
+              const spent = payers[0]!.find((allowance) => !allowance.available(event.id)) ?? payers[0]![0]!;
+              return Promise.reject(spent.refusal());
+            }
+            for (const allowance of new Set(open.flat())) allowance.charge(event.id);
           }
-          for (const allowance of new Set(open.flat())) allowance.charge(event.id);
+          pending = this.options.fetchField(built.query, built.variables);
+          cache.set(built.key, pending);
         }
-        pending = this.options.fetchField(built.query, built.variables);
-        cache.set(built.key, pending);
-      }
-      return pending.then((entity) => {
-        const value = typeof entity === 'object' && entity !== null ? (entity as Record<string, unknown>)[String(info.path.key)] : null;
-        markFetched(value);
-        return value;
-      });
-    };
+        return pending.then((entity) => {
+          const value =
+            typeof entity === 'object' && entity !== null
+              ? (entity as Record<string, unknown>)[String(info.path.key)]
+              : null;
+          markFetched(value);
+          return value;
+        });
+      };
     const work = [...groups].map(async (group) => {
       const recipients = [...group.subscribers].filter((s) => canSeeEvent(event, s.viewer));
       if (recipients.length === 0) return;
@@ -231,7 +248,8 @@ export class SubscriptionHub {
 
   /** Ends every subscription (shutdown). */
   closeAll(): void {
-    for (const group of [...this.groups.values()]) for (const subscriber of [...group.subscribers]) void subscriber.stream.return();
+    for (const group of [...this.groups.values()])
+      for (const subscriber of [...group.subscribers]) void subscriber.stream.return();
   }
 
   private leave(group: Group, subscriber: Subscriber): void {

@@ -38,7 +38,10 @@ async function ensureTopics(admin: Admin, topics: string[]): Promise<void> {
   const missing = topics.filter((t) => !existing.has(t));
   if (missing.length === 0) return;
   try {
-    await admin.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: PARTITIONS })), waitForLeaders: true });
+    await admin.createTopics({
+      topics: missing.map((topic) => ({ topic, numPartitions: PARTITIONS })),
+      waitForLeaders: true,
+    });
   } catch (err) {
     // Another process (content, another replica) may have created them at the same moment.
     const now = new Set(await admin.listTopics());
@@ -57,7 +60,9 @@ async function retryWhileSettling(logger: Logger, work: () => Promise<void>, dea
       await work();
       return;
     } catch (err) {
-      const retriable = (err as { retriable?: unknown }).retriable === true || /leader|unknown topic|does not host/i.test(String((err as Error).message));
+      const retriable =
+        (err as { retriable?: unknown }).retriable === true ||
+        /leader|unknown topic|does not host/i.test(String((err as Error).message));
       if (!retriable || Date.now() - started > deadlineMs) throw err;
       logger.info({ attempt, reason: (err as Error).message }, 'content topics settling; retrying');
       await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
@@ -86,7 +91,11 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     for (const topic of topics) {
       const offsets = await admin.fetchTopicOffsets(topic);
       for (const o of offsets) next.set(`${topic}:${o.partition}`, BigInt(o.high));
-      await admin.setOffsets({ groupId: options.groupId, topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })) });
+      await admin.setOffsets({
+        groupId: options.groupId,
+        topic,
+        partitions: offsets.map((o) => ({ partition: o.partition, offset: o.high })),
+      });
     }
   });
 
@@ -111,7 +120,10 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
       event = parseContentEvent(message.value);
     } catch (err) {
       if (err instanceof EventParseError) {
-        logger.warn({ topic, partition, offset: message.offset, reason: err.message }, 'skipping malformed content event');
+        logger.warn(
+          { topic, partition, offset: message.offset, reason: err.message },
+          'skipping malformed content event',
+        );
         return;
       }
       throw err;
@@ -119,8 +131,17 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     if (!remember(event.id)) return;
     try {
       // A child of content's publish span (W3C Trace Context in the message headers): the write's trace goes on to its subscribers.
-      const attributes = { 'messaging.system': 'kafka', 'messaging.destination.name': topic, 'messaging.message.id': event.id, 'messaging.kafka.message.key': event.subject };
-      await inSpan(`${topic} deliver`, { kind: SpanKind.CONSUMER, parent: contextFrom(message.headers), attributes }, () => options.onEvent(event));
+      const attributes = {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': topic,
+        'messaging.message.id': event.id,
+        'messaging.kafka.message.key': event.subject,
+      };
+      await inSpan(
+        `${topic} deliver`,
+        { kind: SpanKind.CONSUMER, parent: contextFrom(message.headers), attributes },
+        () => options.onEvent(event),
+      );
     } catch (err) {
       logger.error({ err, event: event.id }, 'content event fan-out failed');
     }
@@ -164,19 +185,22 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     if (stopped) return;
     restarts += 1;
     clearTimeout(restartTimer);
-    restartTimer = setTimeout(() => {
-      void (async () => {
-        await consumer?.disconnect().catch(() => undefined);
-        if (stopped) return;
-        try {
-          await consume();
-          logger.warn({ restarts }, 'content feed consumer started again');
-        } catch (err) {
-          logger.error({ err, restarts }, 'content feed consumer could not start again; retrying');
-          scheduleRestart();
-        }
-      })();
-    }, Math.min(1000 * restarts, RESTART_MAX_MS));
+    restartTimer = setTimeout(
+      () => {
+        void (async () => {
+          await consumer?.disconnect().catch(() => undefined);
+          if (stopped) return;
+          try {
+            await consume();
+            logger.warn({ restarts }, 'content feed consumer started again');
+          } catch (err) {
+            logger.error({ err, restarts }, 'content feed consumer could not start again; retrying');
+            scheduleRestart();
+          }
+        })();
+      },
+      Math.min(1000 * restarts, RESTART_MAX_MS),
+    );
   }
 
   await consume();
@@ -185,7 +209,9 @@ export async function startContentFeed(options: ContentFeedOptions): Promise<Con
     ready,
     isReady: () => joined,
     async lag() {
-      const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })));
+      const ends = await Promise.all(
+        topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })),
+      );
       return ends.flatMap(({ topic, offsets }) =>
         offsets.map((o) => {
           const high = BigInt(o.high);

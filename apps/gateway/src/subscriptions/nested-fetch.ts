@@ -39,17 +39,27 @@ function usedNames(node: FieldNode, fragments: Record<string, FragmentDefinition
  * subscriber's own selection (aliases, fragments and variables included) so the answer has
  * exactly the shape the rest of execution reads.
  */
-export function nestedFieldQuery(typeName: string, id: string, info: GraphQLResolveInfo): { query: string; variables: Record<string, unknown>; key: string } | null {
+export function nestedFieldQuery(
+  typeName: string,
+  id: string,
+  info: GraphQLResolveInfo,
+): { query: string; variables: Record<string, unknown>; key: string } | null {
   const root = ROOT_QUERY[typeName];
   const field = info.fieldNodes[0];
   if (!root || !field) return null;
   const { variables, spreads } = usedNames(field, info.fragments);
   const operation = info.operation as OperationDefinitionNode;
-  const definitions: VariableDefinitionNode[] = (operation.variableDefinitions ?? []).filter((d) => variables.has(d.variable.name.value));
+  const definitions: VariableDefinitionNode[] = (operation.variableDefinitions ?? []).filter((d) =>
+    variables.has(d.variable.name.value),
+  );
   const values: Record<string, unknown> = { __id: id };
   for (const name of variables) values[name] = info.variableValues[name];
   const printedVars = ['$__id: ID!', ...definitions.map((d) => print(d))].join(', ');
-  const fragmentText = [...spreads].map((name) => info.fragments[name]).filter(Boolean).map((f) => print(f!)).join('\n');
+  const fragmentText = [...spreads]
+    .map((name) => info.fragments[name])
+    .filter(Boolean)
+    .map((f) => print(f!))
+    .join('\n');
   const query = `query GatewaySubscriptionFetch(${printedVars}) { entity: ${root}(id: $__id) { ${print(field)} } }\n${fragmentText}`;
   return { query, variables: values, key: `${query}\u0000${JSON.stringify(values)}` };
 }

@@ -50,10 +50,19 @@ export function createSubscriberLimits(deps: SubscriberLimitDeps) {
   const held = new WeakMap<WebSocket, Held>();
   const allowances = new Map<string, { allowance: EventFetchAllowance; holders: number }>();
 
-  const shareAllowance = (subject: string, payer: FetchPayer): { allowance: EventFetchAllowance; leave: () => void } => {
+  const shareAllowance = (
+    subject: string,
+    payer: FetchPayer,
+  ): { allowance: EventFetchAllowance; leave: () => void } => {
     let entry = allowances.get(subject);
     if (!entry) {
-      entry = { allowance: new EventFetchAllowance(payer === 'address' ? caps.fetchesPerAddress : caps.fetchesPerAccount, payer), holders: 0 };
+      entry = {
+        allowance: new EventFetchAllowance(
+          payer === 'address' ? caps.fetchesPerAddress : caps.fetchesPerAccount,
+          payer,
+        ),
+        holders: 0,
+      };
       allowances.set(subject, entry);
     }
     entry.holders += 1;
@@ -78,7 +87,10 @@ export function createSubscriberLimits(deps: SubscriberLimitDeps) {
       held.set(socket, entry);
       void slot.then((granted) => {
         if (granted) return;
-        socket.close(CLOSE_TOO_MANY_REQUESTS, `too many connections: at most ${caps.connectionsPerAddress} per client address`);
+        socket.close(
+          CLOSE_TOO_MANY_REQUESTS,
+          `too many connections: at most ${caps.connectionsPerAddress} per client address`,
+        );
       });
       socket.once('close', () => {
         entry.closed = true;
@@ -91,7 +103,11 @@ export function createSubscriberLimits(deps: SubscriberLimitDeps) {
      * to its account's. The standing, or the close reason (4429) when the subject is full; null when
      * the socket closed meanwhile or was already refused.
      */
-    async admit(socket: WebSocket, request: IncomingMessage, identity: Identity): Promise<ConnectionStanding | { refused: string } | null> {
+    async admit(
+      socket: WebSocket,
+      request: IncomingMessage,
+      identity: Identity,
+    ): Promise<ConnectionStanding | { refused: string } | null> {
       const entry = held.get(socket);
       const before = entry ? await entry.slot : null;
       if (!entry || !before || entry.closed) return null;
@@ -118,9 +134,12 @@ export function createSubscriberLimits(deps: SubscriberLimitDeps) {
         fetches: fetches.allowance,
         async addSubscription() {
           if (await slot.addSubscription(max)) return null;
-          return new GraphQLError(`at most ${max} active subscriptions per ${payer === 'address' ? 'client address' : 'account'}, over all its connections`, {
-            extensions: { code: GraphQLErrorCode.RATE_LIMITED },
-          });
+          return new GraphQLError(
+            `at most ${max} active subscriptions per ${payer === 'address' ? 'client address' : 'account'}, over all its connections`,
+            {
+              extensions: { code: GraphQLErrorCode.RATE_LIMITED },
+            },
+          );
         },
         removeSubscription: () => slot.removeSubscription(),
       };

@@ -34,9 +34,12 @@ export function bookSubscription(
   let total = measure.cost;
   for (const cost of costs.values()) total += cost;
   if (total > limits.maxConnectionCost) {
-    return new GraphQLError(`this connection's subscriptions would cost ${total} per event; at most ${limits.maxConnectionCost} are allowed`, {
-      extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, cost: total, maxCost: limits.maxConnectionCost },
-    });
+    return new GraphQLError(
+      `this connection's subscriptions would cost ${total} per event; at most ${limits.maxConnectionCost} are allowed`,
+      {
+        extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, cost: total, maxCost: limits.maxConnectionCost },
+      },
+    );
   }
   costs.set(id, measure.cost);
   return null;
@@ -61,9 +64,12 @@ export class EventFetchAllowance {
 
   /** The error of a field this allowance cannot pay for. */
   refusal(): GraphQLError {
-    return new GraphQLError(`this ${this.payer}'s subscriptions need more than ${this.max} nested fetches for one event`, {
-      extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, maxFetches: this.max },
-    });
+    return new GraphQLError(
+      `this ${this.payer}'s subscriptions need more than ${this.max} nested fetches for one event`,
+      {
+        extensions: { code: GraphQLErrorCode.QUERY_TOO_COMPLEX, maxFetches: this.max },
+      },
+    );
   }
 
   /** True if the connection may cause another fetch for `eventId`. */

@@ -28,7 +28,8 @@ type Source = Record<string, unknown>;
 
 /** Reads a fetched object by response key (aliases), anything else by field name. */
 export const eventFieldResolver: GraphQLFieldResolver<unknown, EventContext> = (source, args, context, info) => {
-  if (typeof source === 'object' && source !== null && fetched.has(source)) return (source as Source)[String(info.path.key)];
+  if (typeof source === 'object' && source !== null && fetched.has(source))
+    return (source as Source)[String(info.path.key)];
   return defaultFieldResolver(source, args, context, info);
 };
 
@@ -50,7 +51,8 @@ function entityFieldResolver(typeName: string, fieldName: string): GraphQLFieldR
     else if (typeName === 'Comment' && fieldName === 'parent' && object.parentId === null) value = null;
     else if (Object.prototype.hasOwnProperty.call(object, fieldName)) value = object[fieldName];
     else if (typeof object.id === 'string') value = await context.fetchNested(typeName, object.id, info);
-    if (typeName === 'User' && fieldName === 'email') return canSeeEmail(context.viewer, localIdOf(object)) ? value ?? null : null;
+    if (typeName === 'User' && fieldName === 'email')
+      return canSeeEmail(context.viewer, localIdOf(object)) ? (value ?? null) : null;
     return value;
   };
 }

@@ -8,7 +8,12 @@ export interface Viewer {
 }
 
 // A Map: `roleRank` is asked about roles read from events, and a plain object knows `constructor`.
-const RANK: ReadonlyMap<string, number> = new Map([['GUEST', 0], ['USER', 1], ['MODERATOR', 2], ['ADMIN', 3]]);
+const RANK: ReadonlyMap<string, number> = new Map([
+  ['GUEST', 0],
+  ['USER', 1],
+  ['MODERATOR', 2],
+  ['ADMIN', 3],
+]);
 const USER_RANK = 1;
 
 /**
@@ -41,11 +46,19 @@ export function canSeeEvent(event: ContentEvent, viewer: Viewer): boolean {
     case 'post.created':
     case 'post.updated':
     case 'post.deleted':
-      return event.data.status === 'PUBLISHED' || privileged(viewer) || (viewer.sub !== undefined && event.data.author.localId === viewer.sub);
+      return (
+        event.data.status === 'PUBLISHED' ||
+        privileged(viewer) ||
+        (viewer.sub !== undefined && event.data.author.localId === viewer.sub)
+      );
     case 'comment.created':
     case 'comment.updated':
     case 'comment.deleted':
-      return event.data.post.status === 'PUBLISHED' || privileged(viewer) || (viewer.sub !== undefined && event.data.post.authorId === viewer.sub);
+      return (
+        event.data.post.status === 'PUBLISHED' ||
+        privileged(viewer) ||
+        (viewer.sub !== undefined && event.data.post.authorId === viewer.sub)
+      );
     default:
       return true;
   }

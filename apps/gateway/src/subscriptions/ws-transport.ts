@@ -191,7 +191,10 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(
               // Before parsing: a flood costs a token check per message, not a subscribe or complete.
               flooded = true;
               sender.flush();
-              socket.close(CLOSE_TOO_MANY_REQUESTS, `too many messages: at most ${transport.messageRate.perSecond} per second (burst ${transport.messageRate.burst})`);
+              socket.close(
+                CLOSE_TOO_MANY_REQUESTS,
+                `too many messages: at most ${transport.messageRate.perSecond} per second (burst ${transport.messageRate.burst})`,
+              );
               return;
             }
             cb(String(data)).catch((err: unknown) => {

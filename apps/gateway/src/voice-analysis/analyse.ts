@@ -70,7 +70,12 @@ export function analyseVoice(recordings: Float32Array[]): VoiceAnalysis {
     const active = rms.map((r) => r >= floor);
     // Pitch at half rate (4x less work, F0 ≤ 500 Hz loses nothing), only on speech frames.
     const half = ANALYSIS_RATE / 2;
-    const track = yinTrack(decimate2(samples), { sampleRate: half, hop: HOP / 2, frameSize: Math.round(half * 0.04), include: (f) => active[f] === true });
+    const track = yinTrack(decimate2(samples), {
+      sampleRate: half,
+      hop: HOP / 2,
+      frameSize: Math.round(half * 0.04),
+      include: (f) => active[f] === true,
+    });
     let spectralBudget = 100;
     for (let f = 0; f < frames; f++) {
       if (!active[f]) continue;
@@ -95,7 +100,9 @@ export function analyseVoice(recordings: Float32Array[]): VoiceAnalysis {
 
   const voicedSec = voicedFrames / 100;
   if (voicedSec < MIN_VOICED_SEC) {
-    throw new AnalysisError(`the samples hold ${voicedSec.toFixed(2)} s of voiced speech; at least ${MIN_VOICED_SEC} s is needed`);
+    throw new AnalysisError(
+      `the samples hold ${voicedSec.toFixed(2)} s of voiced speech; at least ${MIN_VOICED_SEC} s is needed`,
+    );
   }
   // Octave errors of YIN land far from the bulk; keep the frames within an octave of the median.
   const rough = median(f0s);

@@ -36,7 +36,9 @@ export interface ThreadRequest {
 export type ThreadFailure = 'store_unavailable' | 'voice_changed' | 'failed';
 
 /** A thread's answer: the outcome, with the samples it stored when it was asked to and they make a voice; or why it could not. */
-export type ThreadReply = { id: number } & ({ outcome: CloneOutcome; stored: SampleData[] } | { error: string; failure: ThreadFailure });
+export type ThreadReply = { id: number } & (
+  { outcome: CloneOutcome; stored: SampleData[] } | { error: string; failure: ThreadFailure }
+);
 
 export interface AnalysisPoolOptions {
   /** Worker threads; each analyses one job at a time. */
@@ -126,7 +128,12 @@ const THREAD_ENTRY = path.resolve(__dirname, '..', '..', 'dist', 'voice-analysis
 
 /** Each sample with an ArrayBuffer of its own, exactly its size, so it can be transferred. */
 function ownBuffer(bytes: Uint8Array): Uint8Array {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
+  if (
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    !(bytes.buffer instanceof SharedArrayBuffer)
+  )
+    return bytes;
   return Uint8Array.prototype.slice.call(bytes);
 }
 
@@ -137,7 +144,8 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
  * threads are started again as jobs need them.
  */
 export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
-  if (!fs.existsSync(THREAD_ENTRY)) throw new Error(`voice analysis thread ${THREAD_ENTRY} is missing: build the project (npm run build)`);
+  if (!fs.existsSync(THREAD_ENTRY))
+    throw new Error(`voice analysis thread ${THREAD_ENTRY} is missing: build the project (npm run build)`);
   const size = Math.max(1, options.threads);
   const jobTimeoutMs = options.jobTimeoutMs ?? 120_000;
   const queue: Job[] = [];
@@ -147,7 +155,11 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   let closed = false;
 
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(THREAD_ENTRY, { workerData: options.sampleStore ?? null }), job: null, timer: null };
+    const slot: Slot = {
+      worker: new Worker(THREAD_ENTRY, { workerData: options.sampleStore ?? null }),
+      job: null,
+      timer: null,
+    };
     // An idle thread does not keep the process alive (see `assign`).
     slot.worker.unref();
     slot.worker.on('message', (reply: ThreadReply) => {
@@ -188,11 +200,19 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   function assign(slot: Slot, job: Job): void {
     slot.job = job;
     started += 1;
-    slot.timer = setTimeout(() => drop(slot, new Error(`voice analysis took longer than ${jobTimeoutMs} ms`)), jobTimeoutMs);
+    slot.timer = setTimeout(
+      () => drop(slot, new Error(`voice analysis took longer than ${jobTimeoutMs} ms`)),
+      jobTimeoutMs,
+    );
     slot.timer.unref();
     // A job in hand keeps the process alive until it is answered.
     slot.worker.ref();
-    const request: ThreadRequest = { id: job.id, samples: job.samples, limits: job.limits, ...(job.store ? { store: job.store } : {}) };
+    const request: ThreadRequest = {
+      id: job.id,
+      samples: job.samples,
+      limits: job.limits,
+      ...(job.store ? { store: job.store } : {}),
+    };
     slot.worker.postMessage(request, [...new Set(job.samples.map((s) => s.buffer as ArrayBuffer))]);
   }
 

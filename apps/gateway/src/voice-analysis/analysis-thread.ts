@@ -1,6 +1,12 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readSampleFile, sampleBucket, sampleToData, storeSampleFiles, type SampleData } from '@platform/speech-store/sample-files';
+import {
+  readSampleFile,
+  sampleBucket,
+  sampleToData,
+  storeSampleFiles,
+  type SampleData,
+} from '@platform/speech-store/sample-files';
 import { connectMongo, isStoreUnavailable } from '@platform/stores';
 import { analyseClone, type CloneOutcome } from './clone-analysis';
 import type { SampleStoreConfig, SampleStoring, ThreadFailure, ThreadReply, ThreadRequest } from './analysis-pool';
@@ -25,7 +31,8 @@ let bucket: Promise<ReturnType<typeof sampleBucket>> | undefined;
 
 /** The samples bucket, connected at the first job that needs it; a failed connection is tried again by the next. */
 function bucketFor(store: SampleStoring): Promise<ReturnType<typeof sampleBucket>> {
-  if (!storeConfig) return Promise.reject(new Error(`this analysis pool was made without a sample store (voice ${store.voiceId})`));
+  if (!storeConfig)
+    return Promise.reject(new Error(`this analysis pool was made without a sample store (voice ${store.voiceId})`));
   bucket ??= connectMongo(storeConfig.mongoUrl, storeConfig.dbName).then((connection) => {
     if (!connection.db) throw new Error('mongo: not connected');
     return sampleBucket(connection.db);
@@ -51,7 +58,8 @@ async function readKept(store: SampleStoring): Promise<Uint8Array[]> {
 
 async function storeSamples(samples: readonly Uint8Array[], store: SampleStoring): Promise<SampleData[]> {
   // The pool sends a name for every sample, in order; anything else is a bug, not an empty sample to store.
-  if (store.files.length !== samples.length) throw new Error(`${samples.length} samples arrived with ${store.files.length} file names`);
+  if (store.files.length !== samples.length)
+    throw new Error(`${samples.length} samples arrived with ${store.files.length} file names`);
   const inputs = samples.map((bytes, i) => ({ ...store.files[i]!, bytes }));
   const stored = await storeSampleFiles(await bucketFor(store), store.voiceId, inputs);
   return stored.map(sampleToData);
@@ -73,6 +81,10 @@ parentPort?.on('message', (request: ThreadRequest) => {
   run(request)
     .then((done) => parentPort!.postMessage({ id: request.id, ...done } satisfies ThreadReply))
     .catch((err: unknown) =>
-      parentPort!.postMessage({ id: request.id, error: err instanceof Error ? err.message : String(err), failure: failureOf(err) } satisfies ThreadReply),
+      parentPort!.postMessage({
+        id: request.id,
+        error: err instanceof Error ? err.message : String(err),
+        failure: failureOf(err),
+      } satisfies ThreadReply),
     );
 });

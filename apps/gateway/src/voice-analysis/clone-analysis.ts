@@ -11,7 +11,10 @@ export interface CloneLimits {
 }
 
 /** Why samples cannot make a voice. `file` is the index of the sample at fault. Plain data: it crosses threads. */
-export type CloneFailure = { kind: DecodeFailure; file: number } | { kind: 'too_short'; file: number } | { kind: 'too_little_speech'; message: string };
+export type CloneFailure =
+  | { kind: DecodeFailure; file: number }
+  | { kind: 'too_short'; file: number }
+  | { kind: 'too_little_speech'; message: string };
 
 export type CloneOutcome =
   | { ok: true; analysis: VoiceAnalysis & { timbreDistance: number }; engineParams: EngineVoiceParams }
@@ -26,7 +29,9 @@ export async function analyseClone(samples: readonly Uint8Array[], limits: Clone
   const decoded: Float32Array[] = [];
   for (const [file, bytes] of samples.entries()) {
     try {
-      const audio = await decodeAudio(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { maxDurationSec: limits.maxFileSeconds });
+      const audio = await decodeAudio(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+        maxDurationSec: limits.maxFileSeconds,
+      });
       if (audio.durationSec < limits.minFileSeconds) return { ok: false, failure: { kind: 'too_short', file } };
       decoded.push(audio.samples);
     } catch (err) {
@@ -38,7 +43,8 @@ export async function analyseClone(samples: readonly Uint8Array[], limits: Clone
   try {
     analysis = analyseVoice(decoded);
   } catch (err) {
-    if (err instanceof AnalysisError) return { ok: false, failure: { kind: 'too_little_speech', message: err.message } };
+    if (err instanceof AnalysisError)
+      return { ok: false, failure: { kind: 'too_little_speech', message: err.message } };
     throw err;
   }
   const derived = deriveParams(analysis);

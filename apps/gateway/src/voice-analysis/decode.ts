@@ -39,13 +39,32 @@ export async function decodeAudio(bytes: Buffer, options: DecodeOptions): Promis
   const container = sniffContainer(bytes);
   if (!container) throw new DecodeError('not_audio', 'not a WAV, MP3, Ogg/Opus or FLAC file');
   const limitSec = options.maxDurationSec + 0.5;
-  const args = ['-v', 'error', '-nostdin', '-f', container, '-i', 'pipe:0', '-vn', '-ac', '1', '-ar', String(ANALYSIS_RATE), '-t', String(limitSec), '-f', 'f32le', 'pipe:1'];
+  const args = [
+    '-v',
+    'error',
+    '-nostdin',
+    '-f',
+    container,
+    '-i',
+    'pipe:0',
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    String(ANALYSIS_RATE),
+    '-t',
+    String(limitSec),
+    '-f',
+    'f32le',
+    'pipe:1',
+  ];
   const pcm = await runFfmpeg(options.ffmpegPath ?? 'ffmpeg', args, bytes, options.timeoutMs ?? 30_000);
   const samples = new Float32Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.length / 4));
   const copy = Float32Array.from(samples);
   const durationSec = copy.length / ANALYSIS_RATE;
   if (durationSec === 0) throw new DecodeError('corrupt', 'the file holds no decodable audio');
-  if (durationSec > options.maxDurationSec) throw new DecodeError('too_long', `longer than ${options.maxDurationSec} seconds`);
+  if (durationSec > options.maxDurationSec)
+    throw new DecodeError('too_long', `longer than ${options.maxDurationSec} seconds`);
   return { container, samples: copy, durationSec };
 }
 

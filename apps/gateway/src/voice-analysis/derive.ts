@@ -64,7 +64,10 @@ export function deriveParams(analysis: VoiceAnalysis, language = 'en-us'): Deriv
       : VARIANTS.reduce((a, b) => (b.f0AtPitch[4] > a.f0AtPitch[4] ? b : a));
     best = { variant, pitch: low ? 0 : 99, distance: Number.POSITIVE_INFINITY };
   }
-  const range = clamp(Math.round((50 * analysis.f0RangeSemitones) / best.variant.rangeSemitones), ...PARAM_BOUNDS.pitchRange);
+  const range = clamp(
+    Math.round((50 * analysis.f0RangeSemitones) / best.variant.rangeSemitones),
+    ...PARAM_BOUNDS.pitchRange,
+  );
   const wpm = (analysis.syllablesPerSec - SYLLABLES_PER_SEC.intercept) / SYLLABLES_PER_SEC.perWpm;
   const amplitude = 100 * Math.pow(10, (analysis.loudnessDbfs - ENGINE_LOUDNESS_DBFS_AT_100) / 20);
   return {

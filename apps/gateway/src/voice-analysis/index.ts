@@ -1,8 +1,25 @@
 export * from './engine-params';
 export { sniffContainer, MEDIA_TYPES, type AudioContainer } from './sniff';
-export { decodeAudio, DecodeError, ANALYSIS_RATE, type DecodedAudio, type DecodeFailure, type DecodeOptions } from './decode';
+export {
+  decodeAudio,
+  DecodeError,
+  ANALYSIS_RATE,
+  type DecodedAudio,
+  type DecodeFailure,
+  type DecodeOptions,
+} from './decode';
 export { analyseVoice, AnalysisError, MIN_VOICED_SEC, type VoiceAnalysis } from './analyse';
 export { median, quantile, semitones } from './stats';
 export { deriveParams, pitchFor, type Derivation } from './derive';
 export { analyseClone, type CloneFailure, type CloneLimits, type CloneOutcome } from './clone-analysis';
-export { createAnalysisPool, AnalysisPoolFull, SampleStoreUnavailable, VoiceChangedMeanwhile, type AnalysisPool, type AnalysisPoolOptions, type AnalysisResult, type SampleStoreConfig, type SampleStoring } from './analysis-pool';
+export {
+  createAnalysisPool,
+  AnalysisPoolFull,
+  SampleStoreUnavailable,
+  VoiceChangedMeanwhile,
+  type AnalysisPool,
+  type AnalysisPoolOptions,
+  type AnalysisResult,
+  type SampleStoreConfig,
+  type SampleStoring,
+} from './analysis-pool';

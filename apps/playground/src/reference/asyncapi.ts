@@ -9,7 +9,11 @@ type Obj = { [key: string]: Json };
 const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (text) node.textContent = text;
   if (className) node.className = className;
@@ -33,7 +37,12 @@ function code(value: Json): HTMLElement {
 function messageSection(root: Obj, key: string, message: Obj): HTMLElement {
   const section = el('details', undefined, 'message');
   section.id = `message-${key}`;
-  section.append(el('summary', `${str(message.title) || str(message.name) || key}  ·  ${str(message.contentType) || str(root.defaultContentType)}`));
+  section.append(
+    el(
+      'summary',
+      `${str(message.title) || str(message.name) || key}  ·  ${str(message.contentType) || str(root.defaultContentType)}`,
+    ),
+  );
   if (message.summary) section.append(el('p', str(message.summary)));
   if (message.payload) {
     section.append(el('h5', 'Payload'), code(message.payload));
@@ -53,7 +62,12 @@ function render(root: Obj, main: HTMLElement): void {
   const servers = el('ul');
   for (const [name, server] of Object.entries(isObj(root.servers) ? root.servers : {})) {
     if (!isObj(server)) continue;
-    servers.append(el('li', `${name}: ${str(server.protocol)}://${str(server.host)}${str(server.pathname)} — ${str(server.description)}`));
+    servers.append(
+      el(
+        'li',
+        `${name}: ${str(server.protocol)}://${str(server.host)}${str(server.pathname)} — ${str(server.description)}`,
+      ),
+    );
   }
   main.append(servers);
 

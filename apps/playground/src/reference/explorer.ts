@@ -21,7 +21,10 @@ const http = createGraphiQLFetcher({ url: httpUrl });
 let socket: { key: string; client: Client } | null = null;
 function socketFor(headers: Record<string, unknown>): Client {
   const credentials = Object.fromEntries(
-    Object.entries(headers).filter(([name, value]) => ['authorization', 'dpop', 'xi-api-key'].includes(name.toLowerCase()) && typeof value === 'string'),
+    Object.entries(headers).filter(
+      ([name, value]) =>
+        ['authorization', 'dpop', 'xi-api-key'].includes(name.toLowerCase()) && typeof value === 'string',
+    ),
   );
   const key = JSON.stringify(credentials);
   if (socket?.key !== key) {
@@ -44,10 +47,20 @@ function operationOf(params: FetcherParams): { operationName: string | null; sub
   } catch {
     return { operationName: requested, subscription: false };
   }
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const named = operations.find((op) => op.name?.value === requested);
-  const operation = requested === null || named ? getOperationAST(document, requested) : operations.length === 1 ? operations[0]! : null;
-  return { operationName: operation ? (operation.name?.value ?? null) : requested, subscription: operation?.operation === 'subscription' };
+  const operation =
+    requested === null || named
+      ? getOperationAST(document, requested)
+      : operations.length === 1
+        ? operations[0]!
+        : null;
+  return {
+    operationName: operation ? (operation.name?.value ?? null) : requested,
+    subscription: operation?.operation === 'subscription',
+  };
 }
 
 const fetcher: Fetcher = (params, opts) => {
@@ -81,7 +94,11 @@ createRoot(document.getElementById('explorer')!).render(
   createElement(GraphiQL, {
     fetcher,
     defaultQuery,
-    defaultHeaders: JSON.stringify(token ? { Authorization: `Bearer ${token}` } : { Authorization: 'Bearer <paste an access token>' }, null, 2),
+    defaultHeaders: JSON.stringify(
+      token ? { Authorization: `Bearer ${token}` } : { Authorization: 'Bearer <paste an access token>' },
+      null,
+      2,
+    ),
     defaultEditorToolsVisibility: 'headers',
     shouldPersistHeaders: false,
     isHeadersEditorEnabled: true,

@@ -68,16 +68,27 @@ export interface QueueLockKeys {
  * job stalled, then clears the stalled check's lock so the next check runs at once. BullMQ's
  * stalled check then moves the job to the head of `wait` as it would a lapsed lock's.
  */
-const RELEASE_DEAD_LOCKS = `${forEachLockOf(2, `
+const RELEASE_DEAD_LOCKS = `${forEachLockOf(
+  2,
+  `
         redis.call('DEL', lockKey)
-        redis.call('SADD', KEYS[2], jobId)`)}
+        redis.call('SADD', KEYS[2], jobId)`,
+)}
 if #matched > 0 then redis.call('DEL', KEYS[3]) end
 return matched`;
 
 /** Releases the job locks of the dead workers `workerIds`; answers the ids of the jobs released. */
 async function releaseLocksOf(redis: Redis, keys: QueueLockKeys, workerIds: readonly string[]): Promise<string[]> {
   if (workerIds.length === 0) return [];
-  return (await redis.eval(RELEASE_DEAD_LOCKS, 3, keys.activeKey, keys.stalledKey, keys.stalledCheckKey, keys.jobKeyPrefix, ...workerIds)) as string[];
+  return (await redis.eval(
+    RELEASE_DEAD_LOCKS,
+    3,
+    keys.activeKey,
+    keys.stalledKey,
+    keys.stalledCheckKey,
+    keys.jobKeyPrefix,
+    ...workerIds,
+  )) as string[];
 }
 
 /**
@@ -86,7 +97,12 @@ async function releaseLocksOf(redis: Redis, keys: QueueLockKeys, workerIds: read
  * the workers that vanished since the last look released. Nothing is judged while this connection
  * is not named itself (its view of the others would not be current). Answers the jobs released.
  */
-export async function lookForDeaths(redis: Redis, deaths: ReturnType<typeof createDeathWatch>, keys: QueueLockKeys, ownIds: readonly string[]): Promise<string[]> {
+export async function lookForDeaths(
+  redis: Redis,
+  deaths: ReturnType<typeof createDeathWatch>,
+  keys: QueueLockKeys,
+  ownIds: readonly string[],
+): Promise<string[]> {
   const live = liveWorkerIds((await redis.call('CLIENT', 'LIST', 'TYPE', 'normal')) as string);
   if (!ownIds.every((id) => live.has(id))) {
     deaths.reset();

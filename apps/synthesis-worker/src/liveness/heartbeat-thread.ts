@@ -18,9 +18,12 @@ import type { HeartbeatCommand, HeartbeatConfig, HeartbeatReport } from './heart
  * and answers the ids renewed. A job the main thread has not yet announced (just fetched) is
  * renewed too. A lock that is gone or holds another token is left alone.
  */
-const RENEW_OWN_LOCKS = `${forEachLockOf(3, `
+const RENEW_OWN_LOCKS = `${forEachLockOf(
+  3,
+  `
         redis.call('SET', lockKey, token, 'PX', ARGV[2])
-        redis.call('SREM', KEYS[2], jobId)`)}
+        redis.call('SREM', KEYS[2], jobId)`,
+)}
 return matched`;
 
 const config = workerData as HeartbeatConfig;
@@ -28,10 +31,19 @@ const port = parentPort;
 if (!port) throw new Error('heartbeat-thread.ts runs as a worker thread');
 const ownName = livenessName(config.workerIds);
 // ioredis names the connection again on every reconnect.
-const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: ownName });
+const redis = new Redis(config.redisUrl, {
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: false,
+  connectionName: ownName,
+});
 redis.on('error', () => undefined);
 const deaths = createDeathWatch();
-const lockKeys = { activeKey: config.activeKey, stalledKey: config.stalledKey, stalledCheckKey: config.stalledCheckKey, jobKeyPrefix: config.jobKeyPrefix };
+const lockKeys = {
+  activeKey: config.activeKey,
+  stalledKey: config.stalledKey,
+  stalledCheckKey: config.stalledCheckKey,
+  jobKeyPrefix: config.jobKeyPrefix,
+};
 // Back after a break: the other processes' connections may not be back yet; they must be seen again.
 redis.on('ready', () => deaths.reset());
 const held = new Set<string>();
@@ -43,7 +55,17 @@ port.on('message', (command: HeartbeatCommand) => {
 
 async function beat(): Promise<void> {
   const before = [...held];
-  const renewed = new Set((await redis.eval(RENEW_OWN_LOCKS, 2, config.activeKey, config.stalledKey, config.jobKeyPrefix, String(config.lockMs), ...config.workerIds)) as string[]);
+  const renewed = new Set(
+    (await redis.eval(
+      RENEW_OWN_LOCKS,
+      2,
+      config.activeKey,
+      config.stalledKey,
+      config.jobKeyPrefix,
+      String(config.lockMs),
+      ...config.workerIds,
+    )) as string[],
+  );
   // Held both before and after the beat (a job released meanwhile has ended, not been lost).
   const lost = before.filter((id) => !renewed.has(id) && held.has(id));
   if (lost.length > 0) port!.postMessage({ lost } satisfies HeartbeatReport);

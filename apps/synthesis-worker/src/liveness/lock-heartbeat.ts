@@ -30,7 +30,8 @@ interface DeathWatchEvents {
 }
 
 export function startLockHeartbeat(config: HeartbeatConfig, events: DeathWatchEvents): LockHeartbeat {
-  if (!fs.existsSync(THREAD_ENTRY)) throw new Error(`lock heartbeat thread ${THREAD_ENTRY} is missing: build the project (npm run build)`);
+  if (!fs.existsSync(THREAD_ENTRY))
+    throw new Error(`lock heartbeat thread ${THREAD_ENTRY} is missing: build the project (npm run build)`);
   const thread = new Worker(THREAD_ENTRY, { workerData: config });
   // The process ends when its work does; the heartbeat never keeps it alive.
   thread.unref();

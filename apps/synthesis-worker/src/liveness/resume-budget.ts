@@ -19,11 +19,19 @@ const RECORD_TTL_SECONDS = 3600;
  * audio the stream held at the claim (a piece marker written after its audio is no progress).
  * Returns the takeovers in a row that found no new audio.
  */
-export async function takeoversWithoutProgress(redis: Redis, job: { keyPrefix: string; jobId: string }, now: { takeovers: number; audioBytes: number }): Promise<number> {
+export async function takeoversWithoutProgress(
+  redis: Redis,
+  job: { keyPrefix: string; jobId: string },
+  now: { takeovers: number; audioBytes: number },
+): Promise<number> {
   const key = resumesKey(job.keyPrefix, job.jobId);
   const seen = await redis.hgetall(key);
   // A first attempt leaves no record: no takeover yet, no audio.
-  const before = { takeovers: Number(seen.takeovers ?? 0), audioBytes: Number(seen.audioBytes ?? 0), dry: Number(seen.dry ?? 0) };
+  const before = {
+    takeovers: Number(seen.takeovers ?? 0),
+    audioBytes: Number(seen.audioBytes ?? 0),
+    dry: Number(seen.dry ?? 0),
+  };
   const deaths = Math.max(0, now.takeovers - before.takeovers);
   // New audio was written by the attempt claimed last; it is the first of the deaths since (a hand-over is none).
   // Any later death was of an attempt that died before writing anything.

@@ -36,7 +36,8 @@ export function startStaleReservationSweeper(deps: SweeperDeps): StaleReservatio
       .release(deps.maxAgeMs)
       .then(
         (released) => {
-          if (released > 0) deps.logger.warn({ released, maxAgeMs: deps.maxAgeMs }, 'released stale character reservations');
+          if (released > 0)
+            deps.logger.warn({ released, maxAgeMs: deps.maxAgeMs }, 'released stale character reservations');
           return released;
         },
         (err: unknown) => {

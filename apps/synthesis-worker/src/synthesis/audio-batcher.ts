@@ -15,9 +15,11 @@ export function createAudioBatcher(write: (data: Buffer) => Promise<void>, maxBy
     const data = Buffer.concat(parts);
     parts = [];
     size = 0;
-    chain = chain.then(() => write(data)).catch((err: unknown) => {
-      failure ??= err;
-    });
+    chain = chain
+      .then(() => write(data))
+      .catch((err: unknown) => {
+        failure ??= err;
+      });
   };
 
   return {

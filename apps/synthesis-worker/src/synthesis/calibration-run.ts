@@ -52,7 +52,11 @@ export function calibrationRun(voice: PiperVoice, espeakBinary?: string): Calibr
       },
       () => undefined,
       ({ index, durationSeconds }) => {
-        pieces.push({ renderSeconds: (performance.now() - started[index]!) / 1000, inferenceSeconds: inference[index] ?? 0, audioSeconds: durationSeconds });
+        pieces.push({
+          renderSeconds: (performance.now() - started[index]!) / 1000,
+          inferenceSeconds: inference[index] ?? 0,
+          audioSeconds: durationSeconds,
+        });
       },
     );
     return pieces;
@@ -62,6 +66,10 @@ export function calibrationRun(voice: PiperVoice, espeakBinary?: string): Calibr
     const wallBefore = performance.now();
     const timings = await Promise.all(Array.from({ length: streams }, oneStream));
     const cpu = process.cpuUsage(cpuBefore);
-    return { streams: timings, wallSeconds: (performance.now() - wallBefore) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+    return {
+      streams: timings,
+      wallSeconds: (performance.now() - wallBefore) / 1000,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    };
   };
 }

@@ -46,7 +46,13 @@ interface SlotInputs {
  *
  * The larger of the two, both upper estimates: the streams never render in a kinder phase than that.
  */
-export function contendedRender(next: PieceTiming, alone: PieceTiming[], coresPerRender: number, streams: number, cores: number): number {
+export function contendedRender(
+  next: PieceTiming,
+  alone: PieceTiming[],
+  coresPerRender: number,
+  streams: number,
+  cores: number,
+): number {
   const longestInference = Math.max(...alone.map((p) => p.inferenceSeconds));
   const longestRender = Math.max(...alone.map((p) => p.renderSeconds));
   const byThread = next.renderSeconds + (streams - 1) * longestInference;
@@ -69,7 +75,8 @@ export function realtimeSlots(alone: CalibrationLevel, inputs: SlotInputs): numb
   const coresPerRender = Math.max(1, alone.wallSeconds > 0 ? alone.cpuSeconds / alone.wallSeconds : 1);
   let slots = 1;
   for (let n = 2; n <= inputs.max; n++) {
-    if (!keepsUp(pieces, inputs.safety, (piece) => contendedRender(piece, pieces, coresPerRender, n, inputs.cores))) break;
+    if (!keepsUp(pieces, inputs.safety, (piece) => contendedRender(piece, pieces, coresPerRender, n, inputs.cores)))
+      break;
     slots = n;
   }
   return slots;

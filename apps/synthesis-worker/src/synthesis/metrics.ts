@@ -40,7 +40,15 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
 const ALL_MODELS = modelCatalogue({ neural: true }).map((m) => m.model_id);
 
 /** The decision list's outcome names (`complete` is the job's state, `completed` the metric's value). */
-const OUTCOME_LABEL: Record<JobOutcome, string> = { complete: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'expired', superseded: 'taken_over', duplicate: 'duplicate', 'handed-over': 'handed_over' };
+const OUTCOME_LABEL: Record<JobOutcome, string> = {
+  complete: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  expired: 'expired',
+  superseded: 'taken_over',
+  duplicate: 'duplicate',
+  'handed-over': 'handed_over',
+};
 
 /** Seconds: queue waits and runs from milliseconds to the minutes a 5 000-character text takes. */
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];

@@ -1,5 +1,11 @@
 import type { Logger } from '@platform/logger';
-import { ENGINE_SAMPLE_RATE, PIPER_VOICE_FILE, loadPiperVoice, piperModelAvailable, type PiperVoice } from '@platform/speech-engine';
+import {
+  ENGINE_SAMPLE_RATE,
+  PIPER_VOICE_FILE,
+  loadPiperVoice,
+  piperModelAvailable,
+  type PiperVoice,
+} from '@platform/speech-engine';
 
 /**
  * The neural model as this worker has it: loaded at boot, before the worker takes jobs, so no job
@@ -8,9 +14,7 @@ import { ENGINE_SAMPLE_RATE, PIPER_VOICE_FILE, loadPiperVoice, piperModelAvailab
  * neural jobs fail with `NeuralModelUnavailable` (docs/operations.md, "The neural model").
  */
 export type NeuralModel =
-  | { state: 'not_configured' }
-  | { state: 'loaded'; voice: PiperVoice }
-  | { state: 'failed'; reason: string };
+  { state: 'not_configured' } | { state: 'loaded'; voice: PiperVoice } | { state: 'failed'; reason: string };
 
 /** Why a neural job cannot run here; its message reaches the client (the job's error frame). */
 export class NeuralModelUnavailable extends Error {

@@ -10,7 +10,11 @@ import { JOB_KEY_TTL_SECONDS } from '@platform/speech-jobs';
  * Pieces are stored by their index in the job (`synthesizeToStream` gives it: a takeover asks for
  * the piece lost with the dead worker before the ones it repeats).
  */
-export function checkpointedPcm(redis: Redis, key: string, render: (piece: string) => Promise<Int16Array>): (piece: string, pieceIndex: number) => Promise<Int16Array> {
+export function checkpointedPcm(
+  redis: Redis,
+  key: string,
+  render: (piece: string) => Promise<Int16Array>,
+): (piece: string, pieceIndex: number) => Promise<Int16Array> {
   return async (piece, pieceIndex) => {
     const index = String(pieceIndex);
     const stored = await redis.hgetBuffer(key, index);

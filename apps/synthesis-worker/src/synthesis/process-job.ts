@@ -110,7 +110,11 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   const takenOver = attempt.takeovers > 0 || sent.nextSeq > 0;
   // Every attempt is counted started once here and ended once on each way out below.
   const firstStart = !takenOver && !sent.ended && !sent.refused;
-  metrics.jobStarted({ queue: deps.queue, model: data.modelId, ...(firstStart ? { waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 } : {}) });
+  metrics.jobStarted({
+    queue: deps.queue,
+    model: data.modelId,
+    ...(firstStart ? { waitedSeconds: (Date.now() - deps.enqueuedAt) / 1000 } : {}),
+  });
   if (sent.refused) {
     // Its wait in the queue passed the gateway's bound and the client was refused (503 / 1013).
     metrics.jobEnded({ model: data.modelId, outcome: 'expired', runSeconds: 0 });
@@ -126,12 +130,20 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   if (takenOver) {
     const early = await takeOverEarly(data, deps, sent, token);
     if (early) return early;
-    const dry = await takeoversWithoutProgress(redis, data, { takeovers: attempt.takeovers, audioBytes: sent.audio.length });
+    const dry = await takeoversWithoutProgress(redis, data, {
+      takeovers: attempt.takeovers,
+      audioBytes: sent.audio.length,
+    });
     if (dry > (deps.maxResumes ?? Infinity)) {
       // Every worker that ran it died before it moved on: it is what kills them. The client is told.
-      log.error({ takeovers: attempt.takeovers, withoutProgress: dry }, 'synthesis job lost by its workers too often without progress; failing it');
+      log.error(
+        { takeovers: attempt.takeovers, withoutProgress: dry },
+        'synthesis job lost by its workers too often without progress; failing it',
+      );
       await failLostJob(redis, data, { token, worker: attempt.worker }, sent);
-      await redis.del(resumesKey(data.keyPrefix, data.jobId), pcmCheckpointKey(data.keyPrefix, data.jobId)).catch(() => undefined);
+      await redis
+        .del(resumesKey(data.keyPrefix, data.jobId), pcmCheckpointKey(data.keyPrefix, data.jobId))
+        .catch(() => undefined);
       metrics.jobEnded({ model: data.modelId, outcome: 'failed', runSeconds: 0, reason: 'lost' });
       return 'failed';
     }
@@ -143,11 +155,32 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     return 'expired';
   }
   // One line per job taken, in the order the queue hands them out (plan priority is visible here).
-  log.info({ accountId: data.accountId, characters: [...data.text].length, outputFormat: data.outputFormat, takeovers: attempt.takeovers }, 'synthesis job started');
-  if (sent.nextSeq > 0) log.info({ sentFrames: sent.nextSeq, sentBytes: sent.audio.length, sentPieces: sent.pieces }, 'synthesis job taken over from a lost worker; resuming after the audio already sent');
-  const frameWriter = createFrameWriter(redis, streamKey, { owner: { key: ownerKey(data.keyPrefix, data.jobId), token }, firstSeq: sent.nextSeq, writer: attempt.worker });
+  log.info(
+    {
+      accountId: data.accountId,
+      characters: [...data.text].length,
+      outputFormat: data.outputFormat,
+      takeovers: attempt.takeovers,
+    },
+    'synthesis job started',
+  );
+  if (sent.nextSeq > 0)
+    log.info(
+      { sentFrames: sent.nextSeq, sentBytes: sent.audio.length, sentPieces: sent.pieces },
+      'synthesis job taken over from a lost worker; resuming after the audio already sent',
+    );
+  const frameWriter = createFrameWriter(redis, streamKey, {
+    owner: { key: ownerKey(data.keyPrefix, data.jobId), token },
+    firstSeq: sent.nextSeq,
+    writer: attempt.worker,
+  });
   const lastFrameAt = takenOver ? sent.lastFrameAt : undefined;
-  const writer = lastFrameAt === undefined ? frameWriter : onFirstFrame(frameWriter, () => metrics.takeoverStall({ model: data.modelId, seconds: (Date.now() - lastFrameAt) / 1000 }));
+  const writer =
+    lastFrameAt === undefined
+      ? frameWriter
+      : onFirstFrame(frameWriter, () =>
+          metrics.takeoverStall({ model: data.modelId, seconds: (Date.now() - lastFrameAt) / 1000 }),
+        );
   // A superseded attempt (its lock lost, or its owner token taken) stops at once, in the middle of
   // a piece: the engine's processes are killed rather than left to finish audio nobody may write.
   const superseded = new AbortController();
@@ -186,7 +219,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(sent.pieces > 0 ? { prefetch: sent.pieces } : {}),
         params,
         format,
-        shouldStop: async () => halted || superseded.signal.aborted || deps.handOver?.aborted === true || (await redis.exists(cancel)) === 1,
+        shouldStop: async () =>
+          halted || superseded.signal.aborted || deps.handOver?.aborted === true || (await redis.exists(cancel)) === 1,
         signal,
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
         ...(pcmFor ? { pcmFor } : {}),
@@ -219,7 +253,12 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         contentType: format.contentType,
       });
       outcome = 'complete';
-      metrics.jobSynthesised({ model: data.modelId, characters: [...data.text].length, audioSeconds: progress.durationSeconds, runSeconds: secondsSince(started) });
+      metrics.jobSynthesised({
+        model: data.modelId,
+        characters: [...data.text].length,
+        audioSeconds: progress.durationSeconds,
+        runSeconds: secondsSince(started),
+      });
     }
   } catch (err) {
     if (err instanceof SupersededError || superseded.signal.aborted) {
@@ -230,7 +269,9 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     } else if (err instanceof ResumeMismatchError) {
       reason = 'resume_mismatch';
       log.error({ err }, 'synthesis job could not be resumed');
-      await writer.append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE }).catch(() => undefined);
+      await writer
+        .append({ type: 'error', status: UNAVAILABLE_STATUS, message: LOST_JOB_MESSAGE })
+        .catch(() => undefined);
     } else {
       log.error({ err }, 'synthesis job failed');
       // Engine failures stay internal; a missing neural model is the client's to know (it can retry
@@ -246,10 +287,18 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   }
   // Taken over at the last moment (after the last frame): the new owner records the job.
   if (outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true))) outcome = 'superseded';
-  metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started), ...(outcome === 'failed' ? { reason } : {}) });
+  metrics.jobEnded({
+    model: data.modelId,
+    outcome,
+    runSeconds: secondsSince(started),
+    ...(outcome === 'failed' ? { reason } : {}),
+  });
   if (outcome === 'superseded') return outcome;
   // The job is over: no later attempt needs its rendered pieces or its takeover record.
-  if (takenOver || data.modelId === NEURAL_MODEL_ID) await redis.del(pcmCheckpointKey(data.keyPrefix, data.jobId), resumesKey(data.keyPrefix, data.jobId)).catch(() => undefined);
+  if (takenOver || data.modelId === NEURAL_MODEL_ID)
+    await redis
+      .del(pcmCheckpointKey(data.keyPrefix, data.jobId), resumesKey(data.keyPrefix, data.jobId))
+      .catch(() => undefined);
   if (data.recordHistory && deps.recordHistory) {
     const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
@@ -276,7 +325,12 @@ const LOST_JOB_MESSAGE = 'the synthesis worker stopped and the generation could 
  * synthesise (the client left meanwhile, the stream is already finished, or the gateway has given
  * up), else undefined: resume.
  */
-async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: JobProgress, token: string): Promise<JobOutcome | undefined> {
+async function takeOverEarly(
+  data: SynthesisJobData,
+  deps: ProcessDeps,
+  sent: JobProgress,
+  token: string,
+): Promise<JobOutcome | undefined> {
   const { redis, metrics } = deps;
   const log = deps.logger.child({ jobId: data.jobId });
   const end = (outcome: JobOutcome) => {
@@ -297,7 +351,9 @@ async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: Jo
       const format = resolveOutputFormat(data.outputFormat);
       const contentType = format?.contentType ?? 'application/octet-stream';
       const audio = format ? completeAudioFile(format, sent.audio) : sent.audio;
-      await deps.recordHistory(historyRecord(data, { state: 'complete', contentType, audio })).catch((err: unknown) => log.error({ err }, 'history record failed'));
+      await deps
+        .recordHistory(historyRecord(data, { state: 'complete', contentType, audio }))
+        .catch((err: unknown) => log.error({ err }, 'history record failed'));
     }
     return end('complete');
   }
@@ -313,7 +369,12 @@ async function takeOverEarly(data: SynthesisJobData, deps: ProcessDeps, sent: Jo
  * records it as failed), unless the stream already ended or the client left. Called when the
  * queue fails a job lost more often than `SYNTHESIS_MAX_RESUMES` allows.
  */
-export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'keyPrefix' | 'jobId' | 'deadlineAt'>, owner: LostJobOwner, claimed?: JobProgress): Promise<void> {
+export async function failLostJob(
+  redis: Redis,
+  data: Pick<SynthesisJobData, 'keyPrefix' | 'jobId' | 'deadlineAt'>,
+  owner: LostJobOwner,
+  claimed?: JobProgress,
+): Promise<void> {
   const { token, worker } = owner;
   const sent = claimed ?? (await claimJob(redis, data.keyPrefix, data.jobId, token));
   if (sent.ended || sent.last || (await redis.exists(cancelKey(data.keyPrefix, data.jobId))) === 1) return;
@@ -333,7 +394,10 @@ export async function failLostJob(redis: Redis, data: Pick<SynthesisJobData, 'ke
  * (pcm-checkpoints.ts) is the coloured one; the engine is then told the voice is the model's own
  * speaker (`neural`), which it does not colour again.
  */
-function enginePieces(data: SynthesisJobData, deps: ProcessDeps): { params: RenderParams; pcmFor?: (piece: string, index: number) => Promise<Int16Array> } {
+function enginePieces(
+  data: SynthesisJobData,
+  deps: ProcessDeps,
+): { params: RenderParams; pcmFor?: (piece: string, index: number) => Promise<Int16Array> } {
   const params = jobRenderParams(data);
   if (data.modelId !== NEURAL_MODEL_ID) return { params };
   const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
@@ -342,7 +406,10 @@ function enginePieces(data: SynthesisJobData, deps: ProcessDeps): { params: Rend
     const speaker = await synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
     return colour ? applyVoiceColour(speaker, colour, { ...(deps.signal ? { signal: deps.signal } : {}) }) : speaker;
   };
-  return { params: { ...params, neural: params.neural ?? PIPER_VOICE_FILE }, pcmFor: checkpointedPcm(deps.redis, pcmCheckpointKey(data.keyPrefix, data.jobId), render) };
+  return {
+    params: { ...params, neural: params.neural ?? PIPER_VOICE_FILE },
+    pcmFor: checkpointedPcm(deps.redis, pcmCheckpointKey(data.keyPrefix, data.jobId), render),
+  };
 }
 
 /** `writer`, calling `first` once, after its first frame is written. */

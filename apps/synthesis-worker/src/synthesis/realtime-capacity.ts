@@ -81,22 +81,37 @@ export async function resolveCapacity(
   let checkedSlots = 1;
   // N streams at once take about N times one alone (they share one inference thread): a level that
   // would end past the budget is not started.
-  const fitsBudget = (streams: number) => (performance.now() - started) / 1000 + streams * alone.wallSeconds <= budgetSeconds;
+  const fitsBudget = (streams: number) =>
+    (performance.now() - started) / 1000 + streams * alone.wallSeconds <= budgetSeconds;
   for (let streams = 2; streams <= modelSlots && fitsBudget(streams); streams++) {
     if (!levelKeptUp(await run(streams), settings.safety)) break;
     checkedSlots = streams;
   }
-  const calibration: Calibration = { ...aloneFactors(alone), modelSlots, checkedSlots, aloneKeptUp: levelKeptUp(alone, settings.safety) };
+  const calibration: Calibration = {
+    ...aloneFactors(alone),
+    modelSlots,
+    checkedSlots,
+    aloneKeptUp: levelKeptUp(alone, settings.safety),
+  };
   const log = { slots: checkedSlots, cores, safety: settings.safety, ...calibration };
   if (calibration.aloneKeptUp) logger.info(log, 'real-time capacity calibrated');
-  else logger.warn(log, 'real-time capacity calibrated: even one stream is not real-time on this worker; serving one job at a time');
+  else
+    logger.warn(
+      log,
+      'real-time capacity calibrated: even one stream is not real-time on this worker; serving one job at a time',
+    );
   return { slots: checkedSlots, source: 'calibrated', calibration };
 }
 
 /** One stream's real-time factors (seconds per second of audio), rounded for the log. */
-function aloneFactors(alone: CalibrationLevel): Pick<Calibration, 'audioSeconds' | 'wallRtf' | 'cpuRtf' | 'inferenceRtf'> {
+function aloneFactors(
+  alone: CalibrationLevel,
+): Pick<Calibration, 'audioSeconds' | 'wallRtf' | 'cpuRtf' | 'inferenceRtf'> {
   const pieces = alone.streams[0] ?? [];
-  const audioSeconds = Math.max(pieces.reduce((sum, p) => sum + p.audioSeconds, 0), 1e-3);
+  const audioSeconds = Math.max(
+    pieces.reduce((sum, p) => sum + p.audioSeconds, 0),
+    1e-3,
+  );
   const inferenceSeconds = pieces.reduce((sum, p) => sum + p.inferenceSeconds, 0);
   const r = (n: number) => Math.round(n * 1000) / 1000;
   return {

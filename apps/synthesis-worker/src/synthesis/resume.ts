@@ -28,7 +28,9 @@ export function skipSentAudio(sent: Buffer): (chunk: Buffer) => Buffer {
   return (chunk) => {
     const overlap = Math.max(0, Math.min(chunk.length, sent.length - offset));
     if (overlap > 0 && !chunk.subarray(0, overlap).equals(sent.subarray(offset, offset + overlap))) {
-      throw new ResumeMismatchError(offset + firstDifference(chunk.subarray(0, overlap), sent.subarray(offset, offset + overlap)));
+      throw new ResumeMismatchError(
+        offset + firstDifference(chunk.subarray(0, overlap), sent.subarray(offset, offset + overlap)),
+      );
     }
     offset += chunk.length;
     return chunk.subarray(overlap);

@@ -15,7 +15,11 @@ import { snapshotSchemas } from './snapshot-schemas';
  * 1.0 structured-mode JSON envelope whose `data` is the entity after the change. Topic names and event
  * types come from @platform/events, so the document lists exactly what the code produces.
  */
-const SNAPSHOT_OF: Record<ContentEntity, keyof typeof snapshotSchemas> = { user: 'UserSnapshot', post: 'PostSnapshot', comment: 'CommentSnapshot' };
+const SNAPSHOT_OF: Record<ContentEntity, keyof typeof snapshotSchemas> = {
+  user: 'UserSnapshot',
+  post: 'PostSnapshot',
+  comment: 'CommentSnapshot',
+};
 
 /** Channel key for an entity's topic: `contentPosts` for `content.posts`. */
 function topicChannelKey(entity: ContentEntity): string {
@@ -35,13 +39,19 @@ function envelope(type: ContentEventType): JsonValue {
     required: ['specversion', 'id', 'source', 'type', 'subject', 'time', 'datacontenttype', 'dataschema', 'data'],
     properties: {
       specversion: { const: '1.0' },
-      id: { type: 'string', description: 'Unique per event; the relay delivers at least once, so consumers dedupe on it.' },
+      id: {
+        type: 'string',
+        description: 'Unique per event; the relay delivers at least once, so consumers dedupe on it.',
+      },
       source: { const: CONTENT_EVENT_SOURCE },
       type: { const: type },
       subject: { type: 'string', description: 'The GraphQL global id of the entity; also the Kafka message key.' },
       time: { type: 'string', format: 'date-time' },
       datacontenttype: { const: 'application/json' },
-      dataschema: { const: CONTENT_EVENT_SCHEMA_V1, description: 'Versions the data shape: a breaking change gets a new URN.' },
+      dataschema: {
+        const: CONTENT_EVENT_SCHEMA_V1,
+        description: 'Versions the data shape: a breaking change gets a new URN.',
+      },
       data: { $ref: `#/components/schemas/${SNAPSHOT_OF[entityOfType(type)]}` },
     },
   };
@@ -55,7 +65,15 @@ function eventMessage(type: ContentEventType): JsonValue {
     summary: `A ${entityOfType(type)} was ${change}${change === 'deleted' ? ' (data: its last snapshot)' : ''}.`,
     contentType: 'application/cloudevents+json',
     payload: envelope(type),
-    bindings: { kafka: { bindingVersion: '0.5.0', key: { type: 'string', description: 'The subject: the entity\'s global id, so its events stay in order on one partition.' } } },
+    bindings: {
+      kafka: {
+        bindingVersion: '0.5.0',
+        key: {
+          type: 'string',
+          description: "The subject: the entity's global id, so its events stay in order on one partition.",
+        },
+      },
+    },
   };
 }
 
@@ -70,7 +88,10 @@ export const contentEventChannels: Record<string, JsonValue> = Object.fromEntrie
       description: `The ${entity} events. A deployment's KAFKA_TOPIC_PREFIX is prepended to the name (prefix \`t1_\` gives \`t1_${CONTENT_TOPIC_BASES[entity]}\`).`,
       servers: [{ $ref: '#/servers/kafka' }],
       messages: Object.fromEntries(
-        CONTENT_EVENT_TYPES.filter((type) => entityOfType(type) === entity).map((type) => [eventMessageKey(type), eventMessage(type)]),
+        CONTENT_EVENT_TYPES.filter((type) => entityOfType(type) === entity).map((type) => [
+          eventMessageKey(type),
+          eventMessage(type),
+        ]),
       ),
     },
   ]),
@@ -85,7 +106,8 @@ export const contentEventOperations: Record<string, JsonValue> = Object.fromEntr
         action: 'send',
         channel: { $ref: `#/channels/${key}` },
         title: `Content publishes ${entity} events`,
-        description: 'Written through a transactional outbox: every committed change is published, at least once, in order per entity.',
+        description:
+          'Written through a transactional outbox: every committed change is published, at least once, in order per entity.',
         messages: CONTENT_EVENT_TYPES.filter((type) => entityOfType(type) === entity).map((type) => ({
           $ref: `#/channels/${key}/messages/${eventMessageKey(type)}`,
         })),

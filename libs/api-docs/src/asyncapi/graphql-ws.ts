@@ -17,7 +17,10 @@ const graphqlError: JsonValue = {
   required: ['message'],
   properties: {
     message: { type: 'string' },
-    locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+    locations: {
+      type: 'array',
+      items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } },
+    },
     path: { type: 'array', items: { type: ['string', 'integer'] } },
     extensions: { type: 'object', properties: { code: { type: 'string' } } },
   },
@@ -32,7 +35,10 @@ const messages: Record<string, JsonValue> = {
       payload: {
         type: 'object',
         properties: {
-          authorization: { type: 'string', description: '`Bearer <access token>` or `DPoP <access token>` (RFC 9449).' },
+          authorization: {
+            type: 'string',
+            description: '`Bearer <access token>` or `DPoP <access token>` (RFC 9449).',
+          },
           dpop: { type: 'string', description: 'A DPoP proof for the WebSocket URL, with a DPoP-bound token.' },
           'xi-api-key': { type: 'string', description: 'A speech API key, instead of a token.' },
         },
@@ -40,7 +46,11 @@ const messages: Record<string, JsonValue> = {
     }),
     examples: [{ name: 'bearer', payload: { type: 'connection_init', payload: { authorization: 'Bearer eyJ...' } } }],
   },
-  connectionAck: { name: 'connection_ack', title: 'connection_ack', payload: typed('connection_ack', { payload: { type: 'object' } }) },
+  connectionAck: {
+    name: 'connection_ack',
+    title: 'connection_ack',
+    payload: typed('connection_ack', { payload: { type: 'object' } }),
+  },
   ping: { name: 'ping', title: 'ping', payload: typed('ping', { payload: { type: 'object' } }) },
   pong: { name: 'pong', title: 'pong', payload: typed('pong', { payload: { type: 'object' } }) },
   subscribe: {
@@ -64,7 +74,14 @@ const messages: Record<string, JsonValue> = {
       ['id', 'payload'],
     ),
     examples: [
-      { name: 'new posts', payload: { type: 'subscribe', id: '1', payload: { query: 'subscription { onPostCreated { id title author { name } } }' } } },
+      {
+        name: 'new posts',
+        payload: {
+          type: 'subscribe',
+          id: '1',
+          payload: { query: 'subscription { onPostCreated { id title author { name } } }' },
+        },
+      },
     ],
   },
   next: {
@@ -73,7 +90,13 @@ const messages: Record<string, JsonValue> = {
     summary: 'One execution result: an event of the subscription.',
     payload: typed(
       'next',
-      { id, payload: { type: 'object', properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: graphqlError } } } },
+      {
+        id,
+        payload: {
+          type: 'object',
+          properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: graphqlError } },
+        },
+      },
       ['id', 'payload'],
     ),
   },
@@ -83,21 +106,29 @@ const messages: Record<string, JsonValue> = {
     summary: 'The operation was refused before it ran (validation, authorization, cost); it is over.',
     payload: typed('error', { id, payload: { type: 'array', items: graphqlError } }, ['id', 'payload']),
   },
-  complete: { name: 'complete', title: 'complete', summary: 'Either side ends an operation.', payload: typed('complete', { id }, ['id']) },
+  complete: {
+    name: 'complete',
+    title: 'complete',
+    summary: 'Either side ends an operation.',
+    payload: typed('complete', { id }, ['id']),
+  },
 };
 
 export const graphqlWsChannel: JsonValue = {
   address: '/graphql',
   title: 'GraphQL over WebSocket',
   description:
-    'Subprotocol `graphql-transport-ws`. The schema is the content API\'s (subscriptions: onPostCreated, onPostUpdated(id), onCommentAdded(postId), onUserCreated, onUserUpdated(id)). ' +
-    'Close codes are the protocol\'s (4400 bad message, 4403 forbidden, 4408 no connection_init in time, 4409 duplicate id, 4429 too many connection_init) ' +
-    'and the gateway\'s: 4401 credentials refused, expired or revoked while the socket is open; 4429 the client address\'s budget for refused credentials is spent; ' +
+    "Subprotocol `graphql-transport-ws`. The schema is the content API's (subscriptions: onPostCreated, onPostUpdated(id), onCommentAdded(postId), onUserCreated, onUserUpdated(id)). " +
+    "Close codes are the protocol's (4400 bad message, 4403 forbidden, 4408 no connection_init in time, 4409 duplicate id, 4429 too many connection_init) " +
+    "and the gateway's: 4401 credentials refused, expired or revoked while the socket is open; 4429 the client address's budget for refused credentials is spent; " +
     '1013 credentials could not be checked (try again later); 1008 the subscriber read too slowly and its buffer overflowed.',
   servers: [{ $ref: '#/servers/gateway' }],
   messages,
   bindings: {
-    ws: { bindingVersion: '0.1.0', headers: { type: 'object', properties: { 'Sec-WebSocket-Protocol': { const: 'graphql-transport-ws' } } } },
+    ws: {
+      bindingVersion: '0.1.0',
+      headers: { type: 'object', properties: { 'Sec-WebSocket-Protocol': { const: 'graphql-transport-ws' } } },
+    },
   },
 };
 

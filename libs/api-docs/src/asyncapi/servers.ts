@@ -15,6 +15,7 @@ export const servers: Record<string, JsonValue> = {
     host: '127.0.0.1:9092',
     protocol: 'kafka',
     protocolVersion: '3.9',
-    description: "The deployment's Kafka cluster (KAFKA_BROKERS), read by the gateway and other consumers of content events.",
+    description:
+      "The deployment's Kafka cluster (KAFKA_BROKERS), read by the gateway and other consumers of content events.",
   },
 };

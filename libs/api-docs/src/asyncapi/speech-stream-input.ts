@@ -7,7 +7,8 @@ import { speechErrorSchema } from '../speech/errors';
  */
 const alignment: JsonValue = {
   type: ['object', 'null'],
-  description: "The characters of this message's piece of text and when each is spoken, in milliseconds from the start of this message's audio.",
+  description:
+    "The characters of this message's piece of text and when each is spoken, in milliseconds from the start of this message's audio.",
   required: ['chars', 'charStartTimesMs', 'charDurationsMs'],
   properties: {
     chars: { type: 'array', items: { type: 'string' } },
@@ -21,10 +22,10 @@ export const streamInputChannel: JsonValue = {
   title: 'Speech stream-input',
   summary: 'Text in as it is written, audio out as it is synthesised.',
   description:
-    'The path segment is a voice id (the hosted API\'s form) or a model id (then the voice comes from the `voice_id` query parameter or the first message). ' +
-    'Authenticate with the `xi-api-key` header, the `xi_api_key` query parameter or the first message\'s `xi_api_key`. ' +
+    "The path segment is a voice id (the hosted API's form) or a model id (then the voice comes from the `voice_id` query parameter or the first message). " +
+    "Authenticate with the `xi-api-key` header, the `xi_api_key` query parameter or the first message's `xi_api_key`. " +
     'Audio comes as binary frames (the default for other clients, or `shape=document`) or as JSON messages with base64 audio and alignment ' +
-    '(an official SDK\'s `X-Fern-SDK-Name`, `shape=hosted` or `message_format=json`). Failures are a text frame in the speech error shape, then a close (1008 policy, 1011 internal, 1013 try again later).',
+    "(an official SDK's `X-Fern-SDK-Name`, `shape=hosted` or `message_format=json`). Failures are a text frame in the speech error shape, then a close (1008 policy, 1011 internal, 1013 try again later).",
   servers: [{ $ref: '#/servers/gateway' }],
   parameters: { voice_id: { description: 'A voice id, or a model id (see the channel description).' } },
   messages: {
@@ -51,11 +52,18 @@ export const streamInputChannel: JsonValue = {
           voice_id: { type: 'string' },
           generation_config: {
             type: 'object',
-            properties: { chunk_length_schedule: { type: 'array', items: { type: 'integer', minimum: 50, maximum: 500 } } },
+            properties: {
+              chunk_length_schedule: { type: 'array', items: { type: 'integer', minimum: 50, maximum: 500 } },
+            },
           },
         },
       },
-      examples: [{ name: 'start', payload: { text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: 'sk_...' } }],
+      examples: [
+        {
+          name: 'start',
+          payload: { text: ' ', voice_settings: { stability: 0.5, similarity_boost: 0.8 }, xi_api_key: 'sk_...' },
+        },
+      ],
     },
     text: {
       name: 'text',
@@ -82,13 +90,14 @@ export const streamInputChannel: JsonValue = {
     audioFrame: {
       name: 'audioFrame',
       title: 'Audio (binary framing)',
-      summary: 'A binary frame of audio in the chosen output_format; concatenated, one valid file per synthesised segment.',
+      summary:
+        'A binary frame of audio in the chosen output_format; concatenated, one valid file per synthesised segment.',
       contentType: 'application/octet-stream',
       payload: { type: 'string', format: 'binary' },
     },
     audioMessage: {
       name: 'audioMessage',
-      title: 'Audio (JSON framing, the hosted API\'s shape)',
+      title: "Audio (JSON framing, the hosted API's shape)",
       contentType: 'application/json',
       payload: {
         type: 'object',
@@ -103,7 +112,12 @@ export const streamInputChannel: JsonValue = {
       examples: [
         {
           name: 'piece',
-          payload: { audio: 'SUQzBAAAAAAA...', isFinal: null, alignment: { chars: ['H', 'i'], charStartTimesMs: [0, 70], charDurationsMs: [70, 90] }, normalizedAlignment: { chars: ['H', 'i'], charStartTimesMs: [0, 70], charDurationsMs: [70, 90] } },
+          payload: {
+            audio: 'SUQzBAAAAAAA...',
+            isFinal: null,
+            alignment: { chars: ['H', 'i'], charStartTimesMs: [0, 70], charDurationsMs: [70, 90] },
+            normalizedAlignment: { chars: ['H', 'i'], charStartTimesMs: [0, 70], charDurationsMs: [70, 90] },
+          },
         },
       ],
     },
@@ -121,7 +135,9 @@ export const streamInputChannel: JsonValue = {
       summary: 'A failure in the speech API error shape; the close that follows carries its code.',
       contentType: 'application/json',
       payload: speechErrorSchema,
-      examples: [{ name: 'unknown voice', payload: { detail: { status: 'voice_not_found', message: 'voice not found' } } }],
+      examples: [
+        { name: 'unknown voice', payload: { detail: { status: 'voice_not_found', message: 'voice not found' } } },
+      ],
     },
   },
   bindings: {
@@ -142,7 +158,11 @@ export const streamInputChannel: JsonValue = {
           output_format: { type: 'string', default: 'mp3_44100_128' },
           language_code: { type: 'string' },
           inactivity_timeout: { type: 'integer', minimum: 1, maximum: 180, default: 20 },
-          shape: { type: 'string', enum: ['hosted', 'document'], description: 'hosted: JSON messages; document: binary frames.' },
+          shape: {
+            type: 'string',
+            enum: ['hosted', 'document'],
+            description: 'hosted: JSON messages; document: binary frames.',
+          },
           message_format: { type: 'string', enum: ['json'] },
           sync_alignment: { type: 'boolean' },
           xi_api_key: { type: 'string' },
@@ -170,14 +190,16 @@ export const streamInputOperations: Record<string, JsonValue> = {
     action: 'send',
     channel,
     title: 'Audio as binary frames',
-    description: 'The default for clients that are not the official SDKs (or `shape=document`): binary audio frames, then `{"isFinal": true}` and close 1000.',
+    description:
+      'The default for clients that are not the official SDKs (or `shape=document`): binary audio frames, then `{"isFinal": true}` and close 1000.',
     messages: [message('audioFrame'), message('final'), message('error')],
   },
   sendStreamInputJsonAudio: {
     action: 'send',
     channel,
-    title: 'Audio as JSON messages (the hosted API\'s shape)',
-    description: 'For the official SDKs, `shape=hosted` or `message_format=json`: one JSON message per piece of text synthesised, then `{"isFinal": true}` and close 1000.',
+    title: "Audio as JSON messages (the hosted API's shape)",
+    description:
+      'For the official SDKs, `shape=hosted` or `message_format=json`: one JSON message per piece of text synthesised, then `{"isFinal": true}` and close 1000.',
     messages: [message('audioMessage'), message('final'), message('error')],
   },
 };

@@ -21,7 +21,12 @@ const clientProperties: JsonObject = {
   resources: strings,
   has_secret: { type: 'boolean' },
   has_jwks: { type: 'boolean' },
-  token_exchange: { type: 'object', required: ['allowed_clients'], properties: { allowed_clients: strings }, additionalProperties: false },
+  token_exchange: {
+    type: 'object',
+    required: ['allowed_clients'],
+    properties: { allowed_clients: strings },
+    additionalProperties: false,
+  },
   created_at: time,
 };
 
@@ -41,7 +46,12 @@ const optionalClientProperties: JsonObject = {
 
 /** The administration API's answers (apps/auth/src/admin; clients/clients.ts `PublicClient`, accounts/account-model.ts `PublicAccount`). */
 export const adminSchemas: JsonObject = {
-  Client: { type: 'object', required: Object.keys(clientProperties), properties: { ...clientProperties, ...optionalClientProperties }, additionalProperties: false },
+  Client: {
+    type: 'object',
+    required: Object.keys(clientProperties),
+    properties: { ...clientProperties, ...optionalClientProperties },
+    additionalProperties: false,
+  },
   RegisteredClient: {
     type: 'object',
     description: 'The registration, and for a confidential client with a secret that secret, shown this once.',
@@ -49,11 +59,20 @@ export const adminSchemas: JsonObject = {
     properties: { ...clientProperties, ...optionalClientProperties, client_secret: { type: 'string' } },
     additionalProperties: false,
   },
-  ClientSecret: { type: 'object', required: ['client_id', 'client_secret'], properties: { client_id: { type: 'string' }, client_secret: { type: 'string' } }, additionalProperties: false },
+  ClientSecret: {
+    type: 'object',
+    required: ['client_id', 'client_secret'],
+    properties: { client_id: { type: 'string' }, client_secret: { type: 'string' } },
+    additionalProperties: false,
+  },
   DeletedClient: {
     type: 'object',
     required: ['client_id', 'deleted', 'revoked_access_tokens'],
-    properties: { client_id: { type: 'string' }, deleted: { type: 'boolean', const: true }, revoked_access_tokens: { type: 'integer', minimum: 0 } },
+    properties: {
+      client_id: { type: 'string' },
+      deleted: { type: 'boolean', const: true },
+      revoked_access_tokens: { type: 'integer', minimum: 0 },
+    },
     additionalProperties: false,
   },
   ClientPage: page('Client'),
@@ -72,7 +91,12 @@ export const adminSchemas: JsonObject = {
     additionalProperties: false,
   },
   AccountPage: page('Account'),
-  Unlocked: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer', minimum: 0 } }, additionalProperties: false },
+  Unlocked: {
+    type: 'object',
+    required: ['cleared'],
+    properties: { cleared: { type: 'integer', minimum: 0 } },
+    additionalProperties: false,
+  },
   SigningKey: {
     type: 'object',
     required: ['kid', 'alg', 'created_at', 'status', 'signing'],
@@ -85,23 +109,50 @@ export const adminSchemas: JsonObject = {
     },
     additionalProperties: false,
   },
-  SigningKeys: { type: 'object', required: ['items'], properties: { items: { type: 'array', items: schemaRef('SigningKey') } }, additionalProperties: false },
+  SigningKeys: {
+    type: 'object',
+    required: ['items'],
+    properties: { items: { type: 'array', items: schemaRef('SigningKey') } },
+    additionalProperties: false,
+  },
   RotatedKey: {
     type: 'object',
     required: ['current', 'signs_after_seconds'],
     properties: { current: { type: 'string' }, signs_after_seconds: { type: 'integer', minimum: 0 } },
     additionalProperties: false,
   },
-  RetiredKey: { type: 'object', required: ['kid', 'retired'], properties: { kid: { type: 'string' }, retired: { type: 'boolean', const: true } }, additionalProperties: false },
+  RetiredKey: {
+    type: 'object',
+    required: ['kid', 'retired'],
+    properties: { kid: { type: 'string' }, retired: { type: 'boolean', const: true } },
+    additionalProperties: false,
+  },
   AuditEntry: {
     type: 'object',
     required: ['id', 'at', 'actor', 'action', 'target', 'changes', 'request_id'],
     properties: {
       id: { type: 'string' },
       at: time,
-      actor: { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['account', 'client', 'cli'] }, id: { type: 'string' } } },
-      action: { type: 'string', examples: ['client.create', 'account.update', 'signing_key.rotate', 'registration_token.create'] },
-      target: { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string', enum: ['client', 'account', 'signing_key', 'api_key', 'sign_in_limit', 'registration_token'] }, id: { type: 'string' } } },
+      actor: {
+        type: 'object',
+        required: ['type', 'id'],
+        properties: { type: { type: 'string', enum: ['account', 'client', 'cli'] }, id: { type: 'string' } },
+      },
+      action: {
+        type: 'string',
+        examples: ['client.create', 'account.update', 'signing_key.rotate', 'registration_token.create'],
+      },
+      target: {
+        type: 'object',
+        required: ['type', 'id'],
+        properties: {
+          type: {
+            type: 'string',
+            enum: ['client', 'account', 'signing_key', 'api_key', 'sign_in_limit', 'registration_token'],
+          },
+          id: { type: 'string' },
+        },
+      },
       changes: { type: 'object', description: 'The new values of the fields the action set; never a secret.' },
       request_id: { type: ['string', 'null'] },
     },

@@ -1,14 +1,22 @@
 import { GRANT_FORMS } from '@platform/oauth-grants';
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
-const text = (maxLength: number, description?: string): JsonObject => ({ type: 'string', minLength: 1, maxLength, ...(description ? { description } : {}) });
+const text = (maxLength: number, description?: string): JsonObject => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  ...(description ? { description } : {}),
+});
 
 /** Client authentication in the body (RFC 6749 §2.3.1 `client_secret_post`; RFC 7523 §2.2 `private_key_jwt` / `client_secret_jwt`; `client_id` alone for a public client). */
 export const clientAuthenticationFields: JsonObject = {
   client_id: text(128),
   client_secret: text(512, 'client_secret_post (RFC 6749 §2.3.1).'),
   client_assertion_type: { type: 'string', const: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' },
-  client_assertion: text(8192, 'A JWT signed with the client’s registered key (private_key_jwt) or its secret (client_secret_jwt), RFC 7523 §2.2; at most 10 minutes of life, used once.'),
+  client_assertion: text(
+    8192,
+    'A JWT signed with the client’s registered key (private_key_jwt) or its secret (client_secret_jwt), RFC 7523 §2.2; at most 10 minutes of life, used once.',
+  ),
 };
 
 /**
@@ -22,7 +30,11 @@ export const grantFormSchemas: JsonObject = Object.fromEntries(
       type: 'object',
       description: form.description,
       required: ['grant_type', ...form.required],
-      properties: { grant_type: { type: 'string', const: form.type }, ...form.parameters, ...clientAuthenticationFields },
+      properties: {
+        grant_type: { type: 'string', const: form.type },
+        ...form.parameters,
+        ...clientAuthenticationFields,
+      },
     },
   ]),
 );
@@ -30,7 +42,10 @@ export const grantFormSchemas: JsonObject = Object.fromEntries(
 /** The request body's choice of form, by `grant_type` (OpenAPI 3.1 §4.8.25). */
 export const grantFormChoice: JsonObject = {
   oneOf: GRANT_FORMS.map((form) => schemaRef(form.schemaName)),
-  discriminator: { propertyName: 'grant_type', mapping: Object.fromEntries(GRANT_FORMS.map((form) => [form.type, `#/components/schemas/${form.schemaName}`])) },
+  discriminator: {
+    propertyName: 'grant_type',
+    mapping: Object.fromEntries(GRANT_FORMS.map((form) => [form.type, `#/components/schemas/${form.schemaName}`])),
+  },
 };
 
 /** Form encoding of the repeatable (array) parameters: one `resource=` per value (OpenAPI 3.1 §4.8.15). */

@@ -26,16 +26,30 @@ export function authOpenApi(): ApiDocument {
     },
     servers: [{ url: '/', description: 'The gateway that serves this document.' }],
     tags: [
-      { name: 'OAuth 2.0', description: 'Tokens, revocation (RFC 7009), introspection (RFC 7662, RFC 9701), device authorization (RFC 8628), pushed authorization requests (RFC 9126).' },
+      {
+        name: 'OAuth 2.0',
+        description:
+          'Tokens, revocation (RFC 7009), introspection (RFC 7662, RFC 9701), device authorization (RFC 8628), pushed authorization requests (RFC 9126).',
+      },
       { name: 'Discovery', description: 'Metadata (RFC 8414, OpenID Connect Discovery 1.0) and keys.' },
       { name: 'OpenID Connect' },
       { name: 'Pages', description: 'What a person sees in a browser.' },
       { name: 'Registration', description: 'Dynamic client registration (RFC 7591) and management (RFC 7592).' },
-      { name: 'Administration', description: 'Clients, accounts, signing keys, initial access tokens and the audit log.' },
+      {
+        name: 'Administration',
+        description: 'Clients, accounts, signing keys, initial access tokens and the audit log.',
+      },
     ],
     paths: { ...oauthPaths, ...discoveryPaths, ...pagePaths, ...registrationPaths, ...adminPaths },
     components: {
-      schemas: { ...oauthSchemas, ...grantFormSchemas, ...oauthErrorSchemas, ...adminBodySchemas, ...adminSchemas, ...registrationSchemas },
+      schemas: {
+        ...oauthSchemas,
+        ...grantFormSchemas,
+        ...oauthErrorSchemas,
+        ...adminBodySchemas,
+        ...adminSchemas,
+        ...registrationSchemas,
+      },
       responses: oauthErrorResponses,
       securitySchemes: authSecuritySchemes,
     },

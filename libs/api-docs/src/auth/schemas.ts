@@ -9,7 +9,8 @@ const strings = { type: 'array', items: { type: 'string' } };
 export const oauthSchemas: JsonObject = {
   TokenResponse: {
     type: 'object',
-    description: 'RFC 6749 §5.1, with `Cache-Control: no-store`. A DPoP-bound token has `token_type: DPoP` (RFC 9449 §5).',
+    description:
+      'RFC 6749 §5.1, with `Cache-Control: no-store`. A DPoP-bound token has `token_type: DPoP` (RFC 9449 §5).',
     required: ['access_token', 'token_type', 'expires_in', 'scope'],
     properties: {
       access_token: { type: 'string', description: 'A JWT (RFC 9068) signed with ES256.' },
@@ -29,7 +30,11 @@ export const oauthSchemas: JsonObject = {
     required: ['token'],
     properties: {
       token: { type: 'string', minLength: 1, maxLength: 8192 },
-      token_type_hint: { type: 'string', maxLength: 100, description: '`access_token` or `refresh_token`; anything else is `unsupported_token_type` at /revoke.' },
+      token_type_hint: {
+        type: 'string',
+        maxLength: 100,
+        description: '`access_token` or `refresh_token`; anything else is `unsupported_token_type` at /revoke.',
+      },
       ...clientAuthenticationFields,
     },
   },
@@ -51,7 +56,12 @@ export const oauthSchemas: JsonObject = {
       aud: { oneOf: [{ type: 'string' }, strings] },
       iss: { type: 'string' },
       jti: { type: 'string' },
-      cnf: { type: 'object', required: ['jkt'], properties: { jkt: { type: 'string' } }, description: 'The DPoP key thumbprint (RFC 9449 §6).' },
+      cnf: {
+        type: 'object',
+        required: ['jkt'],
+        properties: { jkt: { type: 'string' } },
+        description: 'The DPoP key thumbprint (RFC 9449 §6).',
+      },
       act: { type: 'object', description: 'The actor of a delegated token (RFC 8693 §4.1).' },
     },
     additionalProperties: false,
@@ -62,7 +72,12 @@ export const oauthSchemas: JsonObject = {
       'RFC 9126 §2.1: the parameters `/authorize` takes (checked as it checks them), or a signed request object (`request`, RFC 9101) carrying them, and the client’s authentication as at `/token`. `request_uri` is refused here.',
     properties: {
       response_type: { type: 'string', const: 'code' },
-      redirect_uri: { type: 'string', format: 'uri', maxLength: 2000, description: 'One of the client’s registered redirect URIs (required, in the form or in `request`).' },
+      redirect_uri: {
+        type: 'string',
+        format: 'uri',
+        maxLength: 2000,
+        description: 'One of the client’s registered redirect URIs (required, in the form or in `request`).',
+      },
       scope: { type: 'string', maxLength: 2000 },
       state: { type: 'string', maxLength: 1000 },
       code_challenge: { type: 'string' },
@@ -71,8 +86,17 @@ export const oauthSchemas: JsonObject = {
       prompt: { type: 'string' },
       max_age: { type: 'string', pattern: '^[0-9]+$' },
       resource: { type: 'array', maxItems: 10, items: { type: 'string', format: 'uri', maxLength: 2000 } },
-      dpop_jkt: { type: 'string', maxLength: 100, description: 'RFC 9449 §10: binds the code to this key; with a `DPoP` header it must be that proof’s key.' },
-      request: { type: 'string', maxLength: 16_384, description: 'A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §4); the parameters outside it are ignored.' },
+      dpop_jkt: {
+        type: 'string',
+        maxLength: 100,
+        description: 'RFC 9449 §10: binds the code to this key; with a `DPoP` header it must be that proof’s key.',
+      },
+      request: {
+        type: 'string',
+        maxLength: 16_384,
+        description:
+          'A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §4); the parameters outside it are ignored.',
+      },
       ...clientAuthenticationFields,
     },
   },
@@ -81,7 +105,11 @@ export const oauthSchemas: JsonObject = {
     description: 'RFC 9126 §2.2, with `Cache-Control: no-store`.',
     required: ['request_uri', 'expires_in'],
     properties: {
-      request_uri: { type: 'string', pattern: '^urn:ietf:params:oauth:request_uri:', description: 'For `/authorize?client_id=…&request_uri=…`: once, by this client.' },
+      request_uri: {
+        type: 'string',
+        pattern: '^urn:ietf:params:oauth:request_uri:',
+        description: 'For `/authorize?client_id=…&request_uri=…`: once, by this client.',
+      },
       expires_in: { ...seconds, minimum: 1, description: 'PAR_TTL seconds.' },
     },
     additionalProperties: false,
@@ -110,8 +138,17 @@ export const oauthSchemas: JsonObject = {
   },
   ServerMetadata: {
     type: 'object',
-    description: 'OAuth 2.0 Authorization Server Metadata (RFC 8414 §2); every URL is at the gateway’s origin, the issuer.',
-    required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'response_types_supported', 'grant_types_supported', 'code_challenge_methods_supported'],
+    description:
+      'OAuth 2.0 Authorization Server Metadata (RFC 8414 §2); every URL is at the gateway’s origin, the issuer.',
+    required: [
+      'issuer',
+      'authorization_endpoint',
+      'token_endpoint',
+      'jwks_uri',
+      'response_types_supported',
+      'grant_types_supported',
+      'code_challenge_methods_supported',
+    ],
     properties: {
       issuer: url,
       authorization_endpoint: url,
@@ -122,10 +159,17 @@ export const oauthSchemas: JsonObject = {
       device_authorization_endpoint: url,
       registration_endpoint: url,
       pushed_authorization_request_endpoint: url,
-      require_pushed_authorization_requests: { type: 'boolean', description: 'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every client must use PAR.' },
+      require_pushed_authorization_requests: {
+        type: 'boolean',
+        description: 'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every client must use PAR.',
+      },
       request_parameter_supported: { type: 'boolean' },
       request_object_signing_alg_values_supported: strings,
-      require_signed_request_object: { type: 'boolean', const: true, description: 'Present when REQUIRE_SIGNED_REQUEST_OBJECT is set.' },
+      require_signed_request_object: {
+        type: 'boolean',
+        const: true,
+        description: 'Present when REQUIRE_SIGNED_REQUEST_OBJECT is set.',
+      },
       userinfo_endpoint: url,
       end_session_endpoint: url,
       response_types_supported: strings,
@@ -150,7 +194,10 @@ export const oauthSchemas: JsonObject = {
           subject_types_supported: strings,
           id_token_signing_alg_values_supported: strings,
           claims_supported: strings,
-          backchannel_logout_supported: { type: 'boolean', description: 'OpenID Connect Back-Channel Logout 1.0 §2.1.' },
+          backchannel_logout_supported: {
+            type: 'boolean',
+            description: 'OpenID Connect Back-Channel Logout 1.0 §2.1.',
+          },
           backchannel_logout_session_supported: { type: 'boolean' },
         },
       },
@@ -167,7 +214,15 @@ export const oauthSchemas: JsonObject = {
         items: {
           type: 'object',
           required: ['kty', 'kid'],
-          properties: { kty: { type: 'string' }, kid: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' }, crv: { type: 'string' }, x: { type: 'string' }, y: { type: 'string' } },
+          properties: {
+            kty: { type: 'string' },
+            kid: { type: 'string' },
+            alg: { type: 'string' },
+            use: { type: 'string' },
+            crv: { type: 'string' },
+            x: { type: 'string' },
+            y: { type: 'string' },
+          },
           not: { anyOf: [{ required: ['d'] }, { required: ['p'] }, { required: ['q'] }] },
         },
       },
@@ -175,9 +230,15 @@ export const oauthSchemas: JsonObject = {
   },
   UserInfo: {
     type: 'object',
-    description: 'OpenID Connect Core 1.0 §5.3.2: `name` with the `profile` scope, `email` and `email_verified` with `email`.',
+    description:
+      'OpenID Connect Core 1.0 §5.3.2: `name` with the `profile` scope, `email` and `email_verified` with `email`.',
     required: ['sub'],
-    properties: { sub: { type: 'string' }, name: { type: 'string' }, email: { type: 'string', format: 'email' }, email_verified: { type: 'boolean' } },
+    properties: {
+      sub: { type: 'string' },
+      name: { type: 'string' },
+      email: { type: 'string', format: 'email' },
+      email_verified: { type: 'boolean' },
+    },
     additionalProperties: false,
   },
 };

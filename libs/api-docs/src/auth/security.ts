@@ -10,7 +10,8 @@ export const authSecuritySchemes: JsonObject = {
   ClientSecretBasic: {
     type: 'http',
     scheme: 'basic',
-    description: '`client_secret_basic` (RFC 6749 §2.3.1): the client_id and client_secret, each form-urlencoded, as HTTP Basic credentials.',
+    description:
+      '`client_secret_basic` (RFC 6749 §2.3.1): the client_id and client_secret, each form-urlencoded, as HTTP Basic credentials.',
   },
   Bearer: {
     type: 'http',
@@ -26,16 +27,19 @@ export const authSecuritySchemes: JsonObject = {
   InitialAccessToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'An initial access token (RFC 7591 §3) minted by `POST /admin/registration-tokens` or the CLI: `POST /register` needs one unless REGISTRATION_OPEN.',
+    description:
+      'An initial access token (RFC 7591 §3) minted by `POST /admin/registration-tokens` or the CLI: `POST /register` needs one unless REGISTRATION_OPEN.',
   },
   RegistrationAccessToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The registration access token (RFC 7592 §3) of the last answer about the client; each answer replaces it.',
+    description:
+      'The registration access token (RFC 7592 §3) of the last answer about the client; each answer replaces it.',
   },
   OAuth2: {
     type: 'oauth2',
-    description: 'This server’s own flows (RFC 6749), as its metadata (`/.well-known/oauth-authorization-server`) lists them.',
+    description:
+      'This server’s own flows (RFC 6749), as its metadata (`/.well-known/oauth-authorization-server`) lists them.',
     flows: {
       authorizationCode: {
         authorizationUrl: '/authorize',
@@ -49,7 +53,10 @@ export const authSecuritySchemes: JsonObject = {
           admin: 'The administration API (ADMIN accounts and clients registered with it).',
         },
       },
-      clientCredentials: { tokenUrl: '/token', scopes: { admin: 'The administration API, for a client registered with the admin scope.' } },
+      clientCredentials: {
+        tokenUrl: '/token',
+        scopes: { admin: 'The administration API, for a client registered with the admin scope.' },
+      },
     },
   },
 };

@@ -28,7 +28,10 @@ export const contentErrorSchemas: JsonObject = {
       error: {
         type: 'object',
         required: ['code', 'message'],
-        properties: { code: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' }, message: { type: 'string' } },
+        properties: {
+          code: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' },
+          message: { type: 'string' },
+        },
         additionalProperties: false,
       },
     },
@@ -52,9 +55,13 @@ export const contentErrorResponses: JsonObject = {
     schemaRef('CodedError'),
     { error: { code: 401, message: 'Authentication required' } },
   ),
-  Forbidden: jsonResponse('The token lacks the scope, or the caller may not change this resource.', schemaRef('SimpleError'), {
-    error: 'Token lacks the content:write scope',
-  }),
+  Forbidden: jsonResponse(
+    'The token lacks the scope, or the caller may not change this resource.',
+    schemaRef('SimpleError'),
+    {
+      error: 'Token lacks the content:write scope',
+    },
+  ),
   NotFound: jsonResponse('No such resource (`{error}`), or no such route (coded shape).', {
     anyOf: [schemaRef('SimpleError'), schemaRef('CodedError')],
   }),
@@ -62,12 +69,21 @@ export const contentErrorResponses: JsonObject = {
   PayloadTooLarge: jsonResponse('The JSON body is over 512 kB.', schemaRef('CodedError')),
   UnsupportedMediaType: jsonResponse('The body’s encoding or charset is not supported.', schemaRef('CodedError')),
   TooManyRequests: {
-    ...jsonResponse('A rate limit of the plan, of the client address, or of sign-in attempts.', schemaRef('CodedError')),
+    ...jsonResponse(
+      'A rate limit of the plan, of the client address, or of sign-in attempts.',
+      schemaRef('CodedError'),
+    ),
     headers: retryAfter,
   },
   ServerError: jsonResponse('A bug; the message never says more.', schemaRef('CodedError')),
-  BadGateway: jsonResponse('The authorization server refused the account for a reason of its own.', schemaRef('CodedError')),
-  Unavailable: jsonResponse('A dependency (the content store, the authorization server) is temporarily unavailable; retry.', schemaRef('CodedError')),
+  BadGateway: jsonResponse(
+    'The authorization server refused the account for a reason of its own.',
+    schemaRef('CodedError'),
+  ),
+  Unavailable: jsonResponse(
+    'A dependency (the content store, the authorization server) is temporarily unavailable; retry.',
+    schemaRef('CodedError'),
+  ),
 };
 
 const BY_STATUS: Record<number, string> = {

@@ -9,8 +9,20 @@ import { userPaths } from './paths/users';
 
 /** Paging of the list operations: `limit` up to 100 (apps/content/src/posts/post-routes.ts MAX_LIMIT). */
 const pagingParameters = {
-  Page: { name: 'page', in: 'query', required: false, description: 'From 1.', schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 } },
-  Limit: { name: 'limit', in: 'query', required: false, description: 'Items per page.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+  Page: {
+    name: 'page',
+    in: 'query',
+    required: false,
+    description: 'From 1.',
+    schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+  },
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: 'Items per page.',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+  },
 };
 
 /** OpenAPI 3.1 description of the content API as the gateway serves it: the REST blog API and the GraphQL endpoint. */

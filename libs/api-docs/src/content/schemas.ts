@@ -25,8 +25,16 @@ const postWritable: JsonObject = {
   title: { type: 'string', minLength: 1, maxLength: 255 },
   content: { type: 'string', minLength: 1, maxLength: 100_000 },
   published: { type: 'boolean', description: 'Left out: false on create and replace, unchanged on merge.' },
-  category: { anyOf: [taxonInput, { type: 'null' }], description: 'Unknown categories are created with the given name.' },
-  tags: { type: 'array', maxItems: 20, items: taxonInput, description: 'Unknown tags are created with the given names.' },
+  category: {
+    anyOf: [taxonInput, { type: 'null' }],
+    description: 'Unknown categories are created with the given name.',
+  },
+  tags: {
+    type: 'array',
+    maxItems: 20,
+    items: taxonInput,
+    description: 'Unknown tags are created with the given names.',
+  },
 };
 
 const pageMeta: JsonObject = {
@@ -52,7 +60,23 @@ const page = (item: string): JsonObject => ({
 export const contentSchemas: JsonObject = {
   Post: {
     type: 'object',
-    required: ['id', 'title', 'slug', 'content', 'excerpt', 'published', 'status', 'createdAt', 'updatedAt', 'publishedAt', 'viewCount', 'author', 'author_name', 'category', 'tags'],
+    required: [
+      'id',
+      'title',
+      'slug',
+      'content',
+      'excerpt',
+      'published',
+      'status',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+      'viewCount',
+      'author',
+      'author_name',
+      'category',
+      'tags',
+    ],
     properties: {
       id: { type: 'integer', minimum: 1 },
       title: { type: 'string' },
@@ -65,7 +89,17 @@ export const contentSchemas: JsonObject = {
       updatedAt: nullableIsoTime,
       publishedAt: { ...nullableIsoTime, description: 'Set on first publication, never cleared.' },
       viewCount: { type: 'integer', minimum: 0, description: 'REST detail reads.' },
-      author: { anyOf: [{ type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } }, additionalProperties: false }, { type: 'null' }] },
+      author: {
+        anyOf: [
+          {
+            type: 'object',
+            required: ['id', 'name'],
+            properties: { id: { type: 'string' }, name: { type: 'string' } },
+            additionalProperties: false,
+          },
+          { type: 'null' },
+        ],
+      },
       author_name: { type: ['string', 'null'] },
       category: { anyOf: [taxon, { type: 'null' }] },
       tags: { type: 'array', items: taxon },
@@ -74,7 +108,8 @@ export const contentSchemas: JsonObject = {
   },
   PostWrite: {
     type: 'object',
-    description: 'Create (POST) or replace (PUT). Read-only properties of a Post sent back are ignored; any other property is a 400.',
+    description:
+      'Create (POST) or replace (PUT). Read-only properties of a Post sent back are ignored; any other property is a 400.',
     required: ['title', 'content'],
     properties: postWritable,
     example: { title: 'Hello World!', content: 'First post', published: true, category: 'News', tags: ['typescript'] },
@@ -93,10 +128,17 @@ export const contentSchemas: JsonObject = {
     properties: {
       id: { type: 'string', description: 'The account id at the authorization server.' },
       name: { type: 'string' },
-      email: { type: 'string', description: 'As the account holds it (accounts made at the authorization server were checked there).' },
+      email: {
+        type: 'string',
+        description: 'As the account holds it (accounts made at the authorization server were checked there).',
+      },
       avatar: { type: ['string', 'null'] },
       status: { type: 'string', enum: [...SETTABLE_USER_STATUSES] },
-      roles: { type: 'array', minItems: 1, items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] } },
+      roles: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] },
+      },
       createdAt: isoTime,
       updatedAt: nullableIsoTime,
     },
@@ -104,14 +146,25 @@ export const contentSchemas: JsonObject = {
   },
   UserPut: {
     type: 'object',
-    description: 'Replaces the profile. `avatar` left out becomes null; `email`, `status` and `roles` left out stay; `status` and `roles` are for admins only (403 otherwise).',
+    description:
+      'Replaces the profile. `avatar` left out becomes null; `email`, `status` and `roles` left out stay; `status` and `roles` are for admins only (403 otherwise).',
     required: ['name'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 100 },
       email: EMAIL,
-      avatar: { type: ['string', 'null'], format: 'uri', maxLength: 2048, description: 'An http(s) URL; "" or null clears it.' },
+      avatar: {
+        type: ['string', 'null'],
+        format: 'uri',
+        maxLength: 2048,
+        description: 'An http(s) URL; "" or null clears it.',
+      },
       status: { type: 'string', enum: [...SETTABLE_USER_STATUSES] },
-      roles: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] } },
+      roles: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 3,
+        items: { type: 'string', enum: ['ROLE_ADMIN', 'ROLE_MODERATOR', 'ROLE_USER'] },
+      },
     },
     example: { name: 'Ada L.' },
   },
@@ -137,7 +190,10 @@ export const contentSchemas: JsonObject = {
   Login: {
     type: 'object',
     required: ['email', 'password'],
-    properties: { email: { type: 'string', maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 128 } },
+    properties: {
+      email: { type: 'string', maxLength: 320 },
+      password: { type: 'string', minLength: 1, maxLength: 128 },
+    },
     additionalProperties: false,
     example: { email: 'ada@example.org', password: 'correct horse' },
   },
@@ -149,7 +205,8 @@ export const contentSchemas: JsonObject = {
   },
   Tokens: {
     type: 'object',
-    description: 'An access token for this API (and the speech API) and a refresh token that `POST /api/v1/auth/refresh` rotates.',
+    description:
+      'An access token for this API (and the speech API) and a refresh token that `POST /api/v1/auth/refresh` rotates.',
     required: ['token', 'refresh_token', 'token_type', 'expires_in', 'refresh_expires_in', 'user'],
     properties: {
       token: { type: 'string', description: 'A JWT access token (RFC 9068).' },

@@ -5,7 +5,8 @@ type ContentScope = 'content:read' | 'content:write';
 
 const SCOPES: Record<ContentScope, string> = {
   'content:read': 'Read posts and profiles (REST GET, GraphQL queries). `content:write` includes it.',
-  'content:write': 'Create, change and delete posts and comments, change profiles (REST PUT/PATCH/POST/DELETE, GraphQL mutations).',
+  'content:write':
+    'Create, change and delete posts and comments, change profiles (REST PUT/PATCH/POST/DELETE, GraphQL mutations).',
 };
 
 /**
@@ -18,7 +19,8 @@ export const contentSecuritySchemes: JsonObject = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: '`Authorization: Bearer <access token>` (RFC 6750); the token is a JWT (RFC 9068) with `content:read` and/or `content:write`.',
+    description:
+      '`Authorization: Bearer <access token>` (RFC 6750); the token is a JWT (RFC 9068) with `content:read` and/or `content:write`.',
   },
   DPoP: {
     type: 'http',

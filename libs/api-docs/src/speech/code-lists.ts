@@ -5,7 +5,9 @@ import type { HistoryDoc, VoiceCategory } from '@platform/speech-store';
  * lists that exist only as types: a constant of this type fails the build when the code gains a
  * value the document does not list.
  */
-export type ListsEvery<Union, List extends readonly Union[]> = [Exclude<Union, List[number]>] extends [never] ? true : Exclude<Union, List[number]>;
+export type ListsEvery<Union, List extends readonly Union[]> = [Exclude<Union, List[number]>] extends [never]
+  ? true
+  : Exclude<Union, List[number]>;
 
 /** The categories of voices that exist here (the speech store's `VoiceCategory`). */
 export const VOICE_CATEGORIES = ['premade', 'cloned'] as const satisfies readonly VoiceCategory[];

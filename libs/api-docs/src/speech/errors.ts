@@ -59,11 +59,17 @@ const DESCRIPTIONS: Record<number, string> = {
 const HEADERS: Record<number, JsonObject> = {
   401: {
     'WWW-Authenticate': {
-      description: 'The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token.',
+      description:
+        'The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token.',
       schema: { type: 'string' },
     },
   },
-  429: { 'Retry-After': { description: 'Seconds to wait before retrying (rate and concurrency limits).', schema: { type: 'integer', minimum: 0 } } },
+  429: {
+    'Retry-After': {
+      description: 'Seconds to wait before retrying (rate and concurrency limits).',
+      schema: { type: 'integer', minimum: 0 },
+    },
+  },
 };
 
 /**
@@ -106,7 +112,9 @@ const ERROR_MESSAGES: Record<number, string> = {
 
 function errorResponse(code: number, statuses: readonly SpeechErrorStatus[]): JsonObject {
   const status = statuses[0] ?? 'error';
-  const example = { detail: { status, message: (status === 'error' ? ERROR_MESSAGES[code] : undefined) ?? EXAMPLE_MESSAGES[status] } };
+  const example = {
+    detail: { status, message: (status === 'error' ? ERROR_MESSAGES[code] : undefined) ?? EXAMPLE_MESSAGES[status] },
+  };
   return {
     description: DESCRIPTIONS[code] ?? 'An error.',
     ...(HEADERS[code] ? { headers: HEADERS[code] } : {}),

@@ -24,7 +24,13 @@ import {
   textToSpeechRequestSchema,
   voiceSettingsSchema,
 } from './schemas/synthesis';
-import { addVoiceResponseSchema, voiceDetailSchema, voiceFormSchema, voiceSchema, voiceSearchPageSchema } from './schemas/voices';
+import {
+  addVoiceResponseSchema,
+  voiceDetailSchema,
+  voiceFormSchema,
+  voiceSchema,
+  voiceSearchPageSchema,
+} from './schemas/voices';
 import { securitySchemes } from './security';
 
 const DESCRIPTION = `The speech synthesis API served by the gateway: text to speech (whole file, streamed, with character timestamps), models, voices and voice cloning, history, the user's subscription and API keys. Compatible with the hosted ElevenLabs API and its official SDKs (docs/speech.md lists where they differ).
@@ -46,7 +52,10 @@ export function speechOpenApi(): ApiDocument {
       { name: 'Text to speech', description: 'Synthesis over HTTP, and the premade voices’ previews.' },
       { name: 'Models' },
       { name: 'Voices', description: 'Premade voices, cloning from recordings, settings.' },
-      { name: 'History', description: 'Every generation of `POST /v1/text-to-speech/{voice_id}` and its variants, with its audio.' },
+      {
+        name: 'History',
+        description: 'Every generation of `POST /v1/text-to-speech/{voice_id}` and its variants, with its audio.',
+      },
       { name: 'User' },
       { name: 'API keys', description: 'The account’s own API keys, managed with an OAuth access token.' },
     ],

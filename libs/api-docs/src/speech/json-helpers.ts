@@ -28,6 +28,7 @@ export function binaryResponse(description: string, mediaTypes: readonly string[
 }
 
 /** `{status: "ok"}`, the answer of the speech API's changes that return nothing else. */
-export const okResponse = (description: string): JsonObject => jsonResponse(description, schemaRef('StatusOk'), { status: 'ok' });
+export const okResponse = (description: string): JsonObject =>
+  jsonResponse(description, schemaRef('StatusOk'), { status: 'ok' });
 
 export type { JsonObject, JsonValue };

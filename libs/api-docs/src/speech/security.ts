@@ -22,7 +22,8 @@ export const securitySchemes: JsonObject = {
     type: 'apiKey',
     in: 'header',
     name: 'xi-api-key',
-    description: 'An API key of the account (`sk_…`, from `POST /v1/api-keys`). Holds the scopes it was made with (both by default).',
+    description:
+      'An API key of the account (`sk_…`, from `POST /v1/api-keys`). Holds the scopes it was made with (both by default).',
   },
   Bearer: {
     type: 'http',
@@ -44,7 +45,12 @@ export const securitySchemes: JsonObject = {
       'The device authorization grant (RFC 8628: `POST /device_authorization`, then polling `/token`) also issues these tokens; OpenAPI has no flow object for it. ' +
       'Send the token as `Bearer`, or as `DPoP` when it is sender-constrained.',
     flows: {
-      authorizationCode: { authorizationUrl: '/authorize', tokenUrl: '/token', refreshUrl: '/token', scopes: { ...scopes(), [API_KEYS_SCOPE]: KEYS_MEANING } },
+      authorizationCode: {
+        authorizationUrl: '/authorize',
+        tokenUrl: '/token',
+        refreshUrl: '/token',
+        scopes: { ...scopes(), [API_KEYS_SCOPE]: KEYS_MEANING },
+      },
       clientCredentials: { tokenUrl: '/token', scopes: scopes() },
     },
   },

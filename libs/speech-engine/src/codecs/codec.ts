@@ -32,7 +32,12 @@ export interface CodecDescriptor {
   /** The output formats it offers, in the order the API lists them. */
   formats: readonly OutputFormat[];
   /** A job's encoder; `resampler` brings engine PCM to the format's rate. */
-  encoder(format: OutputFormat, resampler: Resampler, onData: (bytes: Buffer) => void, options: EncoderOptions): AudioEncoder;
+  encoder(
+    format: OutputFormat,
+    resampler: Resampler,
+    onData: (bytes: Buffer) => void,
+    options: EncoderOptions,
+  ): AudioEncoder;
   /** Bytes per second of audio where the byte count alone says how much audio arrived; absent for compressed codecs. */
   bytesPerSecond?(format: OutputFormat): number;
   /** Header bytes only a connection's first job sends (a WebSocket joins several jobs into one stream); absent: none. */

@@ -7,7 +7,11 @@ import { sampleEncoder } from './sample-encoder';
  * G.711 (telephony) at 8 kHz: one byte per sample, no header. `audio/basic` is μ-law by definition
  * (RFC 2046); A-law has no registered file type, `audio/x-alaw-basic` is the name in common use.
  */
-const g711 = (name: 'ulaw' | 'alaw', encode: (samples: Int16Array) => Buffer, contentType: string): CodecDescriptor => ({
+const g711 = (
+  name: 'ulaw' | 'alaw',
+  encode: (samples: Int16Array) => Buffer,
+  contentType: string,
+): CodecDescriptor => ({
   name,
   formats: [{ id: `${name}_8000`, codec: name, sampleRate: 8000, contentType }],
   encoder: (_format, resampler, onData) => sampleEncoder(encode, resampler, onData),

@@ -5,7 +5,12 @@ import type { AudioEncoder } from './codec';
 const bytesOf = (samples: Int16Array) => Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 
 /** An encoder process fed raw 16-bit PCM on stdin, its encoded stream read from stdout. */
-export function processEncoder(binary: string, args: string[], resampler: Resampler, onData: (bytes: Buffer) => void): AudioEncoder {
+export function processEncoder(
+  binary: string,
+  args: string[],
+  resampler: Resampler,
+  onData: (bytes: Buffer) => void,
+): AudioEncoder {
   const child: ChildProcessWithoutNullStreams = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   let aborted = false;

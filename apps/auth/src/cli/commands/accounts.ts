@@ -1,6 +1,12 @@
 import { changeAccount } from '../../accounts/account-changes';
 import { toPublicAccount, type AccountDoc } from '../../accounts/account-model';
-import { accountPatchInput, createAccount, findAccount, findAccountByEmail, newAccountInput } from '../../accounts/accounts';
+import {
+  accountPatchInput,
+  createAccount,
+  findAccount,
+  findAccountByEmail,
+  newAccountInput,
+} from '../../accounts/accounts';
 import { unlockLogins } from '../../accounts/login-limits';
 import { getAccount, listAccountsPage } from '../../admin/admin-accounts';
 import { parsePage } from '../../admin/paging';
@@ -18,7 +24,8 @@ export function accountOf(ctx: CliContext, ref: string): Promise<AccountDoc | nu
 
 export const createAccountCommand = cliCommand({
   name: 'accounts:create',
-  summary: 'the password: typed at a prompt without echo, or piped with --password-stdin; never an argument (the process table shows it)',
+  summary:
+    'the password: typed at a prompt without echo, or piped with --password-stdin; never an argument (the process table shows it)',
   audit: 'account.create',
   flags: {
     email: { type: 'string', value: 'E', required: true },
@@ -36,7 +43,12 @@ export const createAccountCommand = cliCommand({
       ...(values.role ? { roles: values.role } : {}),
       ...(values.plan ? { plan: values.plan } : {}),
     });
-    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path[0] === 'roles' ? 'role' : String(i.path[0])}: ${i.message}`).join('; '));
+    if (!parsed.success)
+      throw new Error(
+        parsed.error.issues
+          .map((i) => `--${i.path[0] === 'roles' ? 'role' : String(i.path[0])}: ${i.message}`)
+          .join('; '),
+      );
     const account = toPublicAccount(await createAccount(deps.accounts, parsed.data));
     const { id, createdAt: _createdAt, ...changes } = account;
     return { output: account, audit: { target: { type: 'account', id }, changes } };
@@ -56,7 +68,12 @@ export const updateAccountCommand = cliCommand({
   name: 'accounts:update',
   summary: 'a role or status change revokes every token the account holds at once',
   audit: 'account.update',
-  flags: { account: { ...accountFlag, required: true }, role: roles, status: { type: 'string', value: 'active|disabled' }, plan },
+  flags: {
+    account: { ...accountFlag, required: true },
+    role: roles,
+    status: { type: 'string', value: 'active|disabled' },
+    plan,
+  },
   async run(values, ctx) {
     const account = await accountOf(ctx, values.account);
     if (!account) throw new Error('--account must name an existing account (id or email)');
@@ -88,9 +105,15 @@ export const getAccountCommand = cliCommand({
 export const findAccountsCommand = cliCommand({
   name: 'accounts:find',
   summary: 'one page, as GET /admin/accounts',
-  flags: { email: { type: 'string', value: 'PREFIX' }, limit: { type: 'string', value: 'N' }, cursor: { type: 'string', value: 'C' } },
+  flags: {
+    email: { type: 'string', value: 'PREFIX' },
+    limit: { type: 'string', value: 'N' },
+    cursor: { type: 'string', value: 'C' },
+  },
   async run(values, { deps }) {
-    return { output: await listAccountsPage(deps, parsePage({ limit: values.limit, cursor: values.cursor }), values.email) };
+    return {
+      output: await listAccountsPage(deps, parsePage({ limit: values.limit, cursor: values.cursor }), values.email),
+    };
   },
 });
 
@@ -101,8 +124,17 @@ export const unlockLoginsCommand = cliCommand({
   flags: { email: { type: 'string', value: 'E' }, address: { type: 'string', value: 'A' } },
   async run(values, { config, deps }) {
     if (values.email === undefined && values.address === undefined) throw new Error('--email or --address is required');
-    const who = { ...(values.email !== undefined ? { email: values.email } : {}), ...(values.address !== undefined ? { address: values.address } : {}) };
+    const who = {
+      ...(values.email !== undefined ? { email: values.email } : {}),
+      ...(values.address !== undefined ? { address: values.address } : {}),
+    };
     const cleared = await unlockLogins(deps.redis, config.MONGO_DB, who);
-    return { output: { cleared }, audit: { target: { type: 'sign_in_limit', id: values.email ?? values.address ?? '' }, changes: { ...who, cleared } } };
+    return {
+      output: { cleared },
+      audit: {
+        target: { type: 'sign_in_limit', id: values.email ?? values.address ?? '' },
+        changes: { ...who, cleared },
+      },
+    };
   },
 });

@@ -12,10 +12,20 @@ const clientLists = {
   grant: { type: 'string', value: 'G', multiple: true },
   'redirect-uri': { type: 'string', value: 'U', multiple: true },
   scope: { type: 'string', value: 'S', multiple: true },
-  'post-logout-redirect-uri': { type: 'string', value: 'U', multiple: true, note: 'OpenID Connect RP-Initiated Logout' },
+  'post-logout-redirect-uri': {
+    type: 'string',
+    value: 'U',
+    multiple: true,
+    note: 'OpenID Connect RP-Initiated Logout',
+  },
   'backchannel-logout-uri': { type: 'string', value: 'U' },
   resource: { type: 'string', value: 'R', multiple: true },
-  'exchange-client': { type: 'string', value: 'ID', multiple: true, note: 'token exchange: other clients whose tokens it may exchange' },
+  'exchange-client': {
+    type: 'string',
+    value: 'ID',
+    multiple: true,
+    note: 'token exchange: other clients whose tokens it may exchange',
+  },
 } as const;
 
 /** `--scope` is repeatable and each value may hold several scopes separated by spaces (as the `scope` parameter). */
@@ -34,7 +44,11 @@ export const createClientCommand = cliCommand({
     'jwks-file': { type: 'string', value: 'F' },
     'client-id': { type: 'string', value: 'ID' },
     'no-secret': { type: 'boolean' },
-    'security-profile': { type: 'string', value: 'fapi2', note: 'FAPI 2.0 Security Profile; with --jwks-file and --no-secret' },
+    'security-profile': {
+      type: 'string',
+      value: 'fapi2',
+      note: 'FAPI 2.0 Security Profile; with --jwks-file and --no-secret',
+    },
     'introspection-signed-response-alg': { type: 'string', value: 'ES256', note: 'RFC 9701 JWT introspection answers' },
   },
   async run(values, { config, deps }) {
@@ -49,9 +63,19 @@ export const createClientCommand = cliCommand({
       secret: !values['no-secret'],
       ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
       ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),
-      ...(values['jwks-file'] ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] } : {}),
-      ...(values['security-profile'] ? { security_profile: values['security-profile'] as NewClientInput['security_profile'] } : {}),
-      ...(values['introspection-signed-response-alg'] ? { introspection_signed_response_alg: values['introspection-signed-response-alg'] as NewClientInput['introspection_signed_response_alg'] } : {}),
+      ...(values['jwks-file']
+        ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] }
+        : {}),
+      ...(values['security-profile']
+        ? { security_profile: values['security-profile'] as NewClientInput['security_profile'] }
+        : {}),
+      ...(values['introspection-signed-response-alg']
+        ? {
+            introspection_signed_response_alg: values[
+              'introspection-signed-response-alg'
+            ] as NewClientInput['introspection_signed_response_alg'],
+          }
+        : {}),
       ...(values['backchannel-logout-uri'] ? { backchannel_logout_uri: values['backchannel-logout-uri'] } : {}),
       ...(values['backchannel-logout-session-required'] ? { backchannel_logout_session_required: true } : {}),
     };
@@ -59,7 +83,10 @@ export const createClientCommand = cliCommand({
     if (logoutProblem) throw new Error(logoutProblem);
     const { client, secret } = await createClient(deps.clients, config.INTERNAL_SECRET, input, config.PUBLIC_URL);
     const { client_id: id, created_at: _created, ...fields } = toPublicClient(client);
-    return { output: { ...toPublicClient(client), ...(secret ? { client_secret: secret } : {}) }, audit: { target: { type: 'client', id }, changes: fields } };
+    return {
+      output: { ...toPublicClient(client), ...(secret ? { client_secret: secret } : {}) },
+      audit: { target: { type: 'client', id }, changes: fields },
+    };
   },
 });
 
@@ -93,7 +120,9 @@ export const updateClientCommand = cliCommand({
       ...(values['redirect-uri'] ? { redirect_uris: values['redirect-uri'] } : {}),
       ...(values['post-logout-redirect-uri'] ? { post_logout_redirect_uris: values['post-logout-redirect-uri'] } : {}),
       // An empty value removes the registered URI.
-      ...(values['backchannel-logout-uri'] !== undefined ? { backchannel_logout_uri: values['backchannel-logout-uri'] || null } : {}),
+      ...(values['backchannel-logout-uri'] !== undefined
+        ? { backchannel_logout_uri: values['backchannel-logout-uri'] || null }
+        : {}),
       ...(values.scope ? { scopes: scopesOf(values.scope) } : {}),
       ...(values.resource ? { resources: values.resource } : {}),
       ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),
@@ -109,7 +138,10 @@ export const rotateClientSecretCommand = cliCommand({
   audit: 'client.secret.rotate',
   flags: clientId,
   async run(values, { deps }) {
-    return { output: await rotateClientSecret(deps, values.id), audit: { target: { type: 'client', id: values.id }, changes: {} } };
+    return {
+      output: await rotateClientSecret(deps, values.id),
+      audit: { target: { type: 'client', id: values.id }, changes: {} },
+    };
   },
 });
 
@@ -120,6 +152,9 @@ export const deleteClientCommand = cliCommand({
   flags: clientId,
   async run(values, { deps }) {
     const result = await deleteClient(deps, values.id);
-    return { output: { client_id: values.id, deleted: true, ...result }, audit: { target: { type: 'client', id: values.id }, changes: result } };
+    return {
+      output: { client_id: values.id, deleted: true, ...result },
+      audit: { target: { type: 'client', id: values.id }, changes: result },
+    };
   },
 });

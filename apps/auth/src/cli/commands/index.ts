@@ -1,8 +1,22 @@
 import type { CliCommand } from '../cli-command';
 import { listAuditCommand } from './admin-log';
 import { createApiKeyCommand, listApiKeysCommand, revokeApiKeyCommand } from './api-keys';
-import { createAccountCommand, findAccountsCommand, getAccountCommand, listAccountsCommand, unlockLoginsCommand, updateAccountCommand } from './accounts';
-import { createClientCommand, deleteClientCommand, getClientCommand, listClientsCommand, rotateClientSecretCommand, updateClientCommand } from './clients';
+import {
+  createAccountCommand,
+  findAccountsCommand,
+  getAccountCommand,
+  listAccountsCommand,
+  unlockLoginsCommand,
+  updateAccountCommand,
+} from './accounts';
+import {
+  createClientCommand,
+  deleteClientCommand,
+  getClientCommand,
+  listClientsCommand,
+  rotateClientSecretCommand,
+  updateClientCommand,
+} from './clients';
 import { createRegistrationTokenCommand, deleteRegistrationTokenCommand } from './registration-tokens';
 import { listKeysCommand, retireKeyCommand, rotateKeyCommand } from './signing-keys';
 

@@ -8,11 +8,21 @@ export const createRegistrationTokenCommand = cliCommand({
   audit: 'registration_token.create',
   flags: { 'expires-in': { type: 'string', value: 'SECONDS' }, 'max-uses': { type: 'string', value: 'N' } },
   async run(values, { deps }) {
-    const minted = await createInitialAccessToken(deps, {
-      ...(values['expires-in'] !== undefined ? { expires_in: Number(values['expires-in']) } : {}),
-      ...(values['max-uses'] !== undefined ? { max_uses: Number(values['max-uses']) } : {}),
-    }, cliActor());
-    return { output: minted, audit: { target: { type: 'registration_token', id: minted.id }, changes: { expires_at: minted.expires_at, max_uses: minted.max_uses } } };
+    const minted = await createInitialAccessToken(
+      deps,
+      {
+        ...(values['expires-in'] !== undefined ? { expires_in: Number(values['expires-in']) } : {}),
+        ...(values['max-uses'] !== undefined ? { max_uses: Number(values['max-uses']) } : {}),
+      },
+      cliActor(),
+    );
+    return {
+      output: minted,
+      audit: {
+        target: { type: 'registration_token', id: minted.id },
+        changes: { expires_at: minted.expires_at, max_uses: minted.max_uses },
+      },
+    };
   },
 });
 
@@ -23,6 +33,9 @@ export const deleteRegistrationTokenCommand = cliCommand({
   flags: { id: { type: 'string', value: 'ID', required: true } },
   async run(values, { deps }) {
     await deleteInitialAccessToken(deps, values.id);
-    return { output: { id: values.id, deleted: true }, audit: { target: { type: 'registration_token', id: values.id }, changes: {} } };
+    return {
+      output: { id: values.id, deleted: true },
+      audit: { target: { type: 'registration_token', id: values.id }, changes: {} },
+    };
   },
 });

@@ -28,6 +28,9 @@ export const retireKeyCommand = cliCommand({
   flags: { kid: { type: 'string', value: 'KID', required: true } },
   async run(values, ctx) {
     await retireKey(ctx, values.kid);
-    return { output: { kid: values.kid, retired: true }, audit: { target: { type: 'signing_key', id: values.kid }, changes: {} } };
+    return {
+      output: { kid: values.kid, retired: true },
+      audit: { target: { type: 'signing_key', id: values.kid }, changes: {} },
+    };
   },
 });

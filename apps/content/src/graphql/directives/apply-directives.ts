@@ -51,7 +51,12 @@ function collectChecks(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown,
     const nextSeen = new Set(seen).add(named.name);
     for (const [name, inputField] of Object.entries(named.getFields())) {
       const directive = getDirective(schema, inputField, 'validate')?.[0];
-      if (directive) checks.push({ path: [...at, name].join('.'), check: compileConstraint(String(directive.constraint)), at: [...at, name] });
+      if (directive)
+        checks.push({
+          path: [...at, name].join('.'),
+          check: compileConstraint(String(directive.constraint)),
+          at: [...at, name],
+        });
       visitInput(inputField.type, [...at, name], nextSeen);
     }
   };
@@ -107,7 +112,12 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           // A list reads (and stores) only the fields its selection needs (see post-projection), so an entry
           // serves only the same selection.
           // Likewise an entry made without cursors (not sealed when not selected) serves no selection of them.
-          if (connection) parts.push({ totalCount: counted, fields: [...(selectedNodeFields(info) ?? ['*'])].sort(), cursors: selectsCursors(info) });
+          if (connection)
+            parts.push({
+              totalCount: counted,
+              fields: [...(selectedNodeFields(info) ?? ['*'])].sort(),
+              cursors: selectsCursors(info),
+            });
           const key = createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
           // The request's authors will need the `User` version: read in this round trip, not one of its own.
           const alsoUser = ctx.userVersion?.wanted ? 'User' : undefined;
@@ -123,10 +133,14 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           }
           let value: unknown = await inner(source, args, ctx, info);
           const lazyCount = counted ? (value as { totalCount?: unknown } | null)?.totalCount : undefined;
-          if (typeof lazyCount === 'function') value = { ...(value as object), totalCount: await (lazyCount as () => Promise<number>)() };
+          if (typeof lazyCount === 'function')
+            value = { ...(value as object), totalCount: await (lazyCount as () => Promise<number>)() };
           // Stored without waiting for Redis: the SET is written to Redis's socket now, before this response
           // can reach the client, so a request that follows it finds the entry; a failed store is only a miss.
-          if (lookup) void deps.cache.set(cachedType, key, lookup.version, JSON.stringify(value ?? null), ttl).catch(() => undefined);
+          if (lookup)
+            void deps.cache
+              .set(cachedType, key, lookup.version, JSON.stringify(value ?? null), ttl)
+              .catch(() => undefined);
           return value;
         };
       }
@@ -161,7 +175,11 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           const count = Number(replies?.[1]?.[1] ?? 0);
           if (count > limit) {
             const retryAfter = Math.max(1, Math.ceil(Number(replies?.[2]?.[1] ?? duration * 1000) / 1000));
-            throw gqlError(GraphQLErrorCode.RATE_LIMITED, `Rate limit of ${limit} per ${duration} s exceeded for ${fieldName}`, { retryAfter });
+            throw gqlError(
+              GraphQLErrorCode.RATE_LIMITED,
+              `Rate limit of ${limit} per ${duration} s exceeded for ${fieldName}`,
+              { retryAfter },
+            );
           }
           return inner(source, args, ctx, info);
         };
@@ -177,7 +195,11 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
           const scopeOk = hasScope(ctx.caller, need);
           if (roleOk && scopeOk) return inner(source, args, ctx, info);
           const anonymous = !ctx.caller.id;
-          const message = anonymous ? 'Authentication required' : roleOk ? `Token lacks the content:${need} scope` : `Requires role ${requires}`;
+          const message = anonymous
+            ? 'Authentication required'
+            : roleOk
+              ? `Token lacks the content:${need} scope`
+              : `Requires role ${requires}`;
           const code = anonymous ? 'UNAUTHORIZED' : 'FORBIDDEN';
           if (payload) return failure(message, [{ field: 'auth', message, code }]);
           throw gqlError(anonymous ? GraphQLErrorCode.UNAUTHENTICATED : GraphQLErrorCode.FORBIDDEN, message);
@@ -188,4 +210,3 @@ export function applyDirectives(schema: GraphQLSchema, deps: DirectiveDeps): Gra
     },
   });
 }
-

@@ -29,7 +29,8 @@ export function compileConstraint(constraint: string): Check {
       check = (v) => {
         if (typeof v !== 'string') return 'must be a string';
         const length = v.trim().length === 0 && (min ?? 0) > 0 ? 0 : v.length;
-        if (min !== null && length < min) return min === 1 ? 'must not be blank' : `must have at least ${min} characters`;
+        if (min !== null && length < min)
+          return min === 1 ? 'must not be blank' : `must have at least ${min} characters`;
         if (max !== null && length > max) return `must have at most ${max} characters`;
         return null;
       };
@@ -39,13 +40,15 @@ export function compileConstraint(constraint: string): Check {
       const [min, max] = bounds(arg);
       check = (v) => {
         if (typeof v !== 'number') return 'must be a number';
-        if ((min !== null && v < min) || (max !== null && v > max)) return `must be between ${min ?? '-∞'} and ${max ?? '∞'}`;
+        if ((min !== null && v < min) || (max !== null && v > max))
+          return `must be between ${min ?? '-∞'} and ${max ?? '∞'}`;
         return null;
       };
       break;
     }
     case 'email':
-      check = (v) => (typeof v === 'string' && v.length <= 320 && EMAIL.test(v) ? null : 'must be a valid email address');
+      check = (v) =>
+        typeof v === 'string' && v.length <= 320 && EMAIL.test(v) ? null : 'must be a valid email address';
       break;
     case 'url':
       check = (v) => {

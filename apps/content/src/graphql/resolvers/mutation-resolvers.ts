@@ -56,17 +56,23 @@ interface PostInput {
 }
 
 export const mutationResolvers = {
-  createUser: (_: unknown, args: { input: { name: string; email: string; password: string; role?: UserRole | null } }, ctx: GraphQLContext) =>
+  createUser: (
+    _: unknown,
+    args: { input: { name: string; email: string; password: string; role?: UserRole | null } },
+    ctx: GraphQLContext,
+  ) =>
     payload(async () => {
       const { name, email, password } = args.input;
       const role = args.input.role ?? 'USER';
       if (role === 'GUEST') throw validationError({ 'input.role': 'GUEST cannot be assigned.' });
       const created = await ctx.deps.auth.createAccount({ name, email: email.toLowerCase(), password });
       if (!created.ok) {
-        if (created.status === 409) throw new DomainError('conflict', 'Email already in use', { 'input.email': 'This email is already used.' });
+        if (created.status === 409)
+          throw new DomainError('conflict', 'Email already in use', { 'input.email': 'This email is already used.' });
         // auth's field messages (a common password, one equal to the email or name), as REST registration answers them.
         const fields = created.status === 400 ? created.body.fields : undefined;
-        if (typeof fields === 'object' && fields !== null) throw validationError(Object.fromEntries(Object.entries(fields).map(([k, v]) => [`input.${k}`, String(v)])));
+        if (typeof fields === 'object' && fields !== null)
+          throw validationError(Object.fromEntries(Object.entries(fields).map(([k, v]) => [`input.${k}`, String(v)])));
         throw validationError({ input: 'The authorization service rejected this account.' });
       }
       let account = created.value;
@@ -78,7 +84,14 @@ export const mutationResolvers = {
       return { success: true, message: 'User created', user, errors: [] };
     }),
 
-  updateUser: (_: unknown, args: { id: string; input: { name?: string | null; email?: string | null; avatar?: string | null; status?: UserStatus | null } }, ctx: GraphQLContext) =>
+  updateUser: (
+    _: unknown,
+    args: {
+      id: string;
+      input: { name?: string | null; email?: string | null; avatar?: string | null; status?: UserStatus | null };
+    },
+    ctx: GraphQLContext,
+  ) =>
     payload(async () => {
       const id = localId(args.id, 'User');
       if (id === null) throw notFoundError('User');
@@ -105,7 +118,14 @@ export const mutationResolvers = {
     payload(async () => {
       const { title, content, excerpt, status, tags } = args.input;
       if (status === 'DELETED') throw validationError({ 'input.status': 'Use deletePost to delete a post.' });
-      const fields = { title: title.trim(), content, excerpt: excerpt ?? null, status: status ?? 'DRAFT', category: null, tags: tagsOf(tags) ?? [] };
+      const fields = {
+        title: title.trim(),
+        content,
+        excerpt: excerpt ?? null,
+        status: status ?? 'DRAFT',
+        category: null,
+        tags: tagsOf(tags) ?? [],
+      };
       // The author's profile through the user memo, under the request's `User` version.
       const { post } = await createPost(ctx.deps, ctx.caller, fields, undefined, ctx.userVersion?.get());
       return { success: true, message: 'Post created', post, errors: [] };
@@ -137,7 +157,11 @@ export const mutationResolvers = {
       return { success: true, message: 'Post deleted', deletedId: toGlobalId('Post', id) };
     }),
 
-  createComment: (_: unknown, args: { input: { content: string; postId: string; parentId?: string | null } }, ctx: GraphQLContext) =>
+  createComment: (
+    _: unknown,
+    args: { input: { content: string; postId: string; parentId?: string | null } },
+    ctx: GraphQLContext,
+  ) =>
     orThrow(async () => {
       const postId = localNumericId(args.input.postId, 'Post');
       if (postId === null) throw new DomainError('not_found', 'Post not found', { 'input.postId': 'Post not found.' });

@@ -18,8 +18,18 @@ import { allOf } from '../../models/count';
 import { shownComment } from './type-resolvers';
 
 // Each of these fields has its indexes (models/user-model.ts, models/post-model.ts).
-const USER_ORDER: Record<string, (typeof USER_ORDERS)[number]> = { NAME: 'nameLower', EMAIL: 'email', CREATED_AT: 'createdAt', UPDATED_AT: 'updatedAtSort' };
-const POST_ORDER: Record<string, (typeof POST_ORDERS)[number]> = { TITLE: 'titleLower', CREATED_AT: 'createdAt', PUBLISHED_AT: 'publishedAtSort', VIEW_COUNT: 'viewCount' };
+const USER_ORDER: Record<string, (typeof USER_ORDERS)[number]> = {
+  NAME: 'nameLower',
+  EMAIL: 'email',
+  CREATED_AT: 'createdAt',
+  UPDATED_AT: 'updatedAtSort',
+};
+const POST_ORDER: Record<string, (typeof POST_ORDERS)[number]> = {
+  TITLE: 'titleLower',
+  CREATED_AT: 'createdAt',
+  PUBLISHED_AT: 'publishedAtSort',
+  VIEW_COUNT: 'viewCount',
+};
 
 interface OrderBy {
   field: string;
@@ -59,28 +69,43 @@ export const queryResolvers = {
   user: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadUser(ctx, args.id),
   users: (
     _: unknown,
-    args: PageArgs & { filter?: { status?: UserStatus; role?: UserRole; search?: string } | null; orderBy?: OrderBy | null },
+    args: PageArgs & {
+      filter?: { status?: UserStatus; role?: UserRole; search?: string } | null;
+      orderBy?: OrderBy | null;
+    },
     ctx: GraphQLContext,
     info: GraphQLResolveInfo,
   ) => {
     // An order is as revealing as the values it sorts by (a page of users by email, around one's own, tells whose email is near it).
     if (args.orderBy?.field === 'EMAIL' && !canReadEveryEmail(ctx.caller)) {
-      throw gqlError(GraphQLErrorCode.FORBIDDEN, 'Ordering users by EMAIL requires the ADMIN role (only admins may read other users’ emails)');
+      throw gqlError(
+        GraphQLErrorCode.FORBIDDEN,
+        'Ordering users by EMAIL requires the ADMIN role (only admins may read other users’ emails)',
+      );
     }
     const filter: FilterQuery<UserDoc> = {};
     if (args.filter?.status) filter.status = args.filter.status;
     if (args.filter?.role) filter.role = args.filter.role;
     if (args.filter?.search) filter.nameLower = { $regex: escapeRegExp(args.filter.search.toLowerCase()) };
-    return paginate(ctx.deps.models.users, filter, sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }), args, {
-      cursors: ctx.cursors,
-      lazyCount: !selectsField(info, 'totalCount'),
-      sealCursors: selectsCursors(info),
-    });
+    return paginate(
+      ctx.deps.models.users,
+      filter,
+      sortOf(args.orderBy, USER_ORDER, { field: 'createdAt', direction: -1 }),
+      args,
+      {
+        cursors: ctx.cursors,
+        lazyCount: !selectsField(info, 'totalCount'),
+        sealCursors: selectsCursors(info),
+      },
+    );
   },
   post: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadPost(ctx, args.id),
   posts: (
     _: unknown,
-    args: PageArgs & { filter?: { status?: PostStatus; authorId?: string; search?: string } | null; orderBy?: OrderBy | null },
+    args: PageArgs & {
+      filter?: { status?: PostStatus; authorId?: string; search?: string } | null;
+      orderBy?: OrderBy | null;
+    },
     ctx: GraphQLContext,
     info: GraphQLResolveInfo,
   ) => {

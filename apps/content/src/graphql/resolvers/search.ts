@@ -19,7 +19,14 @@ const NEWEST = { createdAt: -1, _id: -1 } as const;
 const MAX_TERMS = 5;
 
 export function searchTerms(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/\s+/).filter((t) => t.length > 0))].slice(0, MAX_TERMS);
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((t) => t.length > 0),
+    ),
+  ].slice(0, MAX_TERMS);
 }
 
 /** Score of one text for the terms: 3 per whole-word hit, 1 per substring hit, times weight. */
@@ -29,7 +36,9 @@ export function scoreText(text: string | null | undefined, terms: string[], weig
   let score = 0;
   for (const term of terms) {
     if (!lower.includes(term)) continue;
-    score += new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term)}($|[^\\p{L}\\p{N}])`, 'u').test(lower) ? 3 * weight : weight;
+    score += new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term)}($|[^\\p{L}\\p{N}])`, 'u').test(lower)
+      ? 3 * weight
+      : weight;
   }
   return score;
 }
@@ -43,7 +52,9 @@ export async function search(
 ): Promise<(UserDoc | PostDoc | CommentDoc)[]> {
   const terms = searchTerms(query);
   if (terms.length === 0) return [];
-  const anyTerm = (field: string) => ({ $or: terms.map((t) => ({ [field]: { $regex: escapeRegExp(t), $options: 'i' } })) });
+  const anyTerm = (field: string) => ({
+    $or: terms.map((t) => ({ [field]: { $regex: escapeRegExp(t), $options: 'i' } })),
+  });
   const scored: { doc: UserDoc | PostDoc | CommentDoc; score: number; at: number }[] = [];
   const tasks: Promise<void>[] = [];
   if (type === 'USER' || type === 'ALL') {
@@ -54,20 +65,29 @@ export async function search(
         .limit(CANDIDATES)
         .lean<UserDoc[]>()
         .then((users) => {
-          for (const u of users) scored.push({ doc: u, score: scoreText(u.name, terms, 3), at: new Date(u.createdAt).getTime() });
+          for (const u of users)
+            scored.push({ doc: u, score: scoreText(u.name, terms, 3), at: new Date(u.createdAt).getTime() });
         }),
     );
   }
   if (type === 'POST' || type === 'ALL') {
     tasks.push(
       deps.models.posts
-        .find(allOf<PostDoc>(visiblePostsFilter(caller), { $or: [anyTerm('title'), anyTerm('content'), anyTerm('excerpt'), { tags: { $in: terms } }] }))
+        .find(
+          allOf<PostDoc>(visiblePostsFilter(caller), {
+            $or: [anyTerm('title'), anyTerm('content'), anyTerm('excerpt'), { tags: { $in: terms } }],
+          }),
+        )
         .sort(NEWEST)
         .limit(CANDIDATES)
         .lean<PostDoc[]>()
         .then((posts) => {
           for (const p of posts) {
-            const score = scoreText(p.title, terms, 3) + scoreText(p.excerpt, terms, 2) + scoreText(p.content, terms, 1) + terms.filter((t) => p.tags.includes(t)).length * 2;
+            const score =
+              scoreText(p.title, terms, 3) +
+              scoreText(p.excerpt, terms, 2) +
+              scoreText(p.content, terms, 1) +
+              terms.filter((t) => p.tags.includes(t)).length * 2;
             scored.push({ doc: p, score, at: new Date(p.createdAt).getTime() });
           }
         }),
@@ -76,8 +96,13 @@ export async function search(
   if (type === 'COMMENT' || type === 'ALL') {
     tasks.push(
       (async () => {
-        const candidates = await deps.models.comments.find(anyTerm('content')).sort(NEWEST).limit(CANDIDATES).lean<CommentDoc[]>();
-        for (const c of await keepVisibleComments(deps, caller, candidates)) scored.push({ doc: c, score: scoreText(c.content, terms, 1), at: new Date(c.createdAt).getTime() });
+        const candidates = await deps.models.comments
+          .find(anyTerm('content'))
+          .sort(NEWEST)
+          .limit(CANDIDATES)
+          .lean<CommentDoc[]>();
+        for (const c of await keepVisibleComments(deps, caller, candidates))
+          scored.push({ doc: c, score: scoreText(c.content, terms, 1), at: new Date(c.createdAt).getTime() });
       })(),
     );
   }

@@ -11,7 +11,11 @@ import { selectsField } from '../selection';
 
 /** Field resolvers of User, Post, Comment, the Node interface and the SearchResult union. */
 
-type Lazy<T> = { edges: () => Promise<Connection<T>['edges']>; pageInfo: () => Promise<Connection<T>['pageInfo']>; totalCount: () => Promise<number> };
+type Lazy<T> = {
+  edges: () => Promise<Connection<T>['edges']>;
+  pageInfo: () => Promise<Connection<T>['pageInfo']>;
+  totalCount: () => Promise<number>;
+};
 
 /** A nested connection that runs its page query only if edges/pageInfo are selected, and counts through a loader. */
 function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Promise<number>): Lazy<T> {
@@ -22,7 +26,11 @@ function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Prom
 
 const createdAsc = { field: 'createdAt', direction: 1 as const };
 
-const emptyLazy = <T>(): Lazy<T> => lazyConnection(async () => emptyConnection<T>(), async () => 0);
+const emptyLazy = <T>(): Lazy<T> =>
+  lazyConnection(
+    async () => emptyConnection<T>(),
+    async () => 0,
+  );
 
 /** `comment` if the caller may see it (comments/comment-reads.ts), else null: every lookup of a comment goes through here. */
 export async function shownComment(ctx: GraphQLContext, comment: CommentDoc | null): Promise<CommentDoc | null> {
@@ -45,17 +53,31 @@ export const typeResolvers = {
     id: (user: UserDoc) => toGlobalId('User', user._id),
     email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (canReadEmail(ctx.caller, user._id) ? user.email : null),
     avatar: (user: UserDoc) => user.avatar ?? null,
-    posts: (user: UserDoc, args: PageArgs & { status?: PostDoc['status'] | null }, ctx: GraphQLContext, info: GraphQLResolveInfo) => {
+    posts: (
+      user: UserDoc,
+      args: PageArgs & { status?: PostDoc['status'] | null },
+      ctx: GraphQLContext,
+      info: GraphQLResolveInfo,
+    ) => {
       const filter = visiblePosts(ctx.caller, { author: user._id, status: args.status });
       if (!filter) return emptyConnection<PostDoc>();
-      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, { cursors: ctx.cursors, lazyCount: !selectsField(info, 'totalCount') });
+      return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, {
+        cursors: ctx.cursors,
+        lazyCount: !selectsField(info, 'totalCount'),
+      });
     },
     // A user's comments span posts, some of which the caller may not see: the page and its count leave their comments out.
     comments: async (user: UserDoc, args: PageArgs, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
-      paginate(ctx.deps.models.comments, await visibleCommentsFilter(ctx.deps, ctx.caller, { author: user._id }), createdAsc, args, {
-        cursors: ctx.cursors,
-        lazyCount: !selectsField(info, 'totalCount'),
-      }),
+      paginate(
+        ctx.deps.models.comments,
+        await visibleCommentsFilter(ctx.deps, ctx.caller, { author: user._id }),
+        createdAsc,
+        args,
+        {
+          cursors: ctx.cursors,
+          lazyCount: !selectsField(info, 'totalCount'),
+        },
+      ),
   },
 
   Post: {
@@ -70,7 +92,11 @@ export const typeResolvers = {
     comments: (post: PostDoc, args: PageArgs, ctx: GraphQLContext) =>
       canSeeComment(ctx.caller, post)
         ? lazyConnection(
-            () => paginate(ctx.deps.models.comments, { post: post._id }, createdAsc, args, { cursors: ctx.cursors, lazyCount: true }),
+            () =>
+              paginate(ctx.deps.models.comments, { post: post._id }, createdAsc, args, {
+                cursors: ctx.cursors,
+                lazyCount: true,
+              }),
             () => ctx.loaders.commentCount.load(`post:${post._id}`),
           )
         : emptyLazy<CommentDoc>(),
@@ -94,7 +120,11 @@ export const typeResolvers = {
     replies: async (comment: CommentDoc, args: PageArgs, ctx: GraphQLContext) =>
       (await shownComment(ctx, comment))
         ? lazyConnection(
-            () => paginate(ctx.deps.models.comments, { parent: comment._id }, createdAsc, args, { cursors: ctx.cursors, lazyCount: true }),
+            () =>
+              paginate(ctx.deps.models.comments, { parent: comment._id }, createdAsc, args, {
+                cursors: ctx.cursors,
+                lazyCount: true,
+              }),
             () => ctx.loaders.commentCount.load(`parent:${comment._id}`),
           )
         : emptyLazy<CommentDoc>(),

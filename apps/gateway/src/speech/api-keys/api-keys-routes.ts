@@ -30,7 +30,11 @@ function ownerOf(req: Request, need: SpeechScope): string {
   // The kind of credential first: an API key holds no `speech:keys`, and "use an access token" is the answer that helps.
   const method = identityOf(req)?.method;
   if (method !== undefined && method !== 'anonymous' && method !== 'bearer_jwt' && method !== 'dpop_jwt') {
-    throw new SpeechError(403, 'unauthorized', 'API keys are managed with an OAuth access token of the account; an API key cannot manage keys.');
+    throw new SpeechError(
+      403,
+      'unauthorized',
+      'API keys are managed with an OAuth access token of the account; an API key cannot manage keys.',
+    );
   }
   return requestCaller(req, need).sub;
 }
@@ -38,7 +42,8 @@ function ownerOf(req: Request, need: SpeechScope): string {
 /** The access token the request was authenticated with: auth mints the key from it (its scopes, its grant). */
 function accessTokenOf(req: Request): string {
   const credential = readCredential(req.headers);
-  if (credential.kind !== 'jwt') throw new SpeechError(403, 'unauthorized', 'API keys are managed with an OAuth access token of the account.');
+  if (credential.kind !== 'jwt')
+    throw new SpeechError(403, 'unauthorized', 'API keys are managed with an OAuth access token of the account.');
   return credential.token;
 }
 
@@ -65,8 +70,10 @@ export function apiKeysRoutes(deps: ApiKeysRouteDeps): Router {
       created = await deps.keys.create(accountId, { ...input, accessToken: accessTokenOf(req) });
     } catch (err) {
       if (err instanceof ApiKeyLimitReached) throw new SpeechError(400, 'bad_request', err.message);
-      if (err instanceof MintRefused) throw new SpeechError(err.status, 'unauthorized', `${err.message[0]!.toUpperCase()}${err.message.slice(1)}.`);
-      if (err instanceof UnknownAccount) throw new SpeechError(403, 'unauthorized', 'This access token does not belong to an account.');
+      if (err instanceof MintRefused)
+        throw new SpeechError(err.status, 'unauthorized', `${err.message[0]!.toUpperCase()}${err.message.slice(1)}.`);
+      if (err instanceof UnknownAccount)
+        throw new SpeechError(403, 'unauthorized', 'This access token does not belong to an account.');
       throw err;
     }
     // The secret is in this answer only: auth keeps its hash.
@@ -77,7 +84,8 @@ export function apiKeysRoutes(deps: ApiKeysRouteDeps): Router {
     const accountId = ownerOf(req, API_KEYS_SCOPE);
     const keyId = req.params.keyId;
     // Another account's key is answered as an unknown one: its existence is not revealed.
-    if (!isKeyId(keyId) || !(await deps.keys.revoke(accountId, keyId))) throw new SpeechError(404, 'error', 'No such API key.');
+    if (!isKeyId(keyId) || !(await deps.keys.revoke(accountId, keyId)))
+      throw new SpeechError(404, 'error', 'No such API key.');
     deps.forgetKey(keyId);
     res.status(204).end();
   });

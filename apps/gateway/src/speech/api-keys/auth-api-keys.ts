@@ -48,13 +48,25 @@ export interface AuthApiKeys {
   revoke(accountId: string, keyId: string): Promise<boolean>;
 }
 
-export function authApiKeys(authUrl: string, internalSecret: string, dispatcher: Dispatcher, timeoutMs: number): AuthApiKeys {
-  const call = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; json: unknown }> => {
+export function authApiKeys(
+  authUrl: string,
+  internalSecret: string,
+  dispatcher: Dispatcher,
+  timeoutMs: number,
+): AuthApiKeys {
+  const call = async (
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: unknown }> => {
     let answer: Dispatcher.ResponseData;
     try {
       answer = await request(new URL(path, authUrl), {
         method,
-        headers: { 'x-internal-secret': internalSecret, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          'x-internal-secret': internalSecret,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         dispatcher,
         signal: AbortSignal.timeout(timeoutMs),
@@ -74,15 +86,30 @@ export function authApiKeys(authUrl: string, internalSecret: string, dispatcher:
   const account = (id: string) => `/internal/accounts/${encodeURIComponent(id)}/api-keys`;
   return {
     async create(accountId, { name, scopes, accessToken }) {
-      const { status, json } = await call('POST', account(accountId), { name, ...(scopes ? { scopes } : {}), access_token: accessToken });
+      const { status, json } = await call('POST', account(accountId), {
+        name,
+        ...(scopes ? { scopes } : {}),
+        access_token: accessToken,
+      });
       if (status === 201) return json as AuthApiKey;
-      if (status === 401 || status === 403) throw new MintRefused(status, (json as { error_description?: string } | undefined)?.error_description ?? 'this access token cannot create API keys');
-      if (status === 409) throw new ApiKeyLimitReached((json as { error_description?: string } | undefined)?.error_description ?? 'too many API keys');
+      if (status === 401 || status === 403)
+        throw new MintRefused(
+          status,
+          (json as { error_description?: string } | undefined)?.error_description ??
+            'this access token cannot create API keys',
+        );
+      if (status === 409)
+        throw new ApiKeyLimitReached(
+          (json as { error_description?: string } | undefined)?.error_description ?? 'too many API keys',
+        );
       if (status === 404) throw new UnknownAccount();
       throw unavailable();
     },
     async list(accountId, pageSize, startAfter) {
-      const query = new URLSearchParams({ page_size: String(pageSize), ...(startAfter ? { start_after: startAfter } : {}) });
+      const query = new URLSearchParams({
+        page_size: String(pageSize),
+        ...(startAfter ? { start_after: startAfter } : {}),
+      });
       const { status, json } = await call('GET', `${account(accountId)}?${query}`);
       if (status !== 200) throw unavailable();
       return json as AuthApiKeyPage;

@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import express, { Router, type Response } from 'express';
 import { SpeechError } from '@platform/errors';
-import { getHistoryItems, HISTORY_PAGE_MAX, readHistoryAudio, type HistoryDoc, type SpeechStore } from '@platform/speech-store';
+import {
+  getHistoryItems,
+  HISTORY_PAGE_MAX,
+  readHistoryAudio,
+  type HistoryDoc,
+  type SpeechStore,
+} from '@platform/speech-store';
 import { requestCaller } from '../caller';
 import { badRequest } from '../speech-errors';
 import { historyNotFound, historyWithoutAudio } from './history-errors';
@@ -9,9 +15,14 @@ import { storedZip } from './stored-zip';
 
 /** `{history_item_ids: string[], output_format?: 'default'}`, ids deduplicated in their order. */
 function parseDownloadBody(body: unknown): string[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body must be a JSON object with history_item_ids');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('the body must be a JSON object with history_item_ids');
   const { history_item_ids: ids, output_format: format } = body as Record<string, unknown>;
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64)) {
+  if (
+    !Array.isArray(ids) ||
+    ids.length === 0 ||
+    !ids.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64)
+  ) {
     throw badRequest('history_item_ids must be a non-empty array of history item ids');
   }
   if (ids.length > HISTORY_PAGE_MAX) throw badRequest(`history_item_ids may name at most ${HISTORY_PAGE_MAX} items`);
@@ -66,7 +77,10 @@ export function historyDownloadRoutes(deps: { store: SpeechStore }): Router {
       return;
     }
     const zip = storedZip();
-    res.status(200).set('Content-Type', 'application/zip').set('Content-Disposition', 'attachment; filename="history.zip"');
+    res
+      .status(200)
+      .set('Content-Type', 'application/zip')
+      .set('Content-Disposition', 'attachment; filename="history.zip"');
     for (const item of items) {
       const bytes = await readHistoryAudio(deps.store, item);
       // Deleted between the check and here: the archive cannot be completed honestly.

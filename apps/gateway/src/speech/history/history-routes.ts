@@ -1,7 +1,14 @@
 import { Router } from 'express';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { deleteHistoryItem, getHistoryAudio, getHistoryItem, listHistory, UnknownCursorError, type SpeechStore } from '@platform/speech-store';
+import {
+  deleteHistoryItem,
+  getHistoryAudio,
+  getHistoryItem,
+  listHistory,
+  UnknownCursorError,
+  type SpeechStore,
+} from '@platform/speech-store';
 import { requestCaller } from '../caller';
 import { speechErrorHandler } from '../speech-errors';
 import { historyDownloadRoutes } from './history-download';
@@ -47,7 +54,11 @@ export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Rou
       if (!item) throw historyNotFound(id);
       throw historyWithoutAudio(id, item.state);
     }
-    res.status(200).set('Content-Type', found.item.contentType).set('Content-Length', String(found.bytes.length)).end(found.bytes);
+    res
+      .status(200)
+      .set('Content-Type', found.item.contentType)
+      .set('Content-Length', String(found.bytes.length))
+      .end(found.bytes);
   });
 
   router.delete('/history/:id', async (req, res) => {

@@ -43,15 +43,20 @@ export function parsePageQuery(req: Request): PageQuery {
   if (startAfterId !== undefined && (startAfterId.length === 0 || startAfterId.length > 64)) {
     throw new SpeechError(400, 'bad_request', 'start_after_history_item_id is not a history item id');
   }
-  if (voiceId !== undefined && (voiceId.length === 0 || voiceId.length > 64)) throw new SpeechError(400, 'bad_request', 'voice_id is not a voice id');
+  if (voiceId !== undefined && (voiceId.length === 0 || voiceId.length > 64))
+    throw new SpeechError(400, 'bad_request', 'voice_id is not a voice id');
   const modelId = single(req.query.model_id, 'model_id');
-  if (modelId !== undefined && (modelId.length === 0 || modelId.length > 64)) throw new SpeechError(400, 'bad_request', 'model_id is not a model id');
+  if (modelId !== undefined && (modelId.length === 0 || modelId.length > 64))
+    throw new SpeechError(400, 'bad_request', 'model_id is not a model id');
   const direction = single(req.query.sort_direction, 'sort_direction');
-  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') throw new SpeechError(400, 'bad_request', 'sort_direction must be asc or desc');
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc')
+    throw new SpeechError(400, 'bad_request', 'sort_direction must be asc or desc');
   const search = single(req.query.search, 'search');
-  if (search !== undefined && search.length > 200) throw new SpeechError(400, 'bad_request', 'search must be at most 200 characters');
+  if (search !== undefined && search.length > 200)
+    throw new SpeechError(400, 'bad_request', 'search must be at most 200 characters');
   const source = single(req.query.source, 'source');
-  if (source !== undefined && !SOURCES.includes(source)) throw new SpeechError(400, 'bad_request', `source must be one of ${SOURCES.join(', ')}`);
+  if (source !== undefined && !SOURCES.includes(source))
+    throw new SpeechError(400, 'bad_request', `source must be one of ${SOURCES.join(', ')}`);
   const dateAfterMs = unixSeconds(req, 'date_after_unix');
   const dateBeforeMs = unixSeconds(req, 'date_before_unix');
   return {

@@ -36,7 +36,8 @@ export function storedZip(): StoredZip {
       const fileName = Buffer.from(name, 'utf8');
       const crc = crc32(data);
       const { time, date } = dosDateTime(modified);
-      if (offset + 30 + fileName.length + data.length > LIMIT || count === 0xffff) throw new Error('ZIP archive too large (no ZIP64)');
+      if (offset + 30 + fileName.length + data.length > LIMIT || count === 0xffff)
+        throw new Error('ZIP archive too large (no ZIP64)');
       // The fields the local header (from byte 4) and the central directory's (from byte 6) share.
       const common = (record: Buffer, at: number) => {
         record.writeUInt16LE(VERSION, at);

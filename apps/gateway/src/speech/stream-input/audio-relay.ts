@@ -135,8 +135,10 @@ export class AudioRelay {
           if (options.json) audio.push(data);
           else if (data.length > 0) transport.sendBinary(data);
         } else if (frame.type === 'piece') {
-          const timed = (a: typeof frame.alignment) => (options.alignment && a ? messageAlignment(a, pieceStartSeconds) : null);
-          if (options.json) this.sendJsonAudio(Buffer.concat(audio), timed(frame.alignment), timed(frame.normalizedAlignment));
+          const timed = (a: typeof frame.alignment) =>
+            options.alignment && a ? messageAlignment(a, pieceStartSeconds) : null;
+          if (options.json)
+            this.sendJsonAudio(Buffer.concat(audio), timed(frame.alignment), timed(frame.normalizedAlignment));
           audio = [];
           pieceStartSeconds += frame.durationSeconds;
         } else if (frame.type === 'end' && options.json && audio.length > 0) {
@@ -161,9 +163,14 @@ export class AudioRelay {
     if (transport.bufferedAmount <= MAX_BUFFERED_BYTES) return true;
     const outcome = await transport.drained(this.options.abort.signal, deps.writeStallTimeoutMs);
     if (outcome === 'stalled') {
-      deps.logger.info({ jobId, stallMs: deps.writeStallTimeoutMs, buffered: transport.bufferedAmount }, 'stream-input client stopped reading; closing');
+      deps.logger.info(
+        { jobId, stallMs: deps.writeStallTimeoutMs, buffered: transport.bufferedAmount },
+        'stream-input client stopped reading; closing',
+      );
       this.options.abort.abort(); // no further segment starts; the one in hand is cancelled as the relay leaves
-      this.options.fail(new SpeechError(408, 'bad_request', `the client took no audio for ${deps.writeStallTimeoutMs / 1000} s`));
+      this.options.fail(
+        new SpeechError(408, 'bad_request', `the client took no audio for ${deps.writeStallTimeoutMs / 1000} s`),
+      );
     }
     return outcome === 'drained' && transport.open;
   }
@@ -172,8 +179,14 @@ export class AudioRelay {
    * One of the hosted API's audio messages. `isFinal` is null in every one of them, as the hosted
    * API sends it: only the message after the client's end of input says `true` (and has no audio).
    */
-  private sendJsonAudio(audio: Buffer, alignment: MessageAlignment | null, normalizedAlignment: MessageAlignment | null): void {
+  private sendJsonAudio(
+    audio: Buffer,
+    alignment: MessageAlignment | null,
+    normalizedAlignment: MessageAlignment | null,
+  ): void {
     if (audio.length === 0 && !alignment) return;
-    this.transport.sendText(JSON.stringify({ audio: audio.toString('base64'), isFinal: null, normalizedAlignment, alignment }));
+    this.transport.sendText(
+      JSON.stringify({ audio: audio.toString('base64'), isFinal: null, normalizedAlignment, alignment }),
+    );
   }
 }

@@ -19,11 +19,19 @@ export interface ChunkSchedule {
 /** Reads the first message's `generation_config`; a bad one is a 400 the client is told before closing. */
 export function chunkSchedule(generationConfig: unknown): ChunkSchedule {
   if (generationConfig === undefined || generationConfig === null) return { take: takeSentences };
-  if (typeof generationConfig !== 'object' || Array.isArray(generationConfig)) throw badRequest('generation_config must be an object');
+  if (typeof generationConfig !== 'object' || Array.isArray(generationConfig))
+    throw badRequest('generation_config must be an object');
   const lengths = (generationConfig as Record<string, unknown>).chunk_length_schedule;
   if (lengths === undefined || lengths === null) return { take: takeSentences };
-  if (!Array.isArray(lengths) || lengths.length === 0 || lengths.length > 50 || !lengths.every((n) => Number.isInteger(n) && n >= MIN_CHUNK && n <= MAX_CHUNK)) {
-    throw badRequest(`generation_config.chunk_length_schedule must be a list of whole numbers from ${MIN_CHUNK} to ${MAX_CHUNK}`);
+  if (
+    !Array.isArray(lengths) ||
+    lengths.length === 0 ||
+    lengths.length > 50 ||
+    !lengths.every((n) => Number.isInteger(n) && n >= MIN_CHUNK && n <= MAX_CHUNK)
+  ) {
+    throw badRequest(
+      `generation_config.chunk_length_schedule must be a list of whole numbers from ${MIN_CHUNK} to ${MAX_CHUNK}`,
+    );
   }
   const schedule = lengths as number[];
   let generation = 0;
@@ -33,10 +41,12 @@ export function chunkSchedule(generationConfig: unknown): ChunkSchedule {
         generation += 1;
         return takeSentences(buffer, true);
       }
-      if ([...buffer.trimEnd()].length < schedule[Math.min(generation, schedule.length - 1)]!) return { ready: [], rest: buffer };
+      if ([...buffer.trimEnd()].length < schedule[Math.min(generation, schedule.length - 1)]!)
+        return { ready: [], rest: buffer };
       const cut = buffer.search(/\s\S*$/);
       // No space to cut at: wait for one, unless the text runs away (takeSentences bounds it as without a schedule).
-      if (cut <= 0) return buffer.length > MAX_PIECE_CHARS * 2 ? takeSentences(buffer, false) : { ready: [], rest: buffer };
+      if (cut <= 0)
+        return buffer.length > MAX_PIECE_CHARS * 2 ? takeSentences(buffer, false) : { ready: [], rest: buffer };
       generation += 1;
       return { ready: splitSentences(buffer.slice(0, cut)), rest: buffer.slice(cut) };
     },

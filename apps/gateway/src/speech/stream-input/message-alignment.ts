@@ -34,6 +34,8 @@ export function messageAlignment(alignment: CharacterAlignment, pieceStartSecond
   return {
     chars: chars.slice(from, to),
     charStartTimesMs: starts,
-    charDurationsMs: alignment.character_end_times_seconds.slice(from, to).map((end, i) => Math.max(0, ms(end) - starts[i]!)),
+    charDurationsMs: alignment.character_end_times_seconds
+      .slice(from, to)
+      .map((end, i) => Math.max(0, ms(end) - starts[i]!)),
   };
 }

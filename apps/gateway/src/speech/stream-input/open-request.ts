@@ -21,7 +21,13 @@ export interface OpenRequest {
 }
 
 /** Reads the query, the path segment and the upgrade's headers; throws the speech error the client is told before closing. */
-export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: readonly Model[], headers: IncomingHttpHeaders, maxChars: number): OpenRequest {
+export function readOpenRequest(
+  q: URLSearchParams,
+  segment: string,
+  catalogue: readonly Model[],
+  headers: IncomingHttpHeaders,
+  maxChars: number,
+): OpenRequest {
   const format = checkFormat(q.get('output_format') ?? undefined);
   const language = checkLanguage(q.get('language_code') ?? undefined);
   const bySegment = resolveModel(segment, catalogue);
@@ -31,19 +37,31 @@ export function readOpenRequest(q: URLSearchParams, segment: string, catalogue: 
     checkVoiceId(segment);
     modelId = q.get('model_id') ?? undefined;
     model = resolveModel(modelId, catalogue);
-    if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(q.get('model_id'))} does not exist; see GET /v1/models`);
+    if (!model)
+      throw new SpeechError(
+        400,
+        'model_not_found',
+        `model ${JSON.stringify(q.get('model_id'))} does not exist; see GET /v1/models`,
+      );
   }
   let idleMs: number | null = null;
   if (q.has('inactivity_timeout')) {
     const timeout = Number(q.get('inactivity_timeout'));
-    if (!Number.isInteger(timeout) || timeout < 1 || timeout > 180) throw badRequest('inactivity_timeout must be 1–180 seconds');
+    if (!Number.isInteger(timeout) || timeout < 1 || timeout > 180)
+      throw badRequest('inactivity_timeout must be 1–180 seconds');
     idleMs = timeout * 1000;
   }
   const json = responseShape(q.get(SHAPE_PARAMETER), headers) === 'hosted' || q.get('message_format') === 'json';
   return {
     voiceId: bySegment ? q.get('voice_id') : segment,
     // The hosted API takes these in the query string of its WebSocket.
-    request: { model, modelFollowsLanguage: followsLanguage(modelId), format, language, options: parseRequestOptions({}, Object.fromEntries(q), maxChars) },
+    request: {
+      model,
+      modelFollowsLanguage: followsLanguage(modelId),
+      format,
+      language,
+      options: parseRequestOptions({}, Object.fromEntries(q), maxChars),
+    },
     json,
     alignment: q.get('sync_alignment') === 'true' || json,
     idleMs,

@@ -103,7 +103,10 @@ export class StreamInputSession {
     // The key may come in the first message (the hosted API's protocol), but only this soon: an
     // anonymous connection is not held open for the idle timeout (up to 180 s).
     this.authTimer = setTimeout(() => {
-      if (!this.caller) this.fail(new SpeechError(401, 'unauthorized', `no API key within ${deps.authTimeoutMs / 1000} s of connecting`));
+      if (!this.caller)
+        this.fail(
+          new SpeechError(401, 'unauthorized', `no API key within ${deps.authTimeoutMs / 1000} s of connecting`),
+        );
     }, deps.authTimeoutMs);
     this.authTimer.unref();
   }
@@ -140,7 +143,13 @@ export class StreamInputSession {
     // Counted as it arrives, before it waits for the messages ahead of it: a flood is closed at once
     // rather than queued (also while the connection is still opening).
     if (!this.takeMessage()) {
-      this.fail(new SpeechError(429, 'too_many_requests', `more than ${this.messageRate.perSecond} messages per second (at most ${this.messageRate.burst} at once)`));
+      this.fail(
+        new SpeechError(
+          429,
+          'too_many_requests',
+          `more than ${this.messageRate.perSecond} messages per second (at most ${this.messageRate.burst} at once)`,
+        ),
+      );
       return;
     }
     if (this.early) {
@@ -182,7 +191,8 @@ export class StreamInputSession {
     if (this.closing) return;
     this.armIdle();
     if (!this.started) {
-      if (inbound.kind === 'malformed') throw badRequest('the first message must be JSON {"text": " ", "voice_settings": {...}, "xi_api_key": "..."}');
+      if (inbound.kind === 'malformed')
+        throw badRequest('the first message must be JSON {"text": " ", "voice_settings": {...}, "xi_api_key": "..."}');
       await this.begin(opened, inbound.message);
       if (inbound.message.text.trim().length > 0) this.addText(opened, inbound.message);
       return;
@@ -202,13 +212,21 @@ export class StreamInputSession {
   /** The first message: the key (unless the upgrade had one), the voice, the settings. */
   private async begin(opened: Opened, first: ClientMessage): Promise<void> {
     if (!this.caller) {
-      if (!first.apiKey) throw await this.deps.auth.refuse(new SpeechError(401, 'unauthorized', 'send the API key as xi_api_key in the first message or the xi-api-key header'));
+      if (!first.apiKey)
+        throw await this.deps.auth.refuse(
+          new SpeechError(
+            401,
+            'unauthorized',
+            'send the API key as xi_api_key in the first message or the xi-api-key header',
+          ),
+        );
       await this.authenticate(first.apiKey);
     }
     // A format the plan does not include is refused before any text is taken (each segment checks again).
     checkFormatPlan(opened.request.format, this.caller!.plan);
     if (first.voiceId && opened.voiceId === null) opened.voiceId = first.voiceId;
-    if (!opened.voiceId) throw badRequest('choose a voice: put its id in the path, the voice_id query parameter, or the first message');
+    if (!opened.voiceId)
+      throw badRequest('choose a voice: put its id in the path, the voice_id query parameter, or the first message');
     checkVoiceId(opened.voiceId);
     // Validate settings now, and the voice, so the client learns of mistakes before sending text.
     checkSettings(first.voiceSettings, {});
@@ -219,10 +237,15 @@ export class StreamInputSession {
   }
 
   private addText(opened: Opened, message: ClientMessage): void {
-    if ([...message.text].length > this.deps.maxTextChars) throw new SpeechError(400, 'text_too_long', `a message may carry at most ${this.deps.maxTextChars} characters`);
+    if ([...message.text].length > this.deps.maxTextChars)
+      throw new SpeechError(400, 'text_too_long', `a message may carry at most ${this.deps.maxTextChars} characters`);
     this.buffer += message.text;
     if (opened.relay.pendingChars + this.buffer.length > MAX_PENDING_CHARS) {
-      throw new SpeechError(429, 'too_many_requests', `more than ${MAX_PENDING_CHARS} characters are waiting for synthesis`);
+      throw new SpeechError(
+        429,
+        'too_many_requests',
+        `more than ${MAX_PENDING_CHARS} characters are waiting for synthesis`,
+      );
     }
     const { ready, rest } = this.schedule!.take(this.buffer, message.flush);
     this.buffer = rest;

@@ -24,7 +24,10 @@ export interface StreamInputDeps extends Omit<SessionDeps, 'auth'> {
    * upgrade until the session has its plan's concurrency slot (or closes); null: the address holds
    * `perAddress`, and the upgrade is answered 429. Absent: not counted.
    */
-  connections?: { open(upgrade: http.IncomingMessage): Promise<{ release(): Promise<void> } | null>; perAddress: number };
+  connections?: {
+    open(upgrade: http.IncomingMessage): Promise<{ release(): Promise<void> } | null>;
+    perAddress: number;
+  };
 }
 
 const PATH = /^\/v1\/text-to-speech\/([^/]{1,64})\/stream-input\/?$/;
@@ -48,8 +51,13 @@ function socketTransport(ws: WebSocket, socket: stream.Duplex): SessionTransport
 }
 
 /** Key checks for one upgrade: refusals are charged to its client IP; `addressSlot` is given back once the account's slot is held. */
-function upgradeAuth(deps: StreamInputDeps, upgrade: http.IncomingMessage, addressSlot: { release(): Promise<void> } | null): SessionAuth {
-  const addressSpent = (decision: RateDecision) => new SpeechError(429, 'too_many_requests', addressSpentMessage(decision));
+function upgradeAuth(
+  deps: StreamInputDeps,
+  upgrade: http.IncomingMessage,
+  addressSlot: { release(): Promise<void> } | null,
+): SessionAuth {
+  const addressSpent = (decision: RateDecision) =>
+    new SpeechError(429, 'too_many_requests', addressSpentMessage(decision));
   return {
     lookup: (key) => deps.authenticateApiKey(key),
     spent: async (key) => {
@@ -69,7 +77,8 @@ function upgradeAuth(deps: StreamInputDeps, upgrade: http.IncomingMessage, addre
   };
 }
 
-const messageText = (data: RawData): string => (Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'));
+const messageText = (data: RawData): string =>
+  Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
 
 /**
  * `wss://…/v1/text-to-speech/{voice_id | model_id}/stream-input`: text in, audio out (the speech
@@ -82,8 +91,18 @@ export function createStreamInput(deps: StreamInputDeps) {
   declareEndpoint('speech_stream_input');
   const sessions = new Set<StreamInputSession>();
 
-  function connect(ws: WebSocket, socket: stream.Duplex, upgrade: http.IncomingMessage, url: URL, segment: string, addressSlot: { release(): Promise<void> } | null): void {
-    const session = new StreamInputSession({ ...deps, auth: upgradeAuth(deps, upgrade, addressSlot) }, socketTransport(ws, socket));
+  function connect(
+    ws: WebSocket,
+    socket: stream.Duplex,
+    upgrade: http.IncomingMessage,
+    url: URL,
+    segment: string,
+    addressSlot: { release(): Promise<void> } | null,
+  ): void {
+    const session = new StreamInputSession(
+      { ...deps, auth: upgradeAuth(deps, upgrade, addressSlot) },
+      socketTransport(ws, socket),
+    );
     // Counted here: `handleUpgrade` hands the socket over without a `connection` event.
     countConnection(ws, 'speech_stream_input');
     sessions.add(session);
@@ -114,7 +133,9 @@ export function createStreamInput(deps: StreamInputDeps) {
       segment = decodeURIComponent(match[1]);
     } catch {
       // Malformed percent-encoding: answer the upgrade request plainly instead of throwing.
-      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"detail":{"status":"bad_request","message":"malformed path"}}');
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"detail":{"status":"bad_request","message":"malformed path"}}',
+      );
       return true;
     }
     const connections = deps.connections;
@@ -127,8 +148,15 @@ export function createStreamInput(deps: StreamInputDeps) {
       .then((slot) => {
         if (!slot) {
           // Refused before the upgrade: HTTP's 429, in the speech API's error shape.
-          const body = JSON.stringify(speechErrorBody('too_many_requests', `too many connections without an accepted API key: at most ${connections.perAddress} per client address`));
-          socket.end(`HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`);
+          const body = JSON.stringify(
+            speechErrorBody(
+              'too_many_requests',
+              `too many connections without an accepted API key: at most ${connections.perAddress} per client address`,
+            ),
+          );
+          socket.end(
+            `HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
+          );
           return;
         }
         // However the socket ends (refused by ws, closed by either side), its address's slot is given back.

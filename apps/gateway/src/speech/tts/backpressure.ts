@@ -40,7 +40,12 @@ export function finished(res: Response, signal: AbortSignal, stallTimeoutMs: num
  * it to finish. 'drained' means the client was handed every byte; otherwise the response is left
  * unfinished for the caller to destroy.
  */
-export async function sendBody(res: Response, body: Buffer, signal: AbortSignal, stallTimeoutMs: number): Promise<DrainOutcome> {
+export async function sendBody(
+  res: Response,
+  body: Buffer,
+  signal: AbortSignal,
+  stallTimeoutMs: number,
+): Promise<DrainOutcome> {
   for (let offset = 0; offset < body.length; offset += BODY_SLICE_BYTES) {
     if (!res.write(body.subarray(offset, offset + BODY_SLICE_BYTES))) {
       const outcome = await drained(res, signal, stallTimeoutMs);
@@ -51,7 +56,12 @@ export async function sendBody(res: Response, body: Buffer, signal: AbortSignal,
   return finished(res, signal, stallTimeoutMs);
 }
 
-async function waitFor(sink: ClientSink, event: 'drain' | 'finish', signal: AbortSignal, stallTimeoutMs: number): Promise<DrainOutcome> {
+async function waitFor(
+  sink: ClientSink,
+  event: 'drain' | 'finish',
+  signal: AbortSignal,
+  stallTimeoutMs: number,
+): Promise<DrainOutcome> {
   if (signal.aborted || sink.destroyed) return 'gone';
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -61,8 +71,14 @@ async function waitFor(sink: ClientSink, event: 'drain' | 'finish', signal: Abor
     // client's signal aborts first, which reads as 'gone').
     const wait = { signal: controller.signal };
     return await Promise.race([
-      once(sink, event, wait).then(() => 'drained' as const, () => 'gone' as const),
-      once(sink, 'close', wait).then(() => 'gone' as const, () => 'gone' as const),
+      once(sink, event, wait).then(
+        () => 'drained' as const,
+        () => 'gone' as const,
+      ),
+      once(sink, 'close', wait).then(
+        () => 'gone' as const,
+        () => 'gone' as const,
+      ),
       sleep(stallTimeoutMs, 'stalled' as const, wait).catch(() => 'gone' as const),
     ]);
   } finally {

@@ -18,8 +18,15 @@ export interface HttpSinkOptions {
 }
 
 /** The audio was generated but its client did not take all of it: the response is cut off. */
-export function notDelivered(o: Pick<HttpSinkOptions, 'res' | 'job' | 'writeStallTimeoutMs' | 'logger'>, outcome: DrainOutcome): false {
-  if (outcome === 'stalled') o.logger.info({ jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs }, 'client stopped reading; giving up on its response');
+export function notDelivered(
+  o: Pick<HttpSinkOptions, 'res' | 'job' | 'writeStallTimeoutMs' | 'logger'>,
+  outcome: DrainOutcome,
+): false {
+  if (outcome === 'stalled')
+    o.logger.info(
+      { jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs },
+      'client stopped reading; giving up on its response',
+    );
   if (!o.res.destroyed) o.res.destroy();
   return false;
 }
@@ -38,7 +45,12 @@ export function wholeFileSink(o: HttpSinkOptions): AudioSink {
     },
     async finish() {
       const audio = completeAudioFile(o.format, Buffer.concat(parts));
-      o.res.status(200).set({ 'Content-Type': o.format.contentType, 'Content-Length': String(audio.length), 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      o.res.status(200).set({
+        'Content-Type': o.format.contentType,
+        'Content-Length': String(audio.length),
+        'history-item-id': o.job.jobId,
+        'request-id': o.job.jobId,
+      });
       const outcome = await sendBody(o.res, audio, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);
     },
@@ -54,13 +66,22 @@ export function chunkedSink(o: HttpSinkOptions): AudioSink {
   return {
     async frame(frame) {
       if (frame.type !== 'audio' || frame.data.length === 0) return true;
-      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.format.contentType, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      if (!o.res.headersSent)
+        o.res.writeHead(200, {
+          'Content-Type': o.format.contentType,
+          'history-item-id': o.job.jobId,
+          'request-id': o.job.jobId,
+        });
       if (o.res.write(frame.data) || (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled') return true;
-      o.logger.info({ jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs }, 'stream client stopped reading; cancelling its job');
+      o.logger.info(
+        { jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs },
+        'stream client stopped reading; cancelling its job',
+      );
       return false;
     },
     async finish() {
-      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': o.format.contentType, 'history-item-id': o.job.jobId });
+      if (!o.res.headersSent)
+        o.res.writeHead(200, { 'Content-Type': o.format.contentType, 'history-item-id': o.job.jobId });
       o.res.end();
       const outcome = await finished(o.res, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);

@@ -86,7 +86,10 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
       // stream is read from its beginning, so frames written before the first read are not lost.
       const conn = await deps.pool.acquire();
       // From enqueueing to the last frame; the worker's span is its child (the job carries its context).
-      const span = startSpan('synthesis job', { kind: SpanKind.PRODUCER, attributes: { 'synthesis.job_id': jobId, 'synthesis.model': input.modelId } });
+      const span = startSpan('synthesis job', {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'synthesis.job_id': jobId, 'synthesis.model': input.modelId },
+      });
       try {
         const now = Date.now();
         const data: SynthesisJobData = {
@@ -119,7 +122,10 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
             );
           }, deps.queueWaitMs);
         }
-        for await (const frame of readFrames(conn, streamKey, { idleTimeoutMs: deps.frameTimeoutMs, signal: controller.signal })) {
+        for await (const frame of readFrames(conn, streamKey, {
+          idleTimeoutMs: deps.frameTimeoutMs,
+          signal: controller.signal,
+        })) {
           if (frame.type === 'end' || frame.type === 'error' || frame.type === 'cancelled') finished = true;
           if (frames++ === 0) span.addEvent('first frame');
           if (finished) span.addEvent(frame.type);
@@ -137,7 +143,10 @@ export function createJobRunner(deps: RunnerDeps): JobRunner {
         active.delete(controller);
         deps.pool.release(conn, healthy && !controller.signal.aborted);
         if (refused) {
-          deps.logger.info({ jobId, waitMs: deps.queueWaitMs }, 'synthesis job refused: no worker started it within the wait bound');
+          deps.logger.info(
+            { jobId, waitMs: deps.queueWaitMs },
+            'synthesis job refused: no worker started it within the wait bound',
+          );
           // Still waiting in the queue: take it out (a worker that takes it anyway drops it unrun).
           await deps.queue.remove(jobId).catch(() => undefined);
         } else if (!finished) {

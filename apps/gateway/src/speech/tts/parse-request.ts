@@ -32,7 +32,8 @@ export interface TtsRequest {
 const VOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function checkVoiceId(voiceId: string): string {
-  if (!VOICE_ID.test(voiceId)) throw new SpeechError(404, 'voice_not_found', `voice ${JSON.stringify(voiceId.slice(0, 64))} does not exist`);
+  if (!VOICE_ID.test(voiceId))
+    throw new SpeechError(404, 'voice_not_found', `voice ${JSON.stringify(voiceId.slice(0, 64))} does not exist`);
   return voiceId;
 }
 
@@ -41,21 +42,32 @@ function checkText(text: unknown, maxChars: number): string {
   if (text.trim().length === 0) throw badRequest('text must not be empty');
   // Characters as a person counts them (code points), the unit quotas charge.
   const length = [...text].length;
-  if (length > maxChars) throw new SpeechError(400, 'text_too_long', `text is ${length} characters; the maximum is ${maxChars}`);
+  if (length > maxChars)
+    throw new SpeechError(400, 'text_too_long', `text is ${length} characters; the maximum is ${maxChars}`);
   return text;
 }
 
 function checkModel(modelId: unknown, catalogue: readonly Model[]): Model {
-  if (modelId !== undefined && modelId !== null && typeof modelId !== 'string') throw badRequest('model_id must be a string');
+  if (modelId !== undefined && modelId !== null && typeof modelId !== 'string')
+    throw badRequest('model_id must be a string');
   const model = resolveModel(modelId ?? undefined, catalogue);
-  if (!model) throw new SpeechError(400, 'model_not_found', `model ${JSON.stringify(String(modelId).slice(0, 64))} does not exist; see GET /v1/models`);
+  if (!model)
+    throw new SpeechError(
+      400,
+      'model_not_found',
+      `model ${JSON.stringify(String(modelId).slice(0, 64))} does not exist; see GET /v1/models`,
+    );
   return model;
 }
 
 export function checkFormat(format: unknown): OutputFormat {
-  if (format !== undefined && format !== null && typeof format !== 'string') throw badRequest('output_format must be a string');
+  if (format !== undefined && format !== null && typeof format !== 'string')
+    throw badRequest('output_format must be a string');
   const resolved = resolveOutputFormat(format ?? undefined);
-  if (!resolved) throw badRequest(`output_format ${JSON.stringify(String(format).slice(0, 40))} is not supported; see docs/speech.md`);
+  if (!resolved)
+    throw badRequest(
+      `output_format ${JSON.stringify(String(format).slice(0, 40))} is not supported; see docs/speech.md`,
+    );
   return resolved;
 }
 
@@ -67,14 +79,21 @@ export function planAllowsFormat(plan: string | undefined, format: OutputFormat)
 /** Formats the hosted API keeps for paid tiers are refused to cheaper plans, as it refuses them: 403 `subscription_required`. */
 export function checkFormatPlan(format: OutputFormat, plan: string | undefined): void {
   if (planAllowsFormat(plan, format)) return;
-  throw new SpeechError(403, 'subscription_required', `output_format ${format.id} needs the ${format.minimumPlan} plan or above; this account is on the ${planName(plan)} plan`);
+  throw new SpeechError(
+    403,
+    'subscription_required',
+    `output_format ${format.id} needs the ${format.minimumPlan} plan or above; this account is on the ${planName(plan)} plan`,
+  );
 }
 
 export function checkLanguage(code: unknown): Language | null {
   if (code === undefined || code === null) return null;
   if (typeof code !== 'string') throw badRequest('language_code must be a string');
   const language = resolveLanguage(code);
-  if (!language) throw badRequest(`language_code ${JSON.stringify(code.slice(0, 40))} is not a language this model speaks; see GET /v1/models`);
+  if (!language)
+    throw badRequest(
+      `language_code ${JSON.stringify(code.slice(0, 40))} is not a language this model speaks; see GET /v1/models`,
+    );
   return language;
 }
 
@@ -91,8 +110,14 @@ export function checkSettings(raw: unknown, defaults: Partial<VoiceSettings>): V
  * Reads the JSON body (the speech API's request) and the query string (`output_format`, as the hosted API's clients
  * send it; the body wins when both are given).
  */
-export function parseTtsRequest(body: unknown, query: Record<string, unknown>, maxChars: number, catalogue: readonly Model[]): TtsRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('request body must be a JSON object');
+export function parseTtsRequest(
+  body: unknown,
+  query: Record<string, unknown>,
+  maxChars: number,
+  catalogue: readonly Model[],
+): TtsRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('request body must be a JSON object');
   const b = body as Record<string, unknown>;
   const queryFormat = typeof query.output_format === 'string' ? query.output_format : undefined;
   const text = checkText(b.text, maxChars);

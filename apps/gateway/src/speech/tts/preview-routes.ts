@@ -2,7 +2,14 @@ import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { DEFAULT_VOICE_SETTINGS, bestModel, findPremadeVoice, isEnglish, type Model, type PremadeVoice } from '@platform/speech-engine';
+import {
+  DEFAULT_VOICE_SETTINGS,
+  bestModel,
+  findPremadeVoice,
+  isEnglish,
+  type Model,
+  type PremadeVoice,
+} from '@platform/speech-engine';
 import { sendSpeechError } from '../speech-errors';
 import type { JobRunner } from './job-runner';
 import { frameError, pipelineError } from './synthesis';

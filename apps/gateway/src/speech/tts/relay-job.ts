@@ -16,7 +16,11 @@ export interface AudioSink {
   finish(): Promise<boolean>;
 }
 
-const TRANSPORT: Record<PreparedJob['input']['kind'], AudioTransport> = { convert: 'rest', stream: 'stream', websocket: 'websocket' };
+const TRANSPORT: Record<PreparedJob['input']['kind'], AudioTransport> = {
+  convert: 'rest',
+  stream: 'stream',
+  websocket: 'websocket',
+};
 
 /**
  * How a generation ended for its client: only a delivered one is charged. `refused`: no worker
@@ -33,14 +37,24 @@ type Delivery = 'delivered' | 'cancelled' | 'failed' | 'refused';
  * `listening`, for a stream played as it arrives: each frame once handed to the client, and why it
  * failed (the caller ends it).
  */
-export async function relayJob(runner: JobRunner, job: PreparedJob, signal: AbortSignal, sink: AudioSink, listening?: StreamListening): Promise<Delivery> {
+export async function relayJob(
+  runner: JobRunner,
+  job: PreparedJob,
+  signal: AbortSignal,
+  sink: AudioSink,
+  listening?: StreamListening,
+): Promise<Delivery> {
   let delivery: Delivery = 'failed';
   const heardFrame = listening?.job();
   try {
     let completed = false;
     let stopped = false;
     let heard = false;
-    for await (const frame of runner.run(job.jobId, job.input, { priority: job.priority, signal, createdAt: job.createdAt })) {
+    for await (const frame of runner.run(job.jobId, job.input, {
+      priority: job.priority,
+      signal,
+      createdAt: job.createdAt,
+    })) {
       const failure = frameError(frame);
       if (failure) {
         listening?.failed(frameCutReason(frame) ?? 'pipeline');

@@ -25,7 +25,8 @@ const MAX_SEED = 4_294_967_295;
 function integerIn(value: unknown, name: string, min: number, max: number): number | null {
   if (value === undefined || value === null) return null;
   const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) throw badRequest(`${name} must be a whole number from ${min} to ${max}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max)
+    throw badRequest(`${name} must be a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -40,10 +41,15 @@ function optionalText(value: unknown, name: string, maxChars: number): string | 
  * Reads the options from the JSON body and the query string (where the hosted API takes
  * `optimize_streaming_latency`, and where a WebSocket has them all); the body wins when both have one.
  */
-export function parseRequestOptions(body: Record<string, unknown>, query: Record<string, unknown>, maxChars: number): RequestOptions {
+export function parseRequestOptions(
+  body: Record<string, unknown>,
+  query: Record<string, unknown>,
+  maxChars: number,
+): RequestOptions {
   const pick = (name: string) => body[name] ?? query[name];
   const normalization = pick('apply_text_normalization') ?? 'auto';
-  if (!NORMALIZATION.includes(normalization as (typeof NORMALIZATION)[number])) throw badRequest('apply_text_normalization must be "auto", "on" or "off"');
+  if (!NORMALIZATION.includes(normalization as (typeof NORMALIZATION)[number]))
+    throw badRequest('apply_text_normalization must be "auto", "on" or "off"');
   return {
     latency: integerIn(pick('optimize_streaming_latency'), 'optimize_streaming_latency', 0, 4) ?? 0,
     seed: integerIn(pick('seed'), 'seed', 0, MAX_SEED),

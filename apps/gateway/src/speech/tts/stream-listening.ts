@@ -25,7 +25,11 @@ export interface StreamListening {
  * and Opus audio, whose bytes do not say their duration (the encoder holds some back): crediting
  * it at the piece frame, after its bytes went out, never credits audio the client has not had.
  */
-export function listenTo(surface: StreamSurface, format: OutputFormat, options: { perPiece?: boolean; now?: () => number } = {}): StreamListening {
+export function listenTo(
+  surface: StreamSurface,
+  format: OutputFormat,
+  options: { perPiece?: boolean; now?: () => number } = {},
+): StreamListening {
   const now = options.now ?? Date.now;
   const player = playerModel();
   const bytesPerSecond = options.perPiece ? null : audioBytesPerSecond(format);

@@ -2,7 +2,15 @@ import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { NEURAL_MODEL_ID, isEnglish, modelForLanguage, type VoiceSettings } from '@platform/speech-engine';
-import { FrameTimeoutError, historyRecord, UNAVAILABLE_STATUS, type ChunkFrame, type ResolvedVoice, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
+import {
+  FrameTimeoutError,
+  historyRecord,
+  UNAVAILABLE_STATUS,
+  type ChunkFrame,
+  type ResolvedVoice,
+  type SpeechHooks,
+  type SynthesisJobData,
+} from '@platform/speech-jobs';
 import { planPriority } from '@platform/speech-store';
 import { applySimilarity } from '../../voice-analysis';
 import { QueueWaitExceeded, type JobInput, type JobRunner } from './job-runner';
@@ -42,7 +50,11 @@ export async function prepareJob(
   const model = request.modelFollowsLanguage ? modelForLanguage(request.model, english) : request.model;
   // The neural model speaks English only, with any English voice (its own speaker coloured to the voice in the worker).
   if (model.model_id === NEURAL_MODEL_ID && !english) {
-    throw new SpeechError(400, 'bad_request', `model ${NEURAL_MODEL_ID} speaks English only; this request is in ${request.language?.name ?? `the voice's language (${voice.engine.voice})`}`);
+    throw new SpeechError(
+      400,
+      'bad_request',
+      `model ${NEURAL_MODEL_ID} speaks English only; this request is in ${request.language?.name ?? `the voice's language (${voice.engine.voice})`}`,
+    );
   }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
   const jobId = deps.runner.newJobId();
@@ -53,11 +65,18 @@ export async function prepareJob(
   const quota = deps.hooks.quota;
   if (quota) {
     const reservation = await quota.reserve(identity.sub, characters, jobId, identity.plan);
-    if (!reservation.ok) throw new SpeechError(reservation.status === 'quota_exceeded' ? 429 : 401, reservation.status, reservation.message);
+    if (!reservation.ok)
+      throw new SpeechError(
+        reservation.status === 'quota_exceeded' ? 429 : 401,
+        reservation.status,
+        reservation.message,
+      );
     settle = async (delivered) => {
       if (settled) return;
       settled = true;
-      await quota.settle(reservation.reservationId, delivered).catch((err: unknown) => deps.logger.error({ err, jobId }, 'quota settle failed'));
+      await quota
+        .settle(reservation.reservationId, delivered)
+        .catch((err: unknown) => deps.logger.error({ err, jobId }, 'quota settle failed'));
     };
   }
   // Segments come cut (stream-input); a whole request is planned by the worker (planPieces: a
@@ -83,7 +102,9 @@ export async function prepareJob(
     await settle(0);
     const record = deps.hooks.recordHistory;
     if (!record || !input.recordHistory) return;
-    await record(historyRecord({ ...input, jobId, createdAt }, { state, contentType: request.format.contentType })).catch((err: unknown) => deps.logger.error({ err, jobId, state }, 'history record failed'));
+    await record(
+      historyRecord({ ...input, jobId, createdAt }, { state, contentType: request.format.contentType }),
+    ).catch((err: unknown) => deps.logger.error({ err, jobId, state }, 'history record failed'));
   };
   return { jobId, characters, createdAt, priority: planPriority(identity.plan), settle, giveUp, input };
 }
@@ -98,13 +119,18 @@ export async function prepareJob(
 function jobVoice(voice: ResolvedVoice, settings: VoiceSettings): SynthesisJobData['voice'] {
   const base = { voiceId: voice.voiceId, name: voice.name, category: voice.category };
   if (voice.category !== 'cloned') return { ...base, engine: voice.engine };
-  return { ...base, engine: { ...voice.engine, ...applySimilarity(voice.engine, settings.similarity_boost) }, similarityApplied: true };
+  return {
+    ...base,
+    engine: { ...voice.engine, ...applySimilarity(voice.engine, settings.similarity_boost) },
+    similarityApplied: true,
+  };
 }
 
 /** A frame that ends a job unsuccessfully, as the speech error the client sees. */
 export function frameError(frame: ChunkFrame): SpeechError | null {
   // A job no worker could finish (its workers died): as when no worker answers at all.
-  if (frame.type === 'error' && frame.status === UNAVAILABLE_STATUS) return new SpeechError(503, 'error', `speech synthesis is unavailable; try again (${frame.message})`);
+  if (frame.type === 'error' && frame.status === UNAVAILABLE_STATUS)
+    return new SpeechError(503, 'error', `speech synthesis is unavailable; try again (${frame.message})`);
   if (frame.type === 'error') return new SpeechError(502, 'error', `synthesis failed: ${frame.message}`);
   if (frame.type === 'cancelled') return new SpeechError(503, 'error', 'synthesis was cancelled');
   return null;
@@ -115,7 +141,9 @@ export function pipelineError(err: unknown): SpeechError {
   if (err instanceof SpeechError) return err;
   if (err instanceof QueueWaitExceeded) {
     // Every worker's real-time slots were taken for the whole bound: a slot frees when a stream ends.
-    return new SpeechError(503, 'error', 'all synthesis workers are busy; try again shortly', { retryAfterSeconds: Math.max(1, Math.ceil(err.waitedMs / 1000)) });
+    return new SpeechError(503, 'error', 'all synthesis workers are busy; try again shortly', {
+      retryAfterSeconds: Math.max(1, Math.ceil(err.waitedMs / 1000)),
+    });
   }
   if (err instanceof FrameTimeoutError) return new SpeechError(503, 'error', 'speech synthesis timed out; try again');
   return new SpeechError(503, 'error', 'speech synthesis is unavailable; try again');

@@ -8,7 +8,10 @@ import type { AudioSink } from './relay-job';
  * What the timestamp sinks use of a response's options: the audio goes out as base64 in JSON,
  * whatever its format; the format completes a whole file (a WAV header's sizes).
  */
-type TimestampSinkOptions = Pick<HttpSinkOptions, 'res' | 'job' | 'format' | 'signal' | 'writeStallTimeoutMs' | 'logger'>;
+type TimestampSinkOptions = Pick<
+  HttpSinkOptions,
+  'res' | 'job' | 'format' | 'signal' | 'writeStallTimeoutMs' | 'logger'
+>;
 
 /** The hosted API's `AudioWithTimestampsResponse` / `StreamingAudioChunkWithTimestampsResponse`. */
 interface AudioWithTimestamps {
@@ -40,9 +43,18 @@ export function timestampsJsonSink(o: TimestampSinkOptions): AudioSink {
     },
     async finish() {
       const file = completeAudioFile(o.format, Buffer.concat(audio));
-      const response: AudioWithTimestamps = { audio_base64: file.toString('base64'), alignment, normalized_alignment: normalized };
+      const response: AudioWithTimestamps = {
+        audio_base64: file.toString('base64'),
+        alignment,
+        normalized_alignment: normalized,
+      };
       const body = Buffer.from(JSON.stringify(response));
-      o.res.status(200).set({ 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      o.res.status(200).set({
+        'Content-Type': 'application/json',
+        'Content-Length': String(body.length),
+        'history-item-id': o.job.jobId,
+        'request-id': o.job.jobId,
+      });
       const outcome = await sendBody(o.res, body, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);
     },
@@ -57,12 +69,27 @@ export function timestampsJsonSink(o: TimestampSinkOptions): AudioSink {
  */
 export function timestampsStreamSink(o: TimestampSinkOptions): AudioSink {
   let pending: Buffer[] = [];
-  const line = async (alignment: CharacterAlignment | null, normalized: CharacterAlignment | null): Promise<boolean> => {
-    const chunk: AudioWithTimestamps = { audio_base64: Buffer.concat(pending).toString('base64'), alignment, normalized_alignment: normalized };
+  const line = async (
+    alignment: CharacterAlignment | null,
+    normalized: CharacterAlignment | null,
+  ): Promise<boolean> => {
+    const chunk: AudioWithTimestamps = {
+      audio_base64: Buffer.concat(pending).toString('base64'),
+      alignment,
+      normalized_alignment: normalized,
+    };
     pending = [];
-    if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': NDJSON, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
-    if (o.res.write(`${JSON.stringify(chunk)}\n`) || (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled') return true;
-    o.logger.info({ jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs }, 'stream client stopped reading; cancelling its job');
+    if (!o.res.headersSent)
+      o.res.writeHead(200, { 'Content-Type': NDJSON, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+    if (
+      o.res.write(`${JSON.stringify(chunk)}\n`) ||
+      (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled'
+    )
+      return true;
+    o.logger.info(
+      { jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs },
+      'stream client stopped reading; cancelling its job',
+    );
     return false;
   };
   return {
@@ -73,7 +100,8 @@ export function timestampsStreamSink(o: TimestampSinkOptions): AudioSink {
       return true;
     },
     async finish() {
-      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': NDJSON, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
+      if (!o.res.headersSent)
+        o.res.writeHead(200, { 'Content-Type': NDJSON, 'history-item-id': o.job.jobId, 'request-id': o.job.jobId });
       o.res.end();
       const outcome = await finished(o.res, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);

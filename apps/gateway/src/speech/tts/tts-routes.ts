@@ -40,30 +40,48 @@ function clientGone(res: Response): AbortSignal {
  */
 export function ttsRoutes(deps: TtsDeps): Router {
   /** `surface`: a stream played as it arrives, whose listener's silences are measured (`listenTo`). */
-  const synthesize = (kind: PreparedJob['input']['kind'], sinkFor: (o: HttpSinkOptions) => AudioSink, timestamps = false, surface?: StreamSurface) => async (req: Request, res: Response) => {
-    const signal = clientGone(res);
-    let listening: StreamListening | undefined;
-    try {
-      const caller = requestCaller(req, 'speech:write');
-      const voiceId = checkVoiceId(String(req.params.voice_id));
-      const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
-      const prepared = await prepareJob(deps, caller, voiceId, request, kind);
-      const job = timestamps ? { ...prepared, input: { ...prepared.input, timestamps } } : prepared;
-      const sink = sinkFor({ res, job, format: request.format, signal, writeStallTimeoutMs: deps.writeStallTimeoutMs, logger: deps.logger });
-      // The timestamped stream's audio goes out in each piece's line: credited a piece at a time.
-      listening = surface && listenTo(surface, request.format, { perPiece: timestamps });
-      if ((await relayJob(deps.runner, job, signal, sink, listening)) !== 'delivered' && !res.destroyed) res.destroy();
-    } catch (err) {
-      sendSpeechError(res, pipelineError(err));
-    } finally {
-      listening?.end();
-    }
-  };
+  const synthesize =
+    (
+      kind: PreparedJob['input']['kind'],
+      sinkFor: (o: HttpSinkOptions) => AudioSink,
+      timestamps = false,
+      surface?: StreamSurface,
+    ) =>
+    async (req: Request, res: Response) => {
+      const signal = clientGone(res);
+      let listening: StreamListening | undefined;
+      try {
+        const caller = requestCaller(req, 'speech:write');
+        const voiceId = checkVoiceId(String(req.params.voice_id));
+        const request = parseTtsRequest(req.body, req.query, deps.maxTextChars, deps.catalogue);
+        const prepared = await prepareJob(deps, caller, voiceId, request, kind);
+        const job = timestamps ? { ...prepared, input: { ...prepared.input, timestamps } } : prepared;
+        const sink = sinkFor({
+          res,
+          job,
+          format: request.format,
+          signal,
+          writeStallTimeoutMs: deps.writeStallTimeoutMs,
+          logger: deps.logger,
+        });
+        // The timestamped stream's audio goes out in each piece's line: credited a piece at a time.
+        listening = surface && listenTo(surface, request.format, { perPiece: timestamps });
+        if ((await relayJob(deps.runner, job, signal, sink, listening)) !== 'delivered' && !res.destroyed)
+          res.destroy();
+      } catch (err) {
+        sendSpeechError(res, pipelineError(err));
+      } finally {
+        listening?.end();
+      }
+    };
 
   const router = Router();
   router.post('/text-to-speech/:voice_id', synthesize('convert', wholeFileSink));
   router.post('/text-to-speech/:voice_id/stream', synthesize('stream', chunkedSink, false, 'stream'));
   router.post('/text-to-speech/:voice_id/with-timestamps', synthesize('convert', timestampsJsonSink, true));
-  router.post('/text-to-speech/:voice_id/stream/with-timestamps', synthesize('stream', timestampsStreamSink, true, 'stream_timestamps'));
+  router.post(
+    '/text-to-speech/:voice_id/stream/with-timestamps',
+    synthesize('stream', timestampsStreamSink, true, 'stream_timestamps'),
+  );
   return router;
 }

@@ -18,7 +18,11 @@ export function createCloneAdmission(perAccount: number): CloneAdmission {
     enter(accountId) {
       const current = inProgress.get(accountId) ?? 0;
       if (current >= perAccount) {
-        throw new SpeechError(429, 'too_many_requests', `At most ${perAccount} voice upload${perAccount === 1 ? '' : 's'} of an account can be processed at once; try again when the current one is done.`);
+        throw new SpeechError(
+          429,
+          'too_many_requests',
+          `At most ${perAccount} voice upload${perAccount === 1 ? '' : 's'} of an account can be processed at once; try again when the current one is done.`,
+        );
       }
       inProgress.set(accountId, current + 1);
       let left = false;

@@ -1,6 +1,14 @@
 import { SpeechError } from '@platform/errors';
 import type { EngineVoiceParams } from '@platform/speech-engine';
-import { AnalysisPoolFull, MEDIA_TYPES, VoiceChangedMeanwhile, sniffContainer, type AnalysisPool, type CloneFailure, type VoiceAnalysis } from '../../voice-analysis';
+import {
+  AnalysisPoolFull,
+  MEDIA_TYPES,
+  VoiceChangedMeanwhile,
+  sniffContainer,
+  type AnalysisPool,
+  type CloneFailure,
+  type VoiceAnalysis,
+} from '../../voice-analysis';
 import { voiceChanged, type SampleDoc, type SampleInput } from '@platform/speech-store';
 import { UPLOAD_LIMITS } from './upload-limits';
 
@@ -18,8 +26,14 @@ function bad(message: string): SpeechError {
 function refusal(failure: CloneFailure, names: readonly string[]): SpeechError {
   if (failure.kind === 'too_little_speech') return bad(`Too little speech to clone: ${failure.message}.`);
   const name = names[failure.file] ?? 'sample';
-  if (failure.kind === 'too_short') return bad(`The file ${name} is shorter than ${UPLOAD_LIMITS.minFileSeconds} second.`);
-  const why = failure.kind === 'not_audio' ? 'is not a WAV, MP3, Ogg/Opus or FLAC file' : failure.kind === 'too_long' ? `is longer than ${UPLOAD_LIMITS.maxFileSeconds} seconds` : 'is corrupt or truncated';
+  if (failure.kind === 'too_short')
+    return bad(`The file ${name} is shorter than ${UPLOAD_LIMITS.minFileSeconds} second.`);
+  const why =
+    failure.kind === 'not_audio'
+      ? 'is not a WAV, MP3, Ogg/Opus or FLAC file'
+      : failure.kind === 'too_long'
+        ? `is longer than ${UPLOAD_LIMITS.maxFileSeconds} seconds`
+        : 'is corrupt or truncated';
   return bad(`The file ${name} ${why}.`);
 }
 
@@ -32,7 +46,12 @@ function refusal(failure: CloneFailure, names: readonly string[]): SpeechError {
  * sample dropped meanwhile by another change, a 409. The added bytes are moved to the thread: the arrays
  * given are empty afterwards.
  */
-export async function cloneFromSamples(pool: AnalysisPool, voiceId: string, kept: readonly SampleDoc[], added: readonly SampleInput[]): Promise<Cloned> {
+export async function cloneFromSamples(
+  pool: AnalysisPool,
+  voiceId: string,
+  kept: readonly SampleDoc[],
+  added: readonly SampleInput[],
+): Promise<Cloned> {
   let result;
   try {
     result = await pool.analyse(
@@ -45,11 +64,17 @@ export async function cloneFromSamples(pool: AnalysisPool, voiceId: string, kept
       },
     );
   } catch (err) {
-    if (err instanceof AnalysisPoolFull) throw new SpeechError(429, 'too_many_requests', 'Too many voice samples are being analysed right now; try again shortly.');
+    if (err instanceof AnalysisPoolFull)
+      throw new SpeechError(
+        429,
+        'too_many_requests',
+        'Too many voice samples are being analysed right now; try again shortly.',
+      );
     if (err instanceof VoiceChangedMeanwhile) throw voiceChanged();
     throw err;
   }
-  if (!result.outcome.ok) throw refusal(result.outcome.failure, [...kept.map((s) => s.file_name), ...added.map((s) => s.fileName)]);
+  if (!result.outcome.ok)
+    throw refusal(result.outcome.failure, [...kept.map((s) => s.file_name), ...added.map((s) => s.fileName)]);
   return { analysis: result.outcome.analysis, engineParams: result.outcome.engineParams, stored: result.stored };
 }
 

@@ -69,7 +69,8 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
       reject(err);
     };
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(bad(`The field ${name} is longer than ${UPLOAD_LIMITS.maxFieldBytes} bytes.`));
+      if (info.valueTruncated)
+        return fail(bad(`The field ${name} is longer than ${UPLOAD_LIMITS.maxFieldBytes} bytes.`));
       if (fields.has(name)) return fail(bad(`The field ${name} is given more than once.`));
       fields.set(name, value);
     });
@@ -82,7 +83,8 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
       stream.on('error', () => fail(bad('The multipart body is malformed.')));
       stream.on('data', (chunk: Buffer) => {
         total += chunk.length;
-        if (total > UPLOAD_LIMITS.maxTotalBytes) return fail(bad(`The files together are larger than ${UPLOAD_LIMITS.maxTotalBytes / 1024 / 1024} MB.`));
+        if (total > UPLOAD_LIMITS.maxTotalBytes)
+          return fail(bad(`The files together are larger than ${UPLOAD_LIMITS.maxTotalBytes / 1024 / 1024} MB.`));
         chunks.push(chunk);
         // A fast client's upload arrives as a burst of reads that would all be handled in one turn of
         // the event loop; pausing every megabyte lets other requests in between.
@@ -95,9 +97,16 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
           });
         }
       });
-      stream.on('limit', () => fail(bad(`The file ${info.filename ?? ''} is larger than ${UPLOAD_LIMITS.maxFileBytes / 1024 / 1024} MB.`)));
+      stream.on('limit', () =>
+        fail(bad(`The file ${info.filename ?? ''} is larger than ${UPLOAD_LIMITS.maxFileBytes / 1024 / 1024} MB.`)),
+      );
       stream.on('end', () => {
-        if (!failed) files.push({ fileName: sanitizeFileName(info.filename), declaredType: info.mimeType, bytes: Buffer.concat(chunks) });
+        if (!failed)
+          files.push({
+            fileName: sanitizeFileName(info.filename),
+            declaredType: info.mimeType,
+            bytes: Buffer.concat(chunks),
+          });
       });
     });
     parser.on('filesLimit', () => fail(bad(`At most ${UPLOAD_LIMITS.maxFiles} files per voice.`)));
@@ -114,7 +123,11 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
 
 /** A display name only: path parts and control characters removed, bounded. */
 function sanitizeFileName(name: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
-  const base = (name ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = (name ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return (base || 'sample').slice(0, 200);
 }

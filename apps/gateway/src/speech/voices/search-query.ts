@@ -1,5 +1,13 @@
 import type { Request } from 'express';
-import { SEARCH_LABELS, type SearchLabel, type SortDirection, type VoiceCategory, type VoiceSearchCursor, type VoiceSearchQuery, type VoiceSortField } from '@platform/speech-store';
+import {
+  SEARCH_LABELS,
+  type SearchLabel,
+  type SortDirection,
+  type VoiceCategory,
+  type VoiceSearchCursor,
+  type VoiceSearchQuery,
+  type VoiceSortField,
+} from '@platform/speech-store';
 import { badRequest } from '../speech-errors';
 
 const SEARCH_PAGE_DEFAULT = 10;
@@ -31,7 +39,16 @@ const CATEGORIES: Record<string, readonly VoiceCategory[]> = {
   high_quality: [],
 };
 
-const FINE_TUNING_STATES = new Set(['draft', 'not_verified', 'not_started', 'queued', 'fine_tuning', 'fine_tuned', 'failed', 'delayed']);
+const FINE_TUNING_STATES = new Set([
+  'draft',
+  'not_verified',
+  'not_started',
+  'queued',
+  'fine_tuning',
+  'fine_tuned',
+  'failed',
+  'delayed',
+]);
 
 /** The query parameter as one string; repeated → 400. */
 function one(req: Request, name: string): string | undefined {
@@ -46,7 +63,8 @@ function many(req: Request, name: string): string[] | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   const values = (Array.isArray(value) ? value : [value]).map(String);
-  if (values.length > SEARCH_PAGE_MAX || values.some((v) => v.length === 0 || v.length > 200)) throw badRequest(`${name}: at most ${SEARCH_PAGE_MAX} values of 1 to 200 characters`);
+  if (values.length > SEARCH_PAGE_MAX || values.some((v) => v.length === 0 || v.length > 200))
+    throw badRequest(`${name}: at most ${SEARCH_PAGE_MAX} values of 1 to 200 characters`);
   return values;
 }
 
@@ -61,7 +79,8 @@ function bool(req: Request, name: string): boolean | undefined {
 function integer(req: Request, name: string, min: number, max: number): number | undefined {
   const value = one(req, name);
   if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max) throw badRequest(`${name} must be an integer from ${min} to ${max}`);
+  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw badRequest(`${name} must be an integer from ${min} to ${max}`);
   return Number(value);
 }
 
@@ -80,7 +99,9 @@ interface PageToken {
 
 /** The opaque `next_page_token`: where the page ended, in the order it was read. */
 export function encodePageToken(token: PageToken): string {
-  return Buffer.from(JSON.stringify([token.sort, token.direction, token.cursor.key, token.cursor.voiceId])).toString('base64url');
+  return Buffer.from(JSON.stringify([token.sort, token.direction, token.cursor.key, token.cursor.voiceId])).toString(
+    'base64url',
+  );
 }
 
 function decodePageToken(raw: string): PageToken {
@@ -94,7 +115,12 @@ function decodePageToken(raw: string): PageToken {
   }
   if (!Array.isArray(parsed) || parsed.length !== 4) throw invalid;
   const [sort, direction, key, voiceId] = parsed as unknown[];
-  if ((sort !== 'name' && sort !== 'created_at_unix') || (direction !== 'asc' && direction !== 'desc') || typeof voiceId !== 'string') throw invalid;
+  if (
+    (sort !== 'name' && sort !== 'created_at_unix') ||
+    (direction !== 'asc' && direction !== 'desc') ||
+    typeof voiceId !== 'string'
+  )
+    throw invalid;
   if (sort === 'name' ? typeof key !== 'string' : typeof key !== 'number' || !Number.isFinite(key)) throw invalid;
   return { sort, direction, cursor: { key: key as string | number, voiceId } };
 }
@@ -114,10 +140,14 @@ export function parseSearchQuery(req: Request, accountId: string): VoiceSearchQu
 
   const voiceType = oneOf(req, 'voice_type', Object.keys(VOICE_TYPES));
   const category = oneOf(req, 'category', Object.keys(CATEGORIES));
-  let categories = BOTH.filter((c) => (voiceType ? VOICE_TYPES[voiceType]!.includes(c) : true) && (category ? CATEGORIES[category]!.includes(c) : true));
+  let categories = BOTH.filter(
+    (c) =>
+      (voiceType ? VOICE_TYPES[voiceType]!.includes(c) : true) && (category ? CATEGORIES[category]!.includes(c) : true),
+  );
   // Professional fine-tuning, collections and studio-quality voices do not exist here.
   const fineTuning = one(req, 'fine_tuning_state');
-  if (fineTuning !== undefined && !FINE_TUNING_STATES.has(fineTuning)) throw badRequest(`fine_tuning_state must be one of ${[...FINE_TUNING_STATES].join(', ')}`);
+  if (fineTuning !== undefined && !FINE_TUNING_STATES.has(fineTuning))
+    throw badRequest(`fine_tuning_state must be one of ${[...FINE_TUNING_STATES].join(', ')}`);
   const collection = one(req, 'collection_id');
   if (fineTuning !== undefined || collection !== undefined || bool(req, 'high_quality') === true) categories = [];
   integer(req, 'min_notice_period_days', 0, 100_000);
@@ -126,7 +156,13 @@ export function parseSearchQuery(req: Request, accountId: string): VoiceSearchQu
   bool(req, 'include_total_count');
 
   const labels: Partial<Record<SearchLabel, string[]>> = {};
-  const labelParams: Record<SearchLabel, string> = { gender: 'gender', age: 'age', accent: 'accent', language: 'language', use_case: 'use_cases' };
+  const labelParams: Record<SearchLabel, string> = {
+    gender: 'gender',
+    age: 'age',
+    accent: 'accent',
+    language: 'language',
+    use_case: 'use_cases',
+  };
   for (const label of SEARCH_LABELS) {
     const param = labelParams[label];
     // `language` and `use_cases` match any of several values; the other labels take one.
@@ -137,7 +173,8 @@ export function parseSearchQuery(req: Request, accountId: string): VoiceSearchQu
 
   const rawToken = one(req, 'next_page_token');
   const token = rawToken ? decodePageToken(rawToken) : undefined;
-  if (token && (token.sort !== sort || token.direction !== direction)) throw badRequest('next_page_token belongs to another sort or sort_direction');
+  if (token && (token.sort !== sort || token.direction !== direction))
+    throw badRequest('next_page_token belongs to another sort or sort_direction');
   return {
     accountId,
     pageSize,

@@ -3,7 +3,8 @@ import type { VoiceSettings } from '@platform/speech-store';
 
 /** A voice settings object from a client: unit fields 0.0–1.0, `use_speaker_boost` boolean. */
 export function parseSettingsBody(body: unknown): Partial<VoiceSettings> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SpeechError(400, 'bad_request', 'The body must be a voice settings JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new SpeechError(400, 'bad_request', 'The body must be a voice settings JSON object.');
   const given = body as Record<string, unknown>;
   const out: Partial<VoiceSettings> = {};
   for (const field of ['stability', 'similarity_boost', 'style'] as const) {

@@ -44,7 +44,8 @@ export async function addVoice(deps: VoiceChangeDeps, caller: SpeechCaller, read
   try {
     const upload = await readUpload();
     const form = readVoiceForm(upload.fields, 'add');
-    if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
+    if (upload.files.length === 0)
+      throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
     const voiceId = newId();
     const cloned = await cloneFromSamples(deps.analysis, voiceId, [], toSamples(upload.files));
     return await createClonedVoice(deps.store, {
@@ -69,20 +70,37 @@ type SampleChange = NonNullable<Parameters<typeof editClonedVoice>[1]['samples']
  * New samples for a voice (added to the kept ones, or replacing them all): the clone is made
  * again from every sample it will have. Undefined when the edit changes no sample.
  */
-async function sampleChange(deps: VoiceChangeDeps, caller: SpeechCaller, voice: VoiceDoc, upload: ParsedUpload, replace: boolean): Promise<SampleChange | undefined> {
+async function sampleChange(
+  deps: VoiceChangeDeps,
+  caller: SpeechCaller,
+  voice: VoiceDoc,
+  upload: ParsedUpload,
+  replace: boolean,
+): Promise<SampleChange | undefined> {
   if (upload.files.length === 0 && !replace) return undefined;
   if (upload.files.length === 0) throw new SpeechError(400, 'bad_request', 'replace_samples needs at least one file.');
   const added = toSamples(upload.files);
   const kept = replace ? [] : voice.samples;
-  if (kept.length + added.length > UPLOAD_LIMITS.maxFiles) throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
+  if (kept.length + added.length > UPLOAD_LIMITS.maxFiles)
+    throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
   // The plan's allowance before the stored samples are read and anything is analysed.
   await checkVoiceChange(deps.store, caller.sub, caller.plan, 'edit');
   const cloned = await cloneFromSamples(deps.analysis, voice._id, kept, added);
-  return { keep: kept.map((s) => s.sample_id), add: cloned.stored, analysis: cloned.analysis as unknown as Record<string, number>, engineParams: cloned.engineParams };
+  return {
+    keep: kept.map((s) => s.sample_id),
+    add: cloned.stored,
+    analysis: cloned.analysis as unknown as Record<string, number>,
+    engineParams: cloned.engineParams,
+  };
 }
 
 /** `POST /v1/voices/{voice_id}/edit`: name, description, labels and samples of the account's cloned voice. */
-export async function editVoice(deps: VoiceChangeDeps, caller: SpeechCaller, voiceId: string, readUpload: ReadUpload): Promise<void> {
+export async function editVoice(
+  deps: VoiceChangeDeps,
+  caller: SpeechCaller,
+  voiceId: string,
+  readUpload: ReadUpload,
+): Promise<void> {
   const existing = await findVoice(deps.store, caller.sub, voiceId);
   if (!existing) throw voiceNotFound(voiceId);
   if (existing.category === 'premade') throw premadeImmutable();

@@ -12,14 +12,16 @@ function parseName(value: string | undefined, required: boolean): string | undef
   }
   const name = value.trim();
   if (name.length === 0) throw bad('The field name must not be empty.');
-  if ([...name].length > UPLOAD_LIMITS.maxNameChars) throw bad(`The field name is longer than ${UPLOAD_LIMITS.maxNameChars} characters.`);
+  if ([...name].length > UPLOAD_LIMITS.maxNameChars)
+    throw bad(`The field name is longer than ${UPLOAD_LIMITS.maxNameChars} characters.`);
   return name;
 }
 
 function parseDescription(value: string | undefined): string | null | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
-  if ([...text].length > UPLOAD_LIMITS.maxDescriptionChars) throw bad(`The field description is longer than ${UPLOAD_LIMITS.maxDescriptionChars} characters.`);
+  if ([...text].length > UPLOAD_LIMITS.maxDescriptionChars)
+    throw bad(`The field description is longer than ${UPLOAD_LIMITS.maxDescriptionChars} characters.`);
   return text.length > 0 ? text : null;
 }
 
@@ -32,15 +34,18 @@ function parseLabels(value: string | undefined): Record<string, string> | undefi
   } catch {
     throw bad('The field labels must be JSON text of an object of strings.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad('The field labels must be a JSON object of strings.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw bad('The field labels must be a JSON object of strings.');
   const entries = Object.entries(parsed);
   if (entries.length > UPLOAD_LIMITS.maxLabels) throw bad(`At most ${UPLOAD_LIMITS.maxLabels} labels.`);
   // Prototype-free: the keys are the client's, and `__proto__` must be a label like any other.
   const labels = Object.create(null) as Record<string, string>;
   for (const [key, v] of entries) {
     if (typeof v !== 'string') throw bad(`The label ${key.slice(0, 50)} must be a string.`);
-    if (key.length === 0 || key.length > UPLOAD_LIMITS.maxLabelKeyChars) throw bad(`Label keys are 1 to ${UPLOAD_LIMITS.maxLabelKeyChars} characters.`);
-    if (v.length > UPLOAD_LIMITS.maxLabelValueChars) throw bad(`Label values are at most ${UPLOAD_LIMITS.maxLabelValueChars} characters.`);
+    if (key.length === 0 || key.length > UPLOAD_LIMITS.maxLabelKeyChars)
+      throw bad(`Label keys are 1 to ${UPLOAD_LIMITS.maxLabelKeyChars} characters.`);
+    if (v.length > UPLOAD_LIMITS.maxLabelValueChars)
+      throw bad(`Label values are at most ${UPLOAD_LIMITS.maxLabelValueChars} characters.`);
     labels[key] = v;
   }
   return labels;

@@ -21,7 +21,9 @@ export function voicesSearchRoutes(deps: { store: SpeechStore; logger: Logger })
       voices: page.voices.map((v) => voiceBody(v)),
       has_more: page.hasMore,
       total_count: page.totalCount,
-      next_page_token: page.next ? encodePageToken({ sort: query.sort, direction: query.direction, cursor: page.next }) : null,
+      next_page_token: page.next
+        ? encodePageToken({ sort: query.sort, direction: query.direction, cursor: page.next })
+        : null,
     });
   });
   router.use(speechErrorHandler(deps.logger));

@@ -11,7 +11,8 @@ const dpopProof: JsonObject = {
   name: 'DPoP',
   in: 'header',
   required: false,
-  description: 'A DPoP proof JWT (RFC 9449 §4) for this request: the issued token is then bound to its key (`token_type: DPoP`, `cnf.jkt`).',
+  description:
+    'A DPoP proof JWT (RFC 9449 §4) for this request: the issued token is then bound to its key (`token_type: DPoP`, `cnf.jkt`).',
   schema: { type: 'string' },
 };
 /** The header of every answer that carries a credential (RFC 6749 §5.1). */
@@ -19,11 +20,18 @@ export const noStore: JsonObject = { 'Cache-Control': { schema: { type: 'string'
 const tags = ['OAuth 2.0'];
 /** RFC 7662 JSON, or with `Accept: application/token-introspection+jwt` the RFC 9701 signed answer. */
 const introspectionAnswer: JsonObject = {
-  description: 'The token’s state: JSON (RFC 7662), or a JWT signed with the server’s key (RFC 9701) when the client sends `Accept: application/token-introspection+jwt`.',
+  description:
+    'The token’s state: JSON (RFC 7662), or a JWT signed with the server’s key (RFC 9701) when the client sends `Accept: application/token-introspection+jwt`.',
   headers: noStore,
   content: {
     ...(jsonResponse('', schemaRef('Introspection')).content as JsonObject),
-    'application/token-introspection+jwt': { schema: { type: 'string', description: 'A JWS: `typ` `token-introspection+jwt`, claims `iss`, `aud` (the client), `iat`, `token_introspection` (the RFC 7662 answer).' } },
+    'application/token-introspection+jwt': {
+      schema: {
+        type: 'string',
+        description:
+          'A JWS: `typ` `token-introspection+jwt`, claims `iss`, `aud` (the client), `iat`, `token_introspection` (the RFC 7662 answer).',
+      },
+    },
   },
 };
 
@@ -42,7 +50,13 @@ export const oauthPaths: JsonObject = {
       responses: {
         '200': {
           ...jsonResponse('The tokens.', schemaRef('TokenResponse')),
-          headers: { ...noStore, 'DPoP-Nonce': { description: 'When DPOP_REQUIRE_NONCE is set: the nonce for the next proof.', schema: { type: 'string' } } },
+          headers: {
+            ...noStore,
+            'DPoP-Nonce': {
+              description: 'When DPOP_REQUIRE_NONCE is set: the nonce for the next proof.',
+              schema: { type: 'string' },
+            },
+          },
         },
         ...oauthErrors(401, 403),
       },
@@ -58,7 +72,13 @@ export const oauthPaths: JsonObject = {
       security: clientAuthentication,
       parameters: [dpopProof],
       requestBody: form(schemaRef('PushedAuthorizationForm'), repeatedFormFields),
-      responses: { '201': { ...jsonResponse('The request_uri for /authorize.', schemaRef('PushedAuthorizationResponse')), headers: noStore }, ...oauthErrors(401) },
+      responses: {
+        '201': {
+          ...jsonResponse('The request_uri for /authorize.', schemaRef('PushedAuthorizationResponse')),
+          headers: noStore,
+        },
+        ...oauthErrors(401),
+      },
     },
   },
   '/revoke': {
@@ -89,10 +109,14 @@ export const oauthPaths: JsonObject = {
       tags,
       operationId: 'deviceAuthorization',
       summary: 'Start the device authorization grant (RFC 8628 §3.1)',
-      description: 'The person then opens `verification_uri` on another device; the client polls `/token` with the device code.',
+      description:
+        'The person then opens `verification_uri` on another device; the client polls `/token` with the device code.',
       security: clientAuthentication,
       requestBody: form(schemaRef('DeviceAuthorizationForm'), repeatedFormFields),
-      responses: { '200': { ...jsonResponse('The codes.', schemaRef('DeviceAuthorization')), headers: noStore }, ...oauthErrors(401) },
+      responses: {
+        '200': { ...jsonResponse('The codes.', schemaRef('DeviceAuthorization')), headers: noStore },
+        ...oauthErrors(401),
+      },
     },
   },
 };

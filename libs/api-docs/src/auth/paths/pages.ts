@@ -11,16 +11,31 @@ const pageAnswers = (ok: string, redirect?: string): JsonObject => ({
   '200': { description: ok, content: html },
   ...(redirect ? { '303': { description: redirect, headers: location, content: seeOther } } : {}),
   '4XX': { description: 'An error page, or an OAuth error for a body that could not be read.', content: oauthOrHtml },
-  '5XX': { description: 'An OAuth error (`server_error`, `temporarily_unavailable`).', content: { 'application/json': { schema: schemaRef('OAuthError') } } },
+  '5XX': {
+    description: 'An OAuth error (`server_error`, `temporarily_unavailable`).',
+    content: { 'application/json': { schema: schemaRef('OAuthError') } },
+  },
 });
-const query = (name: string, description: string, required = false): JsonObject => ({ name, in: 'query', required, description, schema: { type: 'string' } });
+const query = (name: string, description: string, required = false): JsonObject => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema: { type: 'string' },
+});
 const form = (properties: JsonObject, required: string[]): JsonObject => ({
   required: true,
   content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required, properties } } },
 });
 const text = { type: 'string' };
 const csrf = { type: 'string', description: 'The form’s anti-forgery token (bound to the browser’s cookie).' };
-const page = (operationId: string, summary: string, rest: JsonObject): JsonObject => ({ tags: ['Pages'], operationId, summary, security: [], ...rest });
+const page = (operationId: string, summary: string, rest: JsonObject): JsonObject => ({
+  tags: ['Pages'],
+  operationId,
+  summary,
+  security: [],
+  ...rest,
+});
 
 /**
  * The pages a person sees in a browser (apps/auth/src/pages): HTML forms without JavaScript, served at
@@ -43,10 +58,19 @@ export const pagePaths: JsonObject = {
         query('prompt', '`none`, `login`, `consent` or `select_account`.'),
         query('max_age', 'Seconds since the person last signed in, at most.'),
         query('resource', 'Resource indicator (RFC 8707); may repeat.'),
-        query('request_uri', 'The `request_uri` from `/par` (RFC 9126 §4): the pushed request stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`).'),
-        query('request', 'A signed request object (RFC 9101 §5.1) carrying the parameters (`invalid_request_object` when it does not verify).'),
+        query(
+          'request_uri',
+          'The `request_uri` from `/par` (RFC 9126 §4): the pushed request stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`).',
+        ),
+        query(
+          'request',
+          'A signed request object (RFC 9101 §5.1) carrying the parameters (`invalid_request_object` when it does not verify).',
+        ),
       ],
-      responses: pageAnswers('An error page for a request that cannot be sent back to the client.', 'To sign-in, consent, or back to the client’s redirect_uri.'),
+      responses: pageAnswers(
+        'An error page for a request that cannot be sent back to the client.',
+        'To sign-in, consent, or back to the client’s redirect_uri.',
+      ),
     }),
   },
   '/authorize/continue': {
@@ -57,12 +81,22 @@ export const pagePaths: JsonObject = {
   },
   '/authorize/decision': {
     post: page('authorizeDecision', 'The person approves or denies', {
-      requestBody: form({ request: text, decision: { type: 'string', enum: ['approve', 'deny'] }, csrf }, ['request', 'decision', 'csrf']),
-      responses: pageAnswers('An error page.', 'Back to the client’s redirect_uri with `code` or `error=access_denied`.'),
+      requestBody: form({ request: text, decision: { type: 'string', enum: ['approve', 'deny'] }, csrf }, [
+        'request',
+        'decision',
+        'csrf',
+      ]),
+      responses: pageAnswers(
+        'An error page.',
+        'Back to the client’s redirect_uri with `code` or `error=access_denied`.',
+      ),
     }),
   },
   '/login': {
-    get: page('loginPage', 'The sign-in page', { parameters: [query('return_to', 'A path of this server to go back to.')], responses: pageAnswers('The sign-in form.') }),
+    get: page('loginPage', 'The sign-in page', {
+      parameters: [query('return_to', 'A path of this server to go back to.')],
+      responses: pageAnswers('The sign-in form.'),
+    }),
     post: page('login', 'Sign in with email and password', {
       description: 'The sign-in limits apply (docs/auth.md, "Sign-in limits").',
       requestBody: form({ email: text, password: text, csrf, return_to: text }, ['email', 'password', 'csrf']),
@@ -71,11 +105,19 @@ export const pagePaths: JsonObject = {
   },
   '/logout': {
     get: page('logoutPage', 'RP-Initiated Logout 1.0: the confirmation page', {
-      parameters: [query('id_token_hint', 'An ID token this server issued.'), query('client_id', 'The client.'), query('post_logout_redirect_uri', 'Registered for the client.'), query('state', 'Returned unchanged.')],
+      parameters: [
+        query('id_token_hint', 'An ID token this server issued.'),
+        query('client_id', 'The client.'),
+        query('post_logout_redirect_uri', 'Registered for the client.'),
+        query('state', 'Returned unchanged.'),
+      ],
       responses: pageAnswers('The confirmation page.', 'To the post_logout_redirect_uri.'),
     }),
     post: page('logout', 'RP-Initiated Logout 1.0: sign out', {
-      requestBody: form({ csrf, id_token_hint: text, client_id: text, post_logout_redirect_uri: text, state: text }, []),
+      requestBody: form(
+        { csrf, id_token_hint: text, client_id: text, post_logout_redirect_uri: text, state: text },
+        [],
+      ),
       responses: pageAnswers('Signed out, or the confirmation page.', 'Signed out: to the post_logout_redirect_uri.'),
     }),
   },
@@ -91,7 +133,11 @@ export const pagePaths: JsonObject = {
   },
   '/device/decision': {
     post: page('deviceDecision', 'Approve or deny the device', {
-      requestBody: form({ user_code: text, decision: { type: 'string', enum: ['approve', 'deny'] }, csrf }, ['user_code', 'decision', 'csrf']),
+      requestBody: form({ user_code: text, decision: { type: 'string', enum: ['approve', 'deny'] }, csrf }, [
+        'user_code',
+        'decision',
+        'csrf',
+      ]),
       responses: pageAnswers('Done: the device may now poll for its token (or is refused).', 'To sign-in first.'),
     }),
   },

@@ -2,9 +2,18 @@ import { jsonContent, jsonResponse, responseRef, schemaRef, type JsonObject } fr
 import { noStore } from './oauth';
 
 const tags = ['Registration'];
-const information = (description: string): JsonObject => ({ ...jsonResponse(description, schemaRef('ClientInformation')), headers: noStore });
+const information = (description: string): JsonObject => ({
+  ...jsonResponse(description, schemaRef('ClientInformation')),
+  headers: noStore,
+});
 const metadata = (schema: string): JsonObject => ({ required: true, content: jsonContent(schemaRef(schema)) });
-const clientId: JsonObject = { name: 'client_id', in: 'path', required: true, description: 'The registered client’s client_id.', schema: { type: 'string', maxLength: 200 } };
+const clientId: JsonObject = {
+  name: 'client_id',
+  in: 'path',
+  required: true,
+  description: 'The registered client’s client_id.',
+  schema: { type: 'string', maxLength: 200 },
+};
 
 /**
  * The registration endpoints' errors: RFC 7591 §3.2.2 refusals of the metadata, the RFC 6750 §3.1
@@ -39,7 +48,8 @@ export const registrationPaths: JsonObject = {
       tags,
       operationId: 'readDynamicClient',
       summary: 'Read the registration (RFC 7592 §2.1)',
-      description: 'The answer carries a new registration access token; the one used stops working. The secret is not repeated.',
+      description:
+        'The answer carries a new registration access token; the one used stops working. The secret is not repeated.',
       security: [{ RegistrationAccessToken: [] }],
       parameters: [clientId],
       responses: { '200': information('The registration and a new registration access token.'), ...errors(false) },
@@ -57,7 +67,8 @@ export const registrationPaths: JsonObject = {
       tags,
       operationId: 'deleteDynamicClient',
       summary: 'Delete the client (RFC 7592 §2.3)',
-      description: 'As an administrator’s deletion: every token issued to it and every API key minted through it revoked; the registration access token stops working.',
+      description:
+        'As an administrator’s deletion: every token issued to it and every API key minted through it revoked; the registration access token stops working.',
       security: [{ RegistrationAccessToken: [] }],
       parameters: [clientId],
       responses: { '204': { description: 'Deleted; no body.', headers: noStore }, ...errors(false) },

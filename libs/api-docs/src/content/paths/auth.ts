@@ -12,7 +12,10 @@ export const authPaths: JsonObject = {
       summary: 'Create an account and its profile',
       description: 'An email already used (in any letter case) is a 400 on `email`.',
       requestBody: { required: true, content: jsonContent(schemaRef('Registration')) },
-      responses: { '201': jsonResponse('The account was created.', schemaRef('Registered')), ...contentErrors(413, 415, 502) },
+      responses: {
+        '201': jsonResponse('The account was created.', schemaRef('Registered')),
+        ...contentErrors(413, 415, 502),
+      },
     },
   },
   '/api/v1/auth/login': {
@@ -31,7 +34,8 @@ export const authPaths: JsonObject = {
       ...publicOperation,
       operationId: 'refresh',
       summary: 'Exchange a refresh token for new tokens',
-      description: 'The refresh token is rotated: the old one stops working, and using it again revokes the whole family.',
+      description:
+        'The refresh token is rotated: the old one stops working, and using it again revokes the whole family.',
       requestBody: { required: true, content: jsonContent(schemaRef('Refresh')) },
       responses: { '200': jsonResponse('New tokens.', schemaRef('Tokens')), ...contentErrors(401, 413, 415) },
     },

@@ -11,14 +11,25 @@ const graphqlAnswer = (description: string): JsonObject => ({
 });
 
 const answers: JsonObject = {
-  '200': graphqlAnswer('The operation ran: `data`, and `errors` for the fields that failed (each with `extensions.code`).'),
-  '400': graphqlAnswer('The request is not a GraphQL request (JSON that does not hold together, nested deeper than 32, naming `query` twice), or the document does not parse or validate.'),
+  '200': graphqlAnswer(
+    'The operation ran: `data`, and `errors` for the fields that failed (each with `extensions.code`).',
+  ),
+  '400': graphqlAnswer(
+    'The request is not a GraphQL request (JSON that does not hold together, nested deeper than 32, naming `query` twice), or the document does not parse or validate.',
+  ),
   '401': graphqlAnswer('An invalid or expired access token (`UNAUTHENTICATED`); no token at all runs as anonymous.'),
-  '403': graphqlAnswer('The token lacks the scope (`FORBIDDEN`): `content:write` for a mutation, a batch or a persisted query sent by its hash alone, `content:read` otherwise.'),
+  '403': graphqlAnswer(
+    'The token lacks the scope (`FORBIDDEN`): `content:write` for a mutation, a batch or a persisted query sent by its hash alone, `content:read` otherwise.',
+  ),
   '405': graphqlAnswer('A method other than GET and POST, or a mutation over GET.'),
   '413': graphqlAnswer('The body is over the GraphQL body limit.'),
-  '415': graphqlAnswer('The body is not UTF-8 JSON: `Content-Type` must be `application/json`, with `charset=utf-8` or none.'),
-  '429': { ...graphqlAnswer('A rate limit (`RATE_LIMITED`).'), headers: { 'Retry-After': { schema: { type: 'integer', minimum: 0 } } } },
+  '415': graphqlAnswer(
+    'The body is not UTF-8 JSON: `Content-Type` must be `application/json`, with `charset=utf-8` or none.',
+  ),
+  '429': {
+    ...graphqlAnswer('A rate limit (`RATE_LIMITED`).'),
+    headers: { 'Retry-After': { schema: { type: 'integer', minimum: 0 } } },
+  },
   '503': graphqlAnswer('A dependency is temporarily unavailable (`UPSTREAM_UNAVAILABLE`).'),
 };
 
@@ -39,7 +50,9 @@ export const graphqlPaths: JsonObject = {
       externalDocs: { description: 'GraphQL over HTTP', url: 'https://graphql.github.io/graphql-over-http/draft/' },
       requestBody: {
         required: true,
-        content: jsonContent(schemaRef('GraphQLRequest'), { query: 'query { posts(first: 2) { edges { node { id title } } } }' }),
+        content: jsonContent(schemaRef('GraphQLRequest'), {
+          query: 'query { posts(first: 2) { edges { node { id title } } } }',
+        }),
       },
       responses: answers,
     },
@@ -52,9 +65,27 @@ export const graphqlPaths: JsonObject = {
       parameters: [
         { name: 'query', in: 'query', required: true, schema: { type: 'string' } },
         { name: 'operationName', in: 'query', required: false, schema: { type: 'string' } },
-        { name: 'variables', in: 'query', required: false, description: 'A JSON object, encoded.', schema: { type: 'string' } },
-        { name: 'extensions', in: 'query', required: false, description: 'A JSON object, encoded.', schema: { type: 'string' } },
-        { name: 'apollo-require-preflight', in: 'header', required: true, description: 'Any value; see above (a browser asking for the explorer needs none).', schema: { type: 'string', minLength: 1 } },
+        {
+          name: 'variables',
+          in: 'query',
+          required: false,
+          description: 'A JSON object, encoded.',
+          schema: { type: 'string' },
+        },
+        {
+          name: 'extensions',
+          in: 'query',
+          required: false,
+          description: 'A JSON object, encoded.',
+          schema: { type: 'string' },
+        },
+        {
+          name: 'apollo-require-preflight',
+          in: 'header',
+          required: true,
+          description: 'Any value; see above (a browser asking for the explorer needs none).',
+          schema: { type: 'string', minLength: 1 },
+        },
       ],
       responses: {
         ...answers,

@@ -28,8 +28,14 @@ export const postPaths: JsonObject = {
       ...read,
       operationId: 'listPosts',
       summary: 'Published posts, newest first',
-      description: 'A page past the end is `data: []`. Unknown, repeated or bracketed query parameters are a 400 naming them.',
-      parameters: [parameterRef('Page'), parameterRef('Limit'), taxonFilter('category', 'in this category'), taxonFilter('tag', 'with this tag')],
+      description:
+        'A page past the end is `data: []`. Unknown, repeated or bracketed query parameters are a 400 naming them.',
+      parameters: [
+        parameterRef('Page'),
+        parameterRef('Limit'),
+        taxonFilter('category', 'in this category'),
+        taxonFilter('tag', 'with this tag'),
+      ],
       responses: { '200': jsonResponse('One page of posts.', schemaRef('PostPage')), ...contentErrors(401, 403) },
     },
     post: {

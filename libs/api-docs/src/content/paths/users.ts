@@ -5,7 +5,13 @@ import { contentToken } from '../security';
 const read = { tags: ['Users'], security: contentToken('content:read') };
 const write = { tags: ['Users'], security: contentToken('content:write') };
 const putBody = { required: true, content: jsonContent(schemaRef('UserPut')) };
-const userId: JsonObject = { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 }, description: 'The account id.' };
+const userId: JsonObject = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', minLength: 1 },
+  description: 'The account id.',
+};
 
 /** `/api/v1/users`: profiles (apps/content/src/users/user-routes.ts). */
 export const userPaths: JsonObject = {
@@ -22,7 +28,10 @@ export const userPaths: JsonObject = {
       operationId: 'replaceOwnProfile',
       summary: 'Replace the caller’s own profile',
       requestBody: putBody,
-      responses: { '200': jsonResponse('The profile as it is now.', schemaRef('User')), ...contentErrors(401, 403, 409, 413, 415) },
+      responses: {
+        '200': jsonResponse('The profile as it is now.', schemaRef('User')),
+        ...contentErrors(401, 403, 409, 413, 415),
+      },
     },
   },
   '/api/v1/users/me': {
@@ -30,7 +39,10 @@ export const userPaths: JsonObject = {
       ...read,
       operationId: 'getOwnProfile',
       summary: 'The caller’s profile (created from the account on first use)',
-      responses: { '200': jsonResponse('The caller’s profile, with `email`.', schemaRef('User')), ...contentErrors(401, 403) },
+      responses: {
+        '200': jsonResponse('The caller’s profile, with `email`.', schemaRef('User')),
+        ...contentErrors(401, 403),
+      },
     },
   },
   '/api/v1/users/{id}': {
@@ -47,7 +59,10 @@ export const userPaths: JsonObject = {
       summary: 'Replace a profile: one’s own, or any with ROLE_ADMIN',
       parameters: [userId],
       requestBody: putBody,
-      responses: { '200': jsonResponse('The profile as it is now.', schemaRef('User')), ...contentErrors(401, 403, 404, 409, 413, 415) },
+      responses: {
+        '200': jsonResponse('The profile as it is now.', schemaRef('User')),
+        ...contentErrors(401, 403, 404, 409, 413, 415),
+      },
     },
   },
 };

@@ -32,10 +32,23 @@ export const accountPaths = (): JsonObject => ({
       description: 'With an OAuth access token of the account; an API key is refused (403 `unauthorized`).',
       security: accessTokenOnly('speech:read'),
       parameters: [
-        { name: 'page_size', in: 'query', description: '1–100, default 20.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-        { name: 'start_after_key_id', in: 'query', description: 'The previous page’s `last_key_id`.', schema: { type: 'string', pattern: '^key_[0-9a-f]{16}$' } },
+        {
+          name: 'page_size',
+          in: 'query',
+          description: '1–100, default 20.',
+          schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        },
+        {
+          name: 'start_after_key_id',
+          in: 'query',
+          description: 'The previous page’s `last_key_id`.',
+          schema: { type: 'string', pattern: '^key_[0-9a-f]{16}$' },
+        },
       ],
-      responses: { 200: { ...jsonResponse('A page of keys.', schemaRef('ApiKeyPage')), headers: noStore }, ...speechErrors() },
+      responses: {
+        200: { ...jsonResponse('A page of keys.', schemaRef('ApiKeyPage')), headers: noStore },
+        ...speechErrors(),
+      },
     },
     post: {
       operationId: 'createApiKey',
@@ -44,7 +57,11 @@ export const accountPaths = (): JsonObject => ({
       description:
         'Needs `speech:write` and `speech:keys` (403 `unauthorized` without). The key holds the requested `scopes`, by default every speech scope the token holds; more than the token holds: 403. It records the token’s client and grant and is revoked with them (revoking the token or its refresh token, deleting the client, a change of the account’s roles, status or password). At most 20 live keys per account (one more: 400). The secret `key` is in this answer only.',
       security: accessTokenOnly('speech:write', 'speech:keys'),
-      requestBody: { required: true, description: 'JSON, at most 16 KiB.', content: jsonContent(schemaRef('ApiKeyRequest'), { name: 'laptop', scopes: ['speech:read'] }) },
+      requestBody: {
+        required: true,
+        description: 'JSON, at most 16 KiB.',
+        content: jsonContent(schemaRef('ApiKeyRequest'), { name: 'laptop', scopes: ['speech:read'] }),
+      },
       responses: {
         201: {
           ...jsonResponse('The key, with its secret.', schemaRef('NewApiKey'), {
@@ -66,7 +83,8 @@ export const accountPaths = (): JsonObject => ({
       operationId: 'revokeApiKey',
       tags: ['API keys'],
       summary: 'Revoke an API key',
-      description: 'Needs `speech:write` and `speech:keys`. Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.',
+      description:
+        'Needs `speech:write` and `speech:keys`. Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.',
       security: accessTokenOnly('speech:write', 'speech:keys'),
       parameters: [{ name: 'key_id', in: 'path', required: true, schema: { type: 'string' } }],
       responses: { 204: { description: 'Revoked.' }, ...speechErrors({ 404: ['error'] }) },

@@ -11,19 +11,33 @@ const voiceIdParameter: JsonObject = {
   name: 'voice_id',
   in: 'path',
   required: true,
-  description: 'A premade voice or one of the account’s clones (`GET /v1/voices`). Another account’s voice is 404 `voice_not_found`.',
+  description:
+    'A premade voice or one of the account’s clones (`GET /v1/voices`). Another account’s voice is 404 `voice_not_found`.',
   schema: { type: 'string', pattern: VOICE_ID_PATTERN },
   example: EXAMPLE_VOICE,
 };
 
 const queryParameters: JsonObject[] = [
-  { name: 'output_format', in: 'query', description: 'As `output_format` in the body (the body wins).', schema: schemaRef('OutputFormat') },
-  { name: 'optimize_streaming_latency', in: 'query', description: 'As in the body (the body wins).', schema: { type: 'integer', minimum: 0, maximum: 4 } },
+  {
+    name: 'output_format',
+    in: 'query',
+    description: 'As `output_format` in the body (the body wins).',
+    schema: schemaRef('OutputFormat'),
+  },
+  {
+    name: 'optimize_streaming_latency',
+    in: 'query',
+    description: 'As in the body (the body wins).',
+    schema: { type: 'integer', minimum: 0, maximum: 4 },
+  },
   { name: 'enable_logging', in: 'query', description: 'Accepted and ignored.', schema: { type: 'boolean' } },
 ];
 
 const jobHeaders = (withRequestId: boolean): JsonObject => ({
-  'history-item-id': { description: 'The generation’s id: its history item (`GET /v1/history/{id}`).', schema: { type: 'string' } },
+  'history-item-id': {
+    description: 'The generation’s id: its history item (`GET /v1/history/{id}`).',
+    schema: { type: 'string' },
+  },
   ...(withRequestId ? { 'request-id': { description: 'The same id.', schema: { type: 'string' } } } : {}),
 });
 
@@ -69,7 +83,11 @@ export const synthesisPaths = (): JsonObject => ({
     'Text to speech: the whole file',
     'Synthesises the text and answers the whole audio file once made, with `Content-Length`. Charged once the client has its last byte; recorded in history.',
     'textToSpeech',
-    binaryResponse('The audio in the requested format (`Content-Type` as the format: `audio/pcm;rate=<rate>` for PCM, `audio/ogg;codecs=opus` for Opus).', audioMediaTypes(), jobHeaders(true)),
+    binaryResponse(
+      'The audio in the requested format (`Content-Type` as the format: `audio/pcm;rate=<rate>` for PCM, `audio/ogg;codecs=opus` for Opus).',
+      audioMediaTypes(),
+      jobHeaders(true),
+    ),
   ),
   '/v1/text-to-speech/{voice_id}/stream': synthesis(
     'Text to speech: streamed',
@@ -102,10 +120,18 @@ export const synthesisPaths = (): JsonObject => ({
       operationId: 'getVoicePreview',
       tags: ['Text to speech'],
       summary: 'A premade voice reading its preview sentence',
-      description: 'MP3 44.1 kHz 128 kbit/s, made once per deployment and then cached. The `preview_url` of premade voices.',
+      description:
+        'MP3 44.1 kHz 128 kbit/s, made once per deployment and then cached. The `preview_url` of premade voices.',
       security: anyCredential('speech:read'),
       parameters: [
-        { name: 'file', in: 'path', required: true, description: '`<voice_id>.mp3` of a premade voice.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}\\.mp3$' }, example: `${EXAMPLE_VOICE}.mp3` },
+        {
+          name: 'file',
+          in: 'path',
+          required: true,
+          description: '`<voice_id>.mp3` of a premade voice.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}\\.mp3$' },
+          example: `${EXAMPLE_VOICE}.mp3`,
+        },
       ],
       responses: {
         200: binaryResponse('The preview.', ['audio/mpeg'], { 'Cache-Control': { schema: { type: 'string' } } }),
@@ -122,8 +148,18 @@ export const synthesisPaths = (): JsonObject => ({
         '`{models: [Model]}`; a client that names an official SDK in `X-Fern-SDK-Name`, or asks with `?shape=hosted`, gets the hosted API’s bare array. Answers carry `Vary: X-Fern-SDK-Name`.',
       security: anyCredential('speech:read'),
       parameters: [
-        { name: 'shape', in: 'query', description: 'Which shape to answer in (else decided by `X-Fern-SDK-Name`).', schema: { type: 'string', enum: ['document', 'hosted'] } },
-        { name: 'X-Fern-SDK-Name', in: 'header', description: 'Sent by the official SDKs (`elevenlabs`, `@elevenlabs/elevenlabs-js`): the hosted shape.', schema: { type: 'string' } },
+        {
+          name: 'shape',
+          in: 'query',
+          description: 'Which shape to answer in (else decided by `X-Fern-SDK-Name`).',
+          schema: { type: 'string', enum: ['document', 'hosted'] },
+        },
+        {
+          name: 'X-Fern-SDK-Name',
+          in: 'header',
+          description: 'Sent by the official SDKs (`elevenlabs`, `@elevenlabs/elevenlabs-js`): the hosted shape.',
+          schema: { type: 'string' },
+        },
       ],
       responses: {
         200: {
@@ -132,7 +168,11 @@ export const synthesisPaths = (): JsonObject => ({
           content: jsonContent(
             {
               oneOf: [
-                { type: 'object', required: ['models'], properties: { models: { type: 'array', items: schemaRef('Model') } } },
+                {
+                  type: 'object',
+                  required: ['models'],
+                  properties: { models: { type: 'array', items: schemaRef('Model') } },
+                },
                 { type: 'array', items: schemaRef('Model') },
               ],
             },

@@ -43,15 +43,35 @@ const values = { type: 'array', maxItems: 100, items: { type: 'string', minLengt
 /** `GET /v2/voices`' parameters (docs/speech.md, "Search"). */
 const searchParameters: JsonObject[] = [
   query('page_size', '1–100, default 10.', { type: 'integer', minimum: 1, maximum: 100, default: 10 }),
-  query('next_page_token', 'The previous page’s `next_page_token` (same `sort` and `sort_direction`).', { type: 'string', maxLength: 1024 }),
-  query('sort', 'Sort key; premade voices have no creation time and sort as the oldest.', { type: 'string', enum: ['created_at_unix', 'name'], default: 'created_at_unix' }),
-  query('sort_direction', 'Default `desc` for `created_at_unix`, `asc` for `name`.', { type: 'string', enum: ['asc', 'desc'] }),
-  query('search', 'Case-insensitive substring of the name, description, a label value or the category.', { type: 'string', maxLength: 200 }),
-  query('voice_type', '`personal`, `non-default`, `non-community`, `saved`: the account’s clones; `default`: premade; `community`, `workspace`: none.', {
+  query('next_page_token', 'The previous page’s `next_page_token` (same `sort` and `sort_direction`).', {
     type: 'string',
-    enum: ['personal', 'community', 'default', 'workspace', 'non-default', 'non-community', 'saved'],
+    maxLength: 1024,
   }),
-  query('category', '`premade` or `cloned`; the others match nothing here.', { type: 'string', enum: ['premade', 'cloned', 'generated', 'professional', 'high_quality'] }),
+  query('sort', 'Sort key; premade voices have no creation time and sort as the oldest.', {
+    type: 'string',
+    enum: ['created_at_unix', 'name'],
+    default: 'created_at_unix',
+  }),
+  query('sort_direction', 'Default `desc` for `created_at_unix`, `asc` for `name`.', {
+    type: 'string',
+    enum: ['asc', 'desc'],
+  }),
+  query('search', 'Case-insensitive substring of the name, description, a label value or the category.', {
+    type: 'string',
+    maxLength: 200,
+  }),
+  query(
+    'voice_type',
+    '`personal`, `non-default`, `non-community`, `saved`: the account’s clones; `default`: premade; `community`, `workspace`: none.',
+    {
+      type: 'string',
+      enum: ['personal', 'community', 'default', 'workspace', 'non-default', 'non-community', 'saved'],
+    },
+  ),
+  query('category', '`premade` or `cloned`; the others match nothing here.', {
+    type: 'string',
+    enum: ['premade', 'cloned', 'generated', 'professional', 'high_quality'],
+  }),
   query('gender', 'The voice’s `gender` label (case-insensitive).', { type: 'string' }),
   query('age', 'The voice’s `age` label.', { type: 'string' }),
   query('accent', 'The voice’s `accent` label.', { type: 'string' }),
@@ -79,7 +99,11 @@ export const voicesPaths = (): JsonObject => ({
       description: 'Premade first, then the account’s clones, oldest first.',
       security: read,
       responses: {
-        200: jsonResponse('The voices.', { type: 'object', required: ['voices'], properties: { voices: { type: 'array', items: schemaRef('Voice') } } }),
+        200: jsonResponse('The voices.', {
+          type: 'object',
+          required: ['voices'],
+          properties: { voices: { type: 'array', items: schemaRef('Voice') } },
+        }),
         ...speechErrors(),
       },
     },
@@ -89,7 +113,8 @@ export const voicesPaths = (): JsonObject => ({
       operationId: 'searchVoices',
       tags,
       summary: 'Search voices (keyset paging)',
-      description: 'The hosted API’s voice search over the same voices as `GET /v1/voices`. A parameter given twice is 400, except the lists.',
+      description:
+        'The hosted API’s voice search over the same voices as `GET /v1/voices`. A parameter given twice is 400, except the lists.',
       security: read,
       parameters: searchParameters,
       responses: { 200: jsonResponse('A page of voices.', schemaRef('VoiceSearchPage')), ...speechErrors() },
@@ -102,7 +127,12 @@ export const voicesPaths = (): JsonObject => ({
       summary: 'The default voice settings',
       security: read,
       responses: {
-        200: jsonResponse('The defaults.', schemaRef('StoredVoiceSettings'), { stability: 0.5, similarity_boost: 0.75, style: 0, use_speaker_boost: true }),
+        200: jsonResponse('The defaults.', schemaRef('StoredVoiceSettings'), {
+          stability: 0.5,
+          similarity_boost: 0.75,
+          style: 0,
+          use_speaker_boost: true,
+        }),
         ...speechErrors(),
       },
     },
@@ -117,7 +147,12 @@ export const voicesPaths = (): JsonObject => ({
       security: write,
       requestBody: multipart('add'),
       responses: {
-        200: jsonResponse('The new voice.', schemaRef('AddVoiceResponse'), { voice_id: 'Xb7hH8MSUJpSbSDYk0k2', name: 'My voice', category: 'cloned', requires_verification: false }),
+        200: jsonResponse('The new voice.', schemaRef('AddVoiceResponse'), {
+          voice_id: 'Xb7hH8MSUJpSbSDYk0k2',
+          name: 'My voice',
+          category: 'cloned',
+          requires_verification: false,
+        }),
         ...speechErrors({ 409: ['error'], 429: ['quota_exceeded'] }),
       },
     },
@@ -135,7 +170,8 @@ export const voicesPaths = (): JsonObject => ({
       operationId: 'deleteVoice',
       tags,
       summary: 'Delete a cloned voice',
-      description: 'The voice, its samples and saved settings are removed and its slot freed. Premade voices: 400 `bad_request`.',
+      description:
+        'The voice, its samples and saved settings are removed and its slot freed. Premade voices: 400 `bad_request`.',
       security: write,
       responses: { 200: okResponse('Deleted.'), ...speechErrors(notFound) },
     },
@@ -146,10 +182,14 @@ export const voicesPaths = (): JsonObject => ({
       operationId: 'editVoice',
       tags,
       summary: 'Rename, relabel or change the samples of a cloned voice',
-      description: 'Every field optional. New `files` are added (at most 10 samples in all) or, with `replace_samples=true`, replace them; a sample change re-derives the voice and counts against `max_voice_add_edits`. Premade voices: 400.',
+      description:
+        'Every field optional. New `files` are added (at most 10 samples in all) or, with `replace_samples=true`, replace them; a sample change re-derives the voice and counts against `max_voice_add_edits`. Premade voices: 400.',
       security: write,
       requestBody: multipart('edit'),
-      responses: { 200: okResponse('Changed.'), ...speechErrors({ ...notFound, 409: ['error'], 429: ['quota_exceeded'] }) },
+      responses: {
+        200: okResponse('Changed.'),
+        ...speechErrors({ ...notFound, 409: ['error'], 429: ['quota_exceeded'] }),
+      },
     },
   },
   '/v1/voices/{voice_id}/settings': {
@@ -189,14 +229,22 @@ export const voicesPaths = (): JsonObject => ({
     },
   },
   '/v1/voices/{voice_id}/samples/{sample_id}/audio': {
-    parameters: [voiceId, { name: 'sample_id', in: 'path', required: true, schema: { type: 'string', maxLength: 200 } }],
+    parameters: [
+      voiceId,
+      { name: 'sample_id', in: 'path', required: true, schema: { type: 'string', maxLength: 200 } },
+    ],
     get: {
       operationId: 'getVoiceSampleAudio',
       tags,
       summary: 'A stored sample’s bytes',
       security: read,
       responses: {
-        200: binaryResponse('The sample as uploaded, with its media type.', ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac']),
+        200: binaryResponse('The sample as uploaded, with its media type.', [
+          'audio/wav',
+          'audio/mpeg',
+          'audio/ogg',
+          'audio/flac',
+        ]),
         ...speechErrors(notFound),
       },
     },

@@ -9,7 +9,10 @@ const count = { type: 'integer', minimum: 0 };
 /** The subscription fields of both `/user` (`subscription`) and `/user/subscription`. */
 const subscriptionFields: JsonObject = {
   tier: { type: 'string', enum: [...PLAN_NAMES] },
-  character_count: { ...count, description: 'Characters used this month, including reservations of generations still running.' },
+  character_count: {
+    ...count,
+    description: 'Characters used this month, including reservations of generations still running.',
+  },
   character_limit: count,
   can_extend_character_limit: { type: 'boolean' },
   allowed_to_extend_character_limit: { type: 'boolean' },
@@ -24,7 +27,11 @@ const subscriptionFields: JsonObject = {
   can_extend_voice_limit: { type: 'boolean' },
   can_use_instant_voice_cloning: { type: 'boolean' },
   can_use_professional_voice_cloning: { type: 'boolean' },
-  current_overage: { type: 'object', required: ['amount', 'currency'], properties: { amount: { type: 'string' }, currency: { type: 'string' } } },
+  current_overage: {
+    type: 'object',
+    required: ['amount', 'currency'],
+    properties: { amount: { type: 'string' }, currency: { type: 'string' } },
+  },
   status: { type: 'string', enum: ['free', 'active'] },
   character_refresh_period: { type: 'string', enum: ['monthly_period'] },
 };
@@ -32,7 +39,17 @@ const subscriptionRequired = Object.keys(subscriptionFields);
 
 export const userSchema = (): JsonObject => ({
   type: 'object',
-  required: ['subscription', 'is_new_user', 'user_id', 'workspace_id', 'created_at', 'seat_type', 'can_use_delayed_payment_methods', 'is_onboarding_completed', 'is_onboarding_checklist_completed'],
+  required: [
+    'subscription',
+    'is_new_user',
+    'user_id',
+    'workspace_id',
+    'created_at',
+    'seat_type',
+    'can_use_delayed_payment_methods',
+    'is_onboarding_completed',
+    'is_onboarding_checklist_completed',
+  ],
   properties: {
     subscription: { type: 'object', required: subscriptionRequired, properties: subscriptionFields },
     is_new_user: { type: 'boolean', description: 'True until the account’s first generation or voice change.' },
@@ -51,7 +68,10 @@ export const subscriptionSchema = (): JsonObject => ({
   required: [...subscriptionRequired, 'next_character_count_reset_unix', 'open_invoices', 'has_open_invoices'],
   properties: {
     ...subscriptionFields,
-    next_character_count_reset_unix: { type: 'integer', description: 'Unix seconds: 00:00 UTC on the first day of next month.' },
+    next_character_count_reset_unix: {
+      type: 'integer',
+      description: 'Unix seconds: 00:00 UTC on the first day of next month.',
+    },
     open_invoices: { type: 'array', maxItems: 0 },
     has_open_invoices: { const: false },
   },
@@ -74,7 +94,10 @@ export const historyItemSchema = (): JsonObject => ({
     'settings',
   ],
   properties: {
-    history_item_id: { type: 'string', description: 'The generation’s job id (the `history-item-id` header of its answer).' },
+    history_item_id: {
+      type: 'string',
+      description: 'The generation’s job id (the `history-item-id` header of its answer).',
+    },
     voice_id: { type: 'string' },
     voice_name: { type: 'string' },
     model_id: { type: ['string', 'null'], description: '`null` for a generation recorded without its model.' },
@@ -82,8 +105,14 @@ export const historyItemSchema = (): JsonObject => ({
     date_unix: { type: 'integer' },
     character_count_from_request: count,
     character_count_change_from: count,
-    character_count_change_to: { ...count, description: 'The characters charged: the request’s when `complete`, else 0.' },
-    content_type: { type: 'string', description: `The audio's media type (${audioMediaTypes().join(', ')}, with parameters for PCM).` },
+    character_count_change_to: {
+      ...count,
+      description: 'The characters charged: the request’s when `complete`, else 0.',
+    },
+    content_type: {
+      type: 'string',
+      description: `The audio's media type (${audioMediaTypes().join(', ')}, with parameters for PCM).`,
+    },
     state: { type: 'string', enum: [...HISTORY_STATES] },
     settings: {
       type: 'object',
@@ -112,7 +141,10 @@ export const historyPageSchema = (): JsonObject => ({
   required: ['history', 'last_history_item_id', 'has_more'],
   properties: {
     history: { type: 'array', items: { $ref: '#/components/schemas/HistoryItem' } },
-    last_history_item_id: { type: ['string', 'null'], description: '`null` on an empty page; pass it as `start_after_history_item_id` for the next.' },
+    last_history_item_id: {
+      type: ['string', 'null'],
+      description: '`null` on an empty page; pass it as `start_after_history_item_id` for the next.',
+    },
     has_more: { type: 'boolean' },
   },
 });
@@ -121,12 +153,27 @@ export const historyDownloadRequestSchema = (): JsonObject => ({
   type: 'object',
   required: ['history_item_ids'],
   properties: {
-    history_item_ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 64 }, description: 'Repeats count once.' },
-    output_format: { type: ['string', 'null'], enum: ['default', null], description: 'Only the audio as generated is served.' },
+    history_item_ids: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: { type: 'string', minLength: 1, maxLength: 64 },
+      description: 'Repeats count once.',
+    },
+    output_format: {
+      type: ['string', 'null'],
+      enum: ['default', null],
+      description: 'Only the audio as generated is served.',
+    },
   },
 });
 
-const scopeList = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...API_KEY_SCOPES] } };
+const scopeList = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...API_KEY_SCOPES] },
+};
 const KEY_ID_PATTERN = '^key_[0-9a-f]{16}$';
 
 const apiKeyFields: JsonObject = {
@@ -137,12 +184,19 @@ const apiKeyFields: JsonObject = {
   created_at: { type: 'string', format: 'date-time' },
 };
 
-export const apiKeySchema = (): JsonObject => ({ type: 'object', required: Object.keys(apiKeyFields), properties: apiKeyFields });
+export const apiKeySchema = (): JsonObject => ({
+  type: 'object',
+  required: Object.keys(apiKeyFields),
+  properties: apiKeyFields,
+});
 
 export const newApiKeySchema = (): JsonObject => ({
   type: 'object',
   required: [...Object.keys(apiKeyFields), 'key'],
-  properties: { ...apiKeyFields, key: { type: 'string', pattern: '^sk_[0-9a-f]{64}$', description: 'The secret, in this answer only.' } },
+  properties: {
+    ...apiKeyFields,
+    key: { type: 'string', pattern: '^sk_[0-9a-f]{64}$', description: 'The secret, in this answer only.' },
+  },
 });
 
 export const apiKeyRequestSchema = (): JsonObject => ({
@@ -150,7 +204,13 @@ export const apiKeyRequestSchema = (): JsonObject => ({
   required: ['name'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'Trimmed; 1 to 100 characters.' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description: 'Trimmed; 1 to 100 characters.',
+    },
     scopes: { ...scopeList, description: 'Default: every scope.' },
   },
 });

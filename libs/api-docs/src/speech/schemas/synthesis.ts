@@ -1,4 +1,13 @@
-import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT, DEFAULT_VOICE_SETTINGS, LANGUAGES, MODELS, NEURAL_MODEL_ID, OUTPUT_FORMATS, SPEED_RANGE } from '@platform/speech-engine';
+import {
+  DEFAULT_MODEL_ID,
+  DEFAULT_OUTPUT_FORMAT,
+  DEFAULT_VOICE_SETTINGS,
+  LANGUAGES,
+  MODELS,
+  NEURAL_MODEL_ID,
+  OUTPUT_FORMATS,
+  SPEED_RANGE,
+} from '@platform/speech-engine';
 import type { JsonObject } from '../json-helpers';
 
 /** The longest `text` by default (`SPEECH_MAX_TEXT_CHARS`, docs/configuration.md). */
@@ -24,17 +33,36 @@ export const outputFormatSchema = (): JsonObject => ({
     `${paidFormats()}.`,
 });
 
-const unit = (description: string, fallback: number): JsonObject => ({ type: 'number', minimum: 0, maximum: 1, default: fallback, description });
+const unit = (description: string, fallback: number): JsonObject => ({
+  type: 'number',
+  minimum: 0,
+  maximum: 1,
+  default: fallback,
+  description,
+});
 
 /** `voice_settings`: every field optional; missing ones come from the voice's saved settings, then the defaults. */
 export const voiceSettingsSchema = (): JsonObject => ({
   type: 'object',
   properties: {
     stability: unit('Intonation range: 0 lively, 1 monotone.', DEFAULT_VOICE_SETTINGS.stability),
-    similarity_boost: unit('How strongly the voice’s own character is applied.', DEFAULT_VOICE_SETTINGS.similarity_boost),
+    similarity_boost: unit(
+      'How strongly the voice’s own character is applied.',
+      DEFAULT_VOICE_SETTINGS.similarity_boost,
+    ),
     style: unit('Exaggeration of emphasis and pace.', DEFAULT_VOICE_SETTINGS.style),
-    use_speaker_boost: { type: 'boolean', default: DEFAULT_VOICE_SETTINGS.use_speaker_boost, description: 'Loudness normalisation to −14 dBFS RMS.' },
-    speed: { type: 'number', minimum: SPEED_RANGE.min, maximum: SPEED_RANGE.max, default: 1, description: 'Speaking-rate multiplier.' },
+    use_speaker_boost: {
+      type: 'boolean',
+      default: DEFAULT_VOICE_SETTINGS.use_speaker_boost,
+      description: 'Loudness normalisation to −14 dBFS RMS.',
+    },
+    speed: {
+      type: 'number',
+      minimum: SPEED_RANGE.min,
+      maximum: SPEED_RANGE.max,
+      default: 1,
+      description: 'Speaking-rate multiplier.',
+    },
   },
 });
 
@@ -53,7 +81,11 @@ export const storedVoiceSettingsSchema = (): JsonObject => ({
 /** The models served here; the hosted API's ids are accepted too (docs/speech.md, "Models"), one given as an example. */
 const servedModelIds = () => [...MODELS.map((m) => m.model_id), NEURAL_MODEL_ID];
 
-const nullableText = (description: string): JsonObject => ({ type: ['string', 'null'], maxLength: MAX_TEXT_CHARS, description });
+const nullableText = (description: string): JsonObject => ({
+  type: ['string', 'null'],
+  maxLength: MAX_TEXT_CHARS,
+  description,
+});
 
 /** The body of the four text-to-speech routes. */
 export const textToSpeechRequestSchema = (): JsonObject => ({
@@ -75,20 +107,44 @@ export const textToSpeechRequestSchema = (): JsonObject => ({
         'A model of `GET /v1/models`, or one of the hosted API’s model ids (`eleven_multilingual_v2`, `eleven_flash_v2_5`, …; docs/speech.md, “Models”), which run a model served here. Anything else: 400 `model_not_found`.',
     },
     voice_settings: { oneOf: [{ $ref: '#/components/schemas/VoiceSettings' }, { type: 'null' }] },
-    output_format: { oneOf: [{ $ref: '#/components/schemas/OutputFormat' }, { type: 'null' }], description: 'Also taken from the query string; the body wins.' },
+    output_format: {
+      oneOf: [{ $ref: '#/components/schemas/OutputFormat' }, { type: 'null' }],
+      description: 'Also taken from the query string; the body wins.',
+    },
     language_code: {
       type: ['string', 'null'],
       examples: LANGUAGES.slice(0, 6).map((l) => l.id),
-      description: 'ISO 639-1 or a BCP 47 tag with an eSpeak NG variant (the list: `GET /v1/models` → `languages`); case-insensitive, `_` for `-`; a region without its own variant falls back to its language. Unknown: 400 `bad_request`.',
+      description:
+        'ISO 639-1 or a BCP 47 tag with an eSpeak NG variant (the list: `GET /v1/models` → `languages`); case-insensitive, `_` for `-`; a region without its own variant falls back to its language. Unknown: 400 `bad_request`.',
     },
-    optimize_streaming_latency: { type: ['integer', 'null'], minimum: 0, maximum: 4, default: 0, description: 'Accepted; every level gets the same short first piece of audio.' },
-    seed: { type: ['integer', 'null'], minimum: 0, maximum: 4294967295, description: 'The same request with the same seed gives the same bytes.' },
-    apply_text_normalization: { type: 'string', enum: ['auto', 'on', 'off'], default: 'auto', description: 'Accepted; the engine always normalises.' },
+    optimize_streaming_latency: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 4,
+      default: 0,
+      description: 'Accepted; every level gets the same short first piece of audio.',
+    },
+    seed: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 4294967295,
+      description: 'The same request with the same seed gives the same bytes.',
+    },
+    apply_text_normalization: {
+      type: 'string',
+      enum: ['auto', 'on', 'off'],
+      default: 'auto',
+      description: 'Accepted; the engine always normalises.',
+    },
     previous_text: nullableText('Accepted, no effect.'),
     next_text: nullableText('Accepted, no effect.'),
     previous_request_ids: { type: 'array', items: { type: 'string' }, description: 'Accepted and ignored.' },
     next_request_ids: { type: 'array', items: { type: 'string' }, description: 'Accepted and ignored.' },
-    pronunciation_dictionary_locators: { type: 'array', items: { type: 'object' }, description: 'Accepted and ignored.' },
+    pronunciation_dictionary_locators: {
+      type: 'array',
+      items: { type: 'object' },
+      description: 'Accepted and ignored.',
+    },
     use_pvc_as_ivc: { type: 'boolean', description: 'Accepted and ignored.' },
     apply_language_text_normalization: { type: 'boolean', description: 'Accepted and ignored.' },
   },
@@ -107,16 +163,29 @@ export const alignmentSchema = (): JsonObject => ({
   },
 });
 
-const nullableAlignment: JsonObject = { oneOf: [{ $ref: '#/components/schemas/CharacterAlignment' }, { type: 'null' }] };
+const nullableAlignment: JsonObject = {
+  oneOf: [{ $ref: '#/components/schemas/CharacterAlignment' }, { type: 'null' }],
+};
 
 /** `with-timestamps` (the whole answer) and each line of `stream/with-timestamps`. */
 export const audioWithTimestampsSchema = (): JsonObject => ({
   type: 'object',
   required: ['audio_base64', 'alignment', 'normalized_alignment'],
   properties: {
-    audio_base64: { type: 'string', contentEncoding: 'base64', description: 'The audio file (or, streamed, the audio since the previous line), base64.' },
-    alignment: { ...nullableAlignment, description: 'Over the text as sent; `null` only on a streamed last line that carries the encoder’s remaining audio.' },
-    normalized_alignment: { ...nullableAlignment, description: 'Over the text as the engine read it (whitespace runs made one space).' },
+    audio_base64: {
+      type: 'string',
+      contentEncoding: 'base64',
+      description: 'The audio file (or, streamed, the audio since the previous line), base64.',
+    },
+    alignment: {
+      ...nullableAlignment,
+      description:
+        'Over the text as sent; `null` only on a streamed last line that carries the encoder’s remaining audio.',
+    },
+    normalized_alignment: {
+      ...nullableAlignment,
+      description: 'Over the text as the engine read it (whitespace runs made one space).',
+    },
   },
 });
 
@@ -149,7 +218,11 @@ export const modelSchema = (): JsonObject => ({
     description: { type: 'string' },
     languages: {
       type: 'array',
-      items: { type: 'object', required: ['language_id', 'name'], properties: { language_id: { type: 'string' }, name: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['language_id', 'name'],
+        properties: { language_id: { type: 'string' }, name: { type: 'string' } },
+      },
     },
   },
 });
@@ -171,7 +244,15 @@ export const modelsExample = (): JsonObject => ({
   })),
 });
 
-const HI = { characters: ['H', 'i', '.'], character_start_times_seconds: [0, 0.085, 0.17], character_end_times_seconds: [0.085, 0.17, 0.402] };
+const HI = {
+  characters: ['H', 'i', '.'],
+  character_start_times_seconds: [0, 0.085, 0.17],
+  character_end_times_seconds: [0.085, 0.17, 0.402],
+};
 
 /** `with-timestamps` for the text "Hi." (the audio shortened). */
-export const audioWithTimestampsExample = (): JsonObject => ({ audio_base64: '//uQxAAAAAABpBQAACLFJ+LDO7AA…', alignment: HI, normalized_alignment: HI });
+export const audioWithTimestampsExample = (): JsonObject => ({
+  audio_base64: '//uQxAAAAAABpBQAACLFJ+LDO7AA…',
+  alignment: HI,
+  normalized_alignment: HI,
+});

@@ -9,7 +9,11 @@ const sampleSchema: JsonObject = {
   properties: {
     sample_id: { type: 'string' },
     file_name: { type: 'string' },
-    mime_type: { type: 'string', enum: ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac'], description: 'What the bytes are, not what the client claimed.' },
+    mime_type: {
+      type: 'string',
+      enum: ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac'],
+      description: 'What the bytes are, not what the client claimed.',
+    },
     size_bytes: { type: 'integer', minimum: 0 },
     hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes, hex.' },
   },
@@ -45,7 +49,11 @@ export const voiceDetailSchema = (): JsonObject => ({
       type: 'object',
       required: ['preview_url', 'settings'],
       properties: {
-        preview_url: { type: ['string', 'null'], format: 'uri', description: 'A premade voice’s preview, or a clone’s first sample.' },
+        preview_url: {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: 'A premade voice’s preview, or a clone’s first sample.',
+        },
         settings: { $ref: '#/components/schemas/StoredVoiceSettings' },
       },
     },
@@ -63,24 +71,40 @@ export const addVoiceResponseSchema = (): JsonObject => ({
   },
 });
 
-const bool = (description: string): JsonObject => ({ type: 'string', pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|null|)$', description });
+const bool = (description: string): JsonObject => ({
+  type: 'string',
+  pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|null|)$',
+  description,
+});
 
 /** The multipart form of `POST /v1/voices/add` and `/v1/voices/{id}/edit`. */
 export const voiceFormSchema = (action: 'add' | 'edit'): JsonObject => ({
   type: 'object',
   ...(action === 'add' ? { required: ['name', 'files'] } : {}),
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100, description: action === 'add' ? 'Required.' : 'Unchanged when left out.' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: action === 'add' ? 'Required.' : 'Unchanged when left out.',
+    },
     description: { type: 'string', maxLength: 1000, description: 'Empty: no description.' },
-    labels: { type: 'string', description: 'JSON text of an object of strings: at most 20 labels, keys 1–50, values at most 200 characters. `null` or empty: not given.' },
+    labels: {
+      type: 'string',
+      description:
+        'JSON text of an object of strings: at most 20 labels, keys 1–50, values at most 200 characters. `null` or empty: not given.',
+    },
     files: {
       type: 'array',
       maxItems: 10,
       items: { type: 'string', contentMediaType: 'application/octet-stream' },
-      description: 'WAV, MP3, Ogg/Opus or FLAC recordings (recognised by their bytes), 1–120 s each, at most 10 MB each and 40 MB together, at least 0.5 s of speech in all. Field name `files` or `files[]`.',
+      description:
+        'WAV, MP3, Ogg/Opus or FLAC recordings (recognised by their bytes), 1–120 s each, at most 10 MB each and 40 MB together, at least 0.5 s of speech in all. Field name `files` or `files[]`.',
     },
     remove_background_noise: bool('`true` or `false` (any case); accepted, no effect.'),
-    ...(action === 'edit' ? { replace_samples: bool('`true`: the new files replace every sample instead of being added.') } : {}),
+    ...(action === 'edit'
+      ? { replace_samples: bool('`true`: the new files replace every sample instead of being added.') }
+      : {}),
     moderate_metadata: bool('Accepted, no effect.'),
   },
 });
@@ -93,6 +117,9 @@ export const voiceSearchPageSchema = (): JsonObject => ({
     voices: { type: 'array', items: { $ref: '#/components/schemas/Voice' } },
     has_more: { type: 'boolean' },
     total_count: { type: 'integer', minimum: 0, description: 'Every voice that matches, on all pages.' },
-    next_page_token: { type: ['string', 'null'], description: 'Opaque; pass it back with the same `sort` and `sort_direction`.' },
+    next_page_token: {
+      type: ['string', 'null'],
+      description: 'Opaque; pass it back with the same `sort` and `sort_direction`.',
+    },
   },
 });
