@@ -17,7 +17,7 @@ import { loadWorkerConfig } from './config';
 import { runStalledCheck } from './liveness/death-watch';
 import { startLockHeartbeat } from './liveness/lock-heartbeat';
 import { startTakeoverSlot } from './liveness/takeover-slot';
-import { createMetrics } from './synthesis/metrics';
+import { workerMetrics as metrics } from './synthesis/metrics';
 import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
 import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
@@ -35,7 +35,6 @@ async function main(): Promise<void> {
   const logger = createLogger('synthesis-worker', config.LOG_LEVEL);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
-  const metrics = createMetrics();
   // History (the speech store in the speech database): one record per finished job, keyed by job id.
   const store = await createSpeechStore(mongo, { premade: premadeFromCatalogue(PREMADE_VOICES) });
   const { recordHistory } = createStoreHooks(store);
@@ -91,7 +90,6 @@ async function main(): Promise<void> {
           processJob(job.data, {
             redis,
             logger,
-            metrics,
             queue: config.SYNTHESIS_QUEUE,
             enqueuedAt: job.timestamp,
             recordHistory,

@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
 import { createLogger } from '@platform/logger';
-import { Registry } from '@platform/metrics';
 import { audioStreamKey, ownerKey, type HistoryRecord, type SynthesisJobData } from '@platform/speech-jobs';
 import { connectRedis } from '@platform/stores';
 import { stackEnv, uniqueName } from '@platform/testing';
-import { createMetrics } from '../src/synthesis/metrics';
 import { processJob, type ProcessDeps } from '../src/synthesis/process-job';
 import { synthesisJob } from './synthesis-job';
 
@@ -27,7 +25,6 @@ function deps(records: HistoryRecord[], worker: string, takeovers: number): Proc
   return {
     redis,
     logger: createLogger('process-job-test', 'silent'),
-    metrics: createMetrics(new Registry()),
     queue: 'synthesis',
     enqueuedAt: Date.now(),
     recordHistory: async (record) => {

@@ -32,7 +32,7 @@ import {
 } from '@platform/speech-jobs';
 import { takeoversWithoutProgress } from '../liveness/resume-budget';
 import { createAudioBatcher } from './audio-batcher';
-import type { FailureReason, WorkerMetrics } from './metrics';
+import { workerMetrics as metrics, type FailureReason } from './metrics';
 import { NeuralModelUnavailable, neuralVoice, type NeuralModel } from './neural-model';
 import { checkpointedPcm } from './pcm-checkpoints';
 import { pieceFrames } from './piece-timing';
@@ -41,7 +41,6 @@ import { ResumeMismatchError, skipSentAudio } from './resume';
 export interface ProcessDeps {
   redis: Redis;
   logger: Logger;
-  metrics: WorkerMetrics;
   /** The queue the job came from and when it entered it (BullMQ's `job.timestamp`), for the wait metric. */
   queue: string;
   enqueuedAt: number;
@@ -99,7 +98,7 @@ export type JobOutcome = 'complete' | 'cancelled' | 'failed' | 'expired' | 'supe
  * hand the result to the history store once.
  */
 export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Promise<JobOutcome> {
-  const { redis, logger, metrics } = deps;
+  const { redis, logger } = deps;
   const log = logger.child({ jobId: data.jobId });
   const streamKey = audioStreamKey(data.keyPrefix, data.jobId);
   const cancel = cancelKey(data.keyPrefix, data.jobId);
@@ -331,7 +330,7 @@ async function takeOverEarly(
   sent: JobProgress,
   token: string,
 ): Promise<JobOutcome | undefined> {
-  const { redis, metrics } = deps;
+  const { redis } = deps;
   const log = deps.logger.child({ jobId: data.jobId });
   const end = (outcome: JobOutcome) => {
     metrics.jobEnded({ model: data.modelId, outcome, runSeconds: 0 });
