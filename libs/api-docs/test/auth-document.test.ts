@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ROLES } from '@platform/identity';
-import { GRANT_FORMS } from '@platform/oauth-grants';
+import { jsonSchemaOf } from '@platform/contracts';
+import { GRANT_FORMS, requiredParameters } from '@platform/oauth-grants';
 import { authOpenApi } from '../src/auth';
 
 type Operations = Record<string, Record<string, { operationId?: string }>>;
@@ -36,8 +37,9 @@ describe('the auth API document', () => {
     );
     for (const form of GRANT_FORMS) {
       const schema = document.components.schemas[form.schemaName]!;
-      expect(schema.required).toEqual(['grant_type', ...form.required]);
-      expect(schema.properties).toMatchObject({ grant_type: { const: form.type }, ...form.parameters });
+      expect(schema.required).toEqual(['grant_type', ...requiredParameters(form)]);
+      const parameters = Object.entries(form.parameters).map(([name, zod]) => [name, jsonSchemaOf(zod, 'input')]);
+      expect(schema.properties).toMatchObject({ grant_type: { const: form.type }, ...Object.fromEntries(parameters) });
     }
   });
 

@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { OAuthError } from '../oauth/oauth-error';
 import { sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
-import { required, single } from '../oauth/params';
+import { narrowAudience } from '../oauth/resources';
 import { OPENID_SCOPE } from '../oauth/scopes';
 import { revokeFamily } from '../tokens/refresh-tokens';
 import { revokeAccessToken } from '../tokens/revocation';
 import { defineGrant, type GrantHandler } from './grant-descriptor';
-import { activeAccount, issueGrantTokens, narrowedAudience, withIdToken } from './grant-steps';
+import { activeAccount, issueGrantTokens, withIdToken } from './grant-steps';
 
 /** What /authorize granted, kept in Redis under the code's hash until it is redeemed once. */
 export interface CodeRecord {
@@ -48,10 +48,9 @@ export function s256(verifier: string): string {
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** RFC 6749 §4.1.3 with PKCE (RFC 7636). A second use of a code revokes what the first one issued (§4.1.2). */
-const redeemCode: GrantHandler = async (ctx) => {
+const redeemCode: GrantHandler<typeof authorizationCodeForm> = async (ctx, form) => {
   const { deps } = ctx;
-  const code = required(ctx.params, 'code', 512);
-  const hash = sha256(code);
+  const hash = sha256(form.code);
   const raw = await deps.redis.getdel(codeKey(hash));
   if (!raw) {
     const used = await deps.redis.get(usedKey(hash));
@@ -66,9 +65,9 @@ const redeemCode: GrantHandler = async (ctx) => {
   const record = JSON.parse(raw) as CodeRecord;
   if (record.clientId !== ctx.client._id)
     throw new OAuthError('invalid_grant', 'authorization code was issued to another client');
-  if (single(ctx.params, 'redirect_uri', 2000) !== record.redirectUri)
+  if (form.redirect_uri !== record.redirectUri)
     throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-  const verifier = single(ctx.params, 'code_verifier', 128);
+  const verifier = form.code_verifier;
   if (record.codeChallenge) {
     if (!verifier) throw new OAuthError('invalid_grant', 'code_verifier is required (PKCE)');
     if (!VERIFIER.test(verifier) || s256(verifier) !== record.codeChallenge)
@@ -78,7 +77,7 @@ const redeemCode: GrantHandler = async (ctx) => {
   }
   if (record.dpopJkt && record.dpopJkt !== ctx.jkt)
     throw new OAuthError('invalid_dpop_proof', 'the code is bound to another DPoP key');
-  const audience = narrowedAudience(ctx, record.audience);
+  const audience = narrowAudience(record.audience, form.resource ?? []);
   const account = await activeAccount(deps, record.sub);
   const openid = record.scopes.includes(OPENID_SCOPE);
   const authTime = record.authTime ?? 0;

@@ -1,5 +1,5 @@
 import { clientCredentialsForm } from '@platform/oauth-grants';
-import { scopeParam } from '../oauth/params';
+import { scopeList } from '../oauth/params';
 import { scopesFor } from '../oauth/resources';
 import { defineGrant } from './grant-descriptor';
 import { clientAudience, issueGrantTokens } from './grant-steps';
@@ -9,12 +9,12 @@ export const clientCredentialsGrant = defineGrant({
   form: clientCredentialsForm,
   clients: 'confidential',
   issues: { refreshToken: 'never', idToken: false },
-  handler: async (ctx) => {
+  handler: async (ctx, form) => {
     const issued = await issueGrantTokens(ctx, {
       sub: ctx.client._id,
       clientId: ctx.client._id,
-      scopes: scopesFor(ctx.client.scopes, scopeParam(ctx.params)),
-      audience: clientAudience(ctx),
+      scopes: scopesFor(ctx.client.scopes, scopeList(form.scope)),
+      audience: clientAudience(ctx, form.resource),
     });
     return issued.response;
   },

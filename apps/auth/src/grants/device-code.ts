@@ -1,15 +1,13 @@
 import { deviceCodeForm } from '@platform/oauth-grants';
 import { OAuthError } from '../oauth/oauth-error';
 import { deviceKey, readDevice, writeDevice } from '../device/device-codes';
-import { required } from '../oauth/params';
 import { defineGrant, type GrantHandler } from './grant-descriptor';
 import { activeAccount, issueGrantTokens } from './grant-steps';
 
 /** RFC 8628 §3.4/§3.5 polling: pending, slow_down (+5 s each time), access_denied, expired_token. */
-const pollDeviceCode: GrantHandler = async (ctx) => {
+const pollDeviceCode: GrantHandler<typeof deviceCodeForm> = async (ctx, form) => {
   const { deps } = ctx;
-  const code = required(ctx.params, 'device_code', 200);
-  const key = deviceKey(code);
+  const key = deviceKey(form.device_code);
   const record = await readDevice(deps, key);
   if (!record || record.clientId !== ctx.client._id) throw new OAuthError('invalid_grant', 'device_code is invalid');
   const now = Date.now();

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { GrantForm } from '@platform/oauth-grants';
+import type { GrantForm, GrantFormValues, GrantParameters } from '@platform/oauth-grants';
 import type { ClientDoc } from '../clients/client-model';
 import type { ClientAuthMethod } from '../clients/client-auth';
 import type { Deps } from '../deps';
-import type { Params } from '../oauth/params';
+import { formParams, type Params } from '../oauth/params';
 import type { IdTokenInput } from '../oidc/id-token';
 import type { IssuedTokenSet, TokenResponse, TokenSetInput } from '../tokens/issue-tokens';
 
@@ -27,6 +27,7 @@ export interface GrantTokens {
 export interface GrantContext {
   deps: Deps;
   req: IncomingMessage;
+  /** The request's form as sent (client authentication included); the grant reads its own parameters parsed. */
   params: Params;
   client: ClientDoc;
   method: ClientAuthMethod;
@@ -37,7 +38,11 @@ export interface GrantContext {
   tokens: GrantTokens;
 }
 
-export type GrantHandler = (ctx: GrantContext) => Promise<TokenResponse>;
+/** A grant's work, given its form's parameters parsed (libs/oauth-grants: what the API document describes). */
+export type GrantHandler<F extends GrantForm = GrantForm> = (
+  ctx: GrantContext,
+  form: GrantFormValues<F>,
+) => Promise<TokenResponse>;
 
 /**
  * One grant of the token endpoint (RFC 6749 §4 and its extensions), the unit the registry
@@ -47,9 +52,10 @@ export type GrantHandler = (ctx: GrantContext) => Promise<TokenResponse>;
 export interface GrantDescriptor<T extends string = string> {
   /** The `grant_type` value: its form's. */
   type: T;
-  /** Its parameters, as the auth API document describes them (libs/oauth-grants). */
+  /** Its parameters: what `handler` parses the request with, and what the auth API document describes (libs/oauth-grants). */
   form: GrantForm<T>;
-  handler: GrantHandler;
+  /** Parses the form's parameters (`invalid_request` on the first problem), then does the grant's work. */
+  handler: (ctx: GrantContext) => Promise<TokenResponse>;
   /**
    * Which authenticated clients may use it once their registration lists it: `any`, or only
    * `confidential` ones (`unauthorized_client` otherwise, RFC 6749 §5.2).
@@ -63,7 +69,21 @@ export interface GrantDescriptor<T extends string = string> {
   issues: GrantIssues;
 }
 
-/** A grant of its form, whose literal `type` it keeps (the registry checks it has one grant per form). */
-export function defineGrant<const T extends string>(descriptor: Omit<GrantDescriptor<T>, 'type'>): GrantDescriptor<T> {
-  return { ...descriptor, type: descriptor.form.type };
+/**
+ * A grant of its form, whose literal `type` it keeps (the registry checks it has one grant per form). Its
+ * handler is given the form's parameters parsed: they are checked after the client's authentication and
+ * permission, as RFC 6749 §5.2 orders the errors.
+ */
+export function defineGrant<const T extends string, P extends GrantParameters>(
+  descriptor: Omit<GrantDescriptor<T>, 'type' | 'form' | 'handler'> & {
+    form: GrantForm<T, P>;
+    handler: GrantHandler<GrantForm<T, P>>;
+  },
+): GrantDescriptor<T> {
+  const { form, handler } = descriptor;
+  return {
+    ...descriptor,
+    type: form.type,
+    handler: async (ctx) => handler(ctx, formParams(form.parameters, ctx.params)),
+  };
 }

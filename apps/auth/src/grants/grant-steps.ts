@@ -2,8 +2,7 @@ import { OAuthError } from '../oauth/oauth-error';
 import type { AccountDoc } from '../accounts/account-model';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
-import { repeated } from '../oauth/params';
-import { audienceFor, narrowAudience } from '../oauth/resources';
+import { audienceFor } from '../oauth/resources';
 import { OPENID_SCOPE } from '../oauth/scopes';
 import { issueIdToken, type IdTokenInput } from '../oidc/id-token';
 import { issueTokenSet, type IssuedTokenSet, type TokenResponse, type TokenSetInput } from '../tokens/issue-tokens';
@@ -51,19 +50,12 @@ export async function activeAccount(deps: Pick<Deps, 'accounts'>, sub: string | 
   return account;
 }
 
-/** The `resource` parameters (RFC 8707 §2). */
-function requestedResources(ctx: GrantContext): string[] {
-  return repeated(ctx.params, 'resource');
-}
-
-/** A new grant's audience: the requested resources the client may use, or its default (oauth/resources.ts). */
-export function clientAudience(ctx: GrantContext): string[] {
-  return audienceFor(ctx.client, requestedResources(ctx), ctx.deps.config.PUBLIC_URL);
-}
-
-/** An earlier grant's audience, narrowed to the requested resources (`invalid_target` beyond it). */
-export function narrowedAudience(ctx: GrantContext, granted: string[]): string[] {
-  return narrowAudience(granted, requestedResources(ctx));
+/**
+ * A new grant's audience: the requested resources (RFC 8707 §2, the form's `resource`) the client may use,
+ * or its default (oauth/resources.ts).
+ */
+export function clientAudience(ctx: GrantContext, resources: string[] = []): string[] {
+  return audienceFor(ctx.client, resources, ctx.deps.config.PUBLIC_URL);
 }
 
 type GrantTokenInput = Omit<TokenSetInput, 'jkt' | 'withRefresh' | 'refreshJkt' | 'familyId'> & {

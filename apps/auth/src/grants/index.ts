@@ -1,4 +1,4 @@
-import { GRANT_FORMS, GRANT_TYPES, type GrantType } from '@platform/oauth-grants';
+import { GRANT_FORMS, type GrantType } from '@platform/oauth-grants';
 import { authorizationCodeGrant } from './authorization-code';
 import { clientCredentialsGrant } from './client-credentials';
 import { deviceCodeGrant } from './device-code';
@@ -7,7 +7,7 @@ import { jwtBearerGrant } from './jwt-bearer';
 import { refreshTokenGrant } from './refresh-token';
 import { tokenExchangeGrant } from './token-exchange';
 
-export { GRANT_TYPES, type GrantType };
+export type { GrantType };
 
 /**
  * Every grant the token endpoint serves, one descriptor each (grant-descriptor.ts), keyed by its type: the
@@ -26,10 +26,13 @@ const GRANT_OF: { readonly [T in GrantType]: GrantDescriptor<T> } = {
 /**
  * The grants in their forms' order. /token dispatches through them; client registrations (API and CLI),
  * the metadata documents (`grant_types_supported`) and the development data script
- * (scripts/post-start.mjs) take their grant types from here. A new grant: its form in libs/oauth-grants,
- * its file here, and a line in `GRANT_OF`.
+ * (scripts/post-start.mjs) take their grant types from here. A new grant: its form in libs/oauth-grants
+ * (the parameters its handler is given parsed), its file here, and a line in `GRANT_OF`.
  */
 export const GRANTS: readonly GrantDescriptor<GrantType>[] = GRANT_FORMS.map((form) => GRANT_OF[form.type]);
+
+/** The grant types /token serves, in the registry's order (the metadata's `grant_types_supported`). */
+export const GRANT_TYPES = GRANTS.map((grant) => grant.type) as [GrantType, ...GrantType[]];
 
 const byType = new Map<string, GrantDescriptor>(GRANTS.map((grant) => [grant.type, grant]));
 

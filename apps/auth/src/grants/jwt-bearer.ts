@@ -5,7 +5,7 @@ import { redisReplayCache } from '@platform/oauth-resource';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
 import { publicEndpoint } from '../oauth/dpop-at-token';
-import { required, scopeParam } from '../oauth/params';
+import { scopeList } from '../oauth/params';
 import { scopesFor } from '../oauth/resources';
 import { defineGrant, type GrantHandler } from './grant-descriptor';
 import { clientAudience, issueGrantTokens, subjectAccount } from './grant-steps';
@@ -17,9 +17,9 @@ const MAX_ASSERTION_LIFETIME = 3600;
  * `sub`. Checks: signature with that issuer's keys, iss, sub, aud (our issuer or token endpoint),
  * exp, iat (not in the future, not too old), and jti once only.
  */
-const redeemAssertion: GrantHandler = async (ctx) => {
+const redeemAssertion: GrantHandler<typeof jwtBearerForm> = async (ctx, form) => {
   const { deps } = ctx;
-  const assertion = required(ctx.params, 'assertion', 8192);
+  const { assertion } = form;
   let iss: unknown;
   try {
     iss = decodeJwt(assertion).iss;
@@ -54,8 +54,7 @@ const redeemAssertion: GrantHandler = async (ctx) => {
     throw new OAuthError('invalid_grant', 'assertion was already used');
   }
   const requested =
-    scopeParam(ctx.params) ??
-    (typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : undefined);
+    scopeList(form.scope) ?? (typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : undefined);
   const issuerScopes = trusted.scopes.split(' ').filter(Boolean);
   const allowed = issuerScopes.filter((s) => ctx.client.scopes.includes(s));
   const scopes = scopesFor(allowed, requested);
@@ -67,7 +66,7 @@ const redeemAssertion: GrantHandler = async (ctx) => {
     // Without client authentication the assertion's issuer is the party the token was issued to.
     clientId: ctx.method === 'none' ? trusted.issuer : ctx.client._id,
     scopes,
-    audience: clientAudience(ctx),
+    audience: clientAudience(ctx, form.resource),
     account,
   });
   return issued.response;

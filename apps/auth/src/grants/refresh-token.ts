@@ -1,10 +1,10 @@
 import { refreshTokenForm } from '@platform/oauth-grants';
 import { OAuthError } from '../oauth/oauth-error';
-import { required, scopeParam } from '../oauth/params';
-import { narrowTo } from '../oauth/resources';
+import { scopeList } from '../oauth/params';
+import { narrowAudience, narrowTo } from '../oauth/resources';
 import { consumeRefreshToken, findRefreshToken, revokedDuringRotation } from '../tokens/refresh-tokens';
 import { defineGrant, type GrantHandler } from './grant-descriptor';
-import { activeAccount, findAccount, issueGrantTokens, narrowedAudience, withIdToken } from './grant-steps';
+import { activeAccount, findAccount, issueGrantTokens, withIdToken } from './grant-steps';
 
 const REASONS = {
   unknown: 'refresh token is invalid',
@@ -15,10 +15,11 @@ const REASONS = {
 };
 
 /** RFC 6749 §6 with rotation: every use returns a new refresh token of the same family. */
-const rotateRefreshToken: GrantHandler = async (ctx) => {
+const rotateRefreshToken: GrantHandler<typeof refreshTokenForm> = async (ctx, form) => {
   const { deps } = ctx;
-  const token = required(ctx.params, 'refresh_token', 200);
-  const scopes = scopeParam(ctx.params);
+  const token = form.refresh_token;
+  const scopes = scopeList(form.scope);
+  const resources = form.resource ?? [];
   // Validate the narrowing before consuming, so a client's mistake does not burn its refresh token.
   const peek = await findRefreshToken(deps.refreshTokens, token);
   if (peek && peek.clientId === ctx.client._id) {
@@ -28,7 +29,7 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
     if (peek.jkt && peek.jkt !== ctx.jkt)
       throw new OAuthError('invalid_grant', 'refresh token is bound to a DPoP key: send a proof made with it');
     narrowTo(peek.scopes, scopes);
-    narrowedAudience(ctx, peek.audience);
+    narrowAudience(peek.audience, resources);
   }
   const used = await consumeRefreshToken(deps, token, ctx.client._id);
   if (!used.ok) throw new OAuthError('invalid_grant', REASONS[used.reason]);
@@ -43,7 +44,7 @@ const rotateRefreshToken: GrantHandler = async (ctx) => {
     sub: doc.sub,
     clientId: doc.clientId,
     scopes: granted,
-    audience: narrowedAudience(ctx, doc.audience),
+    audience: narrowAudience(doc.audience, resources),
     rotates: { familyId: doc.familyId, jkt: doc.jkt },
     account,
     ...(authTime !== undefined ? { authTime } : {}),

@@ -1,15 +1,13 @@
-import { tokenExchangeForm } from '@platform/oauth-grants';
+import { ACCESS_TOKEN_TYPE, tokenExchangeForm } from '@platform/oauth-grants';
 import { OAuthError } from '../oauth/oauth-error';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
-import { repeated, required, scopeParam, single } from '../oauth/params';
+import { scopeList } from '../oauth/params';
 import { audienceFor, narrowAudience, narrowTo } from '../oauth/resources';
 import { verifyOwnAccessToken, type AccessTokenClaims } from '../tokens/access-token';
 import { isAccessTokenRevoked } from '../tokens/revocation';
 import { defineGrant, type GrantContext, type GrantHandler } from './grant-descriptor';
 import { issueGrantTokens } from './grant-steps';
-
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 async function ownActiveToken(deps: Deps, token: string, what: string): Promise<AccessTokenClaims> {
   const claims = await verifyOwnAccessToken(deps.keys, deps.config.PUBLIC_URL, token);
@@ -62,22 +60,18 @@ function exchangedAudience(
  * sender constraint; the new token is revoked with the subject token (and so with its refresh
  * token family, and with the account's tokens on a change of its rights).
  */
-const exchangeToken: GrantHandler = async (ctx) => {
-  const { deps, params } = ctx;
-  const subjectToken = required(params, 'subject_token', 8192);
-  if (required(params, 'subject_token_type', 200) !== ACCESS_TOKEN_TYPE)
-    throw new OAuthError('invalid_request', 'subject_token_type must be the access token type');
-  const requestedType = single(params, 'requested_token_type', 200);
-  if (requestedType !== undefined && requestedType !== ACCESS_TOKEN_TYPE)
+const exchangeToken: GrantHandler<typeof tokenExchangeForm> = async (ctx, form) => {
+  const { deps } = ctx;
+  // The form took care of subject_token_type (RFC 8693 §2.1): only access tokens are exchanged.
+  const { subject_token: subjectToken, actor_token: actorToken, actor_token_type: actorType } = form;
+  if (form.requested_token_type !== undefined && form.requested_token_type !== ACCESS_TOKEN_TYPE)
     throw new OAuthError('invalid_request', 'only access tokens can be issued');
-  const actorToken = single(params, 'actor_token', 8192);
-  const actorType = single(params, 'actor_token_type', 200);
   if ((actorToken === undefined) !== (actorType === undefined))
     throw new OAuthError('invalid_request', 'actor_token and actor_token_type go together');
   if (actorType !== undefined && actorType !== ACCESS_TOKEN_TYPE)
     throw new OAuthError('invalid_request', 'actor_token_type must be the access token type');
-  const targets = [...repeated(params, 'resource'), ...repeated(params, 'audience')];
-  const requestedScopes = scopeParam(params);
+  const targets = [...(form.resource ?? []), ...(form.audience ?? [])];
+  const requestedScopes = scopeList(form.scope);
 
   const subject = await ownActiveToken(deps, subjectToken, 'subject_token');
   presentable(ctx, subject, 'subject_token');

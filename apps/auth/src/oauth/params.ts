@@ -1,3 +1,5 @@
+import { z } from 'zod/v4';
+import { isRepeatable, type GrantParameters } from '@platform/oauth-grants';
 import { OAuthError } from './oauth-error';
 
 /** Form bodies are small: 16 KiB and 64 parameters at most (413 `invalid_request` beyond). */
@@ -7,6 +9,35 @@ export type Params = Record<string, unknown>;
 
 export function paramsOf(value: unknown): Params {
   return value && typeof value === 'object' ? (value as Params) : {};
+}
+
+/**
+ * A form's parameters (libs/oauth-grants' zod schemas), parsed by the rules of RFC 6749 §3.1/§3.2: an empty
+ * value is an absent one, a parameter comes once unless its schema is an array (then one value is a list of
+ * one), unknown parameters are ignored. The first problem is the `invalid_request` answer, described as
+ * `single`, `required` and `repeated` describe theirs.
+ */
+export function formParams<P extends GrantParameters>(parameters: P, params: Params): z.output<z.ZodObject<P>> {
+  const given: Params = {};
+  for (const [name, schema] of Object.entries(parameters)) {
+    const value = params[name];
+    if (value === undefined || value === '') continue;
+    given[name] = isRepeatable(schema) && !Array.isArray(value) ? [value] : value;
+  }
+  const parsed = z.object(parameters).safeParse(given);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const name = String(issue?.path[0]);
+  throw new OAuthError('invalid_request', `${name} ${problemOf(issue, parameters[name], given[name])}`);
+}
+
+function problemOf(issue: z.core.$ZodIssue | undefined, schema: z.ZodType | undefined, value: unknown): string {
+  if (value === undefined) return 'is required';
+  if (!issue || !schema || isRepeatable(schema)) return 'is malformed';
+  if (issue.code === 'invalid_type') return 'must be given once';
+  if (issue.code === 'too_big') return 'is too long';
+  // A schema's own description of its rule (`z.literal(…, { error })`).
+  return issue.message;
 }
 
 /** A parameter that may appear at most once (RFC 6749 §3.1/§3.2), bounded in length. */
@@ -39,7 +70,11 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
 
 /** Requested scopes, or undefined when the parameter is absent. */
 export function scopeParam(params: Params): string[] | undefined {
-  const raw = single(params, 'scope', 2000);
+  return scopeList(single(params, 'scope', 2000));
+}
+
+/** The scopes of a `scope` value (RFC 6749 §3.3), or undefined when none was sent (`invalid_scope` when malformed). */
+export function scopeList(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const scopes = [...new Set(raw.split(' ').filter(Boolean))];
   if (!scopes.every((s) => SCOPE_TOKEN.test(s))) throw new OAuthError('invalid_scope', 'scope is malformed');

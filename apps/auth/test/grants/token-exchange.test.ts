@@ -1,5 +1,6 @@
 import { checkClientMayUse } from '../../src/grants/grant-steps';
-import { ACCESS_TOKEN_TYPE, tokenExchangeGrant } from '../../src/grants/token-exchange';
+import { ACCESS_TOKEN_TYPE } from '@platform/oauth-grants';
+import { tokenExchangeGrant } from '../../src/grants/token-exchange';
 import type { SigningKeys } from '../../src/keys/signing-keys';
 import { issueAccessToken, type AccessTokenInput } from '../../src/tokens/access-token';
 import { REVOKED_JTI_PREFIX } from '../../src/tokens/revocation';

@@ -1,4 +1,6 @@
-import { GRANT_FORMS } from '@platform/oauth-grants';
+import { z } from 'zod/v4';
+import { jsonSchemaOf } from '@platform/contracts';
+import { GRANT_FORMS, isRepeatable, requiredParameters } from '@platform/oauth-grants';
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
 const text = (maxLength: number, description?: string): JsonObject => ({
@@ -29,15 +31,20 @@ export const grantFormSchemas: JsonObject = Object.fromEntries(
     {
       type: 'object',
       description: form.description,
-      required: ['grant_type', ...form.required],
+      required: ['grant_type', ...requiredParameters(form)],
       properties: {
         grant_type: { type: 'string', const: form.type },
-        ...form.parameters,
+        ...formProperties(form.parameters),
         ...clientAuthenticationFields,
       },
     },
   ]),
 );
+
+/** The JSON Schema of each parameter, from the form's zod schemas. */
+function formProperties(parameters: z.ZodRawShape): JsonObject {
+  return (jsonSchemaOf(z.object(parameters), 'input').properties ?? {}) as JsonObject;
+}
 
 /** The request body's choice of form, by `grant_type` (OpenAPI 3.1 §4.8.25). */
 export const grantFormChoice: JsonObject = {
@@ -51,6 +58,6 @@ export const grantFormChoice: JsonObject = {
 /** Form encoding of the repeatable (array) parameters: one `resource=` per value (OpenAPI 3.1 §4.8.15). */
 export const repeatedFormFields: JsonObject = Object.fromEntries(
   GRANT_FORMS.flatMap((form) => Object.entries(form.parameters))
-    .filter(([, schema]) => schema.type === 'array')
+    .filter(([, schema]) => isRepeatable(schema))
     .map(([name]) => [name, { style: 'form', explode: true }]),
 );
