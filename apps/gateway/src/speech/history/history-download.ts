@@ -1,36 +1,16 @@
 import { once } from 'node:events';
 import express, { Router, type Response } from 'express';
 import { SpeechError } from '@platform/errors';
-import {
-  getHistoryItems,
-  HISTORY_PAGE_MAX,
-  readHistoryAudio,
-  type HistoryDoc,
-  type SpeechStore,
-} from '@platform/speech-store';
+import { historyDownloadBody } from '@platform/contracts';
+import { getHistoryItems, readHistoryAudio, type HistoryDoc, type SpeechStore } from '@platform/speech-store';
 import { requestCaller } from '../caller';
-import { badRequest } from '../speech-errors';
+import { readSpeechInput } from '../speech-input';
 import { historyNotFound, historyWithoutAudio } from './history-errors';
 import { storedZip } from './stored-zip';
 
-/** `{history_item_ids: string[], output_format?: 'default'}`, ids deduplicated in their order. */
+/** The ids of the contract's `historyDownloadBody`, deduplicated in their order. */
 function parseDownloadBody(body: unknown): string[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw badRequest('the body must be a JSON object with history_item_ids');
-  const { history_item_ids: ids, output_format: format } = body as Record<string, unknown>;
-  if (
-    !Array.isArray(ids) ||
-    ids.length === 0 ||
-    !ids.every((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 64)
-  ) {
-    throw badRequest('history_item_ids must be a non-empty array of history item ids');
-  }
-  if (ids.length > HISTORY_PAGE_MAX) throw badRequest(`history_item_ids may name at most ${HISTORY_PAGE_MAX} items`);
-  // The hosted API can transcode to WAV; the audio is served here as it was generated.
-  if (format !== undefined && format !== null && format !== 'default') {
-    throw badRequest("output_format: only 'default' (the audio as generated) is served");
-  }
-  return [...new Set(ids)];
+  return [...new Set(readSpeechInput(historyDownloadBody, body).history_item_ids)];
 }
 
 const EXTENSIONS: [RegExp, string][] = [

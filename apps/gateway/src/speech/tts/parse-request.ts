@@ -1,3 +1,4 @@
+import { languageCodeParam, outputFormatParam, textToSpeechRequest } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import {
   VoiceSettingsError,
@@ -13,7 +14,8 @@ import {
 } from '@platform/speech-engine';
 import { PLAN_NAMES, planName } from '@platform/speech-store';
 import { badRequest } from '../speech-errors';
-import { parseRequestOptions, type RequestOptions } from './request-options';
+import { readSpeechInput } from '../speech-input';
+import { optionsInput, requestOptionsOf, type RequestOptions } from './request-options';
 
 /** A text-to-speech request after validation (voice not yet resolved). */
 export interface TtsRequest {
@@ -37,38 +39,30 @@ export function checkVoiceId(voiceId: string): string {
   return voiceId;
 }
 
-function checkText(text: unknown, maxChars: number): string {
-  if (typeof text !== 'string') throw badRequest('text is required and must be a string');
-  if (text.trim().length === 0) throw badRequest('text must not be empty');
-  // Characters as a person counts them (code points), the unit quotas charge.
-  const length = [...text].length;
-  if (length > maxChars)
-    throw new SpeechError(400, 'text_too_long', `text is ${length} characters; the maximum is ${maxChars}`);
-  return text;
+/**
+ * The contract's request with the catalogue's models: an unknown `model_id` is 400 `model_not_found`,
+ * found in the order the fields are checked. Built once per limit and catalogue (they are the app's).
+ */
+function requestSchema(maxChars: number, catalogue: readonly Model[]) {
+  const base = textToSpeechRequest(maxChars);
+  return base.extend({
+    model_id: base.shape.model_id.refine((id) => resolveModel(id ?? undefined, catalogue) !== null, {
+      error: (issue) => `model ${JSON.stringify(String(issue.input).slice(0, 64))} does not exist; see GET /v1/models`,
+      params: { status: 'model_not_found' },
+    }),
+  });
+}
+let built: { maxChars: number; catalogue: readonly Model[]; schema: ReturnType<typeof requestSchema> } | undefined;
+
+function schemaFor(maxChars: number, catalogue: readonly Model[]) {
+  if (built?.maxChars !== maxChars || built.catalogue !== catalogue)
+    built = { maxChars, catalogue, schema: requestSchema(maxChars, catalogue) };
+  return built.schema;
 }
 
-function checkModel(modelId: unknown, catalogue: readonly Model[]): Model {
-  if (modelId !== undefined && modelId !== null && typeof modelId !== 'string')
-    throw badRequest('model_id must be a string');
-  const model = resolveModel(modelId ?? undefined, catalogue);
-  if (!model)
-    throw new SpeechError(
-      400,
-      'model_not_found',
-      `model ${JSON.stringify(String(modelId).slice(0, 64))} does not exist; see GET /v1/models`,
-    );
-  return model;
-}
-
+/** `output_format` (the contract's `outputFormatParam`) as the engine's format; not given is the default. */
 export function checkFormat(format: unknown): OutputFormat {
-  if (format !== undefined && format !== null && typeof format !== 'string')
-    throw badRequest('output_format must be a string');
-  const resolved = resolveOutputFormat(format ?? undefined);
-  if (!resolved)
-    throw badRequest(
-      `output_format ${JSON.stringify(String(format).slice(0, 40))} is not supported; see docs/speech.md`,
-    );
-  return resolved;
+  return resolveOutputFormat(readSpeechInput(outputFormatParam, format) ?? undefined)!;
 }
 
 /** Whether `plan` includes `format`: a format's minimum plan or any plan after it in `PLAN_NAMES`. */
@@ -86,15 +80,10 @@ export function checkFormatPlan(format: OutputFormat, plan: string | undefined):
   );
 }
 
+/** `language_code` (the contract's `languageCodeParam`); null when not given. */
 export function checkLanguage(code: unknown): Language | null {
-  if (code === undefined || code === null) return null;
-  if (typeof code !== 'string') throw badRequest('language_code must be a string');
-  const language = resolveLanguage(code);
-  if (!language)
-    throw badRequest(
-      `language_code ${JSON.stringify(code.slice(0, 40))} is not a language this model speaks; see GET /v1/models`,
-    );
-  return language;
+  const checked = readSpeechInput(languageCodeParam, code);
+  return checked == null ? null : resolveLanguage(checked);
 }
 
 export function checkSettings(raw: unknown, defaults: Partial<VoiceSettings>): VoiceSettings {
@@ -107,8 +96,8 @@ export function checkSettings(raw: unknown, defaults: Partial<VoiceSettings>): V
 }
 
 /**
- * Reads the JSON body (the speech API's request) and the query string (`output_format`, as the hosted API's clients
- * send it; the body wins when both are given).
+ * Reads the JSON body (the contract's `textToSpeechRequest`) and the query string (`output_format` and
+ * the options, as the hosted API's clients send them; the body wins when both are given).
  */
 export function parseTtsRequest(
   body: unknown,
@@ -116,17 +105,22 @@ export function parseTtsRequest(
   maxChars: number,
   catalogue: readonly Model[],
 ): TtsRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw badRequest('request body must be a JSON object');
-  const b = body as Record<string, unknown>;
+  const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+  const b = isObject ? (body as Record<string, unknown>) : {};
+  // A repeated `output_format` in the query string is not one format: the body's or the default applies.
   const queryFormat = typeof query.output_format === 'string' ? query.output_format : undefined;
-  const text = checkText(b.text, maxChars);
-  const model = checkModel(b.model_id, catalogue);
-  const format = checkFormat(b.output_format ?? queryFormat);
-  const language = checkLanguage(b.language_code);
-  // Validate settings now (values outside 0–1 are a 400 before any voice lookup).
-  checkSettings(b.voice_settings, {});
-  const options = parseRequestOptions(b, query, maxChars);
-  const modelFollowsLanguage = typeof b.model_id === 'string' && followsLanguage(b.model_id);
-  return { text, model, modelFollowsLanguage, format, language, rawSettings: b.voice_settings, options };
+  const input = isObject ? { ...b, output_format: b.output_format ?? queryFormat, ...optionsInput(b, query) } : body;
+  const request = readSpeechInput(schemaFor(maxChars, catalogue), input);
+  const model = resolveModel(request.model_id ?? undefined, catalogue)!;
+  const format = resolveOutputFormat(request.output_format ?? undefined)!;
+  const language = request.language_code == null ? null : resolveLanguage(request.language_code);
+  return {
+    text: request.text,
+    model,
+    modelFollowsLanguage: typeof request.model_id === 'string' && followsLanguage(request.model_id),
+    format,
+    language,
+    rawSettings: b.voice_settings,
+    options: requestOptionsOf(request),
+  };
 }

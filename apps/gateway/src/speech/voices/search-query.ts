@@ -1,17 +1,20 @@
 import type { Request } from 'express';
 import {
-  SEARCH_LABELS,
-  type SearchLabel,
-  type SortDirection,
-  type VoiceCategory,
-  type VoiceSearchCursor,
-  type VoiceSearchQuery,
-  type VoiceSortField,
+  VOICE_SEARCH_PAGE_DEFAULT,
+  voiceSearchQuery,
+  type VoiceSearchCategory,
+  type VoiceType,
+} from '@platform/contracts';
+import type {
+  SearchLabel,
+  SortDirection,
+  VoiceCategory,
+  VoiceSearchCursor,
+  VoiceSearchQuery,
+  VoiceSortField,
 } from '@platform/speech-store';
 import { badRequest } from '../speech-errors';
-
-const SEARCH_PAGE_DEFAULT = 10;
-const SEARCH_PAGE_MAX = 100;
+import { readSpeechInput } from '../speech-input';
 
 const BOTH: readonly VoiceCategory[] = ['premade', 'cloned'];
 
@@ -20,7 +23,7 @@ const BOTH: readonly VoiceCategory[] = ['premade', 'cloned'];
  * (`default`) and the account's own clones (`personal`). There are no community, workspace or
  * collection voices here, so those types match nothing of their own.
  */
-const VOICE_TYPES: Record<string, readonly VoiceCategory[]> = {
+const VOICE_TYPES: Record<VoiceType, readonly VoiceCategory[]> = {
   personal: ['cloned'],
   community: [],
   default: ['premade'],
@@ -31,65 +34,13 @@ const VOICE_TYPES: Record<string, readonly VoiceCategory[]> = {
 };
 
 /** `category`: `generated`, `professional` and `high_quality` voices are not made here. */
-const CATEGORIES: Record<string, readonly VoiceCategory[]> = {
+const CATEGORIES: Record<VoiceSearchCategory, readonly VoiceCategory[]> = {
   premade: ['premade'],
   cloned: ['cloned'],
   generated: [],
   professional: [],
   high_quality: [],
 };
-
-const FINE_TUNING_STATES = new Set([
-  'draft',
-  'not_verified',
-  'not_started',
-  'queued',
-  'fine_tuning',
-  'fine_tuned',
-  'failed',
-  'delayed',
-]);
-
-/** The query parameter as one string; repeated → 400. */
-function one(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${name} must be given once`);
-  return value;
-}
-
-/** A parameter that may be repeated (`language=en&language=de`) or comma-free single. */
-function many(req: Request, name: string): string[] | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  const values = (Array.isArray(value) ? value : [value]).map(String);
-  if (values.length > SEARCH_PAGE_MAX || values.some((v) => v.length === 0 || v.length > 200))
-    throw badRequest(`${name}: at most ${SEARCH_PAGE_MAX} values of 1 to 200 characters`);
-  return values;
-}
-
-function bool(req: Request, name: string): boolean | undefined {
-  const value = one(req, name);
-  if (value === undefined) return undefined;
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  throw badRequest(`${name} must be true or false`);
-}
-
-function integer(req: Request, name: string, min: number, max: number): number | undefined {
-  const value = one(req, name);
-  if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max)
-    throw badRequest(`${name} must be an integer from ${min} to ${max}`);
-  return Number(value);
-}
-
-function oneOf<T extends string>(req: Request, name: string, allowed: readonly T[]): T | undefined {
-  const value = one(req, name);
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw badRequest(`${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
 
 interface PageToken {
   sort: VoiceSortField;
@@ -125,54 +76,34 @@ function decodePageToken(raw: string): PageToken {
   return { sort, direction, cursor: { key: key as string | number, voiceId } };
 }
 
-/**
- * The hosted API's `GET /v2/voices` parameters (the official SDKs' `voices.search`). Filters that
- * concern only voice-library sharing (`min_notice_period_days`, `include_custom_rates`,
- * `include_live_moderated`) are checked and have nothing to filter here; `include_total_count` is
- * accepted and `total_count` always answered (the JS SDK requires the field).
- */
+/** The search parameters (the contract's `voiceSearchQuery`) as the speech store's search. */
 export function parseSearchQuery(req: Request, accountId: string): VoiceSearchQuery {
-  const pageSize = integer(req, 'page_size', 1, SEARCH_PAGE_MAX) ?? SEARCH_PAGE_DEFAULT;
-  const sort = oneOf(req, 'sort', ['created_at_unix', 'name'] as const) ?? 'created_at_unix';
-  const direction = oneOf(req, 'sort_direction', ['asc', 'desc'] as const) ?? (sort === 'name' ? 'asc' : 'desc');
-  const search = one(req, 'search');
-  if (search !== undefined && search.length > 200) throw badRequest('search must be at most 200 characters');
-
-  const voiceType = oneOf(req, 'voice_type', Object.keys(VOICE_TYPES));
-  const category = oneOf(req, 'category', Object.keys(CATEGORIES));
+  const q = readSpeechInput(voiceSearchQuery, req.query);
+  const pageSize = q.page_size !== undefined ? Number(q.page_size) : VOICE_SEARCH_PAGE_DEFAULT;
+  const sort = q.sort ?? 'created_at_unix';
+  const direction = q.sort_direction ?? (sort === 'name' ? 'asc' : 'desc');
   let categories = BOTH.filter(
     (c) =>
-      (voiceType ? VOICE_TYPES[voiceType]!.includes(c) : true) && (category ? CATEGORIES[category]!.includes(c) : true),
+      (q.voice_type ? VOICE_TYPES[q.voice_type].includes(c) : true) &&
+      (q.category ? CATEGORIES[q.category].includes(c) : true),
   );
   // Professional fine-tuning, collections and studio-quality voices do not exist here.
-  const fineTuning = one(req, 'fine_tuning_state');
-  if (fineTuning !== undefined && !FINE_TUNING_STATES.has(fineTuning))
-    throw badRequest(`fine_tuning_state must be one of ${[...FINE_TUNING_STATES].join(', ')}`);
-  const collection = one(req, 'collection_id');
-  if (fineTuning !== undefined || collection !== undefined || bool(req, 'high_quality') === true) categories = [];
-  integer(req, 'min_notice_period_days', 0, 100_000);
-  bool(req, 'include_custom_rates');
-  bool(req, 'include_live_moderated');
-  bool(req, 'include_total_count');
+  if (q.fine_tuning_state !== undefined || q.collection_id !== undefined || /^true$/i.test(q.high_quality ?? ''))
+    categories = [];
 
-  const labels: Partial<Record<SearchLabel, string[]>> = {};
-  const labelParams: Record<SearchLabel, string> = {
-    gender: 'gender',
-    age: 'age',
-    accent: 'accent',
-    language: 'language',
-    use_case: 'use_cases',
+  // `language` and `use_cases` match any of several values; the other labels take one.
+  const given: Record<SearchLabel, string | string[] | undefined> = {
+    gender: q.gender,
+    age: q.age,
+    accent: q.accent,
+    language: q.language,
+    use_case: q.use_cases,
   };
-  for (const label of SEARCH_LABELS) {
-    const param = labelParams[label];
-    // `language` and `use_cases` match any of several values; the other labels take one.
-    const values = label === 'language' || label === 'use_case' ? many(req, param) : one(req, param);
+  const labels: Partial<Record<SearchLabel, string[]>> = {};
+  for (const [label, values] of Object.entries(given) as [SearchLabel, string | string[] | undefined][])
     if (values !== undefined) labels[label] = typeof values === 'string' ? [values] : values;
-  }
-  const voiceIds = many(req, 'voice_ids');
 
-  const rawToken = one(req, 'next_page_token');
-  const token = rawToken ? decodePageToken(rawToken) : undefined;
+  const token = q.next_page_token ? decodePageToken(q.next_page_token) : undefined;
   if (token && (token.sort !== sort || token.direction !== direction))
     throw badRequest('next_page_token belongs to another sort or sort_direction');
   return {
@@ -181,9 +112,9 @@ export function parseSearchQuery(req: Request, accountId: string): VoiceSearchQu
     categories,
     sort,
     direction,
-    ...(search ? { search } : {}),
+    ...(q.search ? { search: q.search } : {}),
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
-    ...(voiceIds ? { voiceIds } : {}),
+    ...(q.voice_ids ? { voiceIds: q.voice_ids } : {}),
     ...(token ? { after: token.cursor } : {}),
   };
 }

@@ -1,0 +1,52 @@
+import { z } from 'zod/v4';
+import { HISTORY_PAGE_MAX } from '@platform/speech-store';
+import { checkedParam, enumParam, pageSizeParam } from './query';
+
+/** The hosted API's `source` values; every generation here is text to speech (`TTS`). */
+export const HISTORY_SOURCES = ['TTS', 'STS', 'Flows'] as const;
+
+const id = (value: string) => value.length > 0 && value.length <= 64;
+const unixSeconds = (name: string) =>
+  checkedParam(name, (v) => /^\d{1,12}$/.test(v), `${name} must be a Unix time in seconds`);
+const pageSize = (name: string) =>
+  pageSizeParam(name, 6, HISTORY_PAGE_MAX, `pageSize must be an integer from 1 to ${HISTORY_PAGE_MAX}`);
+
+/**
+ * `GET /v1/history`: `pageSize` (or `page_size`) 1–1000; `start_after_history_item_id`; `voice_id`;
+ * `model_id`; `date_after_unix` (inclusive) and `date_before_unix` (exclusive); `sort_direction`;
+ * `search` (text or voice name); `source`.
+ */
+export const historyPageQuery = z.object({
+  pageSize: pageSize('pageSize'),
+  page_size: pageSize('page_size'),
+  start_after_history_item_id: checkedParam(
+    'start_after_history_item_id',
+    id,
+    'start_after_history_item_id is not a history item id',
+  ),
+  voice_id: checkedParam('voice_id', id, 'voice_id is not a voice id'),
+  model_id: checkedParam('model_id', id, 'model_id is not a model id'),
+  sort_direction: enumParam('sort_direction', ['asc', 'desc'], 'sort_direction must be asc or desc'),
+  search: checkedParam('search', (v) => v.length <= 200, 'search must be at most 200 characters'),
+  source: enumParam('source', HISTORY_SOURCES, `source must be one of ${HISTORY_SOURCES.join(', ')}`),
+  date_after_unix: unixSeconds('date_after_unix'),
+  date_before_unix: unixSeconds('date_before_unix'),
+});
+export type HistoryPageParams = z.output<typeof historyPageQuery>;
+
+const IDS_MESSAGE = 'history_item_ids must be a non-empty array of history item ids';
+
+/** `POST /v1/history/download`: `{history_item_ids, output_format?: 'default'}`. */
+export const historyDownloadBody = z.object(
+  {
+    history_item_ids: z
+      .array(z.string({ error: IDS_MESSAGE }).refine(id, { error: IDS_MESSAGE }), { error: IDS_MESSAGE })
+      .min(1, { error: IDS_MESSAGE })
+      .max(HISTORY_PAGE_MAX, { error: `history_item_ids may name at most ${HISTORY_PAGE_MAX} items` }),
+    // The hosted API can transcode to WAV; the audio is served here as it was generated.
+    output_format: z
+      .literal('default', { error: "output_format: only 'default' (the audio as generated) is served" })
+      .nullish(),
+  },
+  { error: 'the body must be a JSON object with history_item_ids' },
+);
