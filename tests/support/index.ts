@@ -30,3 +30,4 @@ export {
 } from './traffic-mix';
 export { postSnapshot, SNAPSHOT_AUTHOR } from './content-snapshots';
 export { appConfigShape } from './app-config-shape';
+export { generatedFilesOutcome } from './generated-files';

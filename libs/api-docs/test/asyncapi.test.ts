@@ -1,6 +1,8 @@
 import { Parser } from '@asyncapi/parser';
 import { CONTENT_EVENT_TYPES, CONTENT_TOPIC_BASES, POST_STATUSES, USER_ROLES, USER_STATUSES } from '@platform/events';
+import { typeDefs } from '@platform/graphql-schema';
 import { asyncApi } from '../src/asyncapi';
+import { snapshotSchemasOf } from '../src/asyncapi/snapshot-schemas';
 
 /**
  * The AsyncAPI document is valid AsyncAPI 3.0 (the AsyncAPI Initiative's own parser and rule set, run
@@ -52,5 +54,15 @@ describe('asyncApi()', () => {
     expect(schemas.UserSnapshot!.properties.status!.enum).toEqual([...USER_STATUSES]);
     expect(schemas.UserSnapshot!.properties.role!.enum).toEqual([...USER_ROLES]);
     expect(schemas.PostSnapshot!.properties.status!.enum).toEqual([...POST_STATUSES]);
+  });
+
+  it('takes the snapshots from the SDL: a stored field added to a GraphQL type is in its snapshot schema', () => {
+    const sdl = typeDefs.replace('type Post implements Node {', 'type Post implements Node {\n    readingMinutes: Int');
+    const schemas = snapshotSchemasOf(sdl);
+    expect(schemas.PostSnapshot.properties.readingMinutes).toEqual({ type: ['integer', 'null'] });
+    expect(schemas.PostSnapshot.required).toContain('readingMinutes');
+    // Relations stay out: a nested entity is a snapshot of its own, a connection a call to content.
+    expect(Object.keys(schemas.PostSnapshot.properties)).not.toContain('comments');
+    expect(schemas.PostSnapshot.properties.author).toEqual({ $ref: '#/components/schemas/AuthorSnapshot' });
   });
 });

@@ -1,50 +1,41 @@
-import type { PostStatus, UserRole, UserStatus } from './closed-lists';
+import type { Comment, Post, User } from './graphql-types.generated';
 
 /**
- * What an event's `data` carries: the entity after the change, in the GraphQL shape (field names
- * of the content API's GraphQL schema), so the gateway can answer a subscription's selection without calling content.
- * Ids are GraphQL global ids (`id`) plus the service-local id (`localId`: the account id for
- * users, the REST integer for posts, a number for comments). Dates are ISO-8601 strings.
- * Fields a snapshot cannot carry (connections such as `posts`, `comments`, `replies`) need a
- * call to content's GraphQL endpoint.
+ * What an event's `data` carries: the entity after the change, in the GraphQL shape, so the gateway can answer a
+ * subscription's selection without calling content. Each snapshot is the GraphQL type (graphql-types.generated.ts,
+ * generated from libs/graphql-schema's SDL: dates as DateTime serializes them, ISO-8601 strings) less its
+ * relations, plus what only events carry: the service-local id (`localId`: the account id for users, the REST
+ * integer for posts and comments) and the REST fields subscribers filter on. A field added to the SDL is in the
+ * snapshot type, and so in content's snapshot builder and the AsyncAPI document, without naming it here.
+ *
+ * The relations are left out because a snapshot is one entity: connections (`posts`, `comments`, `replies`) need
+ * a call to content's GraphQL endpoint, and a nested entity is a smaller snapshot of its own (`author`, `post`).
  */
-export interface UserSnapshot {
-  id: string;
-  localId: string;
-  name: string;
-  /** Included because subscriptions are served to authenticated callers; the gateway decides
-   * whether a subscriber may see it (own profile or ADMIN), as content does for queries. */
+export const SNAPSHOT_RELATIONS = {
+  User: ['posts', 'comments'],
+  Post: ['author', 'comments'],
+  Comment: ['author', 'post', 'parent', 'replies'],
+} as const;
+type Relations<T extends keyof typeof SNAPSHOT_RELATIONS> = (typeof SNAPSHOT_RELATIONS)[T][number];
+
+/** Nested author: enough for `author { id name avatar }` selections; no email (a user reference). */
+export type AuthorSnapshot = Omit<User, Relations<'User'> | 'email'> & { localId: string };
+
+export type UserSnapshot = AuthorSnapshot & {
+  /** Non-null, unlike `User.email` (null for a caller who may not read it): subscriptions are served to
+   * authenticated callers and the gateway decides whether a subscriber may see it (own profile or ADMIN),
+   * as content does for queries. */
   email: string;
-  avatar: string | null;
-  status: UserStatus;
-  role: UserRole;
-  createdAt: string;
-  updatedAt: string | null;
-}
+};
 
-/** Nested author: enough for `author { id name avatar }` selections. */
-export type AuthorSnapshot = Pick<
-  UserSnapshot,
-  'id' | 'localId' | 'name' | 'avatar' | 'status' | 'role' | 'createdAt' | 'updatedAt'
->;
-
-export interface PostSnapshot {
-  id: string;
+export type PostSnapshot = Omit<Post, Relations<'Post'>> & {
   localId: number;
-  title: string;
+  /** REST fields (no GraphQL field): the REST interface's readers of the events use them. */
   slug: string;
-  content: string;
-  excerpt: string | null;
-  status: PostStatus;
   published: boolean;
-  tags: string[];
   category: string | null;
-  viewCount: number;
-  createdAt: string;
-  publishedAt: string | null;
-  updatedAt: string | null;
   author: AuthorSnapshot;
-}
+};
 
 /** Nested post: the scalar fields, without its author or content body repeated. */
 export type PostRefSnapshot = Pick<
@@ -59,17 +50,13 @@ export type PostRefSnapshot = Pick<
   authorId?: string;
 };
 
-export interface CommentSnapshot {
-  id: string;
+export type CommentSnapshot = Omit<Comment, Relations<'Comment'>> & {
   localId: number;
-  content: string;
-  /** Global id of the parent comment, null for a top-level comment. */
+  /** Global id of the parent comment, null for a top-level comment (`parent` is a relation). */
   parentId: string | null;
-  createdAt: string;
-  updatedAt: string | null;
   author: AuthorSnapshot;
   post: PostRefSnapshot;
-}
+};
 
 /** `*.deleted` events carry the last snapshot before deletion. */
 export interface ContentEventDataMap {

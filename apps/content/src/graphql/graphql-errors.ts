@@ -46,12 +46,19 @@ export function toGraphQLError(err: unknown): unknown {
   }
 }
 
+/**
+ * A failed mutation's payload, for each payload type (UserMutationPayload, PostMutationPayload, DeleteResult):
+ * the entity and the deleted id are null, as the schema's nullable fields say (GraphQL sends only the selected ones).
+ */
 export interface FailurePayload {
   success: false;
   message: string;
   errors: FieldError[];
+  user: null;
+  post: null;
+  deletedId: null;
 }
 
 export function failurePayload(err: DomainError): FailurePayload {
-  return { success: false, message: err.message, errors: fieldErrorsOf(err) };
+  return { success: false, message: err.message, errors: fieldErrorsOf(err), user: null, post: null, deletedId: null };
 }

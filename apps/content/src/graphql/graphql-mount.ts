@@ -27,6 +27,7 @@ import { createLoaders } from './loaders';
 import { mutationResolvers } from './resolvers/mutation-resolvers';
 import { queryResolvers } from './resolvers/query-resolvers';
 import { graphqlOverHttpStatus } from './response-status';
+import type { Resolvers } from './resolvers/resolver-types.generated';
 import { typeResolvers } from './resolvers/type-resolvers';
 
 interface GraphQLMountOptions {
@@ -115,21 +116,18 @@ function isClientStatus(error: unknown): boolean {
 }
 
 export function buildSchema(options: Pick<GraphQLMountOptions, 'redis' | 'cache' | 'redisPrefix'>) {
-  const schema = makeExecutableSchema<GraphQLContext>({
-    typeDefs,
-    resolvers: {
-      DateTime,
-      JSON: JSONScalar,
-      Upload,
-      ...typeResolvers,
-      Query: queryResolvers,
-      Mutation: mutationResolvers,
-      Subscription: subscriptionResolvers,
-    },
-  });
+  const resolvers: Resolvers = {
+    DateTime,
+    JSON: JSONScalar,
+    Upload,
+    ...typeResolvers,
+    Query: queryResolvers,
+    Mutation: mutationResolvers,
+    Subscription: subscriptionResolvers,
+  };
+  const schema = makeExecutableSchema<GraphQLContext>({ typeDefs, resolvers });
   return applyDirectives(schema, options);
 }
-
 export async function graphqlMount(
   options: GraphQLMountOptions,
 ): Promise<{ mount: (app: Express) => void; stop: () => Promise<void> }> {

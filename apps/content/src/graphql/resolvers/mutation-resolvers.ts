@@ -1,13 +1,12 @@
 import { toGlobalId } from '@platform/graphql-schema';
 import { createComment, deleteComment, updateComment } from '../../comments/comment-writes';
 import { DomainError, notFoundError, validationError } from '../../domain/domain-errors';
-import type { PostStatus, UserRole, UserStatus } from '../../models';
 import { createPost, deletePost, findPost, updatePost } from '../../posts/post-writes';
 import { canSeePost } from '../../posts/post-reads';
 import { createProfile, deleteProfile, updateProfile } from '../../users/profiles';
-import type { GraphQLContext } from '../context';
 import { failurePayload, toGraphQLError } from '../graphql-errors';
 import { localId, localNumericId } from '../ids';
+import type { MutationResolvers } from './resolver-types.generated';
 
 /**
  * Mutations. Those returning a payload never throw for validation or permission failures:
@@ -47,20 +46,8 @@ function tagsOf(tags: string[] | null | undefined): string[] | undefined {
   return tags === null || tags === undefined ? undefined : [...new Set(tags)].slice(0, 20);
 }
 
-interface PostInput {
-  title?: string | null;
-  content?: string | null;
-  excerpt?: string | null;
-  status?: PostStatus | null;
-  tags?: string[] | null;
-}
-
-export const mutationResolvers = {
-  createUser: (
-    _: unknown,
-    args: { input: { name: string; email: string; password: string; role?: UserRole | null } },
-    ctx: GraphQLContext,
-  ) =>
+export const mutationResolvers: MutationResolvers = {
+  createUser: (_, args, ctx) =>
     payload(async () => {
       const { name, email, password } = args.input;
       const role = args.input.role ?? 'USER';
@@ -84,14 +71,7 @@ export const mutationResolvers = {
       return { success: true, message: 'User created', user, errors: [] };
     }),
 
-  updateUser: (
-    _: unknown,
-    args: {
-      id: string;
-      input: { name?: string | null; email?: string | null; avatar?: string | null; status?: UserStatus | null };
-    },
-    ctx: GraphQLContext,
-  ) =>
+  updateUser: (_, args, ctx) =>
     payload(async () => {
       const id = localId(args.id, 'User');
       if (id === null) throw notFoundError('User');
@@ -106,7 +86,7 @@ export const mutationResolvers = {
       return { success: true, message: 'User updated', user, errors: [] };
     }),
 
-  deleteUser: (_: unknown, args: { id: string }, ctx: GraphQLContext) =>
+  deleteUser: (_, args, ctx) =>
     payload(async () => {
       const id = localId(args.id, 'User');
       if (id === null) throw notFoundError('User');
@@ -114,7 +94,7 @@ export const mutationResolvers = {
       return { success: true, message: 'User deleted', deletedId: toGlobalId('User', id) };
     }),
 
-  createPost: (_: unknown, args: { input: PostInput & { title: string; content: string } }, ctx: GraphQLContext) =>
+  createPost: (_, args, ctx) =>
     payload(async () => {
       const { title, content, excerpt, status, tags } = args.input;
       if (status === 'DELETED') throw validationError({ 'input.status': 'Use deletePost to delete a post.' });
@@ -131,7 +111,7 @@ export const mutationResolvers = {
       return { success: true, message: 'Post created', post, errors: [] };
     }),
 
-  updatePost: (_: unknown, args: { id: string; input: PostInput }, ctx: GraphQLContext) =>
+  updatePost: (_, args, ctx) =>
     payload(async () => {
       const id = postIdOf(args.id);
       const existing = await findPost(ctx.deps, id);
@@ -148,7 +128,7 @@ export const mutationResolvers = {
       return { success: true, message: 'Post updated', post, errors: [] };
     }),
 
-  deletePost: (_: unknown, args: { id: string }, ctx: GraphQLContext) =>
+  deletePost: (_, args, ctx) =>
     payload(async () => {
       const id = postIdOf(args.id);
       const existing = await findPost(ctx.deps, id);
@@ -157,11 +137,7 @@ export const mutationResolvers = {
       return { success: true, message: 'Post deleted', deletedId: toGlobalId('Post', id) };
     }),
 
-  createComment: (
-    _: unknown,
-    args: { input: { content: string; postId: string; parentId?: string | null } },
-    ctx: GraphQLContext,
-  ) =>
+  createComment: (_, args, ctx) =>
     orThrow(async () => {
       const postId = localNumericId(args.input.postId, 'Post');
       if (postId === null) throw new DomainError('not_found', 'Post not found', { 'input.postId': 'Post not found.' });
@@ -173,10 +149,10 @@ export const mutationResolvers = {
       return createComment(ctx.deps, ctx.caller, { content: args.input.content, postId, parentId });
     }),
 
-  updateComment: (_: unknown, args: { id: string; input: { content: string } }, ctx: GraphQLContext) =>
+  updateComment: (_, args, ctx) =>
     orThrow(() => updateComment(ctx.deps, ctx.caller, commentIdOf(args.id), args.input.content)),
 
-  deleteComment: (_: unknown, args: { id: string }, ctx: GraphQLContext) =>
+  deleteComment: (_, args, ctx) =>
     payload(async () => {
       const id = commentIdOf(args.id);
       await deleteComment(ctx.deps, ctx.caller, id);

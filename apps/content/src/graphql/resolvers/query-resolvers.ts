@@ -1,42 +1,42 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import type { FilterQuery } from 'mongoose';
 import { GraphQLErrorCode } from '@platform/errors';
+import type { GraphQLTypes } from '@platform/events';
 import { fromGlobalId } from '@platform/graphql-schema';
 import { canReadEveryEmail } from '../../users/email-visibility';
 import { ensureProfile } from '../../users/profiles';
 import { canSeePost, visiblePosts } from '../../posts/post-reads';
-import type { PostDoc, PostStatus, UserDoc, UserRole, UserStatus, POST_ORDERS, USER_ORDERS } from '../../models';
-import { emptyConnection, paginate, type PageArgs, type SortSpec } from '../connections';
+import type { PostDoc, UserDoc, POST_ORDERS, USER_ORDERS } from '../../models';
+import { emptyConnection, paginate, type SortSpec } from '../connections';
 import type { GraphQLContext } from '../context';
 import { localId, localNumericId } from '../ids';
 import { escapeRegExp } from '@platform/stores';
-import { search, type SearchType } from './search';
+import { search } from './search';
 import { gqlError, toGraphQLError } from '../graphql-errors';
 import { selectedNodeFields, selectsCursors, selectsField } from '../selection';
 import { postProjection } from '../post-projection';
 import { allOf } from '../../models/count';
+import type { QueryResolvers } from './resolver-types.generated';
 import { shownComment } from './type-resolvers';
 
 // Each of these fields has its indexes (models/user-model.ts, models/post-model.ts).
-const USER_ORDER: Record<string, (typeof USER_ORDERS)[number]> = {
+const USER_ORDER: Record<GraphQLTypes.UserOrderField, (typeof USER_ORDERS)[number]> = {
   NAME: 'nameLower',
   EMAIL: 'email',
   CREATED_AT: 'createdAt',
   UPDATED_AT: 'updatedAtSort',
 };
-const POST_ORDER: Record<string, (typeof POST_ORDERS)[number]> = {
+const POST_ORDER: Record<GraphQLTypes.PostOrderField, (typeof POST_ORDERS)[number]> = {
   TITLE: 'titleLower',
   CREATED_AT: 'createdAt',
   PUBLISHED_AT: 'publishedAtSort',
   VIEW_COUNT: 'viewCount',
 };
 
-interface OrderBy {
-  field: string;
-  direction: 'ASC' | 'DESC';
-}
-
-function sortOf(orderBy: OrderBy | null | undefined, fields: Record<string, string>, fallback: SortSpec): SortSpec {
+function sortOf<F extends string>(
+  orderBy: { field: F; direction: GraphQLTypes.SortOrder } | null | undefined,
+  fields: Record<F, string>,
+  fallback: SortSpec,
+): SortSpec {
   if (!orderBy) return fallback;
   return { field: fields[orderBy.field] ?? fallback.field, direction: orderBy.direction === 'ASC' ? 1 : -1 };
 }
@@ -58,24 +58,16 @@ async function loadUser(ctx: GraphQLContext, id: string): Promise<UserDoc | null
   return local === null ? null : ctx.loaders.user.load(local);
 }
 
-export const queryResolvers = {
-  me: async (_: unknown, __: unknown, ctx: GraphQLContext) => {
+export const queryResolvers: QueryResolvers = {
+  me: async (_, __, ctx) => {
     try {
       return await ensureProfile(ctx.deps, ctx.caller);
     } catch (err) {
       throw toGraphQLError(err);
     }
   },
-  user: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadUser(ctx, args.id),
-  users: (
-    _: unknown,
-    args: PageArgs & {
-      filter?: { status?: UserStatus; role?: UserRole; search?: string } | null;
-      orderBy?: OrderBy | null;
-    },
-    ctx: GraphQLContext,
-    info: GraphQLResolveInfo,
-  ) => {
+  user: (_, args, ctx) => loadUser(ctx, args.id),
+  users: (_, args, ctx, info) => {
     // An order is as revealing as the values it sorts by (a page of users by email, around one's own, tells whose email is near it).
     if (args.orderBy?.field === 'EMAIL' && !canReadEveryEmail(ctx.caller)) {
       throw gqlError(
@@ -99,16 +91,8 @@ export const queryResolvers = {
       },
     );
   },
-  post: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadPost(ctx, args.id),
-  posts: (
-    _: unknown,
-    args: PageArgs & {
-      filter?: { status?: PostStatus; authorId?: string; search?: string } | null;
-      orderBy?: OrderBy | null;
-    },
-    ctx: GraphQLContext,
-    info: GraphQLResolveInfo,
-  ) => {
+  post: (_, args, ctx) => loadPost(ctx, args.id),
+  posts: (_, args, ctx, info) => {
     const author = args.filter?.authorId ? (localId(args.filter.authorId, 'User') ?? '\u0000') : undefined;
     const visible = visiblePosts(ctx.caller, { author, status: args.filter?.status });
     if (!visible) return emptyConnection<PostDoc>();
@@ -125,10 +109,9 @@ export const queryResolvers = {
       sealCursors: selectsCursors(info),
     });
   },
-  comment: (_: unknown, args: { id: string }, ctx: GraphQLContext) => loadComment(ctx, args.id),
-  search: (_: unknown, args: { query: string; type?: SearchType | null; limit?: number | null }, ctx: GraphQLContext) =>
-    search(ctx.deps, ctx.caller, args.query, args.type ?? 'ALL', args.limit ?? 10),
-  node: async (_: unknown, args: { id: string }, ctx: GraphQLContext) => {
+  comment: (_, args, ctx) => loadComment(ctx, args.id),
+  search: (_, args, ctx) => search(ctx.deps, ctx.caller, args.query, args.type ?? 'ALL', args.limit ?? 10),
+  node: async (_, args, ctx) => {
     const global = fromGlobalId(args.id);
     if (!global) return null;
     if (global.type === 'User') return loadUser(ctx, args.id);

@@ -1,3 +1,4 @@
+import type { GraphQLTypes } from '@platform/events';
 import { escapeRegExp } from '@platform/stores';
 import { keepVisibleComments } from '../../comments/comment-reads';
 import type { ContentDeps } from '../../domain/deps';
@@ -13,7 +14,7 @@ import { allOf } from '../../models/count';
  * here: a whole-word match scores more than a substring, a title or name more than a body, every
  * term found adds up, ties go to the newest.
  */
-export type SearchType = 'USER' | 'POST' | 'COMMENT' | 'ALL';
+type SearchType = GraphQLTypes.SearchType;
 const CANDIDATES = 200;
 const NEWEST = { createdAt: -1, _id: -1 } as const;
 const MAX_TERMS = 5;

@@ -1,24 +1,24 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import { toGlobalId } from '@platform/graphql-schema';
 import { canSeeComment, visibleCommentsFilter } from '../../comments/comment-reads';
-import type { CommentDoc, PostDoc, UserDoc } from '../../models';
+import type { CommentDoc, PostDoc } from '../../models';
 import { canSeePost, visiblePosts } from '../../posts/post-reads';
 import { canReadEmail } from '../../users/email-visibility';
-import { emptyConnection, paginate, type Connection, type PageArgs } from '../connections';
+import { emptyConnection, paginate, type Connection } from '../connections';
 import type { GraphQLContext } from '../context';
 import { gqlError } from '../graphql-errors';
 import { selectsField } from '../selection';
+import type { Resolvers } from './resolver-types.generated';
 
 /** Field resolvers of User, Post, Comment, the Node interface and the SearchResult union. */
 
-type Lazy<T> = {
+export type LazyConnection<T> = {
   edges: () => Promise<Connection<T>['edges']>;
   pageInfo: () => Promise<Connection<T>['pageInfo']>;
   totalCount: () => Promise<number>;
 };
 
 /** A nested connection that runs its page query only if edges/pageInfo are selected, and counts through a loader. */
-function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Promise<number>): Lazy<T> {
+function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Promise<number>): LazyConnection<T> {
   let memo: Promise<Connection<T>> | undefined;
   const get = () => (memo ??= page());
   return { edges: async () => (await get()).edges, pageInfo: async () => (await get()).pageInfo, totalCount: count };
@@ -26,7 +26,7 @@ function lazyConnection<T>(page: () => Promise<Connection<T>>, count: () => Prom
 
 const createdAsc = { field: 'createdAt', direction: 1 as const };
 
-const emptyLazy = <T>(): Lazy<T> =>
+const emptyLazy = <T>(): LazyConnection<T> =>
   lazyConnection(
     async () => emptyConnection<T>(),
     async () => 0,
@@ -38,27 +38,22 @@ export async function shownComment(ctx: GraphQLContext, comment: CommentDoc | nu
   return canSeeComment(ctx.caller, await ctx.loaders.post.load(comment.post)) ? comment : null;
 }
 
-function nodeTypeOf(value: Record<string, unknown>): 'User' | 'Post' | 'Comment' | null {
+function nodeTypeOf(value: object): 'User' | 'Post' | 'Comment' | null {
   if ('title' in value) return 'Post';
   if ('email' in value || 'nameLower' in value) return 'User';
   if ('post' in value && 'content' in value) return 'Comment';
   return null;
 }
 
-export const typeResolvers = {
-  Node: { __resolveType: (value: Record<string, unknown>) => nodeTypeOf(value) },
-  SearchResult: { __resolveType: (value: Record<string, unknown>) => nodeTypeOf(value) },
+export const typeResolvers: Pick<Resolvers, 'Node' | 'SearchResult' | 'User' | 'Post' | 'Comment'> = {
+  Node: { __resolveType: (value) => nodeTypeOf(value) },
+  SearchResult: { __resolveType: (value) => nodeTypeOf(value) },
 
   User: {
-    id: (user: UserDoc) => toGlobalId('User', user._id),
-    email: (user: UserDoc, _: unknown, ctx: GraphQLContext) => (canReadEmail(ctx.caller, user._id) ? user.email : null),
-    avatar: (user: UserDoc) => user.avatar ?? null,
-    posts: (
-      user: UserDoc,
-      args: PageArgs & { status?: PostDoc['status'] | null },
-      ctx: GraphQLContext,
-      info: GraphQLResolveInfo,
-    ) => {
+    id: (user) => toGlobalId('User', user._id),
+    email: (user, _, ctx) => (canReadEmail(ctx.caller, user._id) ? user.email : null),
+    avatar: (user) => user.avatar ?? null,
+    posts: (user, args, ctx, info) => {
       const filter = visiblePosts(ctx.caller, { author: user._id, status: args.status });
       if (!filter) return emptyConnection<PostDoc>();
       return paginate(ctx.deps.models.posts, filter, { field: 'createdAt', direction: -1 }, args, {
@@ -67,7 +62,7 @@ export const typeResolvers = {
       });
     },
     // A user's comments span posts, some of which the caller may not see: the page and its count leave their comments out.
-    comments: async (user: UserDoc, args: PageArgs, ctx: GraphQLContext, info: GraphQLResolveInfo) =>
+    comments: async (user, args, ctx, info) =>
       paginate(
         ctx.deps.models.comments,
         await visibleCommentsFilter(ctx.deps, ctx.caller, { author: user._id }),
@@ -81,15 +76,15 @@ export const typeResolvers = {
   },
 
   Post: {
-    id: (post: PostDoc) => toGlobalId('Post', post._id),
-    excerpt: (post: PostDoc) => post.excerpt ?? null,
-    author: async (post: PostDoc, _: unknown, ctx: GraphQLContext) => {
+    id: (post) => toGlobalId('Post', post._id),
+    excerpt: (post) => post.excerpt ?? null,
+    author: async (post, _, ctx) => {
       const author = await ctx.loaders.user.load(post.author);
       if (!author) throw gqlError('NOT_FOUND', 'Author not found');
       return author;
     },
     // A post reaches the caller only if visible; checked again here so that no path can list or count comments the rule hides.
-    comments: (post: PostDoc, args: PageArgs, ctx: GraphQLContext) =>
+    comments: (post, args, ctx) =>
       canSeeComment(ctx.caller, post)
         ? lazyConnection(
             () =>
@@ -103,21 +98,21 @@ export const typeResolvers = {
   },
 
   Comment: {
-    id: (comment: CommentDoc) => toGlobalId('Comment', comment._id),
-    author: async (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => {
+    id: (comment) => toGlobalId('Comment', comment._id),
+    author: async (comment, _, ctx) => {
       const author = await ctx.loaders.user.load(comment.author);
       if (!author) throw gqlError('NOT_FOUND', 'Author not found');
       return author;
     },
-    post: async (comment: CommentDoc, _: unknown, ctx: GraphQLContext) => {
+    post: async (comment, _, ctx) => {
       const post = await ctx.loaders.post.load(comment.post);
       if (!post || !canSeePost(ctx.caller, post)) throw gqlError('NOT_FOUND', 'Post not found');
       return post;
     },
-    parent: async (comment: CommentDoc, _: unknown, ctx: GraphQLContext) =>
+    parent: async (comment, _, ctx) =>
       comment.parent === null ? null : shownComment(ctx, await ctx.loaders.comment.load(comment.parent)),
     // Replies are on the comment's post: visible with it, or not at all.
-    replies: async (comment: CommentDoc, args: PageArgs, ctx: GraphQLContext) =>
+    replies: async (comment, args, ctx) =>
       (await shownComment(ctx, comment))
         ? lazyConnection(
             () =>
