@@ -1,6 +1,6 @@
 import { eventually } from '@platform/testing';
 import { PREMADE_VOICES, espeakPitchHz, isEnglish } from '@platform/speech-engine';
-import { analyseVoice, decodeAudio } from '../../apps/gateway/src/voice-analysis';
+import { analyseVoice, decodeAudio } from '@platform/voice-analysis';
 import { espeakWav, REFERENCE_TEXT, wavFromPcm } from '../voices/audio';
 import { pcmSamples } from './support/audio';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';

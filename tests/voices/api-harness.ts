@@ -4,9 +4,11 @@ import express from 'express';
 import { createLogger } from '@platform/logger';
 import type { Identity } from '@platform/identity';
 import type { SpeechStore } from '@platform/speech-store';
-import { stackEnv } from '@platform/testing';
-import { createAnalysisPool } from '../../apps/gateway/src/voice-analysis';
+import { connectRedis } from '@platform/stores';
+import { stackEnv, uniqueName } from '@platform/testing';
 import { voicesRoutes } from '../../apps/gateway/src/speech/voices';
+import { createAnalysisQueue } from '../../apps/gateway/src/speech/voices/analysis-queue';
+import { startVoiceAnalysisWorker } from '../../apps/synthesis-worker/src/voice-analysis/analysis-worker';
 import { createCloneAdmission } from '../../apps/gateway/src/speech/voices/clone-admission';
 import { historyRoutes } from '../../apps/gateway/src/speech/history';
 import { userRoutes } from '../../apps/gateway/src/speech/user';
@@ -38,13 +40,21 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
     next();
   });
   const v1 = express.Router();
-  // The gateway's defaults: one analysis thread, two uploads waiting, one upload per account at once; the
-  // thread stores accepted samples in the store's database.
-  const analysis = createAnalysisPool({
-    threads: 1,
-    maxQueued: 2,
-    sampleStore: { mongoUrl: stackEnv().MONGO_URL, dbName: store.connection.name },
+  // As the platform runs it: the analysis jobs on a queue of their own (named after a synthesis queue
+  // of this run's), one worker taking them one at a time on its thread, reading the store's database.
+  const redis = await connectRedis(stackEnv().REDIS_URL, { maxRetriesPerRequest: null });
+  const synthesisQueue = uniqueName('voices');
+  const workerRedis = redis.duplicate();
+  const worker = startVoiceAnalysisWorker({
+    connection: workerRedis,
+    synthesisQueue,
+    concurrency: 1,
+    store: { mongoUrl: stackEnv().MONGO_URL, dbName: store.connection.name },
+    lockMs: 10_000,
+    stalledIntervalMs: 5_000,
+    logger,
   });
+  const analysis = await createAnalysisQueue({ redis, synthesisQueue, startWaitMs: 60_000 });
   v1.use(
     voicesRoutes({ store, logger, publicUrl: 'http://platform.test', analysis, admission: createCloneAdmission(1) }),
   );
@@ -61,6 +71,8 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
     close: async () => {
       stopChecking();
       await analysis.close();
+      await worker.close();
+      await Promise.all([workerRedis.quit(), redis.quit()]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -7,7 +7,7 @@ import {
   ENGINE_SAMPLE_RATE,
 } from '@platform/speech-engine';
 import { createStoreHooks, type SpeechStore } from '@platform/speech-store';
-import { analyseVoice, decodeAudio, NEUTRAL_PARAMS } from '../../apps/gateway/src/voice-analysis';
+import { analyseVoice, decodeAudio, NEUTRAL_PARAMS } from '@platform/voice-analysis';
 import type { Identity } from '@platform/identity';
 import { parseTtsRequest } from '../../apps/gateway/src/speech/tts/parse-request';
 import { prepareJob } from '../../apps/gateway/src/speech/tts/synthesis';

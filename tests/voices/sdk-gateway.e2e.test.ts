@@ -1,5 +1,5 @@
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
-import { analyseVoice, decodeAudio } from '../../apps/gateway/src/voice-analysis';
+import { analyseVoice, decodeAudio } from '@platform/voice-analysis';
 import { createApiKey, registerAccount, startPlatform, type Platform } from '../gateway/platform';
 import { readAll } from '../speech/support/audio';
 import { espeakWav, REFERENCE_TEXT, wavFromPcm } from './audio';

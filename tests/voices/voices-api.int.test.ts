@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_PLANS, recordHistory, type SpeechStore } from '@platform/speech-store';
-import { NEUTRAL_PARAMS } from '../../apps/gateway/src/voice-analysis';
+import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
 import { as, startApi, uploadForm } from './api-harness';
 import { convert, espeakWav, REFERENCE_TEXT, toneWav } from './audio';
 import { testStore } from './helpers';

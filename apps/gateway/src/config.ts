@@ -139,10 +139,12 @@ export const gatewayConfigShape = {
   SPEECH_MONGO_DB: z.string().min(1).default('speech'),
   /** JSON overrides of the speech plan table (docs/speech.md). */
   SPEECH_PLANS: optionalString,
-  /** Worker threads that decode and analyse voice-clone samples, off the event loop. */
-  VOICE_ANALYSIS_THREADS: z.coerce.number().int().min(1).max(16).default(1),
-  /** Clone uploads that may wait for an analysis thread; beyond them, 429 too_many_requests. */
-  VOICE_ANALYSIS_QUEUE: z.coerce.number().int().min(0).max(100).default(2),
+  /**
+   * A voice-analysis job (cloning) no synthesis worker has started this long after it was queued is
+   * withdrawn and the upload answered 503 with Retry-After (milliseconds). The workers analyse: the
+   * gateway runs no analysis of its own.
+   */
+  VOICE_ANALYSIS_WAIT_MS: env.positiveInt(10_000),
   /** Voice uploads (add or edit) in progress per account on one replica; beyond them, 429. */
   VOICE_ANALYSIS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10).default(1),
   /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is listed and accepted when it is there. */

@@ -4,7 +4,7 @@ import express from 'express';
 import type { Identity } from '@platform/identity';
 import { createLogger } from '@platform/logger';
 import type { SpeechStore } from '@platform/speech-store';
-import type { AnalysisPool } from '../src/voice-analysis';
+import type { AnalysisQueue } from '../src/speech/voices/analysis-queue';
 import { apiKeysRoutes } from '../src/speech/api-keys';
 import type { AuthApiKeys } from '../src/speech/api-keys';
 import { voicesRoutes } from '../src/speech/voices';
@@ -34,7 +34,7 @@ beforeAll(async () => {
       store: unreachable,
       logger,
       publicUrl: 'http://platform.test',
-      analysis: {} as AnalysisPool,
+      analysis: {} as AnalysisQueue,
       admission: createCloneAdmission(1),
     }),
   );

@@ -96,6 +96,20 @@ export const workerConfigShape = {
    * and a slow /stream client receives it at its own pace).
    */
   SPEECH_RESERVATION_MAX_AGE_MS: env.positiveInt(15 * 60_000),
+  /**
+   * Voice-sample analyses (cloning, docs/speech.md) this worker runs at once, each on a thread of its own
+   * at the lowest CPU priority: seconds of CPU for long samples, taken from the synthesis streams' cores
+   * only when they leave it.
+   */
+  VOICE_ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /**
+   * An analysis job whose worker stops renewing its lock for this long is taken as lost and run again
+   * by another worker (milliseconds). Renewed by the worker's event loop, so it must exceed the longest
+   * that loop is ever busy; the gateway's wait for a result (120 s) must exceed it.
+   */
+  VOICE_ANALYSIS_LOCK_MS: env.positiveInt(10_000),
+  /** How often the workers look for analysis jobs whose lock has lapsed (milliseconds). */
+  VOICE_ANALYSIS_STALLED_INTERVAL_MS: env.positiveInt(5_000),
   /** eSpeak NG executable. */
   ESPEAK_BINARY: z.string().min(1).default('espeak-ng'),
 };

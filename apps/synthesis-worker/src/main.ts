@@ -22,6 +22,7 @@ import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
 import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
+import { startVoiceAnalysisWorker } from './voice-analysis/analysis-worker';
 
 /**
  * How often the queue lets one job be taken over at all: far above any real run of worker deaths
@@ -194,6 +195,16 @@ async function main(): Promise<void> {
     w.on('failed', onFailed);
   }
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
+  // Voice-sample analysis for cloning (the gateway enqueues it): on threads of their own, beside synthesis.
+  const analysis = startVoiceAnalysisWorker({
+    connection: workerConnection,
+    synthesisQueue: config.SYNTHESIS_QUEUE,
+    concurrency: config.VOICE_ANALYSIS_CONCURRENCY,
+    store: { mongoUrl: config.MONGO_URL, dbName: config.MONGO_DB },
+    lockMs: config.VOICE_ANALYSIS_LOCK_MS,
+    stalledIntervalMs: config.VOICE_ANALYSIS_STALLED_INTERVAL_MS,
+    logger,
+  });
 
   await runService({
     name: 'synthesis-worker',
@@ -215,7 +226,7 @@ async function main(): Promise<void> {
         );
         handOver.abort();
       }, config.WORKER_DRAIN_MS);
-      await Promise.all([worker.close(), takeoverSlot.close().then(() => takeoverFetcher.close())]);
+      await Promise.all([worker.close(), analysis.close(), takeoverSlot.close().then(() => takeoverFetcher.close())]);
       clearTimeout(bound);
     },
     async close() {

@@ -1,6 +1,6 @@
 /**
  * How eSpeak NG 1.51's English variants measure with the gateway's voice analysis (`analyseVoice`
- * in apps/gateway/src/voice-analysis), on a 7-second calibration text (`en-us+<variant>`, default
+ * in libs/voice-analysis), on a 7-second calibration text (`en-us+<variant>`, default
  * speed and amplitude). Median F0 at `-p` 0, 25, 50, 75, 99; spectral centroid, F1, F2, F0 range
  * (semitones) at `-p 50`. Two users: cloning derives a clone's variant and pitch from it, and the
  * neural model takes a voice's pitch in hertz from it (voice-colour.ts). Regenerate with

@@ -71,7 +71,7 @@ const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x
 export interface RenderOptions {
   /**
    * `similarity_boost` has already been applied to the voice's parameters (cloned voices: the
-   * gateway applies `applySimilarity` of apps/gateway/src/voice-analysis when it resolves the voice, and marks
+   * gateway applies `applySimilarity` of libs/voice-analysis when it resolves the voice, and marks
    * the job), so pitch, range and rate are taken as given instead of being scaled again.
    */
   similarityApplied?: boolean;

@@ -1,7 +1,7 @@
 /**
  * Engine parameters of a voice: what makes it sound like itself, the eSpeak NG settings a voice is
  * made of. Premade voices carry fixed values chosen by hand (premade-voices.ts); a cloned voice is
- * a point in this space derived from the analysis of its samples (apps/gateway/src/voice-analysis), stored with
+ * a point in this space derived from the analysis of its samples (libs/voice-analysis), stored with
  * the voice (libs/speech-store) and carried by each job (libs/speech-jobs).
  */
 export interface EngineVoiceParams {

@@ -30,3 +30,11 @@ export type {
   SpeechHooks,
 } from './pipeline-hooks';
 export { historyRecord, type HistoryRecord, type HistoryJob, type HistoryState } from './history-record';
+export {
+  voiceAnalysisQueue,
+  voiceAnalysisJobId,
+  type AnalysedSample,
+  type SampleFileRef,
+  type VoiceAnalysisJobData,
+  type VoiceAnalysisJobResult,
+} from './voice-analysis-job';

@@ -22,7 +22,15 @@ export {
 export { nextMonthStartUnix } from './period';
 export { newId, isPlausibleId } from './ids';
 // The analysis thread reads and writes sample files through `@platform/speech-store/sample-files` alone.
-export { storeSampleFiles, removeSampleFiles, sampleFromData, type SampleData, type SampleInput } from './sample-files';
+export {
+  storeSampleFiles,
+  stageSampleFiles,
+  removeStagedSampleFiles,
+  removeSampleFiles,
+  sampleFromData,
+  type SampleData,
+  type SampleInput,
+} from './sample-files';
 export { premadeFromCatalogue, type PremadeVoice } from './premade';
 export {
   ensureSubscription,

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import mongoose from 'mongoose';
+import type { AnalysedSample, SampleFileRef } from '@platform/speech-jobs';
 import type { SampleDoc } from './documents';
 import { deleteFile, getFile, putFile } from './gridfs';
 import { newId } from './ids';
 
-// Loaded on its own (`@platform/speech-store/sample-files`) by the gateway's voice-analysis thread, which
-// stores the samples it has just analysed: so nothing here may load the store's models or the rest of the
-// library at run time.
+// Loaded on its own (`@platform/speech-store/sample-files`) by the synthesis worker's voice-analysis thread,
+// which reads and describes the samples it analyses: so nothing here may load the store's models or the rest
+// of the library at run time.
 
 /** The GridFS bucket of uploaded cloning samples. */
 const SAMPLE_BUCKET = 'voice_samples';
@@ -67,13 +68,56 @@ export async function removeSampleFiles(bucket: Bucket, samples: readonly Pick<S
   await Promise.allSettled(samples.map((s) => deleteFile(bucket, s.file_id)));
 }
 
-/** A stored sample as plain data, to cross between threads: a class instance (the file id) does not survive the crossing. */
-export type SampleData = Omit<SampleDoc, 'file_id'> & { file_id: string };
-
-export function sampleToData(sample: SampleDoc): SampleData {
-  return { ...sample, file_id: sample.file_id.toHexString() };
-}
+/** A stored sample as plain data (its file id as hex), as a voice-analysis job's result carries it. */
+export type SampleData = AnalysedSample;
 
 export function sampleFromData(data: SampleData): SampleDoc {
   return { ...data, file_id: new mongoose.Types.ObjectId(data.file_id) };
+}
+
+/**
+ * Writes an upload's samples to GridFS (as `<voiceId>/<file name>`, as `storeSampleFiles` does) without
+ * measuring them: the voice-analysis job reads them back, and describes them (`describeSampleFile`) when
+ * they make a voice. If one write fails, those already written are removed and the failure is thrown.
+ */
+export async function stageSampleFiles(
+  bucket: Bucket,
+  voiceId: string,
+  samples: readonly SampleInput[],
+): Promise<(SampleFileRef & { mimeType: string })[]> {
+  const staged: (SampleFileRef & { mimeType: string; id: mongoose.Types.ObjectId })[] = [];
+  try {
+    for (const sample of samples) {
+      const bytes = Buffer.from(sample.bytes.buffer, sample.bytes.byteOffset, sample.bytes.byteLength);
+      const id = await putFile(bucket, `${voiceId}/${sample.fileName}`, bytes, sample.mimeType);
+      staged.push({ fileName: sample.fileName, mimeType: sample.mimeType, fileId: id.toHexString(), id });
+    }
+  } catch (err) {
+    await removeSampleFiles(
+      bucket,
+      staged.map((s) => ({ file_id: s.id })),
+    );
+    throw err;
+  }
+  return staged.map(({ fileName, mimeType, fileId }) => ({ fileName, mimeType, fileId }));
+}
+
+/** Removes staged samples (`stageSampleFiles`) that make no voice; what is already gone is not an error. */
+export async function removeStagedSampleFiles(bucket: Bucket, staged: readonly SampleFileRef[]): Promise<void> {
+  await removeSampleFiles(
+    bucket,
+    staged.map((s) => ({ file_id: new mongoose.Types.ObjectId(s.fileId) })),
+  );
+}
+
+/** A staged sample (`stageSampleFiles`) as the voice document records it: its size and SHA-256 measured from its bytes. */
+export function describeSampleFile(file: SampleFileRef & { mimeType: string }, bytes: Uint8Array): SampleData {
+  return {
+    sample_id: newId(),
+    file_name: file.fileName,
+    mime_type: file.mimeType,
+    size_bytes: bytes.byteLength,
+    hash: createHash('sha256').update(bytes).digest('hex'),
+    file_id: file.fileId,
+  };
 }

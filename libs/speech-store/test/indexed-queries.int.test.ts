@@ -7,7 +7,7 @@ import {
   type VoiceSearchQuery,
 } from '@platform/speech-store';
 import { withProfiler } from '@platform/testing';
-import { NEUTRAL_PARAMS } from '../../../apps/gateway/src/voice-analysis';
+import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
 import { testStore } from '../../../tests/voices/helpers';
 
 /**

@@ -19,7 +19,7 @@ import {
   type SpeechStore,
 } from '@platform/speech-store';
 import { SpeechError } from '@platform/errors';
-import { NEUTRAL_PARAMS } from '../../../apps/gateway/src/voice-analysis';
+import { NEUTRAL_PARAMS } from '@platform/voice-analysis';
 import { toneWav } from '../../../tests/voices/audio';
 import { testStore } from '../../../tests/voices/helpers';
 

@@ -139,10 +139,16 @@ export function startProber(url: string) {
 
 /**
  * The platform for the upload tests: every account is on the free plan, whose voice limit is `voiceLimit`,
- * with request limits far away so only the upload bounds can refuse.
+ * with request limits far away so only the upload bounds can refuse; one synthesis worker, which runs the
+ * voice-analysis jobs (`workerEnv` added to its environment).
  */
-export function startUploadPlatform(voiceLimit: number, gatewayEnv: Record<string, string> = {}): Promise<Platform> {
+export function startUploadPlatform(
+  voiceLimit: number,
+  gatewayEnv: Record<string, string> = {},
+  workerEnv: Record<string, string> = {},
+): Promise<Platform> {
   return startPlatform({
+    speechWorkers: { env: workerEnv },
     gatewayEnv: {
       ...gatewayEnv,
       SPEECH_PLANS: JSON.stringify({

@@ -1,7 +1,7 @@
 import { Router } from 'express';
+import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import { connectMongo, mongoReadiness } from '@platform/stores';
-import { createAnalysisPool } from '../voice-analysis';
 import {
   createSpeechStore,
   createStoreHooks,
@@ -13,6 +13,7 @@ import {
 import { historyRoutes } from './history';
 import { voicesRoutes } from './voices';
 import { voicesSearchRoutes } from './voices/voices-search-routes';
+import { createAnalysisQueue } from './voices/analysis-queue';
 import { createCloneAdmission } from './voices/clone-admission';
 import { userRoutes } from './user';
 
@@ -26,13 +27,12 @@ interface AccountSpeechOptions {
   premade: readonly PremadeVoice[];
   logger: Logger;
   /**
-   * Voice cloning's CPU work (docs/configuration.md): analysis threads (default 1), uploads that
-   * may wait for one (default 2), and voice uploads in progress per account (default 1).
+   * Voice cloning (docs/configuration.md): its analysis jobs go to the synthesis workers over `redis`, on
+   * a queue named after `synthesisQueue`; a job no worker starts within `waitMs` is withdrawn (503); an
+   * account has at most `perAccount` voice uploads in progress.
    */
-  voiceAnalysis?: { threads?: number; queue?: number; perAccount?: number };
+  voiceAnalysis: { redis: Redis; synthesisQueue: string; waitMs: number; perAccount: number };
 }
-
-const VOICE_ANALYSIS_DEFAULTS = { threads: 1, queue: 2, perAccount: 1 } as const;
 
 export interface AccountSpeech {
   store: SpeechStore;
@@ -52,12 +52,11 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
   const dbName = options.mongoDb ?? 'speech';
   const connection = await connectMongo(options.mongoUrl, dbName);
   const store = await createSpeechStore(connection, { plans, premade: options.premade });
-  const cloning = { ...VOICE_ANALYSIS_DEFAULTS, ...options.voiceAnalysis };
-  // The threads store the samples of a voice they accept themselves, over a connection of their own.
-  const analysis = createAnalysisPool({
-    threads: cloning.threads,
-    maxQueued: cloning.queue,
-    sampleStore: { mongoUrl: options.mongoUrl, dbName },
+  const cloning = options.voiceAnalysis;
+  const analysis = await createAnalysisQueue({
+    redis: cloning.redis,
+    synthesisQueue: cloning.synthesisQueue,
+    startWaitMs: cloning.waitMs,
   });
   const admission = createCloneAdmission(cloning.perAccount);
   const router = Router();

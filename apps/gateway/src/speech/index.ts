@@ -83,9 +83,8 @@ interface SpeechEdgeConfig {
   SPEECH_MONGO_DB?: string;
   /** `SPEECH_PLANS` JSON overrides of the plan table (docs/speech.md). */
   SPEECH_PLANS?: string;
-  /** Voice cloning's CPU work (docs/configuration.md): analysis threads, uploads that may wait, uploads per account. */
-  VOICE_ANALYSIS_THREADS?: number;
-  VOICE_ANALYSIS_QUEUE?: number;
+  /** Voice cloning (docs/configuration.md): how long an analysis job may wait for a worker, uploads per account. */
+  VOICE_ANALYSIS_WAIT_MS?: number;
   VOICE_ANALYSIS_PER_ACCOUNT?: number;
 }
 
@@ -137,7 +136,7 @@ export interface SpeechEdge {
    * whose client did not get the whole audio). Jobs that ended before are not touched.
    */
   stopIntake(): Promise<void>;
-  /** Closes the speech database and the analysis threads, once requests have ended. */
+  /** Closes the speech database and the analysis queue, once requests have ended. */
   close(): Promise<void>;
 }
 
@@ -150,6 +149,8 @@ const SPEECH_DEFAULTS = {
   SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
   SYNTHESIS_KEEP_COMPLETED_JOBS: 1_000,
   SYNTHESIS_KEEP_FAILED_JOBS: 5_000,
+  VOICE_ANALYSIS_WAIT_MS: 10_000,
+  VOICE_ANALYSIS_PER_ACCOUNT: 1,
 } as const;
 
 /** The account features on the speech database, when configured. */
@@ -157,9 +158,10 @@ async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | nu
   const { config } = deps;
   if (!config.MONGO_URL) return null;
   const voiceAnalysis = {
-    ...(config.VOICE_ANALYSIS_THREADS !== undefined ? { threads: config.VOICE_ANALYSIS_THREADS } : {}),
-    ...(config.VOICE_ANALYSIS_QUEUE !== undefined ? { queue: config.VOICE_ANALYSIS_QUEUE } : {}),
-    ...(config.VOICE_ANALYSIS_PER_ACCOUNT !== undefined ? { perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT } : {}),
+    redis: deps.redis,
+    synthesisQueue: config.SYNTHESIS_QUEUE ?? SYNTHESIS_QUEUE,
+    waitMs: config.VOICE_ANALYSIS_WAIT_MS ?? SPEECH_DEFAULTS.VOICE_ANALYSIS_WAIT_MS,
+    perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT ?? SPEECH_DEFAULTS.VOICE_ANALYSIS_PER_ACCOUNT,
   };
   return createAccountSpeech({
     mongoUrl: config.MONGO_URL,

@@ -2,7 +2,6 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { SpeechError, httpStatusOf } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { isStoreUnavailable } from '@platform/stores';
-import { SampleStoreUnavailable } from '../voice-analysis';
 
 export const badRequest = (message: string) => new SpeechError(400, 'bad_request', message);
 
@@ -27,7 +26,7 @@ function speechErrorOf(err: unknown): SpeechError | null {
   const status = httpStatusOf(err);
   if (status === 413) return new SpeechError(413, 'text_too_long', 'request body is too large');
   if (status < 500) return badRequest('request body must be valid JSON');
-  if (isStoreUnavailable(err) || err instanceof SampleStoreUnavailable)
+  if (isStoreUnavailable(err))
     return new SpeechError(503, 'error', 'the speech store is temporarily unavailable; try again');
   return null;
 }

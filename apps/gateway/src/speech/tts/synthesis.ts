@@ -12,7 +12,7 @@ import {
   type SynthesisJobData,
 } from '@platform/speech-jobs';
 import { planPriority } from '@platform/speech-store';
-import { applySimilarity } from '../../voice-analysis';
+import { applySimilarity } from '@platform/voice-analysis';
 import { QueueWaitExceeded, type JobInput, type JobRunner } from './job-runner';
 import { checkFormatPlan, checkSettings, type TtsRequest } from './parse-request';
 import { resolveVoice } from './resolve-voice';

@@ -1,21 +1,22 @@
 import { SpeechError } from '@platform/errors';
 import type { EngineVoiceParams } from '@platform/speech-engine';
+import { MEDIA_TYPES, sniffContainer, type CloneFailure, type VoiceAnalysis } from '@platform/voice-analysis';
 import {
-  AnalysisPoolFull,
-  MEDIA_TYPES,
-  VoiceChangedMeanwhile,
-  sniffContainer,
-  type AnalysisPool,
-  type CloneFailure,
-  type VoiceAnalysis,
-} from '../../voice-analysis';
-import { voiceChanged, type SampleDoc, type SampleInput } from '@platform/speech-store';
+  removeStagedSampleFiles,
+  sampleFromData,
+  stageSampleFiles,
+  voiceChanged,
+  type SampleDoc,
+  type SampleInput,
+  type SpeechStore,
+} from '@platform/speech-store';
+import { AnalysisNotStarted, type AnalysisQueue } from './analysis-queue';
 import { UPLOAD_LIMITS } from './upload-limits';
 
 interface Cloned {
   analysis: VoiceAnalysis & { timbreDistance: number };
   engineParams: EngineVoiceParams;
-  /** The new samples, stored by the analysis thread under the voice id given (the kept ones are not stored again). */
+  /** The new samples, stored under the voice id given (the kept ones are not stored again). */
   stored: SampleDoc[];
 }
 
@@ -37,45 +38,58 @@ function refusal(failure: CloneFailure, names: readonly string[]): SpeechError {
   return bad(`The file ${name} ${why}.`);
 }
 
+/** The analysis could not be had now: the client may retry (docs/speech.md, "Cloning a voice"). */
+function unavailable(err: unknown): SpeechError {
+  const message =
+    err instanceof AnalysisNotStarted
+      ? 'No worker could analyse the voice samples right now; try again shortly.'
+      : 'The voice samples could not be analysed right now; try again shortly.';
+  const waited = err instanceof AnalysisNotStarted ? err.waitedMs : 5_000;
+  return new SpeechError(503, 'error', message, { retryAfterSeconds: Math.max(1, Math.ceil(waited / 1000)) });
+}
+
 /**
- * Decodes every sample (refusing what is not audio, corrupt, too short or too long), analyses them
- * together as one speaker, derives engine parameters and, when they make a voice, stores the `added`
- * samples in GridFS under `voiceId`: all on a thread of `pool` (seconds of CPU and tens of megabytes for
- * long samples: never on the event loop). `kept` samples of the voice are read by the thread and analysed
- * with them. A full pool is a 429; a store that cannot serve now, a 503 (`SampleStoreUnavailable`); a kept
- * sample dropped meanwhile by another change, a 409. The added bytes are moved to the thread: the arrays
- * given are empty afterwards.
+ * Writes the `added` samples to GridFS under `voiceId` and has a synthesis worker decode them (refusing
+ * what is not audio, corrupt, too short or too long), analyse them with the voice's `kept` ones as one
+ * speaker and derive engine parameters: a voice-analysis job, awaited within its bounds (seconds of CPU
+ * for long samples: never on the gateway). When they do not make a voice, or no answer comes, the files
+ * written are removed again. A kept sample dropped meanwhile by another change is a 409; no worker, or a
+ * failed job, a 503 with Retry-After.
  */
 export async function cloneFromSamples(
-  pool: AnalysisPool,
+  store: SpeechStore,
+  analysis: AnalysisQueue,
   voiceId: string,
   kept: readonly SampleDoc[],
   added: readonly SampleInput[],
 ): Promise<Cloned> {
-  let result;
+  const staged = await stageSampleFiles(store.samples, voiceId, added);
+  let made = false;
   try {
-    result = await pool.analyse(
-      added.map((s) => s.bytes),
-      { maxFileSeconds: UPLOAD_LIMITS.maxFileSeconds, minFileSeconds: UPLOAD_LIMITS.minFileSeconds },
-      {
+    let result;
+    try {
+      result = await analysis.analyse({
         voiceId,
         kept: kept.map((s) => ({ fileName: s.file_name, fileId: s.file_id.toHexString() })),
-        files: added.map(({ fileName, mimeType }) => ({ fileName, mimeType })),
-      },
-    );
-  } catch (err) {
-    if (err instanceof AnalysisPoolFull)
-      throw new SpeechError(
-        429,
-        'too_many_requests',
-        'Too many voice samples are being analysed right now; try again shortly.',
-      );
-    if (err instanceof VoiceChangedMeanwhile) throw voiceChanged();
-    throw err;
+        added: staged,
+        limits: { maxFileSeconds: UPLOAD_LIMITS.maxFileSeconds, minFileSeconds: UPLOAD_LIMITS.minFileSeconds },
+      });
+    } catch (err) {
+      throw unavailable(err);
+    }
+    if ('failure' in result) throw voiceChanged();
+    if (!result.outcome.ok)
+      throw refusal(result.outcome.failure, [...kept.map((s) => s.file_name), ...added.map((s) => s.fileName)]);
+    made = true;
+    return {
+      analysis: result.outcome.analysis,
+      engineParams: result.outcome.engineParams,
+      stored: result.samples.map(sampleFromData),
+    };
+  } finally {
+    // The voice's change takes the files over from here (and removes them if it does not happen).
+    if (!made) await removeStagedSampleFiles(store.samples, staged);
   }
-  if (!result.outcome.ok)
-    throw refusal(result.outcome.failure, [...kept.map((s) => s.file_name), ...added.map((s) => s.fileName)]);
-  return { analysis: result.outcome.analysis, engineParams: result.outcome.engineParams, stored: result.stored };
 }
 
 /** The media type we store for a sample: what its bytes are, not what the client claimed. */

@@ -1,5 +1,4 @@
 import { SpeechError } from '@platform/errors';
-import type { AnalysisPool } from '../../voice-analysis';
 import {
   checkVoiceChange,
   createClonedVoice,
@@ -13,17 +12,18 @@ import {
   type VoiceDoc,
 } from '@platform/speech-store';
 import type { SpeechCaller } from '../caller';
+import type { AnalysisQueue } from './analysis-queue';
 import type { CloneAdmission } from './clone-admission';
 import { cloneFromSamples, sampleMediaType } from './clone-samples';
 import type { ParsedUpload, UploadedFile } from './multipart';
 import { UPLOAD_LIMITS } from './upload-limits';
 import { readVoiceForm } from './voice-fields';
 
-/** What adding or editing a voice needs: the store, the analysis threads, the per-account admission. */
+/** What adding or editing a voice needs: the store, the analysis queue, the per-account admission. */
 export interface VoiceChangeDeps {
   store: SpeechStore;
-  /** Worker threads that decode and analyse clone samples (never the event loop). */
-  analysis: AnalysisPool;
+  /** Voice-analysis jobs, run by the synthesis workers (never the gateway). */
+  analysis: AnalysisQueue;
   /** Voice uploads in progress per account. */
   admission: CloneAdmission;
 }
@@ -47,7 +47,7 @@ export async function addVoice(deps: VoiceChangeDeps, caller: SpeechCaller, read
     if (upload.files.length === 0)
       throw new SpeechError(400, 'bad_request', 'At least one audio file is required in the field "files".');
     const voiceId = newId();
-    const cloned = await cloneFromSamples(deps.analysis, voiceId, [], toSamples(upload.files));
+    const cloned = await cloneFromSamples(deps.store, deps.analysis, voiceId, [], toSamples(upload.files));
     return await createClonedVoice(deps.store, {
       voiceId,
       accountId: caller.sub,
@@ -85,7 +85,7 @@ async function sampleChange(
     throw new SpeechError(400, 'bad_request', `A voice has at most ${UPLOAD_LIMITS.maxFiles} samples.`);
   // The plan's allowance before the stored samples are read and anything is analysed.
   await checkVoiceChange(deps.store, caller.sub, caller.plan, 'edit');
-  const cloned = await cloneFromSamples(deps.analysis, voice._id, kept, added);
+  const cloned = await cloneFromSamples(deps.store, deps.analysis, voice._id, kept, added);
   return {
     keep: kept.map((s) => s.sample_id),
     add: cloned.stored,

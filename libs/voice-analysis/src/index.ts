@@ -12,14 +12,3 @@ export { analyseVoice, AnalysisError, MIN_VOICED_SEC, type VoiceAnalysis } from 
 export { median, quantile, semitones } from './stats';
 export { deriveParams, pitchFor, type Derivation } from './derive';
 export { analyseClone, type CloneFailure, type CloneLimits, type CloneOutcome } from './clone-analysis';
-export {
-  createAnalysisPool,
-  AnalysisPoolFull,
-  SampleStoreUnavailable,
-  VoiceChangedMeanwhile,
-  type AnalysisPool,
-  type AnalysisPoolOptions,
-  type AnalysisResult,
-  type SampleStoreConfig,
-  type SampleStoring,
-} from './analysis-pool';
