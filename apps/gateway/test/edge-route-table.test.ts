@@ -6,8 +6,11 @@ import { createLogger } from '@platform/logger';
 import type { AuthenticateDeps } from '../src/auth/authenticate';
 import type { FailedCredentialBudget } from '../src/limits/failed-credentials';
 import type { PlanLimiter } from '../src/limits/limit-middleware';
-import type { EdgeRoute } from '../src/routing/edge-route';
-import { EDGE_ROUTES } from '../src/routing/edge-route-table';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gatewayConfigShape } from '../src/config';
+import { mountPaths, type EdgeRoute } from '../src/routing/edge-route';
+import { EDGE_ROUTES, UPSTREAM_NAMES, WEBSOCKET_ROUTES } from '../src/routing/edge-route-table';
 import { createIdentitySigner } from '../src/routing/identity-signer';
 import { mountEdgeRoute, type EdgeRouteContext } from '../src/routing/mount-edge-route';
 import { surfaceOf } from '../src/routing/path-guard';
@@ -147,6 +150,24 @@ describe('the edge-route table', () => {
       const paths = 'at' in route.mount ? [route.mount.at] : route.mount.prefixes;
       for (const path of paths)
         expect({ path, surface: surfaceOf(`${path}/x`) }).toEqual({ path, surface: route.surface });
+    }
+  });
+
+  it('a WebSocket mount refuses in its interface’s shape too (surfaceOf reads both tables)', () => {
+    for (const route of WEBSOCKET_ROUTES)
+      for (const at of mountPaths(route))
+        expect({ at, surface: surfaceOf(`${at.replace(/\/$/, '')}/x`) }).toEqual({ at, surface: route.surface });
+  });
+
+  it('every upstream the table names is an internal service of the manifest, reached at its <NAME>_URL', () => {
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(__dirname, '../../../deploy/helm/platform/services.json'), 'utf8'),
+    ) as { name: string; serves: string }[];
+    const internal = manifest.filter((service) => service.serves === 'internal').map((service) => service.name);
+    expect([...UPSTREAM_NAMES].sort()).toEqual(['auth', 'content']);
+    for (const name of UPSTREAM_NAMES) {
+      expect(internal).toContain(name);
+      expect(Object.keys(gatewayConfigShape)).toContain(`${name.toUpperCase().replaceAll('-', '_')}_URL`);
     }
   });
 

@@ -1,4 +1,4 @@
-import type { EdgeRoute } from './edge-route';
+import type { EdgeRoute, WebSocketRoute } from './edge-route';
 
 /**
  * Paths of the authorization server that clients use (docs/auth.md "Paths the gateway forwards":
@@ -29,7 +29,7 @@ const AUTH_PUBLIC_PREFIXES = [
 const SPEECH_SCOPES = { read: 'speech:read', write: 'speech:write' } as const;
 
 /** The speech API: every call needs a credential (docs/speech.md, "Authentication everywhere"). */
-const speechApi = (at: string, local: 'speech' | 'speechV2'): EdgeRoute => ({
+const speechApi = (at: string, local: 'speech' | 'speechV2'): EdgeRoute<never> => ({
   mount: { at },
   upstream: { local, notFound: 'no such speech endpoint' },
   surface: 'speech',
@@ -43,7 +43,7 @@ const speechApi = (at: string, local: 'speech' | 'speechV2'): EdgeRoute => ({
  * ahead of them all, so auth's `/admin` never sees it). Every route that authenticates does so
  * before its limits: a JWT whose revocation is deferred is checked by the plan limiter.
  */
-export const EDGE_ROUTES: readonly EdgeRoute[] = [
+export const EDGE_ROUTES = [
   speechApi('/v1', 'speech'),
   // The hosted API's second version (its voice search), served the same way.
   speechApi('/v2', 'speechV2'),
@@ -62,7 +62,7 @@ export const EDGE_ROUTES: readonly EdgeRoute[] = [
     planLimits: true,
     body: 'stream',
   },
-  // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, upgrades.ts):
+  // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, WEBSOCKET_ROUTES):
   // the audience is checked here, the operation's scope once the body has been read, after the limits.
   {
     mount: { at: '/graphql' },
@@ -86,4 +86,24 @@ export const EDGE_ROUTES: readonly EdgeRoute[] = [
     planLimits: false,
     body: 'stream',
   },
+] as const satisfies readonly EdgeRoute[];
+
+/**
+ * The services the gateway forwards to: the ones the table names, each reached at its `<NAME>_URL`
+ * (config.ts; `npm start` and the chart give every app an internal service's address under that name).
+ */
+export type UpstreamName = Extract<(typeof EDGE_ROUTES)[number]['upstream'], { service: string }>['service'];
+export const UPSTREAM_NAMES: readonly UpstreamName[] = [
+  ...new Set(EDGE_ROUTES.flatMap((route) => ('service' in route.upstream ? [route.upstream.service] : []))),
+];
+
+/**
+ * The WebSocket mounts (routing/upgrades.ts): any other upgrade is answered 404. They are not tried
+ * by the HTTP routes above: a `GET /graphql` without `Upgrade` is GraphQL over HTTP.
+ */
+export const WEBSOCKET_ROUTES: readonly WebSocketRoute[] = [
+  // GraphQL subscriptions over graphql-ws, served by the gateway (src/subscriptions).
+  { mount: { at: '/graphql' }, upstream: { local: 'graphql' }, surface: 'graphql' },
+  // The speech API's stream-input (src/speech/stream-input), which takes only its own path below this.
+  { mount: { under: '/v1/text-to-speech/' }, upstream: { local: 'speech' }, surface: 'speech' },
 ];

@@ -1,17 +1,18 @@
 import type { Surface } from './edge-errors';
 
-/** The services behind the gateway that routes forward to (their pools: upstream.ts). */
-export type UpstreamName = 'content' | 'auth';
-
 /** Routers the gateway serves itself (the speech API), by the name they are handed in under. */
 export type LocalRoutersName = 'speech' | 'speechV2';
+
+/** WebSocket servers of the gateway's own (routing/upgrades.ts), by the name they are handed in under. */
+export type WebSocketServerName = 'graphql' | 'speech';
 
 /**
  * One public route of the edge, declared: where it is mounted, who answers, the interface's error
  * shape and what a request needs before it gets there. `mountEdgeRoute` (mount-edge-route.ts)
- * turns it into middleware; the table is `EDGE_ROUTES` (edge-route-table.ts).
+ * turns it into middleware; the table is `EDGE_ROUTES` (edge-route-table.ts). `Service` is the
+ * upstream's name: the services the gateway forwards to are the ones its table names (`UpstreamName`).
  */
-export interface EdgeRoute {
+export interface EdgeRoute<Service extends string = string> {
   /**
    * `at`: one express mount path; the route's code sees paths below it (express matches mount paths
    * without regard to case). `prefixes`: paths matched exactly as written, each with everything
@@ -25,7 +26,7 @@ export interface EdgeRoute {
    * gateway's own (`local`), which end with a 404 in the route's shape. A local route whose
    * routers are not handed in is not mounted.
    */
-  upstream: { service: UpstreamName } | { local: LocalRoutersName; notFound: string };
+  upstream: { service: Service } | { local: LocalRoutersName; notFound: string };
   /** The interface's error shape for every refusal the gateway makes on this route (edge-errors.ts). */
   surface: Surface;
   /**
@@ -54,4 +55,23 @@ export interface EdgeRoute {
    * HTTP; the body is read (MAX_GRAPHQL_BODY_BYTES) and checked after the limits, then sent as read.
    */
   body: 'stream' | 'graphql';
+}
+
+/**
+ * One WebSocket mount of the edge: the upgrade's path, the gateway's own server that takes it
+ * (WebSockets authenticate inside their protocols, so no `authentication` here) and the interface's
+ * error shape. Routed by `routeUpgrades` (upgrades.ts); the table is `WEBSOCKET_ROUTES`.
+ */
+export interface WebSocketRoute {
+  /** `at`: that path exactly (as written); `under`: every path that starts with it (its server may still decline: 404). */
+  mount: { at: string } | { under: string };
+  upstream: { local: WebSocketServerName };
+  surface: Surface;
+}
+
+/** The paths a mount names, HTTP or WebSocket: its `at`, its `prefixes` or its `under`. */
+export function mountPaths(route: EdgeRoute | WebSocketRoute): readonly string[] {
+  const mount = route.mount;
+  if ('at' in mount) return [mount.at];
+  return 'prefixes' in mount ? mount.prefixes : [mount.under];
 }

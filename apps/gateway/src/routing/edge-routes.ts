@@ -1,16 +1,13 @@
 import type { Express, Router } from 'express';
 import { DASHBOARD_PATH } from '../admin/queue-dashboard';
-import { EDGE_ROUTES } from './edge-route-table';
+import { EDGE_ROUTES, type UpstreamName } from './edge-route-table';
 import { mountEdgeRoute, type EdgeRouteContext } from './mount-edge-route';
 import { refuseNonCanonicalPaths } from './path-guard';
 import { createIdentitySigner } from './identity-signer';
-import type { Upstream } from './upstream';
 
 /** What the table's routes share (mount-edge-route.ts), and what the gateway mounts around them. */
-export interface EdgeRouteDeps extends Omit<EdgeRouteContext, 'signIdentity' | 'upstreams' | 'local'> {
+export interface EdgeRouteDeps extends Omit<EdgeRouteContext<UpstreamName>, 'signIdentity' | 'local'> {
   internalSecret: string;
-  content: Upstream;
-  auth: Upstream;
   /** The speech API's routers (apps/gateway/src/speech), in order; mounted behind authentication and limits. */
   speech: Router[];
   /** The speech API's `/v2` routers (the hosted API's voice search), mounted the same way at `/v2`. */
@@ -36,7 +33,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   // Ahead of the table: auth's `/admin` prefix must not take the dashboard's requests.
   if (deps.dashboard) app.use(DASHBOARD_PATH, deps.dashboard);
 
-  const context: EdgeRouteContext = {
+  const context: EdgeRouteContext<UpstreamName> = {
     publicUrl: deps.publicUrl,
     maxBodyBytes: deps.maxBodyBytes,
     maxGraphqlBodyBytes: deps.maxGraphqlBodyBytes,
@@ -45,7 +42,7 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
     limiter: deps.limiter,
     failedCredentials: deps.failedCredentials,
     signIdentity: createIdentitySigner(deps.internalSecret),
-    upstreams: { content: deps.content, auth: deps.auth },
+    upstreams: deps.upstreams,
     local: { speech: deps.speech, ...(deps.speechV2 ? { speechV2: deps.speechV2 } : {}) },
   };
   for (const route of EDGE_ROUTES) mountEdgeRoute(app, route, context);

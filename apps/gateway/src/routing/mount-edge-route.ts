@@ -12,14 +12,14 @@ import { ANONYMOUS, type AuthenticateDeps } from '../auth/authenticate';
 import { clientAddress } from '../limits/client-address';
 import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
-import type { EdgeRoute, LocalRoutersName, UpstreamName } from './edge-route';
+import type { EdgeRoute, LocalRoutersName } from './edge-route';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
 import { graphqlRequests } from './graphql-request';
 import type { Upstream } from './upstream';
 
-/** What mounting a route draws on: the same for every route. */
-export interface EdgeRouteContext {
+/** What mounting a route draws on: the same for every route; `upstreams` has a pool for every service the routes name. */
+export interface EdgeRouteContext<Service extends string = string> {
   publicUrl: string;
   maxBodyBytes: number;
   maxGraphqlBodyBytes: number;
@@ -30,7 +30,7 @@ export interface EdgeRouteContext {
   failedCredentials: FailedCredentialBudget;
   /** Signs the caller identity a service trusts (`x-platform-identity`, libs/identity). */
   signIdentity: (identity: Identity) => Promise<string>;
-  upstreams: Record<UpstreamName, Upstream>;
+  upstreams: Record<Service, Upstream>;
   local: Partial<Record<LocalRoutersName, Router[]>>;
 }
 
@@ -92,7 +92,7 @@ function forwarder(route: EdgeRoute, upstream: Upstream, ctx: EdgeRouteContext) 
 }
 
 /** The route's steps in order: authenticate, limit, read the body if it is GraphQL, answer. */
-function routeRouter(route: EdgeRoute, ctx: EdgeRouteContext): Router | null {
+function routeRouter<Service extends string>(route: EdgeRoute<Service>, ctx: EdgeRouteContext<Service>): Router | null {
   const { logger } = ctx;
   const router = express.Router();
   if (route.authentication) {
@@ -132,7 +132,11 @@ function routeRouter(route: EdgeRoute, ctx: EdgeRouteContext): Router | null {
 }
 
 /** Mounts one route of the table (edge-route-table.ts) on the app. */
-export function mountEdgeRoute(app: Express, route: EdgeRoute, ctx: EdgeRouteContext): void {
+export function mountEdgeRoute<Service extends string>(
+  app: Express,
+  route: EdgeRoute<Service>,
+  ctx: EdgeRouteContext<Service>,
+): void {
   const router = routeRouter(route, ctx);
   if (!router) return;
   const mount = route.mount;

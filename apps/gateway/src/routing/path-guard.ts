@@ -1,15 +1,34 @@
 import type { NextFunction, Request, Response } from 'express';
 import { nonCanonicalPath } from './canonical-path';
 import { sendEdgeError, type Surface } from './edge-errors';
+import { mountPaths } from './edge-route';
+import { EDGE_ROUTES, WEBSOCKET_ROUTES } from './edge-route-table';
 
-/** The interface a path belongs to, by its first segment, for the shape of a refusal. */
+const firstSegment = (path: string): string => path.split('/', 2)[1] ?? '';
+
+/**
+ * Each mount's first path segment, HTTP or WebSocket, and its interface: the first mount to name a
+ * segment owns it, as the routes are tried in order.
+ */
+const SURFACE_OF_SEGMENT: ReadonlyMap<string, Surface> = [...EDGE_ROUTES, ...WEBSOCKET_ROUTES].reduce(
+  (owners, route) => {
+    for (const path of mountPaths(route)) {
+      const segment = firstSegment(path);
+      if (!owners.has(segment)) owners.set(segment, route.surface);
+    }
+    return owners;
+  },
+  new Map<string, Surface>(),
+);
+
+/**
+ * The interface a path belongs to, by the mount whose first segment it shares (`/v1/x` is the speech
+ * API's, `/api/x` content's), for the shape of a refusal made before a route is chosen. A path under
+ * no mount (the playground's pages, the reference) is refused in the OAuth `{error, error_description}`
+ * shape, the plain JSON error the gateway's other answers use.
+ */
 export function surfaceOf(path: string): Surface {
-  const first = path.split('/', 2)[1] ?? '';
-  // `/v2` holds the speech API's one endpoint of the hosted API's second version (voice search).
-  if (first === 'v1' || first === 'v2') return 'speech';
-  if (first === 'api') return 'content';
-  if (first === 'graphql') return 'graphql';
-  return 'oauth';
+  return SURFACE_OF_SEGMENT.get(firstSegment(path)) ?? 'oauth';
 }
 
 /**

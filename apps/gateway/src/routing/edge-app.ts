@@ -1,0 +1,86 @@
+import path from 'node:path';
+import type { Queue } from 'bullmq';
+import type { Express, Router } from 'express';
+import { requestLogger, type Logger } from '@platform/logger';
+import { queueDashboardRoutes } from '../admin/queue-dashboard';
+import { ownCallTimeout, type EdgeAuthentication } from '../auth/edge-authentication';
+import type { GatewayConfig } from '../config';
+import type { EdgeLimits } from '../limits/edge-limits';
+import { proxyTrust } from '../limits/trusted-proxies';
+import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from '../playground/playground-routes';
+import { referenceRoutes } from '../reference/reference-routes';
+import type { UpstreamName } from './edge-route-table';
+import { mountEdgeRoutes } from './edge-routes';
+import type { ShutdownDrain } from './shutdown-drain';
+import type { Upstream } from './upstream';
+
+type EdgeAppSettings = Pick<
+  GatewayConfig,
+  | 'PUBLIC_URL'
+  | 'AUTH_URL'
+  | 'INTERNAL_SECRET'
+  | 'TRUSTED_PROXIES'
+  | 'MAX_BODY_BYTES'
+  | 'MAX_GRAPHQL_BODY_BYTES'
+  | 'UPSTREAM_TIMEOUT_MS'
+  | 'PLAYGROUND_CLIENT_ID'
+  | 'PLAYGROUND_DIR'
+  | 'QUEUE_DASHBOARD_CLIENT_ID'
+>;
+
+/**
+ * The gateway's HTTP surface on the app `runService` made: the client address from TRUSTED_PROXIES,
+ * the request log, the shutdown drain, then the routes (edge-routes.ts) with the pages the gateway
+ * serves itself: the reference, the queue dashboard and the playground.
+ */
+export function mountEdgeApp(
+  app: Express,
+  config: EdgeAppSettings,
+  deps: {
+    upstreams: Record<UpstreamName, Upstream>;
+    authentication: EdgeAuthentication;
+    limits: EdgeLimits;
+    speech: { router: Router; routerV2: Router; queue: Queue };
+    drain: ShutdownDrain;
+    logger: Logger;
+  },
+): void {
+  const { authentication, limits, logger } = deps;
+  const pagesDir = config.PLAYGROUND_DIR || DEFAULT_PLAYGROUND_DIR;
+  app.set('trust proxy', proxyTrust(config.TRUSTED_PROXIES));
+  app.use(requestLogger(logger));
+  app.use(deps.drain.requests);
+  mountEdgeRoutes(app, {
+    publicUrl: config.PUBLIC_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    maxGraphqlBodyBytes: config.MAX_GRAPHQL_BODY_BYTES,
+    logger,
+    authDeps: authentication.authDeps,
+    limiter: limits.limiter,
+    failedCredentials: limits.failedCredentials,
+    upstreams: deps.upstreams,
+    speech: [deps.speech.router],
+    speechV2: [deps.speech.routerV2],
+    pages: config.PLAYGROUND_CLIENT_ID
+      ? playgroundRoutes({ dir: pagesDir, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
+      : null,
+    dashboard: queueDashboardRoutes({
+      queues: [deps.speech.queue],
+      publicUrl: config.PUBLIC_URL,
+      authDeps: authentication.authDeps,
+      failedCredentials: limits.failedCredentials,
+      logger,
+      ...(config.QUEUE_DASHBOARD_CLIENT_ID
+        ? {
+            signIn: {
+              authUrl: config.AUTH_URL,
+              clientId: config.QUEUE_DASHBOARD_CLIENT_ID,
+              timeoutMs: ownCallTimeout(config),
+            },
+          }
+        : {}),
+    }),
+    reference: referenceRoutes({ publicUrl: config.PUBLIC_URL, dir: path.join(pagesDir, 'reference'), logger }),
+  });
+}
