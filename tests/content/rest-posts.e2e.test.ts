@@ -130,6 +130,20 @@ describe('posts', () => {
     expect(await app.mongo.collection('posts').countDocuments()).toBe(before);
   });
 
+  it('names a property or query parameter called __proto__ like any other unknown one, and changes nothing', async () => {
+    const before = await app.mongo.collection('posts').countDocuments();
+    const body = await api(app, 'POST', '/api/v1/posts', {
+      caller: alice,
+      rawBody: '{"title":"t","content":"c","__proto__":{"published":true}}',
+    });
+    expect(body.status).toBe(400);
+    expect(Object.keys(body.json.errors as object)).toEqual(['__proto__']);
+    const query = await api(app, 'GET', '/api/v1/posts?__proto__=1', { caller: alice });
+    expect(query.status).toBe(400);
+    expect(Object.keys(query.json.errors as object)).toEqual(['__proto__']);
+    expect(await app.mongo.collection('posts').countDocuments()).toBe(before);
+  });
+
   it('rejects malformed JSON, wrong body types and oversized bodies in the REST error shapes', async () => {
     const malformed = await api(app, 'POST', '/api/v1/posts', { caller: alice, rawBody: '{"title": ' });
     expect(malformed.status).toBe(400);

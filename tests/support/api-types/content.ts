@@ -210,12 +210,8 @@ export interface components {
             status: "DRAFT" | "PUBLISHED" | "ARCHIVED";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
             updatedAt: string | null;
-            /**
-             * Format: date-time
-             * @description Set on first publication, never cleared.
-             */
+            /** @description Set on first publication, never cleared. */
             publishedAt: string | null;
             /** @description REST detail reads. */
             viewCount: number;
@@ -246,22 +242,52 @@ export interface components {
          *     }
          */
         PostWrite: {
+            /** @description Read-only: a value sent back is ignored. */
+            id?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            slug?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            createdAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            updatedAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            publishedAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            author?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            author_name?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            viewCount?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            status?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            excerpt?: unknown;
             title: string;
             content: string;
             /** @description Left out: false on create and replace, unchanged on merge. */
             published?: boolean;
             /** @description Unknown categories are created with the given name. */
-            category?: (string | {
+            category?: (string | ({
                 slug: string;
-            } | {
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                slug?: null;
                 name: string;
-            }) | null;
-            /** @description Unknown tags are created with the given names. */
-            tags?: (string | {
+            } & {
+                [key: string]: unknown;
+            })) | null;
+            /** @description Unknown tags are created with the given names; repeated ones count once. */
+            tags?: (string | ({
                 slug: string;
-            } | {
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                slug?: null;
                 name: string;
-            })[];
+            } & {
+                [key: string]: unknown;
+            }))[];
         };
         /**
          * @description Merge (PATCH): only the properties given change.
@@ -270,26 +296,93 @@ export interface components {
          *     }
          */
         PostPatch: {
-            title?: string;
-            content?: string;
+            /** @description Read-only: a value sent back is ignored. */
+            id?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            slug?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            createdAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            updatedAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            publishedAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            author?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            author_name?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            viewCount?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            status?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            excerpt?: unknown;
+            title?: string | null;
+            content?: string | null;
             /** @description Left out: false on create and replace, unchanged on merge. */
             published?: boolean;
             /** @description Unknown categories are created with the given name. */
-            category?: (string | {
+            category?: (string | ({
                 slug: string;
-            } | {
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                slug?: null;
                 name: string;
-            }) | null;
-            /** @description Unknown tags are created with the given names. */
-            tags?: (string | {
+            } & {
+                [key: string]: unknown;
+            })) | null;
+            /** @description Unknown tags are created with the given names; repeated ones count once. */
+            tags?: (string | ({
                 slug: string;
-            } | {
+            } & {
+                [key: string]: unknown;
+            }) | ({
+                slug?: null;
                 name: string;
-            })[];
+            } & {
+                [key: string]: unknown;
+            }))[];
         };
         PostPage: {
-            data: components["schemas"]["Post"][];
-            meta: components["schemas"]["PageMeta"];
+            data: {
+                id: number;
+                title: string;
+                /** @description From the title when the post was created; kept when the title changes. */
+                slug: string;
+                content: string;
+                excerpt: string | null;
+                /** @description true exactly when `status` is PUBLISHED. */
+                published: boolean;
+                /** @enum {string} */
+                status: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+                /** Format: date-time */
+                createdAt: string;
+                updatedAt: string | null;
+                /** @description Set on first publication, never cleared. */
+                publishedAt: string | null;
+                /** @description REST detail reads. */
+                viewCount: number;
+                author: {
+                    id: string;
+                    name: string;
+                } | null;
+                author_name: string | null;
+                category: {
+                    slug: string;
+                    name: string;
+                } | null;
+                tags: {
+                    slug: string;
+                    name: string;
+                }[];
+            }[];
+            meta: {
+                total: number;
+                page: number;
+                limit: number;
+                /** @description ceil(total / limit) */
+                pages: number;
+            };
         };
         /** @description `email` is present only for the user themself and for admins. */
         User: {
@@ -304,7 +397,6 @@ export interface components {
             roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
             updatedAt: string | null;
         };
         /**
@@ -314,20 +406,42 @@ export interface components {
          *     }
          */
         UserPut: {
+            /** @description Read-only: a value sent back is ignored. */
+            id?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            createdAt?: unknown;
+            /** @description Read-only: a value sent back is ignored. */
+            updatedAt?: unknown;
             name: string;
-            email?: string;
-            /**
-             * Format: uri
-             * @description An http(s) URL; "" or null clears it.
-             */
+            email?: string | null;
+            /** @description An http(s) URL; "" or null clears it. */
             avatar?: string | null;
             /** @enum {string} */
             status?: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
             roles?: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
         };
         UserPage: {
-            data: components["schemas"]["User"][];
-            meta: components["schemas"]["PageMeta"];
+            data: {
+                /** @description The account id at the authorization server. */
+                id: string;
+                name: string;
+                /** @description As the account holds it (accounts made at the authorization server were checked there). */
+                email?: string;
+                avatar: string | null;
+                /** @enum {string} */
+                status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
+                roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
+                /** Format: date-time */
+                createdAt: string;
+                updatedAt: string | null;
+            }[];
+            meta: {
+                total: number;
+                page: number;
+                limit: number;
+                /** @description ceil(total / limit) */
+                pages: number;
+            };
         };
         PageMeta: {
             total: number;
@@ -352,7 +466,21 @@ export interface components {
         Registered: {
             /** @constant */
             message: "User registered successfully";
-            user: components["schemas"]["User"];
+            /** @description `email` is present only for the user themself and for admins. */
+            user: {
+                /** @description The account id at the authorization server. */
+                id: string;
+                name: string;
+                /** @description As the account holds it (accounts made at the authorization server were checked there). */
+                email?: string;
+                avatar: string | null;
+                /** @enum {string} */
+                status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
+                roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
+                /** Format: date-time */
+                createdAt: string;
+                updatedAt: string | null;
+            };
         };
         /**
          * @example {
@@ -378,7 +506,21 @@ export interface components {
             expires_in: number;
             /** @description Seconds. */
             refresh_expires_in: number;
-            user: components["schemas"]["User"];
+            /** @description `email` is present only for the user themself and for admins. */
+            user: {
+                /** @description The account id at the authorization server. */
+                id: string;
+                name: string;
+                /** @description As the account holds it (accounts made at the authorization server were checked there). */
+                email?: string;
+                avatar: string | null;
+                /** @enum {string} */
+                status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
+                roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
+                /** Format: date-time */
+                createdAt: string;
+                updatedAt: string | null;
+            };
         };
         /**
          * @description Every offending property named, with a message for people.

@@ -1,20 +1,13 @@
+import type { CodedError, SimpleError, ValidationError } from '@platform/contracts';
 import { httpStatusOf } from '@platform/errors';
 
 /**
- * The content REST API's errors (docs/content.md, "REST /api/v1"):
+ * The content REST API's errors (docs/content.md, "REST /api/v1"; their shapes are the contract's
+ * ValidationError, SimpleError and CodedError):
  * - 400 `{errors: {<property path>: <message>}}` for validation,
  * - 403/404 `{error: string}`,
  * - anything else `{error: {code: <integer status>, message}}`.
  */
-interface ValidationErrorBody {
-  errors: Record<string, string>;
-}
-interface SimpleErrorBody {
-  error: string;
-}
-interface CodedErrorBody {
-  error: { code: number; message: string };
-}
 
 export class ContentValidationError extends Error {
   constructor(readonly errors: Record<string, string>) {
@@ -40,7 +33,7 @@ export class ContentHttpError extends Error {
 /** Maps any error thrown under `/api/` to its REST status and body. */
 export function contentErrorResponse(err: unknown): {
   status: number;
-  body: ValidationErrorBody | SimpleErrorBody | CodedErrorBody;
+  body: ValidationError | SimpleError | CodedError;
 } {
   if (err instanceof ContentValidationError) return { status: 400, body: { errors: err.errors } };
   if (err instanceof ContentHttpError) {

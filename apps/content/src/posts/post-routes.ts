@@ -1,8 +1,9 @@
+import { PostId, PostListQuery } from '@platform/contracts';
 import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
 import { notFoundError } from '../domain/domain-errors';
 import { requireAuthenticated } from '../http/rest-guards';
-import { queryPositiveInt, queryString, rejectUnknownQuery } from '../http/validate';
+import { parseQuery } from '../http/parse-request';
 import { callerOf } from '../identity/identity-middleware';
 import { createPost, deletePost, findPost, updatePost } from './post-writes';
 import { canSeePost, countView, listPublished } from './post-reads';
@@ -10,15 +11,11 @@ import { renderPost, renderPosts } from './rest-post-view';
 import { mergeFields, parseRestPostBody, replacementFields } from './rest-post-input';
 import { slugify } from './slug';
 
-/** Maximum REST `limit` (the content API leaves it open). */
-const MAX_LIMIT = 100;
-const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit', 'category', 'tag']);
-
-/** Post ids are positive integers; anything else cannot name a post, so it is a 404 like a missing one. */
+/** Post ids are positive integers (PostId); anything else cannot name a post, so it is a 404 like a missing one. */
 function postId(req: Request): number {
-  const raw = req.params.id;
-  if (typeof raw !== 'string' || !/^[1-9]\d{0,14}$/.test(raw)) throw notFoundError('Post');
-  return Number(raw);
+  const id = PostId.safeParse(req.params.id);
+  if (!id.success) throw notFoundError('Post');
+  return id.data;
 }
 
 export function postRoutes(deps: ContentDeps): Router {
@@ -26,12 +23,7 @@ export function postRoutes(deps: ContentDeps): Router {
 
   router.get('/posts', async (req: Request, res: Response) => {
     requireAuthenticated(callerOf(res), 'read');
-    const query = req.query as Record<string, unknown>;
-    rejectUnknownQuery(query, LIST_PARAMS);
-    const page = queryPositiveInt(query, 'page', 1, 1_000_000);
-    const limit = queryPositiveInt(query, 'limit', 10, MAX_LIMIT);
-    const category = queryString(query, 'category');
-    const tag = queryString(query, 'tag');
+    const { page, limit, category, tag } = parseQuery(PostListQuery, req.query);
     // Asked beside the page's queries: the authors then come from the user memo with no round trip of their own.
     const userVersion = deps.users?.version();
     const { posts, total } = await listPublished(deps, {

@@ -1,25 +1,13 @@
+import type { Post } from '@platform/contracts';
 import type { ContentDeps } from '../domain/deps';
 import type { PostDoc, UserDoc } from '../models';
 import { taxonomyNames } from './taxonomy-names';
 
-/** The REST Post resource of the content API (plus status/excerpt/viewCount/publishedAt, read-only). */
-interface RestPost {
-  id: number;
-  title: string;
-  slug: string;
-  content: string;
-  excerpt: string | null;
-  published: boolean;
-  status: string;
-  createdAt: string;
-  updatedAt: string | null;
-  publishedAt: string | null;
-  viewCount: number;
-  author: { id: string; name: string } | null;
-  author_name: string | null;
-  category: { slug: string; name: string } | null;
-  tags: { slug: string; name: string }[];
-}
+/**
+ * The REST Post resource (the contract's Post); `status` as stored, which may be a retired value an earlier
+ * variant of the interface wrote (libs/events closed lists).
+ */
+type RestPost = Omit<Post, 'status'> & { status: PostDoc['status'] };
 
 /** The authors' names, from the user memo when there is one (`userVersion` read beside the page's own query). */
 async function authorNames(

@@ -2,7 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import { ContentHttpError, ContentValidationError } from '../http/rest-errors';
 import type { TokenResponse } from '../auth-client/auth-client';
 import type { ContentDeps } from '../domain/deps';
-import { isEmail, Problems, readString, rejectUnknown, requireObjectBody } from '../http/validate';
+import { Login, Refresh, Registration } from '@platform/contracts';
+import { parseBody } from '../http/parse-request';
 import { callerOf } from '../identity/identity-middleware';
 import { createProfile } from './profiles';
 import { renderUser } from './rest-user-view';
@@ -15,8 +16,6 @@ import { renderUser } from './rest-user-view';
  * `{token, refresh_token, token_type, expires_in, refresh_expires_in, user}`; refresh takes
  * `{refresh_token}` and rotates it.
  */
-const NONE: ReadonlySet<string> = new Set();
-
 function tokenBody(tokens: TokenResponse, user: ReturnType<typeof renderUser>) {
   return {
     token: tokens.access_token,
@@ -32,15 +31,8 @@ export function authRoutes(deps: ContentDeps): Router {
   const router = Router();
 
   router.post('/auth/register', async (req: Request, res: Response) => {
-    const body = requireObjectBody(req.body);
-    const problems = new Problems();
-    rejectUnknown(problems, body, new Set(['name', 'email', 'password']), NONE);
-    const name = readString(problems, body, 'name', { required: true, max: 100 });
-    const email = readString(problems, body, 'email', { required: true, max: 320 });
-    if (email !== undefined && !isEmail(email)) problems.add('email', 'This value is not a valid email address.');
-    const password = readString(problems, body, 'password', { required: true, min: 8, max: 128, trim: false });
-    problems.throwIfAny();
-    const result = await deps.auth.createAccount({ name: name!, email: email!.toLowerCase(), password: password! });
+    const { name, email, password } = parseBody(Registration, req.body);
+    const result = await deps.auth.createAccount({ name, email: email.toLowerCase(), password });
     if (!result.ok) {
       if (result.status === 409) throw new ContentValidationError({ email: 'This email is already used.' });
       const fields = result.body.fields;
@@ -54,15 +46,10 @@ export function authRoutes(deps: ContentDeps): Router {
   });
 
   router.post('/auth/login', async (req: Request, res: Response) => {
-    const body = requireObjectBody(req.body);
-    const problems = new Problems();
-    rejectUnknown(problems, body, new Set(['email', 'password']), NONE);
-    const email = readString(problems, body, 'email', { required: true, max: 320 });
-    const password = readString(problems, body, 'password', { required: true, max: 128, trim: false });
-    problems.throwIfAny();
+    const { email, password } = parseBody(Login, req.body);
     const result = await deps.auth.login({
-      email: email!.toLowerCase(),
-      password: password!,
+      email: email.toLowerCase(),
+      password,
       client_address: callerOf(res).address,
     });
     if (!result.ok && result.status === 429) {
@@ -76,12 +63,8 @@ export function authRoutes(deps: ContentDeps): Router {
   });
 
   router.post('/auth/refresh', async (req: Request, res: Response) => {
-    const body = requireObjectBody(req.body);
-    const problems = new Problems();
-    rejectUnknown(problems, body, new Set(['refresh_token']), NONE);
-    const refreshToken = readString(problems, body, 'refresh_token', { required: true, max: 4096, trim: false });
-    problems.throwIfAny();
-    const result = await deps.auth.refresh(refreshToken!);
+    const { refresh_token: refreshToken } = parseBody(Refresh, req.body);
+    const result = await deps.auth.refresh(refreshToken);
     if (!result.ok) throw new ContentHttpError(401, 'Invalid or expired refresh token.');
     const user = await createProfile(deps, result.value.account);
     res.json(tokenBody(result.value, renderUser(user, 'self')));

@@ -1,23 +1,16 @@
+import type { RestRole, User } from '@platform/contracts';
 import type { Caller } from '../identity/caller';
 import type { UserDoc } from '../models';
 import { canReadEmail } from './email-visibility';
 
 /**
- * The REST user resource (the content API leaves its shape open). `email` only to the user themself and to
- * admins; passwords never reach content at all. `roles` in the REST spelling (ROLE_*).
+ * The REST user resource (the contract's User): `email` only to the user themself and to admins; passwords
+ * never reach content at all. `roles` in the REST spelling (ROLE_*); `status` as stored, which may be a
+ * retired value (libs/events closed lists).
  */
-interface RestUser {
-  id: string;
-  name: string;
-  email?: string;
-  avatar: string | null;
-  status: string;
-  roles: string[];
-  createdAt: string;
-  updatedAt: string | null;
-}
+type RestUser = Omit<User, 'status'> & { status: UserDoc['status'] };
 
-function restRoles(role: string): string[] {
+function restRoles(role: string): RestRole[] {
   if (role === 'ADMIN') return ['ROLE_ADMIN', 'ROLE_USER'];
   if (role === 'MODERATOR') return ['ROLE_MODERATOR', 'ROLE_USER'];
   return ['ROLE_USER'];

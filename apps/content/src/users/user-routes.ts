@@ -1,80 +1,40 @@
-import { SETTABLE_USER_STATUSES } from '@platform/events';
+import { UserId, UserListQuery, UserPut, type RestRole } from '@platform/contracts';
 import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
 import { notFoundError } from '../domain/domain-errors';
 import { requireAuthenticated } from '../http/rest-guards';
-import {
-  isEmail,
-  isHttpUrl,
-  Problems,
-  queryPositiveInt,
-  readString,
-  rejectUnknown,
-  rejectUnknownQuery,
-  requireObjectBody,
-} from '../http/validate';
+import { parseBody, parseQuery } from '../http/parse-request';
 import { callerOf } from '../identity/identity-middleware';
-import type { UserRole, UserStatus } from '../models';
+import type { UserRole } from '../models';
 import { ensureProfile, findUser, updateProfile, type ProfileChanges } from './profiles';
 import { renderUser } from './rest-user-view';
 import { listUsers } from './user-reads';
 
-const MAX_USER_LIMIT = 100;
-const LIST_PARAMS: ReadonlySet<string> = new Set(['page', 'limit']);
-const WRITABLE: ReadonlySet<string> = new Set(['name', 'email', 'avatar', 'status', 'roles']);
-const READ_ONLY: ReadonlySet<string> = new Set(['id', 'createdAt', 'updatedAt']);
-const STATUSES: ReadonlySet<string> = new Set(SETTABLE_USER_STATUSES);
-// A Map: looked up with the client's strings, which a plain object would answer for `constructor` too.
-const REST_ROLES: ReadonlyMap<string, UserRole> = new Map([
-  ['ROLE_ADMIN', 'ADMIN'],
-  ['ROLE_MODERATOR', 'MODERATOR'],
-  ['ROLE_USER', 'USER'],
-]);
+/** Highest first: a list of REST roles sets the highest one it names (the others follow from it). */
+const RANKED: readonly UserRole[] = ['ADMIN', 'MODERATOR', 'USER'];
+const highestRole = (roles: readonly RestRole[]): UserRole | undefined =>
+  RANKED.find((role) => roles.includes(`ROLE_${role}` as RestRole));
 
 /**
- * PUT replaces the profile: `name` is required, `avatar` left out becomes null; `email`,
- * `status` and `roles` left out stay as they are (they are account data held by auth, and
- * status/roles are for admins only).
+ * PUT replaces the profile (UserPut): `name` is required, `avatar` left out becomes null; `email`, `status`
+ * and `roles` left out stay as they are (account data held by auth; status and roles for admins only).
  */
-function parseUserPut(raw: unknown): ProfileChanges {
-  const body = requireObjectBody(raw);
-  const problems = new Problems();
-  rejectUnknown(problems, body, WRITABLE, READ_ONLY);
-  const changes: ProfileChanges = {};
-  const name = readString(problems, body, 'name', { required: true, max: 100 });
-  if (name !== undefined) changes.name = name;
-  const email = readString(problems, body, 'email', { required: false, max: 320 });
-  if (email !== undefined) {
-    if (!isEmail(email)) problems.add('email', 'This value is not a valid email address.');
-    else changes.email = email;
-  }
-  const avatar = readString(problems, body, 'avatar', { required: false, max: 2048 });
-  if (avatar !== undefined && avatar !== '' && !isHttpUrl(avatar))
-    problems.add('avatar', 'This value is not a valid URL.');
-  else changes.avatar = avatar ? avatar : null;
-  const status = readString(problems, body, 'status', { required: false, max: 20 });
-  if (status !== undefined) {
-    if (!STATUSES.has(status)) problems.add('status', 'The value you selected is not a valid choice.');
-    else changes.status = status as UserStatus;
-  }
-  if (body.roles !== undefined) {
-    const roles = body.roles;
-    if (
-      !Array.isArray(roles) ||
-      roles.length === 0 ||
-      roles.length > 3 ||
-      !roles.every((r) => typeof r === 'string' && REST_ROLES.has(r))
-    ) {
-      problems.add('roles', 'This value should be a list of ROLE_ADMIN, ROLE_MODERATOR, ROLE_USER.');
-    } else {
-      const ranked = (['ADMIN', 'MODERATOR', 'USER'] as const).find((r) =>
-        roles.some((x) => REST_ROLES.get(x as string) === r),
-      );
-      if (ranked) changes.role = ranked;
-    }
-  }
-  problems.throwIfAny();
-  return changes;
+function profileChanges(raw: unknown): ProfileChanges {
+  const put = parseBody(UserPut, raw);
+  const role = put.roles && highestRole(put.roles);
+  return {
+    name: put.name,
+    ...(put.email != null ? { email: put.email } : {}),
+    avatar: put.avatar ? put.avatar : null,
+    ...(put.status !== undefined ? { status: put.status } : {}),
+    ...(role ? { role } : {}),
+  };
+}
+
+/** A user id names no user when it is not one the contract allows (too long): a 404 like an unknown one. */
+async function existingUser(deps: ContentDeps, rawId: unknown) {
+  const id = UserId.safeParse(rawId);
+  return id.success ? findUser(deps, id.data) : null;
 }
 
 export function userRoutes(deps: ContentDeps): Router {
@@ -83,10 +43,7 @@ export function userRoutes(deps: ContentDeps): Router {
   router.get('/users', async (req: Request, res: Response) => {
     const caller = callerOf(res);
     requireAuthenticated(caller, 'read');
-    const query = req.query as Record<string, unknown>;
-    rejectUnknownQuery(query, LIST_PARAMS);
-    const page = queryPositiveInt(query, 'page', 1, 1_000_000);
-    const limit = queryPositiveInt(query, 'limit', 10, MAX_USER_LIMIT);
+    const { page, limit } = parseQuery(UserListQuery, req.query);
     const { users, total } = await listUsers(deps, { page, limit });
     res.json({
       data: users.map((u) => renderUser(u, caller)),
@@ -105,15 +62,14 @@ export function userRoutes(deps: ContentDeps): Router {
     const caller = callerOf(res);
     requireAuthenticated(caller, 'write');
     await ensureProfile(deps, caller);
-    const user = await updateProfile(deps, caller, caller.id, parseUserPut(req.body));
+    const user = await updateProfile(deps, caller, caller.id, profileChanges(req.body));
     res.json(renderUser(user, 'self'));
   });
 
   router.get('/users/:id', async (req: Request, res: Response) => {
     const caller = callerOf(res);
     requireAuthenticated(caller, 'read');
-    const id = String(req.params.id);
-    const user = id.length <= 200 ? await findUser(deps, id) : null;
+    const user = await existingUser(deps, req.params.id);
     if (!user) throw notFoundError('User');
     res.json(renderUser(user, caller));
   });
@@ -121,9 +77,9 @@ export function userRoutes(deps: ContentDeps): Router {
   router.put('/users/:id', async (req: Request, res: Response) => {
     const caller = callerOf(res);
     requireAuthenticated(caller, 'write');
-    const id = String(req.params.id);
-    if (id.length > 200 || !(await findUser(deps, id))) throw notFoundError('User');
-    const user = await updateProfile(deps, caller, id, parseUserPut(req.body));
+    const existing = await existingUser(deps, req.params.id);
+    if (!existing) throw notFoundError('User');
+    const user = await updateProfile(deps, caller, existing._id, profileChanges(req.body));
     res.json(renderUser(user, caller));
   });
 

@@ -1,43 +1,12 @@
+import { CodedError, SimpleError, ValidationError } from '@platform/contracts';
+import { schemaOf } from './contract-schemas';
 import { jsonResponse, schemaRef, responseRef, type JsonObject } from '../speech/json-helpers';
 
-/**
- * The content REST API's three error shapes (docs/content.md, "REST /api/v1";
- * apps/content/src/http/rest-errors.ts): `{errors: {property: message}}` for validation,
- * `{error: message}` for 403 and 404, `{error: {code, message}}` for anything else.
- */
+/** The content REST API's three error shapes, from their contracts (libs/contracts, content `errors.ts`). */
 export const contentErrorSchemas: JsonObject = {
-  ValidationError: {
-    type: 'object',
-    description: 'Every offending property named, with a message for people.',
-    required: ['errors'],
-    properties: { errors: { type: 'object', minProperties: 1, additionalProperties: { type: 'string' } } },
-    additionalProperties: false,
-    example: { errors: { title: 'This value should not be blank.' } },
-  },
-  SimpleError: {
-    type: 'object',
-    required: ['error'],
-    properties: { error: { type: 'string' } },
-    additionalProperties: false,
-    example: { error: 'Post not found' },
-  },
-  CodedError: {
-    type: 'object',
-    required: ['error'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'integer', minimum: 400, maximum: 599, description: 'The HTTP status.' },
-          message: { type: 'string' },
-        },
-        additionalProperties: false,
-      },
-    },
-    additionalProperties: false,
-    example: { error: { code: 401, message: 'Authentication required' } },
-  },
+  ValidationError: schemaOf(ValidationError),
+  SimpleError: schemaOf(SimpleError),
+  CodedError: schemaOf(CodedError),
 };
 
 const retryAfter: JsonObject = {

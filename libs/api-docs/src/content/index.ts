@@ -1,4 +1,6 @@
+import { UserListQuery } from '@platform/contracts';
 import type { ApiDocument } from '../document';
+import { queryParameter } from './contract-schemas';
 import { contentErrorResponses, contentErrorSchemas } from './errors';
 import { contentSchemas } from './schemas';
 import { contentSecuritySchemes } from './security';
@@ -7,22 +9,10 @@ import { graphqlPaths, graphqlSchemas } from './paths/graphql';
 import { postPaths } from './paths/posts';
 import { userPaths } from './paths/users';
 
-/** Paging of the list operations: `limit` up to 100 (apps/content/src/posts/post-routes.ts MAX_LIMIT). */
+/** Paging of the list operations, from the contract's query parameters (libs/contracts, content `paging.ts`). */
 const pagingParameters = {
-  Page: {
-    name: 'page',
-    in: 'query',
-    required: false,
-    description: 'From 1.',
-    schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
-  },
-  Limit: {
-    name: 'limit',
-    in: 'query',
-    required: false,
-    description: 'Items per page.',
-    schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-  },
+  Page: queryParameter('page', UserListQuery.shape.page),
+  Limit: queryParameter('limit', UserListQuery.shape.limit),
 };
 
 /** OpenAPI 3.1 description of the content API as the gateway serves it: the REST blog API and the GraphQL endpoint. */

@@ -1,23 +1,15 @@
+import { PostId, PostListQuery } from '@platform/contracts';
 import { jsonContent, jsonResponse, parameterRef, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { contentErrors } from '../errors';
+import { pathParameter, queryParameter } from '../contract-schemas';
 import { contentToken } from '../security';
 
 const read = { tags: ['Posts'], security: contentToken('content:read') };
 const write = { tags: ['Posts'], security: contentToken('content:write') };
 const postId: JsonObject = {
-  name: 'id',
-  in: 'path',
-  required: true,
+  ...pathParameter('id', PostId),
   description: 'A positive integer; anything else names no post (404).',
-  schema: { type: 'integer', minimum: 1 },
 };
-const taxonFilter = (name: string, what: string): JsonObject => ({
-  name,
-  in: 'query',
-  required: false,
-  description: `Only posts ${what} (a name or slug).`,
-  schema: { type: 'string' },
-});
 const onePost = (description: string): JsonObject => jsonResponse(description, schemaRef('Post'));
 const ownerOnly = 'Only the author or ROLE_ADMIN may do this (403 otherwise).';
 
@@ -33,8 +25,8 @@ export const postPaths: JsonObject = {
       parameters: [
         parameterRef('Page'),
         parameterRef('Limit'),
-        taxonFilter('category', 'in this category'),
-        taxonFilter('tag', 'with this tag'),
+        queryParameter('category', PostListQuery.shape.category),
+        queryParameter('tag', PostListQuery.shape.tag),
       ],
       responses: { '200': jsonResponse('One page of posts.', schemaRef('PostPage')), ...contentErrors(401, 403) },
     },

@@ -1,17 +1,13 @@
+import { UserId } from '@platform/contracts';
 import { jsonContent, jsonResponse, parameterRef, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { contentErrors } from '../errors';
+import { pathParameter } from '../contract-schemas';
 import { contentToken } from '../security';
 
 const read = { tags: ['Users'], security: contentToken('content:read') };
 const write = { tags: ['Users'], security: contentToken('content:write') };
 const putBody = { required: true, content: jsonContent(schemaRef('UserPut')) };
-const userId: JsonObject = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', minLength: 1 },
-  description: 'The account id.',
-};
+const userId = pathParameter('id', UserId);
 
 /** `/api/v1/users`: profiles (apps/content/src/users/user-routes.ts). */
 export const userPaths: JsonObject = {
