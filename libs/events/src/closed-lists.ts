@@ -1,4 +1,5 @@
 import { ROLES } from '@platform/identity';
+import type * as GraphQL from './graphql-types.generated';
 
 /**
  * The statuses and roles of users and posts, defined once: the GraphQL enums (libs/graphql-schema's SDL), the
@@ -21,3 +22,21 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 export const RETIRED_ROLES = ['GUEST'] as const;
 export const USER_ROLES = [...ROLES, ...RETIRED_ROLES] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+
+/**
+ * Each role's rank, from USER_ROLES' order (the most privileged first): ADMIN 3 > MODERATOR 2 > USER 1 > GUEST 0,
+ * what `@auth(requires:)` and the visibility rules compare. A Map: roles read from tokens and events are looked up
+ * by name, and a plain object would know `constructor`.
+ */
+export const ROLE_RANKS: ReadonlyMap<string, number> = new Map(
+  USER_ROLES.map((role, index) => [role, USER_ROLES.length - 1 - index]),
+);
+
+// The SDL's enums are written from these lists (libs/graphql-schema sdl.ts) and the generated types from the SDL
+// (graphql-types.generated.ts): the compiler holds the two to the same values.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameLists: [
+  Same<UserStatus, GraphQL.UserStatus>,
+  Same<PostStatus, GraphQL.PostStatus>,
+  Same<UserRole, GraphQL.Role>,
+] = [true, true, true];

@@ -5,6 +5,7 @@
  * keyed by one (a plan's rate limit) goes through a `Map` or `isPlanName`, never `object[name]`, so a
  * name such as `constructor` or `__proto__` finds nothing.
  */
+/** The most privileged first: the order is the rank (libs/events `ROLE_RANKS`). */
 export const ROLES = ['ADMIN', 'MODERATOR', 'USER'] as const;
 export type Role = (typeof ROLES)[number];
 

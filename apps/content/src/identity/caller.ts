@@ -1,3 +1,4 @@
+import { ROLE_RANKS } from '@platform/events';
 import type { Identity, Role } from '@platform/identity';
 
 /**
@@ -15,11 +16,11 @@ export interface Caller {
   address: string;
 }
 
-const RANK: Record<Role, number> = { USER: 1, MODERATOR: 2, ADMIN: 3 };
+const rank = (role: Role | 'GUEST'): number => ROLE_RANKS.get(role) ?? 0;
 
 export function callerFromIdentity(identity: Identity, address: string): Caller {
   const role = identity.roles.reduce<Role | null>(
-    (best, r) => (best === null || RANK[r] > RANK[best] ? r : best),
+    (best, r) => (best === null || rank(r) > rank(best) ? r : best),
     null,
   );
   return {
@@ -35,7 +36,7 @@ export function callerFromIdentity(identity: Identity, address: string): Caller 
 export function hasRole(caller: Caller, required: Role | 'GUEST'): boolean {
   if (required === 'GUEST') return true;
   if (!caller.id || !caller.role) return false;
-  return RANK[caller.role] >= RANK[required];
+  return rank(caller.role) >= rank(required);
 }
 
 export const isAdmin = (caller: Caller): boolean => hasRole(caller, 'ADMIN');

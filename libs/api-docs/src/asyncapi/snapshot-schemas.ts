@@ -58,7 +58,9 @@ function graphqlFields(
   );
 }
 
-function object(properties: Record<string, Schema>, optional: readonly string[] = []): Schema {
+type ObjectSchema = { type: 'object'; required: string[]; properties: Record<string, Schema> };
+
+function object(properties: Record<string, Schema>, optional: readonly string[] = []): ObjectSchema {
   return { type: 'object', required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
 }
 
