@@ -2,7 +2,7 @@
 # One image definition for the four apps. The build stage compiles the whole workspace and fetches the
 # neural voice; each runtime target carries the compiled output, production dependencies and only the
 # system programs its app runs. docker-compose.yml picks the target per service:
-#   gateway           node + ffmpeg (voice cloning decodes uploaded samples with it)
+#   gateway           node only (voice-sample analysis runs on the synthesis workers)
 #   synthesis-worker  node + eSpeak NG, LAME, ffmpeg, Praat, python3, the Piper voice
 #   app               node only: auth, content, and the one-shot seed (scripts/post-start.mjs)
 # Only the worker has a Python interpreter (see its stage for why).
@@ -42,18 +42,13 @@ COPY --from=build /app/scripts/post-start.mjs ./scripts/post-start.mjs
 RUN mkdir -p /app/.stack && chown node:node /app/.stack
 USER node
 
-# ── gateway: ffmpeg decodes the samples of voice cloning (any container format, to PCM) ─
+# ── gateway: node only; the samples of voice cloning are decoded (ffmpeg) on the synthesis workers ─
 FROM runtime AS gateway
-USER root
-RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg \
- && rm -rf /var/lib/apt/lists/*
-USER node
 EXPOSE 8080
 CMD ["node", "apps/gateway/dist/main.js"]
 
 # ── synthesis worker: the speech engine (espeak-ng, also the neural model's phonemizer), an MP3 encoder
-#    (lame), ffmpeg for Opus, Praat (its headless praat_nogui) for the voice colour that gives the neural
+#    (lame), ffmpeg for Opus and to decode voice-cloning samples (the voice-analysis jobs), Praat (its headless praat_nogui) for the voice colour that gives the neural
 #    model's speaker each voice's pitch and formants, the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
 #    (the with-timestamps routes; libs/speech-engine/python/espeak_events.py) ──
 FROM runtime AS synthesis-worker

@@ -346,8 +346,8 @@ describe('docker-compose.yml', () => {
   });
 
   describe('images: each carries what its app runs', () => {
-    it('gateway and synthesis-worker images have ffmpeg (voice cloning decodes uploads; Opus), the worker Praat (voice colour)', () => {
-      expect(packagesOf(targetOf('gateway'))).toContain('ffmpeg');
+    it('the synthesis-worker image has ffmpeg (voice-analysis jobs decode cloning samples; Opus) and Praat (voice colour); the gateway, which analyses nothing, has no ffmpeg', () => {
+      expect(packagesOf(targetOf('gateway'))).not.toContain('ffmpeg');
       expect(packagesOf(targetOf('synthesis-worker'))).toContain('ffmpeg');
       expect(packagesOf(targetOf('synthesis-worker'))).toContain('praat');
     });
