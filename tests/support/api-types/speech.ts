@@ -503,33 +503,35 @@ export interface components {
              * @description Intonation range: 0 lively, 1 monotone.
              * @default 0.5
              */
-            stability: number;
+            stability: number | null;
             /**
              * @description How strongly the voice’s own character is applied.
              * @default 0.75
              */
-            similarity_boost: number;
+            similarity_boost: number | null;
             /**
              * @description Exaggeration of emphasis and pace.
              * @default 0
              */
-            style: number;
+            style: number | null;
             /**
              * @description Loudness normalisation to −14 dBFS RMS.
              * @default true
              */
-            use_speaker_boost: boolean;
+            use_speaker_boost: boolean | null;
             /**
              * @description Speaking-rate multiplier.
              * @default 1
              */
-            speed: number;
+            speed: number | null;
         };
         StoredVoiceSettings: {
             stability: number;
             similarity_boost: number;
             style: number;
             use_speaker_boost: boolean;
+        } & {
+            [key: string]: unknown;
         };
         TextToSpeechRequest: {
             /** @description The text to speak, 1 to 5000 characters (Unicode code points; the limit is `SPEECH_MAX_TEXT_CHARS`), not only whitespace. Longer: 400 `text_too_long`. */
@@ -542,9 +544,8 @@ export interface components {
              * @example eleven_multilingual_v2
              */
             model_id: string | null;
-            voice_settings?: components["schemas"]["VoiceSettings"] | null;
             /** @description Also taken from the query string; the body wins. */
-            output_format?: components["schemas"]["OutputFormat"] | null;
+            output_format?: ("mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "wav_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192") | null;
             /**
              * @description ISO 639-1 or a BCP 47 tag with an eSpeak NG variant (the list: `GET /v1/models` → `languages`); case-insensitive, `_` for `-`; a region without its own variant falls back to its language. Unknown: 400 `bad_request`.
              * @example en
@@ -555,19 +556,42 @@ export interface components {
              * @example de
              */
             language_code?: string | null;
-            /**
-             * @description Accepted; every level gets the same short first piece of audio.
-             * @default 0
-             */
-            optimize_streaming_latency: number | null;
-            /** @description The same request with the same seed gives the same bytes. */
-            seed?: number | null;
+            voice_settings?: {
+                /**
+                 * @description Intonation range: 0 lively, 1 monotone.
+                 * @default 0.5
+                 */
+                stability: number | null;
+                /**
+                 * @description How strongly the voice’s own character is applied.
+                 * @default 0.75
+                 */
+                similarity_boost: number | null;
+                /**
+                 * @description Exaggeration of emphasis and pace.
+                 * @default 0
+                 */
+                style: number | null;
+                /**
+                 * @description Loudness normalisation to −14 dBFS RMS.
+                 * @default true
+                 */
+                use_speaker_boost: boolean | null;
+                /**
+                 * @description Speaking-rate multiplier.
+                 * @default 1
+                 */
+                speed: number | null;
+            } | null;
             /**
              * @description Accepted; the engine always normalises.
              * @default auto
-             * @enum {string}
              */
-            apply_text_normalization: "auto" | "on" | "off";
+            apply_text_normalization: ("auto" | "on" | "off") | null;
+            /** @description Accepted; every level gets the same short first piece of audio. */
+            optimize_streaming_latency?: number | null;
+            /** @description The same request with the same seed gives the same bytes. */
+            seed?: number | null;
             /** @description Accepted, no effect. */
             previous_text?: string | null;
             /** @description Accepted, no effect. */
@@ -587,14 +611,30 @@ export interface components {
             characters: string[];
             character_start_times_seconds: number[];
             character_end_times_seconds: number[];
+        } & {
+            [key: string]: unknown;
         };
         AudioWithTimestamps: {
             /** @description The audio file (or, streamed, the audio since the previous line), base64. */
             audio_base64: string;
             /** @description Over the text as sent; `null` only on a streamed last line that carries the encoder’s remaining audio. */
-            alignment: components["schemas"]["CharacterAlignment"] | null;
+            alignment: ({
+                characters: string[];
+                character_start_times_seconds: number[];
+                character_end_times_seconds: number[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
             /** @description Over the text as the engine read it (whitespace runs made one space). */
-            normalized_alignment: components["schemas"]["CharacterAlignment"] | null;
+            normalized_alignment: ({
+                characters: string[];
+                character_start_times_seconds: number[];
+                character_end_times_seconds: number[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        } & {
+            [key: string]: unknown;
         };
         Model: {
             /** @enum {string} */
@@ -608,10 +648,14 @@ export interface components {
             serves_provided_models: null;
             token_cost_factor: number;
             description: string;
-            languages: {
+            languages: ({
                 language_id: string;
                 name: string;
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @example {
@@ -631,7 +675,7 @@ export interface components {
             voice_id: string;
             name: string;
             /** @description `[]` for premade voices. */
-            samples: {
+            samples: ({
                 sample_id: string;
                 file_name: string;
                 /**
@@ -642,21 +686,54 @@ export interface components {
                 size_bytes: number;
                 /** @description SHA-256 of the bytes, hex. */
                 hash: string;
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
             /** @enum {string} */
             category: "premade" | "cloned";
             labels: {
                 [key: string]: string;
             };
             description?: string | null;
+        } & {
+            [key: string]: unknown;
         };
-        VoiceDetail: components["schemas"]["Voice"] & {
-            /**
-             * Format: uri
-             * @description A premade voice’s preview, or a clone’s first sample.
-             */
+        VoiceDetail: {
+            voice_id: string;
+            name: string;
+            /** @description `[]` for premade voices. */
+            samples: ({
+                sample_id: string;
+                file_name: string;
+                /**
+                 * @description What the bytes are, not what the client claimed.
+                 * @enum {string}
+                 */
+                mime_type: "audio/wav" | "audio/mpeg" | "audio/ogg" | "audio/flac";
+                size_bytes: number;
+                /** @description SHA-256 of the bytes, hex. */
+                hash: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            category: "premade" | "cloned";
+            labels: {
+                [key: string]: string;
+            };
+            description?: string | null;
+            /** @description A premade voice’s preview, or a clone’s first sample. */
             preview_url: string | null;
-            settings: components["schemas"]["StoredVoiceSettings"];
+            settings: {
+                stability: number;
+                similarity_boost: number;
+                style: number;
+                use_speaker_boost: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         VoiceAddForm: {
             /** @description Required. */
@@ -695,14 +772,44 @@ export interface components {
             category: "cloned";
             /** @constant */
             requires_verification: false;
+        } & {
+            [key: string]: unknown;
         };
         VoiceSearchPage: {
-            voices: components["schemas"]["Voice"][];
+            voices: ({
+                voice_id: string;
+                name: string;
+                /** @description `[]` for premade voices. */
+                samples: ({
+                    sample_id: string;
+                    file_name: string;
+                    /**
+                     * @description What the bytes are, not what the client claimed.
+                     * @enum {string}
+                     */
+                    mime_type: "audio/wav" | "audio/mpeg" | "audio/ogg" | "audio/flac";
+                    size_bytes: number;
+                    /** @description SHA-256 of the bytes, hex. */
+                    hash: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                /** @enum {string} */
+                category: "premade" | "cloned";
+                labels: {
+                    [key: string]: string;
+                };
+                description?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
             has_more: boolean;
             /** @description Every voice that matches, on all pages. */
             total_count: number;
             /** @description Opaque; pass it back with the same `sort` and `sort_direction`. */
             next_page_token: string | null;
+        } & {
+            [key: string]: unknown;
         };
         User: {
             subscription: {
@@ -727,11 +834,15 @@ export interface components {
                 current_overage: {
                     amount: string;
                     currency: string;
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @enum {string} */
                 status: "free" | "active";
                 /** @enum {string} */
                 character_refresh_period: "monthly_period";
+            } & {
+                [key: string]: unknown;
             };
             /** @description True until the account’s first generation or voice change. */
             is_new_user: boolean;
@@ -743,6 +854,8 @@ export interface components {
             can_use_delayed_payment_methods: boolean;
             is_onboarding_completed: boolean;
             is_onboarding_checklist_completed: boolean;
+        } & {
+            [key: string]: unknown;
         };
         Subscription: {
             /** @enum {string} */
@@ -766,6 +879,8 @@ export interface components {
             current_overage: {
                 amount: string;
                 currency: string;
+            } & {
+                [key: string]: unknown;
             };
             /** @enum {string} */
             status: "free" | "active";
@@ -776,6 +891,8 @@ export interface components {
             open_invoices: unknown[];
             /** @constant */
             has_open_invoices: false;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @example {
@@ -816,21 +933,49 @@ export interface components {
             settings: {
                 stability: number;
                 similarity_boost: number;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         HistoryPage: {
-            history: components["schemas"]["HistoryItem"][];
+            history: ({
+                /** @description The generation’s job id (the `history-item-id` header of its answer). */
+                history_item_id: string;
+                voice_id: string;
+                voice_name: string;
+                /** @description `null` for a generation recorded without its model. */
+                model_id: string | null;
+                text: string;
+                date_unix: number;
+                character_count_from_request: number;
+                character_count_change_from: number;
+                /** @description The characters charged: the request’s when `complete`, else 0. */
+                character_count_change_to: number;
+                /** @description The audio's media type (audio/mpeg, audio/pcm, audio/wav, audio/basic, audio/x-alaw-basic, audio/ogg, with parameters for PCM). */
+                content_type: string;
+                /** @enum {string} */
+                state: "complete" | "failed" | "cancelled";
+                settings: {
+                    stability: number;
+                    similarity_boost: number;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
             /** @description `null` on an empty page; pass it as `start_after_history_item_id` for the next. */
             last_history_item_id: string | null;
             has_more: boolean;
+        } & {
+            [key: string]: unknown;
         };
         HistoryDownloadRequest: {
             /** @description Repeats count once. */
             history_item_ids: string[];
-            /**
-             * @description Only the audio as generated is served.
-             * @enum {string|null}
-             */
+            /** @description Only the audio as generated is served. */
             output_format?: "default" | null;
         };
         ApiKey: {
@@ -841,6 +986,8 @@ export interface components {
             hint: string;
             /** Format: date-time */
             created_at: string;
+        } & {
+            [key: string]: unknown;
         };
         NewApiKey: {
             key_id: string;
@@ -852,6 +999,8 @@ export interface components {
             created_at: string;
             /** @description The secret, in this answer only. */
             key: string;
+        } & {
+            [key: string]: unknown;
         };
         ApiKeyRequest: {
             /** @description Trimmed; 1 to 100 characters. */
@@ -860,9 +1009,21 @@ export interface components {
             scopes?: ("speech:read" | "speech:write")[];
         };
         ApiKeyPage: {
-            api_keys: components["schemas"]["ApiKey"][];
+            api_keys: ({
+                key_id: string;
+                name: string;
+                scopes: ("speech:read" | "speech:write")[];
+                /** @description The key’s first 10 characters. */
+                hint: string;
+                /** Format: date-time */
+                created_at: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             has_more: boolean;
             last_key_id: string | null;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;

@@ -1,5 +1,5 @@
 import type { SpeechErrorStatus } from '@platform/errors';
-import type { ListsEvery } from './code-lists';
+import type { ListsEvery } from '@platform/contracts';
 import type { JsonObject } from './json-helpers';
 
 /**

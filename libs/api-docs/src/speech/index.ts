@@ -4,33 +4,7 @@ import { accountPaths } from './paths/account';
 import { historyPaths } from './paths/history';
 import { synthesisPaths } from './paths/synthesis';
 import { voicesPaths } from './paths/voices';
-import {
-  apiKeyPageSchema,
-  apiKeyRequestSchema,
-  apiKeySchema,
-  historyDownloadRequestSchema,
-  historyItemSchema,
-  historyPageSchema,
-  newApiKeySchema,
-  subscriptionSchema,
-  userSchema,
-} from './schemas/account';
-import {
-  alignmentSchema,
-  audioWithTimestampsSchema,
-  modelSchema,
-  outputFormatSchema,
-  storedVoiceSettingsSchema,
-  textToSpeechRequestSchema,
-  voiceSettingsSchema,
-} from './schemas/synthesis';
-import {
-  addVoiceResponseSchema,
-  voiceDetailSchema,
-  voiceFormSchema,
-  voiceSchema,
-  voiceSearchPageSchema,
-} from './schemas/voices';
+import { contractSchemas } from './schemas/components';
 import { securitySchemes } from './security';
 
 const DESCRIPTION = `The speech synthesis API served by the gateway: text to speech (whole file, streamed, with character timestamps), models, voices and voice cloning, history, the user's subscription and API keys. Compatible with the hosted ElevenLabs API and its official SDKs (docs/speech.md lists where they differ).
@@ -65,28 +39,7 @@ export function speechOpenApi(): ApiDocument {
       schemas: {
         SpeechError: speechErrorSchema,
         StatusOk: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
-        OutputFormat: outputFormatSchema(),
-        VoiceSettings: voiceSettingsSchema(),
-        StoredVoiceSettings: storedVoiceSettingsSchema(),
-        TextToSpeechRequest: textToSpeechRequestSchema(),
-        CharacterAlignment: alignmentSchema(),
-        AudioWithTimestamps: audioWithTimestampsSchema(),
-        Model: modelSchema(),
-        Voice: voiceSchema(),
-        VoiceDetail: voiceDetailSchema(),
-        VoiceAddForm: voiceFormSchema('add'),
-        VoiceEditForm: voiceFormSchema('edit'),
-        AddVoiceResponse: addVoiceResponseSchema(),
-        VoiceSearchPage: voiceSearchPageSchema(),
-        User: userSchema(),
-        Subscription: subscriptionSchema(),
-        HistoryItem: historyItemSchema(),
-        HistoryPage: historyPageSchema(),
-        HistoryDownloadRequest: historyDownloadRequestSchema(),
-        ApiKey: apiKeySchema(),
-        NewApiKey: newApiKeySchema(),
-        ApiKeyRequest: apiKeyRequestSchema(),
-        ApiKeyPage: apiKeyPageSchema(),
+        ...contractSchemas(),
       },
     },
   };

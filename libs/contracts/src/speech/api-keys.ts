@@ -18,12 +18,14 @@ export const newApiKeyBody = z.strictObject(
       .string({ error: NAME_MESSAGE })
       .trim()
       .min(1, { error: NAME_MESSAGE })
-      .max(API_KEY_NAME_MAX, { error: NAME_MESSAGE }),
+      .max(API_KEY_NAME_MAX, { error: NAME_MESSAGE })
+      .meta({ pattern: '\\S', description: `Trimmed; 1 to ${API_KEY_NAME_MAX} characters.` }),
     scopes: z
       .array(z.enum(API_KEY_SCOPES, { error: SCOPES_MESSAGE }), { error: SCOPES_MESSAGE })
       .min(1, { error: SCOPES_MESSAGE })
       .refine((scopes) => new Set(scopes).size === scopes.length, { error: SCOPES_MESSAGE })
-      .optional(),
+      .optional()
+      .meta({ uniqueItems: true, description: 'Default: every scope.' }),
   },
   {
     error: (issue) =>
@@ -47,4 +49,33 @@ export const apiKeyPageQuery = z.object({
     (v) => API_KEY_ID.test(v),
     'start_after_key_id is not a key id',
   ),
+});
+
+const scopeList = z.array(z.enum(API_KEY_SCOPES)).min(1).meta({ uniqueItems: true });
+
+const apiKeyFields = {
+  key_id: z.string().regex(API_KEY_ID),
+  name: z.string().min(1).max(API_KEY_NAME_MAX),
+  scopes: scopeList,
+  hint: z.string().meta({ description: 'The key’s first 10 characters.' }),
+  created_at: z.iso.datetime({ offset: true }),
+};
+
+/** An API key as listed (never its secret). */
+export const apiKey = z.looseObject(apiKeyFields);
+
+/** `POST /v1/api-keys`' answer: the key with its secret, shown once. */
+export const newApiKey = z.looseObject({
+  ...apiKeyFields,
+  key: z
+    .string()
+    .regex(/^sk_[0-9a-f]{64}$/)
+    .meta({ description: 'The secret, in this answer only.' }),
+});
+
+/** `GET /v1/api-keys`. */
+export const apiKeyPage = z.looseObject({
+  api_keys: z.array(apiKey),
+  has_more: z.boolean(),
+  last_key_id: z.string().regex(API_KEY_ID).nullable(),
 });

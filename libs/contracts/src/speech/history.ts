@@ -1,5 +1,7 @@
 import { z } from 'zod/v4';
 import { HISTORY_PAGE_MAX } from '@platform/speech-store';
+import { audioMediaTypes } from './audio-types';
+import { HISTORY_STATES } from './code-lists';
 import { checkedParam, enumParam, pageSizeParam } from './query';
 
 /** The hosted API's `source` values; every generation here is text to speech (`TTS`). */
@@ -40,13 +42,68 @@ const IDS_MESSAGE = 'history_item_ids must be a non-empty array of history item 
 export const historyDownloadBody = z.object(
   {
     history_item_ids: z
-      .array(z.string({ error: IDS_MESSAGE }).refine(id, { error: IDS_MESSAGE }), { error: IDS_MESSAGE })
+      .array(z.string({ error: IDS_MESSAGE }).min(1, { error: IDS_MESSAGE }).max(64, { error: IDS_MESSAGE }), {
+        error: IDS_MESSAGE,
+      })
       .min(1, { error: IDS_MESSAGE })
-      .max(HISTORY_PAGE_MAX, { error: `history_item_ids may name at most ${HISTORY_PAGE_MAX} items` }),
+      .max(HISTORY_PAGE_MAX, { error: `history_item_ids may name at most ${HISTORY_PAGE_MAX} items` })
+      .meta({ description: 'Repeats count once.' }),
     // The hosted API can transcode to WAV; the audio is served here as it was generated.
     output_format: z
       .literal('default', { error: "output_format: only 'default' (the audio as generated) is served" })
-      .nullish(),
+      .nullish()
+      .meta({ description: 'Only the audio as generated is served.' }),
   },
   { error: 'the body must be a JSON object with history_item_ids' },
 );
+
+const count = z.int().min(0);
+
+/** A generation as `GET /v1/history` lists it. */
+export const historyItem = z
+  .looseObject({
+    history_item_id: z
+      .string()
+      .meta({ description: 'The generation’s job id (the `history-item-id` header of its answer).' }),
+    voice_id: z.string(),
+    voice_name: z.string(),
+    model_id: z.string().nullable().meta({ description: '`null` for a generation recorded without its model.' }),
+    text: z.string(),
+    date_unix: z.int(),
+    character_count_from_request: count,
+    character_count_change_from: count,
+    character_count_change_to: count.meta({
+      description: 'The characters charged: the request’s when `complete`, else 0.',
+    }),
+    content_type: z.string().meta({
+      description: `The audio's media type (${audioMediaTypes().join(', ')}, with parameters for PCM).`,
+    }),
+    state: z.enum(HISTORY_STATES),
+    settings: z.looseObject({ stability: z.number(), similarity_boost: z.number() }),
+  })
+  .meta({
+    example: {
+      history_item_id: '4kRr0cQ9Xw2mZp7LbN1v',
+      voice_id: '21m00Tcm4TlvDq8ikWAM',
+      voice_name: 'Rachel',
+      model_id: 'espeak_ng_v1',
+      text: 'Hello! This is a test.',
+      date_unix: 1767225600,
+      character_count_from_request: 22,
+      character_count_change_from: 0,
+      character_count_change_to: 22,
+      content_type: 'audio/mpeg',
+      state: 'complete',
+      settings: { stability: 0.5, similarity_boost: 0.75 },
+    },
+  });
+
+/** `GET /v1/history`. */
+export const historyPage = z.looseObject({
+  history: z.array(historyItem),
+  last_history_item_id: z
+    .string()
+    .nullable()
+    .meta({ description: '`null` on an empty page; pass it as `start_after_history_item_id` for the next.' }),
+  has_more: z.boolean(),
+});

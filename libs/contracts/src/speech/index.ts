@@ -1,25 +1,21 @@
 // The speech interface's request and response shapes (zod, from 'zod/v4'): its app validates with them and
-// libs/api-docs writes its OpenAPI document from them.
+// libs/api-docs writes its OpenAPI document from them. Small files by subject.
+export { HISTORY_STATES, VOICE_CATEGORIES, type ListsEvery } from './code-lists';
+export { audioMediaTypes } from './audio-types';
 export { booleanParam, checkedParam, enumParam, integerParam, onceParam, pageSizeParam } from './query';
-export { voiceSettings, voiceSettingsEditBody } from './voice-settings';
+export { storedVoiceSettings, voiceSettings, voiceSettingsEditBody } from './voice-settings';
 export {
-  outputFormatParam,
   languageCodeParam,
+  outputFormat,
+  outputFormatParam,
   requestOptions,
   textToSpeechRequest,
   type RequestOptionsInput,
   type TextToSpeechRequest,
 } from './text-to-speech';
-export { HISTORY_SOURCES, historyPageQuery, historyDownloadBody, type HistoryPageParams } from './history';
-export {
-  API_KEY_ID,
-  API_KEY_NAME_MAX,
-  API_KEY_PAGE_DEFAULT,
-  API_KEY_PAGE_MAX,
-  apiKeyPageQuery,
-  newApiKeyBody,
-  type NewApiKeyBody,
-} from './api-keys';
+export { audioWithTimestamps, characterAlignment } from './audio';
+export { SERVED_MODEL_IDS, model } from './models';
+export { addVoiceResponse, voice, voiceDetail, voiceSearchPage } from './voices';
 export {
   FINE_TUNING_STATES,
   VOICE_SEARCH_CATEGORIES,
@@ -31,3 +27,24 @@ export {
   type VoiceSearchParams,
   type VoiceType,
 } from './voice-search';
+export {
+  HISTORY_SOURCES,
+  historyDownloadBody,
+  historyItem,
+  historyPage,
+  historyPageQuery,
+  type HistoryPageParams,
+} from './history';
+export { subscription, user } from './account';
+export {
+  API_KEY_ID,
+  API_KEY_NAME_MAX,
+  API_KEY_PAGE_DEFAULT,
+  API_KEY_PAGE_MAX,
+  apiKey,
+  apiKeyPage,
+  apiKeyPageQuery,
+  newApiKey,
+  newApiKeyBody,
+  type NewApiKeyBody,
+} from './api-keys';

@@ -59,3 +59,13 @@ export const voiceSettings = z.object(
 export const voiceSettingsEditBody = z.object(storedFields(''), {
   error: 'The body must be a voice settings JSON object.',
 });
+
+const unitValue = z.number().min(0).max(1);
+
+/** The voice settings a voice keeps (`GET /v1/voices/{id}/settings`, `/voices/settings/default`). */
+export const storedVoiceSettings = z.looseObject({
+  stability: unitValue,
+  similarity_boost: unitValue,
+  style: unitValue,
+  use_speaker_boost: z.boolean(),
+});

@@ -1,75 +1,6 @@
-import { VOICE_CATEGORIES } from '../code-lists';
 import type { JsonObject } from '../json-helpers';
 
 export const VOICE_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-
-const sampleSchema: JsonObject = {
-  type: 'object',
-  required: ['sample_id', 'file_name', 'mime_type', 'size_bytes', 'hash'],
-  properties: {
-    sample_id: { type: 'string' },
-    file_name: { type: 'string' },
-    mime_type: {
-      type: 'string',
-      enum: ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac'],
-      description: 'What the bytes are, not what the client claimed.',
-    },
-    size_bytes: { type: 'integer', minimum: 0 },
-    hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes, hex.' },
-  },
-};
-
-/** A voice as `GET /v1/voices` and `GET /v2/voices` list it. */
-export const voiceSchema = (): JsonObject => ({
-  type: 'object',
-  required: ['voice_id', 'name', 'samples', 'category', 'labels'],
-  properties: {
-    voice_id: { type: 'string' },
-    name: { type: 'string' },
-    samples: { type: 'array', items: sampleSchema, description: '`[]` for premade voices.' },
-    category: { type: 'string', enum: [...VOICE_CATEGORIES] },
-    labels: { type: 'object', additionalProperties: { type: 'string' } },
-    description: { type: ['string', 'null'] },
-  },
-  example: {
-    voice_id: '21m00Tcm4TlvDq8ikWAM',
-    name: 'Rachel',
-    samples: [],
-    category: 'premade',
-    labels: { gender: 'female', accent: 'american', language: 'en' },
-    description: 'Calm young American woman.',
-  },
-});
-
-/** `GET /v1/voices/{voice_id}`: the voice with its preview and the account's settings for it. */
-export const voiceDetailSchema = (): JsonObject => ({
-  allOf: [
-    { $ref: '#/components/schemas/Voice' },
-    {
-      type: 'object',
-      required: ['preview_url', 'settings'],
-      properties: {
-        preview_url: {
-          type: ['string', 'null'],
-          format: 'uri',
-          description: 'A premade voice’s preview, or a clone’s first sample.',
-        },
-        settings: { $ref: '#/components/schemas/StoredVoiceSettings' },
-      },
-    },
-  ],
-});
-
-export const addVoiceResponseSchema = (): JsonObject => ({
-  type: 'object',
-  required: ['voice_id', 'name', 'category', 'requires_verification'],
-  properties: {
-    voice_id: { type: 'string' },
-    name: { type: 'string' },
-    category: { const: 'cloned' },
-    requires_verification: { const: false },
-  },
-});
 
 const bool = (description: string): JsonObject => ({
   type: 'string',
@@ -106,20 +37,5 @@ export const voiceFormSchema = (action: 'add' | 'edit'): JsonObject => ({
       ? { replace_samples: bool('`true`: the new files replace every sample instead of being added.') }
       : {}),
     moderate_metadata: bool('Accepted, no effect.'),
-  },
-});
-
-/** `GET /v2/voices`. */
-export const voiceSearchPageSchema = (): JsonObject => ({
-  type: 'object',
-  required: ['voices', 'has_more', 'total_count', 'next_page_token'],
-  properties: {
-    voices: { type: 'array', items: { $ref: '#/components/schemas/Voice' } },
-    has_more: { type: 'boolean' },
-    total_count: { type: 'integer', minimum: 0, description: 'Every voice that matches, on all pages.' },
-    next_page_token: {
-      type: ['string', 'null'],
-      description: 'Opaque; pass it back with the same `sort` and `sort_direction`.',
-    },
   },
 });

@@ -1,0 +1,61 @@
+import {
+  addVoiceResponse,
+  apiKey,
+  apiKeyPage,
+  audioWithTimestamps,
+  characterAlignment,
+  historyDownloadBody,
+  historyItem,
+  historyPage,
+  jsonSchemaOf,
+  model,
+  newApiKey,
+  newApiKeyBody,
+  outputFormat,
+  storedVoiceSettings,
+  subscription,
+  textToSpeechRequest,
+  user,
+  voice,
+  voiceDetail,
+  voiceSearchPage,
+  voiceSettings,
+} from '@platform/contracts';
+import type { z } from 'zod/v4';
+import type { JsonObject } from '../json-helpers';
+import { MAX_TEXT_CHARS } from './synthesis';
+import { voiceFormSchema } from './voices';
+
+/** What a client sends (`input`: defaults optional) or what the gateway answers (`output`). */
+const sent = (schema: z.ZodType) => jsonSchemaOf(schema, 'input') as JsonObject;
+const answered = (schema: z.ZodType) => jsonSchemaOf(schema, 'output') as JsonObject;
+
+/**
+ * The document's `components.schemas` from the speech contracts (libs/contracts/src/speech), the
+ * shapes the gateway validates requests with. Only the voice forms are written here: they are
+ * multipart, read field by field while the upload streams.
+ */
+export const contractSchemas = (): JsonObject => ({
+  OutputFormat: sent(outputFormat),
+  VoiceSettings: sent(voiceSettings),
+  StoredVoiceSettings: answered(storedVoiceSettings),
+  TextToSpeechRequest: sent(textToSpeechRequest(MAX_TEXT_CHARS)),
+  CharacterAlignment: answered(characterAlignment),
+  AudioWithTimestamps: answered(audioWithTimestamps),
+  Model: answered(model),
+  Voice: answered(voice),
+  VoiceDetail: answered(voiceDetail),
+  VoiceAddForm: voiceFormSchema('add'),
+  VoiceEditForm: voiceFormSchema('edit'),
+  AddVoiceResponse: answered(addVoiceResponse),
+  VoiceSearchPage: answered(voiceSearchPage),
+  User: answered(user),
+  Subscription: answered(subscription),
+  HistoryItem: answered(historyItem),
+  HistoryPage: answered(historyPage),
+  HistoryDownloadRequest: sent(historyDownloadBody),
+  ApiKey: answered(apiKey),
+  NewApiKey: answered(newApiKey),
+  ApiKeyRequest: sent(newApiKeyBody),
+  ApiKeyPage: answered(apiKeyPage),
+});
