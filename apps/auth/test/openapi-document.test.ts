@@ -1,36 +1,30 @@
-import { zodToJsonSchema } from 'zod-to-json-schema';
+import {
+  adminAccountPatch,
+  clientPatch,
+  clientRegistration,
+  initialAccessTokenRequest,
+  jsonSchemaOf,
+} from '@platform/contracts';
 import { authOpenApi } from '@platform/api-docs';
-import { adminAccountPatch } from '../src/admin/admin-accounts';
-import { clientPatchInput } from '../src/admin/admin-clients';
-import { newClientInput } from '../src/clients/clients';
 import { GRANT_TYPES } from '../src/grants';
-import { newInitialAccessTokenInput } from '../src/registration/initial-access-tokens';
 import type { OAuthErrorCode } from '../src/oauth/oauth-error';
 
 /**
  * The published document (libs/api-docs, `/openapi/auth.json`) against the code it describes: request
- * bodies the code checks with zod, the grant types /token serves, the error codes it answers with.
+ * bodies the code checks with the auth contract's zod schemas, the grant types /token serves, the error
+ * codes it answers with.
  */
 type Schemas = Record<string, Record<string, unknown>>;
 const document = authOpenApi() as { components: { schemas: Schemas }; paths: Record<string, object> };
 const schemas = document.components.schemas;
 
-/** zod-to-json-schema's output, as the document holds it (JSON Schema 2019-09 keywords all valid in 2020-12). */
-function converted(schema: Parameters<typeof zodToJsonSchema>[0]): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = zodToJsonSchema(schema, {
-    target: 'jsonSchema2019-09',
-    $refStrategy: 'none',
-  }) as Record<string, unknown>;
-  return rest;
-}
-
 describe('the auth API document and the code', () => {
   it('describes the administration bodies exactly as their zod schemas check them', () => {
-    expect(schemas.ClientRegistration).toEqual(converted(newClientInput.strict()));
+    expect(schemas.ClientRegistration).toEqual(jsonSchemaOf(clientRegistration.strict(), 'input'));
     // The patches' refinements (at least one field) are what `minProperties: 1` says.
-    expect(schemas.ClientPatch).toEqual({ ...converted(clientPatchInput), minProperties: 1 });
-    expect(schemas.AccountPatch).toEqual({ ...converted(adminAccountPatch), minProperties: 1 });
-    expect(schemas.InitialAccessTokenRequest).toEqual(converted(newInitialAccessTokenInput));
+    expect(schemas.ClientPatch).toEqual({ ...jsonSchemaOf(clientPatch, 'input'), minProperties: 1 });
+    expect(schemas.AccountPatch).toEqual({ ...jsonSchemaOf(adminAccountPatch, 'input'), minProperties: 1 });
+    expect(schemas.InitialAccessTokenRequest).toEqual(jsonSchemaOf(initialAccessTokenRequest, 'input'));
   });
 
   it('has one /token form per grant the token endpoint serves', () => {

@@ -893,6 +893,10 @@ export interface components {
             redirect_uris: string[];
             /** @default [] */
             post_logout_redirect_uris: string[];
+            /** Format: uri */
+            backchannel_logout_uri?: string;
+            /** @default false */
+            backchannel_logout_session_required: boolean;
             /** @default [] */
             scopes: string[];
             /** @default [] */
@@ -902,6 +906,12 @@ export interface components {
                     [key: string]: string | string[];
                 }[];
             };
+            /** Format: uri */
+            jwks_uri?: string;
+            /** @enum {string} */
+            request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
+            require_pushed_authorization_requests?: boolean;
+            require_signed_request_object?: boolean;
             token_exchange?: {
                 allowed_clients: string[];
             };
@@ -909,26 +919,12 @@ export interface components {
             introspection_signed_response_alg?: "ES256";
             /** @enum {string} */
             security_profile?: "fapi2";
-            /** Format: uri */
-            jwks_uri?: string;
-            /** @enum {string} */
-            request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
-            require_pushed_authorization_requests?: boolean;
-            require_signed_request_object?: boolean;
-            /** Format: uri */
-            backchannel_logout_uri?: string;
-            /** @default false */
-            backchannel_logout_session_required: boolean;
             /** @default true */
             secret: boolean;
         };
         ClientPatch: {
             name?: string;
             grant_types?: ("authorization_code" | "client_credentials" | "refresh_token" | "urn:ietf:params:oauth:grant-type:device_code" | "urn:ietf:params:oauth:grant-type:jwt-bearer" | "urn:ietf:params:oauth:grant-type:token-exchange")[];
-            redirect_uris?: string[];
-            post_logout_redirect_uris?: string[];
-            scopes?: string[];
-            resources?: string[];
             token_exchange?: {
                 allowed_clients: string[];
             };
@@ -938,6 +934,10 @@ export interface components {
             request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
             require_pushed_authorization_requests?: boolean;
             require_signed_request_object?: boolean;
+            redirect_uris?: string[];
+            post_logout_redirect_uris?: string[];
+            scopes?: string[];
+            resources?: string[];
             backchannel_logout_uri?: string | null;
             backchannel_logout_session_required?: boolean;
         };
@@ -947,6 +947,11 @@ export interface components {
             status?: "active" | "disabled";
             /** @enum {string} */
             plan?: "free" | "starter" | "creator" | "pro" | "enterprise";
+        };
+        InitialAccessTokenRequest: {
+            /** @default 86400 */
+            expires_in: number;
+            max_uses?: number;
         };
         Client: {
             client_id: string;
@@ -1277,11 +1282,6 @@ export interface components {
             registration_access_token: string;
             /** Format: uri */
             registration_client_uri: string;
-        };
-        InitialAccessTokenRequest: {
-            /** @default 86400 */
-            expires_in: number;
-            max_uses?: number;
         };
         InitialAccessToken: {
             /** @description For `DELETE /admin/registration-tokens/{id}`; not the token. */

@@ -2,7 +2,8 @@ import { accountSessionsEnded } from '../backchannel-logout/session-clients';
 import type { Deps } from '../deps';
 import { revokeAccountTokens } from '../tokens/account-revocation';
 import type { AccountDoc } from './account-model';
-import { changesRights, updateAccount, type AccountPatch } from './accounts';
+import type { AccountPatch } from '@platform/contracts';
+import { changesRights, updateAccount } from './accounts';
 
 /**
  * Applies a patch to an account. A change of its rights (roles, status, password) bumps the account's

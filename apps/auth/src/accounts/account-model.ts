@@ -1,9 +1,8 @@
 import type { Role } from '@platform/identity';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { ACCOUNT_STATUSES } from '@platform/contracts';
 
 export type { Role };
-/** `disabled`: no sign-in, no token, no API key works (admin API `PATCH /admin/accounts/{id}`). */
-export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 export interface AccountDoc {

@@ -1,41 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
-import { z } from 'zod';
+import type { z } from 'zod/v4';
+import { accountFields, type AccountPatch } from '@platform/contracts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../crypto/secrets';
-import { PLAN_NAMES, ROLES } from '@platform/identity';
-import { ACCOUNT_STATUSES, type AccountDoc } from './account-model';
+import type { AccountDoc } from './account-model';
 import { emailKeyOf } from './email-key';
 import { passwordProblem } from './password-policy';
-
-// Roles, plans and statuses are closed sets (libs/identity, account-model.ts): every write of one,
-// from the internal endpoints, the admin API or the admin CLI, is parsed by these schemas.
-const accountFields = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
-  email: z.string().trim().max(254, 'must be at most 254 characters').email('must be an email address'),
-  password: z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters'),
-  roles: z.array(z.enum(ROLES)).min(1).max(3).optional(),
-  plan: z.enum(PLAN_NAMES, { errorMap: () => ({ message: `must be one of ${PLAN_NAMES.join(', ')}` }) }).optional(),
-});
 
 /** A new account; the password is checked against the common list and the account's own email and name. */
 export const newAccountInput = accountFields.superRefine((input, ctx) => {
   const problem = passwordProblem(input.password, input);
-  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['password'], message: problem });
+  if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
 });
-type NewAccountInput = z.infer<typeof newAccountInput>;
-
-/** A change of an account. A new password is checked by `updateAccount`, against the stored email and name too. */
-export const accountPatchInput = z
-  .object({
-    name: accountFields.shape.name.optional(),
-    email: accountFields.shape.email.optional(),
-    password: accountFields.shape.password.optional(),
-    roles: accountFields.shape.roles,
-    status: z.enum(ACCOUNT_STATUSES).optional(),
-    plan: accountFields.shape.plan,
-  })
-  .strict();
-export type AccountPatch = z.infer<typeof accountPatchInput>;
+type NewAccountInput = z.output<typeof newAccountInput>;
 
 /** A new password that `passwordProblem` refuses; `message` is the field's message. */
 export class PasswordRejectedError extends Error {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { toPublicAccount, type AccountDoc, type PublicAccount } from '../accounts/account-model';
 import { changeAccount } from '../accounts/account-changes';
-import { accountPatchInput, findAccount } from '../accounts/accounts';
+import { adminAccountPatch } from '@platform/contracts';
+import { findAccount } from '../accounts/accounts';
 import { emailKeyOf } from '../accounts/email-key';
 import { unlockLogins } from '../accounts/login-limits';
 import type { Deps } from '../deps';
@@ -12,12 +13,6 @@ type AccountDeps = Pick<
   Deps,
   'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'
 >;
-
-/** What an administrator changes on an account here (name, email and password are the user's own, through content). */
-export const adminAccountPatch = accountPatchInput
-  .pick({ roles: true, status: true, plan: true })
-  .strict()
-  .refine((patch) => Object.keys(patch).length > 0, 'name at least one of roles, status, plan');
 
 const emailFilter = z.string().trim().min(1).max(254);
 

@@ -1,22 +1,17 @@
-import { z } from 'zod';
+import type { z } from 'zod/v4';
+import { clientPatch, clientRegistration, type ClientRegistration } from '@platform/contracts';
 import { randomToken, sha256 } from '../crypto/secrets';
 import type { ClientDoc } from '../clients/client-model';
 import { announceClientChange } from '../clients/client-changes';
 import {
   clientSecretSealer,
   createClient,
-  newClientInput,
   registeredClientFields,
   toPublicClient,
-  type NewClientInput,
   type PublicClient,
 } from '../clients/clients';
 import type { Deps } from '../deps';
-import {
-  backchannelPatchInput,
-  backchannelRegistrationProblem,
-  backchannelUpdate,
-} from '../backchannel-logout/client-metadata';
+import { backchannelRegistrationProblem, backchannelUpdate } from '../backchannel-logout/client-metadata';
 import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
 import { isClientGone, revokeClientTokens } from '../tokens/client-token-tracking';
 import { conflict, invalidInput, invalidRequest, notFound } from './admin-errors';
@@ -24,41 +19,9 @@ import { toPage, type Page, type PageRequest } from './paging';
 
 type ClientDeps = Pick<Deps, 'config' | 'redis' | 'clients' | 'refreshTokens' | 'apiKeys'>;
 
-/** The request-object and PAR policy of a registration (RFC 9101, RFC 9126), changeable after registration. */
-const requestPolicyInput = newClientInput.pick({
-  jwks_uri: true,
-  request_object_signing_alg: true,
-  require_pushed_authorization_requests: true,
-  require_signed_request_object: true,
-});
-
-/** What an administrator may change on a registration (secrets have their own action: rotation). */
-export const clientPatchInput = newClientInput
-  .pick({
-    name: true,
-    grant_types: true,
-    redirect_uris: true,
-    post_logout_redirect_uris: true,
-    scopes: true,
-    resources: true,
-    token_exchange: true,
-  })
-  .merge(requestPolicyInput)
-  .merge(backchannelPatchInput)
-  .extend({
-    redirect_uris: newClientInput.shape.redirect_uris.removeDefault(),
-    post_logout_redirect_uris: newClientInput.shape.post_logout_redirect_uris.removeDefault(),
-    scopes: newClientInput.shape.scopes.removeDefault(),
-    resources: newClientInput.shape.resources.removeDefault().min(1),
-  })
-  .partial()
-  .strict()
-  .refine((patch) => Object.keys(patch).length > 0, 'name at least one field to change');
-export type ClientPatch = z.infer<typeof clientPatchInput>;
-
 /** A whole registration input checked against the policy beside its schema (profile, logout URI, keys); the parsed input. */
-function checkedRegistration(deps: ClientDeps, raw: unknown): z.output<typeof newClientInput> {
-  const parsed = newClientInput.strict().safeParse(raw);
+function checkedRegistration(deps: ClientDeps, raw: unknown): z.output<typeof clientRegistration> {
+  const parsed = clientRegistration.strict().safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const profileProblem = fapi2RegistrationProblem(parsed.data);
   if (profileProblem) throw invalidRequest(profileProblem);
@@ -84,7 +47,7 @@ export async function registerClient(
   const { client, secret } = await createClient(
     deps.clients,
     deps.config.INTERNAL_SECRET,
-    raw as NewClientInput,
+    raw as ClientRegistration,
     deps.config.PUBLIC_URL,
     stored,
   );
@@ -155,7 +118,7 @@ export async function updateClient(
   raw: unknown,
 ): Promise<{ client: PublicClient; changes: Record<string, unknown> }> {
   refusePlatformClient(deps, id);
-  const parsed = clientPatchInput.safeParse(raw);
+  const parsed = clientPatch.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const patch = parsed.data;
   const set: Partial<ClientDoc> = {};

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { ZodError } from 'zod';
 import { sendNoStoreJson } from '../http/no-store-json';
 
 /**
@@ -23,10 +22,16 @@ export const conflict = (description: string) => new AdminError(409, 'conflict',
 export const invalidRequest = (description: string) => new AdminError(400, 'invalid_request', description);
 
 /** A zod failure as `invalid_request`, naming the first offending field (never echoing its value). */
-export function invalidInput(err: ZodError): AdminError {
+export function invalidInput(err: { issues: readonly ValidationIssue[] }): AdminError {
   const issue = err.issues[0];
-  const field = issue?.path.join('.') || 'body';
+  const field = issue?.path.map(String).join('.') || 'body';
   return invalidRequest(`${field}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** A zod issue, of the auth contract's schemas (zod/v4) and of the app's own. */
+interface ValidationIssue {
+  path: readonly PropertyKey[];
+  message: string;
 }
 
 export function sendAdminError(res: ServerResponse, err: AdminError): void {

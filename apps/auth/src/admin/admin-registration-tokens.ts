@@ -1,8 +1,8 @@
+import { initialAccessTokenRequest } from '@platform/contracts';
 import type { Deps } from '../deps';
 import {
   initialAccessTokenModel,
   mintInitialAccessToken,
-  newInitialAccessTokenInput,
   revokeInitialAccessToken,
   type MintedInitialAccessToken,
 } from '../registration/initial-access-tokens';
@@ -15,7 +15,7 @@ export async function createInitialAccessToken(
   raw: unknown,
   actor: AuditActor,
 ): Promise<MintedInitialAccessToken> {
-  const parsed = newInitialAccessTokenInput.safeParse(raw ?? {});
+  const parsed = initialAccessTokenRequest.safeParse(raw ?? {});
   if (!parsed.success) throw invalidInput(parsed.error);
   return mintInitialAccessToken(initialAccessTokenModel(deps.clients.db), parsed.data, actor);
 }

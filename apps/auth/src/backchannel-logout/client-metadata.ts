@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ClientPatch } from '@platform/contracts';
 import type { ClientDoc } from '../clients/client-model';
 import { backchannelLogoutUriProblem } from './backchannel-uri';
 
@@ -6,11 +6,7 @@ import { backchannelLogoutUriProblem } from './backchannel-uri';
  * The back-channel logout fields of a registration change (admin API, CLI): `backchannel_logout_uri`
  * (null removes it) and `backchannel_logout_session_required`.
  */
-export const backchannelPatchInput = z.object({
-  backchannel_logout_uri: z.string().url().max(2000).nullable(),
-  backchannel_logout_session_required: z.boolean(),
-});
-type BackchannelPatch = Partial<z.infer<typeof backchannelPatchInput>>;
+type BackchannelPatch = Pick<ClientPatch, 'backchannel_logout_uri' | 'backchannel_logout_session_required'>;
 
 /** What is wrong with a registration's `backchannel_logout_uri` under this server's settings, prefixed with the field. */
 export function backchannelRegistrationProblem(

@@ -7,7 +7,8 @@ import type { Deps } from '../deps';
 import { checkFapi2ClientAuth, fapi2AssertionProblem, isFapi2 } from '../fapi/fapi2-profile';
 import { publicEndpoint } from '../oauth/dpop-at-token';
 import { single, type Params } from '../oauth/params';
-import { CLIENT_KEY_ALGS, clientKeys } from './client-keys';
+import { CLIENT_KEY_ALGS } from '@platform/contracts';
+import { clientKeys } from './client-keys';
 import type { ClientDoc } from './client-model';
 import { clientSecretSealer, findClient } from './clients';
 

@@ -3,9 +3,6 @@ import type { Deps } from '../deps';
 import { fetchJsonWithin, OutboundFetchError } from '../http/outbound-fetch';
 import type { ClientDoc } from './client-model';
 
-/** The asymmetric JWS algorithms a client's own keys may sign with (request objects, private_key_jwt); never `none`. */
-export const CLIENT_KEY_ALGS = ['ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'] as const;
-
 /** An unknown `kid` refetches a `jwks_uri` at most this often (a client rotating its keys), whatever the cache lifetime. */
 const REFETCH_COOLDOWN_MS = 30_000;
 const CACHE_MAX = 1000;

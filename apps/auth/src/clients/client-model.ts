@@ -1,12 +1,10 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { INTROSPECTION_SIGNING_ALGS, SECURITY_PROFILES } from '@platform/contracts';
 import type { Sealed } from '../crypto/secrets';
 import type { GrantType } from '../grants';
 
-/** The algorithms a JWT introspection answer can be signed with: the server's own keys' (keys/signing-keys.ts). */
-export const INTROSPECTION_SIGNING_ALGS = ['ES256'] as const;
+// The closed lists of a registration are the auth contract's (libs/contracts/src/auth).
 type IntrospectionSigningAlg = (typeof INTROSPECTION_SIGNING_ALGS)[number];
-/** Client profiles: `fapi2`, the FAPI 2.0 Security Profile (docs/auth.md "FAPI 2.0"). */
-export const SECURITY_PROFILES = ['fapi2'] as const;
 type SecurityProfile = (typeof SECURITY_PROFILES)[number];
 
 export interface ClientDoc {

@@ -1,80 +1,11 @@
 import type { Model } from 'mongoose';
-import { z } from 'zod';
+import type { z } from 'zod/v4';
+import { clientRegistration, type ClientRegistration } from '@platform/contracts';
 import { randomToken, sealer, sha256 } from '../crypto/secrets';
 import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
-import { GRANT_TYPES } from '../grants';
-import { INTROSPECTION_SIGNING_ALGS, SECURITY_PROFILES, type ClientDoc } from './client-model';
-import { CLIENT_KEY_ALGS } from './client-keys';
+import type { ClientDoc } from './client-model';
 
-const CLIENT_ID = /^[A-Za-z0-9._-]{3,64}$/;
-
-/**
- * A public JSON Web Key (RFC 7517 §4): `kty` and members whose values are strings or lists of strings
- * (`x5c`, `key_ops`), named in printable ASCII (a name with a NUL byte cannot even be stored), and none of
- * the private members of RFC 7518 §6 (a client registers the keys it verifies with, never a secret one).
- */
-const JWK_MEMBER = /^[\x21-\x7E]{1,64}$/;
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
-const publicJwk = z
-  .record(z.string().regex(JWK_MEMBER), z.union([z.string().max(8192), z.array(z.string().max(8192)).max(20)]))
-  .refine((key) => typeof key.kty === 'string', 'a JSON Web Key needs kty')
-  .refine(
-    (key) => !PRIVATE_MEMBERS.some((name) => name in key),
-    'a registered key must be public (no private members)',
-  );
-
-/**
- * A redirect URI (RFC 6749 §3.1.2): absolute, without a fragment, and never a scheme that makes the browser run or
- * show content of the URI itself (RFC 7591 §5 and RFC 6819 §4.4.1.5: an open or dynamically registered client could
- * otherwise be sent codes through `javascript:`). Private-use schemes of native apps (RFC 8252 §7.1) stay allowed.
- */
-const redirectUri = z
-  .string()
-  .url()
-  .max(2000)
-  .refine((uri) => !uri.includes('#'), 'must not contain a fragment (RFC 6749 §3.1.2)')
-  .refine((uri) => !/^(javascript|data|vbscript|file|blob|about):/i.test(uri), 'this URI scheme is not allowed');
-
-export const newClientInput = z.object({
-  client_id: z.string().regex(CLIENT_ID).optional(),
-  name: z.string().min(1).max(100),
-  type: z.enum(['confidential', 'public']),
-  grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
-  redirect_uris: z.array(redirectUri).max(20).default([]),
-  post_logout_redirect_uris: z.array(redirectUri).max(20).default([]),
-  /** Back-channel logout (§2.2); the admin API checks its scheme and host (backchannel-logout/backchannel-uri.ts). */
-  backchannel_logout_uri: z.string().url().max(2000).optional(),
-  backchannel_logout_session_required: z.boolean().default(false),
-  scopes: z
-    .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/))
-    .max(50)
-    .default([]),
-  resources: z.array(z.string().url().max(2000)).max(20).default([]),
-  jwks: z.object({ keys: z.array(publicJwk).min(1).max(20) }).optional(),
-  /** Where the client publishes its keys instead of `jwks` (never both, RFC 7591 §2); https, or http on loopback for development. */
-  jwks_uri: z
-    .string()
-    .url()
-    .max(2000)
-    .refine((uri) => /^https?:\/\//i.test(uri), 'jwks_uri must be an https URL')
-    .optional(),
-  /** RFC 9101: the one algorithm its request objects are signed with (never `none`). */
-  request_object_signing_alg: z.enum(CLIENT_KEY_ALGS).optional(),
-  /** RFC 9126 §6: authorization requests only through /par. */
-  require_pushed_authorization_requests: z.boolean().optional(),
-  /** RFC 9101 §10.5: authorization requests only as signed request objects. */
-  require_signed_request_object: z.boolean().optional(),
-  /** Token exchange: other clients whose tokens this one may exchange (see ClientDoc.tokenExchange). */
-  token_exchange: z.object({ allowed_clients: z.array(z.string().regex(CLIENT_ID)).max(50) }).optional(),
-  /** RFC 9701: only the server's own key's alg; encrypted answers (`introspection_encrypted_response_alg`) are not offered. */
-  introspection_signed_response_alg: z.enum(INTROSPECTION_SIGNING_ALGS).optional(),
-  /** `fapi2`: the FAPI 2.0 Security Profile's rules apply to this client (fapi/fapi2-profile.ts). */
-  security_profile: z.enum(SECURITY_PROFILES).optional(),
-  /** Confidential clients get a generated secret unless they authenticate only with private_key_jwt. */
-  secret: z.boolean().default(true),
-});
-export type NewClientInput = z.input<typeof newClientInput>;
-type ClientInput = z.output<typeof newClientInput>;
+type ClientInput = z.output<typeof clientRegistration>;
 
 /**
  * The metadata a registration input gives the client itself, as stored: what a registration sets, and
@@ -164,12 +95,12 @@ export function clientSecretSealer(internalSecret: string) {
 export async function createClient(
   model: Model<ClientDoc>,
   internalSecret: string,
-  raw: NewClientInput,
+  raw: ClientRegistration,
   defaultResource: string,
   /** What only dynamic registration stores (registration/): not part of the admin API's input. */
   stored: Pick<ClientDoc, 'tokenEndpointAuthSigningAlg'> = {},
 ): Promise<{ client: ClientDoc; secret?: string }> {
-  const input = newClientInput.parse(raw);
+  const input = clientRegistration.parse(raw);
   const profileProblem = fapi2RegistrationProblem(input);
   if (profileProblem) throw new Error(profileProblem);
   const secret = input.type === 'confidential' && input.secret ? randomToken('cs_') : undefined;

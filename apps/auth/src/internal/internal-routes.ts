@@ -1,12 +1,11 @@
 import express, { Router, type Request, type Response } from 'express';
-import type { ZodError } from 'zod';
-import { z } from 'zod';
+import { z } from 'zod/v4';
+import { accountPatch } from '@platform/contracts';
 import { toPublicAccount } from '../accounts/account-model';
 import { changeAccount } from '../accounts/account-changes';
 import {
   EmailTakenError,
   PasswordRejectedError,
-  accountPatchInput,
   createAccount,
   findAccount,
   newAccountInput,
@@ -29,10 +28,10 @@ import type { Deps } from '../deps';
 import { requireInternalSecret } from './internal-auth';
 import { loginTokens, refreshLogin } from './first-party-login';
 
-function fieldErrors(err: ZodError): Record<string, string> {
+function fieldErrors(err: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of err.issues) {
-    const key = issue.path.join('.') || '_';
+    const key = issue.path.map(String).join('.') || '_';
     fields[key] ??= issue.message;
   }
   return fields;
@@ -42,7 +41,7 @@ function invalidFields(res: Response, fields: Record<string, string>): void {
   res.status(400).json({ error: 'invalid_request', error_description: 'invalid fields', fields });
 }
 
-function invalid(res: Response, err: ZodError): void {
+function invalid(res: Response, err: z.ZodError): void {
   invalidFields(res, fieldErrors(err));
 }
 
@@ -127,7 +126,7 @@ export function internalRoutes(deps: Deps): Router {
 
   router.patch('/accounts/:id', async (req, res) => {
     const id = idParam(req);
-    const parsed = accountPatchInput.safeParse(req.body ?? {});
+    const parsed = accountPatch.safeParse(req.body ?? {});
     if (!parsed.success) return invalid(res, parsed.error);
     try {
       const account = id ? await changeAccount(deps, id, parsed.data) : null;

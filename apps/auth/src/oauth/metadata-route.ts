@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
-import { INTROSPECTION_SIGNING_ALGS } from '../clients/client-model';
-import { CLIENT_KEY_ALGS } from '../clients/client-keys';
+import { CLIENT_KEY_ALGS, INTROSPECTION_SIGNING_ALGS } from '@platform/contracts';
 import type { Deps } from '../deps';
 import { GRANT_TYPES } from '../grants';
 import { publicEndpoint } from './dpop-at-token';

@@ -1,9 +1,9 @@
-import { z, type ZodError } from 'zod';
+import { z } from 'zod';
+import { CLIENT_KEY_ALGS, clientRegistration, type ClientRegistration } from '@platform/contracts';
 import { ADMIN_SCOPE } from '../admin/admin-scope';
 import { CLIENT_AUTH_METHODS, HMAC_ALGS, type ClientAuthMethod } from '../clients/client-auth';
-import { CLIENT_KEY_ALGS } from '../clients/client-keys';
 import type { ClientDoc } from '../clients/client-model';
-import { newClientInput, toPublicClient, type NewClientInput } from '../clients/clients';
+import { toPublicClient } from '../clients/clients';
 import { FAPI2_SIGNING_ALGS } from '../fapi/fapi2-profile';
 import { GRANT_TYPES, grantFor } from '../grants';
 import { OAuthError } from '../oauth/oauth-error';
@@ -11,7 +11,7 @@ import { OPENID_SCOPE, SUPPORTED_SCOPES } from '../oauth/scopes';
 
 /**
  * Client metadata of RFC 7591 §2 (and OpenID Connect Dynamic Client Registration 1.0 §2) checked against
- * what this server supports, then turned into the admin API's registration input (`newClientInput`),
+ * what this server supports, then turned into the admin API's registration input (`clientRegistration`),
  * so a dynamically registered client passes the same policy as one an administrator registers
  * (redirect URIs, grant types, keys, scopes). Fields the server does not understand are ignored
  * (RFC 7591 §2); fields it understands with a value it does not support are refused.
@@ -59,7 +59,7 @@ const INFO_FIELDS = [
 ] as const;
 
 /**
- * Metadata that the client model holds under the RFC 7591 name itself: passed to `newClientInput`
+ * Metadata that the client model holds under the RFC 7591 name itself: passed to `clientRegistration`
  * as given and returned from the registration. A field is taken only once the client model has it
  * (PAR/JAR, back-channel logout, the FAPI profile add theirs), so this list may name fields ahead.
  */
@@ -75,14 +75,14 @@ const CLIENT_FIELDS = [
   'backchannel_logout_session_required',
   'security_profile',
 ] as const;
-const clientFields = (): string[] => CLIENT_FIELDS.filter((name) => name in newClientInput.shape);
+const clientFields = (): string[] => CLIENT_FIELDS.filter((name) => name in clientRegistration.shape);
 
 /** Scopes a registration may ask for: every supported one but the administration API's. */
 const REGISTRABLE_SCOPES = SUPPORTED_SCOPES.filter((scope) => scope !== ADMIN_SCOPE);
 
 interface ClientRegistrationRequest {
   /** The admin API's input for the client (clients/clients.ts `createClient`). */
-  client: NewClientInput & Record<string, unknown>;
+  client: ClientRegistration & Record<string, unknown>;
   method: ClientAuthMethod;
   signingAlg: string | null;
   info: Record<string, unknown>;
@@ -91,11 +91,17 @@ interface ClientRegistrationRequest {
 const invalidMetadata = (description: string) => new OAuthError('invalid_client_metadata', description);
 const invalidRedirect = (description: string) => new OAuthError('invalid_redirect_uri', description);
 
+/** A zod issue, of the contract's schemas (zod/v4) and of this file's. */
+interface ZodIssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
 /** Names a zod failure by its field under the RFC 7591 name, never echoing the value. */
-function metadataError(err: ZodError, rename: Record<string, string> = {}): OAuthError {
+function metadataError(err: { issues: readonly ZodIssueLike[] }, rename: Record<string, string> = {}): OAuthError {
   const issue = err.issues[0];
   const top = String(issue?.path[0] ?? 'body');
-  const field = [rename[top] ?? top, ...(issue?.path.slice(1) ?? [])].join('.');
+  const field = [rename[top] ?? top, ...(issue?.path.slice(1) ?? [])].map(String).join('.');
   const description = `${field}: ${issue?.message ?? 'invalid'}`;
   return top === 'redirect_uris' || top === 'post_logout_redirect_uris'
     ? invalidRedirect(description)
@@ -179,11 +185,11 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
   if (unknownScope !== undefined)
     throw invalidMetadata(`scope: ${unknownScope} cannot be registered (registrable: ${REGISTRABLE_SCOPES.join(' ')})`);
 
-  const client: NewClientInput & Record<string, unknown> = {
+  const client: ClientRegistration & Record<string, unknown> = {
     client_id: clientId,
     name: meta.client_name ?? clientId,
     type: method === 'none' ? 'public' : 'confidential',
-    grant_types: grants as NewClientInput['grant_types'],
+    grant_types: grants as ClientRegistration['grant_types'],
     redirect_uris: meta.redirect_uris ?? [],
     scopes,
     // A client that authenticates with its keys alone has no secret to leak.
@@ -191,7 +197,7 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
   };
   for (const name of clientFields()) if (raw[name] !== undefined) client[name] = raw[name];
   // The admin API's policy, field for field (clients/clients.ts), answered in RFC 7591's words.
-  const checked = newClientInput.strict().safeParse(client);
+  const checked = clientRegistration.strict().safeParse(client);
   if (!checked.success) throw metadataError(checked.error, { name: 'client_name', scopes: 'scope' });
 
   const info: Record<string, unknown> = {};

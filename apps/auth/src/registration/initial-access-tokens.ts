@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { z } from 'zod';
+import type { z } from 'zod/v4';
+import type { initialAccessTokenRequest } from '@platform/contracts';
 import type { AuditActor } from '../admin/admin-audit';
 import { randomToken, sha256 } from '../crypto/secrets';
 
@@ -39,16 +40,6 @@ export function initialAccessTokenModel(conn: Connection): Model<InitialAccessTo
   );
 }
 
-const THIRTY_DAYS = 30 * 24 * 3600;
-
-/** What an administrator gives when minting one: lifetime (seconds, default one day, at most 30 days) and an optional use count. */
-export const newInitialAccessTokenInput = z
-  .object({
-    expires_in: z.number().int().min(60).max(THIRTY_DAYS).default(86_400),
-    max_uses: z.number().int().min(1).max(10_000).optional(),
-  })
-  .strict();
-
 export interface MintedInitialAccessToken {
   id: string;
   /** Shown once, here. */
@@ -59,7 +50,7 @@ export interface MintedInitialAccessToken {
 
 export async function mintInitialAccessToken(
   model: Model<InitialAccessTokenDoc>,
-  input: z.output<typeof newInitialAccessTokenInput>,
+  input: z.output<typeof initialAccessTokenRequest>,
   createdBy: AuditActor,
 ): Promise<MintedInitialAccessToken> {
   const token = randomToken('iat_');

@@ -1,6 +1,7 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { redisReplayCache } from '@platform/oauth-resource';
-import { CLIENT_KEY_ALGS, clientKeys } from '../clients/client-keys';
+import { CLIENT_KEY_ALGS } from '@platform/contracts';
+import { clientKeys } from '../clients/client-keys';
 import type { ClientDoc } from '../clients/client-model';
 import type { Deps } from '../deps';
 import { OutboundFetchError } from '../http/outbound-fetch';

@@ -1,5 +1,5 @@
 import { GRANT_FORMS } from '@platform/oauth-grants';
-import { newClientInput } from '../../src/clients/clients';
+import { clientRegistration } from '@platform/contracts';
 import { GRANT_TYPES, GRANTS, grantFor } from '../../src/grants';
 import { metadata } from '../../src/oauth/metadata-route';
 import { openidConfiguration } from '../../src/oidc/discovery-route';
@@ -69,8 +69,8 @@ describe('the registry of grants', () => {
   it('is what a client registration (admin API and CLI) may list, and nothing else', () => {
     const input = { name: 'App', type: 'confidential' as const };
     for (const type of GRANT_TYPES)
-      expect(newClientInput.safeParse({ ...input, grant_types: [type] }).success).toBe(true);
-    expect(newClientInput.safeParse({ ...input, grant_types: ['password'] }).success).toBe(false);
-    expect(newClientInput.safeParse({ ...input, grant_types: ['implicit'] }).success).toBe(false);
+      expect(clientRegistration.safeParse({ ...input, grant_types: [type] }).success).toBe(true);
+    expect(clientRegistration.safeParse({ ...input, grant_types: ['password'] }).success).toBe(false);
+    expect(clientRegistration.safeParse({ ...input, grant_types: ['implicit'] }).success).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../speech/json-helpers';
-import { backchannelLogout, jwks, requestPolicy } from './admin-bodies';
+import { clientRegistrationSchema } from './admin-bodies';
 import { GRANT_TYPES } from '@platform/oauth-grants';
 
 /**
@@ -7,6 +7,7 @@ import { GRANT_TYPES } from '@platform/oauth-grants';
  * initial access tokens the administration API mints for it. The metadata becomes the administration API's registration input, so its
  * checks are those of `ClientRegistration` (admin-bodies.ts) under the RFC 7591 names.
  */
+const registration = clientRegistrationSchema.properties;
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'];
 const SIGNING_ALGS = ['HS256', 'HS384', 'HS512', 'ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
 const strings = { type: 'array', items: { type: 'string' } };
@@ -70,17 +71,21 @@ const metadataProperties: JsonObject = {
   software_version: { type: 'string', minLength: 1, maxLength: 200 },
   application_type: { type: 'string', enum: ['web', 'native'] },
   jwks: {
-    ...jwks,
+    ...(registration.jwks as JsonObject),
     description: 'The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`.',
   },
-  ...requestPolicy,
+  jwks_uri: registration.jwks_uri!,
+  request_object_signing_alg: registration.request_object_signing_alg!,
+  require_pushed_authorization_requests: registration.require_pushed_authorization_requests!,
+  require_signed_request_object: registration.require_signed_request_object!,
   introspection_signed_response_alg: { type: 'string', enum: ['ES256'], description: 'RFC 9701.' },
   security_profile: {
     type: 'string',
     enum: ['fapi2'],
     description: 'The FAPI 2.0 Security Profile: `private_key_jwt` with `jwks`/`jwks_uri`; PAR is then required.',
   },
-  ...backchannelLogout,
+  backchannel_logout_uri: registration.backchannel_logout_uri!,
+  backchannel_logout_session_required: registration.backchannel_logout_session_required!,
 };
 
 /** What the server issues beside the metadata (RFC 7591 §3.2.1, RFC 7592 §3). */
@@ -146,16 +151,6 @@ export const registrationSchemas: JsonObject = {
       response_types: strings,
       require_pushed_authorization_requests: { type: 'boolean', const: true },
       require_signed_request_object: { type: 'boolean', const: true },
-    },
-    additionalProperties: false,
-  },
-  // As zod-to-json-schema writes `newInitialAccessTokenInput` (apps/auth/test/openapi-document.test.ts compares):
-  // expires_in in seconds (one day by default, 30 days at most); max_uses left out: any number until it expires.
-  InitialAccessTokenRequest: {
-    type: 'object',
-    properties: {
-      expires_in: { type: 'integer', minimum: 60, maximum: 2_592_000, default: 86_400 },
-      max_uses: { type: 'integer', minimum: 1, maximum: 10_000 },
     },
     additionalProperties: false,
   },

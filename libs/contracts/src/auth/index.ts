@@ -1,3 +1,15 @@
 // The auth interface's request and response shapes (zod, from 'zod/v4'): its app validates with them and
-// libs/api-docs writes its OpenAPI document from them.
-export {};
+// libs/api-docs writes its OpenAPI document from them. The `/token` forms are the grants' (libs/oauth-grants).
+export { ACCOUNT_STATUSES, accountFields, accountPatch, adminAccountPatch, type AccountPatch } from './accounts';
+export {
+  CLIENT_KEY_ALGS,
+  INTROSPECTION_SIGNING_ALGS,
+  SECURITY_PROFILES,
+  clientJwks,
+  clientPatch,
+  clientRegistration,
+  initialAccessTokenRequest,
+  redirectUri,
+  type ClientPatch,
+  type ClientRegistration,
+} from './clients';

@@ -1,12 +1,7 @@
+import { accountPatch } from '@platform/contracts';
 import { changeAccount } from '../../accounts/account-changes';
 import { toPublicAccount, type AccountDoc } from '../../accounts/account-model';
-import {
-  accountPatchInput,
-  createAccount,
-  findAccount,
-  findAccountByEmail,
-  newAccountInput,
-} from '../../accounts/accounts';
+import { createAccount, findAccount, findAccountByEmail, newAccountInput } from '../../accounts/accounts';
 import { unlockLogins } from '../../accounts/login-limits';
 import { getAccount, listAccountsPage } from '../../admin/admin-accounts';
 import { parsePage } from '../../admin/paging';
@@ -77,7 +72,7 @@ export const updateAccountCommand = cliCommand({
   async run(values, ctx) {
     const account = await accountOf(ctx, values.account);
     if (!account) throw new Error('--account must name an existing account (id or email)');
-    const patch = accountPatchInput.parse({
+    const patch = accountPatch.parse({
       ...(values.role ? { roles: values.role } : {}),
       ...(values.status ? { status: values.status } : {}),
       ...(values.plan ? { plan: values.plan } : {}),

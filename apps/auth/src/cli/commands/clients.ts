@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { deleteClient, getClient, rotateClientSecret, updateClient } from '../../admin/admin-clients';
 import { backchannelRegistrationProblem } from '../../backchannel-logout/client-metadata';
-import { createClient, listClients, toPublicClient, type NewClientInput } from '../../clients/clients';
+import type { ClientRegistration } from '@platform/contracts';
+import { createClient, listClients, toPublicClient } from '../../clients/clients';
 import { cliCommand } from '../cli-command';
 
 /** `--id` of the commands that act on one registered client. */
@@ -52,10 +53,10 @@ export const createClientCommand = cliCommand({
     'introspection-signed-response-alg': { type: 'string', value: 'ES256', note: 'RFC 9701 JWT introspection answers' },
   },
   async run(values, { config, deps }) {
-    const input: NewClientInput = {
+    const input: ClientRegistration = {
       name: values.name,
-      type: values.type as NewClientInput['type'],
-      grant_types: values.grant as NewClientInput['grant_types'],
+      type: values.type as ClientRegistration['type'],
+      grant_types: values.grant as ClientRegistration['grant_types'],
       redirect_uris: values['redirect-uri'] ?? [],
       post_logout_redirect_uris: values['post-logout-redirect-uri'] ?? [],
       scopes: scopesOf(values.scope ?? []),
@@ -64,16 +65,16 @@ export const createClientCommand = cliCommand({
       ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
       ...(values['exchange-client'] ? { token_exchange: { allowed_clients: values['exchange-client'] } } : {}),
       ...(values['jwks-file']
-        ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as NewClientInput['jwks'] }
+        ? { jwks: JSON.parse(fs.readFileSync(values['jwks-file'], 'utf8')) as ClientRegistration['jwks'] }
         : {}),
       ...(values['security-profile']
-        ? { security_profile: values['security-profile'] as NewClientInput['security_profile'] }
+        ? { security_profile: values['security-profile'] as ClientRegistration['security_profile'] }
         : {}),
       ...(values['introspection-signed-response-alg']
         ? {
             introspection_signed_response_alg: values[
               'introspection-signed-response-alg'
-            ] as NewClientInput['introspection_signed_response_alg'],
+            ] as ClientRegistration['introspection_signed_response_alg'],
           }
         : {}),
       ...(values['backchannel-logout-uri'] ? { backchannel_logout_uri: values['backchannel-logout-uri'] } : {}),
