@@ -13,6 +13,9 @@ export class BodyError extends Error {
   }
 }
 
+/** A request whose body `formBody` has read. */
+export type FormRequest = IncomingMessage & { body?: unknown };
+
 /**
  * `application/x-www-form-urlencoded` bodies for the OAuth endpoints and forms: 16 KiB and 64
  * parameters at most (413 beyond), UTF-8, no content encoding (415). A repeated parameter becomes
@@ -23,9 +26,6 @@ export class BodyError extends Error {
  * generality (charsets, inflation, qs/type-is/iconv per request) cost a measurable share of each
  * request (see docs/benchmarks.md); this does the same checks for our one format.
  */
-/** A request whose body `formBody` has read. */
-export type FormRequest = IncomingMessage & { body?: unknown };
-
 export function formBody(): (req: FormRequest, res: ServerResponse, next: (err?: unknown) => void) => void {
   return (req, _res, next) => {
     const type = req.headers['content-type'];
