@@ -545,7 +545,7 @@ export interface components {
              */
             model_id: string | null;
             /** @description Also taken from the query string; the body wins. */
-            output_format?: ("mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "wav_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192") | null;
+            output_format?: components["schemas"]["OutputFormat"] | null;
             /**
              * @description ISO 639-1 or a BCP 47 tag with an eSpeak NG variant (the list: `GET /v1/models` → `languages`); case-insensitive, `_` for `-`; a region without its own variant falls back to its language. Unknown: 400 `bad_request`.
              * @example en
@@ -556,33 +556,7 @@ export interface components {
              * @example de
              */
             language_code?: string | null;
-            voice_settings?: {
-                /**
-                 * @description Intonation range: 0 lively, 1 monotone.
-                 * @default 0.5
-                 */
-                stability: number | null;
-                /**
-                 * @description How strongly the voice’s own character is applied.
-                 * @default 0.75
-                 */
-                similarity_boost: number | null;
-                /**
-                 * @description Exaggeration of emphasis and pace.
-                 * @default 0
-                 */
-                style: number | null;
-                /**
-                 * @description Loudness normalisation to −14 dBFS RMS.
-                 * @default true
-                 */
-                use_speaker_boost: boolean | null;
-                /**
-                 * @description Speaking-rate multiplier.
-                 * @default 1
-                 */
-                speed: number | null;
-            } | null;
+            voice_settings?: components["schemas"]["VoiceSettings"] | null;
             /**
              * @description Accepted; the engine always normalises.
              * @default auto
@@ -618,21 +592,9 @@ export interface components {
             /** @description The audio file (or, streamed, the audio since the previous line), base64. */
             audio_base64: string;
             /** @description Over the text as sent; `null` only on a streamed last line that carries the encoder’s remaining audio. */
-            alignment: ({
-                characters: string[];
-                character_start_times_seconds: number[];
-                character_end_times_seconds: number[];
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            alignment: components["schemas"]["CharacterAlignment"] | null;
             /** @description Over the text as the engine read it (whitespace runs made one space). */
-            normalized_alignment: ({
-                characters: string[];
-                character_start_times_seconds: number[];
-                character_end_times_seconds: number[];
-            } & {
-                [key: string]: unknown;
-            }) | null;
+            normalized_alignment: components["schemas"]["CharacterAlignment"] | null;
         } & {
             [key: string]: unknown;
         };
@@ -724,14 +686,7 @@ export interface components {
             description?: string | null;
             /** @description A premade voice’s preview, or a clone’s first sample. */
             preview_url: string | null;
-            settings: {
-                stability: number;
-                similarity_boost: number;
-                style: number;
-                use_speaker_boost: boolean;
-            } & {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["StoredVoiceSettings"];
         } & {
             [key: string]: unknown;
         };
@@ -776,33 +731,7 @@ export interface components {
             [key: string]: unknown;
         };
         VoiceSearchPage: {
-            voices: ({
-                voice_id: string;
-                name: string;
-                /** @description `[]` for premade voices. */
-                samples: ({
-                    sample_id: string;
-                    file_name: string;
-                    /**
-                     * @description What the bytes are, not what the client claimed.
-                     * @enum {string}
-                     */
-                    mime_type: "audio/wav" | "audio/mpeg" | "audio/ogg" | "audio/flac";
-                    size_bytes: number;
-                    /** @description SHA-256 of the bytes, hex. */
-                    hash: string;
-                } & {
-                    [key: string]: unknown;
-                })[];
-                /** @enum {string} */
-                category: "premade" | "cloned";
-                labels: {
-                    [key: string]: string;
-                };
-                description?: string | null;
-            } & {
-                [key: string]: unknown;
-            })[];
+            voices: components["schemas"]["Voice"][];
             has_more: boolean;
             /** @description Every voice that matches, on all pages. */
             total_count: number;
@@ -940,32 +869,7 @@ export interface components {
             [key: string]: unknown;
         };
         HistoryPage: {
-            history: ({
-                /** @description The generation’s job id (the `history-item-id` header of its answer). */
-                history_item_id: string;
-                voice_id: string;
-                voice_name: string;
-                /** @description `null` for a generation recorded without its model. */
-                model_id: string | null;
-                text: string;
-                date_unix: number;
-                character_count_from_request: number;
-                character_count_change_from: number;
-                /** @description The characters charged: the request’s when `complete`, else 0. */
-                character_count_change_to: number;
-                /** @description The audio's media type (audio/mpeg, audio/pcm, audio/wav, audio/basic, audio/x-alaw-basic, audio/ogg, with parameters for PCM). */
-                content_type: string;
-                /** @enum {string} */
-                state: "complete" | "failed" | "cancelled";
-                settings: {
-                    stability: number;
-                    similarity_boost: number;
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            })[];
+            history: components["schemas"]["HistoryItem"][];
             /** @description `null` on an empty page; pass it as `start_after_history_item_id` for the next. */
             last_history_item_id: string | null;
             has_more: boolean;
@@ -1009,17 +913,7 @@ export interface components {
             scopes?: ("speech:read" | "speech:write")[];
         };
         ApiKeyPage: {
-            api_keys: ({
-                key_id: string;
-                name: string;
-                scopes: ("speech:read" | "speech:write")[];
-                /** @description The key’s first 10 characters. */
-                hint: string;
-                /** Format: date-time */
-                created_at: string;
-            } & {
-                [key: string]: unknown;
-            })[];
+            api_keys: components["schemas"]["ApiKey"][];
             has_more: boolean;
             last_key_id: string | null;
         } & {
@@ -2670,8 +2564,6 @@ export interface operations {
             query?: {
                 /** @description 1–100, default 10. */
                 page_size?: number;
-                /** @description The previous page’s `next_page_token` (same `sort` and `sort_direction`). */
-                next_page_token?: string;
                 /** @description Sort key; premade voices have no creation time and sort as the oldest. */
                 sort?: "created_at_unix" | "name";
                 /** @description Default `desc` for `created_at_unix`, `asc` for `name`. */
@@ -2682,18 +2574,6 @@ export interface operations {
                 voice_type?: "personal" | "community" | "default" | "workspace" | "non-default" | "non-community" | "saved";
                 /** @description `premade` or `cloned`; the others match nothing here. */
                 category?: "premade" | "cloned" | "generated" | "professional" | "high_quality";
-                /** @description The voice’s `gender` label (case-insensitive). */
-                gender?: string;
-                /** @description The voice’s `age` label. */
-                age?: string;
-                /** @description The voice’s `accent` label. */
-                accent?: string;
-                /** @description One of these `language` labels (repeatable). */
-                language?: string[];
-                /** @description One of these `use_case` labels (repeatable). */
-                use_cases?: string[];
-                /** @description Only these voices (repeatable, at most 100). */
-                voice_ids?: string[];
                 /** @description Matches nothing: no professional clones here. */
                 fine_tuning_state?: "draft" | "not_verified" | "not_started" | "queued" | "fine_tuning" | "fine_tuned" | "failed" | "delayed";
                 /** @description Matches nothing: no collections here. */
@@ -2708,6 +2588,20 @@ export interface operations {
                 include_live_moderated?: string;
                 /** @description Checked; `total_count` is always answered. */
                 include_total_count?: string;
+                /** @description The voice’s `gender` label (case-insensitive). */
+                gender?: string;
+                /** @description The voice’s `age` label. */
+                age?: string;
+                /** @description The voice’s `accent` label. */
+                accent?: string;
+                /** @description One of these `language` labels (repeatable). */
+                language?: string[];
+                /** @description One of these `use_case` labels (repeatable). */
+                use_cases?: string[];
+                /** @description Only these voices (repeatable, at most 100). */
+                voice_ids?: string[];
+                /** @description The previous page’s `next_page_token` (same `sort` and `sort_direction`). */
+                next_page_token?: string;
             };
             header?: never;
             path?: never;
@@ -4418,16 +4312,16 @@ export interface operations {
                 voice_id?: string;
                 /** @description Only this model’s generations. */
                 model_id?: string;
-                /** @description Inclusive, Unix seconds. */
-                date_after_unix?: number;
-                /** @description Exclusive, Unix seconds. */
-                date_before_unix?: number;
                 /** @description `desc` (default) or `asc`. */
                 sort_direction?: "asc" | "desc";
                 /** @description Case-insensitive substring of the text or the voice’s name. */
                 search?: string;
                 /** @description `TTS` (every generation here); `STS`, `Flows`: an empty page. */
                 source?: "TTS" | "STS" | "Flows";
+                /** @description Inclusive, Unix seconds. */
+                date_after_unix?: number;
+                /** @description Exclusive, Unix seconds. */
+                date_before_unix?: number;
             };
             header?: never;
             path?: never;

@@ -43,12 +43,15 @@ export const apiKeyPageQuery = z.object({
     4,
     API_KEY_PAGE_MAX,
     `page_size must be an integer from 1 to ${API_KEY_PAGE_MAX}`,
-  ),
+  ).meta({
+    default: API_KEY_PAGE_DEFAULT,
+    description: `1–${API_KEY_PAGE_MAX}, default ${API_KEY_PAGE_DEFAULT}.`,
+  }),
   start_after_key_id: checkedParam(
     'start_after_key_id',
     (v) => API_KEY_ID.test(v),
     'start_after_key_id is not a key id',
-  ),
+  ).meta({ pattern: API_KEY_ID.source, description: 'The previous page’s `last_key_id`.' }),
 });
 
 const scopeList = z.array(z.enum(API_KEY_SCOPES)).min(1).meta({ uniqueItems: true });

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { HISTORY_PAGE_MAX } from '@platform/speech-store';
+import { HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX } from '@platform/speech-store';
 import { audioMediaTypes } from './audio-types';
 import { HISTORY_STATES } from './code-lists';
 import { checkedParam, enumParam, pageSizeParam } from './query';
@@ -9,7 +9,13 @@ export const HISTORY_SOURCES = ['TTS', 'STS', 'Flows'] as const;
 
 const id = (value: string) => value.length > 0 && value.length <= 64;
 const unixSeconds = (name: string) =>
-  checkedParam(name, (v) => /^\d{1,12}$/.test(v), `${name} must be a Unix time in seconds`);
+  checkedParam(name, (v) => /^\d{1,12}$/.test(v), `${name} must be a Unix time in seconds`).meta({
+    type: 'integer',
+    minimum: 0,
+    maximum: 999_999_999_999,
+  });
+/** How an id parameter is documented: what `id` accepts. */
+const ID = { minLength: 1, maxLength: 64 };
 const pageSize = (name: string) =>
   pageSizeParam(name, 6, HISTORY_PAGE_MAX, `pageSize must be an integer from 1 to ${HISTORY_PAGE_MAX}`);
 
@@ -19,20 +25,36 @@ const pageSize = (name: string) =>
  * `search` (text or voice name); `source`.
  */
 export const historyPageQuery = z.object({
-  pageSize: pageSize('pageSize'),
-  page_size: pageSize('page_size'),
+  pageSize: pageSize('pageSize').meta({
+    default: HISTORY_PAGE_DEFAULT,
+    description: `1–${HISTORY_PAGE_MAX}, default ${HISTORY_PAGE_DEFAULT} (also \`page_size\`).`,
+  }),
+  page_size: pageSize('page_size').meta({ description: 'As `pageSize`.' }),
   start_after_history_item_id: checkedParam(
     'start_after_history_item_id',
     id,
     'start_after_history_item_id is not a history item id',
-  ),
-  voice_id: checkedParam('voice_id', id, 'voice_id is not a voice id'),
-  model_id: checkedParam('model_id', id, 'model_id is not a model id'),
-  sort_direction: enumParam('sort_direction', ['asc', 'desc'], 'sort_direction must be asc or desc'),
-  search: checkedParam('search', (v) => v.length <= 200, 'search must be at most 200 characters'),
-  source: enumParam('source', HISTORY_SOURCES, `source must be one of ${HISTORY_SOURCES.join(', ')}`),
-  date_after_unix: unixSeconds('date_after_unix'),
-  date_before_unix: unixSeconds('date_before_unix'),
+  ).meta({ ...ID, description: 'The previous page’s `last_history_item_id`; an unknown id is 400.' }),
+  voice_id: checkedParam('voice_id', id, 'voice_id is not a voice id').meta({
+    ...ID,
+    description: 'Only this voice’s generations.',
+  }),
+  model_id: checkedParam('model_id', id, 'model_id is not a model id').meta({
+    ...ID,
+    description: 'Only this model’s generations.',
+  }),
+  sort_direction: enumParam('sort_direction', ['asc', 'desc'], 'sort_direction must be asc or desc').meta({
+    description: '`desc` (default) or `asc`.',
+  }),
+  search: checkedParam('search', (v) => v.length <= 200, 'search must be at most 200 characters').meta({
+    maxLength: 200,
+    description: 'Case-insensitive substring of the text or the voice’s name.',
+  }),
+  source: enumParam('source', HISTORY_SOURCES, `source must be one of ${HISTORY_SOURCES.join(', ')}`).meta({
+    description: '`TTS` (every generation here); `STS`, `Flows`: an empty page.',
+  }),
+  date_after_unix: unixSeconds('date_after_unix').meta({ description: 'Inclusive, Unix seconds.' }),
+  date_before_unix: unixSeconds('date_before_unix').meta({ description: 'Exclusive, Unix seconds.' }),
 });
 export type HistoryPageParams = z.output<typeof historyPageQuery>;
 

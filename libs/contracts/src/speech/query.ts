@@ -24,7 +24,11 @@ export const enumParam = <const Values extends readonly [string, ...string[]]>(
 
 /** Whole digits (at most `digits` of them) from `min` to `max`. */
 export const integerParam = (name: string, digits: number, min: number, max: number, message: string) =>
-  checkedParam(name, (v) => new RegExp(`^\\d{1,${digits}}$`).test(v) && Number(v) >= min && Number(v) <= max, message);
+  checkedParam(
+    name,
+    (v) => new RegExp(`^\\d{1,${digits}}$`).test(v) && Number(v) >= min && Number(v) <= max,
+    message,
+  ).meta({ type: 'integer', minimum: min, maximum: max });
 
 /** A page size given as digits (at most `digits` of them), from 1 to `max`. */
 export const pageSizeParam = (name: string, digits: number, max: number, message: string) =>
@@ -32,4 +36,7 @@ export const pageSizeParam = (name: string, digits: number, max: number, message
 
 /** `true` or `false` in any case. */
 export const booleanParam = (name: string) =>
-  checkedParam(name, (v) => /^(true|false)$/i.test(v), `${name} must be true or false`);
+  checkedParam(name, (v) => /^(true|false)$/i.test(v), `${name} must be true or false`).meta({
+    type: 'string',
+    pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
+  });

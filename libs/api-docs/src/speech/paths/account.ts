@@ -1,3 +1,5 @@
+import { apiKeyPageQuery } from '@platform/contracts';
+import { queryParameters } from '../schemas/components';
 import { speechErrors } from '../errors';
 import { jsonContent, jsonResponse, schemaRef, type JsonObject } from '../json-helpers';
 import { accessTokenOnly, anyCredential } from '../security';
@@ -31,20 +33,7 @@ export const accountPaths = (): JsonObject => ({
       summary: 'The account’s live API keys, oldest first (never the secret)',
       description: 'With an OAuth access token of the account; an API key is refused (403 `unauthorized`).',
       security: accessTokenOnly('speech:read'),
-      parameters: [
-        {
-          name: 'page_size',
-          in: 'query',
-          description: '1–100, default 20.',
-          schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-        },
-        {
-          name: 'start_after_key_id',
-          in: 'query',
-          description: 'The previous page’s `last_key_id`.',
-          schema: { type: 'string', pattern: '^key_[0-9a-f]{16}$' },
-        },
-      ],
+      parameters: queryParameters(apiKeyPageQuery),
       responses: {
         200: { ...jsonResponse('A page of keys.', schemaRef('ApiKeyPage')), headers: noStore },
         ...speechErrors(),

@@ -1,5 +1,7 @@
+import { historyPageQuery } from '@platform/contracts';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
+import { queryParameters } from '../schemas/components';
 import { audioMediaTypes } from '../schemas/synthesis';
 import { anyCredential } from '../security';
 
@@ -13,20 +15,6 @@ const itemId: JsonObject = {
   schema: { type: 'string' },
   description: 'Another account’s item is 404 like an unknown one.',
 };
-const id = (description: string, max = 64): JsonObject => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: max,
-  description,
-});
-const query = (name: string, description: string, schema: JsonObject): JsonObject => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-});
-const unix = { type: 'integer', minimum: 0, maximum: 999999999999 };
-
 /** An item that does not exist (or is another account's) or has no audio: 404 `error`. */
 const missing = { 404: ['error'] } as const;
 
@@ -37,33 +25,7 @@ export const historyPaths = (): JsonObject => ({
       tags,
       summary: 'The account’s generations, newest first (keyset paging)',
       security: read,
-      parameters: [
-        query('pageSize', '1–1000, default 100 (also `page_size`).', {
-          type: 'integer',
-          minimum: 1,
-          maximum: 1000,
-          default: 100,
-        }),
-        query('page_size', 'As `pageSize`.', { type: 'integer', minimum: 1, maximum: 1000 }),
-        query(
-          'start_after_history_item_id',
-          'The previous page’s `last_history_item_id`; an unknown id is 400.',
-          id('A history item id.'),
-        ),
-        query('voice_id', 'Only this voice’s generations.', id('A voice id.')),
-        query('model_id', 'Only this model’s generations.', id('A model id.')),
-        query('date_after_unix', 'Inclusive, Unix seconds.', unix),
-        query('date_before_unix', 'Exclusive, Unix seconds.', unix),
-        query('sort_direction', '`desc` (default) or `asc`.', { type: 'string', enum: ['asc', 'desc'] }),
-        query('search', 'Case-insensitive substring of the text or the voice’s name.', {
-          type: 'string',
-          maxLength: 200,
-        }),
-        query('source', '`TTS` (every generation here); `STS`, `Flows`: an empty page.', {
-          type: 'string',
-          enum: ['TTS', 'STS', 'Flows'],
-        }),
-      ],
+      parameters: [...queryParameters(historyPageQuery)],
       responses: { 200: jsonResponse('A page of items.', schemaRef('HistoryPage')), ...speechErrors() },
     },
   },

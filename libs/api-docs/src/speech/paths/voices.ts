@@ -1,6 +1,8 @@
+import { voiceSearchQuery } from '@platform/contracts';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
+import { queryParameters } from '../schemas/components';
 import { anyCredential } from '../security';
 
 const tags = ['Voices'];
@@ -29,66 +31,8 @@ const multipart = (action: 'add' | 'edit'): JsonObject => ({
 
 const notFound = { 404: ['voice_not_found'] } as const;
 
-const query = (name: string, description: string, schema: JsonObject, explode = false): JsonObject => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-  ...(explode ? { style: 'form', explode: true } : {}),
-});
-
-const bool = { type: 'string', pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' };
-const values = { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 200 } };
-
 /** `GET /v2/voices`' parameters (docs/speech.md, "Search"). */
-const searchParameters: JsonObject[] = [
-  query('page_size', '1–100, default 10.', { type: 'integer', minimum: 1, maximum: 100, default: 10 }),
-  query('next_page_token', 'The previous page’s `next_page_token` (same `sort` and `sort_direction`).', {
-    type: 'string',
-    maxLength: 1024,
-  }),
-  query('sort', 'Sort key; premade voices have no creation time and sort as the oldest.', {
-    type: 'string',
-    enum: ['created_at_unix', 'name'],
-    default: 'created_at_unix',
-  }),
-  query('sort_direction', 'Default `desc` for `created_at_unix`, `asc` for `name`.', {
-    type: 'string',
-    enum: ['asc', 'desc'],
-  }),
-  query('search', 'Case-insensitive substring of the name, description, a label value or the category.', {
-    type: 'string',
-    maxLength: 200,
-  }),
-  query(
-    'voice_type',
-    '`personal`, `non-default`, `non-community`, `saved`: the account’s clones; `default`: premade; `community`, `workspace`: none.',
-    {
-      type: 'string',
-      enum: ['personal', 'community', 'default', 'workspace', 'non-default', 'non-community', 'saved'],
-    },
-  ),
-  query('category', '`premade` or `cloned`; the others match nothing here.', {
-    type: 'string',
-    enum: ['premade', 'cloned', 'generated', 'professional', 'high_quality'],
-  }),
-  query('gender', 'The voice’s `gender` label (case-insensitive).', { type: 'string' }),
-  query('age', 'The voice’s `age` label.', { type: 'string' }),
-  query('accent', 'The voice’s `accent` label.', { type: 'string' }),
-  query('language', 'One of these `language` labels (repeatable).', values, true),
-  query('use_cases', 'One of these `use_case` labels (repeatable).', values, true),
-  query('voice_ids', 'Only these voices (repeatable, at most 100).', values, true),
-  query('fine_tuning_state', 'Matches nothing: no professional clones here.', {
-    type: 'string',
-    enum: ['draft', 'not_verified', 'not_started', 'queued', 'fine_tuning', 'fine_tuned', 'failed', 'delayed'],
-  }),
-  query('collection_id', 'Matches nothing: no collections here.', { type: 'string' }),
-  query('high_quality', '`true` matches nothing.', bool),
-  query('min_notice_period_days', 'Checked, no effect.', { type: 'integer', minimum: 0, maximum: 100000 }),
-  query('include_custom_rates', 'Checked, no effect.', bool),
-  query('include_live_moderated', 'Checked, no effect.', bool),
-  query('include_total_count', 'Checked; `total_count` is always answered.', bool),
-];
+const searchParameters = queryParameters(voiceSearchQuery);
 
 export const voicesPaths = (): JsonObject => ({
   '/v1/voices': {

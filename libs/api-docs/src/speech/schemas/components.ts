@@ -22,6 +22,7 @@ import {
   voiceSettings,
 } from '@platform/contracts';
 import type { z } from 'zod/v4';
+import { componentSchemas, queryParameter } from '../../content/contract-schemas';
 import type { JsonObject } from '../json-helpers';
 import { MAX_TEXT_CHARS } from './synthesis';
 import { voiceFormSchema } from './voices';
@@ -30,32 +31,37 @@ import { voiceFormSchema } from './voices';
 const sent = (schema: z.ZodType) => jsonSchemaOf(schema, 'input') as JsonObject;
 const answered = (schema: z.ZodType) => jsonSchemaOf(schema, 'output') as JsonObject;
 
+/** An operation's query parameters: one per field of its contract, described as the contract describes it. */
+export const queryParameters = (query: z.ZodObject): JsonObject[] =>
+  Object.entries(query.shape).map(([name, field]) => queryParameter(name, field as z.ZodType));
+
 /**
  * The document's `components.schemas` from the speech contracts (libs/contracts/src/speech), the
- * shapes the gateway validates requests with. Only the voice forms are written here: they are
- * multipart, read field by field while the upload streams.
+ * shapes the gateway validates requests with; a component used inside another becomes a `$ref`.
+ * Only the voice forms are written here: they are multipart, read field by field while the upload streams.
  */
-export const contractSchemas = (): JsonObject => ({
-  OutputFormat: sent(outputFormat),
-  VoiceSettings: sent(voiceSettings),
-  StoredVoiceSettings: answered(storedVoiceSettings),
-  TextToSpeechRequest: sent(textToSpeechRequest(MAX_TEXT_CHARS)),
-  CharacterAlignment: answered(characterAlignment),
-  AudioWithTimestamps: answered(audioWithTimestamps),
-  Model: answered(model),
-  Voice: answered(voice),
-  VoiceDetail: answered(voiceDetail),
-  VoiceAddForm: voiceFormSchema('add'),
-  VoiceEditForm: voiceFormSchema('edit'),
-  AddVoiceResponse: answered(addVoiceResponse),
-  VoiceSearchPage: answered(voiceSearchPage),
-  User: answered(user),
-  Subscription: answered(subscription),
-  HistoryItem: answered(historyItem),
-  HistoryPage: answered(historyPage),
-  HistoryDownloadRequest: sent(historyDownloadBody),
-  ApiKey: answered(apiKey),
-  NewApiKey: answered(newApiKey),
-  ApiKeyRequest: sent(newApiKeyBody),
-  ApiKeyPage: answered(apiKeyPage),
-});
+export const contractSchemas = (): Record<string, JsonObject> =>
+  componentSchemas({
+    OutputFormat: sent(outputFormat),
+    VoiceSettings: sent(voiceSettings),
+    StoredVoiceSettings: answered(storedVoiceSettings),
+    TextToSpeechRequest: sent(textToSpeechRequest(MAX_TEXT_CHARS)),
+    CharacterAlignment: answered(characterAlignment),
+    AudioWithTimestamps: answered(audioWithTimestamps),
+    Model: answered(model),
+    Voice: answered(voice),
+    VoiceDetail: answered(voiceDetail),
+    VoiceAddForm: voiceFormSchema('add'),
+    VoiceEditForm: voiceFormSchema('edit'),
+    AddVoiceResponse: answered(addVoiceResponse),
+    VoiceSearchPage: answered(voiceSearchPage),
+    User: answered(user),
+    Subscription: answered(subscription),
+    HistoryItem: answered(historyItem),
+    HistoryPage: answered(historyPage),
+    HistoryDownloadRequest: sent(historyDownloadBody),
+    ApiKey: answered(apiKey),
+    NewApiKey: answered(newApiKey),
+    ApiKeyRequest: sent(newApiKeyBody),
+    ApiKeyPage: answered(apiKeyPage),
+  });
