@@ -344,45 +344,8 @@ export interface components {
             }))[];
         };
         PostPage: {
-            data: {
-                id: number;
-                title: string;
-                /** @description From the title when the post was created; kept when the title changes. */
-                slug: string;
-                content: string;
-                excerpt: string | null;
-                /** @description true exactly when `status` is PUBLISHED. */
-                published: boolean;
-                /** @enum {string} */
-                status: "DRAFT" | "PUBLISHED" | "ARCHIVED";
-                /** Format: date-time */
-                createdAt: string;
-                updatedAt: string | null;
-                /** @description Set on first publication, never cleared. */
-                publishedAt: string | null;
-                /** @description REST detail reads. */
-                viewCount: number;
-                author: {
-                    id: string;
-                    name: string;
-                } | null;
-                author_name: string | null;
-                category: {
-                    slug: string;
-                    name: string;
-                } | null;
-                tags: {
-                    slug: string;
-                    name: string;
-                }[];
-            }[];
-            meta: {
-                total: number;
-                page: number;
-                limit: number;
-                /** @description ceil(total / limit) */
-                pages: number;
-            };
+            data: components["schemas"]["Post"][];
+            meta: components["schemas"]["PageMeta"];
         };
         /** @description `email` is present only for the user themself and for admins. */
         User: {
@@ -421,27 +384,8 @@ export interface components {
             roles?: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
         };
         UserPage: {
-            data: {
-                /** @description The account id at the authorization server. */
-                id: string;
-                name: string;
-                /** @description As the account holds it (accounts made at the authorization server were checked there). */
-                email?: string;
-                avatar: string | null;
-                /** @enum {string} */
-                status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
-                roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
-                /** Format: date-time */
-                createdAt: string;
-                updatedAt: string | null;
-            }[];
-            meta: {
-                total: number;
-                page: number;
-                limit: number;
-                /** @description ceil(total / limit) */
-                pages: number;
-            };
+            data: components["schemas"]["User"][];
+            meta: components["schemas"]["PageMeta"];
         };
         PageMeta: {
             total: number;
@@ -466,21 +410,7 @@ export interface components {
         Registered: {
             /** @constant */
             message: "User registered successfully";
-            /** @description `email` is present only for the user themself and for admins. */
-            user: {
-                /** @description The account id at the authorization server. */
-                id: string;
-                name: string;
-                /** @description As the account holds it (accounts made at the authorization server were checked there). */
-                email?: string;
-                avatar: string | null;
-                /** @enum {string} */
-                status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
-                roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
-                /** Format: date-time */
-                createdAt: string;
-                updatedAt: string | null;
-            };
+            user: components["schemas"]["User"];
         };
         /**
          * @example {
@@ -506,21 +436,7 @@ export interface components {
             expires_in: number;
             /** @description Seconds. */
             refresh_expires_in: number;
-            /** @description `email` is present only for the user themself and for admins. */
-            user: {
-                /** @description The account id at the authorization server. */
-                id: string;
-                name: string;
-                /** @description As the account holds it (accounts made at the authorization server were checked there). */
-                email?: string;
-                avatar: string | null;
-                /** @enum {string} */
-                status: "ACTIVE" | "INACTIVE" | "PENDING" | "SUSPENDED";
-                roles: ("ROLE_ADMIN" | "ROLE_MODERATOR" | "ROLE_USER")[];
-                /** Format: date-time */
-                createdAt: string;
-                updatedAt: string | null;
-            };
+            user: components["schemas"]["User"];
         };
         /**
          * @description Every offending property named, with a message for people.

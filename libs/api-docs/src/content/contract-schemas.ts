@@ -1,6 +1,7 @@
 import { jsonSchemaOf } from '@platform/contracts';
 import type { z } from 'zod/v4';
-import type { JsonObject } from '../speech/json-helpers';
+import type { JsonValue } from '../document';
+import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
 /** A contract's JSON Schema as the document holds it (zod writes JSON values only, hence the narrower type). */
 export const schemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject =>
@@ -20,3 +21,25 @@ function parameter(name: string, where: 'query' | 'path', field: z.ZodType): Jso
 
 export const queryParameter = (name: string, field: z.ZodType) => parameter(name, 'query', field);
 export const pathParameter = (name: string, field: z.ZodType) => parameter(name, 'path', field);
+
+/**
+ * The document's `components.schemas` from contracts: zod writes a schema used inside another (the User of
+ * Tokens, the Post of a page) in full, so each copy of a named component becomes a `$ref` to it.
+ */
+export function componentSchemas(schemas: Record<string, JsonObject>): Record<string, JsonObject> {
+  const nameOf = new Map(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const refer = (value: JsonValue): JsonValue => {
+    if (Array.isArray(value)) return value.map(refer);
+    if (value === null || typeof value !== 'object') return value;
+    const name = nameOf.get(JSON.stringify(value));
+    if (name !== undefined) return schemaRef(name);
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, refer(inner)]));
+  };
+  // A component itself stays whole; only what it holds is referred.
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [
+      name,
+      Object.fromEntries(Object.entries(schema).map(([key, inner]) => [key, refer(inner)])),
+    ]),
+  );
+}

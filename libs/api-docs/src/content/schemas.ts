@@ -14,13 +14,13 @@ import {
   UserPut,
 } from '@platform/contracts';
 import type { JsonObject } from '../speech/json-helpers';
-import { schemaOf } from './contract-schemas';
+import { componentSchemas, schemaOf } from './contract-schemas';
 
 /**
  * The resources and bodies of the content REST API, written from their contracts (libs/contracts, content):
  * what a client sends as `input`, what the API answers as `output`.
  */
-export const contentSchemas: JsonObject = {
+export const contentSchemas: JsonObject = componentSchemas({
   Post: schemaOf(Post),
   PostWrite: schemaOf(PostWrite, 'input'),
   PostPatch: schemaOf(PostPatch, 'input'),
@@ -34,4 +34,4 @@ export const contentSchemas: JsonObject = {
   Login: schemaOf(Login, 'input'),
   Refresh: schemaOf(Refresh, 'input'),
   Tokens: schemaOf(Tokens),
-};
+});
