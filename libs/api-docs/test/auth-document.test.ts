@@ -37,7 +37,7 @@ describe('the auth API document', () => {
     );
     for (const form of GRANT_FORMS) {
       const schema = document.components.schemas[form.schemaName]!;
-      expect(schema.required).toEqual(['grant_type', ...requiredParameters(form)]);
+      expect(schema.required).toEqual(['grant_type', ...requiredParameters(form.parameters)]);
       const parameters = Object.entries(form.parameters).map(([name, zod]) => [name, jsonSchemaOf(zod, 'input')]);
       expect(schema.properties).toMatchObject({ grant_type: { const: form.type }, ...Object.fromEntries(parameters) });
     }

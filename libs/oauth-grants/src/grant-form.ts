@@ -33,9 +33,9 @@ export function defineGrantForm<const T extends string, P extends GrantParameter
 /** What the grant's handler reads: its form's parameters, parsed. */
 export type GrantFormValues<F extends GrantForm> = z.output<z.ZodObject<F['parameters']>>;
 
-/** The names of the parameters a request must send. */
-export function requiredParameters(form: GrantForm): string[] {
-  return Object.entries(form.parameters)
+/** The names of the parameters of a form (a grant's, or another OAuth endpoint's) a request must send. */
+export function requiredParameters(parameters: GrantParameters): string[] {
+  return Object.entries(parameters)
     .filter(([, schema]) => !schema.safeParse(undefined).success)
     .map(([name]) => name);
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod/v4';
 import { defineGrantForm } from './grant-form';
 
-/** A parameter given once, 1 to `maxLength` characters. */
-const text = (maxLength: number, description?: string) =>
+/** A form parameter given once, 1 to `maxLength` characters (the other OAuth forms use it too: libs/contracts). */
+export const text = (maxLength: number, description?: string) =>
   z
     .string()
     .min(1)

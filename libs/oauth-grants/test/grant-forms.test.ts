@@ -9,7 +9,7 @@ describe('the grant forms', () => {
 
   it('require only parameters they describe, never grant_type or client authentication', () => {
     for (const form of GRANT_FORMS) {
-      for (const name of requiredParameters(form)) expect(Object.keys(form.parameters)).toContain(name);
+      for (const name of requiredParameters(form.parameters)) expect(Object.keys(form.parameters)).toContain(name);
       expect(Object.keys(form.parameters)).not.toEqual(expect.arrayContaining(['grant_type']));
       expect(Object.keys(form.parameters).filter((name) => name.startsWith('client_'))).toEqual([]);
     }

@@ -6,8 +6,8 @@ import { safeEqual, sha256 } from '../crypto/secrets';
 import type { Deps } from '../deps';
 import { checkFapi2ClientAuth, fapi2AssertionProblem, isFapi2 } from '../fapi/fapi2-profile';
 import { publicEndpoint } from '../oauth/dpop-at-token';
-import { single, type Params } from '../oauth/params';
-import { CLIENT_KEY_ALGS } from '@platform/contracts';
+import { formParams, type Params } from '../oauth/params';
+import { CLIENT_ASSERTION_TYPE, CLIENT_KEY_ALGS, clientAuthentication } from '@platform/contracts';
 import { clientKeys } from './client-keys';
 import type { ClientDoc } from './client-model';
 import { clientSecretSealer, findClient } from './clients';
@@ -21,7 +21,6 @@ export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = [
   'private_key_jwt',
   'none',
 ];
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const HMAC_ALGS = ['HS256', 'HS384', 'HS512'];
 
 export interface AuthenticatedClient {
@@ -75,10 +74,12 @@ async function identifyClient(
   allowNone: boolean,
 ): Promise<AuthenticatedClient> {
   const basic = basicCredentials(typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined);
-  const bodyId = single(params, 'client_id', 128);
-  const bodySecret = single(params, 'client_secret', 512);
-  const assertionType = single(params, 'client_assertion_type', 200);
-  const assertion = single(params, 'client_assertion', 8192);
+  const {
+    client_id: bodyId,
+    client_secret: bodySecret,
+    client_assertion_type: assertionType,
+    client_assertion: assertion,
+  } = formParams(clientAuthentication, params);
   const methods = [basic, bodySecret, assertion ?? assertionType].filter((m) => m !== undefined).length;
   if (methods > 1) throw new OAuthError('invalid_request', 'use exactly one client authentication method');
 
@@ -92,7 +93,7 @@ async function identifyClient(
     return { client: await checkSecret(deps, bodyId, bodySecret), method: 'client_secret_post' };
   }
   if (assertion !== undefined || assertionType !== undefined) {
-    if (assertionType !== ASSERTION_TYPE || !assertion)
+    if (assertionType !== CLIENT_ASSERTION_TYPE || !assertion)
       throw invalidClient('client_assertion_type must be jwt-bearer with a client_assertion');
     return checkAssertion(deps, assertion, bodyId, endpointPath);
   }

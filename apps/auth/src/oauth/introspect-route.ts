@@ -10,7 +10,8 @@ import type { FormRequest } from '../http/form-body';
 import { mayIntrospect } from './introspection-policy';
 import { INTROSPECTION_JWT_MEDIA_TYPE, introspectionJwt, wantsIntrospectionJwt } from './introspection-jwt';
 import { countIntrospection } from './oauth-metrics';
-import { formBody, paramsOf, required, single } from './params';
+import { tokenForm } from '@platform/contracts';
+import { formBody, formParams, paramsOf } from './params';
 
 type Introspection =
   { active: false } | (Record<string, unknown> & { active: true; client_id: string; aud: string | string[] });
@@ -32,8 +33,7 @@ export function introspectEndpoint(deps: Deps): (req: FormRequest, res: ServerRe
   return async (req, res) => {
     const params = paramsOf(req.body);
     const { client } = await authenticateClient(deps, req, params, '/introspect', false);
-    const token = required(params, 'token', 8192);
-    single(params, 'token_type_hint', 100);
+    const { token } = formParams(tokenForm, params);
     const answer = await introspect(deps, token);
     const allowed =
       answer.active &&

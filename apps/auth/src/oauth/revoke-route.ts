@@ -8,7 +8,8 @@ import type { Deps } from '../deps';
 import { looksLikeJwt, verifyOwnAccessToken } from '../tokens/access-token';
 import { findRefreshToken, revokeFamily } from '../tokens/refresh-tokens';
 import { revokeAccessToken } from '../tokens/revocation';
-import { formBody, paramsOf, required, single } from './params';
+import { tokenForm } from '@platform/contracts';
+import { formBody, formParams, paramsOf } from './params';
 
 /**
  * `POST /revoke` (RFC 7009). Unknown, expired or already revoked tokens: 200. A token of another client:
@@ -22,8 +23,7 @@ export function revokeRoute(deps: Deps): Router {
   router.post('/revoke', formBody(), async (req, res) => {
     const params = paramsOf(req.body);
     const { client } = await authenticateClient(deps, req, params, '/revoke');
-    const token = required(params, 'token', 8192);
-    const hint = single(params, 'token_type_hint', 100);
+    const { token, token_type_hint: hint } = formParams(tokenForm, params);
     if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
       throw new OAuthError('unsupported_token_type', `token_type_hint ${hint} cannot be revoked here`);
     }

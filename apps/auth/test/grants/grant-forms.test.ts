@@ -17,13 +17,13 @@ const refused = (description: string) => ({ error: 'invalid_request', descriptio
 describe("the grants' forms", () => {
   it('refuse a request without a parameter the form requires, named in the description', async () => {
     for (const grant of GRANTS) {
-      const [first] = requiredParameters(grant.form);
+      const [first] = requiredParameters(grant.form.parameters);
       if (first === undefined) continue;
       await expect(callGrant(world, grant, {})).rejects.toMatchObject(refused(`${first} is required`));
       // An empty value is an absent one (RFC 6749 §3.1).
       await expect(callGrant(world, grant, { [first]: '' })).rejects.toMatchObject(refused(`${first} is required`));
     }
-    expect(requiredParameters(tokenExchangeGrant.form)).toEqual(['subject_token', 'subject_token_type']);
+    expect(requiredParameters(tokenExchangeGrant.form.parameters)).toEqual(['subject_token', 'subject_token_type']);
   });
 
   it('refuse a parameter sent twice, or longer than its form allows (RFC 6749 §3.2)', async () => {

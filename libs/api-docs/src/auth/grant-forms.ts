@@ -1,25 +1,10 @@
 import { z } from 'zod/v4';
-import { jsonSchemaOf } from '@platform/contracts';
+import { clientAuthentication, jsonSchemaOf } from '@platform/contracts';
 import { GRANT_FORMS, isRepeatable, requiredParameters } from '@platform/oauth-grants';
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
 
-const text = (maxLength: number, description?: string): JsonObject => ({
-  type: 'string',
-  minLength: 1,
-  maxLength,
-  ...(description ? { description } : {}),
-});
-
-/** Client authentication in the body (RFC 6749 §2.3.1 `client_secret_post`; RFC 7523 §2.2 `private_key_jwt` / `client_secret_jwt`; `client_id` alone for a public client). */
-export const clientAuthenticationFields: JsonObject = {
-  client_id: text(128),
-  client_secret: text(512, 'client_secret_post (RFC 6749 §2.3.1).'),
-  client_assertion_type: { type: 'string', const: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' },
-  client_assertion: text(
-    8192,
-    'A JWT signed with the client’s registered key (private_key_jwt) or its secret (client_secret_jwt), RFC 7523 §2.2; at most 10 minutes of life, used once.',
-  ),
-};
+/** Client authentication in the body (libs/contracts: what auth parses). */
+export const clientAuthenticationFields: JsonObject = formProperties(clientAuthentication);
 
 /**
  * The form bodies of `POST /token`, one per grant the server serves (libs/oauth-grants, whose forms
@@ -31,7 +16,7 @@ export const grantFormSchemas: JsonObject = Object.fromEntries(
     {
       type: 'object',
       description: form.description,
-      required: ['grant_type', ...requiredParameters(form)],
+      required: ['grant_type', ...requiredParameters(form.parameters)],
       properties: {
         grant_type: { type: 'string', const: form.type },
         ...formProperties(form.parameters),
@@ -41,8 +26,8 @@ export const grantFormSchemas: JsonObject = Object.fromEntries(
   ]),
 );
 
-/** The JSON Schema of each parameter, from the form's zod schemas. */
-function formProperties(parameters: z.ZodRawShape): JsonObject {
+/** The JSON Schema of each parameter of a form, from its zod schemas. */
+export function formProperties(parameters: z.ZodRawShape): JsonObject {
   return (jsonSchemaOf(z.object(parameters), 'input').properties ?? {}) as JsonObject;
 }
 

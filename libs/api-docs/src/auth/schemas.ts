@@ -1,5 +1,7 @@
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
-import { clientAuthenticationFields } from './grant-forms';
+import { tokenForm } from '@platform/contracts';
+import { requiredParameters } from '@platform/oauth-grants';
+import { clientAuthenticationFields, formProperties } from './grant-forms';
 
 const seconds = { type: 'integer', minimum: 0 };
 const url = { type: 'string', format: 'uri' };
@@ -27,16 +29,8 @@ export const oauthSchemas: JsonObject = {
   TokenForm: {
     type: 'object',
     description: 'The token to revoke (RFC 7009 §2.1) or introspect (RFC 7662 §2.1), and the client’s authentication.',
-    required: ['token'],
-    properties: {
-      token: { type: 'string', minLength: 1, maxLength: 8192 },
-      token_type_hint: {
-        type: 'string',
-        maxLength: 100,
-        description: '`access_token` or `refresh_token`; anything else is `unsupported_token_type` at /revoke.',
-      },
-      ...clientAuthenticationFields,
-    },
+    required: requiredParameters(tokenForm),
+    properties: { ...formProperties(tokenForm), ...clientAuthenticationFields },
   },
   Introspection: {
     type: 'object',

@@ -13,3 +13,4 @@ export {
   type ClientPatch,
   type ClientRegistration,
 } from './clients';
+export { CLIENT_ASSERTION_TYPE, clientAuthentication, tokenForm } from './oauth-forms';

@@ -1,0 +1,44 @@
+import { clientAuthentication, tokenForm } from '@platform/contracts';
+import { formParams } from '../src/oauth/params';
+
+// The OAuth endpoints read their form parameters with the auth contract's schemas (libs/contracts/src/auth),
+// by RFC 6749 §3.1/§3.2: each once, bounded, an empty value absent, unknown parameters ignored.
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('not refused');
+};
+
+describe('form parameters (RFC 6749 §3.2)', () => {
+  it('parses the revocation and introspection form, ignoring parameters it does not know', () => {
+    expect(formParams(tokenForm, { token: 't', token_type_hint: 'refresh_token', extra: ['a', 'b'] })).toEqual({
+      token: 't',
+      token_type_hint: 'refresh_token',
+    });
+    expect(formParams(tokenForm, { token: 't', token_type_hint: '' })).toEqual({ token: 't' });
+  });
+
+  it.each([
+    [{}, 'token is required'],
+    [{ token: '' }, 'token is required'],
+    [{ token: ['a', 'b'] }, 'token must be given once'],
+    [{ token: 't'.repeat(8193) }, 'token is too long'],
+    [{ token: 't', token_type_hint: 'h'.repeat(101) }, 'token_type_hint is too long'],
+  ])('refuses %j: invalid_request, %s', (params, description) => {
+    expect(refusal(() => formParams(tokenForm, params))).toMatchObject({ error: 'invalid_request', description });
+  });
+
+  it("reads the client's authentication in the body the same way", () => {
+    expect(formParams(clientAuthentication, { client_id: 'web', token: 'x' })).toEqual({ client_id: 'web' });
+    expect(refusal(() => formParams(clientAuthentication, { client_id: ['a', 'b'] }))).toMatchObject({
+      error: 'invalid_request',
+      description: 'client_id must be given once',
+    });
+    expect(refusal(() => formParams(clientAuthentication, { client_secret: 's'.repeat(513) }))).toMatchObject({
+      description: 'client_secret is too long',
+    });
+  });
+});
