@@ -1,6 +1,7 @@
 import { env, loadConfig } from '@platform/config';
 import { z } from 'zod';
 import { trustedProxiesProblem } from './limits/trusted-proxies';
+import { speechConfigShape } from './speech/speech-config';
 
 const optionalString = z.string().default('');
 
@@ -107,48 +108,8 @@ export const gatewayConfigShape = {
   SHUTDOWN_GRACE_MS: env.positiveInt(25_000),
   /** Bound for the nested-field fetch a subscription event may need from content. */
   SUBSCRIPTION_FETCH_TIMEOUT_MS: env.positiveInt(3_000),
-  /** Speech edge (apps/gateway/src/speech, docs/speech.md). */
-  SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
-  /** Finished synthesis jobs kept in the queue for the queue dashboard (docs/gateway.md), newest first. */
-  SYNTHESIS_KEEP_COMPLETED_JOBS: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
-  SYNTHESIS_KEEP_FAILED_JOBS: z.coerce.number().int().min(0).max(1_000_000).default(5_000),
-  SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
-  SPEECH_FRAME_TIMEOUT_MS: env.positiveInt(15_000),
-  /**
-   * A synthesis job no worker has started this long after it was queued (every real-time slot
-   * taken) is refused: 503 with Retry-After, or WebSocket close 1013; nothing charged. 0 = no bound.
-   */
-  SPEECH_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
-  SPEECH_MAX_TEXT_CHARS: env.positiveInt(5_000),
-  SPEECH_WS_IDLE_TIMEOUT_MS: env.positiveInt(20_000),
-  /** A stream-input WebSocket that has not sent a valid API key within this long is closed 1008. */
-  SPEECH_WS_AUTH_TIMEOUT_MS: env.positiveInt(10_000),
-  /**
-   * stream-input sockets per client address still without an accepted API key, across replicas;
-   * beyond them the upgrade is answered 429. Once a key is accepted the socket holds one of its
-   * plan's concurrency slots instead (docs/speech.md "Plans").
-   */
-  SPEECH_WS_CONNECTIONS_PER_ADDRESS: env.positiveInt(10),
-  /** Messages a stream-input socket may send per second, and at once (token bucket); beyond them, too_many_requests and close 1013. */
-  SPEECH_WS_MESSAGES_PER_SECOND: env.positiveInt(50),
-  SPEECH_WS_MESSAGE_BURST: env.positiveInt(100),
-  /** A `/stream` client that takes no bytes for this long is given up on (job cancelled, characters refunded). */
-  SPEECH_WRITE_STALL_TIMEOUT_MS: env.positiveInt(30_000),
-  /** The speech database (the speech API's account features: voices, history, subscriptions). Unset: /v1/voices, /history, /user are not served. */
-  MONGO_URL: env.mongoUrl.optional(),
-  SPEECH_MONGO_DB: z.string().min(1).default('speech'),
-  /** JSON overrides of the speech plan table (docs/speech.md). */
-  SPEECH_PLANS: optionalString,
-  /**
-   * A voice-analysis job (cloning) no synthesis worker has started this long after it was queued is
-   * withdrawn and the upload answered 503 with Retry-After (milliseconds). The workers analyse: the
-   * gateway runs no analysis of its own.
-   */
-  VOICE_ANALYSIS_WAIT_MS: env.positiveInt(10_000),
-  /** Voice uploads (add or edit) in progress per account on one replica; beyond them, 429. */
-  VOICE_ANALYSIS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10).default(1),
-  /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is listed and accepted when it is there. */
-  PIPER_VOICES_DIR: z.string().default(''),
+  /** The speech edge's settings, declared with it (apps/gateway/src/speech/speech-config.ts, docs/speech.md). */
+  ...speechConfigShape,
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -12,6 +12,7 @@ import { createFailedCredentialBudget } from '../../../apps/gateway/src/limits/f
 import { createRateLimiter } from '../../../apps/gateway/src/limits/rate-limiter';
 import { createWebSocketLogins } from '../../../apps/gateway/src/limits/websocket-logins';
 import { createSpeechEdge, type SpeechEdge } from '../../../apps/gateway/src/speech';
+import { speechConfig } from '../../../apps/gateway/src/speech/speech-config';
 import { checkSpeechResponses } from '../../contract/speech-responses';
 
 /**
@@ -148,20 +149,21 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
           logger,
         });
   const edge: SpeechEdge = await createSpeechEdge({
-    config: {
+    // The gateway's defaults (speech-config.ts) for every setting the test does not choose.
+    config: speechConfig({
       REDIS_URL: redisUrl,
       PUBLIC_URL: publicUrl,
       SYNTHESIS_QUEUE: queue,
       SPEECH_KEY_PREFIX: prefix,
-      SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs ?? 15_000,
+      SPEECH_FRAME_TIMEOUT_MS: options.frameTimeoutMs,
       SPEECH_QUEUE_WAIT_MS: options.queueWaitMs ?? 0,
-      SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs ?? 20_000,
-      ...(options.wsAuthTimeoutMs ? { SPEECH_WS_AUTH_TIMEOUT_MS: options.wsAuthTimeoutMs } : {}),
-      ...(options.writeStallTimeoutMs ? { SPEECH_WRITE_STALL_TIMEOUT_MS: options.writeStallTimeoutMs } : {}),
+      SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs,
+      SPEECH_WS_AUTH_TIMEOUT_MS: options.wsAuthTimeoutMs,
+      SPEECH_WRITE_STALL_TIMEOUT_MS: options.writeStallTimeoutMs,
       PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
       // The speech database for voices and the gateway's history records, as the gateway process wires it.
       ...(options.accountSpeech ? { MONGO_URL: env.MONGO_URL, SPEECH_MONGO_DB: speechDb } : {}),
-    },
+    }),
     logger,
     // For quota, unless the speech database's (`storeQuota`), a stand-in that refuses once the test's
     // allowance is spent.

@@ -6,92 +6,25 @@ import type { Redis } from 'ioredis';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
-import {
-  createBlockingPool,
-  DEFAULT_KEY_PREFIX,
-  SYNTHESIS_QUEUE,
-  type SpeechHooks,
-  type SynthesisJobData,
-} from '@platform/speech-jobs';
+import { createBlockingPool, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { premadeFromCatalogue, type SpeechStore } from '@platform/speech-store';
 import type { WebSocketLogins } from '../limits/websocket-logins';
 import { createAccountSpeech, type AccountSpeech } from './account-speech';
 import { apiKeysRoutes, type ApiKeysRouteDeps } from './api-keys';
 import { modelsRoutes } from './models/models-routes';
+import type { SpeechConfig } from './speech-config';
 import { speechErrorHandler } from './speech-errors';
 import type { ReleaseSlot } from './stream-input/session';
-import { MESSAGE_BURST, MESSAGES_PER_SECOND } from './stream-input/session';
 import { createStreamInput, type StreamInputDeps } from './stream-input/stream-input';
 import { createJobRunner } from './tts/job-runner';
 import { premadePreviewUrl, previewRoutes } from './tts/preview-routes';
 import { ttsRoutes } from './tts/tts-routes';
 
-/**
- * The speech synthesis edge of the gateway: text-to-speech over HTTP and WebSocket, models, voice
- * previews, and, on the speech database (`MONGO_URL`), the account's voices, history and user
- * data. The gateway mounts `router` at `/v1` after its authentication and rate-limit middleware
- * (which set `req.identity`), and hands WebSocket upgrades to `handleUpgrade` (WebSocket requests
- * authenticate inside the protocol, see docs/speech.md).
- */
-interface SpeechEdgeConfig {
-  REDIS_URL: string;
-  /** Used to build absolute `preview_url`s. */
-  PUBLIC_URL: string;
-  /** BullMQ queue name (default `synthesis`); tests use unique ones. */
-  SYNTHESIS_QUEUE?: string;
-  /**
-   * Finished jobs the queue keeps for the queue dashboard (docs/gateway.md): the newest this many
-   * completed (default 1000) and failed (default 5000) ones; older ones are removed as new ones finish.
-   */
-  SYNTHESIS_KEEP_COMPLETED_JOBS?: number;
-  SYNTHESIS_KEEP_FAILED_JOBS?: number;
-  /** Prefix of the per-job Redis keys (default `speech`). */
-  SPEECH_KEY_PREFIX?: string;
-  /** No audio frame from a worker for this long → the request fails (default 15000). */
-  SPEECH_FRAME_TIMEOUT_MS?: number;
-  /**
-   * A job no worker has started this long after it was queued is refused: 503 with `Retry-After`,
-   * WebSocket close 1013, nothing charged (default 5000; 0 = no bound, the frame timeout alone).
-   */
-  SPEECH_QUEUE_WAIT_MS?: number;
-  /** Longest `text` per request (default 5000 characters). */
-  SPEECH_MAX_TEXT_CHARS?: number;
-  /**
-   * A client that takes no bytes for this long (the response's or WebSocket's buffers full, no
-   * 'drain') is given up on: its job is cancelled, the response destroyed or the WebSocket closed
-   * 1008 (default 30000). Applies to `/stream`, the whole-file route and `stream-input`.
-   */
-  SPEECH_WRITE_STALL_TIMEOUT_MS?: number;
-  /** WebSocket closes after this long without a client message (default 20000, as the hosted API). */
-  SPEECH_WS_IDLE_TIMEOUT_MS?: number;
-  /**
-   * A WebSocket without a valid API key this long after it opened is closed 1008 (default 10000):
-   * the key may come in the first message, but an anonymous connection is not held open for long.
-   */
-  SPEECH_WS_AUTH_TIMEOUT_MS?: number;
-  /** A stream-input socket's inbound message budget: per second (default 50) and at once (default 100); beyond it, too_many_requests and close 1013. */
-  SPEECH_WS_MESSAGES_PER_SECOND?: number;
-  SPEECH_WS_MESSAGE_BURST?: number;
-  /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is served when it is there. */
-  PIPER_VOICES_DIR?: string;
-  /**
-   * The speech database: with it, the account's voices (cloning), history, user data and character
-   * quota; without it, premade voices only, no quota and no history.
-   */
-  MONGO_URL?: string;
-  /** Its database name (default `speech`), shared with the synthesis worker. */
-  SPEECH_MONGO_DB?: string;
-  /** `SPEECH_PLANS` JSON overrides of the plan table (docs/speech.md). */
-  SPEECH_PLANS?: string;
-  /** Voice cloning (docs/configuration.md): how long an analysis job may wait for a worker, uploads per account. */
-  VOICE_ANALYSIS_WAIT_MS?: number;
-  VOICE_ANALYSIS_PER_ACCOUNT?: number;
-}
-
 export type { ReleaseSlot };
 
 interface SpeechEdgeDeps {
-  config: SpeechEdgeConfig;
+  /** Its settings, parsed (speech-config.ts: the gateway's own, or `speechConfig` in tests). */
+  config: SpeechConfig;
   logger: Logger;
   /** The gateway's shared Redis connection (the edge duplicates it for blocking reads and the queue). */
   redis: Redis;
@@ -140,28 +73,15 @@ export interface SpeechEdge {
   close(): Promise<void>;
 }
 
-const SPEECH_DEFAULTS = {
-  SPEECH_FRAME_TIMEOUT_MS: 15_000,
-  SPEECH_QUEUE_WAIT_MS: 5_000,
-  SPEECH_MAX_TEXT_CHARS: 5_000,
-  SPEECH_WS_IDLE_TIMEOUT_MS: 20_000,
-  SPEECH_WS_AUTH_TIMEOUT_MS: 10_000,
-  SPEECH_WRITE_STALL_TIMEOUT_MS: 30_000,
-  SYNTHESIS_KEEP_COMPLETED_JOBS: 1_000,
-  SYNTHESIS_KEEP_FAILED_JOBS: 5_000,
-  VOICE_ANALYSIS_WAIT_MS: 10_000,
-  VOICE_ANALYSIS_PER_ACCOUNT: 1,
-} as const;
-
 /** The account features on the speech database, when configured. */
 async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | null> {
   const { config } = deps;
   if (!config.MONGO_URL) return null;
   const voiceAnalysis = {
     redis: deps.redis,
-    synthesisQueue: config.SYNTHESIS_QUEUE ?? SYNTHESIS_QUEUE,
-    waitMs: config.VOICE_ANALYSIS_WAIT_MS ?? SPEECH_DEFAULTS.VOICE_ANALYSIS_WAIT_MS,
-    perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT ?? SPEECH_DEFAULTS.VOICE_ANALYSIS_PER_ACCOUNT,
+    synthesisQueue: config.SYNTHESIS_QUEUE,
+    waitMs: config.VOICE_ANALYSIS_WAIT_MS,
+    perAccount: config.VOICE_ANALYSIS_PER_ACCOUNT,
   };
   return createAccountSpeech({
     mongoUrl: config.MONGO_URL,
@@ -174,25 +94,32 @@ async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | nu
   });
 }
 
+/**
+ * The speech synthesis edge of the gateway: text-to-speech over HTTP and WebSocket, models, voice
+ * previews, and, on the speech database (`MONGO_URL`), the account's voices, history and user
+ * data. The gateway mounts `router` at `/v1` after its authentication and rate-limit middleware
+ * (which set `req.identity`), and hands WebSocket upgrades to `handleUpgrade` (WebSocket requests
+ * authenticate inside the protocol, see docs/speech.md).
+ */
 export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge> {
   const { config } = deps;
   const account = await accountFeatures(deps);
   const queueConnection = deps.redis.duplicate({ maxRetriesPerRequest: null });
   queueConnection.on('error', () => undefined); // surfaced by the commands that fail
-  const queue = new Queue<SynthesisJobData>(config.SYNTHESIS_QUEUE ?? SYNTHESIS_QUEUE, { connection: queueConnection });
+  const queue = new Queue<SynthesisJobData>(config.SYNTHESIS_QUEUE, { connection: queueConnection });
   queue.on('error', (err) => deps.logger.warn({ err: err.message }, 'synthesis queue error'));
   const pool = createBlockingPool(deps.redis);
   const settings = {
-    frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_FRAME_TIMEOUT_MS,
-    queueWaitMs: config.SPEECH_QUEUE_WAIT_MS ?? SPEECH_DEFAULTS.SPEECH_QUEUE_WAIT_MS,
-    maxTextChars: config.SPEECH_MAX_TEXT_CHARS ?? SPEECH_DEFAULTS.SPEECH_MAX_TEXT_CHARS,
-    wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_IDLE_TIMEOUT_MS,
-    wsAuthTimeoutMs: config.SPEECH_WS_AUTH_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WS_AUTH_TIMEOUT_MS,
-    writeStallTimeoutMs: config.SPEECH_WRITE_STALL_TIMEOUT_MS ?? SPEECH_DEFAULTS.SPEECH_WRITE_STALL_TIMEOUT_MS,
-    keyPrefix: config.SPEECH_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
+    frameTimeoutMs: config.SPEECH_FRAME_TIMEOUT_MS,
+    queueWaitMs: config.SPEECH_QUEUE_WAIT_MS,
+    maxTextChars: config.SPEECH_MAX_TEXT_CHARS,
+    wsIdleTimeoutMs: config.SPEECH_WS_IDLE_TIMEOUT_MS,
+    wsAuthTimeoutMs: config.SPEECH_WS_AUTH_TIMEOUT_MS,
+    writeStallTimeoutMs: config.SPEECH_WRITE_STALL_TIMEOUT_MS,
+    keyPrefix: config.SPEECH_KEY_PREFIX,
     keep: {
-      completed: config.SYNTHESIS_KEEP_COMPLETED_JOBS ?? SPEECH_DEFAULTS.SYNTHESIS_KEEP_COMPLETED_JOBS,
-      failed: config.SYNTHESIS_KEEP_FAILED_JOBS ?? SPEECH_DEFAULTS.SYNTHESIS_KEEP_FAILED_JOBS,
+      completed: config.SYNTHESIS_KEEP_COMPLETED_JOBS,
+      failed: config.SYNTHESIS_KEEP_FAILED_JOBS,
     },
   };
   const runner = createJobRunner({
@@ -240,8 +167,8 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
     ...(deps.logins ? { logins: deps.logins } : {}),
     ...(deps.connections ? { connections: deps.connections } : {}),
     messageRate: {
-      perSecond: config.SPEECH_WS_MESSAGES_PER_SECOND ?? MESSAGES_PER_SECOND,
-      burst: config.SPEECH_WS_MESSAGE_BURST ?? MESSAGE_BURST,
+      perSecond: config.SPEECH_WS_MESSAGES_PER_SECOND,
+      burst: config.SPEECH_WS_MESSAGE_BURST,
     },
     maxTextChars: settings.maxTextChars,
     idleTimeoutMs: settings.wsIdleTimeoutMs,
