@@ -21,7 +21,7 @@ export {
 } from './plan-allowances';
 export { nextMonthStartUnix } from './period';
 export { newId, isPlausibleId } from './ids';
-// The analysis thread reads and writes sample files through `@platform/speech-store/sample-files` alone.
+// The worker's voice-analysis thread reads sample files through `@platform/speech-store/sample-files` alone.
 export {
   storeSampleFiles,
   stageSampleFiles,

@@ -29,7 +29,8 @@ export interface SampleInput {
 /**
  * Stores a voice's samples in GridFS (as `<voiceId>/<file name>`) and describes each as the voice document
  * records it, SHA-256 included. Hashing and writing tens of megabytes is work for a thread that serves no
- * requests (the gateway runs this on its voice-analysis thread). If one fails, those already written are
+ * requests (the gateway stages an upload's samples with `stageSampleFiles`, and the voice-analysis job hashes
+ * them on a worker). If one fails, those already written are
  * removed and the failure is thrown.
  */
 export async function storeSampleFiles(

@@ -390,7 +390,7 @@ describe('concurrency on one account', () => {
 
   describe('voices and the voice counters (transactions)', () => {
     // The free plan here: voice_limit 3, max_voice_add_edits 10.
-    // Its sample stored first, as the gateway's analysis thread does before the voice is created.
+    // Its sample stored first, as the gateway does (before the analysis job) before the voice is created.
     const newVoice = async (accountId: string, name = 'clone') => {
       const voiceId = newId();
       return {

@@ -23,7 +23,8 @@ export type CloneOutcome =
 /**
  * Decodes every sample (refusing what is not audio, corrupt, too short or too long), analyses them
  * together as one speaker, and derives engine parameters. CPU-heavy for long samples (seconds for
- * ten two-minute files): servers run it on a thread of `createAnalysisPool`, never on their event loop.
+ * ten two-minute files): the synthesis workers run it on a thread of its own (a voice-analysis job), never on
+ * an event loop that serves requests.
  */
 export async function analyseClone(samples: readonly Uint8Array[], limits: CloneLimits): Promise<CloneOutcome> {
   const decoded: Float32Array[] = [];

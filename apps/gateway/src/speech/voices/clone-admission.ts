@@ -10,7 +10,7 @@ export interface CloneAdmission {
 
 /**
  * Voice uploads in progress per account on this replica, from before the body is read until the
- * voice is stored: one account cannot hold several 40 MB uploads in memory or the analysis threads.
+ * voice is stored: one account cannot hold several 40 MB uploads in memory or the workers' analysis queue.
  */
 export function createCloneAdmission(perAccount: number): CloneAdmission {
   const inProgress = new Map<string, number>();
