@@ -54,7 +54,7 @@ export async function startApi(store: SpeechStore): Promise<{ url: string; close
     stalledIntervalMs: 5_000,
     logger,
   });
-  const analysis = await createAnalysisQueue({ redis, synthesisQueue, startWaitMs: 60_000 });
+  const analysis = createAnalysisQueue({ redis, synthesisQueue, startWaitMs: 60_000 });
   v1.use(
     voicesRoutes({ store, logger, publicUrl: 'http://platform.test', analysis, admission: createCloneAdmission(1) }),
   );

@@ -53,7 +53,7 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
   const connection = await connectMongo(options.mongoUrl, dbName);
   const store = await createSpeechStore(connection, { plans, premade: options.premade });
   const cloning = options.voiceAnalysis;
-  const analysis = await createAnalysisQueue({
+  const analysis = createAnalysisQueue({
     redis: cloning.redis,
     synthesisQueue: cloning.synthesisQueue,
     startWaitMs: cloning.waitMs,

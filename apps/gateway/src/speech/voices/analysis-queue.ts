@@ -48,15 +48,16 @@ const UNSTARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-childre
  * The gateway's side of voice-sample analysis: a BullMQ queue the synthesis workers take jobs from
  * (docs/speech.md, "Cloning a voice"), and one QueueEvents stream on which requests wait for their job.
  */
-export async function createAnalysisQueue(options: AnalysisQueueOptions): Promise<AnalysisQueue> {
+export function createAnalysisQueue(options: AnalysisQueueOptions): AnalysisQueue {
   const name = voiceAnalysisQueue(options.synthesisQueue);
   const connection = options.redis.duplicate({ maxRetriesPerRequest: null });
   connection.on('error', () => undefined); // surfaced by the commands that fail
   const queue = new Queue<VoiceAnalysisJobData, VoiceAnalysisJobResult>(name, { connection });
   queue.on('error', () => undefined);
   const events = new QueueEvents(name, { connection });
+  // Not awaited: a gateway that boots while Redis is away serves everything else meanwhile (a job's wait
+  // checks whether it finished before it listens, so an event missed while connecting loses nothing).
   events.on('error', () => undefined);
-  await events.waitUntilReady();
   const finishWaitMs = options.finishWaitMs ?? 120_000;
 
   return {
