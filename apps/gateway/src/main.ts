@@ -1,7 +1,7 @@
 import './tracing';
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@platform/logger';
-import { exitOnBootFailure, runService } from '@platform/service';
+import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { PLAN_NAMES, planPriority } from '@platform/speech-store';
 import { connectRedis, createKafka } from '@platform/stores';
 import { loadGatewayConfig } from './config';
@@ -74,9 +74,7 @@ async function main(): Promise<void> {
 
   await runService({
     name: 'gateway',
-    host: config.HOST,
-    port: config.PORT,
-    metricsPort: config.METRICS_PORT,
+    ...listenOn(config),
     logger,
     checks: { redis: () => redis.ping(), ...speech.checks, ...subscriptions.checks },
     mount: (app) => mountEdgeApp(app, config, { upstreams, authentication, limits, speech, drain, logger }),

@@ -17,7 +17,7 @@ export interface EdgeError {
   field?: string;
 }
 
-export type EdgeErrorCode =
+type EdgeErrorCode =
   | 'missing_credentials'
   | 'invalid_api_key'
   | 'invalid_token'
@@ -85,7 +85,7 @@ function oauthBody(err: EdgeError): unknown {
   return { error: 'invalid_token', error_description: err.message };
 }
 
-export function edgeErrorBody(surface: Surface, err: EdgeError): unknown {
+function edgeErrorBody(surface: Surface, err: EdgeError): unknown {
   switch (surface) {
     case 'speech':
       return speechErrorBody(speechStatus(err), err.message);

@@ -6,7 +6,7 @@ import { refuseNonCanonicalPaths } from './path-guard';
 import { createIdentitySigner } from './identity-signer';
 
 /** What the table's routes share (mount-edge-route.ts), and what the gateway mounts around them. */
-export interface EdgeRouteDeps extends Omit<EdgeRouteContext<UpstreamName>, 'signIdentity' | 'local'> {
+interface EdgeRouteDeps extends Omit<EdgeRouteContext<UpstreamName>, 'signIdentity' | 'local'> {
   internalSecret: string;
   /** The speech API's routers (apps/gateway/src/speech), in order; mounted behind authentication and limits. */
   speech: Router[];

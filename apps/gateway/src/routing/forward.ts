@@ -23,9 +23,9 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Headers only the gateway may set towards a service; a client's copy is dropped. */
-export const GATEWAY_ONLY_HEADERS = ['x-platform-identity', 'x-internal-secret'];
+const GATEWAY_ONLY_HEADERS = ['x-platform-identity', 'x-internal-secret'];
 
-export interface ForwardOptions {
+interface ForwardOptions {
   /** Request headers to drop besides hop-by-hop and gateway-only ones (lower case). */
   drop?: readonly string[];
   /** Headers to set on the upstream request. */

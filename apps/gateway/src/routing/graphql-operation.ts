@@ -57,7 +57,7 @@ function stringEnd(text: string, start: number): number {
  * characters. A document it cannot follow is `null`
  * (GraphQL would refuse it too, or it holds definitions content does not execute).
  */
-export async function topLevelOperations(text: string): Promise<Operation[] | null> {
+async function topLevelOperations(text: string): Promise<Operation[] | null> {
   const operations: Operation[] = [];
   let depth = 0;
   // At depth 0: between definitions; after an operation keyword (its name may follow); in a

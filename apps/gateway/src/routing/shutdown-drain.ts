@@ -23,7 +23,7 @@ export interface ShutdownDrain {
   close(): Promise<'drained' | 'grace over'>;
 }
 
-export interface ShutdownDrainOptions {
+interface ShutdownDrainOptions {
   graceMs: number;
   /** WebSocket sessions open now (speech `stream-input`, graphql-ws): in flight like requests. */
   openSessions: () => number;

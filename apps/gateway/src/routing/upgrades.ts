@@ -8,7 +8,7 @@ import { WEBSOCKET_ROUTES } from './edge-route-table';
 /** Takes an upgrade; false when the path is not one it serves (answered 404). */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
 
-export interface UpgradeRoutes {
+interface UpgradeRoutes {
   /** The gateway's WebSocket servers, by the name `WEBSOCKET_ROUTES` gives them. */
   servers: Record<WebSocketServerName, UpgradeHandler>;
   /** True (the socket answered) when the gateway takes no new connections: it is shutting down. */

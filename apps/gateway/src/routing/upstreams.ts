@@ -5,7 +5,7 @@ import { createUpstream, type Upstream, type UpstreamBounds } from './upstream';
 type UrlVariable<Name extends string> = `${Uppercase<Name>}_URL`;
 
 /** The settings the upstreams are made from: each one's `<NAME>_URL` (config.ts) and the time bounds. */
-export type UpstreamSettings = Record<UrlVariable<UpstreamName>, string> & {
+type UpstreamSettings = Record<UrlVariable<UpstreamName>, string> & {
   UPSTREAM_TIMEOUT_MS: number;
   UPSTREAM_CONNECT_TIMEOUT_MS: number;
 };

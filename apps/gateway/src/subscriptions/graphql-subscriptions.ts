@@ -43,7 +43,7 @@ type SubscriptionSettings = Pick<
   | 'GRAPHQL_WS_MESSAGE_BURST'
 >;
 
-export interface GraphqlSubscriptions {
+interface GraphqlSubscriptions {
   /** Takes a `/graphql` upgrade (the edge-route table's WebSocket mount). */
   handleUpgrade: UpgradeHandler;
   /** Readiness: the content feed has joined its topics and runs. */
