@@ -1,9 +1,11 @@
 import {
   adminAccountPatch,
+  clientMetadata,
   clientPatch,
   clientRegistration,
   initialAccessTokenRequest,
   jsonSchemaOf,
+  registeredClientMetadata,
 } from '@platform/contracts';
 import { authOpenApi } from '@platform/api-docs';
 import { GRANT_TYPES } from '../src/grants';
@@ -25,6 +27,13 @@ describe('the auth API document and the code', () => {
     expect(schemas.ClientPatch).toEqual({ ...jsonSchemaOf(clientPatch, 'input'), minProperties: 1 });
     expect(schemas.AccountPatch).toEqual({ ...jsonSchemaOf(adminAccountPatch, 'input'), minProperties: 1 });
     expect(schemas.InitialAccessTokenRequest).toEqual(jsonSchemaOf(initialAccessTokenRequest, 'input'));
+  });
+
+  it('describes every RFC 7591 metadata field dynamic registration reads, as its schema reads it', () => {
+    const described = schemas.ClientMetadata!.properties as Record<string, unknown>;
+    const read = { ...clientMetadata.shape, ...registeredClientMetadata.shape };
+    expect(Object.keys(described).sort()).toEqual(Object.keys(read).sort());
+    for (const [name, schema] of Object.entries(read)) expect(described[name]).toEqual(jsonSchemaOf(schema, 'input'));
   });
 
   it('has one /token form per grant the token endpoint serves', () => {

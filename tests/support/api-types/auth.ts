@@ -1103,8 +1103,6 @@ export interface components {
         ClientMetadata: {
             /** @description Required with the authorization_code grant. No fragment, no `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` or `about:` URI (`invalid_redirect_uri`). */
             redirect_uris?: string[];
-            /** @description OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it. */
-            post_logout_redirect_uris?: string[];
             /**
              * @description `none` registers a public client; `private_key_jwt` needs `jwks` or `jwks_uri` and gets no secret. Fixed at registration.
              * @default client_secret_basic
@@ -1156,18 +1154,24 @@ export interface components {
             software_version?: string;
             /** @enum {string} */
             application_type?: "web" | "native";
-            /** @description The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`. */
-            jwks?: {
-                keys: {
-                    [key: string]: string | string[];
-                }[];
-            };
             /** Format: uri */
             jwks_uri?: string;
             /** @enum {string} */
             request_object_signing_alg?: "ES256" | "ES384" | "EdDSA" | "PS256" | "RS256";
             require_pushed_authorization_requests?: boolean;
             require_signed_request_object?: boolean;
+            /** Format: uri */
+            backchannel_logout_uri?: string;
+            /** @default false */
+            backchannel_logout_session_required: boolean;
+            /** @description OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it. */
+            post_logout_redirect_uris?: string[];
+            /** @description The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`. */
+            jwks?: {
+                keys: {
+                    [key: string]: string | string[];
+                }[];
+            };
             /**
              * @description RFC 9701.
              * @enum {string}
@@ -1178,10 +1182,10 @@ export interface components {
              * @enum {string}
              */
             security_profile?: "fapi2";
-            /** Format: uri */
-            backchannel_logout_uri?: string;
-            /** @default false */
-            backchannel_logout_session_required: boolean;
+            /** @constant */
+            id_token_signed_response_alg?: "ES256";
+            /** @constant */
+            subject_type?: "public";
             /** @description Not accepted. */
             software_statement?: unknown;
         };
@@ -1194,8 +1198,6 @@ export interface components {
         ClientInformation: {
             /** @description Required with the authorization_code grant. No fragment, no `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` or `about:` URI (`invalid_redirect_uri`). */
             redirect_uris: string[];
-            /** @description OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it. */
-            post_logout_redirect_uris: string[];
             /**
              * @description `none` registers a public client; `private_key_jwt` needs `jwks` or `jwks_uri` and gets no secret. Fixed at registration.
              * @default client_secret_basic
@@ -1241,12 +1243,6 @@ export interface components {
             software_version?: string;
             /** @enum {string} */
             application_type?: "web" | "native";
-            /** @description The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`. */
-            jwks?: {
-                keys: {
-                    [key: string]: string | string[];
-                }[];
-            };
             /** Format: uri */
             jwks_uri?: string;
             /** @enum {string} */
@@ -1255,6 +1251,18 @@ export interface components {
             require_pushed_authorization_requests?: true;
             /** @constant */
             require_signed_request_object?: true;
+            /** Format: uri */
+            backchannel_logout_uri?: string;
+            /** @default false */
+            backchannel_logout_session_required: boolean;
+            /** @description OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it. */
+            post_logout_redirect_uris: string[];
+            /** @description The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`. */
+            jwks?: {
+                keys: {
+                    [key: string]: string | string[];
+                }[];
+            };
             /**
              * @description RFC 9701.
              * @enum {string}
@@ -1265,10 +1273,6 @@ export interface components {
              * @enum {string}
              */
             security_profile?: "fapi2";
-            /** Format: uri */
-            backchannel_logout_uri?: string;
-            /** @default false */
-            backchannel_logout_session_required: boolean;
             client_id: string;
             client_id_issued_at: number;
             /** @description At registration only, for a client that has a secret; never repeated. */

@@ -7,21 +7,16 @@ import type { Deps } from '../deps';
 import { checkFapi2ClientAuth, fapi2AssertionProblem, isFapi2 } from '../fapi/fapi2-profile';
 import { publicEndpoint } from '../oauth/dpop-at-token';
 import { formParams, type Params } from '../oauth/params';
-import { CLIENT_ASSERTION_TYPE, CLIENT_KEY_ALGS, clientAuthentication } from '@platform/contracts';
+import {
+  CLIENT_ASSERTION_TYPE,
+  CLIENT_KEY_ALGS,
+  HMAC_ALGS,
+  clientAuthentication,
+  type ClientAuthMethod,
+} from '@platform/contracts';
 import { clientKeys } from './client-keys';
 import type { ClientDoc } from './client-model';
 import { clientSecretSealer, findClient } from './clients';
-
-export type ClientAuthMethod =
-  'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
-export const CLIENT_AUTH_METHODS: ClientAuthMethod[] = [
-  'client_secret_basic',
-  'client_secret_post',
-  'client_secret_jwt',
-  'private_key_jwt',
-  'none',
-];
-export const HMAC_ALGS = ['HS256', 'HS384', 'HS512'];
 
 export interface AuthenticatedClient {
   client: ClientDoc;
@@ -153,11 +148,11 @@ async function checkAssertion(
   let method: ClientAuthMethod;
   let payload: Record<string, unknown>;
   try {
-    if (typeof alg === 'string' && HMAC_ALGS.includes(alg)) {
+    if (typeof alg === 'string' && (HMAC_ALGS as readonly string[]).includes(alg)) {
       if (!client.secretSealed) throw new Error('client has no secret');
       method = 'client_secret_jwt';
       const key = new TextEncoder().encode(clientSecretSealer(deps.config.INTERNAL_SECRET).open(client.secretSealed));
-      ({ payload } = await jwtVerify(assertion, key, { ...verify, algorithms: HMAC_ALGS }));
+      ({ payload } = await jwtVerify(assertion, key, { ...verify, algorithms: [...HMAC_ALGS] }));
     } else {
       // `jwks`, or the `jwks_uri` fetched within the SSRF bounds and cached (client-keys.ts).
       const keys = clientKeys(deps, client);

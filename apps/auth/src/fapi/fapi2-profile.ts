@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { decodeProtectedHeader } from 'jose';
-import type { ClientAuthMethod } from '../clients/client-auth';
+import type { ClientAuthMethod } from '@platform/contracts';
 import type { ClientDoc } from '../clients/client-model';
 import { OAuthError } from '../oauth/oauth-error';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { GrantForm, GrantFormValues, GrantParameters } from '@platform/oauth-grants';
 import type { ClientDoc } from '../clients/client-model';
-import type { ClientAuthMethod } from '../clients/client-auth';
+import type { ClientAuthMethod } from '@platform/contracts';
 import type { Deps } from '../deps';
 import { formParams, type Params } from '../oauth/params';
 import type { IdTokenInput } from '../oidc/id-token';

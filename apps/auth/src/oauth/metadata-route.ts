@@ -1,13 +1,19 @@
 import { Router } from 'express';
 import { DPOP_SIGNING_ALGORITHMS } from '@platform/oauth-resource';
-import { CLIENT_KEY_ALGS, INTROSPECTION_SIGNING_ALGS } from '@platform/contracts';
+import {
+  CLIENT_ASSERTION_ALGS,
+  CLIENT_AUTH_METHODS,
+  CLIENT_KEY_ALGS,
+  INTROSPECTION_SIGNING_ALGS,
+} from '@platform/contracts';
 import type { Deps } from '../deps';
 import { GRANT_TYPES } from '../grants';
 import { publicEndpoint } from './dpop-at-token';
 import { SUPPORTED_SCOPES } from './scopes';
 
-const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
-const AUTH_SIGNING_ALGS = ['HS256', 'HS384', 'HS512', 'ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
+/** The methods that authenticate (introspection needs one: `none` is not among them). */
+const AUTH_METHODS = CLIENT_AUTH_METHODS.filter((method) => method !== 'none');
+const AUTH_SIGNING_ALGS = [...CLIENT_ASSERTION_ALGS];
 
 /** RFC 8414 metadata: exactly what this server implements. */
 export function metadata(deps: Deps) {

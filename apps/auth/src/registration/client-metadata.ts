@@ -1,7 +1,14 @@
-import { z } from 'zod';
-import { CLIENT_KEY_ALGS, clientRegistration, type ClientRegistration } from '@platform/contracts';
+import {
+  CLIENT_AUTH_METHODS,
+  CLIENT_KEY_ALGS,
+  HMAC_ALGS,
+  clientMetadata,
+  clientRegistration,
+  registeredClientMetadata,
+  type ClientAuthMethod,
+  type ClientRegistration,
+} from '@platform/contracts';
 import { ADMIN_SCOPE } from '../admin/admin-scope';
-import { CLIENT_AUTH_METHODS, HMAC_ALGS, type ClientAuthMethod } from '../clients/client-auth';
 import type { ClientDoc } from '../clients/client-model';
 import { toPublicClient } from '../clients/clients';
 import { FAPI2_SIGNING_ALGS } from '../fapi/fapi2-profile';
@@ -17,35 +24,6 @@ import { OPENID_SCOPE, SUPPORTED_SCOPES } from '../oauth/scopes';
  * (RFC 7591 §2); fields it understands with a value it does not support are refused.
  */
 
-/** Pages about the client: absolute http(s) URLs only (a `javascript:` URL is a URL too). */
-const pageUri = z
-  .string()
-  .url()
-  .max(2000)
-  .refine((uri) => /^https?:\/\//i.test(uri), 'must be an http or https URL');
-
-const metadataShape = z.object({
-  redirect_uris: z.array(z.string()).max(20).optional(),
-  token_endpoint_auth_method: z.string().optional(),
-  token_endpoint_auth_signing_alg: z.string().optional(),
-  grant_types: z.array(z.string()).max(10).optional(),
-  response_types: z.array(z.string()).max(10).optional(),
-  client_name: z.string().min(1).max(100).optional(),
-  client_uri: pageUri.optional(),
-  logo_uri: pageUri.optional(),
-  tos_uri: pageUri.optional(),
-  policy_uri: pageUri.optional(),
-  contacts: z.array(z.string().email().max(320)).max(10).optional(),
-  scope: z.string().max(2000).optional(),
-  software_id: z.string().min(1).max(200).optional(),
-  software_version: z.string().min(1).max(200).optional(),
-  application_type: z.enum(['web', 'native']).optional(),
-  // OpenID Connect Registration §2: this server signs ID tokens with ES256 and has public subjects only.
-  id_token_signed_response_alg: z.literal('ES256').optional(),
-  subject_type: z.literal('public').optional(),
-  software_statement: z.unknown().optional(),
-});
-
 /** Stored and returned as registered, nothing more (registration-model.ts `info`). */
 const INFO_FIELDS = [
   'client_uri',
@@ -58,24 +36,8 @@ const INFO_FIELDS = [
   'application_type',
 ] as const;
 
-/**
- * Metadata that the client model holds under the RFC 7591 name itself: passed to `clientRegistration`
- * as given and returned from the registration. A field is taken only once the client model has it
- * (PAR/JAR, back-channel logout, the FAPI profile add theirs), so this list may name fields ahead.
- */
-const CLIENT_FIELDS = [
-  'post_logout_redirect_uris',
-  'jwks',
-  'jwks_uri',
-  'request_object_signing_alg',
-  'require_pushed_authorization_requests',
-  'require_signed_request_object',
-  'introspection_signed_response_alg',
-  'backchannel_logout_uri',
-  'backchannel_logout_session_required',
-  'security_profile',
-] as const;
-const clientFields = (): string[] => CLIENT_FIELDS.filter((name) => name in clientRegistration.shape);
+/** Metadata that the client model holds under the RFC 7591 name itself (the contract's `registeredClientMetadata`). */
+const CLIENT_FIELDS = Object.keys(registeredClientMetadata.shape);
 
 /** Scopes a registration may ask for: every supported one but the administration API's. */
 const REGISTRABLE_SCOPES = SUPPORTED_SCOPES.filter((scope) => scope !== ADMIN_SCOPE);
@@ -117,7 +79,7 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw invalidMetadata('the body must be a JSON object of client metadata');
   const raw = body as Record<string, unknown>;
-  const parsed = metadataShape.safeParse(raw);
+  const parsed = clientMetadata.safeParse(raw);
   if (!parsed.success) throw metadataError(parsed.error);
   const meta = parsed.data;
   // Decision (docs/decisions.md): no software statements. This server trusts no statement issuer, and
@@ -129,7 +91,7 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
     );
 
   const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as ClientAuthMethod;
-  if (!CLIENT_AUTH_METHODS.includes(method))
+  if (!(CLIENT_AUTH_METHODS as readonly string[]).includes(method))
     throw invalidMetadata(`token_endpoint_auth_method: one of ${CLIENT_AUTH_METHODS.join(', ')}`);
 
   const grants = meta.grant_types ?? ['authorization_code'];
@@ -165,7 +127,7 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
   if (
     method === 'private_key_jwt' &&
     raw.jwks === undefined &&
-    !(raw.jwks_uri !== undefined && clientFields().includes('jwks_uri'))
+    !(raw.jwks_uri !== undefined && CLIENT_FIELDS.includes('jwks_uri'))
   ) {
     throw invalidMetadata("private_key_jwt needs the client's public keys: jwks");
   }
@@ -195,7 +157,7 @@ export function parseClientMetadata(body: unknown, clientId: string): ClientRegi
     // A client that authenticates with its keys alone has no secret to leak.
     secret: method !== 'none' && method !== 'private_key_jwt',
   };
-  for (const name of clientFields()) if (raw[name] !== undefined) client[name] = raw[name];
+  for (const name of CLIENT_FIELDS) if (raw[name] !== undefined) client[name] = raw[name];
   // The admin API's policy, field for field (clients/clients.ts), answered in RFC 7591's words.
   const checked = clientRegistration.strict().safeParse(client);
   if (!checked.success) throw metadataError(checked.error, { name: 'client_name', scopes: 'scope' });
@@ -212,7 +174,7 @@ export function registeredMetadata(
 ): Record<string, unknown> {
   const published = toPublicClient(client) as unknown as Record<string, unknown>;
   const fields: Record<string, unknown> = {};
-  for (const name of clientFields())
+  for (const name of CLIENT_FIELDS)
     if (name !== 'jwks' && published[name] !== undefined) fields[name] = published[name];
   return {
     client_id: client._id,

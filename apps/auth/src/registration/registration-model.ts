@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { ClientAuthMethod } from '../clients/client-auth';
+import type { ClientAuthMethod } from '@platform/contracts';
 
 /**
  * What dynamic registration (RFC 7591/7592) keeps beside the client itself (clients/client-model.ts):

@@ -3,7 +3,7 @@ import { exportJWK, generateKeyPair, type JWK, type KeyLike } from 'jose';
 import type { AccountDoc } from '../../src/accounts/account-model';
 import type { ApiKeyDoc } from '../../src/api-keys/api-key-model';
 import type { ClientDoc } from '../../src/clients/client-model';
-import type { ClientAuthMethod } from '../../src/clients/client-auth';
+import type { ClientAuthMethod } from '@platform/contracts';
 import { loadAuthConfig } from '../../src/config';
 import type { Deps } from '../../src/deps';
 import type { GrantContext, GrantDescriptor, GrantTokens } from '../../src/grants/grant-descriptor';

@@ -1,92 +1,23 @@
 import type { JsonObject } from '../speech/json-helpers';
-import { clientRegistrationSchema } from './admin-bodies';
-import { GRANT_TYPES } from '@platform/oauth-grants';
+import { clientMetadata, registeredClientMetadata } from '@platform/contracts';
+import { formProperties } from './grant-forms';
 
 /**
  * Dynamic client registration (RFC 7591, RFC 7592; apps/auth/src/registration/client-metadata.ts), the
  * initial access tokens the administration API mints for it. The metadata becomes the administration API's registration input, so its
- * checks are those of `ClientRegistration` (admin-bodies.ts) under the RFC 7591 names.
+ * checks are those of `ClientRegistration` (admin-bodies.ts) under the RFC 7591 names; the metadata's schemas
+ * are the auth contract's (libs/contracts/src/auth/registration.ts).
  */
-const registration = clientRegistrationSchema.properties;
-const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'];
-const SIGNING_ALGS = ['HS256', 'HS384', 'HS512', 'ES256', 'ES384', 'EdDSA', 'PS256', 'RS256'];
 const strings = { type: 'array', items: { type: 'string' } };
-const pageUri = {
-  type: 'string',
-  format: 'uri',
-  maxLength: 2000,
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
-  description: 'An http or https URL, stored and returned as given.',
-};
-const uris = (description: string): JsonObject => ({
-  type: 'array',
-  items: { type: 'string', format: 'uri', maxLength: 2000 },
-  maxItems: 20,
-  description,
-});
 
 /** What the client asks for and what the server stores of it (RFC 7591 §2); both directions use these names. */
-const metadataProperties: JsonObject = {
-  redirect_uris: uris(
-    'Required with the authorization_code grant. No fragment, no `javascript:`, `data:`, `vbscript:`, `file:`, `blob:` or `about:` URI (`invalid_redirect_uri`).',
-  ),
-  post_logout_redirect_uris: uris('OpenID Connect RP-Initiated Logout 1.0; a PUT that leaves it out empties it.'),
-  token_endpoint_auth_method: {
-    type: 'string',
-    enum: AUTH_METHODS,
-    default: 'client_secret_basic',
-    description:
-      '`none` registers a public client; `private_key_jwt` needs `jwks` or `jwks_uri` and gets no secret. Fixed at registration.',
-  },
-  token_endpoint_auth_signing_alg: {
-    type: 'string',
-    enum: SIGNING_ALGS,
-    description: 'HS* with `client_secret_jwt`, the others with `private_key_jwt`.',
-  },
-  grant_types: {
-    type: 'array',
-    items: { type: 'string', enum: [...GRANT_TYPES] },
-    maxItems: 10,
-    default: ['authorization_code'],
-  },
-  response_types: {
-    type: 'array',
-    items: { type: 'string', const: 'code' },
-    maxItems: 10,
-    description: '`[code]` with the authorization_code grant, `[]` without it.',
-  },
-  client_name: { type: 'string', minLength: 1, maxLength: 100, description: 'Left out: the client_id.' },
-  client_uri: pageUri,
-  logo_uri: pageUri,
-  tos_uri: pageUri,
-  policy_uri: pageUri,
-  contacts: { type: 'array', items: { type: 'string', format: 'email', maxLength: 320 }, maxItems: 10 },
-  scope: {
-    type: 'string',
-    maxLength: 2000,
-    default: 'openid',
-    description: 'Space-separated; any supported scope but `admin`.',
-  },
-  software_id: { type: 'string', minLength: 1, maxLength: 200 },
-  software_version: { type: 'string', minLength: 1, maxLength: 200 },
-  application_type: { type: 'string', enum: ['web', 'native'] },
-  jwks: {
-    ...(registration.jwks as JsonObject),
-    description: 'The client’s public keys (for `private_key_jwt`, signed request objects); not with `jwks_uri`.',
-  },
-  jwks_uri: registration.jwks_uri!,
-  request_object_signing_alg: registration.request_object_signing_alg!,
-  require_pushed_authorization_requests: registration.require_pushed_authorization_requests!,
-  require_signed_request_object: registration.require_signed_request_object!,
-  introspection_signed_response_alg: { type: 'string', enum: ['ES256'], description: 'RFC 9701.' },
-  security_profile: {
-    type: 'string',
-    enum: ['fapi2'],
-    description: 'The FAPI 2.0 Security Profile: `private_key_jwt` with `jwks`/`jwks_uri`; PAR is then required.',
-  },
-  backchannel_logout_uri: registration.backchannel_logout_uri!,
-  backchannel_logout_session_required: registration.backchannel_logout_session_required!,
+const { software_statement: softwareStatement, ...metadataProperties } = {
+  ...formProperties(clientMetadata.shape),
+  ...formProperties(registeredClientMetadata.shape),
 };
+
+/** Accepted at registration (OpenID Connect Registration §2: the only values this server has) but not stored. */
+const { id_token_signed_response_alg: idTokenAlg, subject_type: subjectType, ...storedProperties } = metadataProperties;
 
 /** What the server issues beside the metadata (RFC 7591 §3.2.1, RFC 7592 §3). */
 const issuedProperties: JsonObject = {
@@ -113,7 +44,12 @@ export const registrationSchemas: JsonObject = {
     type: 'object',
     description:
       'RFC 7591 §2 client metadata. Fields the server does not know are ignored; a known field with a value it does not support is refused. `software_statement` is refused (`invalid_software_statement`).',
-    properties: { ...metadataProperties, software_statement: { description: 'Not accepted.' } },
+    properties: {
+      ...storedProperties,
+      id_token_signed_response_alg: idTokenAlg!,
+      subject_type: subjectType!,
+      software_statement: softwareStatement!,
+    },
   },
   ClientMetadataUpdate: {
     description:
@@ -145,7 +81,7 @@ export const registrationSchemas: JsonObject = {
       'registration_client_uri',
     ],
     properties: {
-      ...metadataProperties,
+      ...storedProperties,
       ...issuedProperties,
       grant_types: strings,
       response_types: strings,

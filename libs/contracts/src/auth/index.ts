@@ -14,3 +14,11 @@ export {
   type ClientRegistration,
 } from './clients';
 export { CLIENT_ASSERTION_TYPE, clientAuthentication, tokenForm } from './oauth-forms';
+export {
+  CLIENT_ASSERTION_ALGS,
+  CLIENT_AUTH_METHODS,
+  HMAC_ALGS,
+  clientMetadata,
+  registeredClientMetadata,
+  type ClientAuthMethod,
+} from './registration';
