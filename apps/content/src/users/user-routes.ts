@@ -1,4 +1,5 @@
 import { UserId, UserListQuery, UserPut, type RestRole } from '@platform/contracts';
+import { ROLES } from '@platform/identity';
 import { Router, type Request, type Response } from 'express';
 import type { ContentDeps } from '../domain/deps';
 import { notFoundError } from '../domain/domain-errors';
@@ -10,10 +11,12 @@ import { ensureProfile, findUser, updateProfile, type ProfileChanges } from './p
 import { renderUser } from './rest-user-view';
 import { listUsers } from './user-reads';
 
-/** Highest first: a list of REST roles sets the highest one it names (the others follow from it). */
-const RANKED: readonly UserRole[] = ['ADMIN', 'MODERATOR', 'USER'];
+/**
+ * A list of REST roles sets the highest one it names (the others follow from it): ROLES is ordered most
+ * privileged first (libs/identity).
+ */
 const highestRole = (roles: readonly RestRole[]): UserRole | undefined =>
-  RANKED.find((role) => roles.includes(`ROLE_${role}` as RestRole));
+  ROLES.find((role) => roles.includes(`ROLE_${role}`));
 
 /**
  * PUT replaces the profile (UserPut): `name` is required, `avatar` left out becomes null; `email`, `status`

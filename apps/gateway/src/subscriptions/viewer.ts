@@ -1,5 +1,5 @@
 import type { Identity, Role } from '@platform/identity';
-import type { ContentEvent } from '@platform/events';
+import { ROLE_RANKS, type ContentEvent } from '@platform/events';
 
 /** The subscriber as far as what they may see is concerned. */
 export interface Viewer {
@@ -7,14 +7,9 @@ export interface Viewer {
   roles: Role[];
 }
 
-// A Map: `roleRank` is asked about roles read from events, and a plain object knows `constructor`.
-const RANK: ReadonlyMap<string, number> = new Map([
-  ['GUEST', 0],
-  ['USER', 1],
-  ['MODERATOR', 2],
-  ['ADMIN', 3],
-]);
-const USER_RANK = 1;
+// The ranks content's `@auth` compares (libs/events closed lists): GUEST 0 < USER 1 < MODERATOR 2 < ADMIN 3.
+const RANK = ROLE_RANKS;
+const USER_RANK = ROLE_RANKS.get('USER')!;
 
 /**
  * -1 for anonymous callers. Any authenticated caller is at least USER, as content's own `@auth`

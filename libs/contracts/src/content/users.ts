@@ -63,7 +63,7 @@ export const User = z
       .string()
       .optional()
       .meta({ description: 'As the account holds it (accounts made at the authorization server were checked there).' }),
-    avatar: z.string().nullable(),
+    avatar: z.string().meta({ format: 'uri' }).nullable(),
     status: z.enum(SETTABLE_USER_STATUSES),
     roles: z.array(z.enum(REST_ROLES)).min(1),
     createdAt: instant,
