@@ -1,4 +1,4 @@
-import { clientAuthentication, tokenForm } from '@platform/contracts';
+import { clientAuthentication, deviceAuthorizationForm, tokenForm } from '@platform/contracts';
 import { formParams } from '../src/oauth/params';
 
 // The OAuth endpoints read their form parameters with the auth contract's schemas (libs/contracts/src/auth),
@@ -39,6 +39,23 @@ describe('form parameters (RFC 6749 §3.2)', () => {
     });
     expect(refusal(() => formParams(clientAuthentication, { client_secret: 's'.repeat(513) }))).toMatchObject({
       description: 'client_secret is too long',
+    });
+  });
+});
+
+describe('the device authorization form (RFC 8628 §3.1)', () => {
+  it('takes a scope and repeatable resources, each bounded', () => {
+    expect(formParams(deviceAuthorizationForm, { scope: 'speech:read', resource: 'https://a.example' })).toEqual({
+      scope: 'speech:read',
+      resource: ['https://a.example'],
+    });
+    expect(refusal(() => formParams(deviceAuthorizationForm, { scope: ['a', 'b'] }))).toMatchObject({
+      description: 'scope must be given once',
+    });
+    expect(
+      refusal(() => formParams(deviceAuthorizationForm, { resource: Array(11).fill('https://a.example') })),
+    ).toMatchObject({
+      description: 'resource is malformed',
     });
   });
 });

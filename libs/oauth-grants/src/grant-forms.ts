@@ -8,7 +8,8 @@ export const text = (maxLength: number, description?: string) =>
     .min(1)
     .max(maxLength)
     .meta(description ? { description } : {});
-const resource = z
+/** RFC 8707 §2 resource indicators: a repeatable parameter (the device authorization form uses it too). */
+export const resource = z
   .array(z.string().min(1).max(2000).meta({ format: 'uri' }))
   .max(10)
   .optional()
@@ -17,7 +18,7 @@ const resource = z
       'Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one.',
   });
 // Its tokens are checked by the grant (`invalid_scope`, RFC 6749 §5.2), not here (`invalid_request`).
-const scope = text(2000, 'Space-separated scopes; left out: the client’s registered scopes.').optional();
+export const scope = text(2000, 'Space-separated scopes; left out: the client’s registered scopes.').optional();
 
 /** The token type RFC 8693 exchanges (§3): the only one this server accepts and issues. */
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';

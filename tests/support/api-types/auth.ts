@@ -648,7 +648,9 @@ export interface components {
             expires_in: number;
         };
         DeviceAuthorizationForm: {
+            /** @description Space-separated scopes; left out: the client’s registered scopes. */
             scope?: string;
+            /** @description Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one. */
             resource?: string[];
             client_id?: string;
             /** @description client_secret_post (RFC 6749 §2.3.1). */

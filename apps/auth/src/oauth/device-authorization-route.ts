@@ -4,7 +4,8 @@ import { authenticateClient } from '../clients/client-auth';
 import type { Deps } from '../deps';
 import { createDeviceAuthorization } from '../device/device-codes';
 import { publicEndpoint } from './dpop-at-token';
-import { formBody, paramsOf, repeated, scopeParam } from './params';
+import { deviceAuthorizationForm } from '@platform/contracts';
+import { formBody, formParams, paramsOf, scopeList } from './params';
 import { audienceFor, scopesFor } from './resources';
 
 /** `POST /device_authorization` (RFC 8628 §3.1/§3.2). */
@@ -16,8 +17,9 @@ export function deviceAuthorizationRoute(deps: Deps): Router {
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code')) {
       throw new OAuthError('unauthorized_client', 'this client may not use the device flow');
     }
-    const scopes = scopesFor(client.scopes, scopeParam(params));
-    const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
+    const form = formParams(deviceAuthorizationForm, params);
+    const scopes = scopesFor(client.scopes, scopeList(form.scope));
+    const audience = audienceFor(client, form.resource ?? [], deps.config.PUBLIC_URL);
     const { deviceCode, userCode, record } = await createDeviceAuthorization(deps, {
       clientId: client._id,
       scopes,

@@ -1,5 +1,5 @@
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
-import { tokenForm } from '@platform/contracts';
+import { deviceAuthorizationForm, tokenForm } from '@platform/contracts';
 import { requiredParameters } from '@platform/oauth-grants';
 import { clientAuthenticationFields, formProperties } from './grant-forms';
 
@@ -110,11 +110,7 @@ export const oauthSchemas: JsonObject = {
   },
   DeviceAuthorizationForm: {
     type: 'object',
-    properties: {
-      scope: { type: 'string', maxLength: 2000 },
-      resource: { type: 'array', maxItems: 10, items: { type: 'string', format: 'uri', maxLength: 2000 } },
-      ...clientAuthenticationFields,
-    },
+    properties: { ...formProperties(deviceAuthorizationForm), ...clientAuthenticationFields },
   },
   DeviceAuthorization: {
     type: 'object',

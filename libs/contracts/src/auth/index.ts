@@ -13,7 +13,7 @@ export {
   type ClientPatch,
   type ClientRegistration,
 } from './clients';
-export { CLIENT_ASSERTION_TYPE, clientAuthentication, tokenForm } from './oauth-forms';
+export { CLIENT_ASSERTION_TYPE, clientAuthentication, deviceAuthorizationForm, tokenForm } from './oauth-forms';
 export {
   CLIENT_ASSERTION_ALGS,
   CLIENT_AUTH_METHODS,

@@ -1,4 +1,4 @@
-import { text } from '@platform/oauth-grants';
+import { resource, scope, text } from '@platform/oauth-grants';
 
 // The form parameters of the OAuth endpoints other than the grants' (libs/oauth-grants): auth parses them
 // with `formParams` (RFC 6749 §3.2: each once, bounded; `invalid_request` naming the first problem), and
@@ -27,3 +27,6 @@ export const tokenForm = {
     '`access_token` or `refresh_token`; anything else is `unsupported_token_type` at /revoke.',
   ).optional(),
 };
+
+/** `POST /device_authorization` (RFC 8628 §3.1): what the device asks for; the client authenticates as at `/token`. */
+export const deviceAuthorizationForm = { scope, resource };
