@@ -43,6 +43,11 @@ describe('the auth API document', () => {
     }
   });
 
+  it("lists the grants of libs/oauth-grants in its description, in the forms' order", () => {
+    const { description } = authOpenApi().info as { description: string };
+    expect(description).toContain(`Grants: ${GRANT_FORMS.map((form) => form.title).join(', ')}. `);
+  });
+
   it('gives accounts the roles libs/identity defines', () => {
     type Roles = { properties: { roles: { items: { enum: string[] } } } };
     const schemas = (authOpenApi() as { components: { schemas: Record<string, Roles> } }).components.schemas;

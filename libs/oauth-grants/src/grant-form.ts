@@ -16,6 +16,8 @@ export interface GrantForm<T extends string = string, P extends GrantParameters 
   schemaName: string;
   /** What the grant does, with its RFC. */
   description: string;
+  /** Its name in the document's list of grants (`info.description`). */
+  title: string;
   /**
    * Its parameters: a request must send the ones that are not `.optional()`. Each parameter may come once
    * (RFC 6749 §3.2) unless its schema is an array (a repeatable parameter such as RFC 8707's `resource`).

@@ -26,6 +26,7 @@ export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 export const authorizationCodeForm = defineGrantForm({
   type: 'authorization_code',
   schemaName: 'AuthorizationCodeGrant',
+  title: 'authorization code with PKCE (RFC 7636)',
   description: 'RFC 6749 §4.1.3 with PKCE (RFC 7636): the code from `/authorize`.',
   parameters: {
     code: text(512),
@@ -46,6 +47,7 @@ export const authorizationCodeForm = defineGrantForm({
 export const clientCredentialsForm = defineGrantForm({
   type: 'client_credentials',
   schemaName: 'ClientCredentialsGrant',
+  title: 'client credentials',
   description: 'RFC 6749 §4.4: a confidential client’s own token.',
   parameters: { scope, resource },
 });
@@ -53,6 +55,7 @@ export const clientCredentialsForm = defineGrantForm({
 export const refreshTokenForm = defineGrantForm({
   type: 'refresh_token',
   schemaName: 'RefreshTokenGrant',
+  title: 'refresh token (rotated)',
   description: 'RFC 6749 §6: the refresh token is rotated; reusing an old one revokes its family.',
   parameters: { refresh_token: text(200), scope, resource },
 });
@@ -60,6 +63,7 @@ export const refreshTokenForm = defineGrantForm({
 export const deviceCodeForm = defineGrantForm({
   type: 'urn:ietf:params:oauth:grant-type:device_code',
   schemaName: 'DeviceCodeGrant',
+  title: 'device authorization (RFC 8628)',
   description:
     'RFC 8628 §3.4: polled until the person approves (`authorization_pending`, `slow_down`, `expired_token`, `access_denied`).',
   parameters: { device_code: text(200) },
@@ -68,6 +72,7 @@ export const deviceCodeForm = defineGrantForm({
 export const jwtBearerForm = defineGrantForm({
   type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
   schemaName: 'JwtBearerGrant',
+  title: 'JWT bearer (RFC 7523)',
   description: 'RFC 7523 §2.1: a JWT assertion signed by a registered issuer.',
   parameters: { assertion: text(8192), scope, resource },
 });
@@ -75,6 +80,7 @@ export const jwtBearerForm = defineGrantForm({
 export const tokenExchangeForm = defineGrantForm({
   type: 'urn:ietf:params:oauth:grant-type:token-exchange',
   schemaName: 'TokenExchangeGrant',
+  title: 'token exchange (RFC 8693)',
   description:
     'RFC 8693: a token for another audience (delegation with `actor_token`), for clients the subject token’s client allows.',
   parameters: {

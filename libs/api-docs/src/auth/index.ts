@@ -1,3 +1,4 @@
+import { GRANT_FORMS } from '@platform/oauth-grants';
 import type { ApiDocument } from '../document';
 import { adminBodySchemas } from './admin-bodies';
 import { adminSchemas } from './admin-schemas';
@@ -21,7 +22,7 @@ export function authOpenApi(): ApiDocument {
       version: '1.0.0',
       description:
         'The platform’s OAuth 2.0 authorization server (RFC 6749) and OpenID Provider (OpenID Connect Core 1.0), at the gateway’s origin, which is the issuer. ' +
-        'Grants: authorization code with PKCE (RFC 7636), client credentials, refresh token (rotated), device authorization (RFC 8628), JWT bearer (RFC 7523), token exchange (RFC 8693). ' +
+        `Grants: ${GRANT_FORMS.map((form) => form.title).join(', ')}. ` +
         'Tokens may be sender-constrained with DPoP (RFC 9449) and aimed at an API with resource indicators (RFC 8707). Authorization requests may be pushed (RFC 9126) and signed (RFC 9101); clients may register themselves (RFC 7591, RFC 7592). Errors are `{error, error_description}` (RFC 6749 §5.2).',
     },
     servers: [{ url: '/', description: 'The gateway that serves this document.' }],
