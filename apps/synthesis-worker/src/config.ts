@@ -1,4 +1,5 @@
 import { env, loadConfig } from '@platform/config';
+import { DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE } from '@platform/speech-jobs';
 import { z } from 'zod';
 
 export const workerConfigShape = {
@@ -39,10 +40,10 @@ export const workerConfigShape = {
    * their own inference, so WORKER_CONCURRENCY × this should not exceed the worker's cores.
    */
   NEURAL_INFERENCE_THREADS: env.positiveInt(1),
-  /** BullMQ queue name; must match the gateway's (tests use unique ones). */
-  SYNTHESIS_QUEUE: z.string().min(1).max(100).default('synthesis'),
-  /** Prefix of the per-job Redis keys; must match the gateway's. */
-  SPEECH_KEY_PREFIX: z.string().min(1).max(100).default('speech'),
+  /** BullMQ queue name; must match the gateway's (tests use unique ones): both default to libs/speech-jobs' name. */
+  SYNTHESIS_QUEUE: z.string().min(1).max(100).default(SYNTHESIS_QUEUE),
+  /** Prefix of the per-job Redis keys; must match the gateway's: both default to libs/speech-jobs' prefix. */
+  SPEECH_KEY_PREFIX: z.string().min(1).max(100).default(DEFAULT_KEY_PREFIX),
   /**
    * A job whose worker stops renewing its lock for this long is taken as lost. The worker's lock
    * heartbeat thread renews it four times per period, off the main loop, so only a dead (or frozen)

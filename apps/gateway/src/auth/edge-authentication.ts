@@ -2,11 +2,11 @@ import type { Redis } from 'ioredis';
 import type { Agent } from 'undici';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import type { GatewayConfig } from '../config';
 import { createApiKeyResolver, type ApiKeyResolver } from './api-key-cache';
 import { authApiKeyLookup } from './api-key-lookup';
 import { listenForApiKeyRevocations } from './api-key-revocations';
 import { apiKeyIdentity, type AuthenticateDeps } from './authenticate';
+import type { AuthenticationConfig } from './authentication-config';
 import { oauthResourceVerifier } from './oauth-resource-verifier';
 import {
   createRevocationWatch,
@@ -14,17 +14,6 @@ import {
   redisRevocationCheck,
   type RevocationWatch,
 } from './token-revocations';
-
-type AuthenticationSettings = Pick<
-  GatewayConfig,
-  | 'PUBLIC_URL'
-  | 'AUTH_URL'
-  | 'INTERNAL_SECRET'
-  | 'UPSTREAM_TIMEOUT_MS'
-  | 'API_KEY_CACHE_TTL_MS'
-  | 'API_KEY_UNKNOWN_CACHE_MS'
-  | 'WS_REVOCATION_SWEEP_MS'
->;
 
 export interface EdgeAuthentication {
   /** What every route and WebSocket authenticates with (authenticate.ts). */
@@ -38,7 +27,7 @@ export interface EdgeAuthentication {
 }
 
 /** A call to auth the gateway makes itself (key lookups, JWKS, sign-in) is bounded tighter than a forwarded one. */
-export const ownCallTimeout = (config: Pick<GatewayConfig, 'UPSTREAM_TIMEOUT_MS'>): number =>
+export const ownCallTimeout = (config: Pick<AuthenticationConfig, 'UPSTREAM_TIMEOUT_MS'>): number =>
   Math.min(config.UPSTREAM_TIMEOUT_MS, 5_000);
 
 /**
@@ -47,7 +36,7 @@ export const ownCallTimeout = (config: Pick<GatewayConfig, 'UPSTREAM_TIMEOUT_MS'
  * (`libs/oauth-resource`), and the revocation notices both listen to on their own Redis connection.
  */
 export async function createEdgeAuthentication(
-  config: AuthenticationSettings,
+  config: AuthenticationConfig,
   deps: { redis: Redis; subscriber: Redis; authAgent: Agent; logger: Logger },
 ): Promise<EdgeAuthentication> {
   const { redis, subscriber, logger } = deps;

@@ -4,7 +4,6 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import { planName } from '@platform/speech-store';
 import type { ApiKeyResolver } from '../auth/api-key-cache';
-import type { GatewayConfig } from '../config';
 import { recordLimitRefusal } from '../metrics/gateway-metrics';
 import { createAdmission } from './admission';
 import { upgradeClientAddress } from './client-address';
@@ -14,12 +13,8 @@ import { createFailedCredentialBudget, type FailedCredentialBudget } from './fai
 import { createPlanLimiter, type PlanLimiter } from './limit-middleware';
 import { anonymousSubject, defaultPlanTable, limitSubject, planTableWithOverrides } from './plan-limits';
 import { createRateLimiter } from './rate-limiter';
+import type { LimitsConfig } from './limits-config';
 import { createWebSocketLogins, type WebSocketLogins } from './websocket-logins';
-
-type LimitSettings = Pick<
-  GatewayConfig,
-  'ENTERPRISE_RPS' | 'ENTERPRISE_CONCURRENCY' | 'PLAN_LIMITS_JSON' | 'RATE_LIMIT_PREFIX' | 'TRUSTED_PROXIES'
->;
 
 export interface EdgeLimits {
   /** Plan rate and concurrency of HTTP requests (limit-middleware.ts). */
@@ -43,7 +38,7 @@ export interface EdgeLimits {
  * replicas in Redis, the failed-credential budget per client address, and WebSocket connection counts.
  */
 export function createEdgeLimits(
-  config: LimitSettings,
+  config: LimitsConfig,
   deps: { redis: Redis; apiKeys: Pick<ApiKeyResolver, 'isCached'>; logger: Logger },
 ): EdgeLimits {
   const { redis, logger } = deps;

@@ -3,30 +3,28 @@ import type { Queue } from 'bullmq';
 import type { Express, Router } from 'express';
 import { requestLogger, type Logger } from '@platform/logger';
 import { queueDashboardRoutes } from '../admin/queue-dashboard';
+import type { QueueDashboardConfig } from '../admin/queue-dashboard-config';
 import { ownCallTimeout, type EdgeAuthentication } from '../auth/edge-authentication';
-import type { GatewayConfig } from '../config';
 import type { EdgeLimits } from '../limits/edge-limits';
+import type { LimitsConfig } from '../limits/limits-config';
 import { proxyTrust } from '../limits/trusted-proxies';
+import type { PagesConfig } from '../playground/pages-config';
 import { DEFAULT_PLAYGROUND_DIR, playgroundRoutes } from '../playground/playground-routes';
 import { referenceRoutes } from '../reference/reference-routes';
 import type { UpstreamName } from './edge-route-table';
 import { mountEdgeRoutes } from './edge-routes';
+import type { RoutingConfig } from './routing-config';
 import type { ShutdownDrain } from './shutdown-drain';
 import type { Upstream } from './upstream';
 
-type EdgeAppSettings = Pick<
-  GatewayConfig,
-  | 'PUBLIC_URL'
-  | 'AUTH_URL'
-  | 'INTERNAL_SECRET'
-  | 'TRUSTED_PROXIES'
-  | 'MAX_BODY_BYTES'
-  | 'MAX_GRAPHQL_BODY_BYTES'
-  | 'UPSTREAM_TIMEOUT_MS'
-  | 'PLAYGROUND_CLIENT_ID'
-  | 'PLAYGROUND_DIR'
-  | 'QUEUE_DASHBOARD_CLIENT_ID'
->;
+/**
+ * What the edge app reads: the routing's settings, the pages' and the queue dashboard's, the client
+ * address's proxies (the limits'), and the gateway's address and internal secret.
+ */
+type EdgeAppConfig = RoutingConfig &
+  PagesConfig &
+  QueueDashboardConfig &
+  Pick<LimitsConfig, 'TRUSTED_PROXIES'> & { PUBLIC_URL: string; INTERNAL_SECRET: string };
 
 /**
  * The gateway's HTTP surface on the app `runService` made: the client address from TRUSTED_PROXIES,
@@ -35,7 +33,7 @@ type EdgeAppSettings = Pick<
  */
 export function mountEdgeApp(
   app: Express,
-  config: EdgeAppSettings,
+  config: EdgeAppConfig,
   deps: {
     upstreams: Record<UpstreamName, Upstream>;
     authentication: EdgeAuthentication;

@@ -90,7 +90,7 @@ export const EDGE_ROUTES = [
 
 /**
  * The services the gateway forwards to: the ones the table names, each reached at its `<NAME>_URL`
- * (config.ts; `npm start` and the chart give every app an internal service's address under that name).
+ * (routing/routing-config.ts; `npm start` and the chart give every app an internal service's address under that name).
  */
 export type UpstreamName = Extract<(typeof EDGE_ROUTES)[number]['upstream'], { service: string }>['service'];
 export const UPSTREAM_NAMES: readonly UpstreamName[] = [

@@ -4,7 +4,7 @@ import { createUpstream, type Upstream, type UpstreamBounds } from './upstream';
 /** The variable an upstream's address is read from: `<NAME>_URL`, as `npm start` and the chart name it. */
 type UrlVariable<Name extends string> = `${Uppercase<Name>}_URL`;
 
-/** The settings the upstreams are made from: each one's `<NAME>_URL` (config.ts) and the time bounds. */
+/** The settings the upstreams are made from: each one's `<NAME>_URL` (routing-config.ts) and the time bounds. */
 type UpstreamSettings = Record<UrlVariable<UpstreamName>, string> & {
   UPSTREAM_TIMEOUT_MS: number;
   UPSTREAM_CONNECT_TIMEOUT_MS: number;

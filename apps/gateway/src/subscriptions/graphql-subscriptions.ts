@@ -5,7 +5,6 @@ import { WebSocketServer } from 'ws';
 import type { Logger } from '@platform/logger';
 import { withTimeout } from '@platform/service';
 import type { EdgeAuthentication } from '../auth/edge-authentication';
-import type { GatewayConfig } from '../config';
 import type { EdgeLimits } from '../limits/edge-limits';
 import {
   countConnections,
@@ -19,29 +18,8 @@ import { serveSubscriptions } from './graphql-ws-server';
 import { SubscriptionHub } from './hub';
 import { startContentFeed } from './kafka-feed';
 import { createSubscriberLimits } from './subscriber-limits';
+import type { SubscriptionsConfig } from './subscriptions-config';
 import { buildSubscriptionSchema } from './subscription-schema';
-
-type SubscriptionSettings = Pick<
-  GatewayConfig,
-  | 'PUBLIC_URL'
-  | 'CONTENT_URL'
-  | 'INTERNAL_SECRET'
-  | 'KAFKA_TOPIC_PREFIX'
-  | 'SUBSCRIBER_BUFFER'
-  | 'SUBSCRIPTION_FETCH_TIMEOUT_MS'
-  | 'MAX_SUBSCRIPTIONS_PER_CONNECTION'
-  | 'SUBSCRIPTION_MAX_COST'
-  | 'SUBSCRIPTION_CONNECTION_MAX_COST'
-  | 'SUBSCRIPTION_CONNECTION_MAX_FETCHES'
-  | 'GRAPHQL_WS_CONNECTIONS_PER_ADDRESS'
-  | 'GRAPHQL_WS_CONNECTIONS_PER_ACCOUNT'
-  | 'SUBSCRIPTIONS_PER_ADDRESS'
-  | 'SUBSCRIPTIONS_PER_ACCOUNT'
-  | 'SUBSCRIPTION_ADDRESS_MAX_FETCHES'
-  | 'SUBSCRIPTION_ACCOUNT_MAX_FETCHES'
-  | 'GRAPHQL_WS_MESSAGES_PER_SECOND'
-  | 'GRAPHQL_WS_MESSAGE_BURST'
->;
 
 interface GraphqlSubscriptions {
   /** Takes a `/graphql` upgrade (the edge-route table's WebSocket mount). */
@@ -59,7 +37,7 @@ interface GraphqlSubscriptions {
  * from content, each connection within its cost, fetch and per-address/per-account limits.
  */
 export async function createGraphqlSubscriptions(
-  config: SubscriptionSettings,
+  config: SubscriptionsConfig,
   deps: {
     kafka: Kafka;
     contentAgent: Agent;
