@@ -1,5 +1,5 @@
 import { clientAuthentication, deviceAuthorizationForm, tokenForm } from '@platform/contracts';
-import { formParams } from '../src/oauth/params';
+import { authorizationParam, formParams } from '../src/oauth/params';
 
 // The OAuth endpoints read their form parameters with the auth contract's schemas (libs/contracts/src/auth),
 // by RFC 6749 §3.1/§3.2: each once, bounded, an empty value absent, unknown parameters ignored.
@@ -57,5 +57,27 @@ describe('the device authorization form (RFC 8628 §3.1)', () => {
     ).toMatchObject({
       description: 'resource is malformed',
     });
+  });
+});
+
+describe('authorization request parameters (libs/contracts), one at a time', () => {
+  // /authorize reads each where its check is: which error is redirected and which is a page depends on it.
+  it('reads the one parameter asked for, whatever the others hold', () => {
+    const params = { client_id: 'web', state: ['a', 'b'], prompt: 'p'.repeat(101), resource: ['https://a.example'] };
+    expect(authorizationParam(params, 'client_id')).toBe('web');
+    expect(authorizationParam(params, 'resource')).toEqual(['https://a.example']);
+    expect(authorizationParam({ resource: 'https://a.example' }, 'resource')).toEqual(['https://a.example']);
+    expect(authorizationParam(params, 'redirect_uri')).toBeUndefined();
+    expect(authorizationParam({ response_type: '' }, 'response_type')).toBeUndefined();
+  });
+
+  it.each([
+    [{ state: ['a', 'b'] }, 'state', 'state must be given once'],
+    [{ client_id: 'c'.repeat(129) }, 'client_id', 'client_id is too long'],
+    [{ request: 'r'.repeat(16_385) }, 'request', 'request is too long'],
+    [{ max_age: '1'.repeat(13) }, 'max_age', 'max_age is too long'],
+    [{ resource: Array(11).fill('https://a.example') }, 'resource', 'resource is malformed'],
+  ] as const)('refuses %j: invalid_request, %s', (params, name, description) => {
+    expect(refusal(() => authorizationParam(params, name))).toMatchObject({ error: 'invalid_request', description });
   });
 });

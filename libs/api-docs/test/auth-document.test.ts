@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { z } from 'zod/v4';
 import { ROLES } from '@platform/identity';
-import { jsonSchemaOf } from '@platform/contracts';
+import { authorizationRequest, jsonSchemaOf } from '@platform/contracts';
 import { GRANT_FORMS, requiredParameters } from '@platform/oauth-grants';
 import { authOpenApi } from '../src/auth';
 
@@ -53,5 +54,33 @@ describe('the auth API document', () => {
     const schemas = (authOpenApi() as { components: { schemas: Record<string, Roles> } }).components.schemas;
     expect(schemas.Account!.properties.roles.items.enum).toEqual([...ROLES]);
     expect(schemas.AccountPatch!.properties.roles.items.enum).toEqual([...ROLES]);
+  });
+
+  it("describes /authorize's query and /par's form with the authorization request's contract", () => {
+    type Parameter = { name: string; required: boolean; schema: Record<string, unknown> };
+    const document = authOpenApi() as {
+      paths: Record<string, { get: { parameters: Parameter[] } }>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const contract = jsonSchemaOf(z.object(authorizationRequest), 'input') as {
+      properties: Record<string, { description?: string }>;
+      required: string[];
+    };
+    const query = document.paths['/authorize']!.get.parameters;
+    expect(query.map((parameter) => parameter.name)).toEqual(Object.keys(authorizationRequest));
+    for (const { name, required, schema } of query) {
+      const { description: _description, ...expected } = contract.properties[name]!;
+      expect({ name, required, schema }).toEqual({
+        name,
+        required: contract.required.includes(name),
+        schema: expected,
+      });
+    }
+    // RFC 9126 §2.1: the client is its authentication, and a request_uri is refused at /par.
+    const pushed = document.components.schemas.PushedAuthorizationForm!.properties;
+    for (const name of Object.keys(authorizationRequest).filter((name) => name !== 'request_uri'))
+      expect(pushed[name]).toBeDefined();
+    expect(pushed.request_uri).toBeUndefined();
+    expect(pushed.dpop_jkt).toEqual(contract.properties.dpop_jkt);
   });
 });

@@ -612,25 +612,35 @@ export interface components {
         };
         /** @description RFC 9126 §2.1: the parameters `/authorize` takes (checked as it checks them), or a signed request object (`request`, RFC 9101) carrying them, and the client’s authentication as at `/token`. `request_uri` is refused here. */
         PushedAuthorizationForm: {
-            /** @constant */
+            /**
+             * @description Only `code` (anything else: `unsupported_response_type`).
+             * @constant
+             */
             response_type?: "code";
             /**
              * Format: uri
-             * @description One of the client’s registered redirect URIs (required, in the form or in `request`).
+             * @description One of the client’s registered redirect URIs (required, as a parameter or in `request`).
              */
             redirect_uri?: string;
+            /** @description Space-separated scopes; left out: the client’s registered scopes. */
             scope?: string;
+            /** @description Returned unchanged. */
             state?: string;
+            /** @description PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)); required for public clients and FAPI 2.0 clients. */
             code_challenge?: string;
             /** @constant */
             code_challenge_method?: "S256";
+            /** @description Put in the ID token (OpenID Connect). */
             nonce?: string;
+            /** @description `none`, `login`, `consent` or `select_account`, space-separated; `none` alone. */
             prompt?: string;
+            /** @description Seconds since the person last signed in, at most. */
             max_age?: string;
+            /** @description Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one. */
             resource?: string[];
-            /** @description RFC 9449 §10: binds the code to this key; with a `DPoP` header it must be that proof’s key. */
+            /** @description RFC 9449 §10: binds the code to this key; at `/par` with a `DPoP` header it must be that proof’s key. */
             dpop_jkt?: string;
-            /** @description A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §4); the parameters outside it are ignored. */
+            /** @description A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §5.1) carrying the parameters; the ones outside it are ignored but `client_id` (`invalid_request_object` when it does not verify). */
             request?: string;
             client_id?: string;
             /** @description client_secret_post (RFC 6749 §2.3.1). */
@@ -884,6 +894,8 @@ export interface components {
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_target" | "access_denied" | "unsupported_response_type" | "server_error" | "temporarily_unavailable" | "unsupported_token_type" | "authorization_pending" | "slow_down" | "expired_token" | "invalid_token" | "insufficient_scope" | "invalid_dpop_proof" | "use_dpop_nonce" | "invalid_request_object" | "invalid_request_uri" | "invalid_redirect_uri" | "invalid_client_metadata" | "invalid_software_statement" | "not_found" | "conflict";
             /** @description For people; never echoes a secret. */
             error_description?: string;
+        } & {
+            [key: string]: unknown;
         };
         ClientRegistration: {
             client_id?: string;
@@ -1722,32 +1734,33 @@ export interface operations {
     authorize: {
         parameters: {
             query: {
-                /** @description `code` */
-                response_type: string;
+                /** @description Only `code` (anything else: `unsupported_response_type`). */
+                response_type: "code";
                 /** @description The registered client. */
                 client_id: string;
-                /** @description One of the client’s registered redirect URIs. */
+                /** @description One of the client’s registered redirect URIs (required, as a parameter or in `request`). */
                 redirect_uri?: string;
-                /** @description Space-separated scopes (`openid` for OpenID Connect). */
+                /** @description Space-separated scopes; left out: the client’s registered scopes. */
                 scope?: string;
                 /** @description Returned unchanged. */
                 state?: string;
-                /** @description PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)). */
+                /** @description PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)); required for public clients and FAPI 2.0 clients. */
                 code_challenge?: string;
-                /** @description `S256` */
-                code_challenge_method?: string;
+                code_challenge_method?: "S256";
                 /** @description Put in the ID token (OpenID Connect). */
                 nonce?: string;
-                /** @description `none`, `login`, `consent` or `select_account`. */
+                /** @description `none`, `login`, `consent` or `select_account`, space-separated; `none` alone. */
                 prompt?: string;
                 /** @description Seconds since the person last signed in, at most. */
                 max_age?: string;
-                /** @description Resource indicator (RFC 8707); may repeat. */
-                resource?: string;
-                /** @description The `request_uri` from `/par` (RFC 9126 §4): the pushed request stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`). */
-                request_uri?: string;
-                /** @description A signed request object (RFC 9101 §5.1) carrying the parameters (`invalid_request_object` when it does not verify). */
+                /** @description Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one. */
+                resource?: string[];
+                /** @description RFC 9449 §10: binds the code to this key; at `/par` with a `DPoP` header it must be that proof’s key. */
+                dpop_jkt?: string;
+                /** @description A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §5.1) carrying the parameters; the ones outside it are ignored but `client_id` (`invalid_request_object` when it does not verify). */
                 request?: string;
+                /** @description Only at `/authorize`: the `request_uri` from `/par` (RFC 9126 §4), which stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`). */
+                request_uri?: string;
             };
             header?: never;
             path?: never;

@@ -31,8 +31,8 @@ const GRANT_OF: { readonly [T in GrantType]: GrantDescriptor<T> } = {
  */
 export const GRANTS: readonly GrantDescriptor<GrantType>[] = GRANT_FORMS.map((form) => GRANT_OF[form.type]);
 
-/** The grant types /token serves, in the registry's order (the metadata's `grant_types_supported`). */
-export const GRANT_TYPES = GRANTS.map((grant) => grant.type) as [GrantType, ...GrantType[]];
+/** The grant types /token serves, in the forms' order (the metadata's `grant_types_supported`): `GRANTS`' types, one per form. */
+export { GRANT_TYPES } from '@platform/oauth-grants';
 
 const byType = new Map<string, GrantDescriptor>(GRANTS.map((grant) => [grant.type, grant]));
 

@@ -1,6 +1,15 @@
 import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod/v4';
-import { accountPatch } from '@platform/contracts';
+import {
+  INTERNAL_ID,
+  accountPatch,
+  internalApiKeyCreation,
+  internalApiKeyLookup,
+  internalApiKeyPage,
+  internalLogin,
+  internalLoginUnlock,
+  internalRefresh,
+} from '@platform/contracts';
 import { toPublicAccount } from '../accounts/account-model';
 import { changeAccount } from '../accounts/account-changes';
 import {
@@ -12,7 +21,6 @@ import {
 } from '../accounts/accounts';
 import { unlockLogins } from '../accounts/login-limits';
 import { signIn } from '../accounts/sign-in';
-import { API_KEY_SCOPES } from '@platform/oauth-resource';
 import {
   API_KEYS_PER_ACCOUNT,
   ApiKeyLimitError,
@@ -65,37 +73,10 @@ function refusedAccountWrite(res: Response, err: unknown): boolean {
   return false;
 }
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 function idParam(req: Request): string | undefined {
   const id = req.params.id;
-  return typeof id === 'string' && ID.test(id) ? id : undefined;
+  return typeof id === 'string' && INTERNAL_ID.test(id) ? id : undefined;
 }
-
-// client_address: the end user's address as the calling service saw it (content's REST login), for the
-// per-address sign-in limit; without it the caller's own address is used.
-const loginInput = z.object({
-  email: z.string().max(254),
-  password: z.string().max(256),
-  client_address: z.string().min(1).max(100).optional(),
-});
-const unlockInput = z
-  .object({ email: z.string().min(1).max(254).optional(), address: z.string().min(1).max(100).optional() })
-  .strict()
-  .refine((v) => v.email !== undefined || v.address !== undefined, 'email or address is required');
-const refreshInput = z.object({ refresh_token: z.string().min(1).max(200) });
-const lookupInput = z.object({ key: z.string().min(1).max(200) });
-const apiKeyInput = z.object({
-  name: z.string().trim().min(1).max(100).default('default'),
-  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length).optional(),
-  // The account's access token the key is minted with (the gateway's self-service route): the key is
-  // capped at its scopes and bound to its grant (api-keys/mint-api-key.ts). Absent: an administrator's key.
-  access_token: z.string().min(1).max(8192).optional(),
-});
-const API_KEY_PAGE_MAX = 100;
-const apiKeyPageQuery = z.object({
-  page_size: z.coerce.number().int().min(1).max(API_KEY_PAGE_MAX),
-  start_after: z.string().regex(ID).optional(),
-});
 
 /** The endpoints content and the gateway call (docs/architecture.md "Internal endpoints of auth"). */
 export function internalRoutes(deps: Deps): Router {
@@ -141,7 +122,7 @@ export function internalRoutes(deps: Deps): Router {
   });
 
   router.post('/login', async (req, res) => {
-    const parsed = loginInput.safeParse(req.body ?? {});
+    const parsed = internalLogin.safeParse(req.body ?? {});
     if (!parsed.success) {
       res.status(401).json({ error: 'invalid_grant', error_description: 'email or password is wrong' });
       return;
@@ -167,14 +148,14 @@ export function internalRoutes(deps: Deps): Router {
 
   // Admin unlock of the sign-in limits (the CLI's logins:unlock does the same).
   router.post('/login-locks/unlock', async (req, res) => {
-    const parsed = unlockInput.safeParse(req.body ?? {});
+    const parsed = internalLoginUnlock.safeParse(req.body ?? {});
     if (!parsed.success) return invalid(res, parsed.error);
     const cleared = await unlockLogins(deps.redis, deps.config.MONGO_DB, parsed.data);
     res.json({ cleared });
   });
 
   router.post('/refresh', async (req, res) => {
-    const parsed = refreshInput.safeParse(req.body ?? {});
+    const parsed = internalRefresh.safeParse(req.body ?? {});
     const answer = parsed.success ? await refreshLogin(deps, parsed.data.refresh_token) : null;
     if (!answer) {
       res
@@ -187,7 +168,7 @@ export function internalRoutes(deps: Deps): Router {
   });
 
   router.post('/api-keys/lookup', async (req, res) => {
-    const parsed = lookupInput.safeParse(req.body ?? {});
+    const parsed = internalApiKeyLookup.safeParse(req.body ?? {});
     const found = parsed.success ? await lookupApiKey(deps.apiKeys, deps.accounts, parsed.data.key) : null;
     if (!found) {
       res.status(404).json({ error: 'invalid_api_key', error_description: 'unknown or revoked API key' });
@@ -199,7 +180,7 @@ export function internalRoutes(deps: Deps): Router {
   // Additive to the contract: API key management for an account (the admin CLI does the same).
   router.post('/accounts/:id/api-keys', async (req, res) => {
     const id = idParam(req);
-    const parsed = apiKeyInput.safeParse(req.body ?? {});
+    const parsed = internalApiKeyCreation.safeParse(req.body ?? {});
     if (!parsed.success) return invalid(res, parsed.error);
     const account = id ? await findAccount(deps.accounts, id) : null;
     if (!account) {
@@ -234,7 +215,7 @@ export function internalRoutes(deps: Deps): Router {
       res.json({ items: id ? (await listApiKeys(deps.apiKeys, id)).map(toPublicApiKey) : [] });
       return;
     }
-    const query = apiKeyPageQuery.safeParse(req.query);
+    const query = internalApiKeyPage.safeParse(req.query);
     if (!query.success) return invalid(res, query.error);
     const page = id
       ? await listLiveApiKeys(deps.apiKeys, id, query.data.page_size, query.data.start_after)
@@ -245,7 +226,8 @@ export function internalRoutes(deps: Deps): Router {
   // An account's own key: another account's (or an unknown, or revoked) key id is 404 alike.
   router.delete('/accounts/:id/api-keys/:keyId', async (req, res) => {
     const id = idParam(req);
-    const keyId = typeof req.params.keyId === 'string' && ID.test(req.params.keyId) ? req.params.keyId : undefined;
+    const keyId =
+      typeof req.params.keyId === 'string' && INTERNAL_ID.test(req.params.keyId) ? req.params.keyId : undefined;
     const revoked = id && keyId ? await revokeApiKey(deps.apiKeys, deps.redis, keyId, id) : false;
     if (!revoked) {
       res.status(404).json({ error: 'not_found', error_description: 'no such active API key' });

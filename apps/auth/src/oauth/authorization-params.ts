@@ -4,7 +4,7 @@ import { isFapi2 } from '../fapi/fapi2-profile';
 import { takePushedRequest } from '../par/pushed-requests';
 import { requestObjectParams } from '../request-objects/request-object';
 import { OAuthError } from './oauth-error';
-import { single, type Params } from './params';
+import { authorizationParam, type Params } from './params';
 
 /** Client authentication parameters of a /par body: never part of the authorization request that is stored. */
 const CLIENT_AUTH_PARAMS = ['client_secret', 'client_assertion', 'client_assertion_type'];
@@ -36,8 +36,8 @@ export async function authorizationParams(
   outer: Params,
   at: '/authorize' | '/par',
 ): Promise<Params> {
-  const requestUri = single(outer, 'request_uri', 200);
-  const request = single(outer, 'request', 16_384);
+  const requestUri = authorizationParam(outer, 'request_uri');
+  const request = authorizationParam(outer, 'request');
   if (requestUri !== undefined) {
     if (at === '/par')
       throw new OAuthError(

@@ -4,7 +4,7 @@ import type { CodeRecord } from '../grants/authorization-code';
 import { authenticationRequirements, type AuthenticationRequirements } from '../oidc/authentication-request';
 import { checkFapi2AuthorizationRequest } from '../fapi/fapi2-profile';
 import { OAuthError } from './oauth-error';
-import { repeated, scopeParam, single, type Params } from './params';
+import { authorizationParam, scopeList, type Params } from './params';
 import { audienceFor, scopesFor } from './resources';
 
 /** An authorization request once validated: what the code will grant, and what the sign-in must satisfy. */
@@ -19,12 +19,12 @@ export interface PendingRequest
  * client, /par (RFC 9126) answers them as JSON. Throws OAuthError.
  */
 export function validateRequest(deps: Deps, client: ClientDoc, params: Params, redirectUri: string): PendingRequest {
-  const responseType = single(params, 'response_type', 50);
+  const responseType = authorizationParam(params, 'response_type');
   if (responseType !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
   if (!client.grantTypes.includes('authorization_code'))
     throw new OAuthError('unauthorized_client', 'this client may not use the authorization code flow');
-  const challenge = single(params, 'code_challenge', 128);
-  const method = single(params, 'code_challenge_method', 10);
+  const challenge = authorizationParam(params, 'code_challenge');
+  const method = authorizationParam(params, 'code_challenge_method');
   if (challenge === undefined) {
     if (client.type === 'public')
       throw new OAuthError('invalid_request', 'PKCE code_challenge is required for public clients');
@@ -34,9 +34,9 @@ export function validateRequest(deps: Deps, client: ClientDoc, params: Params, r
     if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw new OAuthError('invalid_request', 'code_challenge is malformed');
   }
   checkFapi2AuthorizationRequest(client, challenge);
-  const dpopJkt = single(params, 'dpop_jkt', 100);
-  const scopes = scopesFor(client.scopes, scopeParam(params));
-  const audience = audienceFor(client, repeated(params, 'resource'), deps.config.PUBLIC_URL);
+  const dpopJkt = authorizationParam(params, 'dpop_jkt');
+  const scopes = scopesFor(client.scopes, scopeList(authorizationParam(params, 'scope')));
+  const audience = audienceFor(client, authorizationParam(params, 'resource') ?? [], deps.config.PUBLIC_URL);
   return {
     ...authenticationRequirements(params, scopes, Date.now()),
     clientId: client._id,

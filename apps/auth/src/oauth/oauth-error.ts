@@ -1,31 +1,7 @@
-/** RFC 6749 §5.2 error body plus the codes the other OAuth RFCs add. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'invalid_target'
-  | 'access_denied'
-  | 'unsupported_response_type'
-  | 'server_error'
-  | 'temporarily_unavailable'
-  | 'unsupported_token_type'
-  | 'authorization_pending'
-  | 'slow_down'
-  | 'expired_token'
-  | 'invalid_token'
-  | 'insufficient_scope'
-  | 'invalid_dpop_proof'
-  | 'use_dpop_nonce'
-  // RFC 9101 §6.3 (request objects) and RFC 9126 §2.3 (pushed authorization requests).
-  | 'invalid_request_object'
-  | 'invalid_request_uri'
-  // RFC 7591 §3.2.2 (dynamic client registration).
-  | 'invalid_redirect_uri'
-  | 'invalid_client_metadata'
-  | 'invalid_software_statement';
+import type { OAuthErrorCode } from '@platform/contracts';
+
+/** RFC 6749 §5.2 error body plus the codes the other OAuth RFCs add (libs/contracts, which the document lists). */
+export type { OAuthErrorCode };
 
 interface OAuthErrorBody {
   error: OAuthErrorCode;

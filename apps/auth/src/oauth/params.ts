@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { authorizationRequest } from '@platform/contracts';
 import { isRepeatable, type GrantParameters } from '@platform/oauth-grants';
 import { OAuthError } from './oauth-error';
 
@@ -40,6 +41,28 @@ function problemOf(issue: z.core.$ZodIssue | undefined, schema: z.ZodType | unde
   return issue.message;
 }
 
+/**
+ * One parameter of a form, by `formParams`' rules and descriptions; undefined when it was not sent (what
+ * follows from its absence is the caller's). For requests whose checks come in a set order (the authorization
+ * request's: which error goes back to the client and which is shown on a page, RFC 6749 §4.1.2.1), each
+ * parameter is read where its check is.
+ */
+export function formParam<P extends GrantParameters, K extends keyof P & string>(
+  parameters: P,
+  name: K,
+  params: Params,
+): z.output<P[K]> | undefined {
+  const value = params[name];
+  if (value === undefined || value === '') return undefined;
+  const one = { [name]: parameters[name] } as Pick<P, K>;
+  return (formParams(one, params) as Record<string, unknown>)[name] as z.output<P[K]>;
+}
+
+/** One parameter of an authorization request (libs/contracts), read where its check is (`formParam`). */
+export function authorizationParam<K extends keyof typeof authorizationRequest & string>(params: Params, name: K) {
+  return formParam(authorizationRequest, name, params);
+}
+
 /** A parameter that may appear at most once (RFC 6749 §3.1/§3.2), bounded in length. */
 export function single(params: Params, name: string, maxLength = 4096): string | undefined {
   const value = params[name];
@@ -55,23 +78,7 @@ export function required(params: Params, name: string, maxLength = 4096): string
   return value;
 }
 
-/** A repeatable parameter (`resource`, `audience`). */
-export function repeated(params: Params, name: string): string[] {
-  const value = params[name];
-  if (value === undefined || value === '') return [];
-  const list = Array.isArray(value) ? value : [value];
-  if (list.length > 10 || !list.every((v): v is string => typeof v === 'string' && v.length > 0 && v.length <= 2000)) {
-    throw new OAuthError('invalid_request', `${name} is malformed`);
-  }
-  return list;
-}
-
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/;
-
-/** Requested scopes, or undefined when the parameter is absent. */
-export function scopeParam(params: Params): string[] | undefined {
-  return scopeList(single(params, 'scope', 2000));
-}
 
 /** The scopes of a `scope` value (RFC 6749 §3.3), or undefined when none was sent (`invalid_scope` when malformed). */
 export function scopeList(raw: string | undefined): string[] | undefined {

@@ -1,5 +1,5 @@
 import { OAuthError } from '../oauth/oauth-error';
-import { single, type Params } from '../oauth/params';
+import { authorizationParam, type Params } from '../oauth/params';
 import { OPENID_SCOPE } from '../oauth/scopes';
 
 /** What an authorization request asks of the sign-in (OpenID Connect Core 1.0 §3.1.2.1). */
@@ -23,9 +23,9 @@ const PROMPTS = new Set(['none', 'login', 'consent', 'select_account']);
  * `select_account` is accepted and shows the sign-in as usual (one account per session).
  */
 export function authenticationRequirements(params: Params, scopes: string[], now: number): AuthenticationRequirements {
-  const nonce = single(params, 'nonce', 512);
-  const prompt = single(params, 'prompt', 100);
-  const maxAge = single(params, 'max_age', 12);
+  const nonce = authorizationParam(params, 'nonce');
+  const prompt = authorizationParam(params, 'prompt');
+  const maxAge = authorizationParam(params, 'max_age');
   const prompts = new Set((prompt ?? '').split(' ').filter(Boolean));
   for (const p of prompts) if (!PROMPTS.has(p)) throw new OAuthError('invalid_request', `prompt ${p} is not supported`);
   if (prompts.has('none') && prompts.size > 1)

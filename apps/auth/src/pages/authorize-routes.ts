@@ -10,7 +10,7 @@ import { codeLifetime } from '../fapi/fapi2-profile';
 import { storeCode } from '../grants/authorization-code';
 import { validateRequest, type PendingRequest } from '../oauth/authorization-request';
 import { authorizationParams } from '../oauth/authorization-params';
-import { formBody, paramsOf, single, type Params } from '../oauth/params';
+import { authorizationParam, formBody, paramsOf, type Params } from '../oauth/params';
 import { signInSatisfies } from '../oidc/authentication-request';
 import { escapeHtml, hidden, scopeItems, sendPage } from './html';
 import { consentCovers, rememberConsent } from '../oidc/remembered-consent';
@@ -108,7 +108,7 @@ export function authorizeRoutes(deps: Deps): Router {
     const outer = paramsOf(req.query);
     let clientId: string | undefined;
     try {
-      clientId = single(outer, 'client_id', 128);
+      clientId = authorizationParam(outer, 'client_id');
     } catch {
       return errorPage(res, 400, 'The request repeats client_id or redirect_uri.');
     }
@@ -121,7 +121,7 @@ export function authorizeRoutes(deps: Deps): Router {
     let redirectUri: string | undefined;
     try {
       params = await authorizationParams(deps, client, outer, '/authorize');
-      redirectUri = single(params, 'redirect_uri', 2000);
+      redirectUri = authorizationParam(params, 'redirect_uri');
     } catch (err) {
       if (err instanceof OAuthError) return errorPage(res, 400, `${err.error}: ${err.description}`);
       throw err;
@@ -131,7 +131,7 @@ export function authorizeRoutes(deps: Deps): Router {
     let state: string | undefined;
     let pending: PendingRequest;
     try {
-      state = single(params, 'state', 1000);
+      state = authorizationParam(params, 'state');
       pending = { ...validateRequest(deps, client, params, redirectUri), ...(state !== undefined ? { state } : {}) };
     } catch (err) {
       if (err instanceof OAuthError)

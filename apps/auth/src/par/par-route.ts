@@ -6,7 +6,7 @@ import { authorizationParams } from '../oauth/authorization-params';
 import { dpopProofAt } from '../oauth/dpop-at-token';
 import { validateRequest } from '../oauth/authorization-request';
 import { OAuthError } from '../oauth/oauth-error';
-import { formBody, paramsOf, single } from '../oauth/params';
+import { authorizationParam, formBody, paramsOf } from '../oauth/params';
 import { pushRequest } from './pushed-requests';
 
 /**
@@ -23,15 +23,15 @@ export function parRoute(deps: Deps): Router {
     const jkt = await dpopProofAt(deps, req, '/par');
     const params = await authorizationParams(deps, client, form, '/par');
     if (jkt !== undefined) {
-      const asked = single(params, 'dpop_jkt', 100);
+      const asked = authorizationParam(params, 'dpop_jkt');
       if (asked !== undefined && asked !== jkt)
         throw new OAuthError('invalid_dpop_proof', "dpop_jkt differs from the DPoP proof's key");
       params.dpop_jkt = jkt;
     }
-    const redirectUri = single(params, 'redirect_uri', 2000);
+    const redirectUri = authorizationParam(params, 'redirect_uri');
     if (!redirectUri || !client.redirectUris.includes(redirectUri))
       throw new OAuthError('invalid_request', 'redirect_uri is missing or not registered for this client');
-    single(params, 'state', 1000);
+    authorizationParam(params, 'state');
     validateRequest(deps, client, params, redirectUri);
     sendNoStoreJson(res, 201, await pushRequest(deps, client._id, params));
   });

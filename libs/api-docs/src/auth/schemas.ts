@@ -1,11 +1,14 @@
 import { schemaRef, type JsonObject } from '../speech/json-helpers';
-import { deviceAuthorizationForm, tokenForm } from '@platform/contracts';
+import { authorizationRequest, deviceAuthorizationForm, tokenForm } from '@platform/contracts';
 import { requiredParameters } from '@platform/oauth-grants';
 import { clientAuthenticationFields, formProperties } from './grant-forms';
 
 const seconds = { type: 'integer', minimum: 0 };
 const url = { type: 'string', format: 'uri' };
 const strings = { type: 'array', items: { type: 'string' } };
+
+// RFC 9126 §2.1: the client identifies itself by its authentication, and a request_uri is refused.
+const { client_id: _client, request_uri: _requestUri, ...pushedAuthorizationForm } = authorizationRequest;
 
 /** The answers of the OAuth 2.0 and OpenID Connect endpoints. */
 export const oauthSchemas: JsonObject = {
@@ -64,35 +67,7 @@ export const oauthSchemas: JsonObject = {
     type: 'object',
     description:
       'RFC 9126 §2.1: the parameters `/authorize` takes (checked as it checks them), or a signed request object (`request`, RFC 9101) carrying them, and the client’s authentication as at `/token`. `request_uri` is refused here.',
-    properties: {
-      response_type: { type: 'string', const: 'code' },
-      redirect_uri: {
-        type: 'string',
-        format: 'uri',
-        maxLength: 2000,
-        description: 'One of the client’s registered redirect URIs (required, in the form or in `request`).',
-      },
-      scope: { type: 'string', maxLength: 2000 },
-      state: { type: 'string', maxLength: 1000 },
-      code_challenge: { type: 'string' },
-      code_challenge_method: { type: 'string', const: 'S256' },
-      nonce: { type: 'string' },
-      prompt: { type: 'string' },
-      max_age: { type: 'string', pattern: '^[0-9]+$' },
-      resource: { type: 'array', maxItems: 10, items: { type: 'string', format: 'uri', maxLength: 2000 } },
-      dpop_jkt: {
-        type: 'string',
-        maxLength: 100,
-        description: 'RFC 9449 §10: binds the code to this key; with a `DPoP` header it must be that proof’s key.',
-      },
-      request: {
-        type: 'string',
-        maxLength: 16_384,
-        description:
-          'A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §4); the parameters outside it are ignored.',
-      },
-      ...clientAuthenticationFields,
-    },
+    properties: { ...formProperties(pushedAuthorizationForm), ...clientAuthenticationFields },
   },
   PushedAuthorizationResponse: {
     type: 'object',

@@ -13,6 +13,10 @@ export {
   type ClientPatch,
   type ClientRegistration,
 } from './clients';
+export { authorizationRequest } from './authorization-request';
+export { INTERNAL_ID, internalApiKeyCreation, internalApiKeyLookup, internalApiKeyPage } from './internal-api-keys';
+export { internalLogin, internalLoginUnlock, internalRefresh } from './internal-login';
+export { OAUTH_ERROR_CODES, oauthErrorBody, type OAuthErrorCode } from './oauth-errors';
 export { CLIENT_ASSERTION_TYPE, clientAuthentication, deviceAuthorizationForm, tokenForm } from './oauth-forms';
 export {
   CLIENT_ASSERTION_ALGS,

@@ -1,4 +1,7 @@
+import { authorizationRequest } from '@platform/contracts';
+import { requiredParameters } from '@platform/oauth-grants';
 import { schemaRef, type JsonObject } from '../../speech/json-helpers';
+import { formProperties } from '../grant-forms';
 
 const html: JsonObject = { 'text/html': { schema: { type: 'string' } } };
 const location: JsonObject = { Location: { schema: { type: 'string' }, description: 'Where the browser goes next.' } };
@@ -23,6 +26,14 @@ const query = (name: string, description: string, required = false): JsonObject 
   description,
   schema: { type: 'string' },
 });
+/** `/authorize`'s query parameters, from the authorization request's contract (a repeatable one is repeated: `resource=…&resource=…`). */
+const authorizeParameters = (): JsonObject[] => {
+  const required = requiredParameters(authorizationRequest);
+  return Object.entries(formProperties(authorizationRequest)).map(([name, property]) => {
+    const { description, ...schema } = property as JsonObject;
+    return { name, in: 'query', required: required.includes(name), ...(description ? { description } : {}), schema };
+  });
+};
 const form = (properties: JsonObject, required: string[]): JsonObject => ({
   required: true,
   content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required, properties } } },
@@ -46,27 +57,7 @@ export const pagePaths: JsonObject = {
     get: page('authorize', 'Authorization request (RFC 6749 §4.1.1, OpenID Connect Core 1.0 §3.1.2.1)', {
       description:
         'Only `response_type=code` with PKCE `S256`. Sends the browser to sign in and consent, then back to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with an `error`. `prompt=none` never shows a page.',
-      parameters: [
-        query('response_type', '`code`', true),
-        query('client_id', 'The registered client.', true),
-        query('redirect_uri', 'One of the client’s registered redirect URIs.'),
-        query('scope', 'Space-separated scopes (`openid` for OpenID Connect).'),
-        query('state', 'Returned unchanged.'),
-        query('code_challenge', 'PKCE (RFC 7636): BASE64URL(SHA-256(code_verifier)).'),
-        query('code_challenge_method', '`S256`'),
-        query('nonce', 'Put in the ID token (OpenID Connect).'),
-        query('prompt', '`none`, `login`, `consent` or `select_account`.'),
-        query('max_age', 'Seconds since the person last signed in, at most.'),
-        query('resource', 'Resource indicator (RFC 8707); may repeat.'),
-        query(
-          'request_uri',
-          'The `request_uri` from `/par` (RFC 9126 §4): the pushed request stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`).',
-        ),
-        query(
-          'request',
-          'A signed request object (RFC 9101 §5.1) carrying the parameters (`invalid_request_object` when it does not verify).',
-        ),
-      ],
+      parameters: authorizeParameters(),
       responses: pageAnswers(
         'An error page for a request that cannot be sent back to the client.',
         'To sign-in, consent, or back to the client’s redirect_uri.',
