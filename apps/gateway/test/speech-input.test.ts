@@ -7,6 +7,7 @@ import { parsePageQuery } from '../src/speech/history/page-query';
 import { readSpeechInput } from '../src/speech/speech-input';
 import { checkFormat, parseTtsRequest } from '../src/speech/tts/parse-request';
 import { encodePageToken, parseSearchQuery } from '../src/speech/voices/search-query';
+import { readVoiceForm } from '../src/speech/voices/voice-fields';
 import { parseSettingsBody } from '../src/speech/voices/settings-body';
 
 /**
@@ -337,5 +338,77 @@ describe('voice search: the same answers as the hand-written parser', () => {
     ],
   ])('refuses %j', (query, message) => {
     expect(refusal(() => search(query))).toEqual(badRequest(message));
+  });
+});
+
+describe('voice add/edit forms: the same answers as the hand-written field checks', () => {
+  const form = (action: 'add' | 'edit', fields: Record<string, string>) =>
+    readVoiceForm(new Map(Object.entries(fields)), action);
+
+  it('reads the fields given and leaves out the ones not given (JSON null, empty labels)', () => {
+    expect(form('add', { name: ' Mine ', description: ' ', labels: '', moderate_metadata: 'null' })).toEqual({
+      name: 'Mine',
+      description: null,
+      replaceSamples: false,
+    });
+    expect(form('add', { name: 'null', labels: '{"accent":"british"}', replace_samples: ' TRUE ' })).toEqual({
+      name: 'null',
+      labels: { accent: 'british' },
+      replaceSamples: true,
+    });
+    const edit = form('edit', { name: 'null', description: 'null', labels: 'null', replace_samples: 'True' });
+    expect(edit).toEqual({ replaceSamples: true });
+    expect(Object.keys(edit)).toEqual(['replaceSamples']);
+    expect(form('edit', { description: 'd', remove_background_noise: 'FALSE', other: 'x' })).toEqual({
+      description: 'd',
+      replaceSamples: false,
+    });
+  });
+  it('keeps a label named __proto__ as a label, in a prototype-free object', () => {
+    const { labels } = form('add', { name: 'n', labels: '{"__proto__":"x","a":"b"}' });
+    expect(Object.getPrototypeOf(labels)).toBeNull();
+    expect(Object.entries(labels!)).toEqual([
+      ['__proto__', 'x'],
+      ['a', 'b'],
+    ]);
+  });
+  it('counts name and description in code points', () => {
+    expect(form('add', { name: '😀'.repeat(100), description: '😀'.repeat(1000) }).name).toBe('😀'.repeat(100));
+  });
+  it.each<['add' | 'edit', Record<string, string>, string]>([
+    ['add', {}, 'The field name is required.'],
+    ['add', { name: ' ' }, 'The field name must not be empty.'],
+    ['edit', { name: '' }, 'The field name must not be empty.'],
+    ['add', { name: 'x'.repeat(101) }, 'The field name is longer than 100 characters.'],
+    ['edit', { description: 'x'.repeat(1001) }, 'The field description is longer than 1000 characters.'],
+    ['edit', { labels: '{' }, 'The field labels must be JSON text of an object of strings.'],
+    ['edit', { labels: '["a"]' }, 'The field labels must be a JSON object of strings.'],
+    ['edit', { labels: '"a"' }, 'The field labels must be a JSON object of strings.'],
+    [
+      'edit',
+      { labels: JSON.stringify(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']))) },
+      'At most 20 labels.',
+    ],
+    ['edit', { labels: `{"${'k'.repeat(60)}":1}` }, `The label ${'k'.repeat(50)} must be a string.`],
+    ['edit', { labels: '{"":"v"}' }, 'Label keys are 1 to 50 characters.'],
+    ['edit', { labels: `{"${'k'.repeat(51)}":"v"}` }, 'Label keys are 1 to 50 characters.'],
+    ['edit', { labels: `{"k":"${'v'.repeat(201)}"}` }, 'Label values are at most 200 characters.'],
+    ['edit', { remove_background_noise: 'yes' }, 'The field remove_background_noise must be true or false.'],
+    ['edit', { moderate_metadata: '1' }, 'The field moderate_metadata must be true or false.'],
+    ['add', { name: 'n', replace_samples: 'maybe' }, 'The field replace_samples must be true or false.'],
+    // The first field in the form's order answers.
+    ['add', { name: '', labels: '{', moderate_metadata: 'x' }, 'The field name must not be empty.'],
+    [
+      'edit',
+      { moderate_metadata: 'x', labels: '{', description: 'x'.repeat(1001) },
+      'The field description is longer than 1000 characters.',
+    ],
+    [
+      'edit',
+      { replace_samples: 'x', remove_background_noise: 'y' },
+      'The field remove_background_noise must be true or false.',
+    ],
+  ])('%s %j: 400 %s', (action, fields, message) => {
+    expect(refusal(() => form(action, fields))).toEqual(badRequest(message));
   });
 });

@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { jsonSchemaOf, VOICE_UPLOAD_LIMITS, voiceAddForm, voiceEditForm } from '@platform/contracts';
 import { OUTPUT_FORMATS } from '@platform/speech-engine';
 import { speechOpenApi } from '../src/speech';
 
@@ -75,5 +76,19 @@ describe('the speech API document', () => {
   it('lists the engine’s output formats and refuses none of them', () => {
     const schemas = (speechOpenApi().components as { schemas: Record<string, { enum?: string[] }> }).schemas;
     expect(schemas.OutputFormat?.enum).toEqual(OUTPUT_FORMATS.map((f) => f.id));
+  });
+
+  it('writes the voice forms from the contracts the gateway checks them with, files as its parser bounds them', () => {
+    const schemas = (speechOpenApi().components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+    for (const [name, contract] of [
+      ['VoiceAddForm', voiceAddForm],
+      ['VoiceEditForm', voiceEditForm],
+    ] as const) {
+      const { properties, required } = jsonSchemaOf(contract, 'input') as { properties: object; required?: string[] };
+      expect(schemas[name]).toMatchObject({
+        properties: { ...properties, files: { maxItems: VOICE_UPLOAD_LIMITS.maxFiles } },
+      });
+      expect(schemas[name]?.required).toEqual(name === 'VoiceAddForm' ? [...required!, 'files'] : undefined);
+    }
   });
 });

@@ -697,12 +697,14 @@ export interface components {
             description?: string;
             /** @description JSON text of an object of strings: at most 20 labels, keys 1–50, values at most 200 characters. `null` or empty: not given. */
             labels?: string;
-            /** @description WAV, MP3, Ogg/Opus or FLAC recordings (recognised by their bytes), 1–120 s each, at most 10 MB each and 40 MB together, at least 0.5 s of speech in all. Field name `files` or `files[]`. */
-            files: string[];
             /** @description `true` or `false` (any case); accepted, no effect. */
             remove_background_noise?: string;
             /** @description Accepted, no effect. */
             moderate_metadata?: string;
+            /** @description Edit only: checked, no effect when adding. */
+            replace_samples?: string;
+            /** @description WAV, MP3, Ogg/Opus or FLAC recordings (recognised by their bytes), 1–120 s each, at most 10 MB each and 40 MB together, at least 0.5 s of speech in all. Field name `files` or `files[]`. */
+            files: string[];
         };
         VoiceEditForm: {
             /** @description Unchanged when left out. */
@@ -711,14 +713,14 @@ export interface components {
             description?: string;
             /** @description JSON text of an object of strings: at most 20 labels, keys 1–50, values at most 200 characters. `null` or empty: not given. */
             labels?: string;
-            /** @description WAV, MP3, Ogg/Opus or FLAC recordings (recognised by their bytes), 1–120 s each, at most 10 MB each and 40 MB together, at least 0.5 s of speech in all. Field name `files` or `files[]`. */
-            files?: string[];
             /** @description `true` or `false` (any case); accepted, no effect. */
             remove_background_noise?: string;
-            /** @description `true`: the new files replace every sample instead of being added. */
-            replace_samples?: string;
             /** @description Accepted, no effect. */
             moderate_metadata?: string;
+            /** @description `true`: the new files replace every sample instead of being added. */
+            replace_samples?: string;
+            /** @description WAV, MP3, Ogg/Opus or FLAC recordings (recognised by their bytes), 1–120 s each, at most 10 MB each and 40 MB together, at least 0.5 s of speech in all. Field name `files` or `files[]`. */
+            files?: string[];
         };
         AddVoiceResponse: {
             voice_id: string;

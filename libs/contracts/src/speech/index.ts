@@ -16,6 +16,7 @@ export {
 export { audioWithTimestamps, characterAlignment } from './audio';
 export { SERVED_MODEL_IDS, model } from './models';
 export { addVoiceResponse, voice, voiceDetail, voiceSearchPage } from './voices';
+export { VOICE_UPLOAD_LIMITS, voiceAddForm, voiceEditForm, voiceFormFiles } from './voice-form';
 export {
   FINE_TUNING_STATES,
   VOICE_SEARCH_CATEGORIES,

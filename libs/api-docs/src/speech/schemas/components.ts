@@ -17,7 +17,10 @@ import {
   textToSpeechRequest,
   user,
   voice,
+  voiceAddForm,
   voiceDetail,
+  voiceEditForm,
+  voiceFormFiles,
   voiceSearchPage,
   voiceSettings,
 } from '@platform/contracts';
@@ -25,7 +28,6 @@ import type { z } from 'zod/v4';
 import { componentSchemas, queryParameter } from '../../content/contract-schemas';
 import type { JsonObject } from '../json-helpers';
 import { MAX_TEXT_CHARS } from './synthesis';
-import { voiceFormSchema } from './voices';
 
 /** What a client sends (`input`: defaults optional) or what the gateway answers (`output`). */
 const sent = (schema: z.ZodType) => jsonSchemaOf(schema, 'input') as JsonObject;
@@ -38,7 +40,8 @@ export const queryParameters = (query: z.ZodObject): JsonObject[] =>
 /**
  * The document's `components.schemas` from the speech contracts (libs/contracts/src/speech), the
  * shapes the gateway validates requests with; a component used inside another becomes a `$ref`.
- * Only the voice forms are written here: they are multipart, read field by field while the upload streams.
+ * The voice forms are multipart: their text fields are the contracts the gateway checks, their
+ * `files` are read by its streaming parser and described by the contract's `voiceFormFiles`.
  */
 export const contractSchemas = (): Record<string, JsonObject> =>
   componentSchemas({
@@ -51,8 +54,8 @@ export const contractSchemas = (): Record<string, JsonObject> =>
     Model: answered(model),
     Voice: answered(voice),
     VoiceDetail: answered(voiceDetail),
-    VoiceAddForm: voiceFormSchema('add'),
-    VoiceEditForm: voiceFormSchema('edit'),
+    VoiceAddForm: sent(voiceAddForm.extend({ files: voiceFormFiles })),
+    VoiceEditForm: sent(voiceEditForm.extend({ files: voiceFormFiles.optional() })),
     AddVoiceResponse: answered(addVoiceResponse),
     VoiceSearchPage: answered(voiceSearchPage),
     User: answered(user),
