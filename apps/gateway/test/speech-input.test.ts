@@ -5,7 +5,7 @@ import { modelCatalogue } from '@platform/speech-engine';
 import { parseKeyPage, parseNewApiKey } from '../src/speech/api-keys/api-key-input';
 import { parsePageQuery } from '../src/speech/history/page-query';
 import { readSpeechInput } from '../src/speech/speech-input';
-import { checkFormat, parseTtsRequest } from '../src/speech/tts/parse-request';
+import { checkFormat, checkVoiceId, parseTtsRequest } from '../src/speech/tts/parse-request';
 import { encodePageToken, parseSearchQuery } from '../src/speech/voices/search-query';
 import { readVoiceForm } from '../src/speech/voices/voice-fields';
 import { parseSettingsBody } from '../src/speech/voices/settings-body';
@@ -56,6 +56,29 @@ describe('readSpeechInput', () => {
       message: 't is too long',
     });
     expect(refusal(() => readSpeechInput(schema, { n: 1, t: 'ab', u: 'y' }))).toEqual(badRequest('u is not x'));
+  });
+  it('answers a check that names voice_not_found with 404, as a path naming no voice', () => {
+    const id = z.string().refine((s) => s === 'v', { error: 'no such voice', params: { status: 'voice_not_found' } });
+    expect(refusal(() => readSpeechInput(id, 'w'))).toEqual({
+      http: 404,
+      status: 'voice_not_found',
+      message: 'no such voice',
+    });
+  });
+});
+
+describe('path parameters: the same answers as the hand-written checks', () => {
+  it('a synthesis voice_id no voice can have is 404 voice_not_found, its first 64 characters quoted', () => {
+    expect(checkVoiceId('21m00Tcm4TlvDq8ikWAM')).toBe('21m00Tcm4TlvDq8ikWAM');
+    expect(checkVoiceId('a_b-C'.repeat(12))).toBe('a_b-C'.repeat(12));
+    const notFound = (id: string) => ({
+      http: 404,
+      status: 'voice_not_found',
+      message: `voice ${JSON.stringify(id)} does not exist`,
+    });
+    expect(refusal(() => checkVoiceId('no voice'))).toEqual(notFound('no voice'));
+    expect(refusal(() => checkVoiceId(''))).toEqual(notFound(''));
+    expect(refusal(() => checkVoiceId('x'.repeat(65)))).toEqual(notFound('x'.repeat(64)));
   });
 });
 

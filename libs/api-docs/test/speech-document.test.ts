@@ -1,5 +1,16 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { jsonSchemaOf, VOICE_UPLOAD_LIMITS, voiceAddForm, voiceEditForm } from '@platform/contracts';
+import {
+  historyItemIdParam,
+  jsonSchemaOf,
+  responseShapeParam,
+  speechErrorBody,
+  statusOk,
+  synthesisVoiceIdParam,
+  VOICE_UPLOAD_LIMITS,
+  voiceAddForm,
+  voiceEditForm,
+  voiceIdParam,
+} from '@platform/contracts';
 import { OUTPUT_FORMATS } from '@platform/speech-engine';
 import { speechOpenApi } from '../src/speech';
 
@@ -90,5 +101,28 @@ describe('the speech API document', () => {
       });
       expect(schemas[name]?.required).toEqual(name === 'VoiceAddForm' ? [...required!, 'files'] : undefined);
     }
+  });
+
+  it('writes the error body, {status: "ok"} and the path and shape parameters from the speech contracts', () => {
+    type Parameter = { name: string; schema: unknown };
+    const document = speechOpenApi() as unknown as {
+      components: { schemas: Record<string, unknown> };
+      paths: Record<string, { parameters?: Parameter[] } & Record<string, { parameters?: Parameter[] }>>;
+    };
+    expect(document.components.schemas.SpeechError).toEqual(jsonSchemaOf(speechErrorBody));
+    expect(document.components.schemas.StatusOk).toEqual(jsonSchemaOf(statusOk));
+    /** The parameter's schema, of the path or of its operation; the description stands beside it. */
+    const schemaOf = (path: string, method: string, name: string) =>
+      [...(document.paths[path]?.parameters ?? []), ...(document.paths[path]?.[method]?.parameters ?? [])].find(
+        (p) => p.name === name,
+      )?.schema;
+    const contract = (param: Parameters<typeof jsonSchemaOf>[0]) => {
+      const { description: _description, ...schema } = jsonSchemaOf(param, 'input');
+      return schema;
+    };
+    expect(schemaOf('/v1/text-to-speech/{voice_id}', 'post', 'voice_id')).toEqual(contract(synthesisVoiceIdParam));
+    expect(schemaOf('/v1/voices/{voice_id}', 'get', 'voice_id')).toEqual(contract(voiceIdParam));
+    expect(schemaOf('/v1/history/{history_item_id}', 'get', 'history_item_id')).toEqual(contract(historyItemIdParam));
+    expect(schemaOf('/v1/models', 'get', 'shape')).toEqual(contract(responseShapeParam));
   });
 });

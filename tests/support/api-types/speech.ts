@@ -486,11 +486,17 @@ export interface components {
                 /** @enum {string} */
                 status: "invalid_api_key" | "unauthorized" | "quota_exceeded" | "character_limit_exceeded" | "content_violation" | "text_too_long" | "voice_not_found" | "model_not_found" | "subscription_required" | "too_many_requests" | "bad_request" | "error";
                 message: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         StatusOk: {
             /** @constant */
             status: "ok";
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description `<codec>_<sample rate>[_<bit rate>]`. Formats kept for paid plans, with the cheapest plan that may ask for them (others: 403 `subscription_required`): `mp3_44100_192` (creator), `pcm_44100` (pro), `pcm_48000` (pro), `wav_44100` (pro), `wav_48000` (pro).

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { badRequest } from './speech-errors';
+import { responseShapeParam, type ResponseShape } from '@platform/contracts';
+import { readSpeechInput } from './speech-input';
 
 /**
  * Where our interface document and the hosted speech API answer in different shapes (`GET
  * /v1/models`: `{models: [...]}` or a bare array; `stream-input` audio: binary frames or JSON
  * messages with base64 audio), which one a client gets. The rule and its reasons are in
- * docs/speech.md, "Response shapes".
+ * docs/speech.md, "Response shapes"; `?shape=` is a contract (libs/contracts/src/speech/response-shape.ts).
  */
-type ResponseShape = 'document' | 'hosted';
 
 /** The query parameter that chooses a shape explicitly (a header cannot be set on a browser's WebSocket). */
 export const SHAPE_PARAMETER = 'shape';
@@ -25,10 +25,9 @@ const OFFICIAL_SDK = /^@?elevenlabs(\/|$|[-_])/i;
  * client that names an official SDK in `X-Fern-SDK-Name`, and the document's for every other client.
  */
 export function responseShape(requested: unknown, headers: IncomingHttpHeaders): ResponseShape {
-  if (requested !== undefined && requested !== null) {
-    if (requested === 'hosted' || requested === 'document') return requested;
-    throw badRequest(`${SHAPE_PARAMETER} must be "hosted" or "document"`);
-  }
+  // `null` is URLSearchParams' not given (the WebSocket's upgrade).
+  const asked = readSpeechInput(responseShapeParam, requested ?? undefined);
+  if (asked) return asked;
   const sdk = headers[SDK_NAME_HEADER];
   return typeof sdk === 'string' && OFFICIAL_SDK.test(sdk.trim()) ? 'hosted' : 'document';
 }

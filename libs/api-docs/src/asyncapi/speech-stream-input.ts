@@ -1,5 +1,5 @@
 import type { JsonValue } from '../document';
-import { speechErrorSchema } from '../speech/errors';
+import { jsonSchemaOf, speechErrorBody } from '@platform/contracts';
 
 /**
  * The speech API's text-to-speech WebSocket (docs/speech.md "WebSocket stream-input"): the client sends
@@ -134,7 +134,7 @@ export const streamInputChannel: JsonValue = {
       title: 'Error',
       summary: 'A failure in the speech API error shape; the close that follows carries its code.',
       contentType: 'application/json',
-      payload: speechErrorSchema,
+      payload: jsonSchemaOf(speechErrorBody) as JsonValue,
       examples: [
         { name: 'unknown voice', payload: { detail: { status: 'voice_not_found', message: 'voice not found' } } },
       ],

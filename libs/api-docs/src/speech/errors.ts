@@ -1,45 +1,5 @@
 import type { SpeechErrorStatus } from '@platform/errors';
-import type { ListsEvery } from '@platform/contracts';
 import type { JsonObject } from './json-helpers';
-
-/**
- * Every `detail.status` of the speech API (docs/speech.md, "Every detail.status and its HTTP status").
- * The type check below fails the build when `@platform/errors` gains or loses a status that is not
- * listed here, so the document cannot drift from the code's list.
- */
-const SPEECH_ERROR_STATUSES = [
-  'invalid_api_key',
-  'unauthorized',
-  'quota_exceeded',
-  'character_limit_exceeded',
-  'content_violation',
-  'text_too_long',
-  'voice_not_found',
-  'model_not_found',
-  'subscription_required',
-  'too_many_requests',
-  'bad_request',
-  'error',
-] as const satisfies readonly SpeechErrorStatus[];
-const everyStatusListed: ListsEvery<SpeechErrorStatus, typeof SPEECH_ERROR_STATUSES> = true;
-void everyStatusListed;
-
-/** `{detail: {status, message}}`, every status allowed (the operations narrow it). */
-export const speechErrorSchema: JsonObject = {
-  type: 'object',
-  description: 'The speech API error body. `detail.status` is machine-readable, `detail.message` is for people.',
-  required: ['detail'],
-  properties: {
-    detail: {
-      type: 'object',
-      required: ['status', 'message'],
-      properties: {
-        status: { type: 'string', enum: [...SPEECH_ERROR_STATUSES] },
-        message: { type: 'string' },
-      },
-    },
-  },
-};
 
 type ErrorSpec = Partial<Record<number, readonly SpeechErrorStatus[]>>;
 

@@ -1,5 +1,4 @@
 import type { ApiDocument } from '../document';
-import { speechErrorSchema } from './errors';
 import { accountPaths } from './paths/account';
 import { historyPaths } from './paths/history';
 import { synthesisPaths } from './paths/synthesis';
@@ -36,11 +35,7 @@ export function speechOpenApi(): ApiDocument {
     paths: { ...synthesisPaths(), ...voicesPaths(), ...historyPaths(), ...accountPaths() },
     components: {
       securitySchemes,
-      schemas: {
-        SpeechError: speechErrorSchema,
-        StatusOk: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
-        ...contractSchemas(),
-      },
+      schemas: contractSchemas(),
     },
   };
 }

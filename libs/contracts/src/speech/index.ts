@@ -16,6 +16,16 @@ export {
 export { audioWithTimestamps, characterAlignment } from './audio';
 export { SERVED_MODEL_IDS, model } from './models';
 export { addVoiceResponse, voice, voiceDetail, voiceSearchPage } from './voices';
+export { SPEECH_ERROR_STATUSES, speechErrorBody, statusOk, type SpeechErrorBody, type StatusOk } from './speech-error';
+export {
+  PREVIEW_FILE,
+  apiKeyIdParam,
+  historyItemIdParam,
+  previewFileParam,
+  synthesisVoiceIdParam,
+  voiceIdParam,
+} from './path-params';
+export { RESPONSE_SHAPES, responseShapeParam, type ResponseShape } from './response-shape';
 export { VOICE_UPLOAD_LIMITS, voiceAddForm, voiceEditForm, voiceFormFiles } from './voice-form';
 export {
   FINE_TUNING_STATES,

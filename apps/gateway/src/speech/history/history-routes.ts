@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { StatusOk } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import {
@@ -65,7 +66,7 @@ export function historyRoutes(deps: { store: SpeechStore; logger: Logger }): Rou
     const caller = requestCaller(req, 'speech:write');
     const id = String(req.params.id);
     if (!(await deleteHistoryItem(store, caller.sub, id))) throw historyNotFound(id);
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok' } satisfies StatusOk);
   });
 
   router.use(historyDownloadRoutes({ store }));

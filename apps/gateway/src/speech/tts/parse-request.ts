@@ -1,4 +1,4 @@
-import { languageCodeParam, outputFormatParam, textToSpeechRequest } from '@platform/contracts';
+import { languageCodeParam, outputFormatParam, synthesisVoiceIdParam, textToSpeechRequest } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import {
   VoiceSettingsError,
@@ -31,13 +31,8 @@ export interface TtsRequest {
   options: RequestOptions;
 }
 
-const VOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function checkVoiceId(voiceId: string): string {
-  if (!VOICE_ID.test(voiceId))
-    throw new SpeechError(404, 'voice_not_found', `voice ${JSON.stringify(voiceId.slice(0, 64))} does not exist`);
-  return voiceId;
-}
+/** `{voice_id}` of a synthesis route; an id no voice can have is 404 `voice_not_found` (its contract). */
+export const checkVoiceId = (voiceId: string): string => readSpeechInput(synthesisVoiceIdParam, voiceId);
 
 /**
  * The contract's request with the catalogue's models: an unknown `model_id` is 400 `model_not_found`,

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
+import { PREVIEW_FILE } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import {
@@ -71,7 +72,7 @@ export function previewRoutes(deps: PreviewDeps): Router {
   }
 
   router.get('/voice-previews/:file', async (req, res) => {
-    const match = /^([A-Za-z0-9_-]{1,64})\.mp3$/.exec(String(req.params.file));
+    const match = PREVIEW_FILE.exec(String(req.params.file));
     const voice = match?.[1] ? findPremadeVoice(match[1]) : null;
     if (!voice) {
       sendSpeechError(res, new SpeechError(404, 'voice_not_found', 'no premade voice has this preview'));

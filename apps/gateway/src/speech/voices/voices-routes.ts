@@ -1,4 +1,5 @@
 import express, { Router, type Request } from 'express';
+import { voiceIdParam, type StatusOk } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import {
@@ -26,8 +27,9 @@ export interface VoicesDeps extends VoiceChangeDeps {
   publicUrl: string;
 }
 
+/** A voice's or sample's id from the path, read with the voice id's contract (cut to 200 characters). */
 function idParam(req: Request, name: string): string {
-  return String(req.params[name] ?? '').slice(0, 200);
+  return voiceIdParam.parse(String(req.params[name] ?? ''));
 }
 
 /** The speech API's voices and the hosted API's settings endpoints, with cloning from uploads. */
@@ -81,7 +83,7 @@ export function voicesRoutes(deps: VoicesDeps): Router {
     const patch = parseSettingsBody(req.body);
     if (!(await findVoice(store, caller.sub, voiceId))) throw voiceNotFound(voiceId);
     await setVoiceSettings(store, caller.sub, voiceId, patch);
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok' } satisfies StatusOk);
   });
 
   router.get('/voices/:voiceId/samples/:sampleId/audio', async (req, res) => {
@@ -94,7 +96,7 @@ export function voicesRoutes(deps: VoicesDeps): Router {
 
   router.post('/voices/:voiceId/edit', async (req, res) => {
     await editVoice(deps, requestCaller(req, 'speech:write'), idParam(req, 'voiceId'), () => parseVoiceUpload(req));
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok' } satisfies StatusOk);
   });
 
   router.delete('/voices/:voiceId', async (req, res) => {
@@ -104,7 +106,7 @@ export function voicesRoutes(deps: VoicesDeps): Router {
     if (!existing) throw voiceNotFound(voiceId);
     if (existing.category === 'premade') throw premadeImmutable();
     if (!(await deleteClonedVoice(store, caller.sub, voiceId))) throw voiceNotFound(voiceId);
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok' } satisfies StatusOk);
   });
 
   router.use(speechErrorHandler(deps.logger));

@@ -1,4 +1,5 @@
-import { apiKeyPageQuery } from '@platform/contracts';
+import { apiKeyIdParam, apiKeyPageQuery } from '@platform/contracts';
+import { pathParameter } from '../../content/contract-schemas';
 import { queryParameters } from '../schemas/components';
 import { speechErrors } from '../errors';
 import { jsonContent, jsonResponse, schemaRef, type JsonObject } from '../json-helpers';
@@ -75,7 +76,7 @@ export const accountPaths = (): JsonObject => ({
       description:
         'Needs `speech:write` and `speech:keys`. Refused from its next use on, at every gateway replica. Another account’s, unknown or revoked key: 404 alike.',
       security: accessTokenOnly('speech:write', 'speech:keys'),
-      parameters: [{ name: 'key_id', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [pathParameter('key_id', apiKeyIdParam)],
       responses: { 204: { description: 'Revoked.' }, ...speechErrors({ 404: ['error'] }) },
     },
   },

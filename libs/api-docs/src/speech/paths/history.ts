@@ -1,4 +1,5 @@
-import { historyPageQuery } from '@platform/contracts';
+import { historyItemIdParam, historyPageQuery } from '@platform/contracts';
+import { pathParameter } from '../../content/contract-schemas';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
 import { queryParameters } from '../schemas/components';
@@ -8,13 +9,7 @@ import { anyCredential } from '../security';
 const tags = ['History'];
 const read = anyCredential('speech:read');
 
-const itemId: JsonObject = {
-  name: 'history_item_id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string' },
-  description: 'Another account’s item is 404 like an unknown one.',
-};
+const itemId = pathParameter('history_item_id', historyItemIdParam);
 /** An item that does not exist (or is another account's) or has no audio: 404 `error`. */
 const missing = { 404: ['error'] } as const;
 

@@ -1,21 +1,14 @@
+import { previewFileParam, responseShapeParam, synthesisVoiceIdParam } from '@platform/contracts';
 import { PREMADE_VOICES } from '@platform/speech-engine';
+import { pathParameter, queryParameter } from '../../content/contract-schemas';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, schemaRef, type JsonObject } from '../json-helpers';
 import { audioMediaTypes, audioWithTimestampsExample, MAX_TEXT_CHARS, modelsExample } from '../schemas/synthesis';
 import { anyCredential } from '../security';
-import { VOICE_ID_PATTERN } from '../schemas/voices';
 
 const EXAMPLE_VOICE = PREMADE_VOICES[0]!.voice_id;
 
-const voiceIdParameter: JsonObject = {
-  name: 'voice_id',
-  in: 'path',
-  required: true,
-  description:
-    'A premade voice or one of the account’s clones (`GET /v1/voices`). Another account’s voice is 404 `voice_not_found`.',
-  schema: { type: 'string', pattern: VOICE_ID_PATTERN },
-  example: EXAMPLE_VOICE,
-};
+const voiceIdParameter: JsonObject = { ...pathParameter('voice_id', synthesisVoiceIdParam), example: EXAMPLE_VOICE };
 
 const queryParameters: JsonObject[] = [
   {
@@ -123,16 +116,7 @@ export const synthesisPaths = (): JsonObject => ({
       description:
         'MP3 44.1 kHz 128 kbit/s, made once per deployment and then cached. The `preview_url` of premade voices.',
       security: anyCredential('speech:read'),
-      parameters: [
-        {
-          name: 'file',
-          in: 'path',
-          required: true,
-          description: '`<voice_id>.mp3` of a premade voice.',
-          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}\\.mp3$' },
-          example: `${EXAMPLE_VOICE}.mp3`,
-        },
-      ],
+      parameters: [{ ...pathParameter('file', previewFileParam), example: `${EXAMPLE_VOICE}.mp3` }],
       responses: {
         200: binaryResponse('The preview.', ['audio/mpeg'], { 'Cache-Control': { schema: { type: 'string' } } }),
         ...speechErrors({ 404: ['voice_not_found'], 502: ['error'] }),
@@ -148,12 +132,7 @@ export const synthesisPaths = (): JsonObject => ({
         '`{models: [Model]}`; a client that names an official SDK in `X-Fern-SDK-Name`, or asks with `?shape=hosted`, gets the hosted API’s bare array. Answers carry `Vary: X-Fern-SDK-Name`.',
       security: anyCredential('speech:read'),
       parameters: [
-        {
-          name: 'shape',
-          in: 'query',
-          description: 'Which shape to answer in (else decided by `X-Fern-SDK-Name`).',
-          schema: { type: 'string', enum: ['document', 'hosted'] },
-        },
+        queryParameter('shape', responseShapeParam),
         {
           name: 'X-Fern-SDK-Name',
           in: 'header',

@@ -1,4 +1,5 @@
-import { voiceSearchQuery } from '@platform/contracts';
+import { voiceIdParam, voiceSearchQuery } from '@platform/contracts';
+import { pathParameter } from '../../content/contract-schemas';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
@@ -10,11 +11,7 @@ const read = anyCredential('speech:read');
 const write = anyCredential('speech:write');
 
 const voiceId: JsonObject = {
-  name: 'voice_id',
-  in: 'path',
-  required: true,
-  description: 'A premade voice or one of the account’s clones; another account’s voice is 404 `voice_not_found`.',
-  schema: { type: 'string', maxLength: 200 },
+  ...pathParameter('voice_id', voiceIdParam),
   example: PREMADE_VOICES[0]!.voice_id,
 };
 

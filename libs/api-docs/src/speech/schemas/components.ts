@@ -12,6 +12,8 @@ import {
   newApiKey,
   newApiKeyBody,
   outputFormat,
+  speechErrorBody,
+  statusOk,
   storedVoiceSettings,
   subscription,
   textToSpeechRequest,
@@ -45,6 +47,8 @@ export const queryParameters = (query: z.ZodObject): JsonObject[] =>
  */
 export const contractSchemas = (): Record<string, JsonObject> =>
   componentSchemas({
+    SpeechError: answered(speechErrorBody),
+    StatusOk: answered(statusOk),
     OutputFormat: sent(outputFormat),
     VoiceSettings: sent(voiceSettings),
     StoredVoiceSettings: answered(storedVoiceSettings),
