@@ -1,5 +1,17 @@
 import {
   adminAccountPatch,
+  auditEntry,
+  deviceAuthorizationResponse,
+  initialAccessToken,
+  introspectionResponse,
+  oauthErrorBody,
+  openIdProviderMetadata,
+  publicAccount,
+  publicClient,
+  pushedAuthorizationResponse,
+  serverMetadata,
+  tokenResponse,
+  userInfo,
   clientMetadata,
   clientPatch,
   clientRegistration,
@@ -8,6 +20,7 @@ import {
   registeredClientMetadata,
 } from '@platform/contracts';
 import { authOpenApi } from '@platform/api-docs';
+import { toPublicAccount, type AccountDoc } from '../src/accounts/account-model';
 import { GRANT_TYPES } from '../src/grants';
 import type { OAuthErrorCode } from '../src/oauth/oauth-error';
 
@@ -73,5 +86,43 @@ describe('the auth API document and the code', () => {
       invalid_software_statement: true,
     };
     expect(codes).toEqual(expect.arrayContaining(Object.keys(every)));
+  });
+
+  it('describes the answers as the auth contract declares them', () => {
+    const answers = {
+      TokenResponse: tokenResponse,
+      Introspection: introspectionResponse,
+      PushedAuthorizationResponse: pushedAuthorizationResponse,
+      DeviceAuthorization: deviceAuthorizationResponse,
+      ServerMetadata: serverMetadata,
+      UserInfo: userInfo,
+      OAuthError: oauthErrorBody,
+      Client: publicClient,
+      Account: publicAccount,
+      AuditEntry: auditEntry,
+      InitialAccessToken: initialAccessToken,
+    };
+    const [metadata, provider] = (schemas.OpenIDConfiguration as { allOf: unknown[] }).allOf;
+    expect([metadata, provider]).toEqual([
+      { $ref: '#/components/schemas/ServerMetadata' },
+      jsonSchemaOf(openIdProviderMetadata),
+    ]);
+    for (const [name, schema] of Object.entries(answers))
+      expect([name, schemas[name]]).toEqual([name, jsonSchemaOf(schema)]);
+  });
+
+  it("shows an account in the contract's shape", () => {
+    const account = toPublicAccount({
+      _id: 'acc_1',
+      name: 'Ada',
+      email: 'ada@example.com',
+      emailKey: 'ada@example.com',
+      passwordHash: 'x',
+      roles: ['USER'],
+      status: 'active',
+      plan: 'free',
+      createdAt: new Date(0),
+    } as AccountDoc);
+    expect(publicAccount.strict().safeParse(account).success).toBe(true);
   });
 });

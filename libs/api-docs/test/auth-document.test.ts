@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { z } from 'zod/v4';
 import { ROLES } from '@platform/identity';
-import { authorizationRequest, jsonSchemaOf } from '@platform/contracts';
+import { ACCOUNT_STATUSES, authorizationRequest, jsonSchemaOf } from '@platform/contracts';
 import { GRANT_FORMS, requiredParameters } from '@platform/oauth-grants';
 import { authOpenApi } from '../src/auth';
 
@@ -54,6 +54,13 @@ describe('the auth API document', () => {
     const schemas = (authOpenApi() as { components: { schemas: Record<string, Roles> } }).components.schemas;
     expect(schemas.Account!.properties.roles.items.enum).toEqual([...ROLES]);
     expect(schemas.AccountPatch!.properties.roles.items.enum).toEqual([...ROLES]);
+  });
+
+  it('gives accounts the statuses of the auth contract', () => {
+    type Status = { properties: { status: { enum: string[] } } };
+    const schemas = (authOpenApi() as { components: { schemas: Record<string, Status> } }).components.schemas;
+    expect(schemas.Account!.properties.status.enum).toEqual([...ACCOUNT_STATUSES]);
+    expect(schemas.AccountPatch!.properties.status.enum).toEqual([...ACCOUNT_STATUSES]);
   });
 
   it("describes /authorize's query and /par's form with the authorization request's contract", () => {

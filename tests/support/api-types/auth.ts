@@ -606,9 +606,13 @@ export interface components {
             /** @description The DPoP key thumbprint (RFC 9449 §6). */
             cnf?: {
                 jkt: string;
+            } & {
+                [key: string]: unknown;
             };
             /** @description The actor of a delegated token (RFC 8693 §4.1). */
-            act?: Record<string, never>;
+            act?: {
+                [key: string]: unknown;
+            };
         };
         /** @description RFC 9126 §2.1: the parameters `/authorize` takes (checked as it checks them), or a signed request object (`request`, RFC 9101) carrying them, and the client’s authentication as at `/token`. `request_uri` is refused here. */
         PushedAuthorizationForm: {
@@ -725,19 +729,25 @@ export interface components {
             dpop_signing_alg_values_supported?: string[];
             authorization_response_iss_parameter_supported?: boolean;
             introspection_signing_alg_values_supported?: string[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description OpenID Connect Discovery 1.0 §3: the RFC 8414 metadata plus what an OpenID Provider adds. */
-        OpenIDConfiguration: components["schemas"]["ServerMetadata"] & {
+        OpenIDConfiguration: components["schemas"]["ServerMetadata"] & ({
+            /** Format: uri */
+            userinfo_endpoint: string;
             subject_types_supported: string[];
             id_token_signing_alg_values_supported: string[];
             claims_supported?: string[];
             /** @description OpenID Connect Back-Channel Logout 1.0 §2.1. */
             backchannel_logout_supported?: boolean;
             backchannel_logout_session_supported?: boolean;
-        };
+        } & {
+            [key: string]: unknown;
+        });
         /** @description RFC 7517 §5: the current signing key and, after a rotation, the previous one. */
         JWKSet: {
-            keys: {
+            keys: ({
                 kty: string;
                 kid: string;
                 alg?: string;
@@ -745,7 +755,11 @@ export interface components {
                 crv?: string;
                 x?: string;
                 y?: string;
-            }[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description OpenID Connect Core 1.0 §5.3.2: `name` with the `profile` scope, `email` and `email_verified` with `email`. */
         UserInfo: {
@@ -1037,11 +1051,6 @@ export interface components {
             deleted: true;
             revoked_access_tokens: number;
         };
-        /** @description Keyset paging: pass `next_cursor` as `cursor` for the next page; null on the last. */
-        ClientPage: {
-            items: components["schemas"]["Client"][];
-            next_cursor: string | null;
-        };
         Account: {
             id: string;
             name: string;
@@ -1052,11 +1061,6 @@ export interface components {
             plan: string;
             /** Format: date-time */
             createdAt: string;
-        };
-        /** @description Keyset paging: pass `next_cursor` as `cursor` for the next page; null on the last. */
-        AccountPage: {
-            items: components["schemas"]["Account"][];
-            next_cursor: string | null;
         };
         Unlocked: {
             cleared: number;
@@ -1070,9 +1074,6 @@ export interface components {
             status: "current" | "previous";
             /** @description A new key waits KEY_ACTIVATION_DELAY before it signs. */
             signing: boolean;
-        };
-        SigningKeys: {
-            items: components["schemas"]["SigningKey"][];
         };
         RotatedKey: {
             current: string;
@@ -1091,6 +1092,8 @@ export interface components {
                 /** @enum {string} */
                 type: "account" | "client" | "cli";
                 id: string;
+            } & {
+                [key: string]: unknown;
             };
             /**
              * @example client.create
@@ -1103,10 +1106,27 @@ export interface components {
                 /** @enum {string} */
                 type: "client" | "account" | "signing_key" | "api_key" | "sign_in_limit" | "registration_token";
                 id: string;
+            } & {
+                [key: string]: unknown;
             };
             /** @description The new values of the fields the action set; never a secret. */
-            changes: Record<string, never>;
+            changes: {
+                [key: string]: unknown;
+            };
             request_id: string | null;
+        };
+        /** @description Keyset paging: pass `next_cursor` as `cursor` for the next page; null on the last. */
+        ClientPage: {
+            items: components["schemas"]["Client"][];
+            next_cursor: string | null;
+        };
+        /** @description Keyset paging: pass `next_cursor` as `cursor` for the next page; null on the last. */
+        AccountPage: {
+            items: components["schemas"]["Account"][];
+            next_cursor: string | null;
+        };
+        SigningKeys: {
+            items: components["schemas"]["SigningKey"][];
         };
         /** @description Keyset paging: pass `next_cursor` as `cursor` for the next page; null on the last. */
         AuditPage: {

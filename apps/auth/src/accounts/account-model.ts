@@ -1,6 +1,6 @@
 import type { Role } from '@platform/identity';
 import { Schema, type Connection, type Model } from 'mongoose';
-import { ACCOUNT_STATUSES } from '@platform/contracts';
+import { ACCOUNT_STATUSES, type PublicAccount } from '@platform/contracts';
 
 export type { Role };
 type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -44,15 +44,8 @@ export function accountModel(conn: Connection): Model<AccountDoc> {
   return (conn.models.Account as Model<AccountDoc> | undefined) ?? conn.model<AccountDoc>('Account', schema);
 }
 
-export interface PublicAccount {
-  id: string;
-  name: string;
-  email: string;
-  roles: Role[];
-  status: AccountStatus;
-  plan: string;
-  createdAt: string;
-}
+/** What the admin API and the internal endpoints show of an account (libs/contracts, which the document describes). */
+export type { PublicAccount };
 
 export function toPublicAccount(doc: AccountDoc): PublicAccount {
   return {

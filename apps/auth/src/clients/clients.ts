@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import type { z } from 'zod/v4';
-import { clientRegistration, type ClientRegistration } from '@platform/contracts';
+import { clientRegistration, type ClientRegistration, type PublicClient } from '@platform/contracts';
 import { randomToken, sealer, sha256 } from '../crypto/secrets';
 import { fapi2RegistrationProblem } from '../fapi/fapi2-profile';
 import type { ClientDoc } from './client-model';
@@ -32,29 +32,8 @@ export function registeredClientFields(input: ClientInput) {
   } satisfies Partial<ClientDoc>;
 }
 
-export interface PublicClient {
-  client_id: string;
-  name: string;
-  type: ClientDoc['type'];
-  grant_types: string[];
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  /** Shown when registered (Back-Channel Logout 1.0 §2.2). */
-  backchannel_logout_uri?: string;
-  backchannel_logout_session_required?: boolean;
-  scopes: string[];
-  resources: string[];
-  has_secret: boolean;
-  has_jwks: boolean;
-  token_exchange: { allowed_clients: string[] };
-  introspection_signed_response_alg?: string;
-  security_profile?: string;
-  jwks_uri?: string;
-  request_object_signing_alg?: string;
-  require_pushed_authorization_requests?: true;
-  require_signed_request_object?: true;
-  created_at: string;
-}
+/** What the admin API shows of a registration (libs/contracts, which the document describes). */
+export type { PublicClient };
 
 export function toPublicClient(doc: ClientDoc): PublicClient {
   return {

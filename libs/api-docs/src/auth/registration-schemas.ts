@@ -1,5 +1,12 @@
 import type { JsonObject } from '../speech/json-helpers';
-import { clientMetadata, registeredClientMetadata } from '@platform/contracts';
+import {
+  clientMetadata,
+  deletedInitialAccessToken,
+  initialAccessToken,
+  issuedClientCredentials,
+  jsonSchemaOf,
+  registeredClientMetadata,
+} from '@platform/contracts';
 import { formProperties } from './grant-forms';
 
 /**
@@ -20,24 +27,7 @@ const { software_statement: softwareStatement, ...metadataProperties } = {
 const { id_token_signed_response_alg: idTokenAlg, subject_type: subjectType, ...storedProperties } = metadataProperties;
 
 /** What the server issues beside the metadata (RFC 7591 §3.2.1, RFC 7592 §3). */
-const issuedProperties: JsonObject = {
-  client_id: { type: 'string' },
-  client_id_issued_at: { type: 'integer', minimum: 0 },
-  client_secret: {
-    type: 'string',
-    description: 'At registration only, for a client that has a secret; never repeated.',
-  },
-  client_secret_expires_at: {
-    type: 'integer',
-    const: 0,
-    description: 'Present when the client has a secret: it does not expire.',
-  },
-  registration_access_token: {
-    type: 'string',
-    description: 'For the client configuration endpoint; replaced in every answer (the one used stops working).',
-  },
-  registration_client_uri: { type: 'string', format: 'uri' },
-};
+const issued = jsonSchemaOf(issuedClientCredentials) as JsonObject & { properties: JsonObject; required: string[] };
 
 export const registrationSchemas: JsonObject = {
   ClientMetadata: {
@@ -68,8 +58,7 @@ export const registrationSchemas: JsonObject = {
     description:
       'RFC 7591 §3.2.1 / RFC 7592 §3: the registered metadata and the credentials, with `Cache-Control: no-store`.',
     required: [
-      'client_id',
-      'client_id_issued_at',
+      ...issued.required,
       'client_name',
       'redirect_uris',
       'post_logout_redirect_uris',
@@ -77,12 +66,10 @@ export const registrationSchemas: JsonObject = {
       'response_types',
       'token_endpoint_auth_method',
       'scope',
-      'registration_access_token',
-      'registration_client_uri',
     ],
     properties: {
       ...storedProperties,
-      ...issuedProperties,
+      ...issued.properties,
       grant_types: strings,
       response_types: strings,
       require_pushed_authorization_requests: { type: 'boolean', const: true },
@@ -90,21 +77,6 @@ export const registrationSchemas: JsonObject = {
     },
     additionalProperties: false,
   },
-  InitialAccessToken: {
-    type: 'object',
-    required: ['id', 'initial_access_token', 'expires_at', 'max_uses'],
-    properties: {
-      id: { type: 'string', description: 'For `DELETE /admin/registration-tokens/{id}`; not the token.' },
-      initial_access_token: { type: 'string', description: 'Shown this once; only its hash is stored.' },
-      expires_at: { type: 'string', format: 'date-time' },
-      max_uses: { type: ['integer', 'null'], minimum: 1 },
-    },
-    additionalProperties: false,
-  },
-  DeletedInitialAccessToken: {
-    type: 'object',
-    required: ['id', 'deleted'],
-    properties: { id: { type: 'string' }, deleted: { type: 'boolean', const: true } },
-    additionalProperties: false,
-  },
+  InitialAccessToken: jsonSchemaOf(initialAccessToken) as JsonObject,
+  DeletedInitialAccessToken: jsonSchemaOf(deletedInitialAccessToken) as JsonObject,
 };

@@ -17,6 +17,35 @@ export { authorizationRequest } from './authorization-request';
 export { INTERNAL_ID, internalApiKeyCreation, internalApiKeyLookup, internalApiKeyPage } from './internal-api-keys';
 export { internalLogin, internalLoginUnlock, internalRefresh } from './internal-login';
 export { OAUTH_ERROR_CODES, oauthErrorBody, type OAuthErrorCode } from './oauth-errors';
+export {
+  accountPage,
+  auditEntry,
+  auditPage,
+  clientPage,
+  clientSecret,
+  deletedClient,
+  publicAccount,
+  publicClient,
+  registeredClient,
+  retiredKey,
+  rotatedKey,
+  signingKey,
+  signingKeys,
+  unlockedLogins,
+  type PublicAccount,
+  type PublicClient,
+} from './admin-responses';
+export {
+  deviceAuthorizationResponse,
+  introspectionResponse,
+  openIdProviderMetadata,
+  pushedAuthorizationResponse,
+  serverJwks,
+  serverMetadata,
+  tokenResponse,
+  userInfo,
+} from './oauth-responses';
+export { deletedInitialAccessToken, initialAccessToken, issuedClientCredentials } from './registration-responses';
 export { CLIENT_ASSERTION_TYPE, clientAuthentication, deviceAuthorizationForm, tokenForm } from './oauth-forms';
 export {
   CLIENT_ASSERTION_ALGS,
