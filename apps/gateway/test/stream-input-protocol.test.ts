@@ -1,3 +1,6 @@
+import { SpeechError } from '@platform/errors';
+import { takeSentences } from '@platform/speech-engine';
+import { chunkSchedule } from '../src/speech/stream-input/chunk-schedule';
 import { parseClientMessage } from '../src/speech/stream-input/protocol';
 
 describe('stream-input client messages', () => {
@@ -16,4 +19,55 @@ describe('stream-input client messages', () => {
   it.each(['not json', '[]', 'null', '42', '{"text": 5}', '{}', '{"flush":true}'])('refuses %s', (raw) => {
     expect(parseClientMessage(raw)).toBeNull();
   });
+});
+
+describe('stream-input messages read with their contract: the same as the hand-written reader', () => {
+  it('counts a field of another type as not sent, and keeps voice_settings and generation_config as sent', () => {
+    expect(
+      parseClientMessage(
+        '{"text":"Hi.","flush":"yes","try_trigger_generation":1,"xi_api_key":5,"voice_id":["v"],"extra":1}',
+      ),
+    ).toEqual({ text: 'Hi.', flush: false });
+    expect(parseClientMessage('{"text":"","voice_settings":"loud","generation_config":[1]}')).toEqual({
+      text: '',
+      flush: false,
+      voiceSettings: 'loud',
+      generationConfig: [1],
+    });
+    expect(parseClientMessage('{"text":" ","voice_settings":null}')).toEqual({
+      text: ' ',
+      flush: false,
+      voiceSettings: null,
+    });
+  });
+
+  const refusal = (config: unknown) => {
+    try {
+      chunkSchedule(config);
+    } catch (err) {
+      if (err instanceof SpeechError) return { http: err.httpStatus, status: err.status, message: err.message };
+      throw err;
+    }
+    throw new Error('accepted');
+  };
+  const SCHEDULE = 'generation_config.chunk_length_schedule must be a list of whole numbers from 50 to 500';
+  it.each<[unknown, string]>([
+    [[], 'generation_config must be an object'],
+    ['x', 'generation_config must be an object'],
+    [5, 'generation_config must be an object'],
+    [{ chunk_length_schedule: 'x' }, SCHEDULE],
+    [{ chunk_length_schedule: [] }, SCHEDULE],
+    [{ chunk_length_schedule: Array.from({ length: 51 }, () => 100) }, SCHEDULE],
+    [{ chunk_length_schedule: [100, 49] }, SCHEDULE],
+    [{ chunk_length_schedule: [100, '120'] }, SCHEDULE],
+  ])('generation_config %j: 400 bad_request %s', (config, message) => {
+    expect(refusal(config)).toEqual({ http: 400, status: 'bad_request', message });
+  });
+  it.each([undefined, null, {}, { chunk_length_schedule: null }, { other: 1 }])(
+    'generation_config %j: generation at each sentence end',
+    (config) => {
+      const text = 'One sentence here. And another one that is not finished';
+      expect(chunkSchedule(config).take(text, false)).toEqual(takeSentences(text, false));
+    },
+  );
 });

@@ -1,5 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import {
+  audioMessage,
+  endOfInputMessage,
+  finalMessage,
+  initialiseMessage,
+  textMessage,
   historyItemIdParam,
   jsonSchemaOf,
   responseShapeParam,
@@ -13,6 +18,8 @@ import {
 } from '@platform/contracts';
 import { OUTPUT_FORMATS } from '@platform/speech-engine';
 import { speechOpenApi } from '../src/speech';
+import { streamInputChannel } from '../src/asyncapi/speech-stream-input';
+import { MAX_TEXT_CHARS } from '../src/speech/schemas/synthesis';
 
 type Operation = { operationId?: string; responses?: Record<string, unknown>; security?: unknown[] };
 
@@ -124,5 +131,15 @@ describe('the speech API document', () => {
     expect(schemaOf('/v1/voices/{voice_id}', 'get', 'voice_id')).toEqual(contract(voiceIdParam));
     expect(schemaOf('/v1/history/{history_item_id}', 'get', 'history_item_id')).toEqual(contract(historyItemIdParam));
     expect(schemaOf('/v1/models', 'get', 'shape')).toEqual(contract(responseShapeParam));
+  });
+
+  it('writes the stream-input messages of the AsyncAPI document from the contracts the gateway reads and writes', () => {
+    const { messages } = streamInputChannel as { messages: Record<string, { payload: unknown }> };
+    expect(messages.initialise?.payload).toEqual(jsonSchemaOf(initialiseMessage, 'input'));
+    expect(messages.text?.payload).toEqual(jsonSchemaOf(textMessage(MAX_TEXT_CHARS), 'input'));
+    expect(messages.endOfInput?.payload).toEqual(jsonSchemaOf(endOfInputMessage, 'input'));
+    expect(messages.audioMessage?.payload).toEqual(jsonSchemaOf(audioMessage));
+    expect(messages.final?.payload).toEqual(jsonSchemaOf(finalMessage));
+    expect(messages.error?.payload).toEqual(jsonSchemaOf(speechErrorBody));
   });
 });

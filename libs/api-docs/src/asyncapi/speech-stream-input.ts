@@ -1,21 +1,24 @@
+import {
+  audioMessage,
+  endOfInputMessage,
+  finalMessage,
+  initialiseMessage,
+  jsonSchemaOf,
+  speechErrorBody,
+  textMessage,
+} from '@platform/contracts';
+import type { z } from 'zod/v4';
 import type { JsonValue } from '../document';
-import { jsonSchemaOf, speechErrorBody } from '@platform/contracts';
+import { MAX_TEXT_CHARS } from '../speech/schemas/synthesis';
 
 /**
  * The speech API's text-to-speech WebSocket (docs/speech.md "WebSocket stream-input"): the client sends
- * text as it has it, the gateway answers with audio in one of two framings chosen at the upgrade.
+ * text as it has it, the gateway answers with audio in one of two framings chosen at the upgrade. The
+ * messages' payloads are the contracts the gateway reads and writes them with (libs/contracts/src/speech/stream-input.ts).
  */
-const alignment: JsonValue = {
-  type: ['object', 'null'],
-  description:
-    "The characters of this message's piece of text and when each is spoken, in milliseconds from the start of this message's audio.",
-  required: ['chars', 'charStartTimesMs', 'charDurationsMs'],
-  properties: {
-    chars: { type: 'array', items: { type: 'string' } },
-    charStartTimesMs: { type: 'array', items: { type: 'integer', minimum: 0 } },
-    charDurationsMs: { type: 'array', items: { type: 'integer', minimum: 0 } },
-  },
-};
+
+/** A message's payload from its contract (what the client sends: `input`; what the gateway sends: `output`). */
+const schemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output') => jsonSchemaOf(schema, io) as JsonValue;
 
 export const streamInputChannel: JsonValue = {
   address: '/v1/text-to-speech/{voice_id}/stream-input',
@@ -33,31 +36,7 @@ export const streamInputChannel: JsonValue = {
       name: 'initialise',
       title: 'First message: initialise and authenticate',
       contentType: 'application/json',
-      payload: {
-        type: 'object',
-        required: ['text'],
-        properties: {
-          text: { type: 'string', description: 'Usually a single space.' },
-          voice_settings: {
-            type: 'object',
-            properties: {
-              stability: { type: 'number', minimum: 0, maximum: 1 },
-              similarity_boost: { type: 'number', minimum: 0, maximum: 1 },
-              style: { type: 'number', minimum: 0, maximum: 1 },
-              use_speaker_boost: { type: 'boolean' },
-              speed: { type: 'number' },
-            },
-          },
-          xi_api_key: { type: 'string', description: 'The API key, when it did not come with the upgrade.' },
-          voice_id: { type: 'string' },
-          generation_config: {
-            type: 'object',
-            properties: {
-              chunk_length_schedule: { type: 'array', items: { type: 'integer', minimum: 50, maximum: 500 } },
-            },
-          },
-        },
-      },
+      payload: schemaOf(initialiseMessage, 'input'),
       examples: [
         {
           name: 'start',
@@ -69,22 +48,14 @@ export const streamInputChannel: JsonValue = {
       name: 'text',
       title: 'Text to synthesise',
       contentType: 'application/json',
-      payload: {
-        type: 'object',
-        required: ['text'],
-        properties: {
-          text: { type: 'string', minLength: 1, maxLength: 5000 },
-          flush: { type: 'boolean', description: 'Synthesise everything buffered now, even without a sentence end.' },
-          try_trigger_generation: { type: 'boolean', description: 'Read as `flush`.' },
-        },
-      },
+      payload: schemaOf(textMessage(MAX_TEXT_CHARS), 'input'),
       examples: [{ name: 'sentence', payload: { text: 'Hello there, how are you today? ', flush: false } }],
     },
     endOfInput: {
       name: 'endOfInput',
       title: 'End of input',
       contentType: 'application/json',
-      payload: { type: 'object', required: ['text'], properties: { text: { const: '' } } },
+      payload: schemaOf(endOfInputMessage, 'input'),
       examples: [{ name: 'end', payload: { text: '' } }],
     },
     audioFrame: {
@@ -99,16 +70,7 @@ export const streamInputChannel: JsonValue = {
       name: 'audioMessage',
       title: "Audio (JSON framing, the hosted API's shape)",
       contentType: 'application/json',
-      payload: {
-        type: 'object',
-        required: ['audio', 'isFinal', 'alignment', 'normalizedAlignment'],
-        properties: {
-          audio: { type: 'string', contentEncoding: 'base64' },
-          isFinal: { type: 'null' },
-          alignment,
-          normalizedAlignment: alignment,
-        },
-      },
+      payload: schemaOf(audioMessage),
       examples: [
         {
           name: 'piece',
@@ -126,7 +88,7 @@ export const streamInputChannel: JsonValue = {
       title: 'End of the stream',
       summary: 'After the end of input and the last audio; a close 1000 follows.',
       contentType: 'application/json',
-      payload: { type: 'object', required: ['isFinal'], properties: { isFinal: { const: true } } },
+      payload: schemaOf(finalMessage),
       examples: [{ name: 'final', payload: { isFinal: true } }],
     },
     error: {
@@ -134,7 +96,7 @@ export const streamInputChannel: JsonValue = {
       title: 'Error',
       summary: 'A failure in the speech API error shape; the close that follows carries its code.',
       contentType: 'application/json',
-      payload: jsonSchemaOf(speechErrorBody) as JsonValue,
+      payload: schemaOf(speechErrorBody),
       examples: [
         { name: 'unknown voice', payload: { detail: { status: 'voice_not_found', message: 'voice not found' } } },
       ],

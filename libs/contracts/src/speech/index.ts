@@ -26,6 +26,18 @@ export {
   voiceIdParam,
 } from './path-params';
 export { RESPONSE_SHAPES, responseShapeParam, type ResponseShape } from './response-shape';
+export {
+  CHUNK_LENGTH_RANGE,
+  audioMessage,
+  endOfInputMessage,
+  finalMessage,
+  generationConfig,
+  initialiseMessage,
+  streamInputMessage,
+  textMessage,
+  type AudioMessage,
+  type FinalMessage,
+} from './stream-input';
 export { VOICE_UPLOAD_LIMITS, voiceAddForm, voiceEditForm, voiceFormFiles } from './voice-form';
 export {
   FINE_TUNING_STATES,

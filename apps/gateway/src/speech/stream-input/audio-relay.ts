@@ -1,3 +1,4 @@
+import type { AudioMessage } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { OutputFormat } from '@platform/speech-engine';
@@ -186,7 +187,12 @@ export class AudioRelay {
   ): void {
     if (audio.length === 0 && !alignment) return;
     this.transport.sendText(
-      JSON.stringify({ audio: audio.toString('base64'), isFinal: null, normalizedAlignment, alignment }),
+      JSON.stringify({
+        audio: audio.toString('base64'),
+        isFinal: null,
+        normalizedAlignment,
+        alignment,
+      } satisfies AudioMessage),
     );
   }
 }

@@ -1,9 +1,6 @@
+import { generationConfig } from '@platform/contracts';
 import { MAX_PIECE_CHARS, splitSentences, takeSentences } from '@platform/speech-engine';
-import { badRequest } from '../speech-errors';
-
-/** The hosted API's bounds of a `chunk_length_schedule` entry, in characters. */
-const MIN_CHUNK = 50;
-const MAX_CHUNK = 500;
+import { readSpeechInput } from '../speech-input';
 
 /**
  * When buffered text is generated. Without a schedule, at each sentence end (our default, the
@@ -16,24 +13,13 @@ export interface ChunkSchedule {
   take(buffer: string, flush: boolean): { ready: string[]; rest: string };
 }
 
-/** Reads the first message's `generation_config`; a bad one is a 400 the client is told before closing. */
-export function chunkSchedule(generationConfig: unknown): ChunkSchedule {
-  if (generationConfig === undefined || generationConfig === null) return { take: takeSentences };
-  if (typeof generationConfig !== 'object' || Array.isArray(generationConfig))
-    throw badRequest('generation_config must be an object');
-  const lengths = (generationConfig as Record<string, unknown>).chunk_length_schedule;
-  if (lengths === undefined || lengths === null) return { take: takeSentences };
-  if (
-    !Array.isArray(lengths) ||
-    lengths.length === 0 ||
-    lengths.length > 50 ||
-    !lengths.every((n) => Number.isInteger(n) && n >= MIN_CHUNK && n <= MAX_CHUNK)
-  ) {
-    throw badRequest(
-      `generation_config.chunk_length_schedule must be a list of whole numbers from ${MIN_CHUNK} to ${MAX_CHUNK}`,
-    );
-  }
-  const schedule = lengths as number[];
+/**
+ * Reads the first message's `generation_config` with its contract; a bad one is a 400 the client is told
+ * before closing.
+ */
+export function chunkSchedule(raw: unknown): ChunkSchedule {
+  const schedule = readSpeechInput(generationConfig, raw)?.chunk_length_schedule;
+  if (!schedule) return { take: takeSentences };
   let generation = 0;
   return {
     take(buffer, flush) {

@@ -1,16 +1,13 @@
+import type { AudioMessage } from '@platform/contracts';
 import type { CharacterAlignment } from '@platform/speech-engine';
 
 /**
  * The character timing of one of the hosted API's `stream-input` audio messages (`alignment`,
  * `normalizedAlignment`): three lists of one length, in milliseconds from the start of **that
  * message's** audio, as the official SDKs' types describe it ("relative to the returned chunk from
- * the model, and not the full audio response").
+ * the model, and not the full audio response"). Its shape is the contract's (`audioMessage`).
  */
-export interface MessageAlignment {
-  chars: string[];
-  charStartTimesMs: number[];
-  charDurationsMs: number[];
-}
+export type MessageAlignment = NonNullable<AudioMessage['alignment']>;
 
 const WHITESPACE = /^\s$/u;
 

@@ -1,3 +1,4 @@
+import { streamInputMessage } from '@platform/contracts';
 import { speechErrorBody, type SpeechError, type SpeechErrorStatus } from '@platform/errors';
 import { SERVICE_RESTART } from '../../routing/shutdown-drain';
 
@@ -32,7 +33,10 @@ export interface ClientMessage {
   generationConfig?: unknown;
 }
 
-/** Parses one client message; null when it is not a JSON object with a string `text`. */
+/**
+ * Parses one client message with its contract (`streamInputMessage`); null when it is not a JSON object
+ * with a string `text`. A field of another type than the protocol's counts as not sent.
+ */
 export function parseClientMessage(raw: string): ClientMessage | null {
   let value: unknown;
   try {
@@ -40,15 +44,15 @@ export function parseClientMessage(raw: string): ClientMessage | null {
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const m = value as Record<string, unknown>;
-  if (typeof m.text !== 'string') return null;
+  const parsed = streamInputMessage.safeParse(value);
+  if (!parsed.success) return null;
+  const m = parsed.data;
   return {
     text: m.text,
     flush: m.flush === true || m.try_trigger_generation === true,
     ...(m.voice_settings !== undefined ? { voiceSettings: m.voice_settings } : {}),
-    ...(typeof m.xi_api_key === 'string' ? { apiKey: m.xi_api_key } : {}),
-    ...(typeof m.voice_id === 'string' ? { voiceId: m.voice_id } : {}),
+    ...(m.xi_api_key !== undefined ? { apiKey: m.xi_api_key } : {}),
+    ...(m.voice_id !== undefined ? { voiceId: m.voice_id } : {}),
     ...(m.generation_config !== undefined ? { generationConfig: m.generation_config } : {}),
   };
 }

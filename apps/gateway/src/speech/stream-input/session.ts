@@ -1,3 +1,4 @@
+import type { FinalMessage } from '@platform/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
@@ -259,7 +260,7 @@ export class StreamInputSession {
     this.closing = true;
     await opened.relay.idle();
     if (!this.transport.open) return;
-    this.transport.sendText(JSON.stringify({ isFinal: true }));
+    this.transport.sendText(JSON.stringify({ isFinal: true } satisfies FinalMessage));
     this.transport.close(CLOSE.normal, 'done');
   }
 
