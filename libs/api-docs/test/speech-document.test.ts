@@ -8,6 +8,8 @@ import {
   historyItemIdParam,
   jsonSchemaOf,
   responseShapeParam,
+  sampleIdParam,
+  voiceSettingsEditBody,
   speechErrorBody,
   statusOk,
   synthesisVoiceIdParam,
@@ -131,6 +133,15 @@ describe('the speech API document', () => {
     expect(schemaOf('/v1/voices/{voice_id}', 'get', 'voice_id')).toEqual(contract(voiceIdParam));
     expect(schemaOf('/v1/history/{history_item_id}', 'get', 'history_item_id')).toEqual(contract(historyItemIdParam));
     expect(schemaOf('/v1/models', 'get', 'shape')).toEqual(contract(responseShapeParam));
+    expect(schemaOf('/v1/voices/{voice_id}/samples/{sample_id}/audio', 'get', 'sample_id')).toEqual(
+      contract(sampleIdParam),
+    );
+    const settingsEdit = document.paths['/v1/voices/{voice_id}/settings/edit']?.post as unknown as {
+      requestBody: { content: { 'application/json': { schema: unknown } } };
+    };
+    expect(settingsEdit.requestBody.content['application/json'].schema).toEqual(
+      jsonSchemaOf(voiceSettingsEditBody, 'input'),
+    );
   });
 
   it('writes the stream-input messages of the AsyncAPI document from the contracts the gateway reads and writes', () => {

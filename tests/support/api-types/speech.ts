@@ -3915,9 +3915,25 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Intonation range: 0 lively, 1 monotone.
+                     * @default 0.5
+                     */
                     stability?: number | null;
+                    /**
+                     * @description How strongly the voice’s own character is applied.
+                     * @default 0.75
+                     */
                     similarity_boost?: number | null;
+                    /**
+                     * @description Exaggeration of emphasis and pace.
+                     * @default 0
+                     */
                     style?: number | null;
+                    /**
+                     * @description Loudness normalisation to −14 dBFS RMS.
+                     * @default true
+                     */
                     use_speaker_boost?: boolean | null;
                 };
             };

@@ -22,6 +22,7 @@ export {
   apiKeyIdParam,
   historyItemIdParam,
   previewFileParam,
+  sampleIdParam,
   synthesisVoiceIdParam,
   voiceIdParam,
 } from './path-params';

@@ -20,17 +20,20 @@ export const synthesisVoiceIdParam = z
       'A premade voice or one of the account’s clones (`GET /v1/voices`). Another account’s voice is 404 `voice_not_found`.',
   });
 
-/**
- * `{voice_id}` of the voices routes, cut to its first 200 characters: a longer one names no voice and
- * is answered 404 `voice_not_found` as any unknown id.
- */
-export const voiceIdParam = z
-  .string()
-  .overwrite((id) => id.slice(0, 200))
-  .meta({
-    maxLength: 200,
-    description: 'A premade voice or one of the account’s clones; another account’s voice is 404 `voice_not_found`.',
-  });
+/** An id in a voices route's path, cut to its first 200 characters: a longer one names nothing, as any unknown id. */
+const idInPath = (description?: string) =>
+  z
+    .string()
+    .overwrite((id) => id.slice(0, 200))
+    .meta({ maxLength: 200, ...(description !== undefined ? { description } : {}) });
+
+/** `{voice_id}` of the voices routes (an unknown one is 404 `voice_not_found`). */
+export const voiceIdParam = idInPath(
+  'A premade voice or one of the account’s clones; another account’s voice is 404 `voice_not_found`.',
+);
+
+/** `{sample_id}` of a voice's sample. */
+export const sampleIdParam = idInPath();
 
 /** `{file}` of `GET /v1/voice-previews/{file}`: a premade voice's id and `.mp3`; the capture is the voice id. */
 export const PREVIEW_FILE = /^([A-Za-z0-9_-]{1,64})\.mp3$/;

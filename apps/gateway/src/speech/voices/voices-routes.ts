@@ -1,5 +1,5 @@
 import express, { Router, type Request } from 'express';
-import { voiceIdParam, type StatusOk } from '@platform/contracts';
+import { sampleIdParam, voiceIdParam, type StatusOk } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import {
@@ -27,9 +27,11 @@ export interface VoicesDeps extends VoiceChangeDeps {
   publicUrl: string;
 }
 
-/** A voice's or sample's id from the path, read with the voice id's contract (cut to 200 characters). */
-function idParam(req: Request, name: string): string {
-  return voiceIdParam.parse(String(req.params[name] ?? ''));
+/** The ids in the voices routes' paths, each read with its contract (cut to 200 characters). */
+const ID_PARAMS = { voiceId: voiceIdParam, sampleId: sampleIdParam };
+
+function idParam(req: Request, name: keyof typeof ID_PARAMS): string {
+  return ID_PARAMS[name].parse(String(req.params[name] ?? ''));
 }
 
 /** The speech API's voices and the hosted API's settings endpoints, with cloning from uploads. */

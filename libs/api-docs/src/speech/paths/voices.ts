@@ -1,5 +1,5 @@
-import { voiceIdParam, voiceSearchQuery } from '@platform/contracts';
-import { pathParameter } from '../../content/contract-schemas';
+import { sampleIdParam, voiceIdParam, voiceSearchQuery, voiceSettingsEditBody } from '@platform/contracts';
+import { pathParameter, schemaOf } from '../../content/contract-schemas';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
@@ -153,27 +153,13 @@ export const voicesPaths = (): JsonObject => ({
       requestBody: {
         required: true,
         description: 'JSON, at most 8 KiB; any subset of the four fields.',
-        content: jsonContent(
-          {
-            type: 'object',
-            properties: {
-              stability: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-              similarity_boost: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-              style: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-              use_speaker_boost: { type: ['boolean', 'null'] },
-            },
-          },
-          { stability: 0.3, similarity_boost: 0.9 },
-        ),
+        content: jsonContent(schemaOf(voiceSettingsEditBody, 'input'), { stability: 0.3, similarity_boost: 0.9 }),
       },
       responses: { 200: okResponse('Saved.'), ...speechErrors({ ...notFound, 413: ['text_too_long'] }) },
     },
   },
   '/v1/voices/{voice_id}/samples/{sample_id}/audio': {
-    parameters: [
-      voiceId,
-      { name: 'sample_id', in: 'path', required: true, schema: { type: 'string', maxLength: 200 } },
-    ],
+    parameters: [voiceId, pathParameter('sample_id', sampleIdParam)],
     get: {
       operationId: 'getVoiceSampleAudio',
       tags,
