@@ -1,6 +1,7 @@
 import { SpeechError } from '@platform/errors';
-import { takeSentences } from '@platform/speech-engine';
+import { modelCatalogue, takeSentences } from '@platform/speech-engine';
 import { chunkSchedule } from '../src/speech/stream-input/chunk-schedule';
+import { readOpenRequest } from '../src/speech/stream-input/open-request';
 import { parseClientMessage } from '../src/speech/stream-input/protocol';
 
 describe('stream-input client messages', () => {
@@ -70,4 +71,33 @@ describe('stream-input messages read with their contract: the same as the hand-w
       expect(chunkSchedule(config).take(text, false)).toEqual(takeSentences(text, false));
     },
   );
+});
+
+describe('the upgrade query read with its contract: the same as the hand-written reader', () => {
+  const open = (query: string) =>
+    readOpenRequest(new URLSearchParams(query), '21m00Tcm4TlvDq8ikWAM', modelCatalogue({ neural: false }), {}, 5000);
+  it.each([
+    ['', null],
+    ['inactivity_timeout=1', 1000],
+    ['inactivity_timeout=180', 180_000],
+    ['inactivity_timeout=%2060%20', 60_000],
+    ['inactivity_timeout=5.0', 5000],
+  ])('%s: idle %j ms', (query, idleMs) => {
+    expect(open(query).idleMs).toBe(idleMs);
+  });
+  it.each([
+    'inactivity_timeout=',
+    'inactivity_timeout=0',
+    'inactivity_timeout=181',
+    'inactivity_timeout=1.5',
+    'inactivity_timeout=x',
+  ])('%s: 400 bad_request', (query) => {
+    expect(() => open(query)).toThrow(
+      expect.objectContaining({
+        httpStatus: 400,
+        status: 'bad_request',
+        message: 'inactivity_timeout must be 1–180 seconds',
+      }),
+    );
+  });
 });

@@ -12,6 +12,7 @@ import {
   voiceSettingsEditBody,
   speechErrorBody,
   statusOk,
+  streamInputQuery,
   synthesisVoiceIdParam,
   VOICE_UPLOAD_LIMITS,
   voiceAddForm,
@@ -152,5 +153,7 @@ describe('the speech API document', () => {
     expect(messages.audioMessage?.payload).toEqual(jsonSchemaOf(audioMessage));
     expect(messages.final?.payload).toEqual(jsonSchemaOf(finalMessage));
     expect(messages.error?.payload).toEqual(jsonSchemaOf(speechErrorBody));
+    const { bindings } = streamInputChannel as { bindings: { ws: { query: unknown } } };
+    expect(bindings.ws.query).toEqual(jsonSchemaOf(streamInputQuery(MAX_TEXT_CHARS), 'input'));
   });
 });

@@ -5,6 +5,7 @@ import {
   initialiseMessage,
   jsonSchemaOf,
   speechErrorBody,
+  streamInputQuery,
   textMessage,
 } from '@platform/contracts';
 import type { z } from 'zod/v4';
@@ -112,27 +113,7 @@ export const streamInputChannel: JsonValue = {
           'X-Fern-SDK-Name': { type: 'string', description: 'Sent by the official SDKs: selects the JSON framing.' },
         },
       },
-      query: {
-        type: 'object',
-        properties: {
-          model_id: { type: 'string' },
-          voice_id: { type: 'string' },
-          output_format: { type: 'string', default: 'mp3_44100_128' },
-          language_code: { type: 'string' },
-          inactivity_timeout: { type: 'integer', minimum: 1, maximum: 180, default: 20 },
-          shape: {
-            type: 'string',
-            enum: ['hosted', 'document'],
-            description: 'hosted: JSON messages; document: binary frames.',
-          },
-          message_format: { type: 'string', enum: ['json'] },
-          sync_alignment: { type: 'boolean' },
-          xi_api_key: { type: 'string' },
-          optimize_streaming_latency: { type: 'integer', minimum: 0, maximum: 4 },
-          seed: { type: 'integer' },
-          apply_text_normalization: { type: 'string', enum: ['auto', 'on', 'off'] },
-        },
-      },
+      query: schemaOf(streamInputQuery(MAX_TEXT_CHARS), 'input'),
     },
   },
 };

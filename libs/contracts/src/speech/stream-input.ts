@@ -1,4 +1,6 @@
 import { z } from 'zod/v4';
+import { responseShapeParam } from './response-shape';
+import { languageCodeParam, outputFormatParam, requestOptions } from './text-to-speech';
 import { voiceSettings } from './voice-settings';
 
 /**
@@ -96,3 +98,35 @@ export type AudioMessage = z.output<typeof audioMessage>;
 /** After the end of input and the last audio; a close 1000 follows. */
 export const finalMessage = z.looseObject({ isFinal: z.literal(true) });
 export type FinalMessage = z.output<typeof finalMessage>;
+
+/** `inactivity_timeout`: seconds without a message before the gateway closes, 1–180 (the default is the gateway's). */
+export const inactivityTimeoutParam = z
+  .string()
+  .refine(
+    (value) => {
+      const seconds = Number(value);
+      return Number.isInteger(seconds) && seconds >= 1 && seconds <= 180;
+    },
+    { error: 'inactivity_timeout must be 1–180 seconds' },
+  )
+  .transform(Number)
+  .optional()
+  .meta({ type: 'integer', minimum: 1, maximum: 180, default: 20 });
+
+/**
+ * The upgrade's query string: the synthesis request but its text and settings (the first message's),
+ * the framing, and the key when no header carries it. `maxChars` bounds `previous_text` and `next_text`.
+ */
+export const streamInputQuery = (maxChars: number) =>
+  z.object({
+    model_id: z.string().optional().meta({ description: 'When the path names a voice.' }),
+    voice_id: z.string().optional().meta({ description: 'When the path names a model.' }),
+    output_format: outputFormatParam,
+    language_code: languageCodeParam,
+    inactivity_timeout: inactivityTimeoutParam,
+    shape: responseShapeParam.meta({ description: 'hosted: JSON messages; document: binary frames.' }),
+    message_format: z.enum(['json']).optional().meta({ description: 'json: JSON messages, as `shape=hosted`.' }),
+    sync_alignment: z.enum(['true', 'false']).optional().meta({ description: 'true: alignment with each message.' }),
+    xi_api_key: z.string().optional(),
+    ...requestOptions(maxChars).shape,
+  });

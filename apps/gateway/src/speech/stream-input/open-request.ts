@@ -1,12 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { inactivityTimeoutParam } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import { followsLanguage, resolveModel, type Model } from '@platform/speech-engine';
 import { responseShape, SHAPE_PARAMETER } from '../response-shape';
-import { badRequest } from '../speech-errors';
+import { readSpeechInput } from '../speech-input';
 import { checkFormat, checkLanguage, checkVoiceId, type TtsRequest } from '../tts/parse-request';
 import { parseRequestOptions } from '../tts/request-options';
 
-/** What the connection's URL asks for: `/v1/text-to-speech/{voice_id | model_id}/stream-input?…`. */
+/**
+ * What the connection's URL asks for: `/v1/text-to-speech/{voice_id | model_id}/stream-input?…` (its
+ * query's contract is `streamInputQuery`; each parameter is read with its own, in this order).
+ */
 export interface OpenRequest {
   /** The voice from the path or `voice_id`; null: the first message must name it. */
   voiceId: string | null;
@@ -44,13 +48,8 @@ export function readOpenRequest(
         `model ${JSON.stringify(q.get('model_id'))} does not exist; see GET /v1/models`,
       );
   }
-  let idleMs: number | null = null;
-  if (q.has('inactivity_timeout')) {
-    const timeout = Number(q.get('inactivity_timeout'));
-    if (!Number.isInteger(timeout) || timeout < 1 || timeout > 180)
-      throw badRequest('inactivity_timeout must be 1–180 seconds');
-    idleMs = timeout * 1000;
-  }
+  const timeout = readSpeechInput(inactivityTimeoutParam, q.get('inactivity_timeout') ?? undefined);
+  const idleMs = timeout !== undefined ? timeout * 1000 : null;
   const json = responseShape(q.get(SHAPE_PARAMETER), headers) === 'hosted' || q.get('message_format') === 'json';
   return {
     voiceId: bySegment ? q.get('voice_id') : segment,
