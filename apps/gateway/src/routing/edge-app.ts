@@ -38,7 +38,7 @@ export function mountEdgeApp(
     upstreams: Record<UpstreamName, Upstream>;
     authentication: EdgeAuthentication;
     limits: EdgeLimits;
-    speech: { router: Router; routerV2: Router; queue: Queue };
+    speech: { router: Router; routerV2: Router; routerOpenAi: Router; queue: Queue };
     drain: ShutdownDrain;
     logger: Logger;
   },
@@ -60,6 +60,7 @@ export function mountEdgeApp(
     upstreams: deps.upstreams,
     speech: [deps.speech.router],
     speechV2: [deps.speech.routerV2],
+    openaiSpeech: [deps.speech.routerOpenAi],
     pages: config.PLAYGROUND_CLIENT_ID
       ? playgroundRoutes({ dir: pagesDir, publicUrl: config.PUBLIC_URL, clientId: config.PLAYGROUND_CLIENT_ID, logger })
       : null,

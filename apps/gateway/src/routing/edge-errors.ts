@@ -1,11 +1,12 @@
 import type { Response } from 'express';
+import { openAiError } from '@platform/contracts';
 import { GraphQLErrorCode, speechErrorBody, type SpeechErrorStatus } from '@platform/errors';
 
 /**
  * The public interfaces the gateway answers for. Each keeps its own error shape (design notes,
  * "Errors, per interface"), so every rejection the gateway makes itself goes through here.
  */
-export type Surface = 'speech' | 'content' | 'graphql' | 'oauth';
+export type Surface = 'speech' | 'openai' | 'content' | 'graphql' | 'oauth';
 
 export interface EdgeError {
   status: number;
@@ -85,10 +86,19 @@ function oauthBody(err: EdgeError): unknown {
   return { error: 'invalid_token', error_description: err.message };
 }
 
+/** OpenAI's `code` for an edge refusal: the edge's own code, under OpenAI's name where it has one. */
+function openAiCode(err: EdgeError): string {
+  if (err.code === 'rate_limited') return 'rate_limit_exceeded';
+  if (err.code === 'missing_credentials') return 'missing_api_key';
+  return err.code;
+}
+
 function edgeErrorBody(surface: Surface, err: EdgeError): unknown {
   switch (surface) {
     case 'speech':
       return speechErrorBody(speechStatus(err), err.message);
+    case 'openai':
+      return openAiError(err.status, err.message, openAiCode(err), err.field ?? null);
     case 'graphql':
       return { errors: [{ message: err.message, extensions: { code: graphqlCode(err) } }] };
     case 'content':

@@ -29,10 +29,14 @@ const AUTH_PUBLIC_PREFIXES = [
 const SPEECH_SCOPES = { read: 'speech:read', write: 'speech:write' } as const;
 
 /** The speech API: every call needs a credential (docs/speech.md, "Authentication everywhere"). */
-const speechApi = (at: string, local: 'speech' | 'speechV2'): EdgeRoute<never> => ({
+const speechApi = (
+  at: string,
+  local: 'speech' | 'speechV2' | 'openaiSpeech',
+  surface: 'speech' | 'openai' = 'speech',
+): EdgeRoute<never> => ({
   mount: { at },
   upstream: { local, notFound: 'no such speech endpoint' },
-  surface: 'speech',
+  surface,
   authentication: { credentials: 'required', resources: ['', '/v1'], scopes: SPEECH_SCOPES },
   planLimits: true,
   body: 'stream',
@@ -44,6 +48,8 @@ const speechApi = (at: string, local: 'speech' | 'speechV2'): EdgeRoute<never> =
  * before its limits: a JWT whose revocation is deferred is checked by the plan limiter.
  */
 export const EDGE_ROUTES = [
+  // OpenAI's speech API (`POST /v1/audio/speech`), ahead of `/v1`: its refusals in OpenAI's error shape.
+  speechApi('/v1/audio', 'openaiSpeech', 'openai'),
   speechApi('/v1', 'speech'),
   // The hosted API's second version (its voice search), served the same way.
   speechApi('/v2', 'speechV2'),

@@ -1,7 +1,7 @@
 import type { Surface } from './edge-errors';
 
 /** Routers the gateway serves itself (the speech API), by the name they are handed in under. */
-export type LocalRoutersName = 'speech' | 'speechV2';
+export type LocalRoutersName = 'speech' | 'speechV2' | 'openaiSpeech';
 
 /** WebSocket servers of the gateway's own (routing/upgrades.ts), by the name they are handed in under. */
 export type WebSocketServerName = 'graphql' | 'speech';

@@ -12,6 +12,8 @@ interface EdgeRouteDeps extends Omit<EdgeRouteContext<UpstreamName>, 'signIdenti
   speech: Router[];
   /** The speech API's `/v2` routers (the hosted API's voice search), mounted the same way at `/v2`. */
   speechV2?: Router[];
+  /** OpenAI's speech API (`/v1/audio`), mounted the same way, ahead of `/v1`. */
+  openaiSpeech?: Router[];
   /** The queue dashboard for administrators (src/admin), at `/admin/queues`, ahead of auth's `/admin/*`. */
   dashboard?: Router | null;
   /** Pages for people (the playground), served where no API path matched. */
@@ -43,7 +45,11 @@ export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
     failedCredentials: deps.failedCredentials,
     signIdentity: createIdentitySigner(deps.internalSecret),
     upstreams: deps.upstreams,
-    local: { speech: deps.speech, ...(deps.speechV2 ? { speechV2: deps.speechV2 } : {}) },
+    local: {
+      speech: deps.speech,
+      ...(deps.speechV2 ? { speechV2: deps.speechV2 } : {}),
+      ...(deps.openaiSpeech ? { openaiSpeech: deps.openaiSpeech } : {}),
+    },
   };
   for (const route of EDGE_ROUTES) mountEdgeRoute(app, route, context);
 

@@ -6,29 +6,31 @@ import { EDGE_ROUTES, WEBSOCKET_ROUTES } from './edge-route-table';
 
 const firstSegment = (path: string): string => path.split('/', 2)[1] ?? '';
 
-/**
- * Each mount's first path segment, HTTP or WebSocket, and its interface: the first mount to name a
- * segment owns it, as the routes are tried in order.
- */
-const SURFACE_OF_SEGMENT: ReadonlyMap<string, Surface> = [...EDGE_ROUTES, ...WEBSOCKET_ROUTES].reduce(
-  (owners, route) => {
-    for (const path of mountPaths(route)) {
-      const segment = firstSegment(path);
-      if (!owners.has(segment)) owners.set(segment, route.surface);
-    }
-    return owners;
-  },
-  new Map<string, Surface>(),
+const MOUNTS = [...EDGE_ROUTES, ...WEBSOCKET_ROUTES].flatMap((route) =>
+  mountPaths(route).map((path) => ({ path: path.replace(/\/$/, ''), surface: route.surface })),
 );
 
 /**
- * The interface a path belongs to, by the mount whose first segment it shares (`/v1/x` is the speech
- * API's, `/api/x` content's), for the shape of a refusal made before a route is chosen. A path under
- * no mount (the playground's pages, the reference) is refused in the OAuth `{error, error_description}`
- * shape, the plain JSON error the gateway's other answers use.
+ * Each mount's first path segment, HTTP or WebSocket, and the interface of the shortest mount that
+ * starts with it (`/v1` is the speech API's although `/v1/audio`, OpenAI's, is tried first).
+ */
+const SURFACE_OF_SEGMENT: ReadonlyMap<string, Surface> = new Map(
+  [...MOUNTS]
+    .sort((a, b) => a.path.length - b.path.length) // stable: of two as short, the first in order
+    .reverse()
+    .map((m) => [firstSegment(m.path), m.surface]),
+);
+
+/**
+ * The interface a path belongs to, for the shape of a refusal made before a route is chosen: the
+ * first mount (in the tables' order) the path is under, else the mount whose first segment it
+ * shares (`/v1/x` is the speech API's, `/api/x` content's). A path under no mount (the playground's
+ * pages, the reference) is refused in the OAuth `{error, error_description}` shape, the plain JSON
+ * error the gateway's other answers use.
  */
 export function surfaceOf(path: string): Surface {
-  return SURFACE_OF_SEGMENT.get(firstSegment(path)) ?? 'oauth';
+  const mount = MOUNTS.find((m) => path === m.path || path.startsWith(`${m.path}/`));
+  return mount?.surface ?? SURFACE_OF_SEGMENT.get(firstSegment(path)) ?? 'oauth';
 }
 
 /**

@@ -12,6 +12,7 @@ import type { WebSocketLogins } from '../limits/websocket-logins';
 import { createAccountSpeech, type AccountSpeech } from './account-speech';
 import { apiKeysRoutes, type ApiKeysRouteDeps } from './api-keys';
 import { modelsRoutes } from './models/models-routes';
+import { openAiRoutes } from './openai/openai-routes';
 import type { SpeechConfig } from './speech-config';
 import { speechErrorHandler } from './speech-errors';
 import type { ReleaseSlot } from './stream-input/session';
@@ -53,6 +54,8 @@ export interface SpeechEdge {
   router: Router;
   /** The hosted API's `/v2` endpoints (`GET /v2/voices`); mounted at `/v2` like `router` at `/v1`. */
   routerV2: Router;
+  /** OpenAI's speech API (`POST /speech`, speech/openai), mounted at `/v1/audio` in OpenAI's error shape. */
+  routerOpenAi: Router;
   /** Takes `/v1/text-to-speech/{id}/stream-input` upgrades; false for any other path. */
   handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean;
   /** The speech database's store; null without `MONGO_URL`. */
@@ -141,16 +144,15 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   // Bounded body: 5 000 characters of text are < 30 kB even in 4-byte UTF-8 plus JSON overhead.
   router.use('/text-to-speech', express.json({ limit: '64kb', type: () => true }));
   router.use(modelsRoutes(catalogue, deps.logger));
-  router.use(
-    ttsRoutes({
-      runner,
-      hooks,
-      catalogue,
-      maxTextChars: settings.maxTextChars,
-      writeStallTimeoutMs: settings.writeStallTimeoutMs,
-      logger: deps.logger,
-    }),
-  );
+  const tts = {
+    runner,
+    hooks,
+    catalogue,
+    maxTextChars: settings.maxTextChars,
+    writeStallTimeoutMs: settings.writeStallTimeoutMs,
+    logger: deps.logger,
+  };
+  router.use(ttsRoutes(tts));
   router.use(
     previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }),
   );
@@ -179,6 +181,7 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   return {
     router,
     routerV2: account?.routerV2 ?? Router(),
+    routerOpenAi: openAiRoutes(tts),
     handleUpgrade: (req, socket, head) => streamInput.handleUpgrade(req, socket, head),
     openSessions: () => streamInput.openSessions(),
     queue,

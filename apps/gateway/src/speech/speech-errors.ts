@@ -33,12 +33,16 @@ function speechErrorOf(err: unknown): SpeechError | null {
 
 /**
  * The last stop of every speech router (Express 5 hands async handlers' rejections here): known
- * errors in the speech shape, anything unexpected logged and answered 500 without internals.
+ * errors in the interface's shape (the speech shape unless `send` says otherwise), anything unexpected logged and answered 500 without internals.
  */
-export function speechErrorHandler(logger: Logger): ErrorRequestHandler {
+export function speechErrorHandler(
+  logger: Logger,
+  /** The interface's error shape (OpenAI's for `/v1/audio`, speech/openai). */
+  send: (res: Response, err: SpeechError) => void = sendSpeechError,
+): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
     const known = speechErrorOf(err);
     if (!known) logger.error({ err }, 'speech request failed');
-    sendSpeechError(res, known ?? new SpeechError(500, 'error', 'internal server error'));
+    send(res, known ?? new SpeechError(500, 'error', 'internal server error'));
   };
 }

@@ -74,3 +74,19 @@ export {
   newApiKeyBody,
   type NewApiKeyBody,
 } from './api-keys';
+export {
+  OPENAI_MAX_INPUT_CHARS,
+  OPENAI_RESPONSE_FORMATS,
+  OPENAI_SPEECH_MODELS,
+  OPENAI_SPEED_RANGE,
+  OPENAI_VOICES,
+  openAiError,
+  openAiErrorBody,
+  openAiErrorType,
+  openAiSpeechEvent,
+  openAiSpeechRequest,
+  type OpenAiErrorBody,
+  type OpenAiResponseFormat,
+  type OpenAiSpeechEvent,
+  type OpenAiSpeechRequest,
+} from './openai-speech';

@@ -58,21 +58,33 @@ export function wholeFileSink(o: HttpSinkOptions): AudioSink {
 }
 
 /**
+ * How a chunked response wraps its audio: its media type, each piece of audio as written, and what
+ * is written after the last (OpenAI's Server-Sent Events, speech/openai). Absent: the bare audio.
+ */
+export interface ChunkFraming {
+  contentType: string;
+  piece(audio: Buffer): Buffer | string;
+  end(): string;
+}
+
+/**
  * Chunked transfer encoding (no `Content-Length`), one chunk per frame as it arrives, at the
  * client's pace: a client that takes nothing for the stall timeout cancels its job, as a
  * disconnect does.
  */
-export function chunkedSink(o: HttpSinkOptions): AudioSink {
+export function chunkedSink(o: HttpSinkOptions, framing?: ChunkFraming): AudioSink {
+  const contentType = framing?.contentType ?? o.format.contentType;
   return {
     async frame(frame) {
       if (frame.type !== 'audio' || frame.data.length === 0) return true;
       if (!o.res.headersSent)
         o.res.writeHead(200, {
-          'Content-Type': o.format.contentType,
+          'Content-Type': contentType,
           'history-item-id': o.job.jobId,
           'request-id': o.job.jobId,
         });
-      if (o.res.write(frame.data) || (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled') return true;
+      const chunk = framing ? framing.piece(frame.data) : frame.data;
+      if (o.res.write(chunk) || (await drained(o.res, o.signal, o.writeStallTimeoutMs)) !== 'stalled') return true;
       o.logger.info(
         { jobId: o.job.jobId, stallMs: o.writeStallTimeoutMs },
         'stream client stopped reading; cancelling its job',
@@ -80,9 +92,8 @@ export function chunkedSink(o: HttpSinkOptions): AudioSink {
       return false;
     },
     async finish() {
-      if (!o.res.headersSent)
-        o.res.writeHead(200, { 'Content-Type': o.format.contentType, 'history-item-id': o.job.jobId });
-      o.res.end();
+      if (!o.res.headersSent) o.res.writeHead(200, { 'Content-Type': contentType, 'history-item-id': o.job.jobId });
+      o.res.end(framing?.end());
       const outcome = await finished(o.res, o.signal, o.writeStallTimeoutMs);
       return outcome === 'drained' || notDelivered(o, outcome);
     },
