@@ -1,5 +1,5 @@
 import express, { Router } from 'express';
-import { chunkedSink } from '../tts/http-sinks';
+import { chunkedSink, framedChunkSink } from '../tts/http-sinks';
 import { serveSynthesis, type TtsDeps } from '../tts/serve-synthesis';
 import { speechErrorHandler } from '../speech-errors';
 import { sendOpenAiError } from './openai-errors';
@@ -23,7 +23,7 @@ export function openAiRoutes(deps: TtsDeps): Router {
       surface: 'stream',
       read: (req) => readOpenAiSpeech(req.body, deps.maxTextChars, deps.catalogue),
       sinkFor: (o, read) =>
-        read.streamFormat === 'sse' ? chunkedSink(o, sseFraming(o.job.characters)) : chunkedSink(o),
+        read.streamFormat === 'sse' ? framedChunkSink(o, sseFraming(o.job.characters)) : chunkedSink(o),
       sendError: sendOpenAiError,
     }),
   );

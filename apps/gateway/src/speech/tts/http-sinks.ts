@@ -72,7 +72,10 @@ export interface ChunkFraming {
  * client's pace: a client that takes nothing for the stall timeout cancels its job, as a
  * disconnect does.
  */
-export function chunkedSink(o: HttpSinkOptions, framing?: ChunkFraming): AudioSink {
+export const chunkedSink = (o: HttpSinkOptions): AudioSink => framedChunkSink(o);
+
+/** `chunkedSink` with each piece of audio wrapped as `framing` says (absent: the bare audio). */
+export function framedChunkSink(o: HttpSinkOptions, framing?: ChunkFraming): AudioSink {
   const contentType = framing?.contentType ?? o.format.contentType;
   return {
     async frame(frame) {
