@@ -15,9 +15,16 @@ const PYTHON = path.join(SDK_VENV, 'bin/python');
 /** The pinned `elevenlabs` version (requirements.txt pins it and every dependency). */
 export const PYTHON_SDK_VERSION = pinnedVersion(REQUIREMENTS, 'elevenlabs');
 
-/** Creates `.stack/sdk-venv` with requirements.txt installed (tests/support/python-venv.ts), unless it already holds exactly the pinned SDK. */
-export function ensurePythonSdk(): Promise<void> {
-  return ensureVenv(SDK_VENV, REQUIREMENTS, 'elevenlabs');
+/** The pinned `openai` version: OpenAI's Python SDK, for the platform's OpenAI speech API (openai-python.e2e.test.ts). */
+export const OPENAI_SDK_VERSION = pinnedVersion(REQUIREMENTS, 'openai');
+
+/**
+ * Creates `.stack/sdk-venv` with requirements.txt installed (tests/support/python-venv.ts), unless it
+ * already holds exactly the pinned SDKs (both, so a venv made before one was pinned is made again).
+ */
+export async function ensurePythonSdk(): Promise<void> {
+  await ensureVenv(SDK_VENV, REQUIREMENTS, 'elevenlabs');
+  await ensureVenv(SDK_VENV, REQUIREMENTS, 'openai');
 }
 
 /** One step's outcome as tests/sdk/python/sdk_steps.py reports it. */
