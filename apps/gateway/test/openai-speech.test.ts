@@ -1,4 +1,6 @@
-import type { Response } from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Response } from 'express';
 import {
   OPENAI_RESPONSE_FORMATS,
   OPENAI_SPEECH_MODELS,
@@ -7,11 +9,15 @@ import {
   openAiSpeechEvent,
 } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
+import type { Identity } from '@platform/identity';
+import { createLogger } from '@platform/logger';
 import { MODELS, NEURAL_MODEL_ID, SPEED_RANGE, findPremadeVoice, modelCatalogue } from '@platform/speech-engine';
 import { sendEdgeError } from '../src/routing/edge-errors';
 import { surfaceOf } from '../src/routing/path-guard';
 import { openAiBodyOf, OpenAiRequestError, sendOpenAiError } from '../src/speech/openai/openai-errors';
+import { openAiRoutes } from '../src/speech/openai/openai-routes';
 import { sseFraming } from '../src/speech/openai/sse-framing';
+import type { JobRunner } from '../src/speech/tts/job-runner';
 import { readOpenAiSpeech } from '../src/speech/openai/speech-request';
 import { pipelineError } from '../src/speech/tts/synthesis';
 
@@ -253,6 +259,76 @@ describe('stream_format sse', () => {
     expect(data(done)).toEqual({
       type: 'speech.audio.done',
       usage: { input_tokens: 12, output_tokens: 0, total_tokens: 12 },
+    });
+  });
+});
+
+describe('POST /v1/audio/speech refusals before any synthesis', () => {
+  // The runner and hooks are never reached: each request here is refused first.
+  const routes = openAiRoutes({
+    runner: {} as JobRunner,
+    hooks: {},
+    catalogue: NEURAL,
+    maxTextChars: 5000,
+    writeStallTimeoutMs: 1000,
+    logger: createLogger('openai-speech-test', 'silent'),
+  });
+  const writer: Identity = { sub: 'acct_1', roles: ['USER'], scope: 'speech:read speech:write', method: 'api_key' };
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    app.use((req, _res, next) => {
+      if (req.headers['x-test-caller'] === 'writer')
+        (req as express.Request & { identity?: Identity }).identity = writer;
+      next();
+    });
+    app.use('/v1/audio', routes);
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/audio`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const post = async (body: string, caller = 'writer') => {
+    const res = await fetch(`${base}/speech`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-test-caller': caller },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+
+  it('a body that is not JSON is 400, one over 64 kB 413, both in OpenAI’s shape', async () => {
+    expect(await post('{"model":')).toEqual({
+      status: 400,
+      body: {
+        error: {
+          message: 'request body must be valid JSON',
+          type: 'invalid_request_error',
+          code: 'bad_request',
+          param: null,
+        },
+      },
+    });
+    expect(await post(JSON.stringify(body({ input: 'a'.repeat(70 * 1024) })))).toMatchObject({
+      status: 413,
+      body: { error: { type: 'invalid_request_error', code: 'text_too_long' } },
+    });
+  });
+
+  it('a caller without an account is 401 authentication_error; aac is 400 before any job', async () => {
+    expect(await post(JSON.stringify(body()), 'nobody')).toMatchObject({
+      status: 401,
+      body: { error: { type: 'authentication_error', code: 'unauthorized' } },
+    });
+    expect(await post(JSON.stringify(body({ response_format: 'flac' })))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'unsupported_response_format', param: 'response_format' } },
     });
   });
 });
