@@ -55,6 +55,16 @@ async function call(
     body = lines.map((line) => JSON.parse(line) as unknown);
     for (const line of body as unknown[])
       validator.assertConforms(request, { status: res.status, contentType, body: line });
+  } else if (type === 'text/event-stream') {
+    // Server-Sent Events (OpenAI's `stream_format: "sse"`): the schema is each event's data.
+    body = bytes
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as unknown);
+    expect((body as unknown[]).length).toBeGreaterThan(0);
+    for (const event of body as unknown[])
+      validator.assertConforms(request, { status: res.status, contentType, body: event });
   } else {
     validator.assertConforms(request, { status: res.status, contentType, body: bytes.length === 0 ? undefined : '' });
   }
@@ -159,6 +169,26 @@ describe('the speech API answers as its OpenAPI document says', () => {
       json: { text: 'Hello.' },
     });
     expect([refused.status, detailStatus(refused)]).toEqual([403, 'unauthorized']);
+  });
+
+  it("OpenAI's speech API: audio and SSE, and its errors in OpenAI's shape", async () => {
+    const speech = (json: unknown, headers: Record<string, string> = withKey()) =>
+      call('/v1/audio/speech', { headers, json });
+    const pcm = await speech({ model: 'tts-1', voice: 'alloy', input: 'Hello there.', response_format: 'pcm' });
+    expect([pcm.status, pcm.headers.get('content-type')]).toEqual([200, 'audio/pcm;rate=24000']);
+    const sse = await speech({ model: 'tts-1', voice: 'alloy', input: 'Hello there.', stream_format: 'sse' });
+    expect([sse.status, (sse.body as { type: string }[]).at(-1)!.type]).toEqual([200, 'speech.audio.done']);
+    const errorOf = (answer: Answer) => [answer.status, (answer.body as { error: { code: string } }).error.code];
+    expect(errorOf(await speech({ model: 'tts-1', voice: 'nobody', input: 'Hi.' }))).toEqual([404, 'voice_not_found']);
+    expect(errorOf(await speech({ model: 'tts-1', voice: 'alloy', input: 'Hi.', response_format: 'flac' }))).toEqual([
+      400,
+      'unsupported_response_format',
+    ]);
+    // Refused by the gateway's authentication, before the route: OpenAI's shape too.
+    expect(errorOf(await speech({ model: 'tts-1', voice: 'alloy', input: 'Hi.' }, {}))).toEqual([
+      401,
+      'missing_api_key',
+    ]);
   });
 
   it('previews and models', async () => {

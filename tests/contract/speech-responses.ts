@@ -6,7 +6,7 @@ import { openApiValidator, type OpenApiValidator } from '../support/openapi-vali
  * JS SDK's) against the speech API's OpenAPI document: status, media type and, for JSON, the body against
  * the operation's schema. A response that departs from the document fails the call that got it, with the
  * reasons. Only paths the document describes are checked (tests of unknown paths keep their own assertions);
- * newline-delimited JSON is checked line by line by the contract test, not here.
+ * newline-delimited JSON and Server-Sent Events are checked line by line (event by event) by the contract test, not here.
  */
 const origins = new Set<string>();
 let validator: OpenApiValidator | null = null;
@@ -37,7 +37,7 @@ async function check(
 ): Promise<void> {
   const contentType = response.headers.get('content-type');
   const type = contentType?.split(';')[0]!.trim().toLowerCase() ?? '';
-  if (type === 'application/x-ndjson') return;
+  if (type === 'application/x-ndjson' || type === 'text/event-stream') return;
   if (/[/+]json$/.test(type)) {
     const text = await response.clone().text();
     let body: unknown;

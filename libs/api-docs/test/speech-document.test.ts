@@ -7,6 +7,8 @@ import {
   textMessage,
   historyItemIdParam,
   jsonSchemaOf,
+  openAiErrorBody,
+  openAiSpeechRequest,
   responseShapeParam,
   sampleIdParam,
   voiceSettingsEditBody,
@@ -50,6 +52,7 @@ describe('the speech API document', () => {
     ).toEqual(
       [
         'POST /v1/text-to-speech/{voice_id} textToSpeech',
+        'POST /v1/audio/speech createSpeechOpenAi',
         'POST /v1/text-to-speech/{voice_id}/stream textToSpeechStream',
         'POST /v1/text-to-speech/{voice_id}/with-timestamps textToSpeechWithTimestamps',
         'POST /v1/text-to-speech/{voice_id}/stream/with-timestamps textToSpeechStreamWithTimestamps',
@@ -111,6 +114,25 @@ describe('the speech API document', () => {
       });
       expect(schemas[name]?.required).toEqual(name === 'VoiceAddForm' ? [...required!, 'files'] : undefined);
     }
+  });
+
+  it("writes OpenAI's speech API from its contract: the request, and every error in OpenAI's shape", () => {
+    const document = speechOpenApi() as unknown as {
+      components: { schemas: Record<string, unknown> };
+      paths: Record<string, { post: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } }>;
+    };
+    expect(document.components.schemas.OpenAiSpeechRequest).toEqual(
+      jsonSchemaOf(openAiSpeechRequest(MAX_TEXT_CHARS), 'input'),
+    );
+    expect(document.components.schemas.OpenAiError).toEqual(jsonSchemaOf(openAiErrorBody));
+    const responses = document.paths['/v1/audio/speech']!.post.responses;
+    const errors = Object.entries(responses).filter(([code]) => !code.startsWith('2'));
+    expect(errors.map(([code]) => code)).toEqual(['400', '401', '403', '404', '413', '429', '500', '502', '503']);
+    for (const [code, response] of errors)
+      expect({ code, schema: response.content?.['application/json']?.schema }).toEqual({
+        code,
+        schema: { $ref: '#/components/schemas/OpenAiError' },
+      });
   });
 
   it('writes the error body, {status: "ok"} and the path and shape parameters from the speech contracts', () => {

@@ -120,6 +120,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text to speech as OpenAI’s API and SDKs call it
+         * @description OpenAI’s `POST /v1/audio/speech` (`base_url=<gateway>/v1`): the same synthesis, plans, quotas, history and charging as `POST /v1/text-to-speech/{voice_id}/stream`, OpenAI’s models, voices and formats mapped onto this platform’s. Every error, the gateway’s own included, is `{"error": {"message", "type", "code", "param"}}`.
+         */
+        post: operations["createSpeechOpenAi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/voices": {
         parameters: {
             query?: never;
@@ -924,6 +944,79 @@ export interface components {
             api_keys: components["schemas"]["ApiKey"][];
             has_more: boolean;
             last_key_id: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        OpenAiSpeechRequest: {
+            /**
+             * @description `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` (`tts-1`: eSpeak NG, the fastest; the others: the neural model for English where it is installed), or any model id of `GET /v1/models`. Unknown: 400 `model_not_found`.
+             * @example tts-1
+             * @example tts-1-hd
+             * @example gpt-4o-mini-tts
+             */
+            model: string;
+            /**
+             * @description One of OpenAI's voices (`alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, each a premade voice here) or any voice id of `GET /v1/voices`. Unknown: 404 `voice_not_found`.
+             * @example alloy
+             * @example ash
+             * @example ballad
+             * @example coral
+             * @example echo
+             * @example fable
+             * @example onyx
+             * @example nova
+             * @example sage
+             * @example shimmer
+             * @example verse
+             */
+            voice: string;
+            /** @description The text to speak, 1 to 4096 characters. */
+            input: string;
+            /**
+             * @description `mp3` (44.1 kHz 128 kbit/s), `opus` (Ogg, 48 kHz), `wav` and `pcm` (24 kHz 16-bit mono; `pcm` raw little-endian). `aac` and `flac` are not made here: 400 `unsupported_response_format`.
+             * @default mp3
+             * @enum {string}
+             */
+            response_format: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
+            /**
+             * @description 0.25 to 4, clamped to the engine's 0.7 to 1.2 (`voice_settings.speed`).
+             * @default 1
+             */
+            speed: number;
+            /** @description Accepted and ignored: the models here take no style prompt. */
+            instructions?: string;
+            /**
+             * @description `audio`: the audio bytes, chunked as they are made. `sse`: Server-Sent Events, `speech.audio.delta` events with base64 audio, then `speech.audio.done`.
+             * @default audio
+             * @enum {string}
+             */
+            stream_format: "audio" | "sse";
+        };
+        OpenAiSpeechEvent: {
+            /** @constant */
+            type: "speech.audio.delta";
+            /** @description Base64 audio bytes. */
+            audio: string;
+        } | {
+            /** @constant */
+            type: "speech.audio.done";
+            /** @description Characters of `input` as `input_tokens` (the unit charged here); `output_tokens` 0. */
+            usage: {
+                input_tokens: number;
+                output_tokens: number;
+                total_tokens: number;
+            };
+        };
+        /** @description OpenAI's error body. `type` follows the HTTP status, `code` is machine-readable. */
+        OpenAiError: {
+            error: {
+                message: string;
+                type: string;
+                code: string | null;
+                param: string | null;
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -2405,6 +2498,220 @@ export interface operations {
                             status?: "error";
                         };
                     };
+                };
+            };
+        };
+    };
+    createSpeechOpenAi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON (any content type is read as JSON), at most 64 KiB. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "model": "gpt-4o-mini-tts",
+                 *       "voice": "alloy",
+                 *       "input": "Hello from the platform.",
+                 *       "response_format": "pcm"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OpenAiSpeechRequest"];
+            };
+        };
+        responses: {
+            /** @description `stream_format: "audio"`: the audio, chunked as it is made, in the `response_format`. `stream_format: "sse"`: `text/event-stream`, one `data:` line per event (`OpenAiSpeechEvent`). */
+            200: {
+                headers: {
+                    /** @description The generation’s history item. */
+                    "history-item-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                    "audio/pcm": string;
+                    "text/event-stream": components["schemas"]["OpenAiSpeechEvent"];
+                };
+            };
+            /** @description Malformed input (`invalid_value`, `bad_request`), `input` over the limit (`text_too_long`), an unknown model (`model_not_found`), `aac` or `flac` (`unsupported_response_format`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "response_format aac is not supported here; use mp3, opus, wav or pcm",
+                     *         "type": "invalid_request_error",
+                     *         "code": "unsupported_response_format",
+                     *         "param": "response_format"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description No credential, an unknown or revoked key or token, or the month’s characters used up. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "Invalid API key.",
+                     *         "type": "authentication_error",
+                     *         "code": "invalid_api_key",
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A credential without `speech:write`, or a format the plan does not include. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "This endpoint needs the scope speech:write.",
+                     *         "type": "permission_error",
+                     *         "code": "insufficient_scope",
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A voice that does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "voice \"NoSuchVoice\" does not exist",
+                     *         "type": "invalid_request_error",
+                     *         "code": "voice_not_found",
+                     *         "param": "voice"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A body over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "request body is too large",
+                     *         "type": "invalid_request_error",
+                     *         "code": "text_too_long",
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A rate or concurrency limit (`rate_limit_exceeded`, with `Retry-After`), or the character quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "Too many requests; retry after 1 s.",
+                     *         "type": "rate_limit_error",
+                     *         "code": "rate_limit_exceeded",
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A bug; never caused by input. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "internal server error",
+                     *         "type": "server_error",
+                     *         "code": null,
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description The synthesis engine failed on the worker. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "synthesis failed: the speech engine failed",
+                     *         "type": "server_error",
+                     *         "code": null,
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Workers, Redis or the authorization server temporarily unavailable, or the gateway shutting down; retry (`Retry-After` when given). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "message": "all synthesis workers are busy; try again shortly",
+                     *         "type": "server_error",
+                     *         "code": null,
+                     *         "param": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };

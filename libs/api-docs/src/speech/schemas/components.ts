@@ -11,6 +11,9 @@ import {
   model,
   newApiKey,
   newApiKeyBody,
+  openAiErrorBody,
+  openAiSpeechEvent,
+  openAiSpeechRequest,
   outputFormat,
   speechErrorBody,
   statusOk,
@@ -71,4 +74,7 @@ export const contractSchemas = (): Record<string, JsonObject> =>
     NewApiKey: answered(newApiKey),
     ApiKeyRequest: sent(newApiKeyBody),
     ApiKeyPage: answered(apiKeyPage),
+    OpenAiSpeechRequest: sent(openAiSpeechRequest(MAX_TEXT_CHARS)),
+    OpenAiSpeechEvent: answered(openAiSpeechEvent),
+    OpenAiError: answered(openAiErrorBody),
   });
