@@ -176,6 +176,12 @@ describe('the speech API answers as its OpenAPI document says', () => {
       call('/v1/audio/speech', { headers, json });
     const pcm = await speech({ model: 'tts-1', voice: 'alloy', input: 'Hello there.', response_format: 'pcm' });
     expect([pcm.status, pcm.headers.get('content-type')]).toEqual([200, 'audio/pcm;rate=24000']);
+    // OpenAI's SDKs send `Authorization: Bearer`: an OAuth access token works there as an API key does.
+    const withAccessToken = await speech(
+      { model: 'tts-1', voice: 'alloy', input: 'Hi.', response_format: 'wav' },
+      withToken(),
+    );
+    expect([withAccessToken.status, withAccessToken.headers.get('content-type')]).toEqual([200, 'audio/wav']);
     const sse = await speech({ model: 'tts-1', voice: 'alloy', input: 'Hello there.', stream_format: 'sse' });
     expect([sse.status, (sse.body as { type: string }[]).at(-1)!.type]).toEqual([200, 'speech.audio.done']);
     const errorOf = (answer: Answer) => [answer.status, (answer.body as { error: { code: string } }).error.code];
