@@ -1,6 +1,13 @@
 import { PassThrough } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
+import { metricsRegistry } from '@platform/metrics';
 import { createShutdownDrain } from '../src/routing/shutdown-drain';
+
+/** `speech_requests_refused_total{reason="shutdown"}` now. */
+async function shutdownRefusals(): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric('speech_requests_refused_total')?.get();
+  return metric?.values.find((v) => v.labels.reason === 'shutdown')?.value ?? 0;
+}
 
 /** A request and a response as the middleware sees them, recording what it answered. */
 function exchange(path: string) {
@@ -50,6 +57,22 @@ describe('the gateway shutdown drain', () => {
       body: { detail: { status: 'error', message: 'the gateway is shutting down; retry the request' } },
     });
     expect(speech.headers).toMatchObject({ 'retry-after': '1', connection: 'close' });
+    // OpenAI's speech API, in OpenAI's shape, counted as a refused speech request.
+    const refusedBefore = await shutdownRefusals();
+    const openai = exchange('/v1/audio/speech');
+    drain.requests(openai.req, openai.res, openai.next);
+    expect(openai.answer).toEqual({
+      status: 503,
+      body: {
+        error: {
+          message: 'the gateway is shutting down; retry the request',
+          type: 'server_error',
+          code: 'shutting_down',
+          param: null,
+        },
+      },
+    });
+    expect(await shutdownRefusals()).toBe(refusedBefore + 1);
     const content = exchange('/api/v1/posts');
     drain.requests(content.req, content.res, content.next);
     expect(content.answer.status).toBe(503);

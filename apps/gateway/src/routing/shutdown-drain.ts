@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { speechErrorBody } from '@platform/errors';
 import { countRefusal } from '../metrics/stream-metrics';
-import { sendEdgeError } from './edge-errors';
+import { sendEdgeError, type Surface } from './edge-errors';
 import { surfaceOf } from './path-guard';
 
 /**
@@ -39,6 +39,8 @@ export const SERVICE_RESTART = { code: 1012, reason: 'the gateway is restarting;
 
 /** Clients are told to come back at once: another replica takes them (the load balancer routes there). */
 const RETRY_AFTER_SECONDS = '1';
+/** Speech requests, counted in `speech_requests_refused_total`: the speech API's and OpenAI's speech API's. */
+const SPEECH_SURFACES: ReadonlySet<Surface> = new Set(['speech', 'openai']);
 const MESSAGE = 'the gateway is shutting down; retry the request';
 
 export function createShutdownDrain(options: ShutdownDrainOptions): ShutdownDrain {
@@ -56,7 +58,7 @@ export function createShutdownDrain(options: ShutdownDrainOptions): ShutdownDrai
         // client's next request opens a connection the load balancer sends elsewhere.
         res.setHeader('connection', 'close');
         const surface = surfaceOf(req.originalUrl);
-        if (surface === 'speech') countRefusal('shutdown');
+        if (SPEECH_SURFACES.has(surface)) countRefusal('shutdown');
         sendEdgeError(res, surface, {
           status: 503,
           code: 'shutting_down',
@@ -71,7 +73,7 @@ export function createShutdownDrain(options: ShutdownDrainOptions): ShutdownDrai
     },
     refuseUpgrade(socket, url) {
       if (!closing) return false;
-      if (url !== undefined && surfaceOf(url) === 'speech') countRefusal('shutdown');
+      if (url !== undefined && SPEECH_SURFACES.has(surfaceOf(url))) countRefusal('shutdown');
       const body = JSON.stringify(speechErrorBody('error', MESSAGE));
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
