@@ -66,7 +66,7 @@ function fakeResponse() {
 describe('OpenAI speech request mapping', () => {
   it('tts-1 runs the fastest model (eSpeak NG); tts-1-hd and gpt-4o-mini-tts the neural one where installed', () => {
     expect(readOpenAiSpeech(body(), 5000, NEURAL).request.model.model_id).toBe(ESPEAK);
-    for (const model of ['tts-1-hd', 'gpt-4o-mini-tts']) {
+    for (const model of ['tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15']) {
       const read = readOpenAiSpeech(body({ model }), 5000, NEURAL);
       expect({ model, id: read.request.model.model_id, follows: read.request.modelFollowsLanguage }).toEqual({
         model,
@@ -75,7 +75,13 @@ describe('OpenAI speech request mapping', () => {
       });
       expect(readOpenAiSpeech(body({ model }), 5000, ESPEAK_ONLY).request.model.model_id).toBe(ESPEAK);
     }
-    expect(Object.keys(OPENAI_SPEECH_MODELS).sort()).toEqual(['gpt-4o-mini-tts', 'tts-1', 'tts-1-hd']);
+    expect(Object.keys(OPENAI_SPEECH_MODELS).sort()).toEqual([
+      'gpt-4o-mini-tts',
+      'gpt-4o-mini-tts-2025-03-20',
+      'gpt-4o-mini-tts-2025-12-15',
+      'tts-1',
+      'tts-1-hd',
+    ]);
   });
 
   it('our own model ids are taken as themselves; an unknown model is 400 model_not_found on param model', () => {
@@ -106,6 +112,19 @@ describe('OpenAI speech request mapping', () => {
     expect(readOpenAiSpeech(body({ voice: 'pNInz6obpgDQGcFmaJgB' }), 5000, NEURAL).voiceId).toBe(
       'pNInz6obpgDQGcFmaJgB',
     );
+  });
+
+  it('OpenAI\'s custom-voice reference {"id"} names a voice as its id does; thirteen OpenAI voices', () => {
+    expect(readOpenAiSpeech(body({ voice: { id: 'pNInz6obpgDQGcFmaJgB' } }), 5000, NEURAL).voiceId).toBe(
+      'pNInz6obpgDQGcFmaJgB',
+    );
+    expect(readOpenAiSpeech(body({ voice: { id: 'nova' } }), 5000, NEURAL).voiceId).toBe(OPENAI_VOICES.nova);
+    for (const voice of ['', {}, { id: 3 }, 7])
+      expect(refusal(body({ voice }))).toMatchObject({
+        status: 400,
+        body: { error: { type: 'invalid_request_error', code: 'invalid_value', param: 'voice' } },
+      });
+    expect(Object.keys(OPENAI_VOICES)).toHaveLength(13);
   });
 
   it('a voice no voice can have is 404 voice_not_found on param voice', () => {
@@ -167,6 +186,10 @@ describe('OpenAI speech request mapping', () => {
     expect(plain.streamFormat).toBe('audio');
     expect(readOpenAiSpeech(body({ stream_format: 'sse' }), 5000, NEURAL).streamFormat).toBe('sse');
     expect(refusal(body({ stream_format: 'ws' }))).toMatchObject({ body: { error: { param: 'stream_format' } } });
+    expect(refusal(body({ instructions: 'a'.repeat(4097) }))).toMatchObject({
+      status: 400,
+      body: { error: { param: 'instructions' } },
+    });
   });
 
   it('a body that is not an object is 400 with no param', () => {

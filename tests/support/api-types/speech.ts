@@ -949,27 +949,18 @@ export interface components {
         };
         OpenAiSpeechRequest: {
             /**
-             * @description `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` (`tts-1`: eSpeak NG, the fastest; the others: the neural model for English where it is installed), or any model id of `GET /v1/models`. Unknown: 400 `model_not_found`.
+             * @description `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, `gpt-4o-mini-tts-2025-03-20`, `gpt-4o-mini-tts-2025-12-15` (`tts-1`: eSpeak NG, the fastest; the others: the neural model for English where it is installed), or any model id of `GET /v1/models`. Unknown: 400 `model_not_found`.
              * @example tts-1
              * @example tts-1-hd
              * @example gpt-4o-mini-tts
+             * @example gpt-4o-mini-tts-2025-03-20
+             * @example gpt-4o-mini-tts-2025-12-15
              */
             model: string;
-            /**
-             * @description One of OpenAI's voices (`alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, each a premade voice here) or any voice id of `GET /v1/voices`. Unknown: 404 `voice_not_found`.
-             * @example alloy
-             * @example ash
-             * @example ballad
-             * @example coral
-             * @example echo
-             * @example fable
-             * @example onyx
-             * @example nova
-             * @example sage
-             * @example shimmer
-             * @example verse
-             */
-            voice: string;
+            /** @description One of OpenAI's voices (`alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, `cedar`, each a premade voice here) or any voice id of `GET /v1/voices`, as a string or as OpenAI's `{"id": "<voice id>"}`. Unknown: 404 `voice_not_found`. */
+            voice: string | {
+                id: string;
+            };
             /** @description The text to speak, 1 to 4096 characters. */
             input: string;
             /**

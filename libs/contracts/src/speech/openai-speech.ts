@@ -20,6 +20,9 @@ export const OPENAI_SPEECH_MODELS = {
   'tts-1': 'fastest',
   'tts-1-hd': 'best',
   'gpt-4o-mini-tts': 'best',
+  // OpenAI's dated snapshots of the same model.
+  'gpt-4o-mini-tts-2025-03-20': 'best',
+  'gpt-4o-mini-tts-2025-12-15': 'best',
 } as const satisfies Record<string, 'fastest' | 'best'>;
 
 /** OpenAI's voice names, each mapped to a premade English voice of a like gender and character. */
@@ -35,6 +38,8 @@ export const OPENAI_VOICES = {
   sage: '21m00Tcm4TlvDq8ikWAM', // Rachel
   shimmer: 'EXAVITQu4vr4xnSDxMaL', // Bella
   verse: 'VR6AewLTigWG4xSOukaG', // Arnold: male, characters
+  marin: 'MF3mGyEYCl7XYWbV9V6O', // Elli
+  cedar: 'pNInz6obpgDQGcFmaJgB', // Adam
 } as const satisfies Record<string, string>;
 
 /**
@@ -72,11 +77,13 @@ export const openAiSpeechRequest = (maxChars: number) => {
           description: `${names(OPENAI_SPEECH_MODELS)} (\`tts-1\`: eSpeak NG, the fastest; the others: the neural model for English where it is installed), or any model id of \`GET /v1/models\`. Unknown: 400 \`model_not_found\`.`,
         }),
       voice: z
-        .string({ error: 'voice is required and must be a string' })
-        .min(1, { error: 'voice must not be empty' })
+        // OpenAI's custom-voice reference, `{"id": "..."}`, names a voice as its id does.
+        .union([z.string().min(1), z.object({ id: z.string().min(1) }).transform((voice) => voice.id)], {
+          error: 'voice is required and must be a non-empty string or {"id": "<voice id>"}',
+        })
         .meta({
           examples: Object.keys(OPENAI_VOICES),
-          description: `One of OpenAI's voices (${names(OPENAI_VOICES)}, each a premade voice here) or any voice id of \`GET /v1/voices\`. Unknown: 404 \`voice_not_found\`.`,
+          description: `One of OpenAI's voices (${names(OPENAI_VOICES)}, each a premade voice here) or any voice id of \`GET /v1/voices\`, as a string or as OpenAI's \`{"id": "<voice id>"}\`. Unknown: 404 \`voice_not_found\`.`,
         }),
       input: z
         .string({ error: 'input is required and must be a string' })
@@ -105,6 +112,9 @@ export const openAiSpeechRequest = (maxChars: number) => {
         }),
       instructions: z
         .string({ error: 'instructions must be a string' })
+        .refine((text) => [...text].length <= OPENAI_MAX_INPUT_CHARS, {
+          error: `instructions is longer than ${OPENAI_MAX_INPUT_CHARS} characters`,
+        })
         .optional()
         .meta({ description: 'Accepted and ignored: the models here take no style prompt.' }),
       stream_format: z
