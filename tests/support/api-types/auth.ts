@@ -2120,9 +2120,16 @@ export interface operations {
                 "application/x-www-form-urlencoded": {
                     /** @description The form’s anti-forgery token (bound to the browser’s cookie). */
                     csrf?: string;
+                    /** @description An ID token this server issued. */
                     id_token_hint?: string;
+                    /** @description The client. */
                     client_id?: string;
+                    /**
+                     * Format: uri
+                     * @description Registered for the client.
+                     */
                     post_logout_redirect_uri?: string;
+                    /** @description Returned unchanged. */
                     state?: string;
                 };
             };

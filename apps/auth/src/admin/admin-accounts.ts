@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { toPublicAccount, type AccountDoc, type PublicAccount } from '../accounts/account-model';
 import { changeAccount } from '../accounts/account-changes';
-import { adminAccountPatch } from '@platform/contracts';
+import { adminAccountEmailFilter, adminAccountPatch } from '@platform/contracts';
 import { findAccount } from '../accounts/accounts';
 import { emailKeyOf } from '../accounts/email-key';
 import { unlockLogins } from '../accounts/login-limits';
@@ -14,8 +13,6 @@ type AccountDeps = Pick<
   'config' | 'redis' | 'accounts' | 'refreshTokens' | 'apiKeys' | 'clients' | 'logoutDeliveries'
 >;
 
-const emailFilter = z.string().trim().min(1).max(254);
-
 /** In email order; `email` keeps the accounts whose (normalised) email starts with it. */
 export async function listAccountsPage(
   deps: AccountDeps,
@@ -24,7 +21,7 @@ export async function listAccountsPage(
 ): Promise<Page<PublicAccount>> {
   const filter: Record<string, unknown> = {};
   if (email !== undefined) {
-    const parsed = emailFilter.safeParse(email);
+    const parsed = adminAccountEmailFilter.safeParse(email);
     if (!parsed.success) throw invalidInput(parsed.error);
     // Anchored prefix of the unique index's key: an index range, never a scan; the value is escaped, not a pattern.
     filter.emailKey = { $regex: `^${emailKeyOf(parsed.data).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` };

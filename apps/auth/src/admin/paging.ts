@@ -1,17 +1,5 @@
-import { z } from 'zod';
+import { adminPageQuery } from '@platform/contracts';
 import { invalidInput } from './admin-errors';
-
-/**
- * Keyset paging of the admin lists: `limit` (1–100, default 20) and an opaque `cursor` (the last
- * item's key, base64url) from the previous page's `next_cursor`; `next_cursor` is null on the last page.
- */
-const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,400}$/)
-    .optional(),
-});
 
 export interface PageRequest {
   limit: number;
@@ -26,7 +14,7 @@ export interface Page<T> {
 
 export function parsePage(query: Record<string, unknown>): PageRequest {
   // A repeated parameter arrives as an array and fails the schema (400), never picks one of its values.
-  const parsed = pageQuery.safeParse({
+  const parsed = adminPageQuery.safeParse({
     limit: Array.isArray(query.limit) ? Number.NaN : query.limit,
     cursor: query.cursor,
   });

@@ -64,7 +64,7 @@ export function authorizationParam<K extends keyof typeof authorizationRequest &
 }
 
 /** A parameter that may appear at most once (RFC 6749 §3.1/§3.2), bounded in length. */
-export function single(params: Params, name: string, maxLength = 4096): string | undefined {
+function single(params: Params, name: string, maxLength = 4096): string | undefined {
   const value = params[name];
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string') throw new OAuthError('invalid_request', `${name} must be given once`);

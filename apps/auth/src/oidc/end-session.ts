@@ -1,7 +1,8 @@
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import { findClient } from '../clients/clients';
 import type { Deps } from '../deps';
-import { single, type Params } from '../oauth/params';
+import { endSessionRequest } from '@platform/contracts';
+import { formParams, type Params } from '../oauth/params';
 
 /** A validated RP-initiated logout request: where to send the browser after signing out, if anywhere. */
 export interface LogoutRequest {
@@ -44,10 +45,12 @@ export async function validateLogoutRequest(deps: Deps, params: Params): Promise
   let redirectUri: string | undefined;
   let state: string | undefined;
   try {
-    hint = single(params, 'id_token_hint', 8192);
-    clientId = single(params, 'client_id', 128);
-    redirectUri = single(params, 'post_logout_redirect_uri', 2000);
-    state = single(params, 'state', 1000);
+    ({
+      id_token_hint: hint,
+      client_id: clientId,
+      post_logout_redirect_uri: redirectUri,
+      state,
+    } = formParams(endSessionRequest, params));
   } catch {
     return { ok: false, message: 'The sign-out request repeats a parameter or one is too long.' };
   }

@@ -13,7 +13,9 @@ export {
   type ClientPatch,
   type ClientRegistration,
 } from './clients';
+export { adminAccountEmailFilter, adminPageQuery } from './admin-paging';
 export { authorizationRequest } from './authorization-request';
+export { endSessionRequest } from './end-session';
 export { INTERNAL_ID, internalApiKeyCreation, internalApiKeyLookup, internalApiKeyPage } from './internal-api-keys';
 export { internalLogin, internalLoginUnlock, internalRefresh } from './internal-login';
 export { OAUTH_ERROR_CODES, oauthErrorBody, type OAuthErrorCode } from './oauth-errors';

@@ -1,3 +1,6 @@
+import { adminAccountEmailFilter, adminPageQuery } from '@platform/contracts';
+import { queryParameter } from '../../content/contract-schemas';
+import { queryParameters } from '../../speech/schemas/components';
 import { jsonContent, jsonResponse, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { oauthErrors } from '../errors';
 import { accessToken } from '../security';
@@ -9,16 +12,7 @@ const id = (name: string, description: string): JsonObject => ({
   description,
   schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
 });
-const paging: JsonObject[] = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-  {
-    name: 'cursor',
-    in: 'query',
-    required: false,
-    description: 'The previous page’s `next_cursor`.',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,400}$' },
-  },
-];
+const paging: JsonObject[] = queryParameters(adminPageQuery);
 const clientId = id('id', 'The client_id.');
 const accountId = id('id', 'The account id.');
 const json = (schema: string): JsonObject => ({ required: true, content: jsonContent(schemaRef(schema)) });
@@ -117,16 +111,7 @@ export const adminPaths: JsonObject = {
   },
   '/admin/accounts': {
     get: admin('listAccounts', 'Accounts, in email order', {
-      parameters: [
-        ...paging,
-        {
-          name: 'email',
-          in: 'query',
-          required: false,
-          description: 'Only emails starting with this.',
-          schema: { type: 'string', minLength: 1, maxLength: 254 },
-        },
-      ],
+      parameters: [...paging, queryParameter('email', adminAccountEmailFilter)],
       responses: ok('One page.', 'AccountPage'),
     }),
   },

@@ -1,4 +1,4 @@
-import { authorizationRequest } from '@platform/contracts';
+import { authorizationRequest, endSessionRequest } from '@platform/contracts';
 import { requiredParameters } from '@platform/oauth-grants';
 import { schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { formProperties } from '../grant-forms';
@@ -26,10 +26,10 @@ const query = (name: string, description: string, required = false): JsonObject 
   description,
   schema: { type: 'string' },
 });
-/** `/authorize`'s query parameters, from the authorization request's contract (a repeatable one is repeated: `resource=…&resource=…`). */
-const authorizeParameters = (): JsonObject[] => {
-  const required = requiredParameters(authorizationRequest);
-  return Object.entries(formProperties(authorizationRequest)).map(([name, property]) => {
+/** A form's parameters as a page's query, from its contract (a repeatable one is repeated: `resource=…&resource=…`). */
+const queryOf = (parameters: typeof authorizationRequest | typeof endSessionRequest): JsonObject[] => {
+  const required = requiredParameters(parameters);
+  return Object.entries(formProperties(parameters)).map(([name, property]) => {
     const { description, ...schema } = property as JsonObject;
     return { name, in: 'query', required: required.includes(name), ...(description ? { description } : {}), schema };
   });
@@ -57,7 +57,7 @@ export const pagePaths: JsonObject = {
     get: page('authorize', 'Authorization request (RFC 6749 §4.1.1, OpenID Connect Core 1.0 §3.1.2.1)', {
       description:
         'Only `response_type=code` with PKCE `S256`. Sends the browser to sign in and consent, then back to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with an `error`. `prompt=none` never shows a page.',
-      parameters: authorizeParameters(),
+      parameters: queryOf(authorizationRequest),
       responses: pageAnswers(
         'An error page for a request that cannot be sent back to the client.',
         'To sign-in, consent, or back to the client’s redirect_uri.',
@@ -96,19 +96,11 @@ export const pagePaths: JsonObject = {
   },
   '/logout': {
     get: page('logoutPage', 'RP-Initiated Logout 1.0: the confirmation page', {
-      parameters: [
-        query('id_token_hint', 'An ID token this server issued.'),
-        query('client_id', 'The client.'),
-        query('post_logout_redirect_uri', 'Registered for the client.'),
-        query('state', 'Returned unchanged.'),
-      ],
+      parameters: queryOf(endSessionRequest),
       responses: pageAnswers('The confirmation page.', 'To the post_logout_redirect_uri.'),
     }),
     post: page('logout', 'RP-Initiated Logout 1.0: sign out', {
-      requestBody: form(
-        { csrf, id_token_hint: text, client_id: text, post_logout_redirect_uri: text, state: text },
-        [],
-      ),
+      requestBody: form({ csrf, ...formProperties(endSessionRequest) }, []),
       responses: pageAnswers('Signed out, or the confirmation page.', 'Signed out: to the post_logout_redirect_uri.'),
     }),
   },
