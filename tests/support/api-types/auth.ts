@@ -1777,7 +1777,7 @@ export interface operations {
                 resource?: string[];
                 /** @description RFC 9449 §10: binds the code to this key; at `/par` with a `DPoP` header it must be that proof’s key. */
                 dpop_jkt?: string;
-                /** @description A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §5.1) carrying the parameters; the ones outside it are ignored but `client_id` (`invalid_request_object` when it does not verify). */
+                /** @description A request object signed with a key of the client’s `jwks`/`jwks_uri` (RFC 9101 §5.1) carrying the parameters; the ones outside it are ignored but `client_id` (`invalid_request_object` when it does not verify). In the URL at most 8192 characters; a larger one by `/par`. */
                 request?: string;
                 /** @description Only at `/authorize`: the `request_uri` from `/par` (RFC 9126 §4), which stands for every other parameter but `client_id`; once, before it expires (`invalid_request_uri`). */
                 request_uri?: string;

@@ -34,6 +34,20 @@ const queryOf = (parameters: typeof authorizationRequest | typeof endSessionRequ
     return { name, in: 'query', required: required.includes(name), ...(description ? { description } : {}), schema };
   });
 };
+/**
+ * A request object sent in `/authorize`'s URL is bounded by the URL, not by its form: the server takes at most
+ * 16 KiB of request line and headers together (Node's limit, answered 431 past it), so the document promises
+ * 8 KiB there; a larger one goes by `/par` (the form's 16 KiB).
+ */
+const URL_REQUEST_OBJECT = 8192;
+const inUrl = (parameter: JsonObject): JsonObject =>
+  parameter.name === 'request'
+    ? {
+        ...parameter,
+        description: `${String(parameter.description)} In the URL at most ${URL_REQUEST_OBJECT} characters; a larger one by \`/par\`.`,
+        schema: { ...(parameter.schema as JsonObject), maxLength: URL_REQUEST_OBJECT },
+      }
+    : parameter;
 const form = (properties: JsonObject, required: string[]): JsonObject => ({
   required: true,
   content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required, properties } } },
@@ -57,7 +71,7 @@ export const pagePaths: JsonObject = {
     get: page('authorize', 'Authorization request (RFC 6749 §4.1.1, OpenID Connect Core 1.0 §3.1.2.1)', {
       description:
         'Only `response_type=code` with PKCE `S256`. Sends the browser to sign in and consent, then back to `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with an `error`. `prompt=none` never shows a page.',
-      parameters: queryOf(authorizationRequest),
+      parameters: queryOf(authorizationRequest).map(inUrl),
       responses: pageAnswers(
         'An error page for a request that cannot be sent back to the client.',
         'To sign-in, consent, or back to the client’s redirect_uri.',
