@@ -80,7 +80,9 @@ describe('the auth API document', () => {
       expect({ name, required, schema }).toEqual({
         name,
         required: contract.required.includes(name),
-        schema: expected,
+        // In the URL a request object is bounded by the server's 16 KiB of request line and headers, not by the
+        // form's 16 KiB: the document promises 8 KiB there (a larger one goes by /par).
+        schema: name === 'request' ? { ...expected, maxLength: 8192 } : expected,
       });
     }
     // RFC 9126 §2.1: the client is its authentication, and a request_uri is refused at /par.
