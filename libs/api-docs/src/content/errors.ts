@@ -1,5 +1,5 @@
 import { CodedError, SimpleError, ValidationError } from '@platform/contracts';
-import { schemaOf } from './contract-schemas';
+import { schemaOf } from '../contract-schemas';
 import { jsonResponse, schemaRef, responseRef, type JsonObject } from '../speech/json-helpers';
 
 /** The content REST API's three error shapes, from their contracts (libs/contracts, content `errors.ts`). */

@@ -1,6 +1,6 @@
 import { UserListQuery } from '@platform/contracts';
 import type { ApiDocument } from '../document';
-import { queryParameter } from './contract-schemas';
+import { queryParameter } from '../contract-schemas';
 import { contentErrorResponses, contentErrorSchemas } from './errors';
 import { contentSchemas } from './schemas';
 import { contentSecuritySchemes } from './security';

@@ -14,7 +14,7 @@ import {
   UserPut,
 } from '@platform/contracts';
 import type { JsonObject } from '../speech/json-helpers';
-import { componentSchemas, schemaOf } from './contract-schemas';
+import { componentSchemas, schemaOf } from '../contract-schemas';
 
 /**
  * The resources and bodies of the content REST API, written from their contracts (libs/contracts, content):

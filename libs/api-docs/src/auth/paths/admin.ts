@@ -1,6 +1,5 @@
 import { adminAccountEmailFilter, adminPageQuery } from '@platform/contracts';
-import { queryParameter } from '../../content/contract-schemas';
-import { queryParameters } from '../../speech/schemas/components';
+import { queryParameter, queryParameters } from '../../contract-schemas';
 import { jsonContent, jsonResponse, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { oauthErrors } from '../errors';
 import { accessToken } from '../security';

@@ -1,7 +1,7 @@
 import { PostId, PostListQuery } from '@platform/contracts';
 import { jsonContent, jsonResponse, parameterRef, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { contentErrors } from '../errors';
-import { pathParameter, queryParameter } from '../contract-schemas';
+import { pathParameter, queryParameter } from '../../contract-schemas';
 import { contentToken } from '../security';
 
 const read = { tags: ['Posts'], security: contentToken('content:read') };

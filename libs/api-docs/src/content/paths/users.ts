@@ -1,7 +1,7 @@
 import { UserId } from '@platform/contracts';
 import { jsonContent, jsonResponse, parameterRef, schemaRef, type JsonObject } from '../../speech/json-helpers';
 import { contentErrors } from '../errors';
-import { pathParameter } from '../contract-schemas';
+import { pathParameter } from '../../contract-schemas';
 import { contentToken } from '../security';
 
 const read = { tags: ['Users'], security: contentToken('content:read') };

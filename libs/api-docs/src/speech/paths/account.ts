@@ -1,6 +1,5 @@
 import { apiKeyIdParam, apiKeyPageQuery } from '@platform/contracts';
-import { pathParameter } from '../../content/contract-schemas';
-import { queryParameters } from '../schemas/components';
+import { pathParameter, queryParameters } from '../../contract-schemas';
 import { speechErrors } from '../errors';
 import { jsonContent, jsonResponse, schemaRef, type JsonObject } from '../json-helpers';
 import { accessTokenOnly, anyCredential } from '../security';

@@ -1,8 +1,7 @@
 import { historyItemIdParam, historyPageQuery } from '@platform/contracts';
-import { pathParameter } from '../../content/contract-schemas';
+import { pathParameter, queryParameters } from '../../contract-schemas';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
-import { queryParameters } from '../schemas/components';
 import { audioMediaTypes } from '../schemas/synthesis';
 import { anyCredential } from '../security';
 

@@ -1,6 +1,6 @@
 import { previewFileParam, responseShapeParam, synthesisVoiceIdParam } from '@platform/contracts';
 import { PREMADE_VOICES } from '@platform/speech-engine';
-import { pathParameter, queryParameter } from '../../content/contract-schemas';
+import { pathParameter, queryParameter } from '../../contract-schemas';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, schemaRef, type JsonObject } from '../json-helpers';
 import { audioMediaTypes, audioWithTimestampsExample, MAX_TEXT_CHARS, modelsExample } from '../schemas/synthesis';

@@ -1,9 +1,8 @@
 import { sampleIdParam, voiceIdParam, voiceSearchQuery, voiceSettingsEditBody } from '@platform/contracts';
-import { pathParameter, schemaOf } from '../../content/contract-schemas';
+import { pathParameter, queryParameters, schemaOf } from '../../contract-schemas';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import { speechErrors } from '../errors';
 import { binaryResponse, jsonContent, jsonResponse, okResponse, schemaRef, type JsonObject } from '../json-helpers';
-import { queryParameters } from '../schemas/components';
 import { anyCredential } from '../security';
 
 const tags = ['Voices'];

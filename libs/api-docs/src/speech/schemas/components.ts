@@ -30,7 +30,7 @@ import {
   voiceSettings,
 } from '@platform/contracts';
 import type { z } from 'zod/v4';
-import { componentSchemas, queryParameter } from '../../content/contract-schemas';
+import { componentSchemas } from '../../contract-schemas';
 import type { JsonObject } from '../json-helpers';
 import { MAX_TEXT_CHARS } from './synthesis';
 
@@ -39,9 +39,6 @@ const sent = (schema: z.ZodType) => jsonSchemaOf(schema, 'input') as JsonObject;
 const answered = (schema: z.ZodType) => jsonSchemaOf(schema, 'output') as JsonObject;
 
 /** An operation's query parameters: one per field of its contract, described as the contract describes it. */
-export const queryParameters = (query: z.ZodObject): JsonObject[] =>
-  Object.entries(query.shape).map(([name, field]) => queryParameter(name, field as z.ZodType));
-
 /**
  * The document's `components.schemas` from the speech contracts (libs/contracts/src/speech), the
  * shapes the gateway validates requests with; a component used inside another becomes a `$ref`.

@@ -1,7 +1,7 @@
 import { jsonSchemaOf } from '@platform/contracts';
 import type { z } from 'zod/v4';
-import type { JsonValue } from '../document';
-import { schemaRef, type JsonObject } from '../speech/json-helpers';
+import type { JsonValue } from './document';
+import { schemaRef, type JsonObject } from './speech/json-helpers';
 
 /** A contract's JSON Schema as the document holds it (zod writes JSON values only, hence the narrower type). */
 export const schemaOf = (schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonObject =>
@@ -21,6 +21,10 @@ function parameter(name: string, where: 'query' | 'path', field: z.ZodType): Jso
 
 export const queryParameter = (name: string, field: z.ZodType) => parameter(name, 'query', field);
 export const pathParameter = (name: string, field: z.ZodType) => parameter(name, 'path', field);
+
+/** Every field of a contract's query object, as query parameters in its order. */
+export const queryParameters = (query: z.ZodObject): JsonObject[] =>
+  Object.entries(query.shape).map(([name, field]) => queryParameter(name, field as z.ZodType));
 
 /**
  * The document's `components.schemas` from contracts: zod writes a schema used inside another (the User of
