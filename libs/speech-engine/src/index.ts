@@ -52,7 +52,13 @@ export {
   type RenderOptions,
 } from './settings';
 export { ENGINE_SAMPLE_RATE, synthesizePcm, espeakInvocation, pcmFromEspeakWav, type EspeakOptions } from './espeak';
-export { OUTPUT_FORMATS, DEFAULT_OUTPUT_FORMAT, resolveOutputFormat, type OutputFormat } from './formats';
+export {
+  OUTPUT_FORMATS,
+  OUTPUT_FORMAT_ALIASES,
+  DEFAULT_OUTPUT_FORMAT,
+  resolveOutputFormat,
+  type OutputFormat,
+} from './formats';
 export { Resampler } from './resample';
 export { encodeUlaw, decodeUlaw } from './ulaw';
 export { encodeAlaw, decodeAlaw } from './alaw';
@@ -89,3 +95,19 @@ export {
 } from './alignment';
 export { synthesizeTimedPcm, wordsFromEvents, type TimedPcm, type EspeakTimingOptions } from './espeak-timing';
 export { approximateWordTimings } from './neural-timing';
+export {
+  PHONEME_ALPHABETS,
+  type PhonemeAlphabet,
+  type PronunciationRule,
+  type AliasRule,
+  type PhonemeRule,
+} from './pronunciation/rules';
+export { PhonemeError, arpabetToIpa, ipaToEspeak, spokenPhonemes, type SpokenPhonemes } from './pronunciation/phonemes';
+export {
+  compilePronunciation,
+  pronouncePiece,
+  espeakInput,
+  wordsInPiece,
+  type Pronunciation,
+  type SpokenSegment,
+} from './pronunciation/apply';

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startPiperInference, type PiperInference } from './piper-inference';
+import type { SpokenSegment } from './pronunciation/apply';
 import type { VoiceSettings } from './settings';
 
 /**
@@ -71,25 +72,43 @@ function ipa(text: string, espeakVoice: string, binary = 'espeak-ng'): Promise<s
   });
 }
 
+/** One text's IPA: clauses phonemised separately and joined with their punctuation (eSpeak's IPA output drops it). */
+async function textIpa(text: string, config: PiperConfig, espeakBinary?: string): Promise<string> {
+  const clauses = [...text.matchAll(/([^,.;:!?]+)([,.;:!?]*)/g)].filter((m) => (m[1] ?? '').trim());
+  const phonemes = await Promise.all(clauses.map((m) => ipa(m[1]!.trim(), config.espeak.voice, espeakBinary)));
+  return phonemes.map((p, i) => `${p}${(clauses[i]![2] ?? '').slice(0, 1)}`).join(' ');
+}
+
 /**
  * Phoneme ids as Piper expects them: BOS, each phoneme followed by the pad id, EOS. Clauses are
  * phonemised separately and joined with their punctuation, which the model uses for pauses and
- * intonation (eSpeak's IPA output drops it).
+ * intonation. A piece a pronunciation dictionary changed comes as segments: a phoneme rule's IPA
+ * goes to the model as it is (it takes IPA, so nothing is lost on the way), the rest through eSpeak NG.
  */
-export async function phonemeIds(text: string, config: PiperConfig, espeakBinary?: string): Promise<number[]> {
+export async function phonemeIds(
+  input: string | readonly SpokenSegment[],
+  config: PiperConfig,
+  espeakBinary?: string,
+): Promise<number[]> {
   const map = config.phoneme_id_map;
   const pad = map._ ?? [0];
-  const clauses = [...text.matchAll(/([^,.;:!?]+)([,.;:!?]*)/g)].filter((m) => (m[1] ?? '').trim());
-  const phonemes = await Promise.all(clauses.map((m) => ipa(m[1]!.trim(), config.espeak.voice, espeakBinary)));
+  const segments: readonly SpokenSegment[] =
+    typeof input === 'string' ? [{ from: 0, to: 0, kind: 'text', text: input }] : input;
+  const parts = await Promise.all(
+    segments.map((s) =>
+      s.kind === 'phonemes' ? s.phonemes.ipa.replace(/[/[\]]/g, '') : textIpa(s.text, config, espeakBinary),
+    ),
+  );
   const ids: number[] = [...(map['^'] ?? [1])];
-  phonemes.forEach((p, i) => {
-    const punctuation = (clauses[i]![2] ?? '').slice(0, 1);
-    const symbols = [...`${p}${punctuation}${i < phonemes.length - 1 ? ' ' : ''}`.normalize('NFD')];
-    for (const symbol of symbols) {
-      const id = map[symbol];
-      if (id) ids.push(...id, ...pad);
-    }
-  });
+  for (const symbol of [
+    ...parts
+      .filter((p) => p.trim())
+      .join(' ')
+      .normalize('NFD'),
+  ]) {
+    const id = map[symbol];
+    if (id) ids.push(...id, ...pad);
+  }
   ids.push(...(map.$ ?? [2]));
   return ids;
 }
@@ -113,7 +132,7 @@ export function piperScales(config: PiperConfig, settings: VoiceSettings, determ
 /** One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). */
 export async function synthesizePiperPcm(
   voice: PiperVoice,
-  text: string,
+  text: string | readonly SpokenSegment[],
   settings: VoiceSettings,
   espeakBinary?: string,
   deterministic = false,

@@ -5,6 +5,7 @@ import { synthesizeTimedPcm } from './espeak-timing';
 import type { OutputFormat } from './formats';
 import { fadeEdges, normalizeLoudness } from './loudness';
 import { approximateWordTimings } from './neural-timing';
+import { espeakInput, pronouncePiece, wordsInPiece, type Pronunciation } from './pronunciation/apply';
 import { planPieces } from './sentences';
 import type { RenderParams } from './settings';
 import { applyVoiceColour, neuralColour } from './voice-colour';
@@ -37,6 +38,12 @@ export interface SynthesisRequest {
    * events (`synthesizeTimedPcm`); for `pcmFor` engines, `approximateWordTimings`.
    */
   timed?: boolean;
+  /**
+   * The job's pronunciation dictionaries (`compilePronunciation`): eSpeak NG says each piece as
+   * `pronouncePiece` rewrites it, its word timing mapped back onto the piece's own text. A `pcmFor`
+   * engine applies them itself (it is handed the piece as the client sent it).
+   */
+  pronunciation?: Pronunciation;
 }
 
 /** A piece done: its text, its audio's length and, when `timed`, its words' spans. */
@@ -121,6 +128,11 @@ async function enginePcm(
     return request.timed ? { pcm, words: approximateWordTimings(piece, pcm, ENGINE_SAMPLE_RATE) } : { pcm };
   }
   const options = { signal: request.signal };
-  if (request.timed) return synthesizeTimedPcm(piece, request.params, options);
-  return { pcm: await synthesizePcm(piece, request.params, { ...options, binary: request.espeakBinary }) };
+  const said = request.pronunciation ? espeakInput(pronouncePiece(piece, request.pronunciation)) : null;
+  const text = said?.text ?? piece;
+  if (request.timed) {
+    const timed = await synthesizeTimedPcm(text, request.params, options);
+    return said ? { pcm: timed.pcm, words: wordsInPiece(timed.words, said.origin) } : timed;
+  }
+  return { pcm: await synthesizePcm(text, request.params, { ...options, binary: request.espeakBinary }) };
 }

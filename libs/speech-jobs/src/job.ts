@@ -1,4 +1,4 @@
-import type { EngineVoiceParams, VoiceSettings } from '@platform/speech-engine';
+import type { EngineVoiceParams, PronunciationRule, VoiceSettings } from '@platform/speech-engine';
 
 /** What the gateway hands the worker (BullMQ job data, queue `synthesis`). Version 1. */
 export interface SynthesisJobData {
@@ -26,6 +26,11 @@ export interface SynthesisJobData {
   /** Pre-split pieces (WebSocket segments); otherwise the worker splits at sentences. */
   pieces?: string[];
   settings: VoiceSettings;
+  /**
+   * The rules of the request's pronunciation dictionaries (`pronunciation_dictionary_locators`),
+   * resolved by the gateway in locator order; the worker applies them to each piece. Absent: none.
+   */
+  pronunciation?: PronunciationRule[];
   /**
    * The request's `seed`: the same request gives the same audio. eSpeak NG is deterministic anyway;
    * the neural model then samples without noise. Absent from gateways that predate it.

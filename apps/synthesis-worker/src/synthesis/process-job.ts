@@ -10,8 +10,11 @@ import {
   renderParams,
   resolveOutputFormat,
   type RenderParams,
+  compilePronunciation,
+  pronouncePiece,
   synthesizePiperPcm,
   synthesizeToStream,
+  type Pronunciation,
 } from '@platform/speech-engine';
 import {
   audioStreamKey,
@@ -208,7 +211,8 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
   let reason: FailureReason = 'engine';
   try {
     if (!format) throw new Error(`unknown output format ${data.outputFormat}`);
-    const { params, pcmFor } = enginePieces(data, { ...deps, signal });
+    const pronunciation = data.pronunciation?.length ? compilePronunciation(data.pronunciation) : undefined;
+    const { params, pcmFor } = enginePieces(data, { ...deps, signal }, pronunciation);
     const pieceFrame = pieceFrames(data);
     const progress = await synthesizeToStream(
       {
@@ -224,6 +228,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
         ...(deps.espeakBinary ? { espeakBinary: deps.espeakBinary } : {}),
         ...(pcmFor ? { pcmFor } : {}),
         ...(data.timestamps ? { timed: true } : {}),
+        ...(pronunciation ? { pronunciation } : {}),
       },
       (bytes) => batcher.push(sameStream(bytes)),
       (piece) => {
@@ -396,13 +401,16 @@ export async function failLostJob(
 function enginePieces(
   data: SynthesisJobData,
   deps: ProcessDeps,
+  pronunciation?: Pronunciation,
 ): { params: RenderParams; pcmFor?: (piece: string, index: number) => Promise<Int16Array> } {
   const params = jobRenderParams(data);
   if (data.modelId !== NEURAL_MODEL_ID) return { params };
   const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
   const colour = neuralColour(params);
   const render = async (piece: string) => {
-    const speaker = await synthesizePiperPcm(piper, piece, data.settings, deps.espeakBinary, data.seed !== undefined);
+    // The model takes IPA: a dictionary's phoneme rules reach it as they are (`phonemeIds`).
+    const said = pronunciation ? pronouncePiece(piece, pronunciation) : piece;
+    const speaker = await synthesizePiperPcm(piper, said, data.settings, deps.espeakBinary, data.seed !== undefined);
     return colour ? applyVoiceColour(speaker, colour, { ...(deps.signal ? { signal: deps.signal } : {}) }) : speaker;
   };
   return {
