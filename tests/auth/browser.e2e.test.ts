@@ -4,6 +4,7 @@ import { Issuer, generators, type BaseClient } from 'openid-client';
 import { freePort } from '@platform/testing';
 import { ALL_GRANTS, cli, createUser, type CreatedClient } from './helpers/fixtures';
 import { startAuth, type RunningAuth } from './helpers/start-auth';
+import { accessibilityProblems } from '../playground/accessibility';
 import { launchChromium } from '../playground/chromium';
 
 jest.setTimeout(90_000);
@@ -103,5 +104,79 @@ describe('real browser (Chromium)', () => {
       sub: user.id,
       scope: 'speech:read',
     });
+  });
+
+  it('every page has the playground look, passes its accessibility checks, and says what each scope means', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') refused.push(m.text());
+    });
+    /** The page is drawn by auth's shared stylesheet (the playground's tokens) and passes the checks. */
+    const looksRight = async (title: string) => {
+      await page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout: 15_000 });
+      const look = await page.evaluate(() => ({
+        sheet: document.querySelector<HTMLLinkElement>('link[rel=stylesheet]')?.getAttribute('href'),
+        font: getComputedStyle(document.body).fontFamily,
+        primary: getComputedStyle(document.querySelector('button.primary')!).backgroundColor,
+        main: getComputedStyle(document.querySelector('main')!).maxWidth,
+      }));
+      expect(look).toEqual({
+        sheet: expect.stringMatching(/^\/login\/pages\.css\?v=[0-9a-f]{16}$/),
+        font: expect.stringContaining('system-ui'),
+        primary: 'rgb(29, 78, 216)', // the playground's --accent
+        main: '480px',
+      });
+      expect(await accessibilityProblems(page)).toEqual([]);
+    };
+
+    // Sign-in, with OpenID Connect's login_hint prefilling the email.
+    await page.goto(
+      client.authorizationUrl({
+        scope: 'content:read speech:read offline_access',
+        state: generators.state(),
+        code_challenge: generators.codeChallenge(generators.codeVerifier()),
+        code_challenge_method: 'S256',
+        login_hint: user.email,
+      }),
+    );
+    await looksRight('Sign in');
+    expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    // Consent: each scope in words, then its id.
+    await looksRight('Allow Browser app?');
+    expect(await page.locator('ul.scopes li').allInnerTexts()).toEqual([
+      'Read posts, comments and profiles\ncontent:read',
+      'List your voices, history and usage\nspeech:read',
+      'Stay signed in (a refresh token)\noffline_access',
+    ]);
+
+    // The device pages: code entry, its Continue, the decision and its answer.
+    const handle = await client.deviceAuthorization({ scope: 'speech:read' });
+    await page.goto(handle.verification_uri);
+    await looksRight('Connect a device');
+    await page.getByLabel('Code shown on your device').fill(handle.user_code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await looksRight('Allow Browser app?');
+    expect(await page.locator('ul.scopes li').allInnerTexts()).toEqual([
+      'List your voices, history and usage\nspeech:read',
+    ]);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Request denied' }).waitFor({ timeout: 15_000 });
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Sign-out.
+    await page.goto(`${auth.issuer}/logout`);
+    await looksRight('Sign out');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor({ timeout: 15_000 });
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Nothing refused by the pages' Content-Security-Policy (the stylesheet included).
+    expect(refused).toEqual([]);
+    await context.close();
   });
 });

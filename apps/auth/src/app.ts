@@ -16,6 +16,7 @@ import { authorizeRoutes } from './pages/authorize-routes';
 import { deviceRoutes } from './pages/device-routes';
 import { loginRoutes } from './pages/login-routes';
 import { logoutRoutes } from './pages/logout-routes';
+import { pageStyleRoutes } from './pages/page-style';
 import { parRoute } from './par/par-route';
 
 /** Mounts every route of the authorization server on `app`. */
@@ -34,6 +35,7 @@ export function mountAuth(app: Express, deps: Deps): void {
   app.use(registrationRoutes(deps));
   app.use(parRoute(deps));
   app.use(authorizeRoutes(deps));
+  app.use(pageStyleRoutes());
   app.use(loginRoutes(deps));
   app.use(logoutRoutes(deps));
   app.use(deviceRoutes(deps));

@@ -638,6 +638,8 @@ export interface components {
             nonce?: string;
             /** @description `none`, `login`, `consent` or `select_account`, space-separated; `none` alone. */
             prompt?: string;
+            /** @description OpenID Connect Core 1.0 §3.1.2.1: the email the sign-in page starts with (a hint: the person may change it). */
+            login_hint?: string;
             /** @description Seconds since the person last signed in, at most. */
             max_age?: string;
             /** @description Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one. */
@@ -1771,6 +1773,8 @@ export interface operations {
                 nonce?: string;
                 /** @description `none`, `login`, `consent` or `select_account`, space-separated; `none` alone. */
                 prompt?: string;
+                /** @description OpenID Connect Core 1.0 §3.1.2.1: the email the sign-in page starts with (a hint: the person may change it). */
+                login_hint?: string;
                 /** @description Seconds since the person last signed in, at most. */
                 max_age?: string;
                 /** @description Resource indicators (RFC 8707): the APIs the token is for (the gateway’s origin, `<origin>/v1`, `<origin>/api`); repeat the parameter for more than one. */

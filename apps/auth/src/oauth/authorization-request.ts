@@ -11,6 +11,8 @@ import { audienceFor, scopesFor } from './resources';
 export interface PendingRequest
   extends Omit<CodeRecord, 'sub' | 'authTime'>, Omit<AuthenticationRequirements, 'nonce'> {
   state?: string;
+  /** OpenID Connect's `login_hint`: prefills the sign-in page's email; never part of the code. */
+  loginHint?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function validateRequest(deps: Deps, client: ClientDoc, params: Params, r
   const dpopJkt = authorizationParam(params, 'dpop_jkt');
   const scopes = scopesFor(client.scopes, scopeList(authorizationParam(params, 'scope')));
   const audience = audienceFor(client, authorizationParam(params, 'resource') ?? [], deps.config.PUBLIC_URL);
+  const loginHint = authorizationParam(params, 'login_hint');
   return {
     ...authenticationRequirements(params, scopes, Date.now()),
     clientId: client._id,
@@ -45,5 +48,6 @@ export function validateRequest(deps: Deps, client: ClientDoc, params: Params, r
     audience,
     ...(challenge ? { codeChallenge: challenge } : {}),
     ...(dpopJkt ? { dpopJkt } : {}),
+    ...(loginHint ? { loginHint } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { validateRequest, type PendingRequest } from '../oauth/authorization-req
 import { authorizationParams } from '../oauth/authorization-params';
 import { authorizationParam, formBody, paramsOf, type Params } from '../oauth/params';
 import { signInSatisfies } from '../oidc/authentication-request';
-import { escapeHtml, hidden, scopeItems, sendPage } from './html';
+import { escapeHtml, hidden, scopeList, sendPage } from './html';
 import { consentCovers, rememberConsent } from '../oidc/remembered-consent';
 import { csrfToken, csrfValid, currentSession, loginRedirect, type SignInSession } from './session';
 
@@ -53,19 +53,18 @@ function consentPage(
   email: string,
 ): void {
   const csrf = csrfToken(deps, req, res);
-  const scopes = scopeItems(pending.scopes);
   // The decision redirects to the client's redirect_uri, which browsers check against form-action.
   sendPage(
     res,
     200,
     `Allow ${client.name}?`,
     `<p>Signed in as <strong>${escapeHtml(email)}</strong>.</p>
-<p><strong>${escapeHtml(client.name)}</strong> asks for:</p><ul>${scopes}</ul>
-<p>for ${pending.audience.map(escapeHtml).join(', ')}</p>
+<p><strong>${escapeHtml(client.name)}</strong> asks to:</p>${scopeList(pending.scopes)}
+<p class="muted">at ${pending.audience.map(escapeHtml).join(', ')}</p>
 <form method="post" action="/authorize/decision">
 ${hidden('csrf', csrf)}${hidden('request', id)}
-<button type="submit" name="decision" value="approve">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button>
+<div class="actions"><button type="submit" class="primary" name="decision" value="approve">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,
     [redirectSource(pending.redirectUri)],
   );
@@ -79,7 +78,7 @@ async function redirectWithCode(
   session: SignInSession,
 ): Promise<void> {
   const code = randomToken('ac_');
-  const { state, promptNone: _none, signedInSince: _since, ...record } = pending;
+  const { state, promptNone: _none, signedInSince: _since, loginHint: _hint, ...record } = pending;
   const lifetime = codeLifetime(deps.config.AUTHORIZATION_CODE_TTL, await findClient(deps.clients, pending.clientId));
   await storeCode(
     deps,
@@ -177,7 +176,7 @@ export function authorizeRoutes(deps: Deps): Router {
     const session = await currentSession(deps, req);
     // No session, or one older than prompt=login / max_age allow: sign in (again) first.
     if (!session || !signInSatisfies(pending, session.authTime))
-      return res.redirect(303, loginRedirect(`/authorize/continue?request=${id}`));
+      return res.redirect(303, loginRedirect(`/authorize/continue?request=${id}`, pending.loginHint));
     const { account } = session;
     const client = await findClient(deps.clients, pending.clientId);
     if (!client) return errorPage(res, 400, 'Unknown client.');

@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { clientAddress } from '../http/client-address';
 import { findByUserCode, formatUserCode, normalizeUserCode, retireUserCode, writeDevice } from '../device/device-codes';
 import { formBody, paramsOf } from '../oauth/params';
-import { escapeHtml, hidden, scopeItems, sendPage } from './html';
+import { escapeHtml, hidden, scopeList, sendPage } from './html';
 import { csrfToken, csrfValid, loginRedirect, sessionAccount } from './session';
 
 const WINDOW_SECONDS = 900;
@@ -20,7 +20,7 @@ function entryPage(deps: Deps, req: Request, res: Response, status: number, user
     `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/device">${hidden('csrf', csrf)}
 <label>Code shown on your device <input name="user_code" value="${escapeHtml(userCode)}" autocomplete="off" autocapitalize="characters" required maxlength="20"></label>
-<button type="submit">Continue</button></form>`,
+<button type="submit" class="primary">Continue</button></form>`,
   );
 }
 
@@ -71,10 +71,10 @@ export function deviceRoutes(deps: Deps): Router {
       200,
       `Allow ${client?.name ?? found.record.clientId}?`,
       `<p>Signed in as <strong>${escapeHtml(account.email)}</strong>. Code <strong>${escapeHtml(formatUserCode(normalized))}</strong>.</p>
-<p>The device asks for:</p><ul>${scopeItems(found.record.scopes)}</ul>
+<p>The device asks to:</p>${scopeList(found.record.scopes)}
 <form method="post" action="/device/decision">${hidden('csrf', csrf)}${hidden('user_code', normalized)}
-<button type="submit" name="decision" value="approve">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button></form>`,
+<div class="actions"><button type="submit" class="primary" name="decision" value="approve">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button></div></form>`,
     );
   });
 

@@ -28,7 +28,7 @@ function confirmPage(
     status,
     'Sign out',
     `<p>${intro}</p>
-<form method="post" action="/logout">${hidden('csrf', csrf)}${fields}<button type="submit">Sign out</button></form>`,
+<form method="post" action="/logout">${hidden('csrf', csrf)}${fields}<button type="submit" class="primary">Sign out</button></form>`,
     target.filter((o) => o !== 'null'),
   );
 }

@@ -111,7 +111,11 @@ export function safeReturnTo(value: unknown): string {
   return typeof value === 'string' && /^\/(?![/\\])[\x21-\x7E]{0,2000}$/.test(value) ? value : '/device';
 }
 
-/** Relative paths: the pages work the same behind the gateway and directly. */
-export function loginRedirect(returnTo: string): string {
-  return `/login?return_to=${encodeURIComponent(returnTo)}`;
+/**
+ * Relative paths: the pages work the same behind the gateway and directly. `loginHint` (OpenID
+ * Connect's `login_hint`) is the email the sign-in page starts with.
+ */
+export function loginRedirect(returnTo: string, loginHint?: string): string {
+  const hint = loginHint ? `&login_hint=${encodeURIComponent(loginHint)}` : '';
+  return `/login?return_to=${encodeURIComponent(returnTo)}${hint}`;
 }

@@ -25,6 +25,10 @@ export const authorizationRequest = {
   code_challenge_method: text(10).meta({ const: 'S256' }).optional(),
   nonce: text(512, 'Put in the ID token (OpenID Connect).').optional(),
   prompt: text(100, '`none`, `login`, `consent` or `select_account`, space-separated; `none` alone.').optional(),
+  login_hint: text(
+    254,
+    'OpenID Connect Core 1.0 §3.1.2.1: the email the sign-in page starts with (a hint: the person may change it).',
+  ).optional(),
   max_age: text(12, 'Seconds since the person last signed in, at most.').meta({ pattern: '^[0-9]{1,10}$' }).optional(),
   resource,
   dpop_jkt: text(
