@@ -18,7 +18,7 @@ export function accessibilityProblems(page: Page): Promise<string[]> {
       const box = node.getBoundingClientRect();
       return box.width > 1 && box.height > 1 && getComputedStyle(node).visibility !== 'hidden';
     };
-    for (const control of document.querySelectorAll<HTMLInputElement>('input, select, textarea, button')) {
+    for (const control of Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea, button'))) {
       if (control.type === 'hidden' || !visible(control)) continue;
       if (!(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()))
         problems.push(`unlabelled: ${control.outerHTML.slice(0, 120)}`);
@@ -44,8 +44,8 @@ export function accessibilityProblems(page: Page): Promise<string[]> {
       }
       return [255, 255, 255, 1];
     };
-    for (const node of document.body.querySelectorAll('*')) {
-      const ownText = [...node.childNodes].some(
+    for (const node of Array.from(document.body.querySelectorAll('*'))) {
+      const ownText = Array.from(node.childNodes).some(
         (child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim(),
       );
       if (!ownText || !visible(node) || (node as HTMLButtonElement).disabled) continue;

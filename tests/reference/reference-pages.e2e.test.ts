@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually, uniqueName } from '@platform/testing';
 import { registerAccount, startPlatform, type Account, type Platform } from '../gateway/platform';
 import { launchChromium } from '../playground/chromium';
+import { graphiql } from './graphiql';
 
 /**
  * The reference pages in Debian's Chromium against the real platform, with every request to another
@@ -124,70 +125,15 @@ describe('/docs/asyncapi', () => {
 });
 
 describe('GraphQL explorer at /graphql', () => {
-  const editor = (selector: string) => page.locator(`${selector} .CodeMirror`).first();
-  const setEditor = (selector: string, text: string) =>
-    editor(selector).evaluate(
-      (node, value) => (node as HTMLElement & { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(value),
-      text,
-    );
-  /** Puts `query` in the query editor (once it holds exactly that) and runs it. */
-  const run = async (query: string) => {
-    await setEditor('.graphiql-query-editor', query);
-    await page.waitForFunction(
-      (expected) =>
-        (
-          document.querySelector('.graphiql-query-editor .CodeMirror') as
-            (Element & { CodeMirror?: { getValue(): string } }) | null
-        )?.CodeMirror?.getValue() === expected,
-      query,
-      WAIT,
-    );
-    // Ctrl-Enter in the editor, GraphiQL's run shortcut (its button sits under a tooltip trigger).
-    await editor('.graphiql-query-editor').click();
-    await page.keyboard.press('Control+Enter');
-  };
-  const responseText = () =>
-    editor('.graphiql-response').evaluate((node) =>
-      (node as HTMLElement & { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
-    );
+  const explorer = () => graphiql(page, WAIT);
+  const run = (query: string) => explorer().run(query);
+  const responseText = () => explorer().responseText();
 
-  it('is what a browser gets, while GraphQL clients still get GraphQL', async () => {
-    const asClient = await fetch(`${platform.publicUrl}/graphql`, { headers: { accept: 'application/json' } });
-    expect(asClient.headers.get('content-type')).toMatch(/^application\/json/);
-    const res = await page.goto(`${platform.publicUrl}/graphql`);
-    expect(res!.headers()['content-type']).toMatch(/^text\/html/);
-    await page.locator('.graphiql-container').waitFor(WAIT);
-  });
-
-  it("runs a query with the signed-in session's token and receives a subscription event after a mutation", async () => {
-    // The playground's session in this tab's storage, as its sign-in leaves it.
-    await page.addInitScript((token) => {
-      sessionStorage.setItem(
-        'playground.tokens',
-        JSON.stringify({ accessToken: token, expiresAt: Date.now() + 600_000, person: { sub: 'x' } }),
-      );
-    }, account.token);
-    // GraphiQL loads the schema (an introspection query over HTTP) before its editors settle.
-    const introspected = page.waitForResponse(
-      (r) => r.url().endsWith('/graphql') && r.request().method() === 'POST',
-      WAIT,
-    );
-    await page.goto(`${platform.publicUrl}/graphql`);
-    expect((await introspected).status()).toBe(200);
-    await page.locator('.graphiql-container').waitFor(WAIT);
-
-    await run('{ me { name email } }');
-    await page.waitForFunction(
-      () => /"(data|errors)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''),
-      undefined,
-      WAIT,
-    );
-    expect(JSON.parse(await responseText())).toEqual({
-      data: { me: { name: 'Grace Explorer', email: account.email } },
-    });
-
-    await run('subscription { onPostCreated { title author { name } } }');
-    // Posts until one arrives: the subscription is live once graphql-ws has acknowledged it.
+  /**
+   * Publishes posts (as the test's account) until the running subscription shows one: the subscription
+   * is live once graphql-ws has acknowledged it. Answers the event shown.
+   */
+  const postUntilShown = async (): Promise<unknown> => {
     const titles: string[] = [];
     const post = async () => {
       const title = uniqueName('explorer-post');
@@ -212,12 +158,87 @@ describe('GraphQL explorer at /graphql', () => {
       60_000,
       1_000,
     );
-    expect(JSON.parse(await responseText())).toEqual({
+    const shown = JSON.parse(await responseText()) as { data: { onPostCreated: { title: string } } };
+    expect(titles).toContain(shown.data.onPostCreated.title);
+    return shown;
+  };
+
+  /** The playground's session in this tab's storage, as its sign-in leaves it. */
+  const playgroundSession = (token: string) =>
+    page.addInitScript((value) => {
+      sessionStorage.setItem(
+        'playground.tokens',
+        JSON.stringify({ accessToken: value, expiresAt: Date.now() + 600_000, person: { sub: 'x' } }),
+      );
+    }, token);
+
+  it('is what a browser gets, while GraphQL clients still get GraphQL', async () => {
+    const asClient = await fetch(`${platform.publicUrl}/graphql`, { headers: { accept: 'application/json' } });
+    expect(asClient.headers.get('content-type')).toMatch(/^application\/json/);
+    const res = await page.goto(`${platform.publicUrl}/graphql`);
+    expect(res!.headers()['content-type']).toMatch(/^text\/html/);
+    await page.locator('.graphiql-container').waitFor(WAIT);
+  });
+
+  it('works on first open without signing in: the schema loads, public posts and their events arrive', async () => {
+    // GraphiQL loads the schema (an introspection query over HTTP) with the headers it starts with: none.
+    const introspected = page.waitForResponse(
+      (r) => r.url().endsWith('/graphql') && r.request().method() === 'POST',
+      WAIT,
+    );
+    await page.goto(`${platform.publicUrl}/graphql`);
+    const schema = await introspected;
+    expect(schema.request().headers().authorization).toBeUndefined();
+    expect(schema.status()).toBe(200);
+    expect(await schema.json()).toMatchObject({ data: { __schema: { queryType: { name: 'Query' } } } });
+    // The documentation explorer shows the schema's root types.
+    await page.getByRole('button', { name: /Show Documentation Explorer/i }).click();
+    await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor(WAIT);
+
+    expect(await explorer().result('{ posts(first: 1) { edges { node { id } } } }')).toEqual({
+      data: { posts: { edges: expect.any(Array) } },
+    });
+    await run('subscription { onPostCreated { title author { name } } }');
+    expect(await postUntilShown()).toEqual({
       data: { onPostCreated: { title: expect.any(String), author: { name: 'Grace Explorer' } } },
     });
-    expect(titles).toContain(
-      (JSON.parse(await responseText()) as { data: { onPostCreated: { title: string } } }).data.onPostCreated.title,
+  });
+
+  it('shows why a subscription failed, not the socket event', async () => {
+    // A token that is no token: the gateway closes the graphql-ws socket with 4401.
+    await playgroundSession('not-a-token');
+    await page.goto(`${platform.publicUrl}/graphql`);
+    await page.locator('.graphiql-container').waitFor(WAIT);
+    await run('subscription { onPostCreated { title } }');
+    await page.waitForFunction(
+      () => /"errors"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''),
+      undefined,
+      WAIT,
     );
+    const shown = JSON.parse(await responseText()) as { errors: { message: string }[] };
+    expect(shown.errors).toEqual([{ message: expect.stringMatching(/^The GraphQL WebSocket closed \(4401/) }]);
+    expect(await responseText()).not.toContain('isTrusted');
+  });
+
+  it("runs a query with the signed-in session's token and receives a subscription event after a mutation", async () => {
+    await playgroundSession(account.token);
+    // GraphiQL loads the schema (an introspection query over HTTP) before its editors settle.
+    const introspected = page.waitForResponse(
+      (r) => r.url().endsWith('/graphql') && r.request().method() === 'POST',
+      WAIT,
+    );
+    await page.goto(`${platform.publicUrl}/graphql`);
+    expect((await introspected).status()).toBe(200);
+    await page.locator('.graphiql-container').waitFor(WAIT);
+
+    expect(await explorer().result('{ me { name email } }')).toEqual({
+      data: { me: { name: 'Grace Explorer', email: account.email } },
+    });
+
+    await run('subscription { onPostCreated { title author { name } } }');
+    expect(await postUntilShown()).toEqual({
+      data: { onPostCreated: { title: expect.any(String), author: { name: 'Grace Explorer' } } },
+    });
     await page.screenshot({ path: path.join(shots, 'reference-graphiql.png') });
   });
 });

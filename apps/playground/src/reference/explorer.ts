@@ -1,6 +1,13 @@
 import { createGraphiQLFetcher, type Fetcher, type FetcherParams } from '@graphiql/toolkit';
 import { GraphiQL } from 'graphiql';
-import { getOperationAST, Kind, parse, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  parse,
+  type ExecutionResult,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -10,8 +17,9 @@ import { storedAccessToken } from '../session';
  * GraphiQL for the gateway's `/graphql` (bundled into our own asset, nothing loaded from elsewhere).
  * Queries and mutations go over HTTP with the Headers pane's headers; subscriptions go over graphql-ws
  * on the same path, with the Headers pane's credentials as the `connection_init` payload (as the
- * gateway expects them there). The signed-in playground session's token is offered as the
- * Authorization header; any other token can be pasted in its place. Headers are not persisted.
+ * gateway expects them there). Without headers it works anonymously (the schema, public posts and
+ * their events); the playground's session in this tab (sessionStorage, session.ts) is offered as the
+ * Authorization header, and any other token can be pasted instead. Headers are not persisted.
  */
 const httpUrl = `${location.origin}/graphql`;
 const socketUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -73,12 +81,43 @@ const fetcher: Fetcher = (params, opts) => {
   });
   // graphql-ws yields results as JSON (errors as plain objects), which is what GraphiQL displays; its
   // type names the in-process ExecutionResult, whose GraphQLError instances only differ in methods.
-  return events as unknown as AsyncIterable<ExecutionResult>;
+  return readableFailures(events as unknown as AsyncIterable<ExecutionResult>);
 };
+
+/**
+ * graphql-ws ends a failed subscription by throwing the socket's CloseEvent (a refused token closes
+ * with 4401) or the server's error list; GraphiQL would show the event as `{"isTrusted":true}`. The
+ * failure becomes an `errors` result that says what happened.
+ */
+async function* readableFailures(events: AsyncIterable<ExecutionResult>): AsyncIterable<ExecutionResult> {
+  try {
+    yield* events;
+  } catch (err) {
+    yield { errors: failureMessages(err).map((message) => new GraphQLError(message)) };
+  }
+}
+
+function failureMessages(err: unknown): string[] {
+  if (err instanceof CloseEvent)
+    return [
+      `The GraphQL WebSocket closed (${err.code}${err.reason ? `: ${err.reason}` : ''})` +
+        (err.code === 4401
+          ? ': the Authorization header holds no valid token; remove it to subscribe anonymously.'
+          : '.'),
+    ];
+  if (Array.isArray(err))
+    return err.map((e) =>
+      typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : JSON.stringify(e),
+    );
+  if (err instanceof Error) return [err.message];
+  if (err instanceof Event) return [`The GraphQL WebSocket failed (${err.type}): is the gateway reachable?`];
+  return [String(err)];
+}
 
 const token = storedAccessToken();
 const defaultQuery = `# Queries and mutations run over HTTP, subscriptions over graphql-ws.
-# Sign in on the playground (/) in this tab, or paste a token in Headers below.
+# Public posts and their events need no sign-in. For your own data (\`me\`, writing posts), sign in
+# on the playground (/) in this tab, or put {"Authorization": "Bearer <token>"} in Headers below.
 query Posts {
   posts(first: 5) {
     edges { node { id title author { name } } }
@@ -94,11 +133,8 @@ createRoot(document.getElementById('explorer')!).render(
   createElement(GraphiQL, {
     fetcher,
     defaultQuery,
-    defaultHeaders: JSON.stringify(
-      token ? { Authorization: `Bearer ${token}` } : { Authorization: 'Bearer <paste an access token>' },
-      null,
-      2,
-    ),
+    // No placeholder credential: a header that is not a token would make every request a 401.
+    defaultHeaders: token ? JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) : '',
     defaultEditorToolsVisibility: 'headers',
     shouldPersistHeaders: false,
     isHeadersEditorEnabled: true,
