@@ -1,141 +1,15 @@
-import type { Identity } from '@platform/identity';
-import { createLogger } from '@platform/logger';
-import { modelCatalogue } from '@platform/speech-engine';
-import type { ChunkFrame } from '@platform/speech-jobs';
 import { SpeechError } from '@platform/errors';
 import { eventually } from '@platform/testing';
-import {
-  StreamInputSession,
-  MESSAGE_BURST,
-  MESSAGES_PER_SECOND,
-  type SessionAuth,
-} from '../src/speech/stream-input/session';
-import type { SessionTransport } from '../src/speech/stream-input/transport';
 import { MAX_BUFFERED_BYTES } from '../src/speech/stream-input/audio-relay';
-import type { DrainOutcome } from '../src/speech/tts/backpressure';
-import type { JobInput, JobRunner } from '../src/speech/tts/job-runner';
+import { MESSAGE_BURST, MESSAGES_PER_SECOND, StreamInputSession } from '../src/speech/stream-input/session';
+import { errorOf, KEY, RACHEL, SPEAKER, setup as setupSession } from './support/text-socket-fixture';
 
 /**
  * The stream-input protocol without a socket: a fake transport records what the session sends and
  * how it closes, a fake runner plays the worker's frames, a fake key lookup stands for auth.
  */
 
-const RACHEL = '21m00Tcm4TlvDq8ikWAM';
-const KEY = 'sk_good';
-const SPEAKER: Identity = {
-  sub: 'acct_1',
-  roles: ['USER'],
-  scope: 'speech:read speech:write',
-  method: 'api_key',
-  plan: 'creator',
-};
-
-class FakeTransport implements SessionTransport {
-  open = true;
-  bufferedAmount = 0;
-  readonly texts: unknown[] = [];
-  readonly binaries: Buffer[] = [];
-  drainOutcome: DrainOutcome = 'drained';
-  private resolveClosed!: (close: { code: number; reason: string }) => void;
-  readonly closed = new Promise<{ code: number; reason: string }>((resolve) => (this.resolveClosed = resolve));
-  sendText(text: string): void {
-    this.texts.push(JSON.parse(text));
-  }
-  sendBinary(data: Buffer): void {
-    this.binaries.push(data);
-  }
-  close(code: number, reason: string): void {
-    this.open = false;
-    this.resolveClosed({ code, reason });
-  }
-  async drained(): Promise<DrainOutcome> {
-    return this.drainOutcome;
-  }
-}
-
-/** Each job: one audio frame per piece of text ("audio:<text>"), a piece frame, the end frame; or the frames given. */
-function fakeRunner(frames?: (input: JobInput) => ChunkFrame[]) {
-  const jobs: JobInput[] = [];
-  let n = 0;
-  const runner: JobRunner = {
-    newJobId: () => `job_${++n}`,
-    async *run(_jobId, input, options) {
-      jobs.push(input);
-      const played = frames?.(input) ?? [
-        { seq: 0, type: 'audio', data: Buffer.from(`audio:${input.text}`) },
-        { seq: 1, type: 'piece', index: 0, text: input.text, durationSeconds: 0.5 },
-        {
-          seq: 2,
-          type: 'end',
-          characters: input.text.length,
-          durationSeconds: 0.5,
-          pieces: 1,
-          contentType: 'audio/mpeg',
-        },
-      ];
-      for (const frame of played) {
-        if (options.signal.aborted) return;
-        yield frame;
-      }
-    },
-    close: async () => undefined,
-  };
-  return { runner, jobs };
-}
-
-function setup(
-  options: {
-    frames?: (input: JobInput) => ChunkFrame[];
-    authTimeoutMs?: number;
-    identity?: Identity;
-    maxTextChars?: number;
-  } = {},
-) {
-  const transport = new FakeTransport();
-  const { runner, jobs } = fakeRunner(options.frames);
-  const charged: number[] = [];
-  const refused: string[] = [];
-  let keyAccepted = true;
-  const auth: SessionAuth = {
-    lookup: async (key) => (key === KEY && keyAccepted ? (options.identity ?? SPEAKER) : null),
-    spent: async () => null,
-    refuse: async (error) => {
-      refused.push(error.status);
-      return error;
-    },
-    acquire: async () => () => undefined,
-  };
-  const session = new StreamInputSession(
-    {
-      runner,
-      hooks: {
-        quota: {
-          reserve: async (_account, characters, jobId) => ({ ok: true, reservationId: `${jobId}:${characters}` }),
-          settle: async (_reservation, delivered) => void charged.push(delivered),
-        },
-      },
-      catalogue: modelCatalogue({ neural: false }),
-      logger: createLogger('stream-input-session-test', 'silent'),
-      auth,
-      maxTextChars: options.maxTextChars ?? 5000,
-      idleTimeoutMs: 20_000,
-      authTimeoutMs: options.authTimeoutMs ?? 10_000,
-      writeStallTimeoutMs: 1_000,
-    },
-    transport,
-  );
-  const open = (query = '', segment = RACHEL, headerKey?: string) =>
-    session.open(new URLSearchParams(query), segment, headerKey ? { 'xi-api-key': headerKey } : {});
-  const send = (message: unknown) => session.receive(JSON.stringify(message));
-  const revokeKey = () => {
-    keyAccepted = false;
-  };
-  return { session, transport, jobs, charged, refused, open, send, revokeKey };
-}
-
-const errorOf = (t: FakeTransport) =>
-  (t.texts.find((m) => typeof m === 'object' && m !== null && 'detail' in m) as { detail: unknown } | undefined)
-    ?.detail;
+const setup = (options?: Parameters<typeof setupSession>[1]) => setupSession(StreamInputSession, options);
 
 describe('the stream-input session (transport-free)', () => {
   it('takes the key and settings in the first message, synthesises each sentence, and ends with isFinal and 1000', async () => {

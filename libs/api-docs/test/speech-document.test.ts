@@ -21,7 +21,7 @@ import {
   voiceEditForm,
   voiceIdParam,
 } from '@platform/contracts';
-import { OUTPUT_FORMATS } from '@platform/speech-engine';
+import { OUTPUT_FORMAT_ALIASES, OUTPUT_FORMATS } from '@platform/speech-engine';
 import { speechOpenApi } from '../src/speech';
 import { streamInputChannel } from '../src/asyncapi/speech-stream-input';
 import { MAX_TEXT_CHARS } from '../src/speech/schemas/synthesis';
@@ -99,7 +99,10 @@ describe('the speech API document', () => {
 
   it('lists the engine’s output formats and refuses none of them', () => {
     const schemas = (speechOpenApi().components as { schemas: Record<string, { enum?: string[] }> }).schemas;
-    expect(schemas.OutputFormat?.enum).toEqual(OUTPUT_FORMATS.map((f) => f.id));
+    expect(schemas.OutputFormat?.enum).toEqual([
+      ...OUTPUT_FORMATS.map((f) => f.id),
+      ...Object.keys(OUTPUT_FORMAT_ALIASES),
+    ]);
   });
 
   it('writes the voice forms from the contracts the gateway checks them with, files as its parser bounds them', () => {

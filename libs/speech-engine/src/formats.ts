@@ -21,8 +21,20 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = CODECS.flatMap((c) => c.f
 
 export const DEFAULT_OUTPUT_FORMAT = 'mp3_44100_128';
 
-const BY_ID = new Map(OUTPUT_FORMATS.map((f) => [f.id, f]));
+/**
+ * Other names clients send for a format: LiveKit Agents' ElevenLabs plugin lists `mp3_44100`, the
+ * hosted API's name for its default MP3 (44.1 kHz, 128 kbit/s).
+ */
+export const OUTPUT_FORMAT_ALIASES: Readonly<Record<string, string>> = { mp3_44100: 'mp3_44100_128' };
 
+const BY_ID = new Map([
+  ...OUTPUT_FORMATS.map((f) => [f.id, f] as const),
+  ...Object.entries(OUTPUT_FORMAT_ALIASES).map(
+    ([alias, id]) => [alias, OUTPUT_FORMATS.find((f) => f.id === id)!] as const,
+  ),
+]);
+
+/** The format named `id` (or an alias of it: `OUTPUT_FORMAT_ALIASES`); the default when not given, null when unknown. */
 export function resolveOutputFormat(id: string | undefined): OutputFormat | null {
   return BY_ID.get(id ?? DEFAULT_OUTPUT_FORMAT) ?? null;
 }

@@ -10,7 +10,7 @@ import { withTimeout } from '@platform/service';
 
 /** How the audio reached its client: a whole file, a chunked `/stream` response, a WebSocket. */
 export type AudioTransport = 'rest' | 'stream' | 'websocket';
-type WebSocketEndpoint = 'speech_stream_input' | 'speech_multi_context' | 'graphql';
+export type WebSocketEndpoint = 'speech_stream_input' | 'speech_multi_context' | 'graphql';
 
 const registers = [metricsRegistry];
 /** A scrape waits this long for Redis or Kafka at most; the series are left out rather than the scrape failing. */

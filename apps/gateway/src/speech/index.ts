@@ -15,7 +15,8 @@ import { modelsRoutes } from './models/models-routes';
 import { openAiRoutes } from './openai/openai-routes';
 import type { SpeechConfig } from './speech-config';
 import { speechErrorHandler } from './speech-errors';
-import type { ReleaseSlot } from './stream-input/session';
+import { MULTI_STREAM_INPUT_ROUTE } from './multi-stream-input/multi-stream-session';
+import { STREAM_INPUT_ROUTE, type ReleaseSlot } from './stream-input/session';
 import { createStreamInput, type StreamInputDeps } from './stream-input/stream-input';
 import { createJobRunner } from './tts/job-runner';
 import { premadePreviewUrl, previewRoutes } from './tts/preview-routes';
@@ -159,24 +160,27 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
   if (account) router.use(account.router);
 
-  const streamInput = createStreamInput({
-    runner,
-    hooks,
-    catalogue,
-    logger: deps.logger,
-    authenticateApiKey: deps.authenticateApiKey,
-    limits: deps.limits,
-    ...(deps.logins ? { logins: deps.logins } : {}),
-    ...(deps.connections ? { connections: deps.connections } : {}),
-    messageRate: {
-      perSecond: config.SPEECH_WS_MESSAGES_PER_SECOND,
-      burst: config.SPEECH_WS_MESSAGE_BURST,
+  const streamInput = createStreamInput(
+    {
+      runner,
+      hooks,
+      catalogue,
+      logger: deps.logger,
+      authenticateApiKey: deps.authenticateApiKey,
+      limits: deps.limits,
+      ...(deps.logins ? { logins: deps.logins } : {}),
+      ...(deps.connections ? { connections: deps.connections } : {}),
+      messageRate: {
+        perSecond: config.SPEECH_WS_MESSAGES_PER_SECOND,
+        burst: config.SPEECH_WS_MESSAGE_BURST,
+      },
+      maxTextChars: settings.maxTextChars,
+      idleTimeoutMs: settings.wsIdleTimeoutMs,
+      authTimeoutMs: settings.wsAuthTimeoutMs,
+      writeStallTimeoutMs: settings.writeStallTimeoutMs,
     },
-    maxTextChars: settings.maxTextChars,
-    idleTimeoutMs: settings.wsIdleTimeoutMs,
-    authTimeoutMs: settings.wsAuthTimeoutMs,
-    writeStallTimeoutMs: settings.writeStallTimeoutMs,
-  });
+    [STREAM_INPUT_ROUTE, MULTI_STREAM_INPUT_ROUTE],
+  );
 
   return {
     router,

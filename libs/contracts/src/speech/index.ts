@@ -41,6 +41,21 @@ export {
   type AudioMessage,
   type FinalMessage,
 } from './stream-input';
+export {
+  MAX_CONTEXTS,
+  MAX_CONTEXT_ID_CHARS,
+  closeContextMessage,
+  closeSocketMessage,
+  contextAudioMessage,
+  contextFinalMessage,
+  contextTextMessage,
+  flushContextMessage,
+  initialiseContextMessage,
+  keepAliveMessage,
+  multiStreamInputMessage,
+  multiStreamInputQuery,
+  type ContextFinalMessage,
+} from './multi-stream-input';
 export { VOICE_UPLOAD_LIMITS, voiceAddForm, voiceEditForm, voiceFormFiles } from './voice-form';
 export {
   FINE_TUNING_STATES,

@@ -3,14 +3,19 @@ import {
   DEFAULT_MODEL_ID,
   DEFAULT_OUTPUT_FORMAT,
   LANGUAGES,
+  OUTPUT_FORMAT_ALIASES,
   OUTPUT_FORMATS,
   resolveLanguage,
 } from '@platform/speech-engine';
 import { SERVED_MODEL_IDS } from './models';
+import { pronunciationLocators } from './pronunciation-dictionaries';
 import { voiceSettings } from './voice-settings';
 
-/** The `output_format` values: every codec descriptor's formats (libs/speech-engine). */
-const OUTPUT_FORMAT_IDS: readonly string[] = OUTPUT_FORMATS.map((f) => f.id);
+/** The `output_format` values: every codec descriptor's formats (libs/speech-engine) and their aliases. */
+const OUTPUT_FORMAT_IDS: readonly string[] = [
+  ...OUTPUT_FORMATS.map((f) => f.id),
+  ...Object.keys(OUTPUT_FORMAT_ALIASES),
+];
 
 const quoted = (value: unknown, max: number) => JSON.stringify(String(value).slice(0, max));
 
@@ -141,7 +146,10 @@ export const textToSpeechRequest = (maxChars: number) =>
       ...requestOptions(maxChars).shape,
       previous_request_ids: ignored({ type: 'array', items: { type: 'string' } }),
       next_request_ids: ignored({ type: 'array', items: { type: 'string' } }),
-      pronunciation_dictionary_locators: ignored({ type: 'array', items: { type: 'object' } }),
+      pronunciation_dictionary_locators: pronunciationLocators.meta({
+        description:
+          'At most 3 of the account’s pronunciation dictionaries, each at `version_id` or (without one) its latest version, applied in this order (docs/speech.md, “Pronunciation dictionaries”). An unknown or another account’s dictionary: 404, before anything is charged.',
+      }),
       use_pvc_as_ivc: ignored({ type: 'boolean' }),
       apply_language_text_normalization: ignored({ type: 'boolean' }),
     },

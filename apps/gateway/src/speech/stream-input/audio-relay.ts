@@ -44,6 +44,31 @@ interface AudioRelayOptions {
   prepare(text: string, pieces: string[]): Promise<PreparedJob>;
   /** Ends the session with this failure. */
   fail(err: unknown): void;
+  /** Fields every JSON message carries besides the audio (multi-stream-input's `contextId`). */
+  tag?: Readonly<Record<string, string>>;
+  /**
+   * The socket's turn, when several relays share it (multi-stream-input's contexts): a relay holds
+   * it from its first queued segment until its queue is empty, so one job runs per socket and a
+   * stream's segments are not interleaved with another's.
+   */
+  turns?: Turns;
+}
+
+/** Runs one holder at a time, in the order they asked. */
+export interface Turns {
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** A FIFO lock over a promise chain: `Turns` for one socket. */
+export function createTurns(): Turns {
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    exclusive<T>(work: () => Promise<T>): Promise<T> {
+      const run = tail.then(work, work);
+      tail = run.catch(() => undefined);
+      return run;
+    },
+  };
 }
 
 const characters = (pieces: string[]) => pieces.reduce((n, p) => n + p.length, 0);
@@ -99,6 +124,11 @@ export class AudioRelay {
 
   private async run(): Promise<void> {
     this.relaying = true;
+    const turns = this.options.turns;
+    await (turns ? turns.exclusive(() => this.relayPending()) : this.relayPending());
+  }
+
+  private async relayPending(): Promise<void> {
     try {
       for (let pieces = this.pending.shift(); pieces; pieces = this.pending.shift()) {
         if (this.options.abort.signal.aborted) return;
@@ -110,6 +140,11 @@ export class AudioRelay {
     } catch (err) {
       this.options.fail(err);
     } finally {
+      // Stopped (the session ended, or its context was interrupted): what waits is dropped, not charged.
+      if (this.options.abort.signal.aborted) {
+        this.pending.length = 0;
+        this.pendingChars = 0;
+      }
       this.relaying = false;
       const waiting = this.waiting;
       this.waiting = [];
@@ -129,7 +164,8 @@ export class AudioRelay {
     const { transport, options } = this;
     return {
       frame: (frame) => {
-        if (!transport.open) return false;
+        // Aborted (the session ended, or its context was interrupted): not one more byte goes out.
+        if (!transport.open || options.abort.signal.aborted) return false;
         if (frame.type === 'audio') {
           const data = frame.data.subarray(Math.min(skip, frame.data.length));
           skip -= frame.data.length - data.length;
@@ -192,6 +228,7 @@ export class AudioRelay {
         isFinal: null,
         normalizedAlignment,
         alignment,
+        ...this.options.tag,
       } satisfies AudioMessage),
     );
   }

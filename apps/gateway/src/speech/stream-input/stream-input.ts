@@ -6,9 +6,9 @@ import type { Identity } from '@platform/identity';
 import { addressSpentMessage } from '../../limits/failed-credentials';
 import type { RateDecision } from '../../limits/rate-limiter';
 import type { WebSocketLogins } from '../../limits/websocket-logins';
-import { countConnection, declareEndpoint } from '../../metrics/gateway-metrics';
+import { countConnection, declareEndpoint, type WebSocketEndpoint } from '../../metrics/gateway-metrics';
 import { drained } from '../tts/backpressure';
-import { StreamInputSession, type ReleaseSlot, type SessionAuth, type SessionDeps } from './session';
+import type { ReleaseSlot, SessionAuth, SessionDeps, TextSocketSession } from './text-socket-session';
 import type { SessionTransport } from './transport';
 
 export interface StreamInputDeps extends Omit<SessionDeps, 'auth'> {
@@ -30,7 +30,15 @@ export interface StreamInputDeps extends Omit<SessionDeps, 'auth'> {
   };
 }
 
-const PATH = /^\/v1\/text-to-speech\/([^/]{1,64})\/stream-input\/?$/;
+/**
+ * A text-in, audio-out WebSocket the gateway serves: the path it takes (its one group the voice or
+ * model id), its metrics label, and the protocol each connection runs.
+ */
+export interface TextSocketRoute {
+  path: RegExp;
+  endpoint: WebSocketEndpoint;
+  session: new (deps: SessionDeps, transport: SessionTransport) => TextSocketSession;
+}
 /** Largest single message; text beyond this per message is a client bug or an attack. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -77,21 +85,30 @@ function upgradeAuth(
   };
 }
 
+/** The route whose path `pathname` is, with the path's id (still percent-encoded); null for any other path. */
+function routeOf(routes: readonly TextSocketRoute[], pathname: string): { route: TextSocketRoute; id: string } | null {
+  for (const route of routes) {
+    const id = route.path.exec(pathname)?.[1];
+    if (id) return { route, id };
+  }
+  return null;
+}
+
 const messageText = (data: RawData): string =>
   Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
 
 /**
- * `wss://…/v1/text-to-speech/{voice_id | model_id}/stream-input`: text in, audio out (the speech
- * API's protocol plus the hosted API's JSON messages on request; docs/speech.md). This is the
- * socket glue: it takes the upgrade, binds each connection to a `StreamInputSession` (the
- * protocol), and closes them all at shutdown.
+ * The speech API's text-in, audio-out WebSockets (`routes`: `stream-input`, `multi-stream-input`;
+ * docs/speech.md). This is the socket glue: it takes the upgrade, binds each connection to its
+ * route's session (the protocol), and closes them all at shutdown.
  */
-export function createStreamInput(deps: StreamInputDeps) {
+export function createStreamInput(deps: StreamInputDeps, routes: readonly TextSocketRoute[]) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  declareEndpoint('speech_stream_input');
-  const sessions = new Set<StreamInputSession>();
+  for (const route of routes) declareEndpoint(route.endpoint);
+  const sessions = new Set<TextSocketSession>();
 
   function connect(
+    route: TextSocketRoute,
     ws: WebSocket,
     socket: stream.Duplex,
     upgrade: http.IncomingMessage,
@@ -99,12 +116,12 @@ export function createStreamInput(deps: StreamInputDeps) {
     segment: string,
     addressSlot: { release(): Promise<void> } | null,
   ): void {
-    const session = new StreamInputSession(
+    const session = new route.session(
       { ...deps, auth: upgradeAuth(deps, upgrade, addressSlot) },
       socketTransport(ws, socket),
     );
     // Counted here: `handleUpgrade` hands the socket over without a `connection` event.
-    countConnection(ws, 'speech_stream_input');
+    countConnection(ws, route.endpoint);
     sessions.add(session);
     ws.on('close', () => {
       sessions.delete(session);
@@ -113,12 +130,12 @@ export function createStreamInput(deps: StreamInputDeps) {
     ws.on('error', () => undefined);
     ws.on('message', (data: RawData, isBinary: boolean) => session.receive(isBinary ? null : messageText(data)));
     void session.open(url.searchParams, segment, upgrade.headers).catch((err: unknown) => {
-      deps.logger.error({ err }, 'stream-input session failed');
+      deps.logger.error({ err, endpoint: route.endpoint }, 'speech WebSocket session failed');
       session.fail(new SpeechError(500, 'error', 'internal error'));
     });
   }
 
-  /** Takes `/v1/text-to-speech/{id}/stream-input` upgrades; false for any other path. */
+  /** Takes the upgrades of `routes`' paths; false for any other path. */
   function handleUpgrade(req: http.IncomingMessage, socket: stream.Duplex, head: Buffer): boolean {
     let url: URL;
     try {
@@ -126,11 +143,12 @@ export function createStreamInput(deps: StreamInputDeps) {
     } catch {
       return false;
     }
-    const match = PATH.exec(url.pathname);
-    if (!match?.[1]) return false;
+    const found = routeOf(routes, url.pathname);
+    if (!found) return false;
+    const { route, id } = found;
     let segment: string;
     try {
-      segment = decodeURIComponent(match[1]);
+      segment = decodeURIComponent(id);
     } catch {
       // Malformed percent-encoding: answer the upgrade request plainly instead of throwing.
       socket.end(
@@ -140,7 +158,7 @@ export function createStreamInput(deps: StreamInputDeps) {
     }
     const connections = deps.connections;
     if (!connections) {
-      wss.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, req, url, segment, null));
+      wss.handleUpgrade(req, socket, head, (ws) => connect(route, ws, socket, req, url, segment, null));
       return true;
     }
     connections
@@ -165,10 +183,10 @@ export function createStreamInput(deps: StreamInputDeps) {
           void slot.release();
           return;
         }
-        wss.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, req, url, segment, slot));
+        wss.handleUpgrade(req, socket, head, (ws) => connect(route, ws, socket, req, url, segment, slot));
       })
       .catch((err: unknown) => {
-        deps.logger.error({ err }, 'stream-input upgrade failed');
+        deps.logger.error({ err }, 'speech WebSocket upgrade failed');
         socket.destroy();
       });
     return true;
