@@ -28,6 +28,8 @@ export type {
   QuotaHooks,
   RecordHistory,
   SpeechHooks,
+  PronunciationLocator,
+  ResolvePronunciation,
 } from './pipeline-hooks';
 export { historyRecord, type HistoryRecord, type HistoryJob, type HistoryState } from './history-record';
 export {

@@ -1,4 +1,4 @@
-import type { EngineVoiceParams, VoiceSettings } from '@platform/speech-engine';
+import type { EngineVoiceParams, PronunciationRule, VoiceSettings } from '@platform/speech-engine';
 import type { HistoryRecord } from './history-record';
 
 /**
@@ -45,8 +45,25 @@ export interface QuotaHooks {
  */
 export type RecordHistory = (record: HistoryRecord) => Promise<void>;
 
+/** A synthesis request's `pronunciation_dictionary_locators`: a dictionary id and, or else its latest, a version. */
+export interface PronunciationLocator {
+  pronunciation_dictionary_id: string;
+  version_id?: string | null;
+}
+
+/**
+ * The rules of the account's dictionaries the locators name, in their order; an unknown or another
+ * account's dictionary or version throws the speech API's 404.
+ */
+export type ResolvePronunciation = (
+  accountId: string,
+  locators: readonly PronunciationLocator[],
+) => Promise<PronunciationRule[]>;
+
 export interface SpeechHooks {
   resolveVoice?: ResolveVoice;
+  /** Pronunciation dictionaries; without it a request that names one is refused (400). */
+  resolvePronunciation?: ResolvePronunciation;
   quota?: QuotaHooks;
   /** The gateway's record of a generation whose client did not get the whole audio. */
   recordHistory?: RecordHistory;

@@ -1,6 +1,7 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import type { EngineVoiceParams, VoiceSettings as RequestVoiceSettings } from '@platform/speech-engine';
 import type { HistoryState } from '@platform/speech-jobs';
+import { createDictionaryModels, type DictionaryModels } from './pronunciation-dictionaries';
 
 /**
  * Voice settings as an account saves them for a voice: a request's `voice_settings` without `speed`,
@@ -94,7 +95,7 @@ interface VoiceSettingsDoc {
   settings: VoiceSettings;
 }
 
-export interface SpeechModels {
+export interface SpeechModels extends DictionaryModels {
   Voice: Model<VoiceDoc>;
   Subscription: Model<SubscriptionDoc>;
   History: Model<HistoryDoc>;
@@ -196,5 +197,6 @@ export function createSpeechModels(connection: Connection): SpeechModels {
     Subscription: connection.model<SubscriptionDoc>('Subscription', subscriptionSchema),
     History: connection.model<HistoryDoc>('History', historySchema),
     VoiceSettings: connection.model<VoiceSettingsDoc>('VoiceSettings', voiceSettingsSchema),
+    ...createDictionaryModels(connection),
   };
 }

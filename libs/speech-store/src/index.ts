@@ -90,3 +90,16 @@ export {
 } from './voice-search';
 export { getHistoryItems, readHistoryAudio } from './history-batch';
 export { createStoreHooks, type StoreHooks } from './store-hooks';
+export {
+  changeDictionaryRules,
+  createDictionary,
+  dictionaryNotFound,
+  findDictionary,
+  findDictionaryVersion,
+  listDictionaries,
+  resolvePronunciationRules,
+  updateDictionary,
+  type DictionaryDoc,
+  type DictionaryPageQuery,
+  type DictionaryVersionDoc,
+} from './pronunciation-dictionaries';

@@ -11,6 +11,8 @@ export interface Plan {
   character_limit: number;
   voice_limit: number;
   max_voice_add_edits: number;
+  /** Pronunciation dictionaries the account may keep (archived ones count). */
+  pronunciation_dictionary_limit: number;
   /** Whether the plan may buy characters beyond its limit (reported, not sold here). */
   can_extend_character_limit: boolean;
 }
@@ -18,14 +20,39 @@ export interface Plan {
 export type Plans = Record<PlanName, Plan>;
 
 export const DEFAULT_PLANS: Plans = {
-  free: { character_limit: 10_000, voice_limit: 3, max_voice_add_edits: 10, can_extend_character_limit: false },
-  starter: { character_limit: 30_000, voice_limit: 10, max_voice_add_edits: 30, can_extend_character_limit: false },
-  creator: { character_limit: 100_000, voice_limit: 30, max_voice_add_edits: 95, can_extend_character_limit: true },
-  pro: { character_limit: 500_000, voice_limit: 160, max_voice_add_edits: 250, can_extend_character_limit: true },
+  free: {
+    character_limit: 10_000,
+    voice_limit: 3,
+    max_voice_add_edits: 10,
+    pronunciation_dictionary_limit: 10,
+    can_extend_character_limit: false,
+  },
+  starter: {
+    character_limit: 30_000,
+    voice_limit: 10,
+    max_voice_add_edits: 30,
+    pronunciation_dictionary_limit: 30,
+    can_extend_character_limit: false,
+  },
+  creator: {
+    character_limit: 100_000,
+    voice_limit: 30,
+    max_voice_add_edits: 95,
+    pronunciation_dictionary_limit: 100,
+    can_extend_character_limit: true,
+  },
+  pro: {
+    character_limit: 500_000,
+    voice_limit: 160,
+    max_voice_add_edits: 250,
+    pronunciation_dictionary_limit: 300,
+    can_extend_character_limit: true,
+  },
   enterprise: {
     character_limit: 2_000_000,
     voice_limit: 660,
     max_voice_add_edits: 1000,
+    pronunciation_dictionary_limit: 1000,
     can_extend_character_limit: true,
   },
 };
@@ -35,6 +62,7 @@ const planOverride = z
     character_limit: z.number().int().min(0),
     voice_limit: z.number().int().min(0),
     max_voice_add_edits: z.number().int().min(0),
+    pronunciation_dictionary_limit: z.number().int().min(0),
     can_extend_character_limit: z.boolean(),
   })
   .partial()

@@ -4,6 +4,7 @@ import { retryWhileStoreUnavailable } from '@platform/stores';
 import type { SpeechStore } from './store';
 import { reserveCharacters, settleCharacters } from './subscriptions';
 import { recordHistory } from './history';
+import { resolvePronunciationRules } from './pronunciation-dictionaries';
 import { resolveVoice } from './voices';
 
 /** The synthesis pipeline's hooks (`SpeechHooks` of libs/speech-jobs), every one of them, backed by the store. */
@@ -27,6 +28,7 @@ export function createStoreHooks(store: SpeechStore): StoreHooks {
         throw err;
       }
     },
+    resolvePronunciation: (accountId, locators) => resolvePronunciationRules(store, accountId, locators),
     quota: {
       async reserve(accountId, characters, jobId, plan) {
         try {

@@ -11,6 +11,7 @@ import {
   type StoreHooks,
 } from '@platform/speech-store';
 import { historyRoutes } from './history';
+import { pronunciationDictionaryRoutes } from './pronunciation/dictionaries-routes';
 import { voicesRoutes } from './voices';
 import { voicesSearchRoutes } from './voices/voices-search-routes';
 import { createAnalysisQueue } from './voices/analysis-queue';
@@ -63,6 +64,7 @@ export async function createAccountSpeech(options: AccountSpeechOptions): Promis
   router.use(voicesRoutes({ store, logger: options.logger, publicUrl: options.publicUrl, analysis, admission }));
   router.use(historyRoutes({ store, logger: options.logger }));
   router.use(userRoutes({ store, logger: options.logger }));
+  router.use(pronunciationDictionaryRoutes({ store, logger: options.logger }));
   const routerV2 = Router();
   routerV2.use(voicesSearchRoutes({ store, logger: options.logger }));
   return {

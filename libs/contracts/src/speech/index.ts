@@ -105,3 +105,22 @@ export {
   type OpenAiSpeechEvent,
   type OpenAiSpeechRequest,
 } from './openai-speech';
+export {
+  PRONUNCIATION_LIMITS,
+  addDictionaryResponse,
+  addFromFileFields,
+  addFromRulesBody,
+  dictionaryIdParam,
+  dictionaryMetadata,
+  dictionaryPage,
+  dictionaryPageQuery,
+  dictionaryWithRules,
+  pronunciationLocators,
+  pronunciationRule,
+  removeRulesBody,
+  rulesBody,
+  rulesChangeResponse,
+  updateDictionaryBody,
+  type PronunciationLocators,
+  type PronunciationRuleInput,
+} from './pronunciation-dictionaries';

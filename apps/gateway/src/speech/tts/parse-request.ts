@@ -1,4 +1,10 @@
-import { languageCodeParam, outputFormatParam, synthesisVoiceIdParam, textToSpeechRequest } from '@platform/contracts';
+import {
+  languageCodeParam,
+  outputFormatParam,
+  synthesisVoiceIdParam,
+  textToSpeechRequest,
+  type PronunciationLocators,
+} from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import {
   VoiceSettingsError,
@@ -29,6 +35,12 @@ export interface TtsRequest {
   rawSettings: unknown;
   /** The hosted API's options the SDKs send (`optimize_streaming_latency`, `seed`, …). */
   options: RequestOptions;
+  /**
+   * `pronunciation_dictionary_locators` (the contract's `pronunciationLocators`): `prepareJob` resolves
+   * them to rules before anything is charged, and the job carries the rules. Any path that builds a
+   * `TtsRequest` sets it (a WebSocket from its messages' locators); absent or empty: none.
+   */
+  pronunciationLocators?: PronunciationLocators;
 }
 
 /** `{voice_id}` of a synthesis route; an id no voice can have is 404 `voice_not_found` (its contract). */
@@ -117,5 +129,8 @@ export function parseTtsRequest(
     language,
     rawSettings: b.voice_settings,
     options: requestOptionsOf(request),
+    ...(request.pronunciation_dictionary_locators?.length
+      ? { pronunciationLocators: request.pronunciation_dictionary_locators }
+      : {}),
   };
 }

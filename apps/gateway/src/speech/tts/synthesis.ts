@@ -1,7 +1,13 @@
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { NEURAL_MODEL_ID, isEnglish, modelForLanguage, type VoiceSettings } from '@platform/speech-engine';
+import {
+  NEURAL_MODEL_ID,
+  isEnglish,
+  modelForLanguage,
+  type PronunciationRule,
+  type VoiceSettings,
+} from '@platform/speech-engine';
 import {
   FrameTimeoutError,
   historyRecord,
@@ -57,6 +63,7 @@ export async function prepareJob(
     );
   }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
+  const pronunciation = await pronunciationRules(deps.hooks, identity.sub, request);
   const jobId = deps.runner.newJobId();
   const createdAt = Date.now();
   const characters = [...request.text].length;
@@ -90,6 +97,7 @@ export async function prepareJob(
     text: request.text,
     ...(planned ? { pieces: planned } : {}),
     settings,
+    ...(pronunciation.length > 0 ? { pronunciation } : {}),
     ...(request.options.seed !== null ? { seed: request.options.seed } : {}),
     outputFormat: request.format.id,
     kind,
@@ -107,6 +115,23 @@ export async function prepareJob(
     ).catch((err: unknown) => deps.logger.error({ err, jobId, state }, 'history record failed'));
   };
   return { jobId, characters, createdAt, priority: planPriority(identity.plan), settle, giveUp, input };
+}
+
+/**
+ * The rules of the request's pronunciation dictionaries (`TtsRequest.pronunciationLocators`), resolved
+ * before the quota is reserved: an unknown dictionary costs nothing. Without the speech database there
+ * are no dictionaries to name.
+ */
+async function pronunciationRules(
+  hooks: SpeechHooks,
+  accountId: string,
+  request: TtsRequest,
+): Promise<PronunciationRule[]> {
+  const locators = request.pronunciationLocators ?? [];
+  if (locators.length === 0) return [];
+  if (!hooks.resolvePronunciation)
+    throw new SpeechError(400, 'bad_request', 'pronunciation dictionaries are not available on this server');
+  return hooks.resolvePronunciation(accountId, locators);
 }
 
 /**

@@ -21,12 +21,24 @@ function bad(message: string): SpeechError {
   return new SpeechError(400, 'bad_request', message);
 }
 
+/** What a form's upload may hold, in the shape of the voice form's limits (`VOICE_UPLOAD_LIMITS`). */
+export interface UploadForm {
+  limits: Record<'maxFiles' | 'maxFileBytes' | 'maxTotalBytes' | 'maxFields' | 'maxFieldBytes', number>;
+  /** The field files come in (also accepted with `[]` after it). */
+  fileField: string;
+  /** The body the files are in, for messages ("per voice"). */
+  per: string;
+}
+
+const VOICE_FORM: UploadForm = { limits: UPLOAD_LIMITS, fileField: 'files', per: 'voice' };
+
 /**
- * Reads a `multipart/form-data` voice upload into memory with busboy, enforcing every limit while
+ * Reads a `multipart/form-data` upload into memory with busboy, enforcing every limit while
  * the bytes stream in: too many files or fields, a file or field too large, or a total past the
- * bound stop the read with a 400. Files must come in the field `files` (`files[]` is accepted).
+ * bound stop the read with a 400. Files must come in the form's field (a voice's `files`; `files[]` is accepted).
  */
-export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
+export function parseVoiceUpload(req: Request, form: UploadForm = VOICE_FORM): Promise<ParsedUpload> {
+  const UPLOAD_LIMITS = form.limits;
   return new Promise((resolve, reject) => {
     const type = req.headers['content-type'] ?? '';
     if (!/^multipart\/form-data/i.test(type)) {
@@ -75,9 +87,9 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
       fields.set(name, value);
     });
     parser.on('file', (name, stream, info) => {
-      if (name !== 'files' && name !== 'files[]') {
+      if (name !== form.fileField && name !== `${form.fileField}[]`) {
         stream.resume();
-        return fail(bad(`Unexpected file field ${name}; upload audio in the field "files".`));
+        return fail(bad(`Unexpected file field ${name}; upload in the field "${form.fileField}".`));
       }
       const chunks: Buffer[] = [];
       stream.on('error', () => fail(bad('The multipart body is malformed.')));
@@ -109,7 +121,7 @@ export function parseVoiceUpload(req: Request): Promise<ParsedUpload> {
           });
       });
     });
-    parser.on('filesLimit', () => fail(bad(`At most ${UPLOAD_LIMITS.maxFiles} files per voice.`)));
+    parser.on('filesLimit', () => fail(bad(`At most ${UPLOAD_LIMITS.maxFiles} files per ${form.per}.`)));
     parser.on('fieldsLimit', () => fail(bad(`At most ${UPLOAD_LIMITS.maxFields} fields.`)));
     parser.on('partsLimit', () => fail(bad('Too many parts.')));
     parser.on('error', () => fail(bad('The multipart body is malformed.')));
