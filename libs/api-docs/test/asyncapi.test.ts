@@ -35,11 +35,25 @@ describe('asyncApi()', () => {
     }
   });
 
-  it('describes both framings of the speech stream-input socket and the graphql-transport-ws messages', () => {
+  it('describes both framings of the speech stream-input socket, the multi-stream-input messages and the graphql-transport-ws messages', () => {
     const channels = document.channels as Record<string, Channel>;
     expect(channels.streamInput!.address).toBe('/v1/text-to-speech/{voice_id}/stream-input');
     expect(Object.keys(channels.streamInput!.messages)).toEqual(
       expect.arrayContaining(['audioFrame', 'audioMessage', 'final', 'error']),
+    );
+    expect(channels.multiStreamInput!.address).toBe('/v1/text-to-speech/{voice_id}/multi-stream-input');
+    expect(Object.keys(channels.multiStreamInput!.messages).sort()).toEqual(
+      [
+        'audio',
+        'closeContext',
+        'closeSocket',
+        'contextFinal',
+        'contextText',
+        'error',
+        'flushContext',
+        'initialiseContext',
+        'keepAlive',
+      ].sort(),
     );
     expect(
       Object.values(channels.graphqlWs!.messages)

@@ -2,6 +2,7 @@ import type { ApiDocument } from '../document';
 import { contentEventChannels, contentEventOperations, snapshotSchemas } from './content-events';
 import { graphqlWsChannel, graphqlWsOperations } from './graphql-ws';
 import { servers } from './servers';
+import { multiStreamInputChannel, multiStreamInputOperations } from './speech-multi-stream-input';
 import { streamInputChannel, streamInputOperations } from './speech-stream-input';
 
 /**
@@ -20,8 +21,18 @@ export function asyncApi(): ApiDocument {
     },
     defaultContentType: 'application/json',
     servers,
-    channels: { streamInput: streamInputChannel, graphqlWs: graphqlWsChannel, ...contentEventChannels },
-    operations: { ...streamInputOperations, ...graphqlWsOperations, ...contentEventOperations },
+    channels: {
+      streamInput: streamInputChannel,
+      multiStreamInput: multiStreamInputChannel,
+      graphqlWs: graphqlWsChannel,
+      ...contentEventChannels,
+    },
+    operations: {
+      ...streamInputOperations,
+      ...multiStreamInputOperations,
+      ...graphqlWsOperations,
+      ...contentEventOperations,
+    },
     components: { schemas: snapshotSchemas },
   };
 }
