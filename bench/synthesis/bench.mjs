@@ -249,6 +249,38 @@ async function wsSession(p) {
   });
 }
 
+/**
+ * One context on `multi-stream-input`, as a voice agent speaks an utterance: the context opened, then
+ * (time runs from here) its text, an empty flush and close_context back to back; first audio is the
+ * first JSON message with audio.
+ */
+async function multiContextSession(p) {
+  const ws = new WebSocket(
+    `${p.ws}/v1/text-to-speech/${VOICE}/multi-stream-input?output_format=${FORMAT}&model_id=${MODEL_ID}`,
+  );
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  ws.send(JSON.stringify({ text: ' ', context_id: 'c1', xi_api_key: p.apiKey }));
+  return new Promise((resolve, reject) => {
+    let start = 0;
+    let first = -1;
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data));
+      if (message.audio && first < 0) first = performance.now() - start;
+      if (message.isFinal === true) ws.send(JSON.stringify({ close_socket: true }));
+    });
+    ws.on('close', (code) => (code === 1000 && first >= 0 ? resolve(first) : reject(new Error(`ws closed ${code}`))));
+    setTimeout(() => {
+      start = performance.now();
+      ws.send(JSON.stringify({ text: TEXT, context_id: 'c1' }));
+      ws.send(JSON.stringify({ context_id: 'c1', flush: true }));
+      ws.send(JSON.stringify({ context_id: 'c1', close_context: true }));
+    }, 20);
+  });
+}
+
 /** The sum of a metric's samples (every label set) in a worker's Prometheus metrics (METRICS_PORT). */
 async function workerMetric(w, name) {
   const text = await (await fetch(`${w.metricsUrl}/metrics`)).text();
@@ -278,7 +310,7 @@ async function workerTotals(p) {
  * of audio each worker produced).
  */
 async function level(n, p) {
-  const samples = { floor: [], stream: [], ws: [] };
+  const samples = { floor: [], stream: [], ws: [], multi: [] };
   // At least --min-samples per level (one stream alone is a noisy figure), else ROUNDS rounds.
   const rounds = Math.max(ROUNDS, Math.ceil(Number(args['min-samples']) / n));
   const batch = (fn) => Promise.all(Array.from({ length: n }, fn));
@@ -289,6 +321,7 @@ async function level(n, p) {
     const start = performance.now();
     samples.stream.push(...(await batch(() => streamOnce(p))));
     samples.ws.push(...(await batch(() => wsSession(p))));
+    samples.multi.push(...(await batch(() => multiContextSession(p))));
     wall += (performance.now() - start) / 1000;
   }
   const after = await workerTotals(p);
@@ -299,6 +332,7 @@ async function level(n, p) {
     floor: stats(samples.floor),
     stream: stats(samples.stream),
     ws: stats(samples.ws),
+    multi: stats(samples.multi),
     jobRtf: (after.busy - before.busy) / audio,
     workerRtf: (wall * p.workers.length) / audio,
   };
@@ -350,11 +384,13 @@ await pipeline.stop();
 const tp = await throughput();
 
 console.log('\ntime to first audio byte (p50 / p99), and ratio of p50 to the in-process floor at the same concurrency');
-console.log('| concurrent | floor (in-process) | /stream | ratio | WebSocket | ratio | RTF per job | RTF per worker |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const { n, floor, stream, ws, jobRtf, workerRtf } of rows) {
+console.log(
+  '| concurrent | floor (in-process) | /stream | ratio | WebSocket | ratio | multi-stream-input context | ratio to WebSocket | RTF per job | RTF per worker |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+for (const { n, floor, stream, ws, multi, jobRtf, workerRtf } of rows) {
   console.log(
-    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) | ${jobRtf.toFixed(3)} | ${workerRtf.toFixed(3)} |`,
+    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) | ${ms(multi.p50)} / ${ms(multi.p99)} | ${(multi.p50 / ws.p50).toFixed(2)}× | ${jobRtf.toFixed(3)} | ${workerRtf.toFixed(3)} |`,
   );
 }
 const chars = metrics.reduce((s, m) => s + m.chars, 0);
