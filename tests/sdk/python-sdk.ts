@@ -18,13 +18,19 @@ export const PYTHON_SDK_VERSION = pinnedVersion(REQUIREMENTS, 'elevenlabs');
 /** The pinned `openai` version: OpenAI's Python SDK, for the platform's OpenAI speech API (openai-python.e2e.test.ts). */
 export const OPENAI_SDK_VERSION = pinnedVersion(REQUIREMENTS, 'openai');
 
+/** The pinned voice-agent frameworks whose ElevenLabs services voice-agents-python.e2e.test.ts drives. */
+export const PIPECAT_VERSION = pinnedVersion(REQUIREMENTS, 'pipecat-ai');
+export const LIVEKIT_PLUGIN_VERSION = pinnedVersion(REQUIREMENTS, 'livekit-plugins-elevenlabs');
+
+/** The distributions whose pinned version a usable venv must hold: one made before any of them was pinned is made again. */
+const CHECKED = ['elevenlabs', 'openai', 'pipecat-ai', 'livekit-plugins-elevenlabs'];
+
 /**
  * Creates `.stack/sdk-venv` with requirements.txt installed (tests/support/python-venv.ts), unless it
- * already holds exactly the pinned SDKs (both, so a venv made before one was pinned is made again).
+ * already holds exactly the pinned versions of CHECKED.
  */
 export async function ensurePythonSdk(): Promise<void> {
-  await ensureVenv(SDK_VENV, REQUIREMENTS, 'elevenlabs');
-  await ensureVenv(SDK_VENV, REQUIREMENTS, 'openai');
+  for (const distribution of CHECKED) await ensureVenv(SDK_VENV, REQUIREMENTS, distribution);
 }
 
 /** One step's outcome as tests/sdk/python/sdk_steps.py reports it. */
