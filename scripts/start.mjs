@@ -41,6 +41,9 @@ const shared = {
   ...stackEnv(),
   ...localSecrets(),
   PUBLIC_URL: publicUrl,
+  // Development: browser pages on the playground's origin may call the APIs across origins (the
+  // apps' default is none); set CORS_ALLOWED_ORIGINS to add a front end's (docs/security.md "CORS").
+  CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? new URL(publicUrl).origin,
   ...internalUrls,
   PIPER_VOICES_DIR: piperVoicesDir(),
 };

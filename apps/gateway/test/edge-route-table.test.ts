@@ -4,8 +4,6 @@ import express from 'express';
 import { verifyIdentity, type Identity } from '@platform/identity';
 import { createLogger } from '@platform/logger';
 import type { AuthenticateDeps } from '../src/auth/authenticate';
-import type { FailedCredentialBudget } from '../src/limits/failed-credentials';
-import type { PlanLimiter } from '../src/limits/limit-middleware';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gatewayConfigShape } from '../src/config';
@@ -15,6 +13,7 @@ import { createIdentitySigner } from '../src/routing/identity-signer';
 import { mountEdgeRoute, type EdgeRouteContext } from '../src/routing/mount-edge-route';
 import { surfaceOf } from '../src/routing/path-guard';
 import { createUpstream, type Upstream } from '../src/routing/upstream';
+import { admitAll, noFailedCredentials } from './edge-doubles';
 
 /**
  * The edge-route table and the one function that mounts a route (docs/architecture.md "Where
@@ -37,15 +36,6 @@ let upstream: Upstream;
 let down: Upstream;
 let base: string;
 
-const allowed = { allowed: true, limit: 10, remaining: 9, resetUnix: 0, retryAfter: 0 };
-const limiter: PlanLimiter = {
-  admit: () => Promise.resolve({ decision: allowed, lease: { release: () => Promise.resolve() } }),
-  admitToken: () => Promise.resolve({ revoked: false, decision: allowed, lease: { release: () => Promise.resolve() } }),
-};
-const failedCredentials: FailedCredentialBudget = {
-  spent: () => Promise.resolve(null),
-  charge: () => Promise.resolve(allowed),
-};
 // Only routes whose requests are all taken as anonymous (`publicPaths`) are mounted here: a credential is never looked at.
 const authDeps = {} as AuthenticateDeps;
 
@@ -109,12 +99,13 @@ beforeAll(async () => {
   const helperRouter = express.Router().get('/hello', (_req, res) => void res.json({ from: 'local' }));
   const context = (upstreams: EdgeRouteContext['upstreams']): EdgeRouteContext => ({
     publicUrl: 'http://platform.test',
+    corsAllowedOrigins: new Set(),
     maxBodyBytes: 1024,
     maxGraphqlBodyBytes: 1024,
     logger,
     authDeps,
-    limiter,
-    failedCredentials,
+    limiter: admitAll,
+    failedCredentials: noFailedCredentials,
     signIdentity: createIdentitySigner(SECRET),
     upstreams,
     local: { speech: [helperRouter] },

@@ -55,7 +55,7 @@ describe('the gateway modules’ settings', () => {
     const names = [...PROCESS_SETTINGS, ...Object.values(MODULE_SHAPES).flatMap((shape) => Object.keys(shape))];
     expect(names.length).toBe(new Set(names).size);
     expect([...names].sort()).toEqual(Object.keys(gatewayConfigShape).sort());
-    expect(names).toHaveLength(61);
+    expect(names).toHaveLength(62);
   });
 
   // The defaults as they were before the shapes moved to their modules (docs/configuration.md).
@@ -73,6 +73,7 @@ describe('the gateway modules’ settings', () => {
       MAX_BODY_BYTES: 10_485_760,
       MAX_GRAPHQL_BODY_BYTES: 102_400,
       SHUTDOWN_GRACE_MS: 25_000,
+      CORS_ALLOWED_ORIGINS: [],
       API_KEY_CACHE_TTL_MS: 30_000,
       API_KEY_UNKNOWN_CACHE_MS: 5_000,
       WS_REVOCATION_SWEEP_MS: 5_000,

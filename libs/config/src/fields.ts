@@ -37,6 +37,32 @@ export const kafkaBrokers = z
     message: 'must be a comma-separated list of host:port',
   })
   .transform((value) => value.split(',').map((b) => b.trim()));
+/**
+ * A comma-separated list of web origins (`scheme://host[:port]`, as a browser sends them in
+ * `Origin`), each checked to be exactly an origin (no path, no trailing slash); empty: none.
+ */
+export const origins = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
+  )
+  .refine((list) => list.every(isOrigin), {
+    message: 'must be a comma-separated list of origins such as https://app.example.com (no path)',
+  });
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 /** Shared secret for service-to-service trust; long enough to be an HMAC key. */
 export const internalSecret = z.string().min(32, 'must be at least 32 characters');
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

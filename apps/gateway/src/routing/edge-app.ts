@@ -50,6 +50,7 @@ export function mountEdgeApp(
   app.use(deps.drain.requests);
   mountEdgeRoutes(app, {
     publicUrl: config.PUBLIC_URL,
+    corsAllowedOrigins: new Set(config.CORS_ALLOWED_ORIGINS),
     internalSecret: config.INTERNAL_SECRET,
     maxBodyBytes: config.MAX_BODY_BYTES,
     maxGraphqlBodyBytes: config.MAX_GRAPHQL_BODY_BYTES,

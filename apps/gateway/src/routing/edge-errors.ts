@@ -31,7 +31,9 @@ type EdgeErrorCode =
   | 'upstream_error'
   | 'upstream_timeout'
   /** The gateway is shutting down (503 with Retry-After): another replica takes the retry. */
-  | 'shutting_down';
+  | 'shutting_down'
+  /** A CORS preflight from an origin not in CORS_ALLOWED_ORIGINS (routing/cors.ts). */
+  | 'origin_not_allowed';
 
 function speechStatus(err: EdgeError): SpeechErrorStatus {
   switch (err.code) {
@@ -45,6 +47,7 @@ function speechStatus(err: EdgeError): SpeechErrorStatus {
       return 'too_many_requests';
     case 'invalid_request':
     case 'payload_too_large':
+    case 'origin_not_allowed':
       return 'bad_request';
     default:
       return 'error';
@@ -58,6 +61,7 @@ function graphqlCode(err: EdgeError): GraphQLErrorCode {
     case 'invalid_token':
       return GraphQLErrorCode.UNAUTHENTICATED;
     case 'insufficient_scope':
+    case 'origin_not_allowed':
       return GraphQLErrorCode.FORBIDDEN;
     case 'rate_limited':
       return GraphQLErrorCode.RATE_LIMITED;
@@ -80,7 +84,7 @@ function contentBody(err: EdgeError): unknown {
 function oauthBody(err: EdgeError): unknown {
   if (err.status >= 500) return { error: 'temporarily_unavailable', error_description: err.message };
   if (err.code === 'insufficient_scope') return { error: 'insufficient_scope', error_description: err.message };
-  if (err.code === 'invalid_request' || err.code === 'payload_too_large') {
+  if (err.code === 'invalid_request' || err.code === 'payload_too_large' || err.code === 'origin_not_allowed') {
     return { error: 'invalid_request', error_description: err.message };
   }
   return { error: 'invalid_token', error_description: err.message };

@@ -1,19 +1,16 @@
+import type { CorsPolicy } from './cors';
 import type { EdgeRoute, WebSocketRoute } from './edge-route';
 
 /**
- * Paths of the authorization server that clients use (docs/auth.md "Paths the gateway forwards":
- * the OAuth 2.0 endpoints, discovery, JWKS and the pages a person sees; sub-paths such as
- * `/authorize/decision`). Everything else of auth, above all `/internal/*`, is unreachable here.
+ * The authorization server's endpoints that client software calls (docs/auth.md "Paths the gateway
+ * forwards"): the OAuth 2.0 endpoints, discovery and JWKS, which a browser app on another origin may
+ * call (CORS). Everything else of auth, above all `/internal/*`, is unreachable here.
  */
-const AUTH_PUBLIC_PREFIXES = [
+const AUTH_ENDPOINT_PREFIXES = [
   '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration',
   '/userinfo',
   '/jwks',
-  '/authorize',
-  '/login',
-  '/logout',
-  '/device',
   '/token',
   '/revoke',
   '/introspect',
@@ -22,9 +19,43 @@ const AUTH_PUBLIC_PREFIXES = [
   '/register',
   // RFC 9126: pushed authorization requests.
   '/par',
-  // The administration API: auth authenticates every call itself (an admin-scoped access token).
-  '/admin',
 ] as const;
+
+/**
+ * The authorization server's pages a person sees (sub-paths such as `/authorize/decision`) and its
+ * administration API, which auth authenticates itself (an admin-scoped access token): same-origin only.
+ */
+const AUTH_PAGE_PREFIXES = ['/authorize', '/login', '/logout', '/device', '/admin'] as const;
+
+/** Response headers a script on another origin needs from every API (limits and credential challenges). */
+const EXPOSED_TO_SCRIPTS = [
+  'Retry-After',
+  'WWW-Authenticate',
+  'DPoP-Nonce',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+] as const;
+
+/** What a page on an allowed origin may send and read on the APIs that take credentials (routing/cors.ts). */
+const API_CORS: CorsPolicy = {
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'DPoP', 'xi-api-key'],
+  exposeHeaders: EXPOSED_TO_SCRIPTS,
+};
+
+/** The speech API adds what its answers carry: the history item and request ids, an attachment's name. */
+const SPEECH_CORS: CorsPolicy = {
+  ...API_CORS,
+  exposeHeaders: [...EXPOSED_TO_SCRIPTS, 'history-item-id', 'request-id', 'Content-Disposition'],
+};
+
+/** The OAuth endpoints: forms and JSON by GET and POST, client and DPoP credentials in headers. */
+const OAUTH_CORS: CorsPolicy = {
+  methods: ['GET', 'POST', 'DELETE', 'PUT'],
+  allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'DPoP'],
+  exposeHeaders: EXPOSED_TO_SCRIPTS,
+};
 
 const SPEECH_SCOPES = { read: 'speech:read', write: 'speech:write' } as const;
 
@@ -40,6 +71,7 @@ const speechApi = (
   authentication: { credentials: 'required', resources: ['', '/v1'], scopes: SPEECH_SCOPES },
   planLimits: true,
   body: 'stream',
+  cors: SPEECH_CORS,
 });
 
 /**
@@ -67,6 +99,7 @@ export const EDGE_ROUTES = [
     },
     planLimits: true,
     body: 'stream',
+    cors: API_CORS,
   },
   // GraphQL queries and mutations over HTTP (subscriptions are the WebSocket's, WEBSOCKET_ROUTES):
   // the audience is checked here, the operation's scope once the body has been read, after the limits.
@@ -82,11 +115,21 @@ export const EDGE_ROUTES = [
     },
     planLimits: true,
     body: 'graphql',
+    cors: API_CORS,
   },
   // The authorization server's public endpoints, Host and X-Forwarded-* preserved for the issuer.
   // Auth authenticates its own callers (its sign-in and device-code limits count per address).
   {
-    mount: { prefixes: AUTH_PUBLIC_PREFIXES },
+    mount: { prefixes: AUTH_ENDPOINT_PREFIXES },
+    upstream: { service: 'auth' },
+    surface: 'oauth',
+    planLimits: false,
+    body: 'stream',
+    cors: OAUTH_CORS,
+  },
+  // Its pages and administration API, forwarded the same way, for same-origin callers only.
+  {
+    mount: { prefixes: AUTH_PAGE_PREFIXES },
     upstream: { service: 'auth' },
     surface: 'oauth',
     planLimits: false,

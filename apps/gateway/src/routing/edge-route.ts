@@ -1,3 +1,4 @@
+import type { CorsPolicy } from './cors';
 import type { Surface } from './edge-errors';
 
 /** Routers the gateway serves itself (the speech API), by the name they are handed in under. */
@@ -55,6 +56,12 @@ export interface EdgeRoute<Service extends string = string> {
    * HTTP; the body is read (MAX_GRAPHQL_BODY_BYTES) and checked after the limits, then sent as read.
    */
   body: 'stream' | 'graphql';
+  /**
+   * What pages on the origins of CORS_ALLOWED_ORIGINS may call here (routing/cors.ts): preflights
+   * are answered before authentication. Absent: no CORS headers, a browser on another origin cannot
+   * read the answers (the pages a person sees, the administration API).
+   */
+  cors?: CorsPolicy;
 }
 
 /**

@@ -31,12 +31,16 @@ interface EdgeRouteDeps extends Omit<EdgeRouteContext<UpstreamName>, 'signIdenti
  */
 export function mountEdgeRoutes(app: Express, deps: EdgeRouteDeps): void {
   app.use(refuseNonCanonicalPaths);
-  if (deps.reference) app.use(deps.reference);
+  const reference = deps.reference;
+  // The reference is read-only, and an express router answers OPTIONS on its own GET paths (`Allow`):
+  // an OPTIONS goes on to the routes, whose CORS answers a preflight (`/graphql` is both).
+  if (reference) app.use((req, res, next) => (req.method === 'OPTIONS' ? next() : reference(req, res, next)));
   // Ahead of the table: auth's `/admin` prefix must not take the dashboard's requests.
   if (deps.dashboard) app.use(DASHBOARD_PATH, deps.dashboard);
 
   const context: EdgeRouteContext<UpstreamName> = {
     publicUrl: deps.publicUrl,
+    corsAllowedOrigins: deps.corsAllowedOrigins,
     maxBodyBytes: deps.maxBodyBytes,
     maxGraphqlBodyBytes: deps.maxGraphqlBodyBytes,
     logger: deps.logger,

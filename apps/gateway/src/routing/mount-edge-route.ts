@@ -12,6 +12,7 @@ import { ANONYMOUS, type AuthenticateDeps } from '../auth/authenticate';
 import { clientAddress } from '../limits/client-address';
 import type { FailedCredentialBudget } from '../limits/failed-credentials';
 import { limitRequests, type PlanLimiter } from '../limits/limit-middleware';
+import { corsRequests } from './cors';
 import type { EdgeRoute, LocalRoutersName } from './edge-route';
 import { sendEdgeError } from './edge-errors';
 import { forward } from './forward';
@@ -21,6 +22,8 @@ import type { Upstream } from './upstream';
 /** What mounting a route draws on: the same for every route; `upstreams` has a pool for every service the routes name. */
 export interface EdgeRouteContext<Service extends string = string> {
   publicUrl: string;
+  /** The origins whose pages may call the routes that declare `cors` (CORS_ALLOWED_ORIGINS). */
+  corsAllowedOrigins: ReadonlySet<string>;
   maxBodyBytes: number;
   maxGraphqlBodyBytes: number;
   logger: Logger;
@@ -91,10 +94,12 @@ function forwarder(route: EdgeRoute, upstream: Upstream, ctx: EdgeRouteContext) 
   };
 }
 
-/** The route's steps in order: authenticate, limit, read the body if it is GraphQL, answer. */
+/** The route's steps in order: CORS, authenticate, limit, read the body if it is GraphQL, answer. */
 function routeRouter<Service extends string>(route: EdgeRoute<Service>, ctx: EdgeRouteContext<Service>): Router | null {
   const { logger } = ctx;
   const router = express.Router();
+  // A preflight carries no credentials: it is answered before authentication and the limits.
+  if (route.cors) router.use(corsRequests(route.cors, ctx.corsAllowedOrigins, route.surface));
   if (route.authentication) {
     router.use(
       authenticateRequests(

@@ -29,6 +29,13 @@ export const routingConfigShape = {
    * exceed it (deploy/helm/platform).
    */
   SHUTDOWN_GRACE_MS: env.positiveInt(25_000),
+  /**
+   * Origins (`scheme://host[:port]`, comma-separated, matched exactly) whose browser pages may call
+   * the public APIs across origins (routing/cors.ts, docs/security.md "CORS"). Empty, the default:
+   * none, a deployment names its own front ends. `npm start`, the development launcher, sets the
+   * playground's origin.
+   */
+  CORS_ALLOWED_ORIGINS: env.origins,
 };
 
 /** The routing's settings as parsed. */
