@@ -92,6 +92,72 @@ describe('multi-stream-input: contexts on one socket', () => {
     s.ws.close();
   }, 60_000);
 
+  it("applies a context's pronunciation dictionary (and stream-input's): said differently and longer, aligned to the text as sent", async () => {
+    const created = await fetch(`${stack.url}/v1/pronunciation-dictionaries/add-from-rules`, {
+      method: 'POST',
+      headers: { 'xi-api-key': stack.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'agent words',
+        rules: [{ type: 'alias', string_to_replace: 'ASAP', alias: 'as soon as you possibly can' }],
+      }),
+    });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    const locators = [{ pronunciation_dictionary_id: id, version_id: null }];
+    const text = 'Please call me back ASAP.';
+    const s = connect();
+    await s.opened;
+    const say = (context: string, extra: Record<string, unknown>) => {
+      send(s, { text: ' ', context_id: context, ...extra });
+      send(s, { text: `${text} `, context_id: context });
+      send(s, { context_id: context, flush: true });
+      send(s, { context_id: context, close_context: true });
+    };
+    say('plain', {});
+    say('dict', { pronunciation_dictionary_locators: locators });
+    await eventually(() => finalOf(s, 'plain') && finalOf(s, 'dict'), 30_000);
+    const pcmOf = (id: string) =>
+      Buffer.concat(ofContext(s, id).flatMap((m) => (m.audio ? [Buffer.from(m.audio, 'base64')] : [])));
+    expect(pcmOf('dict').length).toBeGreaterThan(pcmOf('plain').length * 1.2);
+    const spelled = (id: string) =>
+      ofContext(s, id)
+        .filter((m) => m.alignment)
+        .map((m) => m.alignment!.chars.join(''))
+        .join(' ');
+    expect(spelled('dict')).toBe(text);
+
+    // stream-input takes them in its first message.
+    const single = connectSession(
+      `${stack.wsUrl}/v1/text-to-speech/${RACHEL}/stream-input?output_format=pcm_24000&message_format=json`,
+      { 'xi-api-key': stack.apiKey },
+    );
+    await single.opened;
+    send(single, { text: ' ', pronunciation_dictionary_locators: locators });
+    send(single, { text: `${text} ` });
+    send(single, { text: '' });
+    expect((await single.closed).code).toBe(1000);
+    const singleAudio = messages(single).filter((m) => m.audio);
+    expect(Buffer.concat(singleAudio.map((m) => Buffer.from(m.audio!, 'base64'))).length).toBe(pcmOf('dict').length);
+    expect(
+      singleAudio
+        .filter((m) => m.alignment)
+        .map((m) => m.alignment!.chars.join(''))
+        .join(' '),
+    ).toBe(text);
+
+    // A dictionary that is not the account's is refused before any text.
+    const refused = connect();
+    await refused.opened;
+    send(refused, {
+      text: ' ',
+      context_id: 'x',
+      pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'nope' }],
+    });
+    expect((await refused.closed).code).toBe(1008);
+    expect(errorOf(refused)?.message).toContain('was not found');
+    s.ws.close();
+  }, 60_000);
+
   it('refuses a sixth open context and a malformed message with the speech error shape and 1008', async () => {
     const s = connect();
     await s.opened;

@@ -1,4 +1,5 @@
 import { MAX_CONTEXTS } from '@platform/contracts';
+import { SpeechError } from '@platform/errors';
 import { eventually } from '@platform/testing';
 import { MultiStreamSession } from '../src/speech/multi-stream-input/multi-stream-session';
 import { errorOf, KEY, setup as setupSession, type FakeTransport } from './support/text-socket-fixture';
@@ -137,6 +138,35 @@ describe('the multi-stream-input session (transport-free)', () => {
     anonymous.send({ text: ' ', context_id: 'c1' });
     expect((await anonymous.transport.closed).code).toBe(1008);
     expect(anonymous.refused).toEqual(['unauthorized']);
+  });
+
+  it("applies a context's pronunciation dictionaries to its jobs, and refuses an unknown one before any text", async () => {
+    const rule = { type: 'alias', string_to_replace: 'ASAP', alias: 'as soon as possible' } as const;
+    const s = setup({
+      resolvePronunciation: async (_account, locators) => {
+        if (locators.some((l) => l.pronunciation_dictionary_id !== 'dict_1'))
+          throw new SpeechError(404, 'error', 'A pronunciation dictionary with the id nope was not found.');
+        return [{ ...rule, case_sensitive: true, word_boundaries: true }];
+      },
+    });
+    await s.open('', undefined, KEY);
+    const locators = [{ pronunciation_dictionary_id: 'dict_1', version_id: null }];
+    s.send({ text: ' ', context_id: 'with', pronunciation_dictionary_locators: locators });
+    s.send({ text: 'Call me ASAP. ', context_id: 'with', flush: true });
+    s.send({ text: 'Call me ASAP. ', context_id: 'without', flush: true });
+    await eventually(() => s.jobs.length === 2);
+    expect(s.jobs.map((j) => [j.text, j.pronunciation?.map((r) => r.string_to_replace)])).toEqual([
+      ['Call me ASAP.', ['ASAP']],
+      ['Call me ASAP.', undefined],
+    ]);
+    s.send({
+      text: ' ',
+      context_id: 'bad',
+      pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: 'nope' }],
+    });
+    expect((await s.transport.closed).code).toBe(1008);
+    expect(errorOf(s.transport)).toMatchObject({ status: 'error', message: expect.stringContaining('was not found') });
+    expect(s.jobs).toHaveLength(2);
   });
 
   it('reads mp3_44100 as mp3_44100_128 (LiveKit lists it)', async () => {

@@ -1,7 +1,7 @@
 import type { Identity } from '@platform/identity';
 import { createLogger } from '@platform/logger';
 import { modelCatalogue } from '@platform/speech-engine';
-import type { ChunkFrame } from '@platform/speech-jobs';
+import type { ChunkFrame, SpeechHooks } from '@platform/speech-jobs';
 import type { SessionAuth } from '../../src/speech/stream-input/session';
 import type { TextSocketRoute } from '../../src/speech/stream-input/stream-input';
 import type { SessionTransport } from '../../src/speech/stream-input/transport';
@@ -81,6 +81,8 @@ export function setup(
   Session: TextSocketRoute['session'],
   options: {
     frames?: (input: JobInput) => ChunkFrame[];
+    /** The speech database's dictionary lookup (absent: the server has none). */
+    resolvePronunciation?: SpeechHooks['resolvePronunciation'];
     /** Awaited before each frame: a synthesis still running until it resolves. */
     beforeFrame?: () => Promise<void>;
     authTimeoutMs?: number;
@@ -110,6 +112,7 @@ export function setup(
           reserve: async (_account, characters, jobId) => ({ ok: true, reservationId: `${jobId}:${characters}` }),
           settle: async (_reservation, delivered) => void charged.push(delivered),
         },
+        ...(options.resolvePronunciation ? { resolvePronunciation: options.resolvePronunciation } : {}),
       },
       catalogue: modelCatalogue({ neural: false }),
       logger: createLogger('text-socket-test', 'silent'),

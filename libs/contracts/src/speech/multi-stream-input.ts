@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { pronunciationLocators } from './pronunciation-dictionaries';
 import { audioMessage, generationConfig, streamInputQuery } from './stream-input';
 import { voiceSettings } from './voice-settings';
 
@@ -39,6 +40,7 @@ export const multiStreamInputMessage = z.object({
   xi_api_key: lenient(z.string()).meta({ description: 'The API key, when it did not come with the upgrade.' }),
   voice_settings: z.unknown(),
   generation_config: z.unknown(),
+  pronunciation_dictionary_locators: z.unknown(),
 });
 
 /** A context's first message (the text is usually a single space). */
@@ -47,6 +49,7 @@ export const initialiseContextMessage = z.object({
   context_id: contextId,
   voice_settings: voiceSettings.nullish(),
   generation_config: generationConfig,
+  pronunciation_dictionary_locators: pronunciationLocators,
   xi_api_key: z.string().optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { pronunciationLocators } from './pronunciation-dictionaries';
 import { responseShapeParam } from './response-shape';
 import { languageCodeParam, outputFormatParam, requestOptions } from './text-to-speech';
 import { voiceSettings } from './voice-settings';
@@ -58,6 +59,7 @@ export const streamInputMessage = z.object({
   voice_id: lenient(z.string()),
   voice_settings: z.unknown(),
   generation_config: z.unknown(),
+  pronunciation_dictionary_locators: z.unknown(),
 });
 
 /** The first message: initialise and authenticate (the text is usually a single space). */
@@ -65,6 +67,7 @@ export const initialiseMessage = streamInputMessage.extend({
   text: z.string().meta({ description: 'Usually a single space.' }),
   voice_settings: voiceSettings.nullish(),
   generation_config: generationConfig,
+  pronunciation_dictionary_locators: pronunciationLocators,
 });
 
 /** Text to synthesise (each complete sentence is synthesised; `maxLength`: `SPEECH_MAX_TEXT_CHARS`'s default). */

@@ -11,6 +11,7 @@ export interface ContextText {
   flush: boolean;
   voiceSettings?: unknown;
   generationConfig?: unknown;
+  pronunciationLocators?: unknown;
   apiKey?: string;
 }
 
@@ -56,5 +57,8 @@ export function readContextMessage(raw: string | null): ContextMessage {
     ...key,
     ...(m.voice_settings !== undefined ? { voiceSettings: m.voice_settings } : {}),
     ...(m.generation_config !== undefined ? { generationConfig: m.generation_config } : {}),
+    ...(m.pronunciation_dictionary_locators !== undefined
+      ? { pronunciationLocators: m.pronunciation_dictionary_locators }
+      : {}),
   };
 }

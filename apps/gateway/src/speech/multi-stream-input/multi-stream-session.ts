@@ -82,7 +82,7 @@ export class MultiStreamSession extends TextSocketSession {
         this.closeContext(message.contextId);
         return;
       case 'text':
-        this.addText(message);
+        await this.addText(message);
         return;
     }
   }
@@ -102,9 +102,9 @@ export class MultiStreamSession extends TextSocketSession {
     if (context) context.lastMessageAt = Date.now();
   }
 
-  private addText(message: ContextText): void {
+  private async addText(message: ContextText): Promise<void> {
     if (this.endedIds.has(message.contextId)) return; // late text for a context that ended: nothing to add it to
-    const context = this.contexts.get(message.contextId) ?? this.openContext(message);
+    const context = this.contexts.get(message.contextId) ?? (await this.openContext(message));
     context.lastMessageAt = Date.now();
     if ([...message.text].length > this.deps.maxTextChars)
       throw new SpeechError(400, 'text_too_long', `a message may carry at most ${this.deps.maxTextChars} characters`);
@@ -122,7 +122,7 @@ export class MultiStreamSession extends TextSocketSession {
   }
 
   /** A context's first message: its settings checked, its relay made. Beyond `MAX_CONTEXTS` open, contexts idle past the timeout are ended first. */
-  private openContext(message: ContextText): SpeechContext {
+  private async openContext(message: ContextText): Promise<SpeechContext> {
     if (this.contexts.size >= MAX_CONTEXTS) this.endIdleContexts();
     if (this.contexts.size >= MAX_CONTEXTS)
       throw badRequest(
@@ -130,6 +130,7 @@ export class MultiStreamSession extends TextSocketSession {
       );
     const settings = message.voiceSettings;
     checkSettings(settings, {});
+    const pronunciationLocators = await this.readLocators(message.pronunciationLocators);
     const opened = this.opened!;
     // Aborted with the session too: every way a session ends passes through `endStreams`.
     const abort = new AbortController();
@@ -151,7 +152,13 @@ export class MultiStreamSession extends TextSocketSession {
         tag: { contextId: message.contextId },
         turns: this.turns,
         prepare: (text, pieces) =>
-          this.segmentJob(opened.voiceId!, { text, pieces, settings, first: context.segments++ === 0 }),
+          this.segmentJob(opened.voiceId!, {
+            text,
+            pieces,
+            settings,
+            first: context.segments++ === 0,
+            pronunciationLocators,
+          }),
         fail: (err) => this.fail(err),
       }),
     };

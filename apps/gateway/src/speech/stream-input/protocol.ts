@@ -31,6 +31,8 @@ export interface ClientMessage {
   voiceId?: string;
   /** The first message's `generation_config` (`chunk_length_schedule`), read by `chunkSchedule`. */
   generationConfig?: unknown;
+  /** The first message's `pronunciation_dictionary_locators`, read by `readLocators`. */
+  pronunciationLocators?: unknown;
 }
 
 /**
@@ -54,6 +56,9 @@ export function parseClientMessage(raw: string): ClientMessage | null {
     ...(m.xi_api_key !== undefined ? { apiKey: m.xi_api_key } : {}),
     ...(m.voice_id !== undefined ? { voiceId: m.voice_id } : {}),
     ...(m.generation_config !== undefined ? { generationConfig: m.generation_config } : {}),
+    ...(m.pronunciation_dictionary_locators !== undefined
+      ? { pronunciationLocators: m.pronunciation_dictionary_locators }
+      : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FinalMessage } from '@platform/contracts';
+import type { FinalMessage, PronunciationLocators } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import { streamHeaderBytes, takeSentences } from '@platform/speech-engine';
 import { badRequest } from '../speech-errors';
@@ -30,6 +30,7 @@ export class StreamInputSession extends TextSocketSession {
   private relay: AudioRelay | null = null;
   private started = false;
   private settings: unknown;
+  private locators: PronunciationLocators | undefined;
   /** When buffered text is generated: at sentence ends, or the first message's chunk_length_schedule. */
   private schedule: ChunkSchedule | null = null;
   /** Segments sent for synthesis so far: the first one's first piece is cut short. */
@@ -44,7 +45,13 @@ export class StreamInputSession extends TextSocketSession {
       format: opened.request.format,
       abort: this.abort,
       prepare: (text, pieces) =>
-        this.segmentJob(opened.voiceId!, { text, pieces, settings: this.settings, first: this.segments++ === 0 }),
+        this.segmentJob(opened.voiceId!, {
+          text,
+          pieces,
+          settings: this.settings,
+          first: this.segments++ === 0,
+          pronunciationLocators: this.locators,
+        }),
       fail: (err) => this.fail(err),
     });
   }
@@ -91,6 +98,7 @@ export class StreamInputSession extends TextSocketSession {
     this.settings = first.voiceSettings;
     this.schedule = chunkSchedule(first.generationConfig);
     await resolveVoice(this.deps.hooks, caller.sub, opened.voiceId);
+    this.locators = await this.readLocators(first.pronunciationLocators);
     this.started = true;
   }
 

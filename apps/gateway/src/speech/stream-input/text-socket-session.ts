@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { pronunciationLocators, type PronunciationLocators } from '@platform/contracts';
 import { SpeechError } from '@platform/errors';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
@@ -7,9 +8,10 @@ import type { SpeechHooks } from '@platform/speech-jobs';
 import { messageBucket, type MessageRate } from '../../limits/message-rate';
 import { SERVICE_RESTART } from '../../routing/shutdown-drain';
 import { callerOf, type SpeechCaller } from '../caller';
+import { readSpeechInput } from '../speech-input';
 import type { JobRunner } from '../tts/job-runner';
 import { checkFormatPlan } from '../tts/parse-request';
-import { pipelineError, prepareJob, type PreparedJob } from '../tts/synthesis';
+import { pipelineError, prepareJob, pronunciationRules, type PreparedJob } from '../tts/synthesis';
 import { readOpenRequest, upgradeKey, type OpenRequest } from './open-request';
 import { CLOSE, closeCodeFor, errorMessage } from './protocol';
 import type { SessionTransport } from './transport';
@@ -65,6 +67,8 @@ export interface Segment {
   settings: unknown;
   /** The first segment of its stream: its first piece is cut short, as a whole request's is. */
   first: boolean;
+  /** The dictionaries its stream was opened with (`readLocators`). */
+  pronunciationLocators?: PronunciationLocators | undefined;
 }
 
 /**
@@ -240,12 +244,29 @@ export abstract class TextSocketSession {
     const identity = await this.deps.auth.lookup(this.apiKey!);
     if (!identity) throw new SpeechError(401, 'invalid_api_key', 'the API key was revoked or its account changed');
     this.caller = callerOf(identity, 'speech:write');
-    const request = { ...opened.request, text: segment.text, rawSettings: segment.settings };
+    const request = {
+      ...opened.request,
+      text: segment.text,
+      rawSettings: segment.settings,
+      ...(segment.pronunciationLocators ? { pronunciationLocators: segment.pronunciationLocators } : {}),
+    };
     const planned = segment.first ? shortenFirstPiece(segment.pieces) : segment.pieces;
     const job = await prepareJob(this.deps, this.caller, voiceId, request, 'websocket', planned);
     // Timed synthesis costs the worker about 45 ms a piece: only JSON messages carry an alignment
     // (binary frames have none), so only their sessions ask for it.
     return opened.json && opened.alignment ? { ...job, input: { ...job.input, timestamps: true } } : job;
+  }
+
+  /**
+   * A stream's `pronunciation_dictionary_locators`, checked and resolved once when it opens, so that a
+   * malformed list or an unknown or foreign dictionary is refused before any text is taken (each
+   * segment's job resolves them again, as a request's does).
+   */
+  protected async readLocators(raw: unknown): Promise<PronunciationLocators | undefined> {
+    const locators = readSpeechInput(pronunciationLocators, raw) ?? undefined;
+    if (!locators?.length) return undefined;
+    await pronunciationRules(this.deps.hooks, this.caller!.sub, locators);
+    return locators;
   }
 
   private armIdle(): void {

@@ -63,7 +63,7 @@ export async function prepareJob(
     );
   }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
-  const pronunciation = await pronunciationRules(deps.hooks, identity.sub, request);
+  const pronunciation = await pronunciationRules(deps.hooks, identity.sub, request.pronunciationLocators);
   const jobId = deps.runner.newJobId();
   const createdAt = Date.now();
   const characters = [...request.text].length;
@@ -122,13 +122,12 @@ export async function prepareJob(
  * before the quota is reserved: an unknown dictionary costs nothing. Without the speech database there
  * are no dictionaries to name.
  */
-async function pronunciationRules(
+export async function pronunciationRules(
   hooks: SpeechHooks,
   accountId: string,
-  request: TtsRequest,
+  locators: TtsRequest['pronunciationLocators'],
 ): Promise<PronunciationRule[]> {
-  const locators = request.pronunciationLocators ?? [];
-  if (locators.length === 0) return [];
+  if (!locators?.length) return [];
   if (!hooks.resolvePronunciation)
     throw new SpeechError(400, 'bad_request', 'pronunciation dictionaries are not available on this server');
   return hooks.resolvePronunciation(accountId, locators);
