@@ -418,6 +418,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pronunciation-dictionaries/add-from-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new dictionary from alias and phoneme rules */
+        post: operations["addPronunciationDictionaryFromRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/add-from-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new dictionary from a PLS lexicon
+         * @description multipart/form-data: `name`, `file` (a PLS lexicon, at most 1 MiB), `description`, `workspace_access`.
+         */
+        post: operations["addPronunciationDictionaryFromFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s dictionaries, a page at a time */
+        get: operations["listPronunciationDictionaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        /** A dictionary with its latest version’s rules */
+        get: operations["getPronunciationDictionary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename, archive or unarchive a dictionary */
+        patch: operations["updatePronunciationDictionary"];
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/{version_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        /** A version’s rules as a PLS lexicon */
+        get: operations["downloadPronunciationDictionaryVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/add-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add rules (a rule for a string already there replaces it): a new version */
+        post: operations["addPronunciationRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/set-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace all the rules: a new version */
+        post: operations["setPronunciationRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/remove-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove the rules for these strings: a new version */
+        post: operations["removePronunciationRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user": {
         parameters: {
             query?: never;
@@ -523,7 +674,7 @@ export interface components {
          * @default mp3_44100_128
          * @enum {string}
          */
-        OutputFormat: "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "wav_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+        OutputFormat: "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "wav_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192" | "mp3_44100";
         VoiceSettings: {
             /**
              * @description Intonation range: 0 lively, 1 monotone.
@@ -600,8 +751,11 @@ export interface components {
             previous_request_ids?: string[];
             /** @description Accepted and ignored. */
             next_request_ids?: string[];
-            /** @description Accepted and ignored. */
-            pronunciation_dictionary_locators?: Record<string, never>[];
+            /** @description At most 3 of the account’s pronunciation dictionaries, each at `version_id` or (without one) its latest version, applied in this order (docs/speech.md, “Pronunciation dictionaries”). An unknown or another account’s dictionary: 404, before anything is charged. */
+            pronunciation_dictionary_locators?: {
+                pronunciation_dictionary_id: string;
+                version_id?: string | null;
+            }[] | null;
             /** @description Accepted and ignored. */
             use_pvc_as_ivc?: boolean;
             /** @description Accepted and ignored. */
@@ -1010,6 +1164,133 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        PronunciationDictionaryFromRules: {
+            name: string;
+            description?: string | null;
+            /** @description Accepted; dictionaries belong to the account that made them. */
+            workspace_access?: ("admin" | "editor" | "commenter" | "viewer") | null;
+            rules: ({
+                /** @constant */
+                type: "alias";
+                string_to_replace: string;
+                /** @default true */
+                case_sensitive: boolean | null;
+                /** @default true */
+                word_boundaries: boolean | null;
+                alias: string;
+            } | {
+                /** @constant */
+                type: "phoneme";
+                string_to_replace: string;
+                /** @default true */
+                case_sensitive: boolean | null;
+                /** @default true */
+                word_boundaries: boolean | null;
+                phoneme: string;
+                /** @enum {string} */
+                alphabet: "ipa" | "cmu-arpabet";
+            })[];
+        };
+        PronunciationDictionaryFromFile: {
+            name: string;
+            description?: string;
+            /** @description Accepted; dictionaries belong to the account that made them. */
+            workspace_access?: ("admin" | "editor" | "commenter" | "viewer") | null;
+            /** @description A PLS lexicon, at most 1048576 bytes. */
+            file: string;
+        };
+        PronunciationRules: {
+            rules: ({
+                /** @constant */
+                type: "alias";
+                string_to_replace: string;
+                /** @default true */
+                case_sensitive: boolean | null;
+                /** @default true */
+                word_boundaries: boolean | null;
+                alias: string;
+            } | {
+                /** @constant */
+                type: "phoneme";
+                string_to_replace: string;
+                /** @default true */
+                case_sensitive: boolean | null;
+                /** @default true */
+                word_boundaries: boolean | null;
+                phoneme: string;
+                /** @enum {string} */
+                alphabet: "ipa" | "cmu-arpabet";
+            })[];
+        };
+        PronunciationRuleStrings: {
+            rule_strings: string[];
+        };
+        PronunciationDictionaryUpdate: {
+            name?: string;
+            archived?: boolean;
+        };
+        AddPronunciationDictionaryResponse: {
+            id: string;
+            name: string;
+            created_by: string;
+            creation_time_unix: number;
+            version_id: string;
+            version_rules_num: number;
+            description: string | null;
+            /** @enum {string} */
+            permission_on_resource: "admin" | "editor" | "commenter" | "viewer";
+        };
+        PronunciationDictionaryMetadata: {
+            id: string;
+            latest_version_id: string;
+            latest_version_rules_num: number;
+            name: string;
+            /** @enum {string} */
+            permission_on_resource: "admin" | "editor" | "commenter" | "viewer";
+            created_by: string;
+            creation_time_unix: number;
+            archived_time_unix: number | null;
+            description: string | null;
+        };
+        PronunciationDictionaryWithRules: {
+            id: string;
+            latest_version_id: string;
+            latest_version_rules_num: number;
+            name: string;
+            /** @enum {string} */
+            permission_on_resource: "admin" | "editor" | "commenter" | "viewer";
+            created_by: string;
+            creation_time_unix: number;
+            archived_time_unix: number | null;
+            description: string | null;
+            rules: ({
+                /** @constant */
+                type: "alias";
+                string_to_replace: string;
+                case_sensitive: boolean;
+                word_boundaries: boolean;
+                alias: string;
+            } | {
+                /** @constant */
+                type: "phoneme";
+                string_to_replace: string;
+                case_sensitive: boolean;
+                word_boundaries: boolean;
+                phoneme: string;
+                /** @enum {string} */
+                alphabet: "ipa" | "cmu-arpabet";
+            })[];
+        };
+        PronunciationDictionaryPage: {
+            pronunciation_dictionaries: components["schemas"]["PronunciationDictionaryMetadata"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        PronunciationRulesChange: {
+            id: string;
+            version_id: string;
+            version_rules_num: number;
         };
     };
     responses: never;
@@ -5498,6 +5779,1698 @@ export interface operations {
                         detail?: {
                             /** @enum {unknown} */
                             status?: "text_too_long";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addPronunciationDictionaryFromRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acronyms",
+                 *       "rules": [
+                 *         {
+                 *           "type": "alias",
+                 *           "string_to_replace": "UN",
+                 *           "alias": "United Nations"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PronunciationDictionaryFromRules"];
+            };
+        };
+        responses: {
+            /** @description The dictionary and its first version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddPronunciationDictionaryResponse"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests" | "quota_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addPronunciationDictionaryFromFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["PronunciationDictionaryFromFile"];
+            };
+        };
+        responses: {
+            /** @description The dictionary and its first version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddPronunciationDictionaryResponse"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests" | "quota_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPronunciationDictionaries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description 1–100, default 30. */
+                page_size?: number;
+                sort?: "creation_time_unix" | "name";
+                sort_direction?: "ascending" | "descending";
+                include_archived?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionaryPage"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPronunciationDictionary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dictionary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionaryWithRules"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description The named resource does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updatePronunciationDictionary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "archived": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["PronunciationDictionaryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The dictionary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionaryMetadata"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description The named resource does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    downloadPronunciationDictionaryVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PLS lexicon. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pls+xml": string;
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description The named resource does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addPronunciationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rules": [
+                 *         {
+                 *           "type": "alias",
+                 *           "string_to_replace": "UN",
+                 *           "alias": "United Nations"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PronunciationRules"];
+            };
+        };
+        responses: {
+            /** @description The new version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationRulesChange"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description The named resource does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A voice changed by a concurrent edit; retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "The voice changed while it was being edited; retry."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setPronunciationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rules": [
+                 *         {
+                 *           "type": "alias",
+                 *           "string_to_replace": "UN",
+                 *           "alias": "United Nations"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PronunciationRules"];
+            };
+        };
+        responses: {
+            /** @description The new version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationRulesChange"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description The named resource does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A voice changed by a concurrent edit; retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "The voice changed while it was being edited; retry."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A rate or concurrency limit (`too_many_requests`, with `Retry-After`), or a voice quota (`quota_exceeded`). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (rate and concurrency limits). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "too_many_requests",
+                     *         "message": "Too many requests; retry after 1 s."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "too_many_requests";
+                        };
+                    };
+                };
+            };
+            /** @description A bug; never caused by input (`error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency (workers, Redis, the speech database, the authorization server) is temporarily unavailable (`error`); retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "no synthesis worker answered in time; try again"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    removePronunciationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rule_strings": [
+                 *         "UN"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PronunciationRuleStrings"];
+            };
+        };
+        responses: {
+            /** @description The new version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationRulesChange"];
+                };
+            };
+            /** @description Malformed input (`bad_request`), a text over the limit (`text_too_long`) or an unknown model (`model_not_found`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "bad_request",
+                     *         "message": "text must not be empty"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "bad_request";
+                        };
+                    };
+                };
+            };
+            /** @description No credential or one without an account (`unauthorized`), an unknown or revoked API key (`invalid_api_key`), or the month’s characters used up (`character_limit_exceeded`). */
+            401: {
+                headers: {
+                    /** @description The authentication schemes the gateway takes (RFC 6750 Bearer, RFC 9449 DPoP), with the error of a refused token. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "invalid_api_key",
+                     *         "message": "Invalid API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "invalid_api_key" | "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description A credential without the scope the operation needs (`unauthorized`), or an output format the plan does not include (`subscription_required`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "An API key is required for this endpoint."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "unauthorized";
+                        };
+                    };
+                };
+            };
+            /** @description The named resource does not exist for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "A history item with the id 4kRr0cQ9Xw2mZp7LbN1v was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
+                        };
+                    };
+                };
+            };
+            /** @description A voice changed by a concurrent edit; retry. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "error",
+                     *         "message": "The voice changed while it was being edited; retry."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SpeechError"] & {
+                        detail?: {
+                            /** @enum {unknown} */
+                            status?: "error";
                         };
                     };
                 };

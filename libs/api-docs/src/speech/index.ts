@@ -2,6 +2,7 @@ import type { ApiDocument } from '../document';
 import { accountPaths } from './paths/account';
 import { historyPaths } from './paths/history';
 import { openAiPaths } from './paths/openai';
+import { pronunciationPaths } from './paths/pronunciation';
 import { synthesisPaths } from './paths/synthesis';
 import { voicesPaths } from './paths/voices';
 import { contractSchemas } from './schemas/components';
@@ -37,10 +38,22 @@ export function speechOpenApi(): ApiDocument {
         name: 'History',
         description: 'Every generation of `POST /v1/text-to-speech/{voice_id}` and its variants, with its audio.',
       },
+      {
+        name: 'Pronunciation dictionaries',
+        description:
+          'The account’s alias and phoneme rules, versioned; applied by `pronunciation_dictionary_locators`.',
+      },
       { name: 'User' },
       { name: 'API keys', description: 'The account’s own API keys, managed with an OAuth access token.' },
     ],
-    paths: { ...synthesisPaths(), ...openAiPaths(), ...voicesPaths(), ...historyPaths(), ...accountPaths() },
+    paths: {
+      ...synthesisPaths(),
+      ...openAiPaths(),
+      ...voicesPaths(),
+      ...historyPaths(),
+      ...pronunciationPaths(),
+      ...accountPaths(),
+    },
     components: {
       securitySchemes,
       schemas: contractSchemas(),

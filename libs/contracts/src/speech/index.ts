@@ -109,6 +109,7 @@ export {
   PRONUNCIATION_LIMITS,
   addDictionaryResponse,
   addFromFileFields,
+  addFromFileForm,
   addFromRulesBody,
   dictionaryIdParam,
   dictionaryMetadata,

@@ -101,6 +101,14 @@ export const addFromFileFields = z.object({
   workspace_access: workspaceAccess,
 });
 
+/** The whole form as documented: the fields and the lexicon file (read by the gateway's PLS reader). */
+export const addFromFileForm = addFromFileFields.extend({
+  file: z.string().meta({
+    contentMediaType: 'application/pls+xml',
+    description: `A PLS lexicon, at most ${L.maxFileBytes} bytes.`,
+  }),
+});
+
 /** `POST …/{id}/add-rules` and `…/set-rules`. */
 export const rulesBody = z.object({ rules }, { error: 'request body must be a JSON object' });
 
