@@ -2,6 +2,7 @@ import { OPENAI_VOICES } from '@platform/contracts';
 import { DEFAULT_MODEL_ID } from '@platform/speech-engine';
 import { eventually } from '@platform/testing';
 import { probe } from '../speech/support/ffmpeg-decode';
+import { connectSession } from '../speech/support/ws-session';
 import { audioBytes, OPENAI_SDK_VERSION, stepResult, type PythonAudio, type PythonStep } from './python-sdk';
 import { startSdkPlatform, type SdkCaller, type SdkPlatform } from './sdk-platform';
 
@@ -16,6 +17,14 @@ const TEXT = 'Speech through the OpenAI client, on this platform.';
 const CHARACTERS = [...TEXT].length;
 /** 24 kHz, 16-bit mono: OpenAI's `pcm`. */
 const PCM_BYTES_PER_SECOND = 24_000 * 2;
+
+/** What tests/sdk/python/openai_refused.py reports for a refused call. */
+interface Refused {
+  error: string | null;
+  status_code: number;
+  body: unknown;
+  retry_after: string | null;
+}
 
 let sdk: SdkPlatform;
 let me: SdkCaller;
@@ -121,4 +130,66 @@ describe(`OpenAI's Python SDK (openai ${OPENAI_SDK_VERSION}) on POST /v1/audio/s
       30_000,
     );
   });
+});
+
+/**
+ * The refusals a client must back off from, as OpenAI's SDK sees them (`max_retries=0`, so the SDK
+ * does not retry them itself): on a platform whose free plan allows one request at a time, a call
+ * while a speech WebSocket of the account holds that slot is `RateLimitError` (429, OpenAI's body,
+ * `Retry-After`); with no synthesis worker running, a call waits `SPEECH_QUEUE_WAIT_MS` for one and
+ * is `InternalServerError` (503, `Retry-After`), nothing charged.
+ */
+describe(`OpenAI's Python SDK (openai ${OPENAI_SDK_VERSION}): 429 and 503 with Retry-After`, () => {
+  const call = { input: TEXT, voice: 'alloy', model: 'tts-1' };
+  let limited: SdkPlatform;
+  let caller: SdkCaller;
+
+  beforeAll(async () => {
+    limited = await startSdkPlatform({ free: { character_limit: 100_000 } }, { free: { rps: 1000, concurrency: 1 } });
+    caller = await limited.newCaller('OpenAI SDK refusals');
+  }, 600_000);
+
+  afterAll(async () => {
+    await limited?.stop();
+  }, 30_000);
+
+  it('the plan’s concurrency taken (a stream-input socket open): RateLimitError, 429, OpenAI’s body, Retry-After', async () => {
+    const socket = connectSession(
+      `${limited.platform.publicUrl.replace(/^http/, 'ws')}/v1/text-to-speech/${OPENAI_VOICES.alloy}/stream-input`,
+      { 'xi-api-key': caller.key },
+    );
+    try {
+      // The upgrade carried the key: the socket holds the account's one slot from its open.
+      await socket.opened;
+      const refused = stepResult<Refused>(await caller.python('openai_refused', call), 'create');
+      expect(refused).toMatchObject({
+        error: 'RateLimitError',
+        status_code: 429,
+        body: { type: 'rate_limit_error', code: 'rate_limit_exceeded', message: expect.any(String) as string },
+      });
+      expect(Number(refused.retry_after)).toBeGreaterThanOrEqual(1);
+    } finally {
+      socket.ws.close();
+      await socket.closed;
+    }
+  }, 240_000);
+
+  it('no synthesis worker: InternalServerError, 503, OpenAI’s body, Retry-After; nothing charged', async () => {
+    await Promise.all(limited.platform.workers.map((w) => w.stop()));
+    // The closed socket's slot is free again once a plain request is admitted.
+    await eventually(
+      async () => (await fetch(`${limited.platform.publicUrl}/v1/user`, { headers: { 'xi-api-key': caller.key } })).ok,
+      30_000,
+    );
+    const refused = stepResult<Refused>(await caller.python('openai_refused', call), 'create');
+    expect(refused).toMatchObject({
+      error: 'InternalServerError',
+      is_api_status_error: true,
+      status_code: 503,
+      body: { type: 'server_error', message: expect.any(String) as string },
+    });
+    expect(Number(refused.retry_after)).toBeGreaterThanOrEqual(1);
+    expect((await caller.client.user.subscription.get()).characterCount).toBe(0);
+    expect((await caller.client.history.list({ pageSize: 5 })).history).toEqual([]);
+  }, 240_000);
 });
