@@ -1,3 +1,6 @@
+import { buildSchema, printSchema } from 'graphql';
+import { typeDefs } from '@platform/graphql-schema';
+import { stackEnv } from '@platform/testing';
 import { startPlatform, type Platform } from '../gateway/platform';
 
 /**
@@ -46,5 +49,28 @@ describe('GET /asyncapi.json', () => {
     };
     expect(document.asyncapi).toBe('3.0.0');
     expect(document.servers.gateway).toMatchObject({ host: new URL(platform.publicUrl).host, protocol: 'ws' });
+  });
+
+  it('names the Kafka brokers the platform is configured with (KAFKA_BROKERS), not a default address', async () => {
+    const document = (await (await fetch(`${platform.publicUrl}/asyncapi.json`)).json()) as {
+      servers: Record<string, { host: string; protocol: string; description: string }>;
+    };
+    const brokers = stackEnv().KAFKA_BROKERS.split(',');
+    expect(document.servers.kafka).toMatchObject({ host: brokers[0], protocol: 'kafka' });
+    expect(document.servers.kafka!.description).toContain(brokers.join(', '));
+  });
+});
+
+describe('GET /graphql/schema.graphql', () => {
+  it('serves the GraphQL SDL, from its one source, as text any origin may read', async () => {
+    const res = await fetch(`${platform.publicUrl}/graphql/schema.graphql`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const sdl = await res.text();
+    // The same types, fields and directives as the schema content and the subscriptions are built from.
+    expect(printSchema(buildSchema(sdl))).toBe(printSchema(buildSchema(typeDefs)));
+    expect(sdl).toContain('directive @auth(requires: Role = USER) on FIELD_DEFINITION');
+    expect(sdl).toMatch(/^type Subscription \{$/m);
   });
 });

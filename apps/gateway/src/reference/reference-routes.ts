@@ -5,6 +5,8 @@ import { referencePages } from './reference-pages';
 
 interface ReferenceOptions {
   publicUrl: string;
+  /** KAFKA_BROKERS, which the AsyncAPI document names as the platform's Kafka. */
+  kafkaBrokers: readonly string[];
   /** The built reference pages (the playground's dist/reference). */
   dir: string;
   logger: Logger;
@@ -13,7 +15,7 @@ interface ReferenceOptions {
 /** What the platform publishes about itself: the interface documents and the pages that render them. */
 export function referenceRoutes(options: ReferenceOptions): Router {
   const router = express.Router();
-  router.use(documentRoutes(options.publicUrl));
+  router.use(documentRoutes({ publicUrl: options.publicUrl, kafkaBrokers: options.kafkaBrokers }));
   const pages = referencePages(options.dir, options.publicUrl, options.logger);
   if (pages) router.use(pages);
   return router;

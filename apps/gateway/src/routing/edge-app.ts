@@ -24,7 +24,7 @@ import type { Upstream } from './upstream';
 type EdgeAppConfig = RoutingConfig &
   PagesConfig &
   QueueDashboardConfig &
-  Pick<LimitsConfig, 'TRUSTED_PROXIES'> & { PUBLIC_URL: string; INTERNAL_SECRET: string };
+  Pick<LimitsConfig, 'TRUSTED_PROXIES'> & { PUBLIC_URL: string; INTERNAL_SECRET: string; KAFKA_BROKERS: string[] };
 
 /**
  * The gateway's HTTP surface on the app `runService` made: the client address from TRUSTED_PROXIES,
@@ -81,6 +81,11 @@ export function mountEdgeApp(
           }
         : {}),
     }),
-    reference: referenceRoutes({ publicUrl: config.PUBLIC_URL, dir: path.join(pagesDir, 'reference'), logger }),
+    reference: referenceRoutes({
+      publicUrl: config.PUBLIC_URL,
+      kafkaBrokers: config.KAFKA_BROKERS,
+      dir: path.join(pagesDir, 'reference'),
+      logger,
+    }),
   });
 }

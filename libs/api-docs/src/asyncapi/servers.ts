@@ -1,9 +1,9 @@
 import type { JsonValue } from '../document';
 
 /**
- * Where the message interfaces are reached. The gateway serves the document with `gateway` set to its
- * own public host (PUBLIC_URL); the Kafka brokers belong to a deployment and are not reachable through
- * the gateway, so `kafka` names the local stack's default address.
+ * Where the message interfaces are reached, as placeholders: the gateway serves the document with
+ * `gateway` set to its own public host (PUBLIC_URL) and `kafka` to the brokers it is configured with
+ * (KAFKA_BROKERS; apps/gateway/src/reference/document-routes.ts).
  */
 export const servers: Record<string, JsonValue> = {
   gateway: {
