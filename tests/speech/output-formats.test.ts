@@ -37,8 +37,12 @@ describe('the output format table', () => {
   });
 
   it('rejects what the SDK does not list', () => {
-    for (const id of ['wav', 'wav_11025', 'alaw_16000', 'mp3_24000_32', 'pcm_11025', 'opus_24000_64', 'mp3_44100'])
+    for (const id of ['wav', 'wav_11025', 'alaw_16000', 'mp3_24000_32', 'pcm_11025', 'opus_24000_64'])
       expect(resolveOutputFormat(id)).toBeNull();
+  });
+
+  it('reads the aliases clients send as the formats they name (LiveKit lists mp3_44100)', () => {
+    expect(resolveOutputFormat('mp3_44100')?.id).toBe('mp3_44100_128');
   });
 });
 

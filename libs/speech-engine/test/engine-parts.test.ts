@@ -118,8 +118,8 @@ describe('catalogues', () => {
       bitrate: 64,
       contentType: 'audio/ogg;codecs=opus',
     });
-    for (const id of ['opus_48000_48', 'opus_24000_64', 'flac_44100', 'mp3_44100'])
-      expect(resolveOutputFormat(id)).toBeNull();
+    for (const id of ['opus_48000_48', 'opus_24000_64', 'flac_44100']) expect(resolveOutputFormat(id)).toBeNull();
+    expect(resolveOutputFormat('mp3_44100')?.id).toBe('mp3_44100_128');
   });
   it('premade voices span both genders, several accents and languages', () => {
     expect(new Set(PREMADE_VOICES.map((v) => v.labels.gender))).toEqual(new Set(['male', 'female']));
