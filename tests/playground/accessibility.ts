@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 /**
  * The accessibility checks every page a person sees must pass (the playground's and auth's sign-in,
  * consent, device and sign-out pages): the document's language, one `main` landmark and a level-one
- * heading, every visible control labelled, and text contrast of WCAG 2.2 AA (SC 1.4.3: 4.5:1, 3:1 for
+ * heading, every control labelled, and text contrast of WCAG 2.2 AA (SC 1.4.3: 4.5:1, 3:1 for
  * large text) against the background it is drawn on. Returns what fails, `[]` when nothing does.
  */
 export function accessibilityProblems(page: Page): Promise<string[]> {
@@ -19,7 +19,8 @@ export function accessibilityProblems(page: Page): Promise<string[]> {
       return box.width > 1 && box.height > 1 && getComputedStyle(node).visibility !== 'hidden';
     };
     for (const control of Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea, button'))) {
-      if (control.type === 'hidden' || !visible(control)) continue;
+      // Every control, shown or not (a hidden tab's controls are labelled before they are shown).
+      if (control.type === 'hidden') continue;
       if (!(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()))
         problems.push(`unlabelled: ${control.outerHTML.slice(0, 120)}`);
     }

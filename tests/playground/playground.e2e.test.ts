@@ -6,6 +6,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually, uniqueName } from '@platform/testing';
 import { startPlatform, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
+import { graphiql } from '../reference/graphiql';
+import { accessibilityProblems } from './accessibility';
 import { launchChromium } from './chromium';
 
 /**
@@ -151,6 +153,10 @@ describe('playground in Chromium', () => {
   it('a new person creates an account on the page and signs in with the code flow and PKCE', async () => {
     await page.goto(`${platform.publicUrl}/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT);
+    // Signed out: nothing offers to sign out (the `hidden` account bar stays hidden).
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(false);
+    expect(await page.locator('#account').isVisible()).toBe(false);
+    expect(await accessibilityProblems(page)).toEqual([]);
     await shot('signed-out');
     await page.getByText('No account yet? Create one').click();
     const form = page.locator('#register-form');
@@ -160,7 +166,9 @@ describe('playground in Chromium', () => {
     await form.getByRole('button', { name: 'Create account and sign in' }).click();
     // The authorization server's own sign-in page, then its consent page.
     await page.waitForURL((url) => url.pathname.startsWith('/authorize') || url.pathname.startsWith('/login'), WAIT);
-    await page.getByLabel('Email').fill(person.email);
+    // The playground sent the new email as login_hint: the sign-in page starts with it.
+    await page.getByLabel('Password').waitFor(WAIT);
+    expect(await page.getByLabel('Email').inputValue()).toBe(person.email);
     await page.getByLabel('Password').fill(person.password);
     await shot('sign-in');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -178,6 +186,38 @@ describe('playground in Chromium', () => {
     );
     expect(stored?.accessToken.split('.')).toHaveLength(3);
     expect(stored?.refreshToken).toMatch(/^rt_/);
+  });
+
+  it('a second account with the same email is refused with a text a person understands', async () => {
+    const other = await browser.newContext();
+    const fresh = await other.newPage();
+    await fresh.goto(`${platform.publicUrl}/`);
+    await fresh.getByText('No account yet? Create one').click();
+    const form = fresh.locator('#register-form');
+    await form.getByLabel('Name').fill('Ada Again');
+    await form.getByLabel('Email').fill(person.email);
+    await form.getByLabel('Password').fill(person.password);
+    await form.getByRole('button', { name: 'Create account and sign in' }).click();
+    await fresh.locator('#notice', { hasText: 'This email is already used.' }).waitFor(WAIT);
+    expect(await fresh.locator('#notice').innerText()).not.toContain('HTTP');
+    await other.close();
+  });
+
+  it('pressing Deny on the consent page says the person declined', async () => {
+    const other = await browser.newContext();
+    const fresh = await other.newPage();
+    await fresh.goto(`${platform.publicUrl}/`);
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByLabel('Email').fill(person.email);
+    await fresh.getByLabel('Password').fill(person.password);
+    await fresh.getByRole('button', { name: 'Sign in' }).click();
+    await fresh.getByRole('button', { name: 'Deny' }).click();
+    await fresh.locator('#notice', { hasText: 'You declined' }).waitFor(WAIT);
+    expect(await fresh.locator('#notice').innerText()).not.toContain('authorization response');
+    // Still signed out, and offered to sign in again.
+    expect(await fresh.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await fresh.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(false);
+    await other.close();
   });
 
   it('speech streams into the audio element, which plays with a non-zero duration', async () => {
@@ -207,6 +247,8 @@ describe('playground in Chromium', () => {
       WAIT.timeout,
       500,
     );
+    // The row says which model spoke it (the one the Speak tab used).
+    expect(await item.innerText()).toContain(await page.locator('#model').inputValue());
     await armPlaying('#history-audio');
     await item.getByRole('button', { name: /^Play/ }).click();
     expect(await playedWithDuration('#history-audio')).toBeGreaterThan(1);
@@ -293,16 +335,16 @@ describe('playground in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-history');
     await page.keyboard.press('End');
     expect(await page.getByRole('tab', { name: 'Live posts' }).getAttribute('aria-selected')).toBe('true');
-    const unlabelled = await page.evaluate(() =>
-      Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea, button'))
-        .filter(
-          (control) =>
-            control.type !== 'hidden' &&
-            !(control.labels?.length || control.getAttribute('aria-label') || control.textContent?.trim()),
-        )
-        .map((control) => control.outerHTML),
-    );
-    expect(unlabelled).toEqual([]);
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it("GraphiQL at /graphql, opened in the playground's tab, sends its sign-in", async () => {
+    await page.goto(`${platform.publicUrl}/graphql`);
+    await page.locator('.graphiql-container').waitFor(WAIT);
+    // `me` needs a signed-in caller: it answers only with the playground's token.
+    expect(await graphiql(page, WAIT).result('{ me { name } }')).toEqual({ data: { me: { name: person.name } } });
+    await page.goto(`${platform.publicUrl}/`);
+    await page.locator('#account-name', { hasText: person.name }).waitFor(WAIT);
   });
 
   it('fits a phone screen without sideways scrolling', async () => {

@@ -1,8 +1,11 @@
+import { friendlyText } from './messages';
+
 /**
  * Calls to the platform's three interfaces on this origin with the signed-in person's access token, and
- * their error shapes read into one message: the speech API's `{detail: {status, message}}`, GraphQL's
- * `{errors: [{message, extensions: {code}}]}`, OAuth's `{error, error_description}` and content REST's
- * `{error: {code, message}}` or `{error}`.
+ * their error shapes read into one message (worded by messages.ts): the speech API's
+ * `{detail: {status, message}}`, GraphQL's `{errors: [{message, extensions: {code}}]}`, OAuth's
+ * `{error, error_description}` and content REST's `{error: {code, message}}`, `{error}` or, for
+ * invalid fields, `{errors: {field: message}}`.
  */
 class ApiError extends Error {
   constructor(
@@ -18,21 +21,29 @@ type Shape = Record<string, unknown>;
 const isShape = (value: unknown): value is Shape => typeof value === 'object' && value !== null;
 
 export function errorFrom(status: number, body: unknown): ApiError {
-  if (isShape(body)) {
-    const detail = body.detail;
-    if (isShape(detail) && typeof detail.message === 'string')
-      return new ApiError(status, String(detail.status ?? 'error'), detail.message);
-    if (Array.isArray(body.errors) && isShape(body.errors[0])) {
-      const first = body.errors[0];
-      const code = isShape(first.extensions) ? String(first.extensions.code ?? 'error') : 'error';
-      return new ApiError(status, code, String(first.message ?? 'request failed'));
-    }
-    if (typeof body.error === 'string')
-      return new ApiError(status, body.error, String(body.error_description ?? body.message ?? body.error));
-    if (isShape(body.error))
-      return new ApiError(status, String(body.error.code ?? 'error'), String(body.error.message ?? 'request failed'));
+  const [code, serverText] = codeAndText(body);
+  return new ApiError(status, code, friendlyText(code, status, serverText));
+}
+
+/** The error code and the server's message of any of the interfaces' error shapes. */
+function codeAndText(body: unknown): [code: string, text: string | undefined] {
+  if (!isShape(body)) return ['error', undefined];
+  const detail = body.detail;
+  if (isShape(detail) && typeof detail.message === 'string') return [String(detail.status ?? 'error'), detail.message];
+  if (Array.isArray(body.errors) && isShape(body.errors[0])) {
+    const first = body.errors[0];
+    const code = isShape(first.extensions) ? String(first.extensions.code ?? 'error') : 'error';
+    return [code, typeof first.message === 'string' ? first.message : undefined];
   }
-  return new ApiError(status, 'error', `request failed (HTTP ${status})`);
+  // Content REST's invalid fields, e.g. `{errors: {email: "This email is already used."}}`.
+  if (isShape(body.errors)) return ['invalid_fields', Object.values(body.errors).map(String).join(' ') || undefined];
+  if (typeof body.error === 'string') return [body.error, String(body.error_description ?? body.message ?? body.error)];
+  if (isShape(body.error))
+    return [
+      String(body.error.code ?? 'error'),
+      typeof body.error.message === 'string' ? body.error.message : undefined,
+    ];
+  return ['error', undefined];
 }
 
 type TokenSource = () => Promise<string>;

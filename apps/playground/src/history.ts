@@ -4,6 +4,8 @@ import { busy, byId, el, formatDate, say } from './dom';
 interface HistoryItem {
   history_item_id: string;
   voice_name: string;
+  /** `null` for a generation recorded without its model. */
+  model_id: string | null;
   text: string;
   date_unix: number;
   state: string;
@@ -45,7 +47,11 @@ export function historyPanel(api: Api) {
       'li',
       { 'data-history-item-id': item.history_item_id },
       el('p', {}, item.text),
-      el('p', { class: 'muted' }, `${item.voice_name} · ${formatDate(item.date_unix)} · ${charged}`),
+      el(
+        'p',
+        { class: 'muted' },
+        [item.voice_name, item.model_id, formatDate(item.date_unix), charged].filter(Boolean).join(' · '),
+      ),
       item.state === 'complete' ? play : null,
     );
   };

@@ -3,7 +3,7 @@ import { busy, byId, say, submitButton } from './dom';
 import { historyPanel } from './history';
 import { keysPanel } from './keys';
 import { livePanel } from './live';
-import { createSignIn, type Session, type SignIn } from './session';
+import { createSignIn, SignInRefused, type Session, type SignIn } from './session';
 import { speakPanel } from './speak';
 import { tabs } from './tabs';
 import { voicesPanel } from './voices';
@@ -28,7 +28,9 @@ async function main(): Promise<void> {
   }
   const signIn = await createSignIn(config.issuer, config.client_id);
   const session = await signIn.resume().catch((err: unknown) => {
-    say(notice, `Sign-in failed: ${err instanceof Error ? err.message : String(err)}`, true);
+    // Errors of the authorization response are already worded (session.ts); others say what failed.
+    const message = err instanceof Error ? err.message : String(err);
+    say(notice, err instanceof SignInRefused ? message : `Sign-in failed: ${message}`, true);
     return null;
   });
   if (session) showApp(session);

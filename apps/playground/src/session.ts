@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { friendlyText } from './messages';
 
 /**
  * Sign-in as a public OAuth client: the authorization code flow with PKCE (RFC 7636) and OpenID Connect,
@@ -140,7 +141,7 @@ export async function createSignIn(issuerUrl: string, clientId: string): Promise
         // The code leaves the address bar (and history) before anything else happens.
         history.replaceState(null, '', here.pathname);
         if (!pending) throw new Error('This sign-in was not started in this tab: sign in again.');
-        const params = oauth.validateAuthResponse(as, client, here, pending.state);
+        const params = authorizationResponse(as, client, here, pending.state);
         const response = await oauth.authorizationCodeGrantRequest(
           as,
           client,
@@ -166,6 +167,28 @@ export async function createSignIn(issuerUrl: string, clientId: string): Promise
       return saved ? sessionOf(saved) : null;
     },
   };
+}
+
+/** The authorization server's error answer to a sign-in, worded for people (messages.ts). */
+export class SignInRefused extends Error {}
+
+/**
+ * The authorization response's parameters; an error response (RFC 6749 §4.1.2.1, such as
+ * `access_denied` when the person pressed Deny) is thrown worded for people.
+ */
+function authorizationResponse(
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  here: URL,
+  state: string,
+): URLSearchParams {
+  try {
+    return oauth.validateAuthResponse(as, client, here, state);
+  } catch (err) {
+    if (err instanceof oauth.AuthorizationResponseError)
+      throw new SignInRefused(friendlyText(err.error, 400, `Sign-in failed: ${err.error_description ?? err.error}`));
+    throw err;
+  }
 }
 
 /**
