@@ -8,7 +8,7 @@
 # Only the worker has a Python interpreter (see its stage for why).
 
 # ── build: install everything, compile TypeScript, fetch the neural voice ─────
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 # onnxruntime-node ships its CPU binaries inside the npm package; its install script would only fetch
 # the optional CUDA provider from outside the npm registry. The repository's .npmrc says the same.
 ENV ONNXRUNTIME_NODE_INSTALL=skip
@@ -29,7 +29,7 @@ RUN PIPER_VOICES_DIR=/app/voices/piper node scripts/fetch-voices.mjs \
  && test -s /app/voices/piper/en_US-joe-medium.onnx.json
 
 # ── runtime base: compiled workspace + production node_modules (dev deps pruned) ─
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fetchVoices, piperVoicesDir } from './fetch-voices.mjs';
 import { openPrivateLog } from './private-log.mjs';
+import { onPinnedNode } from './runtime.mjs';
 import { services } from './services.mjs';
 import {
   ensureDependencies,
@@ -17,6 +18,7 @@ import {
   stackUp,
 } from './lib.mjs';
 
+await onPinnedNode(import.meta.url);
 ensureDependencies();
 ensureSystemPackages();
 stackUp();

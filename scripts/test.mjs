@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fetchVoices } from './fetch-voices.mjs';
+import { onPinnedNode } from './runtime.mjs';
 import { ensureDependencies, ensureSystemPackages, root, run, stackDir, stackUp } from './lib.mjs';
 
+await onPinnedNode(import.meta.url);
 const started = Date.now();
 ensureDependencies();
 ensureSystemPackages();
