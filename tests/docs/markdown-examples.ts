@@ -2,7 +2,8 @@
  * The copy-paste examples of a markdown document: its fenced shell and JavaScript blocks, in order, each
  * with the mark a writer put right before it when the block cannot run as written
  * (`<!-- example: skip — needs a browser -->`; the word after `example:` says why it is left out: `skip`,
- * `output`, `fragment`). Other fences (json, http, python, html, bare) are reference text, not examples.
+ * `output`, `fragment`), or `<!-- example: file — client-assertion.mjs -->` for a script the reader saves under
+ * that name for later blocks to run. Other fences (json, http, python, html, bare) are reference text, not examples.
  */
 export type ExampleLanguage = 'shell' | 'js';
 
@@ -27,7 +28,7 @@ const LANGUAGES: Record<string, ExampleLanguage> = {
 };
 
 const FENCE = /^(`{3,})\s*([\w-]*)/;
-const MARK = /^<!--\s*example:\s*([\w ]+?)\s*[—–-]+\s*(.+?)\s*-->$/;
+const MARK = /^<!--\s*example:\s*([\w ]+?)\s+[—–]\s+(.+?)\s*-->$/;
 const BARE_MARK = /^<!--\s*example:/;
 
 export function extractExamples(markdown: string, file: string): Example[] {
