@@ -70,3 +70,8 @@ await buildSite(path.join(out, 'reference'), '/docs', {
     style: 'src/reference/explorer.css',
   },
 });
+// Swagger UI's OAuth2 pop-up comes back to swagger-ui-dist's own redirect page (served at
+// /docs/oauth2-redirect.html), which loads its script from beside it: both copied as shipped.
+const swaggerUiDist = path.dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json')));
+for (const name of ['oauth2-redirect.html', 'oauth2-redirect.js'])
+  fs.copyFileSync(path.join(swaggerUiDist, name), path.join(out, 'reference', name));

@@ -38,6 +38,8 @@ export const authConfigShape = {
   PLAYGROUND_CLIENT_ID: env.playgroundClientId,
   /** The queue dashboard's public client (admin scope), registered like the playground's; empty: none. */
   QUEUE_DASHBOARD_CLIENT_ID: env.queueDashboardClientId,
+  /** The API reference's public client (`/docs`, Swagger UI), registered like the playground's; empty: none. */
+  API_REFERENCE_CLIENT_ID: env.apiReferenceClientId,
   /**
    * Client registrations are cached per replica this long (seconds). Changes are announced to every
    * replica at once; this bounds only what a replica whose Redis subscription was down may still use.

@@ -12,7 +12,11 @@ import { limitPasswordHashing } from './crypto/secrets';
 import { signingKeys } from './keys/signing-keys';
 import { authModels } from './auth-models';
 import { startLogoutDelivery } from './backchannel-logout/logout-outbox';
-import { registerPlaygroundClient, registerQueueDashboardClient } from './clients/playground-client';
+import {
+  registerApiReferenceClient,
+  registerPlaygroundClient,
+  registerQueueDashboardClient,
+} from './clients/playground-client';
 import { listenForClientChanges } from './clients/client-changes';
 import { setClientCacheLifetime } from './clients/clients';
 
@@ -39,6 +43,8 @@ async function main(): Promise<void> {
     await registerPlaygroundClient(models.clients, config.PLAYGROUND_CLIENT_ID, config.PUBLIC_URL);
   if (config.QUEUE_DASHBOARD_CLIENT_ID)
     await registerQueueDashboardClient(models.clients, config.QUEUE_DASHBOARD_CLIENT_ID, config.PUBLIC_URL);
+  if (config.API_REFERENCE_CLIENT_ID)
+    await registerApiReferenceClient(models.clients, config.API_REFERENCE_CLIENT_ID, config.PUBLIC_URL);
   const deps = { config, logger, redis, keys, ...models };
   // Back-channel logouts queued before this boot (or by another replica, or the admin CLI) are delivered from here too.
   const logoutDelivery = startLogoutDelivery(deps);

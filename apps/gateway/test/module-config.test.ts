@@ -55,7 +55,7 @@ describe('the gateway modules’ settings', () => {
     const names = [...PROCESS_SETTINGS, ...Object.values(MODULE_SHAPES).flatMap((shape) => Object.keys(shape))];
     expect(names.length).toBe(new Set(names).size);
     expect([...names].sort()).toEqual(Object.keys(gatewayConfigShape).sort());
-    expect(names).toHaveLength(62);
+    expect(names).toHaveLength(63);
   });
 
   // The defaults as they were before the shapes moved to their modules (docs/configuration.md).
@@ -100,6 +100,7 @@ describe('the gateway modules’ settings', () => {
       PLAYGROUND_CLIENT_ID: 'playground',
       PLAYGROUND_DIR: '',
       QUEUE_DASHBOARD_CLIENT_ID: 'queue-dashboard',
+      API_REFERENCE_CLIENT_ID: 'api-reference',
     });
     expect(config.METRICS_PORT).toBeUndefined();
     expect(config.TRUST_PROXY).toBeUndefined();

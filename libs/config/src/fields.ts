@@ -88,3 +88,8 @@ export const playgroundClientId = platformClientId('playground');
  * Empty: no browser sign-in there (an access token in the Authorization header still works).
  */
 export const queueDashboardClientId = platformClientId('queue-dashboard');
+/**
+ * The OAuth client id of the API reference (`/docs`, Swagger UI's "Authorize" with PKCE; a public
+ * client that auth registers at boot): the same variable in both apps. Empty: no sign-in there.
+ */
+export const apiReferenceClientId = platformClientId('api-reference');

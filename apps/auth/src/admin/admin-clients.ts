@@ -95,7 +95,7 @@ export async function listClientsPage(deps: ClientDeps, page: PageRequest): Prom
 }
 
 /**
- * The platform's own page clients (the playground's and the queue dashboard's) are written again from
+ * The platform's own page clients (the playground's, the queue dashboard's and the API reference's) are written again from
  * PUBLIC_URL at every boot: a change through this API would last until the next boot, and a deletion would
  * lock their client_id for ACCESS_TOKEN_TTL (tokens being issued to a deleted id revoke themselves), so the
  * pages could not sign anyone in until then. They are turned off by configuration instead.
@@ -104,6 +104,7 @@ function refusePlatformClient(deps: ClientDeps, id: string): void {
   const owned = [
     ['PLAYGROUND_CLIENT_ID', deps.config.PLAYGROUND_CLIENT_ID],
     ['QUEUE_DASHBOARD_CLIENT_ID', deps.config.QUEUE_DASHBOARD_CLIENT_ID],
+    ['API_REFERENCE_CLIENT_ID', deps.config.API_REFERENCE_CLIENT_ID],
   ].find(([, value]) => value !== '' && value === id);
   if (owned)
     throw conflict(

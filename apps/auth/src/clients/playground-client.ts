@@ -64,6 +64,28 @@ export async function registerPlaygroundClient(
   });
 }
 
+/** Where Swagger UI's OAuth2 pop-up comes back to (swagger-ui-dist's page, served by the gateway under /docs). */
+export const API_REFERENCE_REDIRECT_PATH = '/docs/oauth2-redirect.html';
+
+/**
+ * The API reference (`/docs`, Swagger UI) signs people in with its "Authorize" button as this public client:
+ * the authorization code flow with PKCE in a pop-up that comes back to swagger-ui-dist's redirect page, for
+ * the scopes the documents' OAuth2 flows list. No refresh token: the page keeps the token for the tab only.
+ */
+export async function registerApiReferenceClient(
+  model: Model<ClientDoc>,
+  clientId: string,
+  publicUrl: string,
+): Promise<void> {
+  await registerPlatformPageClient(model, clientId, publicUrl, {
+    name: 'API reference',
+    grantTypes: ['authorization_code'],
+    redirectPaths: [API_REFERENCE_REDIRECT_PATH],
+    postLogoutRedirectPaths: [],
+    scopes: [...SUPPORTED_SCOPES],
+  });
+}
+
 /**
  * The gateway's queue dashboard (`/admin/queues`, docs/gateway.md) signs administrators in as this client,
  * for the `admin` scope only (granted to ADMIN accounts alone), its code coming back to the gateway, which

@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const pagesConfigShape = {
   /** The playground page at `/` signs in as this OAuth client (auth registers it); empty: no playground. */
   PLAYGROUND_CLIENT_ID: env.playgroundClientId,
+  /** Swagger UI's "Authorize" at `/docs` signs in as this OAuth client (auth registers it); empty: no sign-in there. */
+  API_REFERENCE_CLIENT_ID: env.apiReferenceClientId,
   /**
    * Where the playground's built assets are, the reference pages in its `reference/` (`npm run build`
    * writes apps/playground/dist); empty: that folder.

@@ -24,12 +24,12 @@ function referenceHeaders(publicUrl: string): Record<string, string> {
 
 /**
  * The reference pages, built by `npm run build` into the playground's dist/reference: `/docs` (the
- * OpenAPI documents in Swagger UI), `/docs/asyncapi` (the AsyncAPI document) and the GraphQL explorer
+ * OpenAPI documents in Swagger UI, with its OAuth2 sign-in as API_REFERENCE_CLIENT_ID), `/docs/asyncapi` (the AsyncAPI document) and the GraphQL explorer
  * (GraphiQL) that a browser gets at `/graphql`. Their Content-Security-Policy (referenceHeaders) admits
  * only this origin's scripts, styles and connections, so the pages work with no internet and a token
  * pasted into the explorer cannot leave for another origin.
  */
-export function referencePages(dir: string, publicUrl: string, logger: Logger): Router | null {
+export function referencePages(dir: string, publicUrl: string, clientId: string, logger: Logger): Router | null {
   const page = (name: string) => path.join(dir, name);
   if (!fs.existsSync(page('docs.html'))) {
     logger.warn(
@@ -39,12 +39,26 @@ export function referencePages(dir: string, publicUrl: string, logger: Logger): 
     return null;
   }
   const headers = referenceHeaders(publicUrl);
-  const send = (name: string) => (_req: Request, res: Response) => {
-    res.set(headers).set('cache-control', 'no-cache').sendFile(page(name));
-  };
+  const send =
+    (name: string, more: Record<string, string> = {}) =>
+    (_req: Request, res: Response) => {
+      res.set(headers).set(more).set('cache-control', 'no-cache').sendFile(page(name));
+    };
+  // Swagger UI's sign-in pop-up goes through auth's pages (no opener policy) and back to the redirect
+  // page, which hands the code to `window.opener`: the page keeps its opener only if /docs lets its
+  // pop-ups keep theirs and the redirect page does not isolate itself (same-origin would sever it).
+  const popupOpener = { 'cross-origin-opener-policy': 'same-origin-allow-popups' };
+  const inPopup = { 'cross-origin-opener-policy': 'unsafe-none' };
   const router = express.Router();
-  router.get('/docs', send('docs.html'));
+  router.get('/docs', send('docs.html', popupOpener));
   router.get('/docs/asyncapi', send('asyncapi.html'));
+  // Swagger UI's "Authorize" (PKCE): the client it signs in as, and swagger-ui-dist's page the pop-up comes
+  // back to, which hands the code to the opener (the client's redirect URI, auth's API_REFERENCE_REDIRECT_PATH).
+  router.get('/docs/config.json', (_req, res) => {
+    res.set('cache-control', 'no-cache').json({ client_id: clientId || null });
+  });
+  router.get('/docs/oauth2-redirect.html', send('oauth2-redirect.html', inPopup));
+  router.get('/docs/oauth2-redirect.js', send('oauth2-redirect.js', inPopup));
   router.use(
     '/docs/assets',
     express.static(path.join(dir, 'assets'), {

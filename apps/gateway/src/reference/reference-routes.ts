@@ -7,6 +7,8 @@ interface ReferenceOptions {
   publicUrl: string;
   /** KAFKA_BROKERS, which the AsyncAPI document names as the platform's Kafka. */
   kafkaBrokers: readonly string[];
+  /** The OAuth client Swagger UI's "Authorize" signs in as (API_REFERENCE_CLIENT_ID); empty: none. */
+  clientId: string;
   /** The built reference pages (the playground's dist/reference). */
   dir: string;
   logger: Logger;
@@ -16,7 +18,7 @@ interface ReferenceOptions {
 export function referenceRoutes(options: ReferenceOptions): Router {
   const router = express.Router();
   router.use(documentRoutes({ publicUrl: options.publicUrl, kafkaBrokers: options.kafkaBrokers }));
-  const pages = referencePages(options.dir, options.publicUrl, options.logger);
+  const pages = referencePages(options.dir, options.publicUrl, options.clientId, options.logger);
   if (pages) router.use(pages);
   return router;
 }

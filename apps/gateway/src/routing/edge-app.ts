@@ -84,6 +84,7 @@ export function mountEdgeApp(
     reference: referenceRoutes({
       publicUrl: config.PUBLIC_URL,
       kafkaBrokers: config.KAFKA_BROKERS,
+      clientId: config.API_REFERENCE_CLIENT_ID,
       dir: path.join(pagesDir, 'reference'),
       logger,
     }),

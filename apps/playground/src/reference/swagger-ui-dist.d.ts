@@ -1,4 +1,4 @@
-// swagger-ui-dist ships no types; the page uses only its constructor and presets.
+// swagger-ui-dist ships no types; the page uses only its constructor, presets and initOAuth.
 declare module 'swagger-ui-dist/swagger-ui-es-bundle.js' {
   interface SwaggerUIOptions {
     dom_id: string;
@@ -10,9 +10,18 @@ declare module 'swagger-ui-dist/swagger-ui-es-bundle.js' {
     deepLinking?: boolean;
     persistAuthorization?: boolean;
     tryItOutEnabled?: boolean;
+    oauth2RedirectUrl?: string;
+  }
+  /** The OAuth2 settings of "Authorize" (no secret: a public client with PKCE). */
+  interface SwaggerUIOAuthOptions {
+    clientId: string;
+    usePkceWithAuthorizationCodeGrant: boolean;
+  }
+  interface SwaggerUIInstance {
+    initOAuth(options: SwaggerUIOAuthOptions): void;
   }
   interface SwaggerUIStatic {
-    (options: SwaggerUIOptions): unknown;
+    (options: SwaggerUIOptions): SwaggerUIInstance;
     presets: { apis: unknown };
   }
   const SwaggerUI: SwaggerUIStatic;
