@@ -46,6 +46,9 @@ const shared = {
   // Development: browser pages on the playground's origin may call the APIs across origins (the
   // apps' default is none); set CORS_ALLOWED_ORIGINS to add a front end's (docs/security.md "CORS").
   CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? new URL(publicUrl).origin,
+  // Development: accounts made during the tour get the development admin's plan (pro), not free's 3 requests
+  // per second (auth's default); README "Plans".
+  NEW_ACCOUNT_PLAN: process.env.NEW_ACCOUNT_PLAN ?? 'pro',
   ...internalUrls,
   PIPER_VOICES_DIR: piperVoicesDir(),
 };

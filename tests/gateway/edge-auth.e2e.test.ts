@@ -600,10 +600,14 @@ describe('plans assigned in auth', () => {
     expect(burst.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
     for (const r of burst) expect(r.headers.get('x-ratelimit-limit')).toBe('5');
     for (const r of burst.slice(5)) {
+      const retryAfter = r.headers.get('retry-after');
       expect(r.body).toEqual({
-        detail: { status: 'too_many_requests', message: 'too many requests: the plan allows 5 per second' },
+        detail: {
+          status: 'too_many_requests',
+          message: `requests per second limit: the starter plan allows 5 per second; retry after ${retryAfter} s`,
+        },
       });
-      expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
       expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
     }
     // Alice (Free, raised to 500 rps for this file) is not in Bob's budget.

@@ -455,7 +455,10 @@ describe('plan concurrency, with requests held upstream', () => {
       const extra = await timed(`${scripted.url}/api/v1/posts`, { headers: auth });
       expect(extra.res.status).toBe(429);
       expect(extra.body).toEqual({
-        error: { code: 429, message: 'too many concurrent requests for your plan; retry when one finishes' },
+        error: {
+          code: 429,
+          message: `concurrent requests limit: the ${plan ?? 'free'} plan allows ${concurrency} at once; retry after 1 s, or when one of yours finishes`,
+        },
       });
       expect(extra.res.headers.get('retry-after')).toBe('1');
       expect(extra.res.headers.get('x-ratelimit-limit')).toBe(String(rps));

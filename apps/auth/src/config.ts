@@ -1,4 +1,5 @@
 import { env, loadConfig } from '@platform/config';
+import { PLAN_NAMES } from '@platform/identity';
 import { z } from 'zod';
 
 /** A JSON array of trusted RFC 7523 assertion issuers: `[{"issuer": "...", "jwks": {"keys": [...]}, "scopes": "a b"}]`. */
@@ -38,6 +39,12 @@ export const authConfigShape = {
   PLAYGROUND_CLIENT_ID: env.playgroundClientId,
   /** The queue dashboard's public client (admin scope), registered like the playground's; empty: none. */
   QUEUE_DASHBOARD_CLIENT_ID: env.queueDashboardClientId,
+  /**
+   * The plan of an account that signs itself up (content's `POST /api/v1/auth/register`, `/internal/accounts`
+   * without a plan). `npm start`, the development launcher, sets `pro` so the README's tour runs within the
+   * limits; a deployment keeps `free` and moves accounts with the admin CLI or API (docs/auth.md "Plans").
+   */
+  NEW_ACCOUNT_PLAN: z.enum(PLAN_NAMES).default('free'),
   /** The API reference's public client (`/docs`, Swagger UI), registered like the playground's; empty: none. */
   API_REFERENCE_CLIENT_ID: env.apiReferenceClientId,
   /**

@@ -88,7 +88,10 @@ export function internalRoutes(deps: Deps): Router {
     const parsed = newAccountInput.safeParse(req.body ?? {});
     if (!parsed.success) return invalid(res, parsed.error);
     try {
-      const account = await createAccount(deps.accounts, parsed.data);
+      const account = await createAccount(deps.accounts, {
+        ...parsed.data,
+        plan: parsed.data.plan ?? deps.config.NEW_ACCOUNT_PLAN,
+      });
       res.status(201).json(toPublicAccount(account));
     } catch (err) {
       if (!refusedAccountWrite(res, err)) throw err;

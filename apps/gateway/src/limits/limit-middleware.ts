@@ -16,6 +16,8 @@ interface LimitAdmission {
   decision: RateDecision;
   lease: SlotLease | null;
   reason?: 'rate' | 'concurrency';
+  /** Whose budget was charged, under which plan and limits: what a refusal names. */
+  subject?: LimitSubject;
 }
 
 export interface PlanLimiter {
@@ -60,20 +62,22 @@ export function createPlanLimiter(
   return {
     async admit(identity, ip) {
       const subject = limitSubject(identity, ip, table);
-      if (!admitInOneTrip) return admitSeparately(subject);
+      if (!admitInOneTrip) return { ...(await admitSeparately(subject)), subject };
       let admission: Admission;
       try {
         admission = await admitInOneTrip(subject);
       } catch {
         // Redis failed: the two calls again, the rate limiter's in-memory insurance behind them.
-        return admitSeparately(subject);
+        return { ...(await admitSeparately(subject)), subject };
       }
       if (admission.revoked) throw new Error('admission answered revoked without a revocation key');
-      return admission;
+      return { ...admission, subject };
     },
     async admitToken(identity, ip, revocationKey) {
       if (!admitInOneTrip) throw new Error('a deferred revocation check needs the one-trip admission');
-      return admitInOneTrip(limitSubject(identity, ip, table), revocationKey);
+      const subject = limitSubject(identity, ip, table);
+      const admission = await admitInOneTrip(subject, revocationKey);
+      return admission.revoked ? admission : { ...admission, subject };
     },
   };
 }
@@ -93,6 +97,32 @@ export function setRateLimitHeaders(res: Response, decision: RateDecision): void
 /** The 429 every limit answers with, in the route's shape once given to `sendEdgeError`. */
 export function tooManyRequests(message: string, retryAfterSeconds: number): EdgeError {
   return { status: 429, code: 'rate_limited', message, headers: { 'retry-after': String(retryAfterSeconds) } };
+}
+
+/**
+ * The 429 of a plan limit, saying which limit it is, the plan's number and when to retry (also in
+ * Retry-After): the rate's next free slot, or 1 s for concurrency (a request in flight finishes).
+ * The "N per second" wording is kept for clients that match on it.
+ */
+export function planLimitRefusal(admission: LimitAdmission): EdgeError {
+  const subject = admission.subject;
+  const plan = !subject
+    ? 'your plan'
+    : subject.plan === 'anonymous'
+      ? 'a caller without credentials (per address)'
+      : `the ${subject.plan} plan`;
+  if (admission.reason === 'concurrency') {
+    const most = subject ? ` ${subject.limit.concurrency}` : '';
+    return tooManyRequests(
+      `concurrent requests limit: ${plan} allows${most} at once; retry after 1 s, or when one of yours finishes`,
+      1,
+    );
+  }
+  const retryAfter = admission.decision.retryAfter;
+  return tooManyRequests(
+    `requests per second limit: ${plan} allows ${admission.decision.limit} per second; retry after ${retryAfter} s`,
+    retryAfter,
+  );
 }
 
 /**
@@ -144,16 +174,7 @@ export function limitRequests(
     setRateLimitHeaders(res, admitted.decision);
     if (!admitted.lease) {
       recordLimitRefusal(planName(identity.plan), admitted.reason ?? 'rate');
-      sendEdgeError(
-        res,
-        surface,
-        admitted.reason === 'concurrency'
-          ? tooManyRequests('too many concurrent requests for your plan; retry when one finishes', 1)
-          : tooManyRequests(
-              `too many requests: the plan allows ${admitted.decision.limit} per second`,
-              admitted.decision.retryAfter,
-            ),
-      );
+      sendEdgeError(res, surface, planLimitRefusal(admitted));
       return;
     }
     const lease = admitted.lease;
