@@ -59,10 +59,10 @@ describe('multi-stream-input: contexts on one socket', () => {
       const pcm = pcmSamples(Buffer.concat(audio.map((m) => Buffer.from(m.audio!, 'base64'))));
       expect(pcm.length / 24_000).toBeGreaterThan(1);
       expect(rms(pcm)).toBeGreaterThan(500);
-      // The alignments, one per message and timed from that message's audio, spell the text as sent.
+      // The alignments, one per message and timed from that message's audio, concatenated spell the text as sent.
       // (A message of audio left after the last piece, if any, has none.)
       const aligned = audio.filter((m) => m.alignment);
-      expect(aligned.map((m) => m.alignment!.chars.join('')).join(' ')).toBe(text);
+      expect(aligned.map((m) => m.alignment!.chars.join('')).join('')).toBe(text);
       for (const m of aligned) expect(m.alignment!.charStartTimesMs[0]).toBeLessThan(1_000);
     }
     send(s, { close_socket: true });
@@ -123,7 +123,7 @@ describe('multi-stream-input: contexts on one socket', () => {
       ofContext(s, id)
         .filter((m) => m.alignment)
         .map((m) => m.alignment!.chars.join(''))
-        .join(' ');
+        .join('');
     expect(spelled('dict')).toBe(text);
 
     // stream-input takes them in its first message.
@@ -142,7 +142,7 @@ describe('multi-stream-input: contexts on one socket', () => {
       singleAudio
         .filter((m) => m.alignment)
         .map((m) => m.alignment!.chars.join(''))
-        .join(' '),
+        .join(''),
     ).toBe(text);
 
     // A dictionary that is not the account's is refused before any text.

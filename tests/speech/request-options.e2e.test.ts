@@ -78,11 +78,16 @@ interface JsonMessage {
   alignment?: { chars: string[] } | null;
 }
 
+/** Each aligned message's piece of text (without the space that starts every message after the first). */
 const aligned = (s: Session) =>
   s.texts
     .map((t) => JSON.parse(t) as JsonMessage)
     .filter((m) => m.alignment)
-    .map((m) => m.alignment!.chars.join(''));
+    .map((m, i) => {
+      const text = m.alignment!.chars.join('');
+      expect(text.startsWith(' ')).toBe(i > 0);
+      return text.trimStart();
+    });
 
 describe('optimize_streaming_latency over HTTP', () => {
   const LONG =

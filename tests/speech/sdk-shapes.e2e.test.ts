@@ -124,14 +124,14 @@ describe('stream-input', () => {
     const aligned = messages.filter((m) => m.audio && m.alignment);
     expect(aligned.map((m) => m.alignment!.chars.join(''))).toEqual([
       'Hello from the',
-      'Python helper.',
-      'Second sentence here.',
+      ' Python helper.',
+      ' Second sentence here.',
     ]);
     for (const m of aligned) {
       expect(m.alignment!.chars.length).toBe(m.alignment!.charStartTimesMs.length);
       expect(m.normalizedAlignment).toEqual(m.alignment);
     }
-    expect(aligned.map((m) => m.alignment!.chars.join('')).join(' ')).toBe(
+    expect(aligned.map((m) => m.alignment!.chars.join('')).join('')).toBe(
       'Hello from the Python helper. Second sentence here.',
     );
     expect(messages.at(-1)).toEqual({ isFinal: true });

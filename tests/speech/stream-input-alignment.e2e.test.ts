@@ -141,8 +141,8 @@ describe('stream-input in the hosted shape: the engine’s alignment per message
       '1',
     ]);
     const alignment = placed(audio, 'alignment');
-    // Each message holds its piece's characters without the space between pieces.
-    const spoken = pieces.join('');
+    // Each message holds its piece's characters, every one after the first led by the space between pieces.
+    const spoken = pieces.join(' ');
     expectWellFormed(alignment, spoken, pcm.length / RATE);
     // The comma, and the full stop and exclamation mark between the messages.
     expectAlignedWithAudio(alignment, pcm, 3);
@@ -167,7 +167,7 @@ describe('stream-input in the hosted shape: the engine’s alignment per message
         '1',
       ]);
       const alignment = placed(audio, 'alignment');
-      expectWellFormed(alignment, shortenFirstPiece(texts.map((t) => t.trim())).join(''), pcm.length / RATE);
+      expectWellFormed(alignment, shortenFirstPiece(texts.map((t) => t.trim())).join(' '), pcm.length / RATE);
       expectAlignedWithAudio(alignment, pcm, 2);
     },
     120_000,

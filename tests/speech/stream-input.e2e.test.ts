@@ -82,7 +82,7 @@ describe('stream-input: text in, audio out', () => {
     expect(audio.map((m) => m.isFinal)).toEqual(audio.map(() => null));
     expect(Buffer.concat(audio.map((m) => Buffer.from(m.audio ?? '', 'base64'))).length).toBeGreaterThan(1000);
     const aligned = audio.flatMap((m) => (m.alignment ? [m.alignment] : []));
-    expect(aligned.map((a) => a.chars.join('')).join(' ')).toBe(sentences.join(' '));
+    expect(aligned.map((a) => a.chars.join('')).join('')).toBe(sentences.join(' '));
     // Each message's times count from the start of its own audio, in order within it.
     for (const { charStartTimesMs: starts } of aligned) {
       expect(starts[0]).toBeGreaterThanOrEqual(0);

@@ -86,7 +86,8 @@ describe('the stream-input session (transport-free)', () => {
     expect(s.jobs.map((j) => j.timestamps)).toEqual([true]);
     const [first, second, final] = s.transport.texts as [Record<string, unknown>, Record<string, unknown>, unknown];
     expect(Buffer.from(String(first.audio), 'base64').toString()).toBe('audio:Hi.');
-    // Each message's characters are its piece's: the space between the pieces is in neither.
+    // Each message's characters are its piece's; every message after the first starts with the space
+    // before its piece (at 0 ms, for 0 ms), so the messages' characters concatenated are the text as read.
     expect(first).toMatchObject({
       isFinal: null,
       alignment: { chars: ['H', 'i', '.'], charStartTimesMs: [50, 150, 300], charDurationsMs: [100, 150, 200] },
@@ -95,7 +96,11 @@ describe('the stream-input session (transport-free)', () => {
     // The second piece's times count from the start of its own message's audio.
     expect(second).toMatchObject({
       isFinal: null,
-      alignment: { chars: ['Y', 'o', '.'], charStartTimesMs: [50, 200, 300], charDurationsMs: [150, 100, 100] },
+      alignment: {
+        chars: [' ', 'Y', 'o', '.'],
+        charStartTimesMs: [0, 50, 200, 300],
+        charDurationsMs: [0, 150, 100, 100],
+      },
     });
     expect(second.normalizedAlignment).toEqual(second.alignment);
     expect(final).toEqual({ isFinal: true });

@@ -86,6 +86,8 @@ export class AudioRelay {
   pendingChars = 0;
   /** Segments whose job has started: after the first, the stream's header is not sent again. */
   private segments = 0;
+  /** Messages sent with an alignment: each after the first starts with the space before its piece. */
+  private alignedMessages = 0;
   /** The whole session is one stream to its listener; JSON messages carry a piece's audio each. */
   private readonly listening: StreamListening;
 
@@ -172,10 +174,14 @@ export class AudioRelay {
           if (options.json) audio.push(data);
           else if (data.length > 0) transport.sendBinary(data);
         } else if (frame.type === 'piece') {
+          const separated = this.alignedMessages > 0;
           const timed = (a: typeof frame.alignment) =>
-            options.alignment && a ? messageAlignment(a, pieceStartSeconds) : null;
-          if (options.json)
-            this.sendJsonAudio(Buffer.concat(audio), timed(frame.alignment), timed(frame.normalizedAlignment));
+            options.alignment && a ? messageAlignment(a, pieceStartSeconds, separated) : null;
+          if (options.json) {
+            const alignment = timed(frame.alignment);
+            if (alignment) this.alignedMessages++;
+            this.sendJsonAudio(Buffer.concat(audio), alignment, timed(frame.normalizedAlignment));
+          }
           audio = [];
           pieceStartSeconds += frame.durationSeconds;
         } else if (frame.type === 'end' && options.json && audio.length > 0) {

@@ -14,13 +14,19 @@ const WHITESPACE = /^\s$/u;
 /**
  * A piece frame's alignment (seconds from the start of its job's audio, as the worker times it)
  * as the message of that piece carries it: `pieceStartSeconds`, where the piece starts in the
- * job's audio, becomes 0. The whitespace between pieces (the worker puts it after a piece in
- * `alignment`, before it in `normalizedAlignment`) is left out, so a message's characters are its
- * piece's text and the messages joined by one space are the text as read, whatever the segments.
- * Durations are the rounded end minus the rounded start, so a start plus its duration is the next
- * character's start wherever the two touch.
+ * job's audio, becomes 0. The whitespace around the piece (the worker puts the space between
+ * pieces after a piece in `alignment`, before it in `normalizedAlignment`, and none between two
+ * segments' jobs) is replaced by one space at the start of every message but the stream's first
+ * (`separated`), at 0 ms and lasting 0 ms: the messages' characters concatenated are the text as
+ * read, whatever the pieces and segments, which is how clients join them (Pipecat and LiveKit
+ * Agents read a leading space as the break between two words). Durations are the rounded end minus
+ * the rounded start, so a start plus its duration is the next character's start wherever the two touch.
  */
-export function messageAlignment(alignment: CharacterAlignment, pieceStartSeconds: number): MessageAlignment {
+export function messageAlignment(
+  alignment: CharacterAlignment,
+  pieceStartSeconds: number,
+  separated: boolean,
+): MessageAlignment {
   const chars = alignment.characters;
   let from = 0;
   let to = chars.length;
@@ -28,11 +34,13 @@ export function messageAlignment(alignment: CharacterAlignment, pieceStartSecond
   while (to > from && WHITESPACE.test(chars[to - 1]!)) to--;
   const ms = (s: number) => Math.max(0, Math.round((s - pieceStartSeconds) * 1000));
   const starts = alignment.character_start_times_seconds.slice(from, to).map(ms);
+  const durations = alignment.character_end_times_seconds
+    .slice(from, to)
+    .map((end, i) => Math.max(0, ms(end) - starts[i]!));
+  const space = separated ? 1 : 0;
   return {
-    chars: chars.slice(from, to),
-    charStartTimesMs: starts,
-    charDurationsMs: alignment.character_end_times_seconds
-      .slice(from, to)
-      .map((end, i) => Math.max(0, ms(end) - starts[i]!)),
+    chars: [...(space ? [' '] : []), ...chars.slice(from, to)],
+    charStartTimesMs: [...(space ? [0] : []), ...starts],
+    charDurationsMs: [...(space ? [0] : []), ...durations],
   };
 }
