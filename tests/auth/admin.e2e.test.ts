@@ -415,8 +415,8 @@ describe('clients', () => {
     expect(again.status).toBe(409);
   });
 
-  it("the platform's own page clients (playground, queue dashboard) cannot be changed or deleted here: 409, and they stay as registered", async () => {
-    for (const id of ['playground', 'queue-dashboard']) {
+  it("the platform's own page clients (playground, queue dashboard, API reference) cannot be changed or deleted here: 409, and they stay as registered", async () => {
+    for (const id of ['playground', 'queue-dashboard', 'api-reference']) {
       const before = await admin('GET', `/clients/${id}`);
       expect(before.status).toBe(200);
       const patched = await admin('PATCH', `/clients/${id}`, { body: { name: 'Renamed' } });
