@@ -338,8 +338,9 @@ describe('playground in Chromium', () => {
     expect(await accessibilityProblems(page)).toEqual([]);
   });
 
-  it("GraphiQL at /graphql, opened in the playground's tab, sends its sign-in", async () => {
-    await page.goto(`${platform.publicUrl}/graphql`);
+  it("GraphiQL at /graphql, opened from the playground's link, sends its sign-in", async () => {
+    await page.getByRole('link', { name: 'GraphQL explorer' }).click();
+    await page.waitForURL((url) => url.pathname === '/graphql', WAIT);
     await page.locator('.graphiql-container').waitFor(WAIT);
     // `me` needs a signed-in caller: it answers only with the playground's token.
     expect(await graphiql(page, WAIT).result('{ me { name } }')).toEqual({ data: { me: { name: person.name } } });
