@@ -85,7 +85,17 @@ afterAll(async () => {
  */
 function readerCheckout(authDb: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-examples-'));
-  for (const entry of ['apps', 'libs', 'scripts', 'node_modules', 'package.json']) {
+  // The TypeScript configurations too: a `tsc -b` run from here without them would fall back to tsc's defaults
+  // (ES5) and write that into this checkout's dist folders through the links.
+  for (const entry of [
+    'apps',
+    'libs',
+    'scripts',
+    'node_modules',
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+  ]) {
     fs.symlinkSync(path.join(root, entry), path.join(dir, entry));
   }
   fs.mkdirSync(path.join(dir, '.stack'));

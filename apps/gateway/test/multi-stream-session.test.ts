@@ -32,7 +32,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     s.send({ text: 'Hello there. ', context_id: 'c1' });
     s.send({ context_id: 'c1', flush: true });
     s.send({ context_id: 'c1', close_context: true });
-    await eventually(() => trace(s.transport).includes('c1:final'));
+    await eventually(() => trace(s.transport).includes('c1:final'), 10_000);
     expect(trace(s.transport)).toEqual(['c1:audio:Hello there.', 'c1:final']);
     // The interruption path closes the same context again: ignored, the socket stays open.
     s.send({ context_id: 'c1', close_context: true });
@@ -41,7 +41,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     s.send({ text: 'Second turn. ', context_id: 'c2' });
     s.send({ context_id: 'c2', flush: true });
     s.send({ context_id: 'c2', close_context: true });
-    await eventually(() => trace(s.transport).includes('c2:final'));
+    await eventually(() => trace(s.transport).includes('c2:final'), 10_000);
     expect(trace(s.transport)).toEqual(['c1:audio:Hello there.', 'c1:final', 'c2:audio:Second turn.', 'c2:final']);
     expect(s.transport.open).toBe(true);
     expect(s.charged).toEqual(['Hello there.'.length, 'Second turn.'.length]);
@@ -57,7 +57,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     s.send({ text: 'Two sentences. ', context_id: 'lk1', flush: true });
     s.send({ text: '', context_id: 'lk1', flush: true });
     s.send({ context_id: 'lk1', close_context: true });
-    await eventually(() => trace(s.transport).includes('lk1:final'));
+    await eventually(() => trace(s.transport).includes('lk1:final'), 10_000);
     expect(trace(s.transport)).toEqual(['lk1:audio:One sentence.', 'lk1:audio:Two sentences.', 'lk1:final']);
     // Every context's jobs are timed, so that each audio message carries its alignment.
     expect(s.jobs.map((j) => j.timestamps)).toEqual([true, true]);
@@ -72,15 +72,15 @@ describe('the multi-stream-input session (transport-free)', () => {
     await s.open('model_id=eleven_flash_v2_5', undefined, KEY);
     s.send({ text: ' ', context_id: 'a' });
     s.send({ text: 'A long answer the user will cut short. ', context_id: 'a' });
-    await eventually(() => s.jobs.length === 1);
+    await eventually(() => s.jobs.length === 1, 10_000);
     s.send({ context_id: 'a', close_context: true }); // no empty flush first: an interruption
-    await eventually(() => trace(s.transport).includes('a:final'));
+    await eventually(() => trace(s.transport).includes('a:final'), 10_000);
     releaseFrames();
     // The next context starts at once and is not held behind the interrupted one.
     s.send({ text: 'Sure. ', context_id: 'b', flush: true });
     s.send({ context_id: 'b', flush: true });
     s.send({ context_id: 'b', close_context: true });
-    await eventually(() => trace(s.transport).includes('b:final'));
+    await eventually(() => trace(s.transport).includes('b:final'), 10_000);
     expect(trace(s.transport)).toEqual(['a:final', 'b:audio:Sure.', 'b:final']);
     // The interrupted generation is settled with nothing delivered: not charged.
     expect(s.charged).toEqual([0, 'Sure.'.length]);
@@ -95,7 +95,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     s.send({ context_id: 'a', close_context: true });
     s.send({ text: '', context_id: 'b', flush: true });
     s.send({ context_id: 'b', close_context: true });
-    await eventually(() => trace(s.transport).filter((m) => m.endsWith(':final')).length === 2);
+    await eventually(() => trace(s.transport).filter((m) => m.endsWith(':final')).length === 2, 10_000);
     const order = trace(s.transport).filter((m) => !m.endsWith(':final'));
     expect(order.map((m) => m.split(':')[0])).toEqual(['a', 'b']);
     expect(s.jobs.map((j) => j.text)).toEqual(['First one. Second one.', 'Other context.']);
@@ -108,7 +108,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     s.send({ text: 'Slowly. ', context_id: 'slow', flush: true });
     s.send({ text: ' ', context_id: 'fast', voice_settings: { speed: 1.2 } });
     s.send({ text: 'Quickly. ', context_id: 'fast', flush: true });
-    await eventually(() => s.jobs.length === 2);
+    await eventually(() => s.jobs.length === 2, 10_000);
     expect(s.jobs.map((j) => [j.text, j.settings.speed])).toEqual([
       ['Slowly.', 0.8],
       ['Quickly.', 1.2],
@@ -154,7 +154,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     s.send({ text: ' ', context_id: 'with', pronunciation_dictionary_locators: locators });
     s.send({ text: 'Call me ASAP. ', context_id: 'with', flush: true });
     s.send({ text: 'Call me ASAP. ', context_id: 'without', flush: true });
-    await eventually(() => s.jobs.length === 2);
+    await eventually(() => s.jobs.length === 2, 10_000);
     expect(s.jobs.map((j) => [j.text, j.pronunciation?.map((r) => r.string_to_replace)])).toEqual([
       ['Call me ASAP.', ['ASAP']],
       ['Call me ASAP.', undefined],
@@ -173,7 +173,7 @@ describe('the multi-stream-input session (transport-free)', () => {
     const s = setup();
     await s.open('output_format=mp3_44100', undefined, KEY);
     s.send({ text: 'Hi. ', context_id: 'c', flush: true });
-    await eventually(() => s.jobs.length === 1);
+    await eventually(() => s.jobs.length === 1, 10_000);
     expect(s.jobs[0]?.outputFormat).toBe('mp3_44100_128');
   });
 });
