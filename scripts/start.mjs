@@ -39,6 +39,8 @@ const internalUrls = Object.fromEntries(
     .filter((app) => app.serves === 'internal')
     .map((app) => [`${app.name.toUpperCase().replaceAll('-', '_')}_URL`, `http://127.0.0.1:${app.port}`]),
 );
+/** The settings a development platform gets beyond the apps' defaults (also the docs examples test's). */
+const DEVELOPMENT = JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'development.json'), 'utf8'));
 const shared = {
   ...stackEnv(),
   ...localSecrets(),
@@ -46,9 +48,10 @@ const shared = {
   // Development: browser pages on the playground's origin may call the APIs across origins (the
   // apps' default is none); set CORS_ALLOWED_ORIGINS to add a front end's (docs/security.md "CORS").
   CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS ?? new URL(publicUrl).origin,
-  // Development: accounts made during the tour get the development admin's plan (pro), not free's 3 requests
-  // per second (auth's default); README "Plans".
-  NEW_ACCOUNT_PLAN: process.env.NEW_ACCOUNT_PLAN ?? 'pro',
+  // Development (scripts/development.json, README "Plans"): accounts made during the tour get the development
+  // admin's plan (pro), not free's 3 requests per second (auth's default), and callers without credentials
+  // (sign-up, sign-in, public reads) pro's limits per address, so the README's blocks pasted at once fit.
+  ...Object.fromEntries(Object.entries(DEVELOPMENT).map(([name, value]) => [name, process.env[name] ?? value])),
   ...internalUrls,
   PIPER_VOICES_DIR: piperVoicesDir(),
 };

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, stackEnv } from '@platform/testing';
 import SERVICES from '../../deploy/helm/platform/services.json';
+import DEVELOPMENT from '../../scripts/development.json';
 import { INTERNAL_SECRET, startPlatform, type Platform } from '../gateway/platform';
 import { curlsWithoutFail, extractExamples, type Example } from './markdown-examples';
 
@@ -41,9 +42,9 @@ beforeAll(async () => {
   });
   platform = await startPlatform({
     speechWorkers: { env: { ...metrics('synthesis-worker'), PIPER_VOICES_DIR } },
-    gatewayEnv: { ...metrics('gateway'), PIPER_VOICES_DIR },
-    // Self-registered accounts on the plan npm start gives them (scripts/start.mjs), so the tour fits its limits.
-    authEnv: { ...metrics('auth'), NEW_ACCOUNT_PLAN: 'pro' },
+    gatewayEnv: { ...metrics('gateway'), PIPER_VOICES_DIR, PLAN_LIMITS_JSON: DEVELOPMENT.PLAN_LIMITS_JSON },
+    // The development settings npm start gives the apps (scripts/development.json), so the tour fits its limits.
+    authEnv: { ...metrics('auth'), NEW_ACCOUNT_PLAN: DEVELOPMENT.NEW_ACCOUNT_PLAN },
     contentEnv: metrics('content'),
   });
   const actual: Record<string, string> = {
