@@ -137,6 +137,7 @@ async function startPipeline() {
   };
   const port = await freePort();
   const served = await serveSpeechEdge({
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'silent',
     port,
     redis,
     apiKey,
@@ -212,10 +213,16 @@ function streamOnce(p) {
       { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
       (res) => {
         let first = -1;
-        res.on('data', () => {
+        const body = [];
+        res.on('data', (chunk) => {
           if (first < 0) first = performance.now() - start;
+          if (res.statusCode !== 200) body.push(chunk);
         });
-        res.on('end', () => (res.statusCode === 200 ? resolve(first) : reject(new Error(`status ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(first)
+            : reject(new Error(`status ${res.statusCode}: ${Buffer.concat(body).toString().slice(0, 300)}`)),
+        );
         res.on('error', reject);
       },
     );
@@ -224,9 +231,14 @@ function streamOnce(p) {
   });
 }
 
-async function wsSession(p) {
+/**
+ * One stream-input session: binary frames (the default for clients other than the official SDKs), or
+ * `json`, the hosted API's JSON messages with alignment (what the official SDKs and voice agents get;
+ * the worker times each piece, and a message carries a whole piece).
+ */
+async function wsSession(p, json = false) {
   const ws = new WebSocket(
-    `${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}&model_id=${MODEL_ID}`,
+    `${p.ws}/v1/text-to-speech/${VOICE}/stream-input?output_format=${FORMAT}&model_id=${MODEL_ID}${json ? '&message_format=json' : ''}`,
   );
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
@@ -236,8 +248,9 @@ async function wsSession(p) {
   return new Promise((resolve, reject) => {
     let start = 0;
     let first = -1;
-    ws.on('message', (_data, isBinary) => {
-      if (isBinary && first < 0) first = performance.now() - start;
+    ws.on('message', (data, isBinary) => {
+      const audio = isBinary || (json && JSON.parse(String(data)).audio);
+      if (audio && first < 0) first = performance.now() - start;
     });
     ws.on('close', (code) => (code === 1000 && first >= 0 ? resolve(first) : reject(new Error(`ws closed ${code}`))));
     // Text after initialisation: time runs from the text message to the first audio frame.
@@ -310,7 +323,7 @@ async function workerTotals(p) {
  * of audio each worker produced).
  */
 async function level(n, p) {
-  const samples = { floor: [], stream: [], ws: [], multi: [] };
+  const samples = { floor: [], stream: [], ws: [], wsJson: [], multi: [] };
   // At least --min-samples per level (one stream alone is a noisy figure), else ROUNDS rounds.
   const rounds = Math.max(ROUNDS, Math.ceil(Number(args['min-samples']) / n));
   const batch = (fn) => Promise.all(Array.from({ length: n }, fn));
@@ -321,6 +334,7 @@ async function level(n, p) {
     const start = performance.now();
     samples.stream.push(...(await batch(() => streamOnce(p))));
     samples.ws.push(...(await batch(() => wsSession(p))));
+    samples.wsJson.push(...(await batch(() => wsSession(p, true))));
     samples.multi.push(...(await batch(() => multiContextSession(p))));
     wall += (performance.now() - start) / 1000;
   }
@@ -332,6 +346,7 @@ async function level(n, p) {
     floor: stats(samples.floor),
     stream: stats(samples.stream),
     ws: stats(samples.ws),
+    wsJson: stats(samples.wsJson),
     multi: stats(samples.multi),
     jobRtf: (after.busy - before.busy) / audio,
     workerRtf: (wall * p.workers.length) / audio,
@@ -385,12 +400,12 @@ const tp = await throughput();
 
 console.log('\ntime to first audio byte (p50 / p99), and ratio of p50 to the in-process floor at the same concurrency');
 console.log(
-  '| concurrent | floor (in-process) | /stream | ratio | WebSocket | ratio | multi-stream-input context | ratio to WebSocket | RTF per job | RTF per worker |',
+  '| concurrent | floor (in-process) | /stream | ratio | stream-input, binary | ratio | stream-input, JSON | multi-stream-input context (JSON) | ratio to stream-input JSON | RTF per job | RTF per worker |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
-for (const { n, floor, stream, ws, multi, jobRtf, workerRtf } of rows) {
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const { n, floor, stream, ws, wsJson, multi, jobRtf, workerRtf } of rows) {
   console.log(
-    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) | ${ms(multi.p50)} / ${ms(multi.p99)} | ${(multi.p50 / ws.p50).toFixed(2)}× | ${jobRtf.toFixed(3)} | ${workerRtf.toFixed(3)} |`,
+    `| ${n} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(stream.p50)} / ${ms(stream.p99)} | ${(stream.p50 / floor.p50).toFixed(2)}× (+${ms(stream.p50 - floor.p50)}) | ${ms(ws.p50)} / ${ms(ws.p99)} | ${(ws.p50 / floor.p50).toFixed(2)}× (+${ms(ws.p50 - floor.p50)}) | ${ms(wsJson.p50)} / ${ms(wsJson.p99)} | ${ms(multi.p50)} / ${ms(multi.p99)} | ${(multi.p50 / wsJson.p50).toFixed(2)}× | ${jobRtf.toFixed(3)} | ${workerRtf.toFixed(3)} |`,
   );
 }
 const chars = metrics.reduce((s, m) => s + m.chars, 0);

@@ -9,16 +9,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const { createSpeechEdge } = require(path.join(root, 'apps/gateway/dist/speech/index.js'));
+const { speechConfig } = require(path.join(root, 'apps/gateway/dist/speech/speech-config.js'));
 const express = require('express');
 const pino = require('pino');
 
 /**
- * Listens on 127.0.0.1:`port`; `config` is the edge's (`SpeechEdgeConfig`), `redis` an ioredis client, `apiKey`
+ * Listens on 127.0.0.1:`port`; `config` holds the edge's settings that differ from the gateway's defaults
+ * (`speechConfig` checks them and fills in the rest, as the gateway does), `redis` an ioredis client, `apiKey`
  * the key WebSocket sessions send. Answers `/readyz`. `stop()` ends the edge and the server.
  */
 export async function serveSpeechEdge({ port, config, redis, apiKey, identity, logLevel = 'silent' }) {
   const edge = await createSpeechEdge({
-    config,
+    config: speechConfig(config),
     logger: pino({ level: logLevel }),
     redis,
     authenticateApiKey: async (key) => (key === apiKey ? identity : null),
