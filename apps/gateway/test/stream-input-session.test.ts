@@ -107,6 +107,16 @@ describe('the stream-input session (transport-free)', () => {
     expect(s.transport.binaries).toEqual([]);
   });
 
+  it("refuses a session when the plan's concurrent requests are all in use, saying which limit and when to retry (1013)", async () => {
+    const s = setup({ slotsFull: true });
+    await s.open('', RACHEL, KEY);
+    expect((await s.transport.closed).code).toBe(1013);
+    expect(errorOf(s.transport)).toEqual({
+      status: 'too_many_requests',
+      message: expect.stringMatching(/^concurrent requests limit: the creator plan's .* retry after 1 s/),
+    });
+  });
+
   it('binary frames carry no alignment, so their jobs are not timed (timed synthesis is slower)', async () => {
     const s = setup();
     await s.open('', RACHEL, KEY);

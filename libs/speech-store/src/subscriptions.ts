@@ -95,11 +95,14 @@ export interface ReserveInput {
  * Thrown when a request would take the account past its character limit. HTTP 401, as the hosted
  * API answers an exhausted quota (and as the synthesis pipeline maps it); see docs/speech.md.
  */
-export function characterLimitExceeded(remaining: number, requested: number): SpeechError {
+export function characterLimitExceeded(remaining: number, requested: number, resetUnix?: number): SpeechError {
+  // Which limit, and when it frees: the count resets at the start of the next period (the subscription's
+  // `next_character_count_reset_unix`).
+  const resets = resetUnix ? ` The count resets at ${new Date(resetUnix * 1000).toISOString()}.` : '';
   return new SpeechError(
     401,
     'character_limit_exceeded',
-    `This request needs ${requested} characters and the subscription has ${Math.max(0, remaining)} left this period.`,
+    `This request needs ${requested} characters and the subscription has ${Math.max(0, remaining)} left this period (monthly character limit).${resets}`,
   );
 }
 
@@ -119,7 +122,8 @@ export async function reserveCharacters(store: SpeechStore, input: ReserveInput)
     const existing = sub.pending.find((p) => p.jobId === input.jobId);
     if (existing) return { accountId: input.accountId, jobId: input.jobId, characters: existing.characters };
     const limit = planOf(store, sub.tier).character_limit;
-    if (sub.characterCount + characters > limit) throw characterLimitExceeded(limit - sub.characterCount, characters);
+    if (sub.characterCount + characters > limit)
+      throw characterLimitExceeded(limit - sub.characterCount, characters, sub.nextResetUnix);
     const reserved = await store.models.Subscription.updateOne(
       {
         _id: input.accountId,

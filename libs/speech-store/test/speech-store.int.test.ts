@@ -153,7 +153,13 @@ describe('character reservations', () => {
     await reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm1', characters: 900 });
     await expect(
       reserveCharacters(store, { accountId: account, plan: 'free', jobId: 'm2', characters: 200 }),
-    ).rejects.toMatchObject({ status: 'character_limit_exceeded' });
+    ).rejects.toMatchObject({
+      status: 'character_limit_exceeded',
+      // Which limit, and when it frees: the start of the next period.
+      message: expect.stringMatching(
+        /left this period \(monthly character limit\)\. The count resets at \d{4}-\d\d-01T00:00:00\.000Z\.$/,
+      ),
+    });
     // Upgrading lifts the limit at once.
     await reserveCharacters(store, { accountId: account, plan: 'starter', jobId: 'm2', characters: 200 });
     const before = await ensureSubscription(store, account, 'starter');

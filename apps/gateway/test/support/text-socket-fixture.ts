@@ -81,6 +81,8 @@ export function setup(
   Session: TextSocketRoute['session'],
   options: {
     frames?: (input: JobInput) => ChunkFrame[];
+    /** Every concurrency slot of the caller's plan is taken. */
+    slotsFull?: boolean;
     /** The speech database's dictionary lookup (absent: the server has none). */
     resolvePronunciation?: SpeechHooks['resolvePronunciation'];
     /** Awaited before each frame: a synthesis still running until it resolves. */
@@ -102,7 +104,7 @@ export function setup(
       refused.push(error.status);
       return error;
     },
-    acquire: async () => () => undefined,
+    acquire: async () => (options.slotsFull ? null : () => undefined),
   };
   const session = new Session(
     {

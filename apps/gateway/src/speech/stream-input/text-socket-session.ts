@@ -225,7 +225,13 @@ export abstract class TextSocketSession {
     if (this.authTimer) clearTimeout(this.authTimer);
     this.authTimer = null;
     const release = await auth.acquire(caller);
-    if (!release) throw new SpeechError(429, 'too_many_requests', 'too many concurrent requests for your plan');
+    if (!release)
+      throw new SpeechError(
+        429,
+        'too_many_requests',
+        `concurrent requests limit: the ${caller.plan ?? 'free'} plan's requests at once are all in use (an open speech WebSocket holds one); retry after 1 s, or when one of yours finishes`,
+        { retryAfterSeconds: 1 },
+      );
     if (this.closing) {
       await release();
       return;
