@@ -86,6 +86,31 @@ describe('the multi-stream-input session (transport-free)', () => {
     expect(s.charged).toEqual([0, 'Sure.'.length]);
   });
 
+  it("interrupts Pipecat's utterance closed again while it is being finished: its job cancelled, not charged, the next one not held", async () => {
+    let releaseFrames!: () => void;
+    const gate = new Promise<void>((resolve) => (releaseFrames = resolve));
+    const s = setup({ beforeFrame: () => gate });
+    await s.open('model_id=eleven_flash_v2_5&output_format=pcm_24000&auto_mode=true', undefined, KEY);
+    // Pipecat's utterance: text, flush and close_context back to back (the context is finishing) ...
+    s.send({ text: ' ', context_id: 'a' });
+    s.send({ text: 'A long answer the user will cut short. ', context_id: 'a' });
+    s.send({ context_id: 'a', flush: true });
+    s.send({ context_id: 'a', close_context: true });
+    await eventually(() => s.jobs.length === 1, 10_000);
+    // ... and its interruption: the same context closed again while its audio is on its way.
+    s.send({ context_id: 'a', close_context: true });
+    await eventually(() => trace(s.transport).includes('a:final'), 10_000);
+    releaseFrames();
+    s.send({ text: ' ', context_id: 'b' });
+    s.send({ text: 'Sure. ', context_id: 'b' });
+    s.send({ context_id: 'b', flush: true });
+    s.send({ context_id: 'b', close_context: true });
+    await eventually(() => trace(s.transport).includes('b:final'), 10_000);
+    expect(trace(s.transport)).toEqual(['a:final', 'b:audio:Sure.', 'b:final']);
+    expect(s.charged).toEqual([0, 'Sure.'.length]);
+    expect(s.transport.open).toBe(true);
+  });
+
   it("keeps one job per socket: a context's segments are not interleaved with another's", async () => {
     const s = setup();
     await s.open('', undefined, KEY);

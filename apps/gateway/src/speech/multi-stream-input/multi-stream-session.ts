@@ -168,12 +168,18 @@ export class MultiStreamSession extends TextSocketSession {
 
   /**
    * `close_context`: after an empty flush (the client's end of the utterance) the context's text is
-   * synthesised to the end, then it is final; at any other moment it is interrupted. A context that
-   * is unknown or already ending is left alone (Pipecat closes an interrupted context twice).
+   * synthesised to the end, then it is final; at any other moment it is interrupted. Closed again
+   * while it is still being finished, it is interrupted: Pipecat closes every utterance right after
+   * its text and closes it again when the user interrupts it. A context that is unknown or has ended
+   * is left alone.
    */
   private closeContext(id: string): void {
     const context = this.contexts.get(id);
-    if (!context || this.endedIds.has(id)) return;
+    if (!context) return;
+    if (this.endedIds.has(id)) {
+      this.interrupt(context);
+      return;
+    }
     this.remember(id);
     if (context.complete) {
       context.relay.enqueue(takeSentences(context.buffer, true).ready);
