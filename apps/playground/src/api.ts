@@ -1,4 +1,5 @@
 import { friendlyText } from './messages';
+import { createPacer, type Pacer } from './pacing';
 
 /**
  * Calls to the platform's three interfaces on this origin with the signed-in person's access token, and
@@ -55,11 +56,14 @@ export interface Api {
   graphql<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
 }
 
-export function createApi(token: TokenSource): Api {
+/** `pacer` spaces the calls to the account's plan limits (pacing.ts); a retry asks `token` again. */
+export function createApi(token: TokenSource, pacer: Pacer = createPacer()): Api {
   const call = async (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${await token()}`);
-    const res = await fetch(path, { ...init, headers });
+    const res = await pacer.send(async () => {
+      const headers = new Headers(init.headers);
+      headers.set('authorization', `Bearer ${await token()}`);
+      return fetch(path, { ...init, headers });
+    });
     if (!res.ok) throw errorFrom(res.status, await res.json().catch(() => null));
     return res;
   };

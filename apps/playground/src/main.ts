@@ -1,8 +1,11 @@
 import { createApi, jsonBody, errorFrom } from './api';
+import { dictionaryPicker } from './dictionaries';
 import { busy, byId, say, submitButton } from './dom';
 import { historyPanel } from './history';
 import { keysPanel } from './keys';
 import { livePanel } from './live';
+import { WAITING_FOR_PLAN_LIMIT } from './messages';
+import { createPacer } from './pacing';
 import { createSignIn, SignInRefused, type Session, type SignIn } from './session';
 import { speakPanel } from './speak';
 import { tabs } from './tabs';
@@ -54,7 +57,9 @@ function showSignedOut(signIn: SignIn): void {
 }
 
 function showApp(session: Session): void {
-  const api = createApi(() => session.accessToken());
+  const pacing = byId('pacing');
+  const pacer = createPacer({ onWaiting: (waiting) => say(pacing, waiting ? WAITING_FOR_PLAN_LIMIT : '') });
+  const api = createApi(() => session.accessToken(), pacer);
   byId('app').hidden = false;
   byId('account').hidden = false;
   byId('account-name').textContent = session.person.name ?? session.person.email ?? session.person.sub;
@@ -71,11 +76,14 @@ function showApp(session: Session): void {
       .catch(() => (quota.textContent = ''));
 
   const history = historyPanel(api);
-  const speak = speakPanel(api, () => void showQuota());
+  const dictionaries = dictionaryPicker(api);
+  const speak = speakPanel(api, dictionaries.locators, () => void showQuota());
   const voices = voicesPanel(api, (list, select) => speak.showVoices(list, select));
   const keys = keysPanel(api);
   const live = livePanel(api, () => session.accessToken());
   const loaders: Record<string, () => unknown> = {
+    // A dictionary made elsewhere (the API, another tab) is offered when the person comes back to Speak.
+    'panel-speak': () => busy(null, byId('rule-status'), dictionaries.reload),
     'panel-history': () => history.reload(),
     'panel-keys': () => keys.reload(),
     'panel-voices': () => voices.reload(),
@@ -84,7 +92,7 @@ function showApp(session: Session): void {
 
   const status = byId('speak-status');
   void busy(null, status, async () => {
-    await Promise.all([speak.loadModels(), voices.reload(), showQuota()]);
+    await Promise.all([speak.loadModels(), voices.reload(), showQuota(), dictionaries.reload()]);
   });
   // Subscribed from the start, so events of the person's first post are already being watched.
   live.connect();

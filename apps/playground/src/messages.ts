@@ -24,3 +24,9 @@ const BY_STATUS: Readonly<Record<number, string>> = {
 export function friendlyText(code: string, status: number, serverText: string | undefined): string {
   return BY_CODE[code] ?? serverText ?? BY_STATUS[status] ?? `The request failed (HTTP ${status}).`;
 }
+
+/**
+ * Shown, quietly, while a request waits out a 429's Retry-After before its one retry (pacing.ts): the
+ * plan's limit, not a failure.
+ */
+export const WAITING_FOR_PLAN_LIMIT = 'Waiting for your plan’s limit…';

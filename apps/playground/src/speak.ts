@@ -1,5 +1,6 @@
 import type { Api } from './api';
 import { playStreaming } from './audio-stream';
+import type { DictionaryLocator } from './dictionaries';
 import { busy, byId, el, say, submitButton } from './dom';
 
 export interface Voice {
@@ -12,8 +13,11 @@ interface Model {
   name: string;
 }
 
-/** The Speak tab: voice and model pickers, and text to speech streamed into the audio element. */
-export function speakPanel(api: Api, onSpoken: () => void) {
+/**
+ * The Speak tab: voice and model pickers, and text to speech streamed into the audio element, with the
+ * pronunciation dictionary `dictionaries()` names (dictionaries.ts), if any.
+ */
+export function speakPanel(api: Api, dictionaries: () => DictionaryLocator[], onSpoken: () => void) {
   const form = byId('speak-form', HTMLFormElement);
   const voice = byId('voice', HTMLSelectElement);
   const model = byId('model', HTMLSelectElement);
@@ -41,12 +45,17 @@ export function speakPanel(api: Api, onSpoken: () => void) {
     void busy(submitButton(form), status, async () => {
       say(status, 'Synthesising…');
       const startedAt = performance.now();
+      const locators = dictionaries();
       const response = await api.fetch(
         `/v1/text-to-speech/${encodeURIComponent(voice.value)}/stream?output_format=mp3_44100_128`,
         {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
-          body: JSON.stringify({ text: text.value, model_id: model.value }),
+          body: JSON.stringify({
+            text: text.value,
+            model_id: model.value,
+            ...(locators.length > 0 ? { pronunciation_dictionary_locators: locators } : {}),
+          }),
         },
       );
       const result = await playStreaming(audio, response, startedAt);
