@@ -21,16 +21,18 @@ export interface SdkPlatform {
  * auth, content and the gateway (tests/gateway/platform.ts) and a synthesis worker as processes on
  * a queue and speech database of their own, and the Python SDK's virtual environment, made ready
  * together. `plans` are the `SPEECH_PLANS` overrides; `planLimits` the gateway's `PLAN_LIMITS_JSON`
- * (default: the free plan roomy enough that no test meets its rate or concurrency by accident).
+ * (default: the free plan roomy enough that no test meets its rate or concurrency by accident);
+ * `gatewayEnv` any other settings of the gateway (e.g. a short `SPEECH_WS_IDLE_TIMEOUT_MS`).
  */
 export async function startSdkPlatform(
   plans: Record<string, unknown>,
   planLimits: Record<string, { rps: number; concurrency: number }> = { free: { rps: 1000, concurrency: 100 } },
+  gatewayEnv: Record<string, string> = {},
 ): Promise<SdkPlatform> {
   const [platform] = await Promise.all([
     startPlatform({
       speechWorkers: {},
-      gatewayEnv: { SPEECH_PLANS: JSON.stringify(plans), PLAN_LIMITS_JSON: JSON.stringify(planLimits) },
+      gatewayEnv: { ...gatewayEnv, SPEECH_PLANS: JSON.stringify(plans), PLAN_LIMITS_JSON: JSON.stringify(planLimits) },
     }),
     ensurePythonSdk(),
   ]);

@@ -10,12 +10,29 @@ import { startSdkPlatform, type SdkCaller, type SdkPlatform } from './sdk-platfo
  * no transport; LiveKit Agents' `elevenlabs.TTS`, `synthesize()` (`/stream`) and `stream()`
  * (`multi-stream-input`, twice on one socket). Each asserts what an agent's transport would get:
  * audio of the text's duration at the rate the library reports, word timings in order that cover
- * the text, no error, every utterance finished, and the account charged for it.
+ * the text, no error, every utterance finished, and the account charged for it. Then what an agent
+ * meets between utterances: an interruption (Pipecat's user-turn InterruptionFrame, LiveKit's
+ * `aclose()` of a stream mid-speech) cuts the audio short and is charged only for what was
+ * delivered; keep-alives hold an idle socket open past the gateway's inactivity timeout (shortened
+ * here to IDLE_TIMEOUT_MS); Pipecat's EndFrame closes the socket with close_socket and a 1000 close.
  */
 const RACHEL = '21m00Tcm4TlvDq8ikWAM';
 const UTTERANCES = ['Hello from a voice agent on this platform.', 'A second sentence follows in its own context.'];
 /** 24 kHz, 16-bit mono PCM. */
 const PCM_24K_BYTES_PER_SECOND = 24_000 * 2;
+/** An agent's long answer, one the user cuts short: sentences enough that its synthesis is still under way when the interruption arrives. */
+const LONG_ANSWER = [
+  'This answer runs on for a while, so that the listener has time to cut in.',
+  'It talks about the weather in the mountains and the rivers below them.',
+  'Then it describes a long walk along the coast on a windy afternoon.',
+  'After that it lists the birds seen on the way, one after another.',
+  'It goes on about the lighthouse, the harbour and the boats in it.',
+  'There is a story about a fisherman and his dog, told at some length.',
+  'It closes with a few words about the journey home in the evening light.',
+  'Nobody should hear this far, because the user spoke up long before.',
+];
+/** The gateway's WebSocket inactivity timeout here (SPEECH_WS_IDLE_TIMEOUT_MS): shorter than the idle pause below, longer than Pipecat's 10 s keep-alive. */
+const IDLE_TIMEOUT_MS = 15_000;
 
 /** A plausible length of speech for `text`: 0.15 to 1 s a word (any voice, any rate), plus a second of edges. */
 function expectSpokenDuration(seconds: number, text: string): void {
@@ -33,6 +50,21 @@ function wordsOf(text: string): string[] {
 const squeezed = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const characterCount = (text: string) => [...text].length;
+const charactersOf = (texts: string[]) => texts.reduce((n, t) => n + characterCount(t), 0);
+
+/** The characters the account has been charged, through the platform's REST API. */
+async function chargedCharacters(caller: SdkCaller): Promise<number> {
+  return (await caller.client.user.subscription.get()).characterCount;
+}
+
+/**
+ * The charge once `atLeast` characters of it have settled. An interrupted generation is charged only
+ * for the segments delivered whole (docs/speech.md), so the caller bounds it from above.
+ */
+async function settledCharge(caller: SdkCaller, atLeast: number): Promise<number> {
+  await eventually(async () => (await chargedCharacters(caller)) >= atLeast, 30_000).catch(() => undefined);
+  return chargedCharacters(caller);
+}
 
 /**
  * The account's charge and history once they settle: `history` the texts of its complete history
@@ -42,7 +74,7 @@ const characterCount = (text: string) => [...text].length;
 async function expectCharged(caller: SdkCaller, expected: { history: string[]; characters: number }): Promise<void> {
   const settled = async () => {
     const { history } = await caller.client.history.list({ pageSize: 50 });
-    const { characterCount: charged } = await caller.client.user.subscription.get();
+    const charged = await chargedCharacters(caller);
     return {
       history: history
         .filter((h) => h.state === 'complete')
@@ -63,6 +95,9 @@ interface PipecatRun {
   sample_rates: number[];
   num_channels: number[];
   words: { text: string; pts_s: number | null; context_id: string | null }[];
+  /** The WebSocket service: how many times it connected, and the close frame the gateway sent on its last socket. */
+  connections: number;
+  close: { code: number | null; reason: string | null; gateway_first: boolean } | null;
 }
 
 /**
@@ -136,7 +171,9 @@ function expectLiveKitAudio(run: LiveKitRun, rate: number, text: string): void {
 let sdk: SdkPlatform;
 
 beforeAll(async () => {
-  sdk = await startSdkPlatform({ free: { character_limit: 100_000 } });
+  sdk = await startSdkPlatform({ free: { character_limit: 100_000 } }, undefined, {
+    SPEECH_WS_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -158,6 +195,63 @@ describe(`Pipecat (pipecat-ai ${PIPECAT_VERSION}) ElevenLabs services, url/base_
     },
     240_000,
   );
+
+  describe('ElevenLabsTTSService (multi-stream-input) between utterances', () => {
+    const speak = (me: SdkCaller, options: { interrupt?: string; idle_seconds?: number; utterances?: string[] }) =>
+      me
+        .python('pipecat_tts', { service: 'websocket', voice: RACHEL, utterances: UTTERANCES, ...options })
+        .then((steps) => stepResult<PipecatRun>(steps, 'pipeline'));
+
+    it('an interruption (InterruptionFrame from the user turn) cuts the utterance short, charges only what was delivered; the next utterances are spoken whole', async () => {
+      const me = await sdk.newCaller('Pipecat interruption');
+      const long = LONG_ANSWER.join(' ');
+      const run = await speak(me, { interrupt: long });
+      expect(run.errors).toEqual([]);
+      expect(run.connections).toBe(1);
+      // The answer whole, the answer interrupted, then each utterance: a context each, in that order.
+      expect(run.audio).toHaveLength(2 + UTTERANCES.length);
+      const [whole, interrupted, ...next] = run.audio;
+      expectSpokenDuration(whole!.bytes / PCM_24K_BYTES_PER_SECOND, long);
+      expect(interrupted!.bytes).toBeGreaterThan(0);
+      expect(interrupted!.bytes).toBeLessThan(whole!.bytes);
+      next.forEach((a, i) => {
+        expectSpokenDuration(a.bytes / PCM_24K_BYTES_PER_SECOND, UTTERANCES[i]!);
+        const stoppedAfterStart =
+          run.events.findIndex((e) => 'stopped' in e && e.stopped === a.context_id) >
+          run.events.findIndex((e) => 'started' in e && e.started === a.context_id);
+        expect({ utterance: i, stoppedAfterStart }).toEqual({ utterance: i, stoppedAfterStart: true });
+      });
+      // The last utterance's words exact (the first one's first word may carry a word of the interrupted
+      // answer: Pipecat keeps reading the alignment of messages already on their way when it interrupted).
+      const last = wordsOf(UTTERANCES.at(-1)!);
+      expect(run.words.map((w) => w.text).slice(-last.length)).toEqual(last);
+      // The answer whole is charged at least its sentences' characters (a segment each at most); the
+      // interrupted one less than that (not its cancelled generation, nor the text after it), the utterances in full.
+      const answer = charactersOf(LONG_ANSWER);
+      const utterances = charactersOf(UTTERANCES);
+      const charged = await settledCharge(me, answer + utterances);
+      expect(charged).toBeGreaterThanOrEqual(answer + utterances);
+      expect(charged).toBeLessThan(2 * answer + utterances);
+    }, 240_000);
+
+    it(`keep-alive: idle ${(IDLE_TIMEOUT_MS * 5) / 3 / 1000} s between utterances (the gateway's inactivity timeout ${IDLE_TIMEOUT_MS / 1000} s), the next utterance is spoken on the same socket`, async () => {
+      const me = await sdk.newCaller('Pipecat keep-alive');
+      const run = await speak(me, { idle_seconds: (IDLE_TIMEOUT_MS * 5) / 3 / 1000 });
+      expectPipecatSpoke(run);
+      // One connection: the socket was never closed for inactivity and reopened.
+      expect(run.connections).toBe(1);
+      await expectCharged(me, { history: [], characters: charactersOf(UTTERANCES) });
+    }, 240_000);
+
+    it('shutdown: EndFrame sends close_socket, the gateway closes 1000 first and the pipeline ends', async () => {
+      const me = await sdk.newCaller('Pipecat shutdown');
+      const run = await speak(me, { utterances: UTTERANCES.slice(0, 1) });
+      expect(run.errors).toEqual([]);
+      expect(run.audio).toHaveLength(1);
+      expect(run.connections).toBe(1);
+      expect(run.close).toEqual({ code: 1000, reason: 'close_socket', gateway_first: true });
+    }, 240_000);
+  });
 });
 
 describe(`LiveKit Agents (livekit-plugins-elevenlabs ${LIVEKIT_PLUGIN_VERSION}) elevenlabs.TTS, base_url set to the gateway`, () => {
@@ -203,5 +297,30 @@ describe(`LiveKit Agents (livekit-plugins-elevenlabs ${LIVEKIT_PLUGIN_VERSION}) 
     // synthesize() first (a history item), then two streams, each sentence a segment charged its own characters.
     const sentences = UTTERANCES.reduce((n, u) => n + characterCount(u), 0);
     await expectCharged(me, { history: [TEXT], characters: characterCount(TEXT) + 2 * sentences });
+  }, 240_000);
+
+  it('a stream closed mid-speech (aclose(), an agent interrupted) is charged only for what was delivered; a new stream() on the same TTS is spoken whole', async () => {
+    const me = await sdk.newCaller('LiveKit interruption');
+    const steps = await me.python('livekit_tts', {
+      voice: RACHEL,
+      encoding: 'pcm_24000',
+      interrupt: LONG_ANSWER.join(' '),
+      sentences: UTTERANCES,
+    });
+    const { interrupted, next } = stepResult<{
+      interrupted: LiveKitRun & { connection_reused: boolean };
+      next: LiveKitRun & { connection_reused: boolean };
+    }>(steps, 'interrupted');
+    expect(interrupted.pcm_bytes).toBeGreaterThan(0);
+    // Far less than the answer whole would last (at least 0.15 s a word).
+    expect(interrupted.pcm_bytes / PCM_24K_BYTES_PER_SECOND).toBeLessThan(0.15 * wordsOf(LONG_ANSWER.join(' ')).length);
+    expect(next.connection_reused).toBe(true);
+    expectLiveKitAudio(next, 24_000, TEXT);
+    expect(next.words.map((w) => w.text.trim())).toEqual(wordsOf(TEXT));
+    // The next stream in full (a segment per sentence); the interrupted one less than its sentences' characters.
+    const sentences = charactersOf(UTTERANCES);
+    const charged = await settledCharge(me, sentences);
+    expect(charged).toBeGreaterThanOrEqual(sentences);
+    expect(charged).toBeLessThan(sentences + charactersOf(LONG_ANSWER));
   }, 240_000);
 });

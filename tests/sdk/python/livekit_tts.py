@@ -5,7 +5,8 @@ the same TTS object (the second reuses the socket as a new context), each with t
 sentences pushed, `end_input()`, and every frame read. Each reports the PCM bytes the plugin
 decoded, the sample rate it reports and its frames carry, and the word timings (timed transcripts)
 of the frames. Parameters: {"voice", "encoding" (absent: the plugin's default, mp3_22050_32),
-"text", "sentences": [...], "websocket": bool}. The jest test decides."""
+"text", "sentences": [...], "websocket": bool, "interrupt": <text> (instead of synthesize(): a
+stream of it closed once some audio has arrived, then a stream of the sentences)}. The jest test decides."""
 
 import asyncio
 import os
@@ -77,7 +78,37 @@ async def two_streams() -> typing.List[typing.Dict[str, typing.Any]]:
             await tts.aclose()
 
 
-steps: typing.List[typing.Tuple[str, typing.Callable[[], typing.Any]]] = [("synthesize", lambda: asyncio.run(synthesize()))]
+async def interrupted_then_whole() -> typing.Dict[str, typing.Any]:
+    """An agent's interruption: a stream of the "interrupt" text closed (`aclose()`) as soon as some of
+    its audio has arrived, its input never ended; then a new stream of the sentences on the same TTS."""
+    async with utils.http_context.open():
+        tts = new_tts()
+        try:
+            stream = tts.stream()
+            stream.push_text(p["interrupt"] + " ")
+            events = []
+            async for ev in stream:
+                events.append(ev)
+                if ev.frame.data.nbytes > 0:
+                    break
+            await stream.aclose()
+            interrupted = {**summary(tts, events), "connection_reused": getattr(stream, "_connection_reused", None)}
+            stream = tts.stream()
+            for sentence in p["sentences"]:
+                stream.push_text(sentence + " ")
+            stream.end_input()
+            events = [ev async for ev in stream]
+            await stream.aclose()
+            return {"interrupted": interrupted, "next": {**summary(tts, events), "connection_reused": getattr(stream, "_connection_reused", None)}}
+        finally:
+            await tts.aclose()
+
+
+steps: typing.List[typing.Tuple[str, typing.Callable[[], typing.Any]]] = []
+if p.get("interrupt"):
+    steps.append(("interrupted", lambda: asyncio.run(asyncio.wait_for(interrupted_then_whole(), timeout=120))))
+else:
+    steps.append(("synthesize", lambda: asyncio.run(synthesize())))
 if p.get("websocket"):
     steps.append(("streams", lambda: asyncio.run(asyncio.wait_for(two_streams(), timeout=120))))
 run(steps)

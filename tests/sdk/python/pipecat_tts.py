@@ -4,8 +4,12 @@ the HTTP service, `url=` for the WebSocket one) and the API key. A pipeline with
 `Pipeline([errors, tts, collector])`, speaks the parameters' utterances (TTSSpeakFrame each, then
 EndFrame); the collector records what a transport would get: audio bytes per context, the sample
 rate of the frames, TTSStartedFrame/TTSStoppedFrame, the word frames (TTSTextFrame, with their
-presentation times) and every ErrorFrame. Parameters: {"service": "http" | "websocket", "voice",
-"utterances": [...]}; the model is the service's default. Prints one step, "pipeline", in sdk_steps' shape; the jest test decides."""
+presentation times) and every ErrorFrame; for the WebSocket service also how many times it connected
+and the close frame the gateway sent. Parameters: {"service": "http" | "websocket", "voice",
+"utterances": [...], "interrupt": <text> (optional: spoken whole first, then again and interrupted as
+soon as some of its audio has arrived, before the utterances), "idle_seconds": <n> (optional: the
+pipeline idles this long after the first utterance has been spoken)}; the model is the service's
+default. Prints one step, "pipeline", in sdk_steps' shape; the jest test decides."""
 
 import asyncio
 import os
@@ -39,6 +43,8 @@ class Collector(FrameProcessor):
     def __init__(self, record: typing.Dict[str, typing.Any]) -> None:
         super().__init__()
         self.record = record
+        # Set whenever a frame is recorded, so that the driver can await what it is waiting for.
+        self.changed = asyncio.Event()
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
@@ -59,13 +65,50 @@ class Collector(FrameProcessor):
             r["num_channels"].append(frame.num_channels)
         elif isinstance(frame, TTSTextFrame):
             r["words"].append({"text": frame.text, "pts_s": frame.pts / 1e9 if frame.pts else None, "context_id": getattr(frame, "context_id", None)})
+        self.changed.set()
         await self.push_frame(frame, direction)
+
+    async def until(self, condition: typing.Callable[[typing.Dict[str, typing.Any]], bool]) -> None:
+        """Returns once `condition(record)` holds, checked after every recorded frame."""
+        while not condition(self.record):
+            self.changed.clear()
+            await self.changed.wait()
+
+
+def stopped(count: int) -> typing.Callable[[typing.Dict[str, typing.Any]], bool]:
+    return lambda r: sum(1 for e in r["events"] if "stopped" in e) >= count
+
+
+def audio_of_context(index: int) -> typing.Callable[[typing.Dict[str, typing.Any]], bool]:
+    return lambda r: len(r["audio"]) > index and r["audio"][index]["bytes"] > 0
+
+
+async def drive(task: PipelineTask, turn: Collector, out: Collector, p: typing.Dict[str, typing.Any]) -> None:
+    """Queues the parameters' utterances as an agent would: all at once, or with an interruption or an idle pause first."""
+    utterances = list(p["utterances"])
+    if p.get("interrupt"):
+        # The same text spoken whole (the measure of it uninterrupted), then again, interrupted the way
+        # Pipecat's user-turn handling does once the user speaks: an InterruptionFrame broadcast from
+        # the processor before the TTS (here the upstream collector) while its audio arrives.
+        await task.queue_frame(TTSSpeakFrame(p["interrupt"]))
+        await out.until(stopped(1))
+        await task.queue_frame(TTSSpeakFrame(p["interrupt"]))
+        await out.until(audio_of_context(1))
+        await turn.broadcast_interruption()
+    elif p.get("idle_seconds"):
+        await task.queue_frame(TTSSpeakFrame(utterances.pop(0)))
+        await out.until(stopped(1))
+        # The behaviour under test is idle time itself: the service's keep-alives hold the socket open.
+        await asyncio.sleep(p["idle_seconds"])
+    await task.queue_frames([*(TTSSpeakFrame(text) for text in utterances), EndFrame()])
 
 
 async def speak(p: typing.Dict[str, typing.Any]) -> typing.Dict[str, typing.Any]:
-    record: typing.Dict[str, typing.Any] = {"errors": [], "events": [], "audio": [], "sample_rates": [], "num_channels": [], "words": []}
+    record: typing.Dict[str, typing.Any] = {"errors": [], "events": [], "audio": [], "sample_rates": [], "num_channels": [], "words": [], "connections": 0, "close": None}
     api_key = os.environ["ELEVENLABS_API_KEY"]
     base_url = os.environ["ELEVENLABS_BASE_URL"]
+    # The WebSocket service's sockets, one per connection it opened.
+    sockets: typing.List[typing.Any] = []
     async with aiohttp.ClientSession() as session:
         if p["service"] == "http":
             tts: typing.Any = ElevenLabsHttpTTSService(
@@ -82,8 +125,15 @@ async def speak(p: typing.Dict[str, typing.Any]) -> typing.Dict[str, typing.Any]
                 sample_rate=SAMPLE_RATE,
                 settings=ElevenLabsTTSService.Settings(voice=p["voice"]),
             )
+
+            @tts.event_handler("on_connected")
+            async def on_connected(service: typing.Any, *_: typing.Any) -> None:
+                record["connections"] += 1
+                sockets.append(service._websocket)
+
+        turn, out = Collector(record), Collector(record)
         task = PipelineTask(
-            Pipeline([Collector(record), tts, Collector(record)]),
+            Pipeline([turn, tts, out]),
             params=PipelineParams(audio_out_sample_rate=SAMPLE_RATE),
         )
 
@@ -91,8 +141,17 @@ async def speak(p: typing.Dict[str, typing.Any]) -> typing.Dict[str, typing.Any]
         async def on_error(_task: typing.Any, frame: ErrorFrame) -> None:
             record["errors"].append(f"pipeline: {frame.error}")
 
-        await task.queue_frames([*(TTSSpeakFrame(text) for text in p["utterances"]), EndFrame()])
-        await asyncio.wait_for(PipelineRunner(handle_sigint=False).run(task), timeout=120)
+        runner = asyncio.ensure_future(PipelineRunner(handle_sigint=False).run(task))
+        await asyncio.wait_for(asyncio.gather(runner, drive(task, turn, out, p)), timeout=120)
+        if p["service"] != "http" and sockets:
+            # The close frame the gateway sent on the last socket, and whether it closed first (after close_socket).
+            protocol = sockets[-1].protocol
+            received = protocol.close_rcvd
+            record["close"] = {
+                "code": received.code if received else None,
+                "reason": received.reason if received else None,
+                "gateway_first": protocol.close_rcvd_then_sent,
+            }
     return record
 
 
