@@ -58,22 +58,28 @@ async def synthesize() -> typing.Dict[str, typing.Any]:
             await tts.aclose()
 
 
+def stream_summary(tts: elevenlabs.TTS, stream: typing.Any, events: typing.List[typing.Any]) -> typing.Dict[str, typing.Any]:
+    # Whether the plugin took its open socket for this stream (it records it on the stream).
+    return {**summary(tts, events), "connection_reused": getattr(stream, "_connection_reused", None)}
+
+
+async def speak_sentences(tts: elevenlabs.TTS) -> typing.Dict[str, typing.Any]:
+    """A stream of the parameters' sentences, its input ended and every frame read."""
+    stream = tts.stream()
+    for sentence in p["sentences"]:
+        stream.push_text(sentence + " ")
+    stream.end_input()
+    events = [ev async for ev in stream]
+    await stream.aclose()
+    return stream_summary(tts, stream, events)
+
+
 async def two_streams() -> typing.List[typing.Dict[str, typing.Any]]:
     """Two streams one after the other on one TTS: the plugin keeps its socket and opens a second context."""
     async with utils.http_context.open():
         tts = new_tts()
         try:
-            out = []
-            for _ in range(2):
-                stream = tts.stream()
-                for sentence in p["sentences"]:
-                    stream.push_text(sentence + " ")
-                stream.end_input()
-                events = [ev async for ev in stream]
-                await stream.aclose()
-                # Whether the plugin took its open socket for this stream (it records it on the stream).
-                out.append({**summary(tts, events), "connection_reused": getattr(stream, "_connection_reused", None)})
-            return out
+            return [await speak_sentences(tts) for _ in range(2)]
         finally:
             await tts.aclose()
 
@@ -92,14 +98,8 @@ async def interrupted_then_whole() -> typing.Dict[str, typing.Any]:
                 if ev.frame.data.nbytes > 0:
                     break
             await stream.aclose()
-            interrupted = {**summary(tts, events), "connection_reused": getattr(stream, "_connection_reused", None)}
-            stream = tts.stream()
-            for sentence in p["sentences"]:
-                stream.push_text(sentence + " ")
-            stream.end_input()
-            events = [ev async for ev in stream]
-            await stream.aclose()
-            return {"interrupted": interrupted, "next": {**summary(tts, events), "connection_reused": getattr(stream, "_connection_reused", None)}}
+            interrupted = stream_summary(tts, stream, events)
+            return {"interrupted": interrupted, "next": await speak_sentences(tts)}
         finally:
             await tts.aclose()
 
