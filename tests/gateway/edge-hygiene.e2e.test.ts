@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Issuer } from 'openid-client';
@@ -334,5 +335,43 @@ describe('client addresses: X-Forwarded-For only from trusted proxies, and servi
     }
     expect(statuses.slice(0, LOGIN_ADDRESS_MAX_FAILURES)).toEqual(Array<number>(LOGIN_ADDRESS_MAX_FAILURES).fill(401));
     expect(statuses.slice(LOGIN_ADDRESS_MAX_FAILURES)).toEqual([429, 429]);
+  });
+});
+
+describe("requests Node's HTTP parser refuses, answered in their interface's shape", () => {
+  /** One raw request on its own connection; resolves to the status line, the headers and the body. */
+  function raw(request: string): Promise<{ status: number; headers: string; body: string }> {
+    const { hostname, port } = new URL(gateway);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.end(request));
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+        resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body });
+      });
+    });
+  }
+  const long = 'x'.repeat(20_000);
+
+  it.each([
+    ['/authorize', { error: 'invalid_request', error_description: expect.stringContaining('16 KiB') }],
+    ['/v1/voices', { detail: { status: 'bad_request', message: expect.stringContaining('16 KiB') } }],
+    ['/api/v1/posts', { error: { code: 431, message: expect.stringContaining('16 KiB') } }],
+  ])('a request line past 16 KiB at %s: 431 with JSON in that shape, not a bare status line', async (path, shape) => {
+    const answer = await raw(`GET ${path}?state=${long} HTTP/1.1\r\nHost: gateway\r\n\r\n`);
+    expect(answer.status).toBe(431);
+    expect(answer.headers).toContain('content-type: application/json');
+    expect(answer.headers).toContain('x-content-type-options: nosniff');
+    expect(JSON.parse(answer.body)).toEqual(shape);
+  });
+
+  it('something that is not HTTP: 400 with a JSON body', async () => {
+    const answer = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toContain('content-type: application/json');
+    expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
   });
 });

@@ -10,6 +10,7 @@ import { createEdgeLimits } from './limits/edge-limits';
 import { watchOldestWait, watchQueueJobs } from './metrics/queue-jobs';
 import { mountEdgeApp } from './routing/edge-app';
 import { SERVICE_RESTART, createShutdownDrain } from './routing/shutdown-drain';
+import { answerParseErrors } from './routing/parse-errors';
 import { routeUpgrades } from './routing/upgrades';
 import { createUpstreams } from './routing/upstreams';
 import { createSpeechEdge } from './speech';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     checks: { redis: () => redis.ping(), ...speech.checks, ...subscriptions.checks },
     mount: (app) => mountEdgeApp(app, config, { upstreams, authentication, limits, speech, drain, logger }),
     onServer(server) {
+      answerParseErrors(server);
       routeUpgrades(server, {
         servers: { graphql: subscriptions.handleUpgrade, speech: speech.handleUpgrade },
         refuse: (socket, url) => drain.refuseUpgrade(socket, url),

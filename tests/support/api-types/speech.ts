@@ -1442,7 +1442,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpeechError"] & {
                         detail?: {
                             /** @enum {unknown} */
-                            status?: "voice_not_found";
+                            status?: "voice_not_found" | "error";
                         };
                     };
                 };
@@ -1702,7 +1702,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpeechError"] & {
                         detail?: {
                             /** @enum {unknown} */
-                            status?: "voice_not_found";
+                            status?: "voice_not_found" | "error";
                         };
                     };
                 };
@@ -1996,7 +1996,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpeechError"] & {
                         detail?: {
                             /** @enum {unknown} */
-                            status?: "voice_not_found";
+                            status?: "voice_not_found" | "error";
                         };
                     };
                 };
@@ -2251,7 +2251,7 @@ export interface operations {
                     "application/json": components["schemas"]["SpeechError"] & {
                         detail?: {
                             /** @enum {unknown} */
-                            status?: "voice_not_found";
+                            status?: "voice_not_found" | "error";
                         };
                     };
                 };

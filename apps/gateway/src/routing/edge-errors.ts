@@ -97,7 +97,7 @@ function openAiCode(err: EdgeError): string {
   return err.code;
 }
 
-function edgeErrorBody(surface: Surface, err: EdgeError): unknown {
+export function edgeErrorBody(surface: Surface, err: EdgeError): unknown {
   switch (surface) {
     case 'speech':
       return speechErrorBody(speechStatus(err), err.message);

@@ -51,7 +51,8 @@ const synthesisErrors = () =>
     400: ['bad_request', 'text_too_long', 'model_not_found'],
     401: ['character_limit_exceeded'],
     403: ['subscription_required'],
-    404: ['voice_not_found'],
+    // `error`: a pronunciation dictionary of `pronunciation_dictionary_locators` that is not the account's.
+    404: ['voice_not_found', 'error'],
     413: ['text_too_long'],
     502: ['error'],
   });
