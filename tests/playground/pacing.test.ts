@@ -95,6 +95,17 @@ describe('playground pacing', () => {
     void third;
   });
 
+  it('frees the slot of a 204 at once, though the browser gives it an empty body stream', async () => {
+    const { clock, advance } = fakeClock();
+    const pacer = createPacer({ clock, rps: 100, concurrency: 1 });
+    // Chromium's fetch answers a 204 with a body stream, which `new Response` refuses for that status.
+    const revoked = { status: 204, headers: new Headers(), body: new ReadableStream() } as unknown as Response;
+    expect((await pacer.send(async () => revoked)).status).toBe(204);
+    const next = pacer.send(async () => answer());
+    await advance(10);
+    expect((await next).status).toBe(200);
+  });
+
   it("waits a 429's Retry-After and sends once more, saying it waits meanwhile", async () => {
     const { clock, advance } = fakeClock();
     const waiting: boolean[] = [];

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { eventually, uniqueName } from '@platform/testing';
 import { startPlatform, type Platform } from '../gateway/platform';
 import { espeakWav, REFERENCE_TEXT } from '../voices/audio';
@@ -44,6 +44,29 @@ const person = {
   email: `${uniqueName('ada')}@example.com`,
   password: 'correct horse battery staple',
 };
+
+/**
+ * A call to the speech API as the signed-in person (the page's access token), outside the page: it
+ * shares the account's budget with the page, so a 429 is waited out as its Retry-After says.
+ */
+async function asAccount(path: string, body: unknown): Promise<unknown> {
+  const token = await page.evaluate(
+    () => (JSON.parse(sessionStorage.getItem('playground.tokens')!) as { accessToken: string }).accessToken,
+  );
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await fetch(`${platform.publicUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status === 429 && attempt < 3) {
+      await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 1) * 1000));
+      continue;
+    }
+    expect(res.status).toBe(200);
+    return res.json();
+  }
+}
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(shots, `playground-${name}.png`), fullPage: true });
@@ -110,7 +133,14 @@ beforeAll(async () => {
   fs.writeFileSync(micFile, espeakWav(REFERENCE_TEXT, 'en+f3', 60));
   platform = await startPlatform({
     speechWorkers: {},
-    gatewayEnv: { PLAN_LIMITS_JSON: JSON.stringify({ free: { rps: 1000, concurrency: 100 } }) },
+    // The page's account on the free plan's own limits (the page paces itself to them, pacing.ts); the
+    // test's requests without credentials (registration, revoked keys) are not what is tested here.
+    gatewayEnv: {
+      PLAN_LIMITS_JSON: JSON.stringify({
+        free: { rps: 3, concurrency: 2 },
+        anonymous: { rps: 1000, concurrency: 100 },
+      }),
+    },
   });
   browser = await launchChromium([
     '--use-fake-ui-for-media-stream',
@@ -230,7 +260,6 @@ describe('playground in Chromium', () => {
     // Fed to Media Source Extensions piece by piece, playback started with the first piece.
     expect(heard.streamed).toBe('true');
     expect(heard.chunks).toBeGreaterThan(1);
-    await shot('speak');
   });
 
   it('history lists the generation and plays it again', async () => {
@@ -253,6 +282,76 @@ describe('playground in Chromium', () => {
     await item.getByRole('button', { name: /^Play/ }).click();
     expect(await playedWithDuration('#history-audio')).toBeGreaterThan(1);
     await shot('history');
+  });
+
+  it('speaks with a pronunciation dictionary picked on the Speak screen, and adds a rule to it', async () => {
+    const word = 'Zyx';
+    const created = (await asAccount('/v1/pronunciation-dictionaries/add-from-rules', {
+      name: 'Playground words',
+      rules: [{ type: 'alias', string_to_replace: word, alias: 'a word said slowly, at length, and with great care' }],
+    })) as { id: string };
+    const sent: Record<string, unknown>[] = [];
+    const onRequest = (request: Request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/stream'))
+        sent.push(request.postDataJSON() as Record<string, unknown>);
+    };
+    page.on('request', onRequest);
+    const text = `Say ${word} now.`;
+    const plain = await speakAndHear(text);
+    // Coming back to Speak lists dictionaries made elsewhere (here: through the API).
+    const picker = page.locator('#panel-speak').getByLabel('Pronunciation dictionary');
+    await picker.locator(`option[value="${created.id}"]`).waitFor({ state: 'attached', ...WAIT });
+    await picker.selectOption(created.id);
+    const spelled = await speakAndHear(text);
+    page.off('request', onRequest);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).not.toHaveProperty('pronunciation_dictionary_locators');
+    expect(sent[1]).toMatchObject({
+      text,
+      pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: created.id }],
+    });
+    // The alias is said instead of the word: a much longer utterance.
+    expect(spelled.duration).toBeGreaterThan(plain.duration + 1);
+    await shot('speak');
+
+    // "Add a pronunciation" adds an alias rule to the picked dictionary (a new version of it).
+    await page.getByText('Add a pronunciation').click();
+    const rule = page.locator('#rule-form');
+    await rule.getByLabel('Word', { exact: true }).fill('Ada');
+    await rule.getByLabel('Say it as').fill('Countess Lovelace');
+    await rule.getByRole('button', { name: 'Add rule' }).click();
+    await page.locator('#rule-status', { hasText: '“Ada” is now said as “Countess Lovelace”.' }).waitFor(WAIT);
+    expect(await picker.locator('option:checked').innerText()).toBe('Playground words (2 rules)');
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it("a burst of the page's requests is paced to the plan: no 429 reaches the person", async () => {
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.locator('#history-list li button').first().waitFor(WAIT);
+    const finished: number[] = [];
+    const onFinished = (request: Request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/history')) finished.push(Date.now());
+    };
+    page.on('requestfinished', onFinished);
+    page.on('requestfailed', onFinished);
+    await armPlaying('#history-audio');
+    // Eight list loads and a replay at once: beyond the free plan's 3 per second and 2 at once.
+    await page.evaluate(() => {
+      const refresh = document.querySelector<HTMLButtonElement>('#history-refresh')!;
+      for (let i = 0; i < 8; i += 1) refresh.click();
+      document.querySelector<HTMLButtonElement>('#history-list li button')!.click();
+    });
+    await eventually(async () => finished.length >= 9, WAIT.timeout, 200);
+    page.off('requestfinished', onFinished);
+    page.off('requestfailed', onFinished);
+    expect(await playedWithDuration('#history-audio')).toBeGreaterThan(1);
+    const status = page.locator('#history-status');
+    expect(await status.getAttribute('class')).not.toContain('error');
+    expect(await status.innerText()).not.toMatch(/limit|too many/i);
+    expect(await page.locator('#notice').innerText()).toBe('');
+    expect(await page.locator('#history-list li').count()).toBeGreaterThan(0);
+    // Spread over more than a second (nine at 3 per second start over 2.2 s): the page held them back rather than the gateway refusing them.
+    expect(finished.at(-1)! - finished[0]!).toBeGreaterThan(1000);
   });
 
   it('clones a voice from a file and a microphone recording, and the clone speaks', async () => {

@@ -15,6 +15,8 @@ export interface DictionaryLocator {
   pronunciation_dictionary_id: string;
 }
 
+const rulesCount = (n: number) => `${n} ${n === 1 ? 'rule' : 'rules'}`;
+
 /** The name of the dictionary "Add rule" makes when none is picked. */
 const NEW_DICTIONARY = 'My pronunciations';
 
@@ -48,7 +50,9 @@ export function dictionaryPicker(api: Api) {
     const dictionaries = await all();
     select.replaceChildren(
       el('option', { value: '' }, 'None'),
-      ...dictionaries.map((d) => el('option', { value: d.id }, `${d.name} (${d.latest_version_rules_num} rules)`)),
+      ...dictionaries.map((d) =>
+        el('option', { value: d.id }, `${d.name} (${rulesCount(d.latest_version_rules_num)})`),
+      ),
     );
     if (dictionaries.some((d) => d.id === keep)) select.value = keep;
   };

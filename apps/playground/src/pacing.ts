@@ -135,9 +135,13 @@ function retryAfterSeconds(res: Response): number | null {
   return /^\d+$/.test(value) ? Number(value) : null;
 }
 
+/** Statuses whose response has no body (Fetch: a "null body status"; `new Response` refuses a body for them). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
 /** The response, with `release` called once its body is read to the end, fails or is cancelled. */
 function releasedAtEnd(res: Response, release: () => void): Response {
-  if (!res.body) {
+  // Chromium gives a 204 an empty body stream, not null: it is finished already.
+  if (!res.body || NULL_BODY_STATUSES.has(res.status)) {
     release();
     return res;
   }
