@@ -236,6 +236,63 @@ describe('a worker killed mid-job: another worker resumes it', () => {
     }, 180_000);
   }
 
+  /** One multi-stream-input context speaking `text` as a voice agent sends an utterance; its audio and charge. */
+  async function contextGeneration(text: string, during?: () => Promise<void>) {
+    const before = await characterCount(stack);
+    const s = connectSession(`${stack.wsUrl}/v1/text-to-speech/${RACHEL}/multi-stream-input?output_format=pcm_16000`, {
+      'xi-api-key': stack.apiKey,
+    });
+    await s.opened;
+    s.ws.send(JSON.stringify({ text: ' ', context_id: 'turn' }));
+    s.ws.send(JSON.stringify({ text: `${text} `, context_id: 'turn' }));
+    s.ws.send(JSON.stringify({ context_id: 'turn', flush: true }));
+    s.ws.send(JSON.stringify({ context_id: 'turn', close_context: true }));
+    await during?.();
+    const messages = () =>
+      s.texts.map(
+        (t) =>
+          JSON.parse(t) as {
+            audio?: string;
+            alignment?: { chars: string[] } | null;
+            isFinal?: boolean;
+            contextId?: string;
+          },
+      );
+    await eventually(() => messages().some((m) => m.isFinal === true), 120_000);
+    s.ws.send(JSON.stringify({ close_socket: true }));
+    const closed = await s.closed;
+    const all = messages();
+    return {
+      closed,
+      audio: Buffer.concat(all.map((m) => Buffer.from(m.audio ?? '', 'base64'))),
+      chars: all.flatMap((m) => m.alignment?.chars ?? []).join(''),
+      final: all.at(-1),
+      charged: (await characterCount(stack)) - before,
+    };
+  }
+
+  it('WebSocket multi-stream-input: a context goes on after the audio already sent, charged once', async () => {
+    await twoLiveWorkers();
+    const text = sentences('Context', 50);
+    const reference = await contextGeneration(text);
+    expect(reference.closed.code).toBe(1000);
+    let stream: ReturnType<typeof followStream> | undefined;
+    let kill: { killedAt: number } | undefined;
+    const existing = await jobStreams(stack);
+    const crashed = await contextGeneration(text, async () => {
+      stream = followStream(stack.redis, await newJobStreamKey(stack, existing));
+      kill = await killHolder(stack, stream.frames);
+    });
+    await stream!.stop();
+    expect(crashed.closed.code).toBe(1000);
+    expect(crashed.final).toEqual({ isFinal: true, contextId: 'turn' });
+    expect(crashed.audio.equals(reference.audio)).toBe(true);
+    expect(crashed.chars).toBe(reference.chars);
+    expect(crashed.charged).toBe(reference.charged);
+    expect(crashed.charged).toBeGreaterThan(0);
+    checkTakeover('multi-stream-input', stream!.frames, kill!.killedAt, stream!.frames[0]!.writer);
+  }, 180_000);
+
   it('every worker dead: the documented 503 in the speech shape, a failed history item, nothing charged', async () => {
     await twoLiveWorkers();
     const text = sentences('Nobody left', 60);
