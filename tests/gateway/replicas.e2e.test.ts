@@ -378,7 +378,7 @@ describe('plan limits across replicas', () => {
       expect(Number(r.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(now + 2);
     }
     for (const r of limited) {
-      expect(r.body).toEqual({ error: { code: 429, message: expect.stringContaining('too many requests') } });
+      expect(r.body).toEqual({ error: { code: 429, message: expect.stringContaining('requests per second limit') } });
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
     }

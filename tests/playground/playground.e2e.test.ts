@@ -298,18 +298,24 @@ describe('playground in Chromium', () => {
     page.on('request', onRequest);
     const text = `Say ${word} now.`;
     const plain = await speakAndHear(text);
+    // Requests made before the pick, then after it (the page retries a request its plan refused once, so
+    // a phase may hold the same request twice).
+    const beforePick = sent.length;
     // Coming back to Speak lists dictionaries made elsewhere (here: through the API).
     const picker = page.locator('#panel-speak').getByLabel('Pronunciation dictionary');
     await picker.locator(`option[value="${created.id}"]`).waitFor({ state: 'attached', ...WAIT });
     await picker.selectOption(created.id);
     const spelled = await speakAndHear(text);
     page.off('request', onRequest);
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).not.toHaveProperty('pronunciation_dictionary_locators');
-    expect(sent[1]).toMatchObject({
-      text,
-      pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: created.id }],
-    });
+    const [withoutPick, withPick] = [sent.slice(0, beforePick), sent.slice(beforePick)];
+    expect(withoutPick.length).toBeGreaterThan(0);
+    expect(withPick.length).toBeGreaterThan(0);
+    for (const body of withoutPick) expect(body).toEqual({ text, model_id: expect.any(String) });
+    for (const body of withPick)
+      expect(body).toMatchObject({
+        text,
+        pronunciation_dictionary_locators: [{ pronunciation_dictionary_id: created.id }],
+      });
     // The alias is said instead of the word: a much longer utterance.
     expect(spelled.duration).toBeGreaterThan(plain.duration + 1);
     await shot('speak');

@@ -1,5 +1,5 @@
 import './tracing';
-import { createLogger, requestLogger } from '@platform/logger';
+import { createLogger, logProcessWarnings, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { connectMongo, connectRedis, storeReadiness } from '@platform/stores';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -23,6 +23,7 @@ import { setClientCacheLifetime } from './clients/clients';
 async function main(): Promise<void> {
   const config = loadAuthConfig();
   const logger = createLogger('auth', config.LOG_LEVEL);
+  logProcessWarnings(logger);
   limitPasswordHashing(config.PASSWORD_HASH_CONCURRENCY, config.PASSWORD_HASH_QUEUE);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   // Auto-pipelining: the revocation lookups of concurrent /introspect requests (and any other commands

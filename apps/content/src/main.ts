@@ -1,7 +1,7 @@
 import './tracing';
 import { randomUUID } from 'node:crypto';
 import { createContentEventProducer } from '@platform/events';
-import { createLogger, requestLogger } from '@platform/logger';
+import { createLogger, logProcessWarnings, requestLogger } from '@platform/logger';
 import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { connectMongo, connectRedis, createKafka, storeReadiness } from '@platform/stores';
 import { createAuthClient } from './auth-client/auth-client';
@@ -19,6 +19,7 @@ import { graphqlMount } from './graphql/graphql-mount';
 async function main(): Promise<void> {
   const config = loadContentConfig();
   const logger = createLogger('content', config.LOG_LEVEL);
+  logProcessWarnings(logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
   const models = createModels(mongo);

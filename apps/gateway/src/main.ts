@@ -1,6 +1,6 @@
 import './tracing';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@platform/logger';
+import { createLogger, logProcessWarnings } from '@platform/logger';
 import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { PLAN_NAMES, planPriority } from '@platform/speech-store';
 import { connectRedis, createKafka } from '@platform/stores';
@@ -24,6 +24,7 @@ import { createGraphqlSubscriptions } from './subscriptions/graphql-subscription
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  logProcessWarnings(logger);
   const redis = await connectRedis(config.REDIS_URL);
   // Auth's revocation notices arrive on a subscriber connection of their own.
   const subscriber = await connectRedis(config.REDIS_URL);

@@ -1,7 +1,7 @@
 import './tracing';
 import os from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
-import { createLogger } from '@platform/logger';
+import { createLogger, logProcessWarnings } from '@platform/logger';
 import { exitOnBootFailure, listenOn, runService } from '@platform/service';
 import { PREMADE_VOICES } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
@@ -34,6 +34,7 @@ const QUEUE_TAKEOVER_BACKSTOP = 1000;
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createLogger('synthesis-worker', config.LOG_LEVEL);
+  logProcessWarnings(logger);
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
   // History (the speech store in the speech database): one record per finished job, keyed by job id.
