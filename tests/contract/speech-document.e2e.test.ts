@@ -304,6 +304,54 @@ describe('the speech API answers as its OpenAPI document says', () => {
     expect((await call(`/v1/api-keys/${keyId}`, { method: 'DELETE', headers: withToken() })).status).toBe(404);
   });
 
+  it('pronunciation dictionaries: create from rules and from a lexicon, list, get, rename, download, change rules', async () => {
+    const base = '/v1/pronunciation-dictionaries';
+    const rule = { type: 'alias', string_to_replace: 'ASAP', alias: 'as soon as possible' };
+    const created = await call(`${base}/add-from-rules`, {
+      headers: withKey(),
+      json: { name: 'Contract words', rules: [rule] },
+    });
+    expect(created.status).toBe(200);
+    const { id, version_id: versionId } = created.body as { id: string; version_id: string };
+    expect((await call(`${base}/add-from-rules`, { headers: withKey(), json: { name: 'No rules' } })).status).toBe(400);
+
+    const lexicon =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en-US"><lexeme><grapheme>tomato</grapheme><phoneme>təˈmɑːtoʊ</phoneme></lexeme></lexicon>';
+    const file = new FormData();
+    file.append('name', 'Contract lexicon');
+    file.append('file', new Blob([lexicon], { type: 'application/pls+xml' }), 'words.pls');
+    expect((await call(`${base}/add-from-file`, { headers: withKey(), form: file })).status).toBe(200);
+    const noFile = new FormData();
+    noFile.append('name', 'No file');
+    expect((await call(`${base}/add-from-file`, { headers: withKey(), form: noFile })).status).toBe(400);
+
+    expect((await call(`${base}?page_size=2`, { headers: withKey() })).status).toBe(200);
+    expect((await call(`${base}?page_size=0`, { headers: withKey() })).status).toBe(400);
+    expect((await call(`${base}/${id}`, { headers: withKey() })).status).toBe(200);
+    expect((await call(`${base}/nobody`, { headers: withKey() })).status).toBe(404);
+    const renamed = await call(`${base}/${id}`, {
+      method: 'PATCH',
+      headers: withKey(),
+      json: { name: 'Renamed words' },
+    });
+    expect(renamed.status).toBe(200);
+    const missing = await call(`${base}/nobody`, { method: 'PATCH', headers: withKey(), json: { name: 'x' } });
+    expect(missing.status).toBe(404);
+
+    const download = await call(`${base}/${id}/${versionId}/download`, { headers: withKey() });
+    expect(download.status).toBe(200);
+    expect((await call(`${base}/${id}/nope/download`, { headers: withKey() })).status).toBe(404);
+
+    const more = { rules: [{ type: 'alias', string_to_replace: 'FYI', alias: 'for your information' }] };
+    expect((await call(`${base}/${id}/add-rules`, { headers: withKey(), json: more })).status).toBe(200);
+    expect((await call(`${base}/nobody/add-rules`, { headers: withKey(), json: more })).status).toBe(404);
+    expect((await call(`${base}/${id}/set-rules`, { headers: withKey(), json: { rules: [rule] } })).status).toBe(200);
+    expect((await call(`${base}/nobody/set-rules`, { headers: withKey(), json: { rules: [rule] } })).status).toBe(404);
+    const removal = { rule_strings: ['ASAP'] };
+    expect((await call(`${base}/${id}/remove-rules`, { headers: withKey(), json: removal })).status).toBe(200);
+    expect((await call(`${base}/nobody/remove-rules`, { headers: withKey(), json: removal })).status).toBe(404);
+  });
+
   it('every operation of the document was called with a success and with an error', () => {
     const paths = speechOpenApi().paths as Record<string, Record<string, unknown>>;
     const operations = Object.entries(paths).flatMap(([path, item]) =>
