@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
 import { pronunciationLocators } from './pronunciation-dictionaries';
-import { audioMessage, generationConfig, streamInputQuery } from './stream-input';
+import { audioMessage, generationConfig, lenient, streamInputQuery } from './stream-input';
 import { voiceSettings } from './voice-settings';
 
 /**
@@ -15,9 +15,6 @@ export const MAX_CONTEXTS = 5;
 export const MAX_CONTEXT_ID_CHARS = 128;
 
 const CONTEXT_ID_MESSAGE = `context_id must be a string of 1–${MAX_CONTEXT_ID_CHARS} characters`;
-
-/** A field read only when it has its type: any other value counts as not sent, as the hosted API reads it. */
-const lenient = <Schema extends z.ZodType>(schema: Schema) => schema.optional().catch(undefined);
 
 const contextId = z
   .string({ error: CONTEXT_ID_MESSAGE })

@@ -40,7 +40,7 @@ export const generationConfig = z
   .nullish();
 
 /** A field read only when it has its type: any other value counts as not sent, as the hosted API reads it. */
-const lenient = <Schema extends z.ZodType>(schema: Schema) => schema.optional().catch(undefined);
+export const lenient = <Schema extends z.ZodType>(schema: Schema) => schema.optional().catch(undefined);
 
 const textFields = {
   flush: lenient(z.boolean()).meta({ description: 'Synthesise everything buffered now, even without a sentence end.' }),

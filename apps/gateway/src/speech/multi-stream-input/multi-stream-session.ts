@@ -194,16 +194,20 @@ export class MultiStreamSession extends TextSocketSession {
   private interrupt(context: SpeechContext): void {
     context.abort.abort();
     context.buffer = '';
+    this.retire(context);
+  }
+
+  /** Once its audio is all sent; unless it was interrupted meanwhile or the session ended, which ended it already. */
+  private async finish(context: SpeechContext): Promise<void> {
+    await context.relay.idle();
+    if (!context.abort.signal.aborted) this.retire(context);
+  }
+
+  /** The context is over: its listener's stream recorded once, then `isFinal` for it. */
+  private retire(context: SpeechContext): void {
     this.contexts.delete(context.id);
     context.relay.ended();
     this.sendFinal(context.id);
-  }
-
-  private async finish(context: SpeechContext): Promise<void> {
-    await context.relay.idle();
-    this.contexts.delete(context.id);
-    context.relay.ended();
-    if (!context.abort.signal.aborted) this.sendFinal(context.id);
   }
 
   /** Contexts no message named for the inactivity timeout and with no audio on its way are ended (the hosted API closes them). */
