@@ -87,7 +87,10 @@ if (extra.length > 0) {
   // A chosen subset (a path, -t, …): one run over every project.
   runs.push(runJest('selected', ['unit', 'integration', 'e2e', 'alone'], extra));
 } else {
-  runs.push(runJest('all', ['unit', 'integration', 'e2e'], []));
+  // Two workers on any machine: jest's default (cores − 1) is one worker on two cores, yet an e2e file
+  // spends most of its time waiting on the processes it started, and each file's platform is its own
+  // (ports, databases, topics, queues, key prefixes), so files run side by side.
+  runs.push(runJest('all', ['unit', 'integration', 'e2e'], [`--maxWorkers=${process.env.TEST_WORKERS ?? 2}`]));
   await quietMachine();
   runs.push(runJest('alone', ['alone'], ['--runInBand']));
 }
