@@ -4,6 +4,7 @@ import type { PronunciationRule } from '@platform/speech-engine';
 import { isPlausibleId, newId } from './ids';
 import { planName } from './plan-allowances';
 import type { SpeechStore } from './store';
+import { inTransaction } from './transaction';
 
 /**
  * Pronunciation dictionaries (docs/speech.md "Pronunciation dictionaries"): one document per
@@ -30,9 +31,19 @@ export interface DictionaryVersionDoc {
   createdAtMs: number;
 }
 
+/**
+ * One per account that ever made a dictionary: every creation writes it in its transaction, so two
+ * creations at once write one document and only one commits; the other runs again and counts anew.
+ */
+export interface DictionaryClaimDoc {
+  _id: string;
+  created: number;
+}
+
 export interface DictionaryModels {
   Dictionary: Model<DictionaryDoc>;
   DictionaryVersion: Model<DictionaryVersionDoc>;
+  DictionaryClaim: Model<DictionaryClaimDoc>;
 }
 
 const dictionarySchema = new Schema<DictionaryDoc>(
@@ -64,10 +75,16 @@ const versionSchema = new Schema<DictionaryVersionDoc>(
 );
 versionSchema.index({ dictionaryId: 1, createdAtMs: 1 });
 
+const claimSchema = new Schema<DictionaryClaimDoc>(
+  { _id: { type: String, required: true }, created: { type: Number, required: true } },
+  { collection: 'pronunciation_dictionary_claims', versionKey: false },
+);
+
 export function createDictionaryModels(connection: Connection): DictionaryModels {
   return {
     Dictionary: connection.model<DictionaryDoc>('PronunciationDictionary', dictionarySchema),
     DictionaryVersion: connection.model<DictionaryVersionDoc>('PronunciationDictionaryVersion', versionSchema),
+    DictionaryClaim: connection.model<DictionaryClaimDoc>('PronunciationDictionaryClaim', claimSchema),
   };
 }
 
@@ -109,22 +126,16 @@ export async function findDictionaryVersion(
 
 /**
  * A new dictionary with its first version, within the plan's `pronunciation_dictionary_limit`
- * (archived ones count: they can be used and unarchived). The count and the insert are two steps,
- * so two creations racing at the limit may both pass: the bound is against accumulation, not a quota.
+ * (archived ones count: they can be used and unarchived). Count, claim and inserts are one
+ * transaction that writes the account's claim document, so creations racing at the limit never
+ * pass it together (`inTransaction`).
  */
 export async function createDictionary(
   store: SpeechStore,
   input: { accountId: string; plan?: string; name: string; description: string | null; rules: PronunciationRule[] },
 ): Promise<{ dictionary: DictionaryDoc; version: DictionaryVersionDoc }> {
-  const limit = store.plans[planName(input.plan)].pronunciation_dictionary_limit;
-  const count = await store.models.Dictionary.countDocuments({ accountId: input.accountId });
-  if (count >= limit)
-    // As a voice past the plan's voice_limit: 429 `quota_exceeded`.
-    throw new SpeechError(
-      429,
-      'quota_exceeded',
-      `This account already has ${count} pronunciation dictionaries, the most its ${planName(input.plan)} plan allows (${limit}).`,
-    );
+  const plan = planName(input.plan);
+  const limit = store.plans[plan].pronunciation_dictionary_limit;
   const now = store.now();
   const id = newId();
   const version: DictionaryVersionDoc = {
@@ -144,9 +155,20 @@ export async function createDictionary(
     latestVersionId: version._id,
     latestRulesNum: input.rules.length,
   };
-  // The version first: a dictionary is never seen without its latest version.
-  await store.models.DictionaryVersion.create(version);
-  await store.models.Dictionary.create(dictionary);
+  const { Dictionary, DictionaryVersion, DictionaryClaim } = store.models;
+  await inTransaction(store, async (session) => {
+    const count = await Dictionary.countDocuments({ accountId: input.accountId }, { session });
+    if (count >= limit)
+      // As a voice past the plan's voice_limit: 429 `quota_exceeded`.
+      throw new SpeechError(
+        429,
+        'quota_exceeded',
+        `This account already has ${count} pronunciation dictionaries, the most its ${plan} plan allows (${limit}).`,
+      );
+    await DictionaryClaim.updateOne({ _id: input.accountId }, { $inc: { created: 1 } }, { upsert: true, session });
+    await DictionaryVersion.create([version], { session });
+    await Dictionary.create([dictionary], { session });
+  });
   return { dictionary, version };
 }
 

@@ -1,6 +1,7 @@
 import {
   DEFAULT_PLANS,
   createClonedVoice,
+  createDictionary,
   deleteClonedVoice,
   editClonedVoice,
   ensureSubscription,
@@ -69,6 +70,22 @@ describe('character reservations', () => {
     const after = await ensureSubscription(store, account, 'free');
     expect(after.characterCount).toBe(990);
     expect(after.pending).toHaveLength(33);
+  });
+
+  it("never passes the plan's dictionary limit with 25 creations at once", async () => {
+    const account = 'acct-dictionary-race';
+    const limit = DEFAULT_PLANS.free.pronunciation_dictionary_limit;
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) =>
+        createDictionary(store, { accountId: account, plan: 'free', name: `d${i}`, description: null, rules: [] }),
+      ),
+    );
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(limit);
+    expect(refused).toHaveLength(25 - limit);
+    for (const r of refused) expect((r.reason as SpeechError).status).toBe('quota_exceeded');
+    expect(await store.models.Dictionary.countDocuments({ accountId: account })).toBe(limit);
+    expect(await store.models.DictionaryVersion.countDocuments({ accountId: account })).toBe(limit);
   });
 
   it('settles once, refunding unused characters, and failed jobs give everything back', async () => {
