@@ -111,6 +111,20 @@ async function schemathesis(
  * ("2 warnings in 15.37s") has pytest's shape, and CI reads a pytest closing line that counts no passed
  * test as a run that executed no test.
  */
+/** The apps' warnings and errors (log level 40 and up), printed with a failed run to tell its cause. */
+function appWarnings(): string {
+  const apps = { gateway: platform.gateways[0]!, auth: platform.auth, content: platform.content };
+  return Object.entries(apps)
+    .map(([name, app]) => {
+      const lines = app
+        .output()
+        .split('\n')
+        .filter((line) => /"level":(4|5|6)0/.test(line));
+      return `${name}:\n${lines.join('\n').slice(-4000)}`;
+    })
+    .join('\n');
+}
+
 function summary(output: string): string {
   const at = output.lastIndexOf('SUMMARY');
   const tail = at === -1 ? output.slice(-4000) : output.slice(Math.max(0, output.lastIndexOf('\n', at - 200)));
@@ -139,6 +153,7 @@ describe('schemathesis finds no server error and no response that departs from t
   it('content API (a signed-in user’s access token)', async () => {
     const result = await schemathesis('content', contentOpenApi(), ['--header', `Authorization: Bearer ${token}`], 20);
     console.log(`schemathesis, content API:\n${summary(result.output)}`);
+    if (result.code !== 0) console.log(appWarnings());
     expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
       code: 0,
       output: '',
@@ -153,6 +168,7 @@ describe('schemathesis finds no server error and no response that departs from t
       20,
     );
     console.log(`schemathesis, auth API:\n${summary(result.output)}`);
+    if (result.code !== 0) console.log(appWarnings());
     expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
       code: 0,
       output: '',
@@ -188,15 +204,7 @@ describe('schemathesis finds no server error and no response that departs from t
       20,
     );
     console.log(`schemathesis, auth API administration:\n${summary(result.output)}`);
-    if (result.code !== 0)
-      console.log(
-        platform.auth
-          .output()
-          .split('\n')
-          .filter((line) => line.includes('"level":50'))
-          .join('\n')
-          .slice(-6000),
-      );
+    if (result.code !== 0) console.log(appWarnings());
     expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
       code: 0,
       output: '',
@@ -206,6 +214,7 @@ describe('schemathesis finds no server error and no response that departs from t
   it('speech API (an API key)', async () => {
     const result = await schemathesis('speech', speechOpenApi(), ['--header', `xi-api-key: ${apiKey}`], 10);
     console.log(`schemathesis, speech API:\n${summary(result.output)}`);
+    if (result.code !== 0) console.log(appWarnings());
     expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-20_000) }).toEqual({
       code: 0,
       output: '',
