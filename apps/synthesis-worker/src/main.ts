@@ -3,7 +3,7 @@ import os from 'node:os';
 import { WaitingError, Worker, type Job } from 'bullmq';
 import { createLogger, logProcessWarnings } from '@platform/logger';
 import { exitOnBootFailure, listenOn, runService } from '@platform/service';
-import { PREMADE_VOICES } from '@platform/speech-engine';
+import { loadVoiceCatalogue } from '@platform/speech-engine';
 import type { SynthesisJobData } from '@platform/speech-jobs';
 import {
   createSpeechStore,
@@ -38,7 +38,9 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(config.MONGO_URL, config.MONGO_DB);
   const redis = await connectRedis(config.REDIS_URL);
   // History (the speech store in the speech database): one record per finished job, keyed by job id.
-  const store = await createSpeechStore(mongo, { premade: premadeFromCatalogue(PREMADE_VOICES) });
+  // The voices directory's catalogue, as the gateway reads it (a bad catalogue file stops the boot here).
+  const catalogue = loadVoiceCatalogue(config.PIPER_VOICES_DIR);
+  const store = await createSpeechStore(mongo, { premade: premadeFromCatalogue(catalogue.voices) });
   const { recordHistory } = createStoreHooks(store);
   // Reservations a dead gateway never settled go back to their accounts (docs/speech.md, Quotas).
   const sweeper = startStaleReservationSweeper({
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
   });
   // Before taking jobs, so no job stalls behind the load; the worker is not ready (and other
   // workers serve) meanwhile.
-  const neural = await preloadNeuralModel(config.PIPER_VOICES_DIR, config.NEURAL_INFERENCE_THREADS, logger);
+  const neural = await preloadNeuralModel(config.PIPER_VOICES_DIR, config.NEURAL_INFERENCE_THREADS, logger, catalogue);
   // The jobs this worker runs at once: the streams it keeps real-time. A job beyond them waits in
   // the queue (where the gateway bounds its wait) rather than slow every running stream down.
   const capacity = await resolveCapacity(

@@ -1,4 +1,4 @@
-export { LANGUAGES, resolveLanguage, type Language } from './languages';
+export { LANGUAGES, resolveLanguage, languageFamily, type Language } from './languages';
 export {
   MODELS,
   HOSTED_MODEL_IDS,
@@ -10,8 +10,19 @@ export {
   followsLanguage,
   modelForLanguage,
   isEnglish,
+  modelSpeaks,
+  hostedModel,
   type Model,
 } from './model-catalogue';
+export {
+  loadVoiceCatalogue,
+  VoiceCatalogueError,
+  type VoiceCatalogue,
+  type InstalledSpeaker,
+} from './catalogue/voice-catalogue';
+export { CATALOGUE_FILE, catalogueFileSchema, type CatalogueFile } from './catalogue/catalogue-file';
+export { scanInstalledVoices, type InstalledPiperVoice, type SkippedVoice } from './catalogue/installed-voices';
+export { piperConfigSchema, piperLanguage, type PiperConfig } from './catalogue/piper-config';
 export {
   PIPER_VOICE_FILE,
   piperModelAvailable,

@@ -95,3 +95,14 @@ export function resolveLanguage(code: string): Language | null {
   const primary = normalized.split('-')[0] ?? '';
   return BY_TAG.get(primary) ?? null;
 }
+
+/**
+ * The language a tag, an eSpeak NG voice or a Piper language code belongs to, without its region
+ * (`en-GB`, `en-gb-scotland`, `en_US` → `en`; eSpeak's `cmn` → `zh`): what decides whether a
+ * neural voice speaks a request's language.
+ */
+export function languageFamily(tagOrVoice: string): string {
+  const tag = tagOrVoice.replace(/_/g, '-').toLowerCase();
+  const known = BY_TAG.get(tag) ?? TABLE.find((l) => l.espeak === tag);
+  return (known?.id ?? tag).split('-')[0]!.toLowerCase();
+}

@@ -1,4 +1,4 @@
-import { LANGUAGES } from './languages';
+import { LANGUAGES, languageFamily } from './languages';
 
 /** The speech API's Model resource, as `GET /v1/models` lists it. */
 export interface Model {
@@ -59,33 +59,57 @@ export const HOSTED_MODEL_IDS: readonly string[] = [
 
 const HOSTED_IDS_NOTE = `The hosted API's model ids (${HOSTED_MODEL_IDS.join(', ')})`;
 
-/** English as eSpeak NG and `language_code` name it (`en`, `en-US`, `en-gb-scotland`, …): what the neural model speaks. */
+/** English as eSpeak NG and `language_code` name it (`en`, `en-US`, `en-gb-scotland`, …). */
 export function isEnglish(languageOrEspeakVoice: string): boolean {
   return /^en(-|$)/i.test(languageOrEspeakVoice);
 }
 
-const ENGLISH = LANGUAGES.filter((l) => isEnglish(l.id));
+/**
+ * The neural model, speaking the languages of the Piper voices installed (`families`, as
+ * `languageFamily` names them): every regional variant eSpeak NG lists of each. One model id for
+ * them all (the id clients already use), since which Piper voice speaks follows the request's
+ * language and voice (catalogue/voice-catalogue.ts).
+ */
+function neuralModel(families: readonly string[]): Model {
+  const spoken = LANGUAGES.filter((l) => families.includes(languageFamily(l.id)));
+  return {
+    model_id: NEURAL_MODEL_ID,
+    name: 'Piper v1 (neural)',
+    ...TRAITS,
+    description:
+      'Neural (VITS) synthesis with the Piper voices installed on this deployment (en_US-joe-medium by default), run on ' +
+      "the server with ONNX Runtime. Natural timbre. Speaks the installed voices' languages: a premade or cloned voice " +
+      "speaks with an installed speaker, coloured to the voice's pitch and formants. " +
+      `${HOSTED_IDS_NOTE} run this model for ${familyNames(families)}.`,
+    languages: spoken.map((l) => ({ language_id: l.id, name: l.name })),
+  };
+}
 
-const NEURAL_MODEL: Model = {
-  model_id: NEURAL_MODEL_ID,
-  name: 'Piper English (US) v1 (neural)',
-  ...TRAITS,
-  description:
-    'Neural (VITS) synthesis with the Piper voice en_US-joe-medium, run on the server with ONNX Runtime. ' +
-    'Natural timbre, American accent, English only. Speaks with every English premade voice and every cloned voice: ' +
-    "the model's own speaker is Joe, other voices get their pitch and formants applied to his (Praat's PSOLA). " +
-    `${HOSTED_IDS_NOTE} run this model for English.`,
-  languages: ENGLISH.map((l) => ({ language_id: l.id, name: l.name })),
-};
+/** `English`, `English and German`, …: the languages of `families` by name. */
+function familyNames(families: readonly string[]): string {
+  const names = families.map((f) => LANGUAGES.find((l) => l.id === f)?.name ?? f);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : (names[0] ?? '');
+}
 
-/** The models this deployment serves: eSpeak NG always, the neural model when its voice is present. */
-export function modelCatalogue(options: { neural: boolean }): readonly Model[] {
-  if (!options.neural) return MODELS;
+/**
+ * The models this deployment serves: eSpeak NG always, the neural model when a Piper voice is
+ * installed. `neural`: the language families of the installed voices (`true`: English, the voice
+ * `npm start` fetches).
+ */
+export function modelCatalogue(options: { neural: boolean | readonly string[] }): readonly Model[] {
+  const families = options.neural === true ? ['en'] : options.neural || [];
+  if (families.length === 0) return MODELS;
   const espeak: Model = {
     ...MODELS[0]!,
-    description: `${MODELS[0]!.description} ${HOSTED_IDS_NOTE} run this model for languages other than English.`,
+    description: `${MODELS[0]!.description} ${HOSTED_IDS_NOTE} run this model for languages other than ${familyNames(families)}.`,
   };
-  return [espeak, NEURAL_MODEL];
+  return [espeak, neuralModel(families)];
+}
+
+/** Whether `model` speaks a language (a tag or an eSpeak NG voice: `en-GB`, `en-gb-scotland`, `de`). */
+export function modelSpeaks(model: Model, languageOrEspeakVoice: string): boolean {
+  const family = languageFamily(languageOrEspeakVoice);
+  return model.languages.some((l) => languageFamily(l.language_id) === family);
 }
 
 /** Whether `modelId` is one of the hosted API's ids, whose model follows the request's language. */
@@ -95,21 +119,26 @@ export function followsLanguage(modelId: string | undefined): boolean {
 
 /**
  * The model a request's `model_id` names, or null. Absent → the default (eSpeak NG). A hosted id
- * → the best model for English in `catalogue` (the neural model where it is served); a request in
- * another language then moves to eSpeak NG (`modelForLanguage`).
+ * → the neural model where it is served; a request in a language it does not speak then moves to
+ * eSpeak NG (`modelForLanguage`).
  */
 export function resolveModel(modelId: string | undefined, catalogue: readonly Model[] = MODELS): Model | null {
-  if (followsLanguage(modelId)) return bestModel(true, catalogue);
+  if (followsLanguage(modelId)) return hostedModel(catalogue);
   const id = modelId ?? DEFAULT_MODEL_ID;
   return catalogue.find((m) => m.model_id === id) ?? null;
 }
 
-/** The best model of `catalogue` for a language: the neural model for English where it is served, else eSpeak NG. */
-export function bestModel(english: boolean, catalogue: readonly Model[]): Model {
-  return (english ? catalogue.find((m) => m.model_id === NEURAL_MODEL_ID) : undefined) ?? MODELS[0]!;
+/** What a hosted id runs before the request's language is known: the neural model where it is served, else eSpeak NG. */
+export function hostedModel(catalogue: readonly Model[]): Model {
+  return catalogue.find((m) => m.model_id === NEURAL_MODEL_ID) ?? MODELS[0]!;
+}
+
+/** The best model of `catalogue` for a language: the neural model where it speaks it, else eSpeak NG. */
+export function bestModel(languageOrEspeakVoice: string, catalogue: readonly Model[]): Model {
+  return modelForLanguage(hostedModel(catalogue), languageOrEspeakVoice);
 }
 
 /** The model a hosted id runs for a request: `model` when it speaks the language, else eSpeak NG (which speaks every language). */
-export function modelForLanguage(model: Model, english: boolean): Model {
-  return model.model_id === NEURAL_MODEL_ID && !english ? MODELS[0]! : model;
+export function modelForLanguage(model: Model, languageOrEspeakVoice: string): Model {
+  return model.model_id === NEURAL_MODEL_ID && !modelSpeaks(model, languageOrEspeakVoice) ? MODELS[0]! : model;
 }

@@ -13,6 +13,8 @@ export interface InferenceRequest {
   id: number;
   ids: BigInt64Array;
   scales: Float32Array;
+  /** The speaker id (`sid`) of a multi-speaker model; absent for a single-speaker one. */
+  speaker?: number;
 }
 
 /** The thread's answer: the audio as 16-bit PCM (moved, not copied), or why there is none. */
@@ -23,8 +25,8 @@ type ThreadStatus = { ready: true } | { ready: false; error: string };
 
 /** The model run on a thread of its own: one inference at a time, in the order asked. */
 export interface PiperInference {
-  /** 16-bit PCM at the model's rate. */
-  run(ids: BigInt64Array, scales: Float32Array): Promise<Int16Array>;
+  /** 16-bit PCM at the model's rate; `speaker` only for a multi-speaker model. */
+  run(ids: BigInt64Array, scales: Float32Array, speaker?: number): Promise<Int16Array>;
   close(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ export async function startPiperInference(config: InferenceThreadConfig): Promis
   await thread();
   let nextId = 0;
   return {
-    async run(ids, scales) {
+    async run(ids, scales, speaker) {
       const live = await thread();
       if (live.dead) throw new Error('the neural inference thread exited');
       return new Promise<Int16Array>((resolve, reject) => {
@@ -73,7 +75,12 @@ export async function startPiperInference(config: InferenceThreadConfig): Promis
         live.pending.set(id, { resolve, reject });
         // Held open only while it has work: an idle thread does not keep the process alive.
         live.worker.ref();
-        live.worker.postMessage({ id, ids, scales } satisfies InferenceRequest);
+        live.worker.postMessage({
+          id,
+          ids,
+          scales,
+          ...(speaker !== undefined ? { speaker } : {}),
+        } satisfies InferenceRequest);
       });
     },
     async close() {

@@ -32,6 +32,10 @@ async function infer(session: ort.InferenceSession, request: InferenceRequest): 
       input: new ort.Tensor('int64', ids, [1, ids.length]),
       input_lengths: new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]),
       scales: new ort.Tensor('float32', scales, [3]),
+      // A multi-speaker model's speaker (Piper's `sid`); a single-speaker model has no such input.
+      ...(request.speaker !== undefined
+        ? { sid: new ort.Tensor('int64', BigInt64Array.from([BigInt(request.speaker)]), [1]) }
+        : {}),
     });
     const output = result.output ?? Object.values(result)[0];
     const audio = output?.data;

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { piperConfigSchema, type PiperConfig } from './catalogue/piper-config';
 import { startPiperInference, type PiperInference } from './piper-inference';
 import type { SpokenSegment } from './pronunciation/apply';
 import type { VoiceSettings } from './settings';
@@ -14,13 +15,6 @@ import type { VoiceSettings } from './settings';
  * own (`piper-inference.ts`): inference never stalls the caller's event loop.
  */
 export const PIPER_VOICE_FILE = 'en_US-joe-medium';
-
-interface PiperConfig {
-  audio: { sample_rate: number };
-  espeak: { voice: string };
-  inference: { noise_scale: number; length_scale: number; noise_w: number };
-  phoneme_id_map: Record<string, number[]>;
-}
 
 export interface PiperVoice {
   config: PiperConfig;
@@ -40,19 +34,21 @@ export interface PiperLoadOptions {
    * their other steps (phonemes, voice colour, encoding) overlap it.
    */
   threads?: number;
+  /** The Piper voice file's name without `.onnx` (default: the built-in voice, PIPER_VOICE_FILE). */
+  name?: string;
 }
 
 const loaded = new Map<string, Promise<PiperVoice>>();
 
-/** Loads (once per process and thread count) the voice's model; workers preload it at boot. */
+/** Loads (once per process, file and thread count) the voice's model; workers preload it at boot. */
 export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Promise<PiperVoice> {
   const threads = options.threads ?? 1;
-  const base = path.join(dir, `${PIPER_VOICE_FILE}.onnx`);
+  const base = path.join(dir, `${options.name ?? PIPER_VOICE_FILE}.onnx`);
   const key = `${base}#${threads}`;
   let voice = loaded.get(key);
   if (!voice) {
     voice = (async () => {
-      const config = JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')) as PiperConfig;
+      const config = piperConfigSchema.parse(JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')));
       return { config, inference: await startPiperInference({ modelPath: base, threads }) };
     })();
     voice.catch(() => loaded.delete(key));
@@ -73,7 +69,7 @@ function ipa(text: string, espeakVoice: string, binary = 'espeak-ng'): Promise<s
 }
 
 /** One text's IPA: clauses phonemised separately and joined with their punctuation (eSpeak's IPA output drops it). */
-async function textIpa(text: string, config: PiperConfig, espeakBinary?: string): Promise<string> {
+async function textIpa(text: string, config: Pick<PiperConfig, 'espeak'>, espeakBinary?: string): Promise<string> {
   const clauses = [...text.matchAll(/([^,.;:!?]+)([,.;:!?]*)/g)].filter((m) => (m[1] ?? '').trim());
   const phonemes = await Promise.all(clauses.map((m) => ipa(m[1]!.trim(), config.espeak.voice, espeakBinary)));
   return phonemes.map((p, i) => `${p}${(clauses[i]![2] ?? '').slice(0, 1)}`).join(' ');
@@ -87,7 +83,7 @@ async function textIpa(text: string, config: PiperConfig, espeakBinary?: string)
  */
 export async function phonemeIds(
   input: string | readonly SpokenSegment[],
-  config: PiperConfig,
+  config: Pick<PiperConfig, 'espeak' | 'phoneme_id_map'>,
   espeakBinary?: string,
 ): Promise<number[]> {
   const map = config.phoneme_id_map;
@@ -121,7 +117,11 @@ export async function phonemeIds(
  * ONNX Runtime's JavaScript API offers no way to seed, so the only repeatable output is the
  * noiseless one (the hosted API's `seed`; docs/speech.md, "Request options").
  */
-export function piperScales(config: PiperConfig, settings: VoiceSettings, deterministic = false): Float32Array {
+export function piperScales(
+  config: Pick<PiperConfig, 'inference'>,
+  settings: VoiceSettings,
+  deterministic = false,
+): Float32Array {
   const { noise_scale, length_scale, noise_w } = config.inference;
   const noise = deterministic ? 0 : noise_scale * (1.5 - settings.stability);
   const length = length_scale / (settings.speed * (1 + 0.2 * settings.style));
@@ -129,17 +129,23 @@ export function piperScales(config: PiperConfig, settings: VoiceSettings, determ
   return Float32Array.from([noise, length, durationNoise]);
 }
 
-/** One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). */
+/**
+ * One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). `speaker`:
+ * the speaker id of a multi-speaker voice (`num_speakers` > 1; default 0), which then goes to the
+ * model as its `sid` input; a single-speaker model has no such input.
+ */
 export async function synthesizePiperPcm(
   voice: PiperVoice,
   text: string | readonly SpokenSegment[],
   settings: VoiceSettings,
   espeakBinary?: string,
   deterministic = false,
+  speaker = 0,
 ): Promise<Int16Array> {
   const ids = await phonemeIds(text, voice.config, espeakBinary);
   return voice.inference.run(
     BigInt64Array.from(ids, (id) => BigInt(id)),
     piperScales(voice.config, settings, deterministic),
+    voice.config.num_speakers > 1 ? speaker : undefined,
   );
 }

@@ -19,6 +19,17 @@ export interface EngineVoiceParams {
   amplitude: number;
   /** Extra pause between words, in units of 10 ms (default 0). */
   wordGap?: number;
-  /** The neural voice this voice has (Piper voice file name), when it has one. */
+  /**
+   * The neural voice this voice is (Piper voice file name), spoken uncoloured: the model's own
+   * speaker (`speaker.id` of it for a multi-speaker model).
+   */
   neural?: string;
+  /**
+   * The installed Piper speaker this voice speaks with on the neural model (a catalogue voice's, or
+   * the one a clone was assigned): its model file name and speaker id (0 for a single-speaker model).
+   * Absent: the first installed voice of the request's language (catalogue/voice-catalogue.ts).
+   */
+  speaker?: { model: string; id: number };
+  /** A fixed colour for the neural speaker (a catalogue voice's `colour`); else the one its pitch implies. */
+  colour?: { pitchHz: number; formantRatio: number };
 }

@@ -25,9 +25,9 @@ describe('model choice by language', () => {
   });
   it('moves to eSpeak NG for a language other than English, only when the model follows the language', () => {
     const neural = resolveModel('piper_en_us_v1', served)!;
-    expect(modelForLanguage(neural, false).model_id).toBe('espeak_ng_v1');
-    expect(modelForLanguage(neural, true).model_id).toBe('piper_en_us_v1');
-    expect(bestModel(false, served).model_id).toBe('espeak_ng_v1');
+    expect(modelForLanguage(neural, 'de').model_id).toBe('espeak_ng_v1');
+    expect(modelForLanguage(neural, 'en-GB').model_id).toBe('piper_en_us_v1');
+    expect(bestModel('de', served).model_id).toBe('espeak_ng_v1');
   });
   it('knows English by its tag or eSpeak NG voice', () => {
     for (const tag of ['en', 'en-US', 'en-GB-scotland', 'en-029', 'en-gb']) expect(isEnglish(tag)).toBe(true);

@@ -85,6 +85,8 @@ export interface SpeechStackOptions {
   sessionLimit?: number;
   /** Serve the neural model (its workers load the Piper voice at boot, which takes seconds). */
   neural?: boolean;
+  /** Serve the neural model from this voices directory (Piper voices, a `voices.json`) instead of the fetched one. */
+  voicesDir?: string;
   /** Serve the voices/history/user routes on the speech database, and use its voice lookup. */
   accountSpeech?: boolean;
   /**
@@ -160,7 +162,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
       SPEECH_WS_IDLE_TIMEOUT_MS: options.wsIdleTimeoutMs,
       SPEECH_WS_AUTH_TIMEOUT_MS: options.wsAuthTimeoutMs,
       SPEECH_WRITE_STALL_TIMEOUT_MS: options.writeStallTimeoutMs,
-      PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
+      PIPER_VOICES_DIR: options.voicesDir ?? (options.neural ? PIPER_VOICES_DIR : ''),
       // The speech database for voices and the gateway's history records, as the gateway process wires it.
       ...(options.accountSpeech ? { MONGO_URL: env.MONGO_URL, SPEECH_MONGO_DB: speechDb } : {}),
     }),
@@ -238,7 +240,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
         WORKER_CONCURRENCY: String(options.concurrency ?? 2),
         WORKER_REALTIME_STREAMS: String(options.concurrency ?? 2),
         SYNTHESIS_LOCK_MS: String(options.lockMs ?? 10_000),
-        PIPER_VOICES_DIR: options.neural ? PIPER_VOICES_DIR : '',
+        PIPER_VOICES_DIR: options.voicesDir ?? (options.neural ? PIPER_VOICES_DIR : ''),
         ...options.workerEnv,
         ...extra,
       },

@@ -5,7 +5,7 @@ import express, { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
-import { PREMADE_VOICES, modelCatalogue, piperModelAvailable } from '@platform/speech-engine';
+import { loadVoiceCatalogue, type VoiceCatalogue } from '@platform/speech-engine';
 import { createBlockingPool, type SpeechHooks, type SynthesisJobData } from '@platform/speech-jobs';
 import { premadeFromCatalogue, type SpeechStore } from '@platform/speech-store';
 import type { WebSocketLogins } from '../limits/websocket-logins';
@@ -20,6 +20,7 @@ import { STREAM_INPUT_ROUTE, type ReleaseSlot } from './stream-input/session';
 import { createStreamInput, type StreamInputDeps } from './stream-input/stream-input';
 import { createJobRunner } from './tts/job-runner';
 import { premadePreviewUrl, previewRoutes } from './tts/preview-routes';
+import { withCatalogueVoices } from './tts/resolve-voice';
 import { ttsRoutes } from './tts/tts-routes';
 
 export type { ReleaseSlot };
@@ -78,7 +79,7 @@ export interface SpeechEdge {
 }
 
 /** The account features on the speech database, when configured. */
-async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | null> {
+async function accountFeatures(deps: SpeechEdgeDeps, voices: VoiceCatalogue): Promise<AccountSpeech | null> {
   const { config } = deps;
   if (!config.MONGO_URL) return null;
   const voiceAnalysis = {
@@ -93,7 +94,7 @@ async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | nu
     publicUrl: config.PUBLIC_URL,
     plansJson: config.SPEECH_PLANS,
     voiceAnalysis,
-    premade: premadeVoicesForStore(config.PUBLIC_URL),
+    premade: premadeVoicesForStore(voices, config.PUBLIC_URL),
     logger: deps.logger,
   });
 }
@@ -107,7 +108,10 @@ async function accountFeatures(deps: SpeechEdgeDeps): Promise<AccountSpeech | nu
  */
 export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge> {
   const { config } = deps;
-  const account = await accountFeatures(deps);
+  // The voices directory's catalogue, as the workers read it (a bad catalogue file stops the boot here).
+  const voices = loadVoiceCatalogue(config.PIPER_VOICES_DIR);
+  for (const skipped of voices.skipped) deps.logger.error({ ...skipped }, 'Piper voice skipped');
+  const account = await accountFeatures(deps, voices);
   const queueConnection = deps.redis.duplicate({ maxRetriesPerRequest: null });
   queueConnection.on('error', () => undefined); // surfaced by the commands that fail
   const queue = new Queue<SynthesisJobData>(config.SYNTHESIS_QUEUE, { connection: queueConnection });
@@ -136,9 +140,10 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
     queueWaitMs: settings.queueWaitMs,
     keep: settings.keep,
   });
-  // Cloned voices, character reservations and the gateway's history records from the speech database.
-  const hooks: SpeechHooks = { ...account?.hooks, ...deps.hooks };
-  const catalogue = modelCatalogue({ neural: piperModelAvailable(config.PIPER_VOICES_DIR) });
+  // Cloned voices, character reservations and the gateway's history records from the speech database;
+  // a voice no account has is then the catalogue's (an operator's voices with the premade ones).
+  const hooks: SpeechHooks = withCatalogueVoices({ ...account?.hooks, ...deps.hooks }, voices);
+  const catalogue = voices.models;
 
   const router = Router();
   if (deps.apiKeys) router.use(apiKeysRoutes({ ...deps.apiKeys, logger: deps.logger }));
@@ -155,7 +160,14 @@ export async function createSpeechEdge(deps: SpeechEdgeDeps): Promise<SpeechEdge
   };
   router.use(ttsRoutes(tts));
   router.use(
-    previewRoutes({ runner, catalogue, redis: deps.redis, keyPrefix: settings.keyPrefix, logger: deps.logger }),
+    previewRoutes({
+      runner,
+      catalogue,
+      voices,
+      redis: deps.redis,
+      keyPrefix: settings.keyPrefix,
+      logger: deps.logger,
+    }),
   );
   router.use('/text-to-speech', speechErrorHandler(deps.logger));
   if (account) router.use(account.router);
@@ -209,6 +221,6 @@ export { premadePreviewUrl };
  * The premade catalogue as the speech database's store takes it (`createAccountSpeech({ premade })`), with each
  * voice's `preview_url` pointing at the preview this edge serves.
  */
-function premadeVoicesForStore(publicUrl: string) {
-  return premadeFromCatalogue(PREMADE_VOICES, (voiceId) => premadePreviewUrl(publicUrl, voiceId));
+function premadeVoicesForStore(voices: VoiceCatalogue, publicUrl: string) {
+  return premadeFromCatalogue(voices.voices, (voiceId) => premadePreviewUrl(publicUrl, voiceId));
 }

@@ -1,20 +1,24 @@
 import type { Logger } from '@platform/logger';
 import {
-  ENGINE_SAMPLE_RATE,
-  PIPER_VOICE_FILE,
   loadPiperVoice,
-  piperModelAvailable,
+  loadVoiceCatalogue,
+  type EngineVoiceParams,
   type PiperVoice,
+  type VoiceCatalogue,
 } from '@platform/speech-engine';
 
 /**
- * The neural model as this worker has it: loaded at boot, before the worker takes jobs, so no job
- * waits for the load. A model that is configured but cannot load (a corrupt or truncated file, an
- * unexpected sample rate) leaves the worker serving eSpeak NG only; its readiness says so and its
- * neural jobs fail with `NeuralModelUnavailable` (docs/operations.md, "The neural model").
+ * The neural model as this worker has it: every Piper voice of the catalogue (PIPER_VOICES_DIR)
+ * loaded at boot, before the worker takes jobs, so no job waits for a load. Voices that cannot load
+ * (a corrupt or truncated file) are left out and logged; when none loads the worker serves
+ * eSpeak NG only, its readiness says so and its neural jobs fail with `NeuralModelUnavailable`
+ * (docs/operations.md, "The neural model"). `voice`: the first (the built-in one when installed),
+ * which calibrates the worker's capacity.
  */
 export type NeuralModel =
-  { state: 'not_configured' } | { state: 'loaded'; voice: PiperVoice } | { state: 'failed'; reason: string };
+  | { state: 'not_configured' }
+  | { state: 'loaded'; voice: PiperVoice; voices: ReadonlyMap<string, PiperVoice>; catalogue: VoiceCatalogue }
+  | { state: 'failed'; reason: string };
 
 /** Why a neural job cannot run here; its message reaches the client (the job's error frame). */
 export class NeuralModelUnavailable extends Error {
@@ -24,27 +28,40 @@ export class NeuralModelUnavailable extends Error {
   }
 }
 
-export async function preloadNeuralModel(dir: string, threads: number, logger: Logger): Promise<NeuralModel> {
+export async function preloadNeuralModel(
+  dir: string,
+  threads: number,
+  logger: Logger,
+  catalogue: VoiceCatalogue = loadVoiceCatalogue(dir),
+): Promise<NeuralModel> {
   if (!dir) return { state: 'not_configured' };
-  if (!piperModelAvailable(dir)) {
-    const reason = `${PIPER_VOICE_FILE}.onnx and its .json are not both in ${dir}`;
-    logger.error({ dir }, 'neural model missing; this worker serves eSpeak NG only');
-    return { state: 'failed', reason };
+  for (const skipped of catalogue.skipped) logger.error({ dir, ...skipped }, 'Piper voice skipped');
+  if (catalogue.installed.length === 0) {
+    logger.error({ dir }, 'no Piper voice installed; this worker serves eSpeak NG only');
+    return { state: 'failed', reason: `no Piper voice (a <name>.onnx with its <name>.onnx.json) in ${dir}` };
   }
   const started = performance.now();
-  try {
-    const voice = await loadPiperVoice(dir, { threads });
-    if (voice.config.audio.sample_rate !== ENGINE_SAMPLE_RATE) {
-      throw new Error(`its sample rate is ${voice.config.audio.sample_rate} Hz, not ${ENGINE_SAMPLE_RATE} Hz`);
+  const voices = new Map<string, PiperVoice>();
+  let reason = '';
+  for (const installed of catalogue.installed) {
+    try {
+      voices.set(installed.name, await loadPiperVoice(dir, { threads, name: installed.name }));
+    } catch (err) {
+      reason ||= `${installed.name}: ${err instanceof Error ? err.message : String(err)}`;
+      logger.error({ err, voice: installed.name }, 'Piper voice failed to load; the others serve');
     }
-    const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
-    logger.info({ ms: Math.round(performance.now() - started), threads, rssMb }, 'neural model loaded');
-    return { state: 'loaded', voice };
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    logger.error({ err }, 'neural model failed to load; this worker serves eSpeak NG only');
+  }
+  const first = voices.values().next().value;
+  if (!first) {
+    logger.error({ reason }, 'neural model failed to load; this worker serves eSpeak NG only');
     return { state: 'failed', reason };
   }
+  const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+  logger.info(
+    { ms: Math.round(performance.now() - started), threads, rssMb, voices: [...voices.keys()] },
+    'neural model loaded',
+  );
+  return { state: 'loaded', voice: first, voices, catalogue };
 }
 
 /**
@@ -57,8 +74,19 @@ export function neuralReadiness(model: NeuralModel): string {
   return `failed to load, serving eSpeak NG only: ${model.reason}`;
 }
 
-/** The loaded voice for a neural job, or the reason it cannot run here. */
-export function neuralVoice(model: NeuralModel): PiperVoice {
-  if (model.state === 'loaded') return model.voice;
-  throw new NeuralModelUnavailable(model.state === 'failed' ? 'it failed to load' : 'PIPER_VOICES_DIR is not set');
+/**
+ * The loaded voice and speaker a neural job speaks with (the catalogue's choice for its voice and
+ * language, `speakerFor`), or the reason it cannot run here.
+ */
+export function neuralVoice(
+  model: NeuralModel,
+  engine: Pick<EngineVoiceParams, 'speaker' | 'neural'> = {},
+  language = 'en',
+): { voice: PiperVoice; speaker: number } {
+  if (model.state !== 'loaded')
+    throw new NeuralModelUnavailable(model.state === 'failed' ? 'it failed to load' : 'PIPER_VOICES_DIR is not set');
+  const chosen = model.catalogue.speakerFor(engine, language);
+  const voice = chosen ? model.voices.get(chosen.voice.name) : undefined;
+  if (!chosen || !voice) throw new NeuralModelUnavailable(`no loaded Piper voice speaks ${language}`);
+  return { voice, speaker: chosen.id };
 }

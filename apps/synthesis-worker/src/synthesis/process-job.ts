@@ -405,12 +405,21 @@ function enginePieces(
 ): { params: RenderParams; pcmFor?: (piece: string, index: number) => Promise<Int16Array> } {
   const params = jobRenderParams(data);
   if (data.modelId !== NEURAL_MODEL_ID) return { params };
-  const piper = neuralVoice(deps.neural ?? { state: 'not_configured' });
-  const colour = neuralColour(params);
+  // The job's language decides the Piper voice (its own speaker's when that speaks it).
+  const language = data.language?.id ?? data.voice.engine.voice;
+  const { voice: piper, speaker: sid } = neuralVoice(deps.neural ?? { state: 'not_configured' }, params, language);
+  const colour = params.colour ?? neuralColour(params);
   const render = async (piece: string) => {
     // The model takes IPA: a dictionary's phoneme rules reach it as they are (`phonemeIds`).
     const said = pronunciation ? pronouncePiece(piece, pronunciation) : piece;
-    const speaker = await synthesizePiperPcm(piper, said, data.settings, deps.espeakBinary, data.seed !== undefined);
+    const speaker = await synthesizePiperPcm(
+      piper,
+      said,
+      data.settings,
+      deps.espeakBinary,
+      data.seed !== undefined,
+      sid,
+    );
     return colour ? applyVoiceColour(speaker, colour, { ...(deps.signal ? { signal: deps.signal } : {}) }) : speaker;
   };
   return {

@@ -66,7 +66,8 @@ interface CapacitySettings {
  */
 export async function resolveCapacity(
   settings: CapacitySettings,
-  neural: NeuralModel,
+  /** Only its state and, loaded, its first voice (the one calibrated). */
+  neural: NeuralModel | { state: 'loaded'; voice: PiperVoice },
   logger: Logger,
   runFor: (voice: PiperVoice, espeakBinary?: string) => CalibrationRun = calibrationRun,
   budgetSeconds = CALIBRATION_BUDGET_SECONDS,

@@ -8,8 +8,8 @@ import {
 import {
   DEFAULT_MODEL_ID,
   SPEED_RANGE,
-  bestModel,
   followsLanguage,
+  hostedModel,
   resolveModel,
   resolveOutputFormat,
   type Model,
@@ -33,7 +33,7 @@ export function modelOf(name: string, catalogue: readonly Model[]): { model: Mod
   if (has(OPENAI_SPEECH_MODELS, name)) {
     return OPENAI_SPEECH_MODELS[name] === 'fastest'
       ? { model: resolveModel(DEFAULT_MODEL_ID, catalogue)!, followsLanguage: false }
-      : { model: bestModel(true, catalogue), followsLanguage: true };
+      : { model: hostedModel(catalogue), followsLanguage: true };
   }
   const model = resolveModel(name, catalogue);
   if (!model)

@@ -7,9 +7,9 @@ import {
   DEFAULT_VOICE_SETTINGS,
   bestModel,
   findPremadeVoice,
-  isEnglish,
   type Model,
   type PremadeVoice,
+  type VoiceCatalogue,
 } from '@platform/speech-engine';
 import { sendSpeechError } from '../speech-errors';
 import type { JobRunner } from './job-runner';
@@ -23,6 +23,8 @@ export function premadePreviewUrl(publicUrl: string, voiceId: string): string {
 interface PreviewDeps {
   runner: JobRunner;
   catalogue: readonly Model[];
+  /** The deployment's voices (default: the premade ones). */
+  voices?: Pick<VoiceCatalogue, 'findVoice'>;
   redis: Redis;
   keyPrefix: string;
   logger: Logger;
@@ -40,8 +42,8 @@ export function previewRoutes(deps: PreviewDeps): Router {
   const inFlight = new Map<string, Promise<Buffer>>();
 
   async function makePreview(voice: PremadeVoice): Promise<Buffer> {
-    // As the hosted model ids speak it: the neural model for English voices where it is served.
-    const modelId = bestModel(isEnglish(voice.engine.voice), deps.catalogue).model_id;
+    // As the hosted model ids speak it: the neural model where it speaks the voice's language.
+    const modelId = bestModel(voice.engine.voice, deps.catalogue).model_id;
     const cacheKey = `${deps.keyPrefix}:preview:${voice.voice_id}:${modelId}:${PREVIEW_FORMAT}`;
     const cached = await deps.redis.getBuffer(cacheKey);
     if (cached && cached.length > 0) return cached;
@@ -73,7 +75,8 @@ export function previewRoutes(deps: PreviewDeps): Router {
 
   router.get('/voice-previews/:file', async (req, res) => {
     const match = PREVIEW_FILE.exec(String(req.params.file));
-    const voice = match?.[1] ? findPremadeVoice(match[1]) : null;
+    const find = deps.voices?.findVoice ?? findPremadeVoice;
+    const voice = match?.[1] ? find(match[1]) : null;
     if (!voice) {
       sendSpeechError(res, new SpeechError(404, 'voice_not_found', 'no premade voice has this preview'));
       return;

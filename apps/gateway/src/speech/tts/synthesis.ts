@@ -3,8 +3,9 @@ import type { Identity } from '@platform/identity';
 import type { Logger } from '@platform/logger';
 import {
   NEURAL_MODEL_ID,
-  isEnglish,
+  languageFamily,
   modelForLanguage,
+  modelSpeaks,
   type PronunciationRule,
   type VoiceSettings,
 } from '@platform/speech-engine';
@@ -52,14 +53,16 @@ export async function prepareJob(
   checkFormatPlan(request.format, identity.plan);
   const voice = await resolveVoice(deps.hooks, identity.sub, voiceId);
   // The request's language: its language_code, else the voice's own (eSpeak NG voice of the voice).
-  const english = isEnglish(request.language?.id ?? voice.engine.voice);
-  const model = request.modelFollowsLanguage ? modelForLanguage(request.model, english) : request.model;
-  // The neural model speaks English only, with any English voice (its own speaker coloured to the voice in the worker).
-  if (model.model_id === NEURAL_MODEL_ID && !english) {
+  const language = request.language?.id ?? voice.engine.voice;
+  const model = request.modelFollowsLanguage ? modelForLanguage(request.model, language) : request.model;
+  // The neural model speaks the installed Piper voices' languages, with any voice (an installed
+  // speaker of the language, coloured to the voice in the worker).
+  if (model.model_id === NEURAL_MODEL_ID && !modelSpeaks(model, language)) {
+    const spoken = [...new Set(model.languages.map((l) => languageFamily(l.language_id)))].join(', ');
     throw new SpeechError(
       400,
       'bad_request',
-      `model ${NEURAL_MODEL_ID} speaks English only; this request is in ${request.language?.name ?? `the voice's language (${voice.engine.voice})`}`,
+      `model ${NEURAL_MODEL_ID} speaks the languages of the installed Piper voices (${spoken}); this request is in ${request.language?.name ?? `the voice's language (${voice.engine.voice})`}`,
     );
   }
   const settings = checkSettings(request.rawSettings, voice.settings ?? {});
