@@ -202,7 +202,7 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     },
   });
   const app = express();
-  app.use('/v1', (req, res, next) => {
+  const authenticate: express.RequestHandler = (req, res, next) => {
     const header = req.headers['xi-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '');
     const found = typeof header === 'string' ? identities.get(header) : undefined;
     if (!found) {
@@ -211,8 +211,9 @@ export async function startSpeechStack(options: SpeechStackOptions = {}): Promis
     }
     (req as express.Request & { identity?: Identity }).identity = found;
     next();
-  });
-  app.use('/v1', edge.router);
+  };
+  app.use('/v1', authenticate, edge.router);
+  app.use('/v2', authenticate, edge.routerV2);
   const server = http.createServer(app);
   // As the gateway's server does (libs/service): a connection the test's client keeps is not closed under it.
   keepIdleConnections(server);
