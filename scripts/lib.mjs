@@ -109,3 +109,26 @@ export function gitRevision() {
     return 'unknown';
   }
 }
+
+/**
+ * Creates the virtual environment `venv` and installs `requirements` (every dependency pinned) into
+ * it with pip from PyPI, unless it already holds the pinned version of `distribution`; never a
+ * global install. Callers at the same time serialise on one `flock`: one installs, the others wait.
+ * Returns its interpreter. (tests/support/python-venv.ts is the tests' asynchronous twin.)
+ */
+export function ensurePythonVenv(venv, requirements, distribution) {
+  const version = new RegExp(`^${distribution}==(.+)$`, 'm').exec(fs.readFileSync(requirements, 'utf8'))?.[1] ?? '';
+  const python = path.join(venv, 'bin', 'python');
+  const check = `"${python}" -c "import importlib.metadata as m, sys; sys.exit(m.version('${distribution}') != '${version}')"`;
+  const install = [
+    `rm -rf "${venv}"`,
+    `python3 -m venv "${venv}"`,
+    `"${venv}/bin/pip" install --disable-pip-version-check --no-input -q -r "${requirements}"`,
+  ].join(' && ');
+  fs.mkdirSync(path.dirname(venv), { recursive: true });
+  execFileSync('flock', [`${venv}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], {
+    stdio: 'inherit',
+    timeout: 600_000,
+  });
+  return python;
+}

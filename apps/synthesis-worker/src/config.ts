@@ -1,4 +1,5 @@
 import { env, loadConfig } from '@platform/config';
+import { NEURAL_PRECISIONS } from '@platform/speech-engine';
 import { DEFAULT_KEY_PREFIX, SYNTHESIS_QUEUE } from '@platform/speech-jobs';
 import { z } from 'zod';
 
@@ -40,6 +41,13 @@ export const workerConfigShape = {
    * their own inference, so WORKER_CONCURRENCY × this should not exceed the worker's cores.
    */
   NEURAL_INFERENCE_THREADS: env.positiveInt(1),
+  /**
+   * The neural model's precision: `fp32`, the model as Piper publishes it, or `int8`, its quantised
+   * variant `<voice>.int8.onnx` (scripts/fetch-voices.mjs makes it beside the model): under a third of
+   * the file, at the speed and word error rate docs/benchmarks.md records. A voice without the
+   * variant serves fp32, with a warning in the log.
+   */
+  NEURAL_PRECISION: z.enum(NEURAL_PRECISIONS).default('fp32'),
   /** BullMQ queue name; must match the gateway's (tests use unique ones): both default to libs/speech-jobs' name. */
   SYNTHESIS_QUEUE: z.string().min(1).max(100).default(SYNTHESIS_QUEUE),
   /** Prefix of the per-job Redis keys; must match the gateway's: both default to libs/speech-jobs' prefix. */

@@ -51,7 +51,13 @@ async function main(): Promise<void> {
   });
   // Before taking jobs, so no job stalls behind the load; the worker is not ready (and other
   // workers serve) meanwhile.
-  const neural = await preloadNeuralModel(config.PIPER_VOICES_DIR, config.NEURAL_INFERENCE_THREADS, logger, catalogue);
+  const neural = await preloadNeuralModel(
+    config.PIPER_VOICES_DIR,
+    config.NEURAL_INFERENCE_THREADS,
+    logger,
+    catalogue,
+    config.NEURAL_PRECISION,
+  );
   // The jobs this worker runs at once: the streams it keeps real-time. A job beyond them waits in
   // the queue (where the gateway bounds its wait) rather than slow every running stream down.
   const capacity = await resolveCapacity(

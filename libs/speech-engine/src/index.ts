@@ -33,6 +33,7 @@ export {
   type PiperVoice,
   type PiperLoadOptions,
 } from './piper';
+export { NEURAL_PRECISIONS, isPrecisionVariant, modelAtPrecision, type NeuralPrecision } from './piper-precision';
 export type { EngineVoiceParams } from './voice-params';
 export {
   VARIANTS,

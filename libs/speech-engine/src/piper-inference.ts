@@ -50,6 +50,10 @@ interface Live {
  * again by the next one.
  */
 export async function startPiperInference(config: InferenceThreadConfig): Promise<PiperInference> {
+  // ONNX Runtime's native binding held by this thread too: loaded only by inference threads, it is
+  // unloaded with the last of them, and every thread started after that (a model that failed to
+  // load, a thread lost and started again) fails with "Module did not self-register".
+  await import('onnxruntime-node');
   let starting: Promise<Live> | undefined;
   const thread = (): Promise<Live> => {
     if (starting) return starting;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { piperConfigSchema, type PiperConfig } from './catalogue/piper-config';
 import { startPiperInference, type PiperInference } from './piper-inference';
+import { modelAtPrecision, type NeuralPrecision } from './piper-precision';
 import type { SpokenSegment } from './pronunciation/apply';
 import type { VoiceSettings } from './settings';
 
@@ -19,6 +20,8 @@ export const PIPER_VOICE_FILE = 'en_US-joe-medium';
 export interface PiperVoice {
   config: PiperConfig;
   inference: PiperInference;
+  /** The precision of the file loaded: `int8` only when asked for and its variant was there. */
+  precision: NeuralPrecision;
 }
 
 export function piperModelAvailable(dir: string | undefined): boolean {
@@ -34,6 +37,8 @@ export interface PiperLoadOptions {
    * their other steps (phonemes, voice colour, encoding) overlap it.
    */
   threads?: number;
+  /** `int8`: the voice's quantised variant when it is there, else the model itself (`piper-precision.ts`). */
+  precision?: NeuralPrecision;
   /** The Piper voice file's name without `.onnx` (default: the built-in voice, PIPER_VOICE_FILE). */
   name?: string;
 }
@@ -44,12 +49,14 @@ const loaded = new Map<string, Promise<PiperVoice>>();
 export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Promise<PiperVoice> {
   const threads = options.threads ?? 1;
   const base = path.join(dir, `${options.name ?? PIPER_VOICE_FILE}.onnx`);
-  const key = `${base}#${threads}`;
+  const model = modelAtPrecision(base, options.precision ?? 'fp32');
+  const key = `${model.path}#${threads}`;
   let voice = loaded.get(key);
   if (!voice) {
     voice = (async () => {
       const config = piperConfigSchema.parse(JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')));
-      return { config, inference: await startPiperInference({ modelPath: base, threads }) };
+      const inference = await startPiperInference({ modelPath: model.path, threads });
+      return { config, inference, precision: model.precision };
     })();
     voice.catch(() => loaded.delete(key));
     loaded.set(key, voice);

@@ -3,6 +3,7 @@ import {
   loadPiperVoice,
   loadVoiceCatalogue,
   type EngineVoiceParams,
+  type NeuralPrecision,
   type PiperVoice,
   type VoiceCatalogue,
 } from '@platform/speech-engine';
@@ -33,6 +34,7 @@ export async function preloadNeuralModel(
   threads: number,
   logger: Logger,
   catalogue: VoiceCatalogue = loadVoiceCatalogue(dir),
+  precision: NeuralPrecision = 'fp32',
 ): Promise<NeuralModel> {
   if (!dir) return { state: 'not_configured' };
   for (const skipped of catalogue.skipped) logger.error({ dir, ...skipped }, 'Piper voice skipped');
@@ -45,7 +47,10 @@ export async function preloadNeuralModel(
   let reason = '';
   for (const installed of catalogue.installed) {
     try {
-      voices.set(installed.name, await loadPiperVoice(dir, { threads, name: installed.name }));
+      const voice = await loadPiperVoice(dir, { threads, name: installed.name, precision });
+      if (voice.precision !== precision)
+        logger.warn({ voice: installed.name, precision }, `no ${installed.name}.int8.onnx: this voice serves fp32`);
+      voices.set(installed.name, voice);
     } catch (err) {
       reason ||= `${installed.name}: ${err instanceof Error ? err.message : String(err)}`;
       logger.error({ err, voice: installed.name }, 'Piper voice failed to load; the others serve');
@@ -58,7 +63,7 @@ export async function preloadNeuralModel(
   }
   const rssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
   logger.info(
-    { ms: Math.round(performance.now() - started), threads, rssMb, voices: [...voices.keys()] },
+    { ms: Math.round(performance.now() - started), threads, precision, rssMb, voices: [...voices.keys()] },
     'neural model loaded',
   );
   return { state: 'loaded', voice: first, voices, catalogue };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ENGINE_SAMPLE_RATE } from '../espeak';
 import { languageFamily } from '../languages';
+import { isPrecisionVariant } from '../piper-precision';
 import { piperConfigSchema, piperLanguage, type PiperConfig } from './piper-config';
 
 /** A Piper voice found in the voices directory: `<name>.onnx` beside a valid `<name>.onnx.json`. */
@@ -29,7 +30,8 @@ export function scanInstalledVoices(dir: string): { voices: InstalledPiperVoice[
   const voices: InstalledPiperVoice[] = [];
   const skipped: SkippedVoice[] = [];
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
-  for (const file of files.filter((f) => f.endsWith('.onnx'))) {
+  // A voice's int8 variant (`<voice>.int8.onnx`) is that voice at another precision, not a voice.
+  for (const file of files.filter((f) => f.endsWith('.onnx') && !isPrecisionVariant(f))) {
     const name = file.slice(0, -'.onnx'.length);
     const modelPath = path.join(dir, file);
     const configPath = `${modelPath}.json`;
