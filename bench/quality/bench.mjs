@@ -7,7 +7,7 @@
 // (npx tsc -b libs/speech-engine) and the Piper voice (node scripts/fetch-voices.mjs); creates
 // .stack/quality-venv on first run. No latency is measured: it may run beside other work.
 //
-//   node bench/quality/bench.mjs [--sentences 20] [--engines espeak,neural,neural-coloured] [--json] [--verbose]
+//   node bench/quality/bench.mjs [--sentences 20] [--engines espeak,neural,neural-coloured,neural-int8] [--json] [--verbose]
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -41,15 +41,17 @@ const ENGINES = {
   espeak: { voice: chosen, neural: false },
   neural: { voice: voice('Joe'), neural: true },
   'neural-coloured': { voice: chosen, neural: true },
+  // The neural speaker from the model's int8 variant (NEURAL_PRECISION=int8; scripts/quantize-voice.mjs).
+  'neural-int8': { voice: voice('Joe'), neural: true, precision: 'int8' },
 };
 
 async function speak(name, text) {
-  const { voice: v, neural } = ENGINES[name];
+  const { voice: v, neural, precision } = ENGINES[name];
   const settings = { ...engine.DEFAULT_VOICE_SETTINGS, ...v.settings };
   const params = engine.renderParams(v.engine, settings);
   let pcmFor;
   if (neural) {
-    const piper = await engine.loadPiperVoice(PIPER_DIR);
+    const piper = await engine.loadPiperVoice(PIPER_DIR, { precision });
     pcmFor = (piece) => engine.synthesizePiperPcm(piper, piece, settings);
   }
   const chunks = [];
