@@ -23,6 +23,7 @@ import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
 import { startVoiceAnalysisWorker } from './voice-analysis/analysis-worker';
+import { measureSpeakers } from './voice-analysis/speaker-features';
 
 /**
  * How often the queue lets one job be taken over at all: far above any real run of worker deaths
@@ -204,8 +205,11 @@ async function main(): Promise<void> {
     w.on('failed', onFailed);
   }
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
-  // Voice-sample analysis for cloning (the gateway enqueues it): on threads of their own, beside synthesis.
+  // Voice-sample analysis for cloning (the gateway enqueues it): on threads of their own, beside
+  // synthesis; with several installed speakers, each measured first for clones to start from.
+  const speakers = await measureSpeakers(neural, logger, config.ESPEAK_BINARY);
   const analysis = startVoiceAnalysisWorker({
+    speakers,
     connection: workerConnection,
     synthesisQueue: config.SYNTHESIS_QUEUE,
     concurrency: config.VOICE_ANALYSIS_CONCURRENCY,

@@ -12,3 +12,4 @@ export { analyseVoice, AnalysisError, MIN_VOICED_SEC, type VoiceAnalysis } from 
 export { median, quantile, semitones } from './stats';
 export { deriveParams, pitchFor, type Derivation } from './derive';
 export { analyseClone, type CloneFailure, type CloneLimits, type CloneOutcome } from './clone-analysis';
+export { nearestSpeaker, speakerDistance, type MeasuredSpeaker, type SpeakerFeatures } from './nearest-speaker';

@@ -4,8 +4,8 @@ import type { SandboxedJob } from 'bullmq';
 import type { VoiceAnalysisJobData, VoiceAnalysisJobResult } from '@platform/speech-jobs';
 import { describeSampleFile, readSampleFile, sampleBucket } from '@platform/speech-store/sample-files';
 import { connectMongo } from '@platform/stores';
-import { analyseClone } from '@platform/voice-analysis';
-import type { SampleStoreConfig } from './analysis-worker';
+import { analyseClone, nearestSpeaker, type CloneOutcome } from '@platform/voice-analysis';
+import type { AnalysisThreadData } from './analysis-worker';
 
 /**
  * A BullMQ sandboxed processor (`startVoiceAnalysisWorker`), run on a worker thread of its own: the
@@ -22,7 +22,7 @@ try {
   // not permitted on this platform: analysis then runs at normal priority
 }
 
-const storeConfig = workerData as SampleStoreConfig;
+const storeConfig = workerData as AnalysisThreadData;
 let bucket: Promise<ReturnType<typeof sampleBucket>> | undefined;
 
 /** The samples bucket, connected at the first job; a failed connection is tried again by the next. */
@@ -60,7 +60,18 @@ export default async function analyseVoiceSamples(
     if (err instanceof SampleGone) return { failure: 'voice_changed', message: err.message };
     throw err;
   }
-  const outcome = await analyseClone(bytes, limits);
+  const outcome = withSpeaker(await analyseClone(bytes, limits));
   const described = outcome.ok ? added.map((file, i) => describeSampleFile(file, bytes[kept.length + i]!)) : [];
   return { outcome, samples: described };
+}
+
+/**
+ * With several installed speakers, a clone starts from the one nearest to its samples
+ * (`nearestSpeaker`), kept in its engine parameters so the voice keeps it; it is then coloured to
+ * the samples' pitch as with one speaker.
+ */
+function withSpeaker(outcome: CloneOutcome): CloneOutcome {
+  if (!outcome.ok) return outcome;
+  const speaker = nearestSpeaker(outcome.analysis, storeConfig.speakers ?? [], outcome.engineParams.voice);
+  return speaker ? { ...outcome, engineParams: { ...outcome.engineParams, speaker } } : outcome;
 }

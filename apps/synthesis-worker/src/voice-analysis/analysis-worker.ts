@@ -4,11 +4,18 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import { voiceAnalysisQueue, type VoiceAnalysisJobData, type VoiceAnalysisJobResult } from '@platform/speech-jobs';
+import type { MeasuredSpeaker } from '@platform/voice-analysis';
 
 /** The speech database the analysis threads read samples from, given to each thread as it starts. */
 export interface SampleStoreConfig {
   mongoUrl: string;
   dbName: string;
+}
+
+/** What each analysis thread starts with: where the samples are, and the installed speakers a clone may start from. */
+export interface AnalysisThreadData extends SampleStoreConfig {
+  /** Every installed speaker's features (`measureSpeakers`); empty with one speaker installed. */
+  speakers: MeasuredSpeaker[];
 }
 
 export interface VoiceAnalysisWorkerOptions {
@@ -19,6 +26,8 @@ export interface VoiceAnalysisWorkerOptions {
   /** Jobs this process analyses at once, each on a thread of its own (VOICE_ANALYSIS_CONCURRENCY). */
   concurrency: number;
   store: SampleStoreConfig;
+  /** The installed speakers, measured at boot (`measureSpeakers`): a new clone starts from the nearest. */
+  speakers?: MeasuredSpeaker[];
   /**
    * The job lock: a worker that dies mid-analysis loses it after `lockMs`, and the stalled check (every
    * `stalledIntervalMs`) puts the job back for another worker (BullMQ's stalled retry).
@@ -50,7 +59,9 @@ export function startVoiceAnalysisWorker(options: VoiceAnalysisWorkerOptions): W
       connection: options.connection,
       concurrency: options.concurrency,
       useWorkerThreads: true,
-      workerThreadsOptions: { workerData: options.store },
+      workerThreadsOptions: {
+        workerData: { ...options.store, speakers: options.speakers ?? [] } satisfies AnalysisThreadData,
+      },
       lockDuration: options.lockMs,
       stalledInterval: options.stalledIntervalMs,
       maxStalledCount: 2,
