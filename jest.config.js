@@ -43,6 +43,8 @@ module.exports = {
   testTimeout: 30000,
   globalSetup: '<rootDir>/infra/testcontainers/global-setup.ts',
   globalTeardown: '<rootDir>/infra/testcontainers/global-teardown.ts',
+  // The slowest files first, by recorded durations (tests/support/sequencer.cjs).
+  testSequencer: '<rootDir>/tests/support/sequencer.cjs',
   projects: [
     {
       ...shared,
