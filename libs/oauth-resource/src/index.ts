@@ -58,3 +58,10 @@ export {
   normalizeApiKeyScopes,
   type ApiKeyScope,
 } from './api-key-scopes';
+export {
+  SCOPE_MEANINGS,
+  developerMeaning,
+  personMeaning,
+  type DocumentedScope,
+  type ScopeMeaning,
+} from './scope-meanings';

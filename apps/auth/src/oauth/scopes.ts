@@ -26,23 +26,3 @@ export const SUPPORTED_SCOPES = [
   PROFILE_SCOPE,
   EMAIL_SCOPE,
 ];
-
-/** What the consent pages tell the person each scope lets the client do (unknown scopes are shown bare). */
-const SCOPE_MEANINGS: ReadonlyMap<string, string> = new Map([
-  ['content:read', 'read posts, comments and profiles'],
-  ['content:write', 'write posts and comments as you'],
-  ['speech:read', 'list your voices, history and usage'],
-  ['speech:write', 'synthesise speech, and clone, edit and delete your voices'],
-  [
-    API_KEYS_SCOPE,
-    "create API keys for your account, with at most the speech access allowed here: they keep working after this sign-in ends, until you revoke them, this app's access is revoked, the app is removed, or your account's roles, status or password change",
-  ],
-  ['offline_access', 'stay signed in (a refresh token)'],
-  [OPENID_SCOPE, 'sign you in'],
-  [PROFILE_SCOPE, 'see your name'],
-  [EMAIL_SCOPE, 'see your email address'],
-]);
-
-export function scopeMeaning(scope: string): string | undefined {
-  return SCOPE_MEANINGS.get(scope);
-}

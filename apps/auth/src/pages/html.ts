@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { scopeMeaning } from '../oauth/scopes';
+import { personMeaning } from '@platform/oauth-resource';
 import { PAGE_CSS_PATH } from './page-style';
 
 /** Server-rendered pages: plain HTML forms that work without JavaScript. */
@@ -28,7 +28,7 @@ function page(title: string, body: string): string {
 export function scopeList(scopes: readonly string[]): string {
   if (scopes.length === 0) return '<ul class="scopes"><li>Nothing beyond signing you in</li></ul>';
   const items = scopes.map((s) => {
-    const meaning = scopeMeaning(s);
+    const meaning = personMeaning(s);
     // What it allows first, in words; the scope's id below it, for those who know them.
     return `<li>${meaning ? escapeHtml(capitalised(meaning)) : ''}<code>${escapeHtml(s)}</code></li>`;
   });

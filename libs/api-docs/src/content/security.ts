@@ -1,12 +1,12 @@
+import { developerMeaning } from '@platform/oauth-resource';
 import type { JsonObject, JsonValue } from '../speech/json-helpers';
 
 /** The scopes of the content API (apps/auth/src/oauth/scopes.ts issues them; the gateway checks them). */
 type ContentScope = 'content:read' | 'content:write';
 
 const SCOPES: Record<ContentScope, string> = {
-  'content:read': 'Read posts and profiles (REST GET, GraphQL queries). `content:write` includes it.',
-  'content:write':
-    'Create, change and delete posts and comments, change profiles (REST PUT/PATCH/POST/DELETE, GraphQL mutations).',
+  'content:read': developerMeaning('content:read'),
+  'content:write': developerMeaning('content:write'),
 };
 
 /**

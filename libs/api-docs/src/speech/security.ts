@@ -1,17 +1,9 @@
-import { API_KEY_SCOPES, API_KEYS_SCOPE } from '@platform/oauth-resource';
+import { API_KEY_SCOPES, API_KEYS_SCOPE, developerMeaning } from '@platform/oauth-resource';
 import type { JsonObject, JsonValue } from './json-helpers';
 
 type Scope = (typeof API_KEY_SCOPES)[number];
 
-const SCOPE_MEANING: Record<Scope, string> = {
-  'speech:read': 'List models, voices, history, the user and API keys.',
-  'speech:write': 'Synthesise speech, clone, edit and delete voices, delete history.',
-};
-
-const KEYS_MEANING =
-  'Create and revoke the account’s API keys (with `speech:write`). A key holds at most the token’s speech scopes and is revoked with the token, its grant, its client and any change of the account’s roles, status or password. Access tokens only: never an API key’s scope.';
-
-const scopes = (): JsonObject => Object.fromEntries(API_KEY_SCOPES.map((s) => [s, SCOPE_MEANING[s]]));
+const scopes = (): JsonObject => Object.fromEntries(API_KEY_SCOPES.map((s) => [s, developerMeaning(s)]));
 
 /**
  * How a client authenticates to the speech API. The gateway tells the credentials apart and each ends
@@ -49,7 +41,7 @@ export const securitySchemes: JsonObject = {
         authorizationUrl: '/authorize',
         tokenUrl: '/token',
         refreshUrl: '/token',
-        scopes: { ...scopes(), [API_KEYS_SCOPE]: KEYS_MEANING },
+        scopes: { ...scopes(), [API_KEYS_SCOPE]: developerMeaning(API_KEYS_SCOPE) },
       },
       clientCredentials: { tokenUrl: '/token', scopes: scopes() },
     },
