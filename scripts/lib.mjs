@@ -49,7 +49,7 @@ const SYSTEM_PACKAGES = [
   ['promtool', 'prometheus'], // checks deploy/prometheus/alerts.yml and scrapes the apps (tests/deploy/prometheus.e2e.test.ts)
   ['go', 'golang-go'], // builds helm and kubeconform for the deploy check (scripts/deploy-check.mjs); Debian's is too old for helm, so it only fetches a newer Go from the Go module proxy
   // A check that is more than a command name runs as a shell command that must succeed.
-  ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the virtual environments of the official Python SDK (tests/sdk) and schemathesis (tests/contract)
+  ['python3 -c "import ensurepip, venv"', 'python3-venv'], // the virtual environments of the official Python SDK (tests/sdk), schemathesis (tests/contract) and the neural voice's int8 variant (scripts/quantize-voice.mjs)
 ];
 
 const present = (check) =>
