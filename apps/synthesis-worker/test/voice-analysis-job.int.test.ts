@@ -1,20 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { Queue, QueueEvents, type Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { createLogger } from '@platform/logger';
-import {
-  voiceAnalysisQueue,
-  type SampleFileRef,
-  type VoiceAnalysisJobData,
-  type VoiceAnalysisJobResult,
-} from '@platform/speech-jobs';
+import type { SampleFileRef, VoiceAnalysisJobData } from '@platform/speech-jobs';
 import { newId, removeStagedSampleFiles, stageSampleFiles, type SpeechStore } from '@platform/speech-store';
-import { connectRedis } from '@platform/stores';
-import { stackEnv, uniqueName } from '@platform/testing';
-import { testStore } from '../../../tests/voices/helpers';
-import { startVoiceAnalysisWorker } from '../src/voice-analysis/analysis-worker';
-
+import { startAnalysisJobs, type AnalysisJobs } from './analysis-jobs';
 /**
  * The voice-analysis job on a real BullMQ worker, its thread (the built entry: `npx tsc -b
  * apps/synthesis-worker`), ffmpeg and MongoDB: it reads samples from GridFS, analyses them and describes
@@ -27,43 +15,14 @@ const speech = () =>
   });
 
 let store: SpeechStore;
-let closeStore: () => Promise<void>;
-let redis: Redis;
-let workerRedis: Redis;
-let worker: Worker;
-let queue: Queue<VoiceAnalysisJobData, VoiceAnalysisJobResult>;
-let events: QueueEvents;
-
+let jobs: AnalysisJobs;
 beforeAll(async () => {
-  ({ store, close: closeStore } = await testStore());
-  redis = await connectRedis(stackEnv().REDIS_URL, { maxRetriesPerRequest: null });
-  workerRedis = redis.duplicate();
-  const synthesisQueue = uniqueName('analysis-job');
-  worker = startVoiceAnalysisWorker({
-    connection: workerRedis,
-    synthesisQueue,
-    concurrency: 1,
-    store: { mongoUrl: stackEnv().MONGO_URL, dbName: store.connection.name },
-    lockMs: 10_000,
-    stalledIntervalMs: 5_000,
-    logger: createLogger('analysis-job-test', 'silent'),
-  });
-  queue = new Queue(voiceAnalysisQueue(synthesisQueue), { connection: redis });
-  events = new QueueEvents(voiceAnalysisQueue(synthesisQueue), { connection: redis });
-  await events.waitUntilReady();
+  jobs = await startAnalysisJobs('analysis-job');
+  store = jobs.store;
 }, 30_000);
+afterAll(() => jobs.close());
 
-afterAll(async () => {
-  await worker.close();
-  await Promise.all([events.close(), queue.close()]);
-  await Promise.all([workerRedis.quit(), redis.quit()]);
-  await closeStore();
-});
-
-async function run(data: VoiceAnalysisJobData, jobId = newId()): Promise<VoiceAnalysisJobResult> {
-  const job = await queue.add('analyse', data, { jobId });
-  return (await job.waitUntilFinished(events, 60_000)) as VoiceAnalysisJobResult;
-}
+const run = (data: VoiceAnalysisJobData, jobId?: string) => jobs.run(data, jobId);
 
 async function stage(voiceId: string, name: string, bytes: Buffer): Promise<SampleFileRef & { mimeType: string }> {
   const [staged] = await stageSampleFiles(store.samples, voiceId, [{ fileName: name, mimeType: 'audio/wav', bytes }]);
