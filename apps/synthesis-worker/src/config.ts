@@ -92,7 +92,7 @@ export const workerConfigShape = {
    * other reasons, and so progresses between deaths, is resumed every time.
    */
   SYNTHESIS_MAX_RESUMES: z.coerce.number().int().min(0).max(100).default(2),
-  /** Where scripts/fetch-voices.mjs put the Piper voice (the neural model); empty = eSpeak NG only. */
+  /** The voices directory (the gateway's): every Piper voice in it is loaded at boot; empty = eSpeak NG only. */
   PIPER_VOICES_DIR: z.string().default(''),
   /**
    * How often this worker releases character reservations left by a gateway that died before

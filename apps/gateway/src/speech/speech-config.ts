@@ -59,7 +59,10 @@ export const speechConfigShape = {
   VOICE_ANALYSIS_WAIT_MS: env.positiveInt(10_000),
   /** Voice uploads (add or edit) in progress per account on one replica; beyond them, 429. */
   VOICE_ANALYSIS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10).default(1),
-  /** Where scripts/fetch-voices.mjs put the Piper voice; the neural model is listed and accepted when it is there. */
+  /**
+   * The voices directory: Piper voices (scripts/fetch-voices.mjs puts en_US-joe-medium there) and an optional
+   * `voices.json` catalogue (`loadVoiceCatalogue`); the neural model is listed in the installed voices' languages.
+   */
   PIPER_VOICES_DIR: z.string().default(''),
 };
 
