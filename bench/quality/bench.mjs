@@ -6,24 +6,34 @@
 // recogniser as 16 kHz mono PCM (the engine's own pcm_16000 output). Needs a build
 // (npx tsc -b libs/speech-engine) and the Piper voice (node scripts/fetch-voices.mjs); creates
 // .stack/quality-venv on first run. No latency is measured: it may run beside other work.
+// --voices all (or a comma list of names) prints the voice table instead (voices.mjs): on the neural
+// model, Joe uncoloured, every English premade voice and two clones coloured, with each one's WER,
+// its difference to Joe's, its output's median F0 against the voice's target and its spectral
+// centroid against Joe's. Paired: every voice colours the same rendering of Joe (the model samples
+// noise, so two renderings differ by several WER points over a few sentences), so the difference
+// is the colour's alone.
 //
 //   node bench/quality/bench.mjs [--sentences 20] [--engines espeak,neural,neural-coloured,neural-int8] [--json] [--verbose]
+//   node bench/quality/bench.mjs --voices all [--sentences 20] [--json]
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureRecogniser, recognise } from './recogniser.mjs';
 import { SENTENCES } from './sentences.mjs';
+import { measureVoice, neuralVoiceTable } from './voices.mjs';
 import { wordErrorRate } from './wer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const engine = createRequire(import.meta.url)(path.join(root, 'libs/speech-engine/dist/index.js'));
+const require = createRequire(import.meta.url);
+const engine = require(path.join(root, 'libs/speech-engine/dist/index.js'));
 
 const { values: args } = parseArgs({
   options: {
     sentences: { type: 'string', default: String(SENTENCES.length) },
     engines: { type: 'string', default: 'espeak,neural,neural-coloured' },
     voice: { type: 'string', default: 'Rachel' },
+    voices: { type: 'string' },
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -47,18 +57,33 @@ const ENGINES = {
 
 async function speak(name, text) {
   const { voice: v, neural, precision } = ENGINES[name];
+  return neural ? speakNeural(v.engine, v.settings, text, precision) : speakEspeak(v, text);
+}
+
+async function speakEspeak(v, text) {
   const settings = { ...engine.DEFAULT_VOICE_SETTINGS, ...v.settings };
-  const params = engine.renderParams(v.engine, settings);
-  let pcmFor;
-  if (neural) {
-    const piper = await engine.loadPiperVoice(PIPER_DIR, { precision });
-    pcmFor = (piece) => engine.synthesizePiperPcm(piper, piece, settings);
-  }
+  return render({ text, params: engine.renderParams(v.engine, settings), format });
+}
+
+/** The neural model speaking `text` as a voice: coloured to it on the inference thread (none for Joe). */
+async function speakNeural(voiceEngine, voiceSettings, text, precision = 'fp32') {
+  const settings = { ...engine.DEFAULT_VOICE_SETTINGS, ...voiceSettings };
+  const params = engine.renderParams(voiceEngine, settings);
+  const colour = params.colour ?? engine.neuralColour(params);
+  const piper = await engine.loadPiperVoice(PIPER_DIR, { precision });
+  const pcmFor = (piece) => engine.synthesizePiperPcm(piper, piece, settings, undefined, false, 0, colour);
+  return render({ text, params, format, pcmFor });
+}
+
+async function render(request) {
   const chunks = [];
-  await engine.synthesizeToStream({ text, params, format, ...(pcmFor ? { pcmFor } : {}) }, (bytes) =>
-    chunks.push(bytes),
-  );
+  await engine.synthesizeToStream(request, (bytes) => chunks.push(bytes));
   return Buffer.concat(chunks);
+}
+
+if (args.voices) {
+  await voiceTable();
+  process.exit(0);
 }
 
 const names = args.engines.split(',');
@@ -95,4 +120,48 @@ if (args.json) {
     );
   if (args.verbose)
     for (const r of results) r.hypotheses.forEach((h, i) => console.log(`${r.engine}: ${sentences[i]} -> ${h}`));
+}
+
+/** WER, its difference to Joe's, and median F0 and formants against each voice's target (voices.mjs). */
+async function voiceTable() {
+  if (!engine.piperModelAvailable(PIPER_DIR))
+    throw new Error(`no Piper voice in ${PIPER_DIR}: run node scripts/fetch-voices.mjs`);
+  const analysis = require(path.join(root, 'libs/voice-analysis/dist/index.js'));
+  const voices = await neuralVoiceTable(engine, analysis, args.voices === 'all' ? null : args.voices.split(','));
+  await ensureRecogniser();
+  const piper = await engine.loadPiperVoice(PIPER_DIR);
+  // Joe's rendering of each piece, made once (unseeded, as users hear him) and coloured per voice.
+  const joes = new Map();
+  const rows = [];
+  for (const v of voices) {
+    const settings = { ...engine.DEFAULT_VOICE_SETTINGS, ...v.settings };
+    const params = engine.renderParams(v.engine, settings);
+    const colour = params.colour ?? engine.neuralColour(params);
+    const pcmFor = async (piece) => {
+      if (!joes.has(piece))
+        joes.set(piece, await engine.synthesizePiperPcm(piper, piece, engine.DEFAULT_VOICE_SETTINGS));
+      return colour ? engine.applyVoiceColour(joes.get(piece), colour) : joes.get(piece);
+    };
+    const audio = [];
+    for (const text of sentences)
+      audio.push(await render({ text, params: { ...params, neural: 'joe' }, format, pcmFor }));
+    const wer = wordErrorRate(sentences, await recognise(audio));
+    rows.push({ voice: v.name, targetHz: v.targetHz, wer, ...(await measureVoice(engine, analysis, audio)) });
+  }
+  const joe = rows[0];
+  for (const r of rows) {
+    r.werVsJoe = r.wer - joe.wer;
+    r.centroidVsJoe = r.centroidHz / joe.centroidHz;
+  }
+  if (args.json) return console.log(JSON.stringify(rows));
+  console.log(
+    `PocketSphinx word error rate over ${sentences.length} Harvard sentences, neural model (lower is better)`,
+  );
+  console.log('voice            WER      vs Joe   median F0 (target)      spectral centroid vs Joe');
+  for (const r of rows) {
+    const target = r.targetHz ? `(${r.targetHz.toFixed(0)} Hz, ${(100 * (r.f0Hz / r.targetHz - 1)).toFixed(1)} %)` : '';
+    console.log(
+      `${r.voice.padEnd(16)} ${(100 * r.wer).toFixed(1).padStart(5)} %  ${r.voice === 'Joe' ? '     —' : `${(100 * r.werVsJoe >= 0 ? '+' : '') + (100 * r.werVsJoe).toFixed(1)}`.padStart(6)}   ${r.f0Hz.toFixed(0).padStart(4)} Hz ${target.padEnd(18)}  ×${r.centroidVsJoe.toFixed(2)}`,
+    );
+  }
 }

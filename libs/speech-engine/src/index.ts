@@ -42,15 +42,7 @@ export {
   SYLLABLES_PER_SEC,
   type VariantCalibration,
 } from './espeak-calibration';
-export {
-  NEURAL_SPEAKER_F0_HZ,
-  espeakPitchHz,
-  neuralColour,
-  colourArgs,
-  applyVoiceColour,
-  type VoiceColour,
-  type ColourOptions,
-} from './voice-colour';
+export { NEURAL_SPEAKER_F0_HZ, espeakPitchHz, neuralColour, applyVoiceColour, type VoiceColour } from './voice-colour';
 export { yinTrack, decimate2, type PitchOptions } from './pitch';
 export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice } from './premade-voices';
 export {

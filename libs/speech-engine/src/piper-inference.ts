@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { VoiceColour } from './voice-colour';
 
 /** What the inference thread is started with (`piper-thread.ts`). */
 export interface InferenceThreadConfig {
@@ -15,6 +16,8 @@ export interface InferenceRequest {
   scales: Float32Array;
   /** The speaker id (`sid`) of a multi-speaker model; absent for a single-speaker one. */
   speaker?: number;
+  /** The voice colour the thread applies to the audio right after the inference (voice-colour.ts). */
+  colour?: VoiceColour & { sampleRate: number };
 }
 
 /** The thread's answer: the audio as 16-bit PCM (moved, not copied), or why there is none. */
@@ -25,8 +28,13 @@ type ThreadStatus = { ready: true } | { ready: false; error: string };
 
 /** The model run on a thread of its own: one inference at a time, in the order asked. */
 export interface PiperInference {
-  /** 16-bit PCM at the model's rate; `speaker` only for a multi-speaker model. */
-  run(ids: BigInt64Array, scales: Float32Array, speaker?: number): Promise<Int16Array>;
+  /** 16-bit PCM at the model's rate; `speaker` only for a multi-speaker model; `colour` applied on the thread. */
+  run(
+    ids: BigInt64Array,
+    scales: Float32Array,
+    speaker?: number,
+    colour?: InferenceRequest['colour'],
+  ): Promise<Int16Array>;
   close(): Promise<void>;
 }
 
@@ -71,7 +79,7 @@ export async function startPiperInference(config: InferenceThreadConfig): Promis
   await thread();
   let nextId = 0;
   return {
-    async run(ids, scales, speaker) {
+    async run(ids, scales, speaker, colour) {
       const live = await thread();
       if (live.dead) throw new Error('the neural inference thread exited');
       return new Promise<Int16Array>((resolve, reject) => {
@@ -84,6 +92,7 @@ export async function startPiperInference(config: InferenceThreadConfig): Promis
           ids,
           scales,
           ...(speaker !== undefined ? { speaker } : {}),
+          ...(colour ? { colour } : {}),
         } satisfies InferenceRequest);
       });
     },

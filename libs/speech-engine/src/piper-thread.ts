@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import type { InferenceReply, InferenceRequest, InferenceThreadConfig } from './piper-inference';
+import { applyVoiceColour } from './voice-colour';
 
 /**
  * Entry of the neural model's inference thread (`piper-inference.ts`). ONNX Runtime's Node binding
@@ -42,7 +43,9 @@ async function infer(session: ort.InferenceSession, request: InferenceRequest): 
     if (!(audio instanceof Float32Array)) return { id: request.id, error: 'the model produced no audio' };
     const pcm = new Int16Array(audio.length);
     for (let i = 0; i < audio.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(audio[i]! * 32767)));
-    return { id: request.id, pcm };
+    // Coloured here, off every event loop that serves requests (the inference already holds this thread).
+    const { colour } = request;
+    return { id: request.id, pcm: colour ? Int16Array.from(applyVoiceColour(pcm, colour, colour.sampleRate)) : pcm };
   } catch (err) {
     return { id: request.id, error: err instanceof Error ? err.message : String(err) };
   }

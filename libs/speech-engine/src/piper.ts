@@ -6,6 +6,7 @@ import { startPiperInference, type PiperInference } from './piper-inference';
 import { modelAtPrecision, type NeuralPrecision } from './piper-precision';
 import type { SpokenSegment } from './pronunciation/apply';
 import type { VoiceSettings } from './settings';
+import type { VoiceColour } from './voice-colour';
 
 /**
  * The neural model: a Piper (VITS) voice run with ONNX Runtime's native CPU build
@@ -139,7 +140,8 @@ export function piperScales(
 /**
  * One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). `speaker`:
  * the speaker id of a multi-speaker voice (`num_speakers` > 1; default 0), which then goes to the
- * model as its `sid` input; a single-speaker model has no such input.
+ * model as its `sid` input; a single-speaker model has no such input. `colour`: the voice colour
+ * the inference thread applies right after the inference (none: the speaker as he is).
  */
 export async function synthesizePiperPcm(
   voice: PiperVoice,
@@ -148,11 +150,13 @@ export async function synthesizePiperPcm(
   espeakBinary?: string,
   deterministic = false,
   speaker = 0,
+  colour: VoiceColour | null = null,
 ): Promise<Int16Array> {
   const ids = await phonemeIds(text, voice.config, espeakBinary);
   return voice.inference.run(
     BigInt64Array.from(ids, (id) => BigInt(id)),
     piperScales(voice.config, settings, deterministic),
     voice.config.num_speakers > 1 ? speaker : undefined,
+    colour ? { ...colour, sampleRate: voice.config.audio.sample_rate } : undefined,
   );
 }

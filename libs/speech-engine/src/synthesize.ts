@@ -8,7 +8,6 @@ import { approximateWordTimings } from './neural-timing';
 import { espeakInput, pronouncePiece, wordsInPiece, type Pronunciation } from './pronunciation/apply';
 import { planPieces } from './sentences';
 import type { RenderParams } from './settings';
-import { applyVoiceColour, neuralColour } from './voice-colour';
 
 export interface SynthesisRequest {
   text: string;
@@ -22,9 +21,9 @@ export interface SynthesisRequest {
   espeakBinary?: string;
   encoder?: EncoderOptions;
   /**
-   * Another engine for the pieces (the neural model); PCM must be at ENGINE_SAMPLE_RATE. Its one
-   * speaker is coloured to the voice of `params` (pitch and formants, `neuralColour`) unless the
-   * voice is that speaker.
+   * Another engine for the pieces (the neural model); PCM must be at ENGINE_SAMPLE_RATE, already in
+   * the voice of `params`: the neural model's speaker is coloured to it on the inference thread
+   * (`synthesizePiperPcm`'s `colour`, `neuralColour`), not here on the caller's event loop.
    */
   pcmFor?: (piece: string, index: number) => Promise<Int16Array>;
   /**
@@ -122,9 +121,7 @@ async function enginePcm(
   index: number,
 ): Promise<{ pcm: Int16Array; words?: WordTiming[] }> {
   if (request.pcmFor) {
-    const colour = neuralColour(request.params);
-    const speaker = await request.pcmFor(piece, index);
-    const pcm = colour ? await applyVoiceColour(speaker, colour, { signal: request.signal }) : speaker;
+    const pcm = await request.pcmFor(piece, index);
     return request.timed ? { pcm, words: approximateWordTimings(piece, pcm, ENGINE_SAMPLE_RATE) } : { pcm };
   }
   const options = { signal: request.signal };

@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { changeVoice } from './change-voice';
 import { PITCH_POINTS, VARIANTS } from './espeak-calibration';
 import { ENGINE_SAMPLE_RATE } from './espeak';
 import type { EngineVoiceParams } from './voice-params';
-import { pcmFromWav, wavHeader } from './wav';
 
 /**
  * A voice's identity on the neural model, which has one speaker of its own: the median pitch it
@@ -61,63 +57,19 @@ export function neuralColour(voice: Pick<EngineVoiceParams, 'variant' | 'pitch' 
   return { pitchHz, formantRatio };
 }
 
-export interface ColourOptions {
-  /** The Praat executable: Debian's headless build by default (packagers may point elsewhere). */
-  praatBinary?: string;
-  /** A cancelled job kills the process. */
-  signal?: AbortSignal;
-}
-
-/** The Praat script that changes a piece's pitch and formants ("Change gender"). */
-const CHANGE_VOICE_SCRIPT = path.resolve(__dirname, '..', 'praat', 'change-voice.praat');
-
-/** Shorter pieces than this are passed through: Praat cannot analyse the pitch of a few milliseconds. */
+/** Shorter pieces than this are passed through: a few milliseconds hold no period to measure. */
 const MIN_COLOUR_SECONDS = 0.1;
 
-/** The arguments of one Praat run that colours `input` into `output`. */
-export function colourArgs(colour: VoiceColour, input: string, output: string): string[] {
-  return ['--run', CHANGE_VOICE_SCRIPT, input, output, colour.formantRatio.toFixed(4), colour.pitchHz.toFixed(2)];
-}
-
 /**
- * Applies a voice colour to one piece of the neural speaker's 16-bit mono PCM at the engine's rate
- * with Praat's "Change gender": PSOLA (pitch-synchronous overlap-add) moves the piece's own median
- * pitch to the voice's and keeps its intonation and spectral envelope, and resampling moves the
- * formants by the colour's ratio. PSOLA, not a phase vocoder: Rubber Band's formant-preserving
- * shift left a third to half of the frames of a short piece an octave above the target (measured
- * with pYIN and our YIN alike); Praat's output has none. One Praat process per piece, through
- * temporary WAV files (Praat reads and writes files only).
+ * Applies a voice colour to one piece of the neural speaker's 16-bit mono PCM at the engine's rate:
+ * its median pitch moves to the voice's (its intonation kept around it) and its formants by the
+ * colour's ratio, at the same length (change-voice.ts: resampling, then TD-PSOLA, as Praat's
+ * "Change gender"). PSOLA, not a phase vocoder: Rubber Band's formant-preserving shift left a third
+ * to half of the frames of a short piece an octave above the target. CPU work of about 10 ms per
+ * second of audio: the neural model's inference thread runs it right after the inference
+ * (`synthesizePiperPcm`'s `colour`), never an event loop that serves requests.
  */
-export async function applyVoiceColour(
-  pcm: Int16Array,
-  colour: VoiceColour,
-  options: ColourOptions = {},
-): Promise<Int16Array> {
-  if (pcm.length < MIN_COLOUR_SECONDS * ENGINE_SAMPLE_RATE) return pcm;
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'voice-colour-'));
-  try {
-    const input = path.join(dir, 'in.wav');
-    const output = path.join(dir, 'out.wav');
-    const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength);
-    await writeFile(input, Buffer.concat([wavHeader(ENGINE_SAMPLE_RATE, bytes.length), bytes]));
-    await runPraat(options.praatBinary ?? 'praat_nogui', colourArgs(colour, input, output), options.signal);
-    return pcmFromWav(await readFile(output), 'Praat (voice colour)');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-function runPraat(binary: string, args: string[], signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], ...(signal ? { signal } : {}) });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      if (stderr.length < 2000) stderr += d.toString();
-    });
-    child.once('error', reject);
-    child.once('close', (code, sig) => {
-      if (code === 0) resolve();
-      else reject(new Error(`praat (voice colour) exited with ${code ?? sig}: ${stderr.trim()}`));
-    });
-  });
+export function applyVoiceColour(pcm: Int16Array, colour: VoiceColour, sampleRate = ENGINE_SAMPLE_RATE): Int16Array {
+  if (pcm.length < MIN_COLOUR_SECONDS * sampleRate) return pcm;
+  return changeVoice(pcm, sampleRate, colour.formantRatio, colour.pitchHz);
 }

@@ -1,7 +1,5 @@
 import {
-  applyVoiceColour,
   bestModel,
-  colourArgs,
   espeakPitchHz,
   followsLanguage,
   isEnglish,
@@ -10,10 +8,12 @@ import {
   neuralColour,
   resolveModel,
   VARIANTS,
-  yinTrack,
 } from '../src';
 
-/** Which model a request runs, and how a voice is coloured on the neural model's one speaker. */
+/**
+ * Which model a request runs, and which colour a voice gets on the neural model's one speaker
+ * (the colour's signal processing: change-voice.test.ts).
+ */
 describe('model choice by language', () => {
   const served = modelCatalogue({ neural: true });
   it('a hosted model id runs the neural model where it is served, eSpeak NG where not', () => {
@@ -54,52 +54,4 @@ describe('voice colour', () => {
     expect(high.formantRatio).toBeLessThanOrEqual(1.25);
     expect(neuralColour({ variant: 'm1', pitch: 20 })!.formantRatio).toBeLessThan(1);
   });
-  it("runs Praat's Change gender with the voice's formant ratio and pitch median", () => {
-    expect(colourArgs({ pitchHz: 226.217, formantRatio: 1.25 }, '/t/in.wav', '/t/out.wav')).toEqual([
-      '--run',
-      expect.stringMatching(/praat\/change-voice\.praat$/),
-      '/t/in.wav',
-      '/t/out.wav',
-      '1.2500',
-      '226.22',
-    ]);
-  });
-  it("moves a voiced piece's median pitch to the voice's, at the same length; a piece of a few milliseconds passes through", async () => {
-    const rate = 22050;
-    const vowel = syntheticVowel(100, rate);
-    const coloured = await applyVoiceColour(vowel, { pitchHz: 220, formantRatio: 1.2 });
-    expect(Math.abs(coloured.length - vowel.length)).toBeLessThan(rate * 0.01);
-    const track = yinTrack(
-      Float32Array.from(coloured, (v) => v / 32768),
-      { sampleRate: rate, minHz: 60, maxHz: 600 },
-    ).filter((hz): hz is number => hz !== null);
-    expect(track.length).toBeGreaterThan(50);
-    const sorted = [...track].sort((a, b) => a - b);
-    expect(sorted[sorted.length >> 1]! / 220).toBeCloseTo(1, 1);
-    // No octave errors: every voiced frame within a fifth of the target.
-    expect(track.filter((hz) => hz > 330 || hz < 147)).toEqual([]);
-    const tiny = new Int16Array(200).fill(1000);
-    expect(await applyVoiceColour(tiny, { pitchHz: 220, formantRatio: 1.2 })).toBe(tiny);
-  });
 });
-
-/** One second of a vowel (/a/: formants 700, 1220 and 2600 Hz) on a pulse train at `f0`. */
-function syntheticVowel(f0: number, rate: number): Int16Array {
-  const pulses = new Float64Array(rate);
-  for (let t = 0; t < rate; t += rate / f0) pulses[Math.round(t)] = 1;
-  let signal = pulses;
-  for (const [hz, bandwidth] of [
-    [700, 110],
-    [1220, 120],
-    [2600, 160],
-  ] as const) {
-    const r = Math.exp((-Math.PI * bandwidth) / rate);
-    const a1 = 2 * r * Math.cos((2 * Math.PI * hz) / rate);
-    const a2 = -r * r;
-    const out = new Float64Array(rate);
-    for (let i = 0; i < rate; i++) out[i] = signal[i]! + a1 * (out[i - 1] ?? 0) + a2 * (out[i - 2] ?? 0);
-    signal = out;
-  }
-  const peak = Math.max(...signal.map(Math.abs));
-  return Int16Array.from(signal, (v, i) => Math.round((v / peak) * 16000 * Math.min(1, i / 2000, (rate - i) / 2000)));
-}

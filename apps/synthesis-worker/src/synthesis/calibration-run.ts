@@ -1,6 +1,7 @@
 import {
   DEFAULT_OUTPUT_FORMAT,
   DEFAULT_VOICE_SETTINGS,
+  neuralColour,
   PREMADE_VOICES,
   renderParams,
   resolveOutputFormat,
@@ -30,6 +31,9 @@ export type CalibrationRun = (streams: number) => Promise<CalibrationLevel>;
 export function calibrationRun(voice: PiperVoice, espeakBinary?: string): CalibrationRun {
   const premade = PREMADE_VOICES[0]!;
   const format = resolveOutputFormat(DEFAULT_OUTPUT_FORMAT)!;
+  const params = renderParams(premade.engine, DEFAULT_VOICE_SETTINGS);
+  // Coloured on the model's thread, as a job's pieces are (process-job.ts).
+  const colour = params.colour ?? neuralColour(params);
   const oneStream = async (): Promise<PieceTiming[]> => {
     // The pipeline asks for pieces in order, so the k-th `pcmFor` call starts piece k's rendering.
     const started: number[] = [];
@@ -38,13 +42,13 @@ export function calibrationRun(voice: PiperVoice, espeakBinary?: string): Calibr
     await synthesizeToStream(
       {
         text: CALIBRATION_TEXT,
-        params: renderParams(premade.engine, DEFAULT_VOICE_SETTINGS),
+        params,
         format,
         ...(espeakBinary ? { espeakBinary } : {}),
         pcmFor: async (piece) => {
           const index = started.push(performance.now()) - 1;
           try {
-            return await synthesizePiperPcm(voice, piece, DEFAULT_VOICE_SETTINGS, espeakBinary);
+            return await synthesizePiperPcm(voice, piece, DEFAULT_VOICE_SETTINGS, espeakBinary, false, 0, colour);
           } finally {
             inference[index] = (performance.now() - started[index]!) / 1000;
           }

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@platform/logger';
 import {
-  applyVoiceColour,
   completeAudioFile,
   continueEncoding,
   NEURAL_MODEL_ID,
@@ -393,10 +392,11 @@ export async function failLostJob(
 
 /**
  * The engine parameters of a job and, for the neural model, where its pieces' PCM comes from: the
- * Piper voice, coloured to the job's voice here rather than by `synthesizeToStream` (Praat's PSOLA
- * does not give the same samples twice), so the PCM kept for a worker that may take the job over
- * (pcm-checkpoints.ts) is the coloured one; the engine is then told the voice is the model's own
- * speaker (`neural`), which it does not colour again.
+ * Piper voice, coloured to the job's voice on the inference thread right after the inference
+ * (`synthesizePiperPcm`'s `colour`, an in-process PSOLA that gives the same samples for the same
+ * speaker's audio; the speaker's own audio is random unless the job is seeded), so the PCM kept for
+ * a worker that may take the job over (pcm-checkpoints.ts) is the coloured one; the engine is then
+ * told the voice is the model's own speaker (`neural`).
  */
 function enginePieces(
   data: SynthesisJobData,
@@ -412,15 +412,7 @@ function enginePieces(
   const render = async (piece: string) => {
     // The model takes IPA: a dictionary's phoneme rules reach it as they are (`phonemeIds`).
     const said = pronunciation ? pronouncePiece(piece, pronunciation) : piece;
-    const speaker = await synthesizePiperPcm(
-      piper,
-      said,
-      data.settings,
-      deps.espeakBinary,
-      data.seed !== undefined,
-      sid,
-    );
-    return colour ? applyVoiceColour(speaker, colour, { ...(deps.signal ? { signal: deps.signal } : {}) }) : speaker;
+    return synthesizePiperPcm(piper, said, data.settings, deps.espeakBinary, data.seed !== undefined, sid, colour);
   };
   return {
     params: { ...params, neural: params.neural ?? PIPER_VOICE_FILE },

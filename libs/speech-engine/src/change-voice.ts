@@ -1,0 +1,150 @@
+import { decimate2, yinTrack } from './pitch';
+import { Resampler } from './resample';
+
+/**
+ * Moves a piece's median pitch to `pitchHz` and its formants by `formantRatio`, keeping its length
+ * and intonation: the method of Praat's "Change gender", in process. First the piece is resampled
+ * by the formant ratio (formants and pitch move together, the length by the inverse ratio); then
+ * TD-PSOLA (time-domain pitch-synchronous overlap-add) puts its pitch where the voice's is and gives
+ * it back its length. Grains are two periods long (the shorter of the old and new period), Hann-windowed, cut around pitch marks (one per
+ * period, on the waveform's peaks, the period from YIN) and laid down one new period apart; an
+ * unvoiced stretch is copied through with grains at constant spacing. Deterministic: plain arithmetic
+ * on the samples, nothing random, so the same piece gives the same samples.
+ */
+export function changeVoice(pcm: Int16Array, sampleRate: number, formantRatio: number, pitchHz: number): Int16Array {
+  const y = resampleBy(pcm, sampleRate, formantRatio);
+  const periods = periodTrack(y, sampleRate);
+  const voiced = periods.filter((p): p is number => p !== null).sort((a, b) => a - b);
+  // A piece with next to no voicing keeps its pitch; its formants and length are still seen to.
+  const medianPeriod = voiced.length >= MIN_VOICED_FRAMES ? voiced[voiced.length >> 1]! : null;
+  const pitchFactor = medianPeriod === null ? 1 : (pitchHz * medianPeriod) / sampleRate;
+  const marks = pitchMarks(y, periods, sampleRate);
+  return overlapAdd(y, marks, pcm.length, formantRatio, pitchFactor);
+}
+
+/** Fewer voiced frames than this (30 ms) give no median pitch worth moving. */
+const MIN_VOICED_FRAMES = 3;
+/** YIN's hop: one period estimate every 10 ms (the marks follow the waveform in between). */
+const HOP_SECONDS = 0.01;
+/** Spacing of the grains of an unvoiced stretch. */
+const UNVOICED_SECONDS = 0.005;
+
+/** `pcm` read `ratio` times as fast (band-limited): formants and pitch × ratio, length ÷ ratio. */
+function resampleBy(pcm: Int16Array, rate: number, ratio: number): Float32Array {
+  if (ratio === 1) return Float32Array.from(pcm);
+  const resampler = new Resampler(rate * ratio, rate);
+  const head = resampler.push(pcm);
+  const tail = resampler.end();
+  const out = new Float32Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
+  return out;
+}
+
+/**
+ * The period in samples of each YIN frame (hop HOP_SECONDS), null where unvoiced. YIN runs at half
+ * the rate (pitch needs no more than 5 kHz); a frame an octave off its neighbours' median is put
+ * back by the median of five, so a grain is never cut two periods long by one octave error.
+ */
+function periodTrack(y: Float32Array, rate: number): (number | null)[] {
+  const half = rate / 2;
+  const hop = Math.round(half * HOP_SECONDS);
+  const hz = yinTrack(decimate2(y), { sampleRate: half, minHz: 55, maxHz: 500, hop });
+  return hz.map((f, i) => {
+    if (f === null) return null;
+    const near = hz.slice(Math.max(0, i - 2), i + 3).filter((v): v is number => v !== null);
+    const median = near.sort((a, b) => a - b)[near.length >> 1]!;
+    return rate / (Math.abs(Math.log2(f / median)) > 0.5 ? median : f);
+  });
+}
+
+interface Mark {
+  at: number;
+  /** Half the grain: the local period (voiced) or the unvoiced spacing. */
+  period: number;
+  voiced: boolean;
+}
+
+/**
+ * One mark per period through voiced stretches, each on the largest sample within a fifth of a
+ * period of where the last period says it falls (so marks follow the glottal pulses); constant
+ * spacing through unvoiced ones.
+ */
+function pitchMarks(y: Float32Array, periods: readonly (number | null)[], rate: number): Mark[] {
+  const hop = rate * HOP_SECONDS;
+  // YIN's frame is 40 ms long: its estimate belongs to the frame's middle.
+  const centre = rate * 0.02;
+  const periodAt = (n: number): number | null => periods[Math.max(0, Math.round((n - centre) / hop))] ?? null;
+  const unvoiced = Math.round(rate * UNVOICED_SECONDS);
+  const marks: Mark[] = [];
+  let n = 0;
+  while (n < y.length) {
+    const period = periodAt(n);
+    if (period === null) {
+      marks.push({ at: n, period: unvoiced, voiced: false });
+      n += unvoiced;
+      continue;
+    }
+    // The first mark of a voiced stretch: the peak of its first period.
+    let at = peakIn(y, n, n + period);
+    for (;;) {
+      const p = periodAt(at);
+      if (p === null) break;
+      marks.push({ at, period: p, voiced: true });
+      const next = at + p;
+      if (next + 0.2 * p >= y.length) {
+        at = y.length;
+        break;
+      }
+      at = peakIn(y, next - 0.2 * p, next + 0.2 * p);
+    }
+    n = Math.max(at, n + 1);
+  }
+  return marks;
+}
+
+function peakIn(y: Float32Array, from: number, to: number): number {
+  const start = Math.max(0, Math.round(from));
+  const end = Math.min(y.length, Math.round(to));
+  let best = start;
+  for (let i = start; i < end; i++) if (y[i]! > y[best]!) best = i;
+  return best;
+}
+
+/**
+ * Lays grains down at the new pitch over `length` samples: an output instant t takes the grain of
+ * the mark nearest t ÷ ratio (the resampled piece is ratio times shorter), and the next instant
+ * follows one new period later (the grain's period ÷ pitchFactor) or, unvoiced, one spacing later.
+ */
+function overlapAdd(
+  y: Float32Array,
+  marks: readonly Mark[],
+  length: number,
+  ratio: number,
+  pitchFactor: number,
+): Int16Array {
+  const out = new Float32Array(length);
+  let m = 0;
+  for (let t = 0; t < length && marks.length > 0;) {
+    const source = t / ratio;
+    while (m + 1 < marks.length && Math.abs(marks[m + 1]!.at - source) <= Math.abs(marks[m]!.at - source)) m++;
+    const mark = marks[m]!;
+    const step = mark.voiced ? mark.period / pitchFactor : mark.period;
+    // A grain no longer than two new periods: raising the pitch, a grain two old periods long would
+    // carry its neighbours' pulses between the new ones (measured: +8 to +17 WER points, against
+    // -1 to +2 with this bound, on the high voices).
+    addGrain(out, y, Math.round(t), mark.at, Math.round(Math.min(mark.period, step)));
+    t += step;
+  }
+  return Int16Array.from(out, (v) => Math.max(-32768, Math.min(32767, Math.round(v))));
+}
+
+/** y around `from`, Hann-windowed over two `half`s, added into out around `to`. */
+function addGrain(out: Float32Array, y: Float32Array, to: number, from: number, half: number): void {
+  for (let k = -half + 1; k < half; k++) {
+    const i = from + k;
+    const o = to + k;
+    if (i < 0 || i >= y.length || o < 0 || o >= out.length) continue;
+    out[o]! += y[i]! * 0.5 * (1 + Math.cos((Math.PI * k) / half));
+  }
+}
