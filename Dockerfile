@@ -3,7 +3,7 @@
 # neural voice; each runtime target carries the compiled output, production dependencies and only the
 # system programs its app runs. docker-compose.yml picks the target per service:
 #   gateway           node only (voice-sample analysis runs on the synthesis workers)
-#   synthesis-worker  node + eSpeak NG, LAME, ffmpeg, Praat, python3, the Piper voice
+#   synthesis-worker  node + eSpeak NG, LAME, ffmpeg, python3, the Piper voice
 #   app               node only: auth, content, and the one-shot seed (scripts/post-start.mjs)
 # Only the worker has a Python interpreter (see its stage for why).
 
@@ -45,19 +45,21 @@ COPY --from=build /app/scripts/post-start.mjs ./scripts/post-start.mjs
 RUN mkdir -p /app/.stack && chown node:node /app/.stack
 USER node
 
-# ── gateway: node only; the samples of voice cloning are decoded (ffmpeg) on the synthesis workers ─
+# ── gateway: node only; the samples of voice cloning are decoded (ffmpeg) on the synthesis workers. It
+#    reads the voice catalogue (the voices directory the workers have) to list models and voices ─
 FROM runtime AS gateway
+COPY --from=build /app/voices/piper /app/voices/piper
+ENV PIPER_VOICES_DIR=/app/voices/piper
 EXPOSE 8080
 CMD ["node", "apps/gateway/dist/main.js"]
 
 # ── synthesis worker: the speech engine (espeak-ng, also the neural model's phonemizer), an MP3 encoder
-#    (lame), ffmpeg for Opus and to decode voice-cloning samples (the voice-analysis jobs), Praat (its headless praat_nogui) for the voice colour that gives the neural
-#    model's speaker each voice's pitch and formants, the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
+#    (lame), ffmpeg for Opus and to decode voice-cloning samples (the voice-analysis jobs), the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
 #    (the with-timestamps routes; libs/speech-engine/python/espeak_events.py) ──
 FROM runtime AS synthesis-worker
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends espeak-ng lame ffmpeg praat python3 \
+ && apt-get install -y --no-install-recommends espeak-ng lame ffmpeg python3 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/voices/piper /app/voices/piper
 ENV PIPER_VOICES_DIR=/app/voices/piper
