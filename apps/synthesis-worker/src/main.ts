@@ -206,18 +206,23 @@ async function main(): Promise<void> {
   }
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
   // Voice-sample analysis for cloning (the gateway enqueues it): on threads of their own, beside
-  // synthesis; with several installed speakers, each measured first for clones to start from.
-  const speakers = await measureSpeakers(neural, logger, config.ESPEAK_BINARY);
-  const analysis = startVoiceAnalysisWorker({
-    speakers,
-    connection: workerConnection,
-    synthesisQueue: config.SYNTHESIS_QUEUE,
-    concurrency: config.VOICE_ANALYSIS_CONCURRENCY,
-    store: { mongoUrl: config.MONGO_URL, dbName: config.MONGO_DB },
-    lockMs: config.VOICE_ANALYSIS_LOCK_MS,
-    stalledIntervalMs: config.VOICE_ANALYSIS_STALLED_INTERVAL_MS,
-    logger,
-  });
+  // synthesis; with several installed speakers, each measured first for clones to start from. The
+  // measuring (about a second per speaker) runs after boot: readiness and synthesis never wait for it,
+  // only clone analysis does, its jobs waiting in their queue meanwhile.
+  const analysis = measureSpeakers(neural, logger, config.ESPEAK_BINARY).then((speakers) =>
+    startVoiceAnalysisWorker({
+      speakers,
+      connection: workerConnection,
+      synthesisQueue: config.SYNTHESIS_QUEUE,
+      concurrency: config.VOICE_ANALYSIS_CONCURRENCY,
+      store: { mongoUrl: config.MONGO_URL, dbName: config.MONGO_DB },
+      lockMs: config.VOICE_ANALYSIS_LOCK_MS,
+      stalledIntervalMs: config.VOICE_ANALYSIS_STALLED_INTERVAL_MS,
+      logger,
+    }),
+  );
+  // A worker that cannot analyse (its thread's build missing) stops as a boot failure would.
+  analysis.catch(exitOnBootFailure('synthesis-worker'));
 
   await runService({
     name: 'synthesis-worker',
@@ -239,7 +244,11 @@ async function main(): Promise<void> {
         );
         handOver.abort();
       }, config.WORKER_DRAIN_MS);
-      await Promise.all([worker.close(), analysis.close(), takeoverSlot.close().then(() => takeoverFetcher.close())]);
+      await Promise.all([
+        worker.close(),
+        analysis.then((a) => a.close()),
+        takeoverSlot.close().then(() => takeoverFetcher.close()),
+      ]);
       clearTimeout(bound);
     },
     async close() {
