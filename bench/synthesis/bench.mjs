@@ -11,6 +11,9 @@
 //   node bench/synthesis/bench.mjs [--model neural|espeak] [--levels 1,10,50] [--rounds 3]
 //                                  [--workers 2] [--concurrency 2] [--threads 1] [--min-samples 30]
 //                                  [--voice <premade voice_id>]
+//   node bench/synthesis/bench.mjs --compare-voices [--rounds 15]
+//     first audio at /stream, one stream at a time, for every English premade voice the neural model
+//     speaks (each coloured to its voice) against its own uncoloured speaker, in interleaved rounds
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -37,6 +40,7 @@ const { values: args } = parseArgs({
     threads: { type: 'string', default: '1' },
     'min-samples': { type: 'string', default: '30' },
     voice: { type: 'string' },
+    'compare-voices': { type: 'boolean', default: false },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -205,11 +209,11 @@ async function startPipeline() {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
-function streamOnce(p) {
+function streamOnce(p, voiceId = VOICE) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const req = http.request(
-      `${p.url}/v1/text-to-speech/${VOICE}/stream?output_format=${FORMAT}`,
+      `${p.url}/v1/text-to-speech/${voiceId}/stream?output_format=${FORMAT}`,
       { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
       (res) => {
         let first = -1;
@@ -379,6 +383,40 @@ async function neural() {
   return { loadMs, first: pct(firsts, 50), rtf: busy / audio, chars: (TEXT.length * 3) / busy };
 }
 
+/**
+ * --compare-voices: the voices the neural model speaks, as `GET /v1/voices` lists them (English,
+ * premade), each coloured to its own pitch and formants except the model's own speaker, the baseline.
+ * One stream at a time, every voice once per round, so machine noise falls on all alike.
+ */
+async function compareVoices() {
+  if (!NEURAL) throw new Error('--compare-voices measures the neural model');
+  const p = await startPipeline();
+  try {
+    const res = await fetch(`${p.url}/v1/voices`, { headers: { 'xi-api-key': p.apiKey } });
+    const { voices } = await res.json();
+    const english = voices.filter((v) => v.category === 'premade' && /^en/.test(v.labels?.language ?? ''));
+    const baseline = english.find((v) => v.voice_id === 'jo5Pq8Nr2Lm7Kv4Ws9Xz');
+    if (!baseline) throw new Error('the neural speaker (Joe) is not listed');
+    for (const v of english) await streamOnce(p, v.voice_id); // warm each voice's path
+    const samples = new Map(english.map((v) => [v.voice_id, []]));
+    const rounds = Math.max(ROUNDS, 15);
+    for (let r = 0; r < rounds; r++)
+      for (const v of english) samples.get(v.voice_id).push(await streamOnce(p, v.voice_id));
+    const base = pct(samples.get(baseline.voice_id), 50);
+    console.log(
+      `\nfirst audio at /stream, one stream, ${rounds} rounds, p50 (ratio to ${baseline.name}, the uncoloured speaker)`,
+    );
+    console.log('| voice | first audio p50 | p90 | ratio |');
+    console.log('|---|---|---|---|');
+    for (const v of english) {
+      const xs = samples.get(v.voice_id);
+      console.log(`| ${v.name} | ${ms(pct(xs, 50))} | ${ms(pct(xs, 90))} | ${(pct(xs, 50) / base).toFixed(2)}× |`);
+    }
+  } finally {
+    await p.stop();
+  }
+}
+
 const cpu = spawnSync('nproc').stdout?.toString().trim();
 console.log(
   `speech synthesis benchmark — ${cpu} cores, node ${process.version}, model ${MODEL_ID}${NEURAL ? ` (${args.threads} thread(s) per inference)` : ''}, rounds ${ROUNDS}, ${args.workers} workers × concurrency ${args.concurrency}, text ${TEXT.length} chars, ${FORMAT}`,
@@ -388,6 +426,11 @@ const options = await engineOptions();
 console.log(
   `\nengine options, one sentence to PCM (p50): native espeak-ng process ${ms(options.native)}, espeak-ng WebAssembly (npm espeak-ng 1.0.2) ${ms(options.wasm)} → native is ${(options.wasm / options.native).toFixed(1)}× faster`,
 );
+
+if (args['compare-voices']) {
+  await compareVoices();
+  process.exit(0);
+}
 
 await floorOnce(); // warm caches
 const pipeline = await startPipeline();
