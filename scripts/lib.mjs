@@ -42,7 +42,6 @@ const SYSTEM_PACKAGES = [
   ['lame', 'lame'],
   ['sox', 'sox'],
   ['ffmpeg', 'ffmpeg'], // decodes uploaded voice samples (WAV, MP3, Ogg/Opus, FLAC)
-  ['praat_nogui', 'praat'], // (its headless build) gives the neural model's speaker each voice's pitch and formants (libs/speech-engine/praat)
   ['python3', 'python3'], // unpacks the neural voice's wheel (scripts/fetch-voices.mjs); reads eSpeak NG's timing (libs/speech-engine/python)
   ['chromium', 'chromium'],
   ['openssl', 'openssl'], // the test certificate of the Python SDK's wss:// helper (tests/sdk/tls-proxy.ts)

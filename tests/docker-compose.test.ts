@@ -346,10 +346,10 @@ describe('docker-compose.yml', () => {
   });
 
   describe('images: each carries what its app runs', () => {
-    it('the synthesis-worker image has ffmpeg (voice-analysis jobs decode cloning samples; Opus) and Praat (voice colour); the gateway, which analyses nothing, has no ffmpeg', () => {
+    it('the synthesis-worker image has ffmpeg (voice-analysis jobs decode cloning samples; Opus) and no Praat (the voice colour runs in process); the gateway, which analyses nothing, has no ffmpeg', () => {
       expect(packagesOf(targetOf('gateway'))).not.toContain('ffmpeg');
       expect(packagesOf(targetOf('synthesis-worker'))).toContain('ffmpeg');
-      expect(packagesOf(targetOf('synthesis-worker'))).toContain('praat');
+      expect(packagesOf(targetOf('synthesis-worker'))).not.toContain('praat');
     });
 
     it('the worker image has the speech engine and the MP3 encoder', () => {

@@ -11,10 +11,11 @@
 // its difference to Joe's, its output's median F0 against the voice's target and its spectral
 // centroid against Joe's. Paired: every voice colours the same rendering of Joe (the model samples
 // noise, so two renderings differ by several WER points over a few sentences), so the difference
-// is the colour's alone.
+// is the colour's alone. --seeded: Joe noiseless (as a seeded job speaks), the same audio in every
+// run, to compare colour methods on the same input.
 //
 //   node bench/quality/bench.mjs [--sentences 20] [--engines espeak,neural,neural-coloured,neural-int8] [--json] [--verbose]
-//   node bench/quality/bench.mjs --voices all [--sentences 20] [--json]
+//   node bench/quality/bench.mjs --voices all [--sentences 20] [--seeded] [--json]
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     engines: { type: 'string', default: 'espeak,neural,neural-coloured' },
     voice: { type: 'string', default: 'Rachel' },
     voices: { type: 'string' },
+    seeded: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -139,7 +141,10 @@ async function voiceTable() {
     const colour = params.colour ?? engine.neuralColour(params);
     const pcmFor = async (piece) => {
       if (!joes.has(piece))
-        joes.set(piece, await engine.synthesizePiperPcm(piper, piece, engine.DEFAULT_VOICE_SETTINGS));
+        joes.set(
+          piece,
+          await engine.synthesizePiperPcm(piper, piece, engine.DEFAULT_VOICE_SETTINGS, undefined, args.seeded),
+        );
       return colour ? engine.applyVoiceColour(joes.get(piece), colour) : joes.get(piece);
     };
     const audio = [];

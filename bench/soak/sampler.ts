@@ -1,7 +1,7 @@
 // Reads each app process's memory, event-loop delay and open handles: from its Prometheus metrics
 // (prom-client's default metrics on the app's METRICS_PORT listener) and, for what has no metrics,
 // from /proc: the process's own RSS when a scrape fails, and the processes it started (the synthesis
-// worker's eSpeak NG, encoder and Praat runs), which are counted but not judged: they live for one
+// worker's eSpeak NG and encoder runs), which are counted but not judged: they live for one
 // job each, so their RSS at an instant says whether a job was running, not whether memory leaks.
 import fs from 'node:fs';
 import { scrapeMetrics, sumOf } from '@platform/testing';

@@ -318,7 +318,7 @@ describe('a worker killed mid-job: another worker resumes it', () => {
   }, 180_000);
 });
 
-// Unseeded, and in a voice the worker colours with Praat: neither gives the same samples twice.
+// Unseeded, and in a voice the worker colours: the model's sampling noise gives different samples each time.
 describe('the neural model (unseeded: its sampling noise differs every time)', () => {
   let stack: SpeechStack;
   beforeAll(async () => {

@@ -21,7 +21,7 @@ export interface PieceTiming {
 export interface CalibrationLevel {
   streams: PieceTiming[][];
   wallSeconds: number;
-  /** CPU seconds of this process, every thread (child processes, eSpeak NG and Praat, not included). */
+  /** CPU seconds of this process, every thread (child processes, eSpeak NG's, not included). */
   cpuSeconds: number;
 }
 
