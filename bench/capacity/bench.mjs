@@ -138,7 +138,11 @@ const pipers = NEURAL
 async function floorOnce(i) {
   const start = performance.now();
   const arrivals = [];
-  const pcmFor = NEURAL ? (piece) => engine.synthesizePiperPcm(pipers[i % WORKERS], piece, settings) : undefined;
+  // Coloured to the voice on the model's thread, as the worker does.
+  const colour = params.colour ?? engine.neuralColour(params);
+  const pcmFor = NEURAL
+    ? (piece) => engine.synthesizePiperPcm(pipers[i % WORKERS], piece, settings, undefined, false, 0, colour)
+    : undefined;
   await engine.synthesizeToStream({ text: textFor(i), params, format, ...(pcmFor ? { pcmFor } : {}) }, (bytes) =>
     arrivals.push({ t: performance.now() - start, bytes: bytes.length }),
   );

@@ -48,7 +48,7 @@ const TEXT = 'Hello there, thanks for calling. How can I help you today? I can r
 const NEURAL = args.model === 'neural';
 const MODEL_ID = NEURAL ? engine.NEURAL_MODEL_ID : engine.DEFAULT_MODEL_ID;
 // Joe is the neural model's own speaker; Rachel an eSpeak NG voice, which the neural model speaks with
-// her pitch and formants (Praat's voice colour, one process per piece): --voice 21m00Tcm4TlvDq8ikWAM
+// her pitch and formants (the voice colour, on the model's thread): --voice 21m00Tcm4TlvDq8ikWAM
 // measures that path.
 const VOICE = args.voice ?? (NEURAL ? 'jo5Pq8Nr2Lm7Kv4Ws9Xz' : '21m00Tcm4TlvDq8ikWAM');
 const FORMAT = 'mp3_44100_128';
@@ -79,8 +79,11 @@ const format = engine.resolveOutputFormat(FORMAT);
 const loadStarted = performance.now();
 const piper = NEURAL ? await engine.loadPiperVoice(PIPER_DIR, { threads: Number(args.threads) }) : null;
 const piperLoadMs = performance.now() - loadStarted;
-/** The engine of the benchmarked model, as the worker runs it. */
-const modelRequest = piper ? { pcmFor: (piece) => engine.synthesizePiperPcm(piper, piece, settings) } : {};
+/** The engine of the benchmarked model, as the worker runs it: coloured to the voice on the model's thread. */
+const colour = params.colour ?? engine.neuralColour(params);
+const modelRequest = piper
+  ? { pcmFor: (piece) => engine.synthesizePiperPcm(piper, piece, settings, undefined, false, 0, colour) }
+  : {};
 
 async function floorOnce() {
   const start = performance.now();
@@ -371,7 +374,12 @@ async function neural() {
     const start = performance.now();
     let first = -1;
     const progress = await engine.synthesizeToStream(
-      { text: TEXT, params, format, pcmFor: (piece) => engine.synthesizePiperPcm(voice, piece, settings) },
+      {
+        text: TEXT,
+        params,
+        format,
+        pcmFor: (piece) => engine.synthesizePiperPcm(voice, piece, settings, undefined, false, 0, colour),
+      },
       () => {
         if (first < 0) first = performance.now() - start;
       },
