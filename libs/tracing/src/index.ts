@@ -1,4 +1,5 @@
 export { traceService } from './trace-service';
+export { cacheCompiledCode } from './compile-cache';
 export { tracingSettings, type TracingSettings } from './tracing-settings';
 export {
   traceCarrier,
