@@ -5,7 +5,7 @@
 // (quantize-voice/requirements.txt) from PyPI. Idempotent: a variant newer than its model is kept.
 // The worker serves it with NEURAL_PRECISION=int8 (docs/configuration.md).
 //
-//   node scripts/quantize-voice.mjs <voices dir> <voice> [--method dynamic|static] [--force]
+//   node scripts/quantize-voice.mjs <voices dir> <voice> [--method static|dynamic] [--force]
 // (--force: made again even when up to date, e.g. to compare the methods with bench/neural-precision)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ const ORT_VERSION = /^onnxruntime==(.+)$/m.exec(fs.readFileSync(REQUIREMENTS, 'u
 export const int8File = (voice) => `${voice}.int8.onnx`;
 
 /** Makes `<voice>.int8.onnx` in `dir` unless an up-to-date one is there (or `force`); returns its path. */
-export function quantizeVoice(dir, voice, { method = 'dynamic', force = false } = {}) {
+export function quantizeVoice(dir, voice, { method = 'static', force = false } = {}) {
   const source = path.join(dir, `${voice}.onnx`);
   const target = path.join(dir, int8File(voice));
   const upToDate = fs.existsSync(target) && fs.statSync(target).mtimeMs >= fs.statSync(source).mtimeMs;
@@ -56,10 +56,10 @@ export function quantizeVoice(dir, voice, { method = 'dynamic', force = false } 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { method: { type: 'string', default: 'dynamic' }, force: { type: 'boolean', default: false } },
+    options: { method: { type: 'string', default: 'static' }, force: { type: 'boolean', default: false } },
   });
   const [dir, voice] = positionals;
   if (!dir || !voice)
-    throw new Error('usage: node scripts/quantize-voice.mjs <voices dir> <voice> [--method dynamic|static] [--force]');
+    throw new Error('usage: node scripts/quantize-voice.mjs <voices dir> <voice> [--method static|dynamic] [--force]');
   console.log(quantizeVoice(dir, voice, { method: values.method, force: values.force }));
 }

@@ -392,17 +392,19 @@ async function neural() {
 }
 
 /**
- * --compare-voices: the voices the neural model speaks, as `GET /v1/voices` lists them (English,
- * premade), each coloured to its own pitch and formants except the model's own speaker, the baseline.
+ * --compare-voices: the English premade voices, which the neural model speaks each coloured to its
+ * own pitch and formants, except the model's own speaker (Joe), the baseline.
  * One stream at a time, every voice once per round, so machine noise falls on all alike.
  */
 async function compareVoices() {
   if (!NEURAL) throw new Error('--compare-voices measures the neural model');
   const p = await startPipeline();
   try {
-    const res = await fetch(`${p.url}/v1/voices`, { headers: { 'xi-api-key': p.apiKey } });
-    const { voices } = await res.json();
-    const english = voices.filter((v) => v.category === 'premade' && /^en/.test(v.labels?.language ?? ''));
+    // The premade voices (the bench's speech edge serves synthesis only, not the voice list).
+    const english = engine.PREMADE_VOICES.filter((v) => /^en/.test(v.engine.voice)).map((v) => ({
+      voice_id: v.voice_id,
+      name: v.name,
+    }));
     const baseline = english.find((v) => v.voice_id === 'jo5Pq8Nr2Lm7Kv4Ws9Xz');
     if (!baseline) throw new Error('the neural speaker (Joe) is not listed');
     for (const v of english) await streamOnce(p, v.voice_id); // warm each voice's path

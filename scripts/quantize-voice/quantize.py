@@ -1,6 +1,6 @@
 """An int8 variant of a Piper voice with ONNX Runtime's own quantisation tool (scripts/quantize-voice.mjs).
 
-    python quantize.py <voice>.onnx <voice>.int8.onnx [--method dynamic|static]
+    python quantize.py <voice>.onnx <voice>.int8.onnx [--method static|dynamic]
 
 dynamic: `quantize_dynamic`, weights of Conv and MatMul to unsigned int8 (ONNX Runtime's CPU build has
 ConvInteger only for uint8 weights), activations quantised at run time. static: `quantize_static` in QDQ
@@ -73,7 +73,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("source")
     parser.add_argument("target")
-    parser.add_argument("--method", choices=["dynamic", "static"], default="dynamic")
+    parser.add_argument("--method", choices=["dynamic", "static"], default="static")
     args = parser.parse_args()
     if args.method == "dynamic":
         quantize_dynamic(args.source, args.target, weight_type=QuantType.QUInt8, op_types_to_quantize=["Conv", "MatMul"])
