@@ -50,3 +50,26 @@ describe('a job the queue hands out again after it ended', () => {
     expect(await redis.get(ownerKey(prefix, data.jobId))).toBe('ended');
   }, 60_000);
 });
+
+describe('a job taken over right after its last frame', () => {
+  it('is recorded by the attempt that wrote the last frame (the new owner may find the stream already deleted)', async () => {
+    const data = job();
+    const records: HistoryRecord[] = [];
+    // Another attempt claims the job just as this one ends it: the queue took this worker for dead
+    // after its last frame (its lock lapsed on a busy machine).
+    const owner = ownerKey(prefix, data.jobId);
+    const takenAtTheEnd = new Proxy(redis, {
+      get(target, name, receiver) {
+        if (name !== 'eval') return Reflect.get(target, name, receiver) as unknown;
+        return async (script: string, ...args: (string | number)[]) => {
+          if (script.includes("'PX'")) await target.set(owner, 'host:2#1');
+          return target.eval(script, ...(args as [number, ...string[]]));
+        };
+      },
+    });
+    const outcome = await processJob(data, { ...deps(records, 'host:1', 0), redis: takenAtTheEnd });
+    expect(outcome).toBe('superseded');
+    expect(records.map((r) => r.state)).toEqual(['complete']);
+    expect(await redis.get(owner)).toBe('host:2#1');
+  }, 60_000);
+});

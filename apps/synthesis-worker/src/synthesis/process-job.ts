@@ -288,17 +288,20 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
     return outcome;
   }
-  // Taken over at the last moment (after the last frame): the new owner records the job.
-  if (outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true))) outcome = 'superseded';
+  // Taken over at the last moment, after this attempt wrote the last frame: the new owner ends the job.
+  const takenAtTheEnd = outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true));
   metrics.jobEnded({
     model: data.modelId,
-    outcome,
+    outcome: takenAtTheEnd ? 'superseded' : outcome,
     runSeconds: secondsSince(started),
-    ...(outcome === 'failed' ? { reason } : {}),
+    ...(outcome === 'failed' && !takenAtTheEnd ? { reason } : {}),
   });
-  if (outcome === 'superseded') return outcome;
+  // A complete job is still recorded here: its listener has every frame, and the new owner may find
+  // the stream already read and deleted by the gateway, and then have nothing to record (or record it
+  // only after rendering it all again). The store keeps one record per job, whoever writes first.
+  if (outcome === 'superseded' || (takenAtTheEnd && outcome !== 'complete')) return 'superseded';
   // The job is over: no later attempt needs its rendered pieces or its takeover record.
-  if (takenOver || data.modelId === NEURAL_MODEL_ID)
+  if (!takenAtTheEnd && (takenOver || data.modelId === NEURAL_MODEL_ID))
     await redis
       .del(pcmCheckpointKey(data.keyPrefix, data.jobId), resumesKey(data.keyPrefix, data.jobId))
       .catch(() => undefined);
@@ -311,7 +314,7 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     });
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }
-  return outcome;
+  return takenAtTheEnd ? 'superseded' : outcome;
 }
 
 /** The attempt that writes a lost job's last frame: its owner token and its worker process. */
