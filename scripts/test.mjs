@@ -64,21 +64,39 @@ function firstLines(message) {
     .join(' | ');
 }
 
+/** The share of CPU time the machine's cores spent busy over the next `ms` milliseconds (0–1). */
+async function busyShare(ms) {
+  const sum = () =>
+    os.cpus().reduce(
+      (t, cpu) => {
+        const all = Object.values(cpu.times).reduce((a, b) => a + b, 0);
+        return { all: t.all + all, idle: t.idle + cpu.times.idle };
+      },
+      { all: 0, idle: 0 },
+    );
+  const before = sum();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = sum();
+  const all = after.all - before.all;
+  return all > 0 ? 1 - (after.idle - before.idle) / all : 0;
+}
+
 /**
  * Tests that assert a latency bound (the `alone` project) mean something only on a machine that is not
- * busy: they run after the others, one at a time, once the one-minute load average is below half the
- * number of cores (or after ten minutes, when the machine is busy with something else than this run).
+ * busy: they run after the others, one at a time, once the cores have been at most a quarter busy for
+ * five seconds (or after ten minutes, when the machine is busy with something else than this run). The
+ * CPU's own counters, not the load average: that average lags a minute and a half behind a machine that
+ * has just gone quiet.
  */
 async function quietMachine() {
-  const cores = os.availableParallelism();
   const deadline = Date.now() + 600_000;
-  while (os.loadavg()[0] >= cores * 0.5 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  let busy = await busyShare(5_000);
+  while (busy > 0.25 && Date.now() < deadline) busy = await busyShare(5_000);
   console.log(
-    `load average ${os
+    `cores ${Math.round(busy * 100)} % busy over 5 s, load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join(' ')} on ${cores} cores: running the latency tests`,
+      .join(' ')} on ${os.availableParallelism()} cores: running the latency tests`,
   );
 }
 
