@@ -52,16 +52,40 @@ interface Live {
   dead: boolean;
 }
 
+let holder: Promise<void> | undefined;
+
+/**
+ * ONNX Runtime's native binding kept loaded for the process's life by an idle thread of its own:
+ * loaded only by inference threads, it is unloaded with the last of them, and every thread started
+ * after that (a model that failed to load, a thread lost and started again) fails with "Module did
+ * not self-register". A thread, not this one: a native binding loaded into the caller's own
+ * JavaScript context (a test runner's sandbox, for one) can abort the process when that context is
+ * torn down. The thread is unreferenced: it never keeps the process alive.
+ */
+function holdOnnxRuntime(): Promise<void> {
+  holder ??= new Promise<void>((resolve, reject) => {
+    const binding = JSON.stringify(require.resolve('onnxruntime-node'));
+    const thread = new Worker(
+      `require(${binding}); require('node:worker_threads').parentPort.postMessage('held'); setInterval(() => {}, 1 << 30);`,
+      { eval: true },
+    );
+    thread.unref();
+    thread.once('message', () => resolve());
+    thread.once('error', (err) => {
+      holder = undefined;
+      reject(err);
+    });
+  });
+  return holder;
+}
+
 /**
  * Starts the thread and waits until its session is loaded, so a model that cannot load fails here
  * with ONNX Runtime's reason. A thread that dies later fails the inferences it held and is started
  * again by the next one.
  */
 export async function startPiperInference(config: InferenceThreadConfig): Promise<PiperInference> {
-  // ONNX Runtime's native binding held by this thread too: loaded only by inference threads, it is
-  // unloaded with the last of them, and every thread started after that (a model that failed to
-  // load, a thread lost and started again) fails with "Module did not self-register".
-  await import('onnxruntime-node');
+  await holdOnnxRuntime();
   let starting: Promise<Live> | undefined;
   const thread = (): Promise<Live> => {
     if (starting) return starting;
