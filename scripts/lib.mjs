@@ -113,7 +113,8 @@ export function gitRevision() {
  * Creates the virtual environment `venv` and installs `requirements` (every dependency pinned) into
  * it with pip from PyPI, unless it already holds the pinned version of `distribution`; never a
  * global install. Callers at the same time serialise on one `flock`: one installs, the others wait.
- * Returns its interpreter. (tests/support/python-venv.ts is the tests' asynchronous twin.)
+ * Returns its interpreter. (bench/quality's recogniser uses it too; tests/support/python-venv.ts is the
+ * tests' asynchronous twin.)
  */
 export function ensurePythonVenv(venv, requirements, distribution) {
   const version = new RegExp(`^${distribution}==(.+)$`, 'm').exec(fs.readFileSync(requirements, 'utf8'))?.[1] ?? '';
@@ -125,8 +126,9 @@ export function ensurePythonVenv(venv, requirements, distribution) {
     `"${venv}/bin/pip" install --disable-pip-version-check --no-input -q -r "${requirements}"`,
   ].join(' && ');
   fs.mkdirSync(path.dirname(venv), { recursive: true });
+  // pip's words go to stderr: a caller's stdout may be its answer (bench/quality's --json).
   execFileSync('flock', [`${venv}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], {
-    stdio: 'inherit',
+    stdio: ['ignore', 2, 2],
     timeout: 600_000,
   });
   return python;

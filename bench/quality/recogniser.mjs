@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ensurePythonVenv } from '../../scripts/lib.mjs';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,23 +15,10 @@ const root = path.resolve(here, '../..');
 export const QUALITY_VENV = path.join(root, '.stack/quality-venv');
 const PYTHON = path.join(QUALITY_VENV, 'bin/python');
 const REQUIREMENTS = path.join(here, 'requirements.txt');
-const VERSION = /^pocketsphinx==(.+)$/m.exec(fs.readFileSync(REQUIREMENTS, 'utf8'))?.[1] ?? '';
 
-/**
- * Creates the venv and installs requirements.txt unless it already holds the pinned PocketSphinx.
- * Callers at the same time serialise on one `flock`: one installs, the others wait.
- */
+/** Creates the venv with the pinned PocketSphinx unless it holds it already (scripts/lib.mjs). */
 export async function ensureRecogniser() {
-  const check = `"${PYTHON}" -c "import importlib.metadata as m, sys; sys.exit(m.version('pocketsphinx') != '${VERSION}')"`;
-  const install = [
-    `rm -rf "${QUALITY_VENV}"`,
-    `python3 -m venv "${QUALITY_VENV}"`,
-    `"${QUALITY_VENV}/bin/pip" install --disable-pip-version-check --no-input -q -r "${REQUIREMENTS}"`,
-  ].join(' && ');
-  fs.mkdirSync(path.dirname(QUALITY_VENV), { recursive: true });
-  await run('flock', [`${QUALITY_VENV}.lock`, 'sh', '-c', `${check} 2>/dev/null || { ${install}; }`], {
-    timeout: 600_000,
-  });
+  ensurePythonVenv(QUALITY_VENV, REQUIREMENTS, 'pocketsphinx');
 }
 
 /** Transcribes 16 kHz mono 16-bit PCM buffers, one hypothesis per buffer. */
