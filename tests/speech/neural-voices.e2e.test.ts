@@ -1,8 +1,7 @@
-import { eventually } from '@platform/testing';
 import { PREMADE_VOICES, espeakPitchHz, isEnglish } from '@platform/speech-engine';
 import { analyseVoice, decodeAudio } from '@platform/voice-analysis';
 import { espeakWav, REFERENCE_TEXT, wavFromPcm } from '../voices/audio';
-import { pcmSamples } from './support/audio';
+import { speakPcm } from './support/speak-pcm';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
 /**
@@ -37,30 +36,7 @@ afterAll(async () => {
 
 const headers = () => ({ 'content-type': 'application/json', 'xi-api-key': stack.apiKey });
 
-/** Speaks `body` with `voiceId` as 16 kHz PCM; answers the audio and the model the history item records. */
-async function speak(voiceId: string, body: Record<string, unknown>): Promise<{ pcm: Int16Array; model: string }> {
-  const res = await fetch(`${stack.url}/v1/text-to-speech/${voiceId}?output_format=pcm_16000`, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify(body),
-  });
-  // The refusal's body, not only its status, when it is not audio: it names the cause.
-  expect({ status: res.status, refusal: res.status === 200 ? null : await res.text() }).toEqual({
-    status: 200,
-    refusal: null,
-  });
-  const pcm = pcmSamples(Buffer.from(await res.arrayBuffer()));
-  const id = res.headers.get('history-item-id');
-  expect(id).toBeTruthy();
-  let model = '';
-  await eventually(async () => {
-    const item = await fetch(`${stack.url}/v1/history/${id}`, { headers: headers() });
-    if (item.status !== 200) return false;
-    model = ((await item.json()) as { model_id: string }).model_id;
-    return true;
-  }, 10_000);
-  return { pcm, model };
-}
+const speak = (voiceId: string, body: Record<string, unknown>) => speakPcm(stack, voiceId, body);
 
 async function medianF0(wav: Buffer): Promise<number> {
   return analyseVoice([(await decodeAudio(wav, { maxDurationSec: 120 })).samples]).f0MedianHz;

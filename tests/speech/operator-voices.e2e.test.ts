@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually } from '@platform/testing';
 import { PREMADE_VOICES } from '@platform/speech-engine';
-import { pcmSamples } from './support/audio';
+import { speakPcm } from './support/speak-pcm';
 import { startSpeechStack, type SpeechStack } from './support/speech-stack';
 
 /**
@@ -56,28 +55,7 @@ async function getJson<T>(route: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Speaks `body` with `voiceId` as 16 kHz PCM; answers the audio and the model its history item records. */
-async function speak(voiceId: string, body: Record<string, unknown>): Promise<{ pcm: Int16Array; model: string }> {
-  const res = await fetch(`${stack.url}/v1/text-to-speech/${voiceId}?output_format=pcm_16000`, {
-    method: 'POST',
-    headers: headers(),
-    body: JSON.stringify(body),
-  });
-  expect({ status: res.status, refusal: res.status === 200 ? null : await res.text() }).toEqual({
-    status: 200,
-    refusal: null,
-  });
-  const pcm = pcmSamples(Buffer.from(await res.arrayBuffer()));
-  const id = res.headers.get('history-item-id');
-  let model = '';
-  await eventually(async () => {
-    const item = await fetch(`${stack.url}/v1/history/${id}`, { headers: headers() });
-    if (item.status !== 200) return false;
-    model = ((await item.json()) as { model_id: string }).model_id;
-    return true;
-  }, 10_000);
-  return { pcm, model };
-}
+const speak = (voiceId: string, body: Record<string, unknown>) => speakPcm(stack, voiceId, body);
 
 /** A pure tone's frequency from its upward zero crossings. */
 function toneHz(pcm: Int16Array, rate: number): number {
