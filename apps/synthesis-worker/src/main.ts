@@ -18,7 +18,7 @@ import { runStalledCheck } from './liveness/death-watch';
 import { startLockHeartbeat } from './liveness/lock-heartbeat';
 import { startTakeoverSlot } from './liveness/takeover-slot';
 import { workerMetrics as metrics } from './synthesis/metrics';
-import { neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
+import { closeNeuralModel, neuralReadiness, preloadNeuralModel } from './synthesis/neural-model';
 import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
       hardStop.abort();
       await heartbeat.close();
       await sweeper.stop();
-      await Promise.allSettled([mongo.close(), redis.quit(), workerConnection.quit()]);
+      await Promise.allSettled([mongo.close(), redis.quit(), workerConnection.quit(), closeNeuralModel(neural)]);
     },
   });
 }

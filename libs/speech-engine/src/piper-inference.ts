@@ -20,6 +20,16 @@ export interface InferenceRequest {
   colour?: VoiceColour & { sampleRate: number };
 }
 
+/**
+ * Asks the thread to end by itself: it finishes the inference it is running, releases the session
+ * and closes its port. Never `terminate()` a thread under an inference: when ONNX Runtime's native
+ * run returns into a terminating thread, its binding throws a C++ exception that nothing catches,
+ * and the whole process aborts (SIGABRT).
+ */
+export interface CloseRequest {
+  close: true;
+}
+
 /** The thread's answer: the audio as 16-bit PCM (moved, not copied), or why there is none. */
 export type InferenceReply = { id: number; pcm: Int16Array<ArrayBuffer> } | { id: number; error: string };
 
@@ -50,6 +60,8 @@ interface Live {
   worker: Worker;
   pending: Map<number, Call>;
   dead: boolean;
+  /** Fails what the thread still holds, asks it to end (`CloseRequest`) and waits until it has. */
+  close(): Promise<void>;
 }
 
 let holder: Promise<void> | undefined;
@@ -122,7 +134,7 @@ export async function startPiperInference(config: InferenceThreadConfig): Promis
     },
     async close() {
       const live = await starting?.catch(() => undefined);
-      await live?.worker.terminate();
+      await live?.close();
     },
   };
 }
@@ -130,7 +142,19 @@ export async function startPiperInference(config: InferenceThreadConfig): Promis
 function spawn(config: InferenceThreadConfig, onLost: () => void): Promise<Live> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(THREAD_ENTRY, { workerData: config });
-    const live: Live = { worker, pending: new Map(), dead: false };
+    const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+    const live: Live = {
+      worker,
+      pending: new Map(),
+      dead: false,
+      async close() {
+        if (!live.dead) {
+          lost('was closed');
+          worker.postMessage({ close: true } satisfies CloseRequest);
+        }
+        await exited;
+      },
+    };
     const lost = (why: string) => {
       if (live.dead) return;
       live.dead = true;

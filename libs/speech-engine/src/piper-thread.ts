@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
-import type { InferenceReply, InferenceRequest, InferenceThreadConfig } from './piper-inference';
+import type { CloseRequest, InferenceReply, InferenceRequest, InferenceThreadConfig } from './piper-inference';
 import { applyVoiceColour } from './voice-colour';
 
 /**
@@ -20,10 +20,26 @@ async function main(): Promise<void> {
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
-  port.on('message', (request: InferenceRequest) => {
-    void infer(session, request).then((reply) => port.postMessage(reply, 'pcm' in reply ? [reply.pcm.buffer] : []));
+  const running = new Set<Promise<void>>();
+  port.on('message', (message: InferenceRequest | CloseRequest) => {
+    if ('close' in message) {
+      void end(session, running);
+      return;
+    }
+    const answered = infer(session, message).then((reply) =>
+      port.postMessage(reply, 'pcm' in reply ? [reply.pcm.buffer] : []),
+    );
+    running.add(answered);
+    void answered.finally(() => running.delete(answered));
   });
   port.postMessage({ ready: true });
+}
+
+/** Ends the thread by itself once no inference is running (see `CloseRequest` for why not `terminate()`). */
+async function end(session: ort.InferenceSession, running: Set<Promise<void>>): Promise<void> {
+  await Promise.allSettled(running);
+  await session.release();
+  port.close();
 }
 
 async function infer(session: ort.InferenceSession, request: InferenceRequest): Promise<InferenceReply> {

@@ -95,3 +95,13 @@ export function neuralVoice(
   if (!chosen || !voice) throw new NeuralModelUnavailable(`no loaded Piper voice speaks ${language}`);
   return { voice, speaker: chosen.id };
 }
+
+/**
+ * Ends every voice's inference thread once its running inference returns (`PiperInference.close`).
+ * Called before the process exits: exiting under a native inference aborts the process (SIGABRT,
+ * exit code 134) instead of the clean exit a rollout expects.
+ */
+export async function closeNeuralModel(model: NeuralModel): Promise<void> {
+  if (model.state !== 'loaded') return;
+  await Promise.allSettled([...model.voices.values()].map((voice) => voice.inference.close()));
+}
