@@ -34,12 +34,13 @@ export async function historyItems(stack: SpeechAccount): Promise<HistoryItem[]>
 export async function recordedHistory(
   stack: SpeechAccount,
   matches: (item: HistoryItem) => boolean,
+  atLeast = 1,
 ): Promise<HistoryItem[]> {
   let items: HistoryItem[] = [];
   await eventually(
     async () => {
       items = (await historyItems(stack)).filter(matches);
-      return items.length > 0;
+      return items.length >= atLeast;
     },
     30_000,
     100,
