@@ -11,6 +11,7 @@ import {
 import { createClient, type Client } from 'graphql-ws';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createPacer } from '../pacing';
 import { storedAccessToken } from '../session';
 
 /**
@@ -23,7 +24,10 @@ import { storedAccessToken } from '../session';
  */
 const httpUrl = `${location.origin}/graphql`;
 const socketUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
-const http = createGraphiQLFetcher({ url: httpUrl });
+// Paced to the account's plan like the playground's own calls (pacing.ts): the schema's introspection
+// and a run right after it must not be refused with 429, and a 429 anyway is waited out once.
+const pacer = createPacer();
+const http = createGraphiQLFetcher({ url: httpUrl, fetch: (input, init) => pacer.send(() => fetch(input, init)) });
 
 /** One graphql-ws client per set of credentials, so a pasted token takes effect at the next run. */
 let socket: { key: string; client: Client } | null = null;
