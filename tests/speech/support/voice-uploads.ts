@@ -109,11 +109,18 @@ export interface Probe {
   sentAt: number;
   latencyMs: number;
   status: number;
+  /** How much of `latencyMs` the server's main thread and the prober's waited for a core (other processes' use). */
+  waitMs: number;
+  /** `latencyMs` less `waitMs`: the time the server took to answer, however busy the machine. */
+  servedMs: number;
 }
 
-/** `/healthz` probed from a process of its own (support/healthz-prober.mjs) until `stop`. */
-export function startProber(url: string) {
-  const child = spawn(process.execPath, [path.join(__dirname, 'healthz-prober.mjs'), url], {
+/**
+ * `/healthz` probed from a process of its own (support/healthz-prober.mjs) until `stop`; `serverPid`
+ * is the server's process, whose main thread's waits for a core each probe reports.
+ */
+export function startProber(url: string, serverPid: number) {
+  const child = spawn(process.execPath, [path.join(__dirname, 'healthz-prober.mjs'), url, String(serverPid)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const probes: Probe[] = [];
@@ -122,8 +129,9 @@ export function startProber(url: string) {
     const lines = (rest + chunk.toString()).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) {
-      const [sentAt, latencyMs, status] = line.split(' ').map(Number);
-      probes.push({ sentAt: sentAt!, latencyMs: latencyMs!, status: status! });
+      const [sentAt, latencyMs, status, waitMs] = line.split(' ').map(Number);
+      const served = Math.max(0, latencyMs! - waitMs!);
+      probes.push({ sentAt: sentAt!, latencyMs: latencyMs!, status: status!, waitMs: waitMs!, servedMs: served });
     }
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
