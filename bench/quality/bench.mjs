@@ -8,20 +8,21 @@
 // .stack/quality-venv on first run. No latency is measured: it may run beside other work.
 // --voices all (or a comma list of names) prints the voice table instead (voices.mjs): on the neural
 // model, Joe uncoloured, every English premade voice and two clones coloured, with each one's WER,
-// its difference to Joe's, its output's median F0 against the voice's target and its spectral
-// centroid against Joe's. Paired: every voice colours the same rendering of Joe (the model samples
+// its difference to Joe's, its output's median F0 against the voice's target, its formants' shift
+// against Joe's (formant-warp.mjs) beside the colour's ratio, and its spectral centroid against Joe's. Paired: every voice colours the same rendering of Joe (the model samples
 // noise, so two renderings differ by several WER points over a few sentences), so the difference
 // is the colour's alone. --seeded: Joe noiseless (as a seeded job speaks), the same audio in every
 // run, to compare colour methods on the same input.
 //
 //   node bench/quality/bench.mjs [--sentences 20] [--engines espeak,neural,neural-coloured,neural-int8] [--json] [--verbose]
-//   node bench/quality/bench.mjs --voices all [--sentences 20] [--seeded] [--json]
+//   node bench/quality/bench.mjs --voices all [--sentences 20] [--seeded] [--runs 1] [--json]
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureRecogniser, recognise } from './recogniser.mjs';
 import { SENTENCES } from './sentences.mjs';
+import { formantWarp } from './formant-warp.mjs';
 import { measureVoice, neuralVoiceTable } from './voices.mjs';
 import { wordErrorRate } from './wer.mjs';
 
@@ -36,6 +37,7 @@ const { values: args } = parseArgs({
     voice: { type: 'string', default: 'Rachel' },
     voices: { type: 'string' },
     seeded: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -75,6 +77,21 @@ async function speakNeural(voiceEngine, voiceSettings, text, precision = 'fp32')
   const piper = await engine.loadPiperVoice(PIPER_DIR, { precision });
   const pcmFor = (piece) => engine.synthesizePiperPcm(piper, piece, settings, undefined, false, 0, colour);
   return render({ text, params, format, pcmFor });
+}
+
+/** pcm_16000 pieces (16-bit little-endian bytes) as one Int16Array. */
+function pcm16(pieces) {
+  const bytes = Buffer.concat(pieces);
+  return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1).slice();
+}
+
+/** 16 kHz PCM read `ratio` times as fast: every frequency, formants included, × ratio. */
+function resampledBy(pcm, ratio) {
+  if (ratio === 1) return pcm;
+  const resampler = new engine.Resampler(16_000 * ratio, 16_000);
+  const head = resampler.push(pcm);
+  const tail = resampler.end();
+  return Int16Array.from([...head, ...tail], (v) => Math.max(-32768, Math.min(32767, Math.round(v))));
 }
 
 async function render(request) {
@@ -132,7 +149,37 @@ async function voiceTable() {
   const voices = await neuralVoiceTable(engine, analysis, args.voices === 'all' ? null : args.voices.split(','));
   await ensureRecogniser();
   const piper = await engine.loadPiperVoice(PIPER_DIR);
-  // Joe's rendering of each piece, made once (unseeded, as users hear him) and coloured per voice.
+  const runs = [];
+  for (let run = 0; run < Number(args.runs); run++) runs.push(await voiceRun(voices, piper, analysis));
+  // Per voice: WER and its difference to Joe's averaged over the runs (each run a new rendering of
+  // Joe, unless --seeded), the differences of each run, and the last run's pitch and formants.
+  const rows = runs.at(-1).map((last, i) => {
+    const wers = runs.map((r) => r[i].wer);
+    const diffs = runs.map((r) => r[i].wer - r[0].wer);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    return { ...last, wer: mean(wers), werVsJoe: mean(diffs), werVsJoeRuns: diffs };
+  });
+  if (args.json) return console.log(JSON.stringify(rows));
+  console.log(
+    `PocketSphinx word error rate over ${sentences.length} Harvard sentences, neural model (lower is better), mean of ${runs.length} run(s)`,
+  );
+  console.log(
+    'voice            WER      vs Joe   median F0 (target)      formants vs Joe (target; exact shift measures)   centroid vs Joe',
+  );
+  for (const r of rows) {
+    const target = r.targetHz ? `(${r.targetHz.toFixed(0)} Hz, ${(100 * (r.f0Hz / r.targetHz - 1)).toFixed(1)} %)` : '';
+    const formants = `×${r.formantWarp.toFixed(3)} (×${r.formantTarget.toFixed(3)}; ×${r.formantExact.toFixed(3)})`;
+    const signed = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
+    const runsText = runs.length > 1 && r.voice !== 'Joe' ? `  runs: ${r.werVsJoeRuns.map(signed).join(' ')}` : '';
+    console.log(
+      `${r.voice.padEnd(16)} ${(100 * r.wer).toFixed(1).padStart(5)} %  ${r.voice === 'Joe' ? '     —' : signed(r.werVsJoe).padStart(6)}   ${r.f0Hz.toFixed(0).padStart(4)} Hz ${target.padEnd(18)}  ${formants.padEnd(47)}  ×${r.centroidVsJoe.toFixed(2)}${runsText}`,
+    );
+  }
+}
+
+/** One rendering of Joe, coloured per voice: each voice's WER, pitch, formants and centroid. */
+async function voiceRun(voices, piper, analysis) {
+  // Joe's rendering of each piece, made once per run (unseeded, as users hear him) and coloured per voice.
   const joes = new Map();
   const rows = [];
   for (const v of voices) {
@@ -151,22 +198,23 @@ async function voiceTable() {
     for (const text of sentences)
       audio.push(await render({ text, params: { ...params, neural: 'joe' }, format, pcmFor }));
     const wer = wordErrorRate(sentences, await recognise(audio));
-    rows.push({ voice: v.name, targetHz: v.targetHz, wer, ...(await measureVoice(engine, analysis, audio)) });
+    rows.push({
+      voice: v.name,
+      targetHz: v.targetHz,
+      formantTarget: colour?.formantRatio ?? 1,
+      wer,
+      pcm: pcm16(audio),
+      ...(await measureVoice(engine, analysis, audio)),
+    });
   }
   const joe = rows[0];
   for (const r of rows) {
-    r.werVsJoe = r.wer - joe.wer;
     r.centroidVsJoe = r.centroidHz / joe.centroidHz;
+    // Formants: the voice's warp against Joe's, beside the warp the same estimator gives an exact shift
+    // of Joe's formants by the voice's ratio (Joe resampled by it): the two should agree.
+    r.formantWarp = formantWarp(joe.pcm, r.pcm);
+    r.formantExact = formantWarp(joe.pcm, resampledBy(joe.pcm, r.formantTarget));
   }
-  if (args.json) return console.log(JSON.stringify(rows));
-  console.log(
-    `PocketSphinx word error rate over ${sentences.length} Harvard sentences, neural model (lower is better)`,
-  );
-  console.log('voice            WER      vs Joe   median F0 (target)      spectral centroid vs Joe');
-  for (const r of rows) {
-    const target = r.targetHz ? `(${r.targetHz.toFixed(0)} Hz, ${(100 * (r.f0Hz / r.targetHz - 1)).toFixed(1)} %)` : '';
-    console.log(
-      `${r.voice.padEnd(16)} ${(100 * r.wer).toFixed(1).padStart(5)} %  ${r.voice === 'Joe' ? '     —' : `${(100 * r.werVsJoe >= 0 ? '+' : '') + (100 * r.werVsJoe).toFixed(1)}`.padStart(6)}   ${r.f0Hz.toFixed(0).padStart(4)} Hz ${target.padEnd(18)}  ×${r.centroidVsJoe.toFixed(2)}`,
-    );
-  }
+  for (const r of rows) delete r.pcm;
+  return rows;
 }

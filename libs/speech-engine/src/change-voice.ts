@@ -1,16 +1,22 @@
+import { envelopeFilter, inverseFilter, lpcEnvelope } from './lpc-envelope';
 import { decimate2, yinTrack } from './pitch';
 import { Resampler } from './resample';
 
 /**
  * Moves a piece's median pitch to `pitchHz` and its formants by `formantRatio`, keeping its length
- * and intonation: the method of Praat's "Change gender", in process. First the piece is resampled
- * by the formant ratio (formants and pitch move together, the length by the inverse ratio); then
- * TD-PSOLA (time-domain pitch-synchronous overlap-add) puts its pitch where the voice's is and gives
- * it back its length. Grains are two periods long (the shorter of the old and new period),
- * Hann-windowed, cut around pitch marks (one per period, the period from YIN, each where its period
- * is most like the last) and laid down one new period apart, so the intonation keeps its shape
- * around the new median; an unvoiced stretch is copied through with grains at constant spacing. Deterministic: plain arithmetic
- * on the samples, nothing random, so the same piece gives the same samples.
+ * and intonation, in process. First the piece is resampled by the formant ratio (formants and pitch
+ * move together, the length by the inverse ratio), as Praat's "Change gender" does. Then its pitch
+ * is put where the voice's is, and its length given back, by residual-excited (LP-)PSOLA: linear
+ * prediction splits the piece into its envelope (the formants, lpc-envelope.ts) and its residual
+ * (the glottal pulses); TD-PSOLA moves the residual's pulses, and the envelope filters them again.
+ * Grains are two periods long (the shorter of the old and new period), Hann-windowed, cut around
+ * pitch marks (one per period, the period from YIN, each where its period is most like the last)
+ * and laid down one new period apart, so the intonation keeps its shape around the new median; an
+ * unvoiced stretch is copied through with grains at constant spacing. Cut from the residual, a
+ * grain shorter than the old period loses little (a pulse is short), where cut from the speech it
+ * would cut each formant's ringing short and blur it: a voice raised past twice the speaker's pitch
+ * kept about 4 WER points more of its clarity this way (docs/decisions.md, 62). Deterministic:
+ * plain arithmetic on the samples, nothing random, so the same piece gives the same samples.
  */
 export function changeVoice(pcm: Int16Array, sampleRate: number, formantRatio: number, pitchHz: number): Int16Array {
   const y = resampleBy(pcm, sampleRate, formantRatio);
@@ -20,7 +26,11 @@ export function changeVoice(pcm: Int16Array, sampleRate: number, formantRatio: n
   const medianPeriod = voiced.length >= MIN_VOICED_FRAMES ? voiced[voiced.length >> 1]! : null;
   const pitchFactor = medianPeriod === null ? 1 : (pitchHz * medianPeriod) / sampleRate;
   const marks = pitchMarks(y, periods, sampleRate);
-  return overlapAdd(y, marks, pcm.length, formantRatio, pitchFactor);
+  const envelope = lpcEnvelope(y, sampleRate);
+  const pulses = overlapAdd(inverseFilter(y, envelope), marks, pcm.length, formantRatio, pitchFactor);
+  return Int16Array.from(envelopeFilter(pulses, envelope, formantRatio), (v) =>
+    Math.max(-32768, Math.min(32767, Math.round(v))),
+  );
 }
 
 /** Fewer voiced frames than this (30 ms) give no median pitch worth moving. */
@@ -136,9 +146,10 @@ function peakIn(y: Float32Array, from: number, to: number): number {
 }
 
 /**
- * Lays grains down at the new pitch over `length` samples: an output instant t takes the grain of
- * the mark nearest t ÷ ratio (the resampled piece is ratio times shorter), and the next instant
- * follows one new period later (the grain's period ÷ pitchFactor) or, unvoiced, one spacing later.
+ * Lays grains of `y` down at the new pitch over `length` samples: an output instant t takes the
+ * grain of the mark nearest t ÷ ratio (the resampled piece is ratio times shorter), and the next
+ * instant follows one new period later (the grain's period ÷ pitchFactor) or, unvoiced, one spacing
+ * later.
  */
 function overlapAdd(
   y: Float32Array,
@@ -146,7 +157,7 @@ function overlapAdd(
   length: number,
   ratio: number,
   pitchFactor: number,
-): Int16Array {
+): Float32Array {
   const out = new Float32Array(length);
   let m = 0;
   for (let t = 0; t < length && marks.length > 0;) {
@@ -155,12 +166,11 @@ function overlapAdd(
     const mark = marks[m]!;
     const step = mark.voiced ? mark.period / pitchFactor : mark.period;
     // A grain no longer than two new periods: raising the pitch, a grain two old periods long would
-    // carry its neighbours' pulses between the new ones (measured on the high voices: +8 to +17 WER
-    // points over the uncoloured speaker, against -1 to +2 with this bound; docs/decisions.md).
+    // carry its neighbours' pulses between the new ones (docs/decisions.md, 62).
     addGrain(out, y, Math.round(t), mark.at, Math.round(Math.min(mark.period, step)));
     t += step;
   }
-  return Int16Array.from(out, (v) => Math.max(-32768, Math.min(32767, Math.round(v))));
+  return out;
 }
 
 /** y around `from`, Hann-windowed over two `half`s, added into out around `to`. */

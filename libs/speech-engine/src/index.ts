@@ -44,6 +44,7 @@ export {
 } from './espeak-calibration';
 export { NEURAL_SPEAKER_F0_HZ, espeakPitchHz, neuralColour, applyVoiceColour, type VoiceColour } from './voice-colour';
 export { yinTrack, decimate2, type PitchOptions } from './pitch';
+export { lpc } from './lpc';
 export { PREMADE_VOICES, findPremadeVoice, type PremadeVoice } from './premade-voices';
 export {
   DEFAULT_VOICE_SETTINGS,

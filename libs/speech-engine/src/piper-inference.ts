@@ -150,6 +150,8 @@ function spawn(config: InferenceThreadConfig, onLost: () => void): Promise<Live>
       async close() {
         if (!live.dead) {
           lost('was closed');
+          // Held open until the thread has ended: a process that exited meanwhile would end it under its run.
+          worker.ref();
           worker.postMessage({ close: true } satisfies CloseRequest);
         }
         await exited;
@@ -177,7 +179,7 @@ function spawn(config: InferenceThreadConfig, onLost: () => void): Promise<Live>
       }
       const call = live.pending.get(message.id);
       live.pending.delete(message.id);
-      if (live.pending.size === 0) worker.unref();
+      if (live.pending.size === 0 && !live.dead) worker.unref();
       if ('pcm' in message) call?.resolve(message.pcm);
       else call?.reject(new Error(`neural inference failed: ${message.error}`));
     });

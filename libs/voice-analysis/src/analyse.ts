@@ -1,6 +1,6 @@
-import { decimate2, yinTrack } from '@platform/speech-engine';
+import { decimate2, lpc, yinTrack } from '@platform/speech-engine';
 import { ANALYSIS_RATE } from './decode';
-import { envelopePeaks, lpc, spectralCentroid } from './spectrum';
+import { envelopePeaks, spectralCentroid } from './spectrum';
 import { median, quantile, semitones } from './stats';
 
 /** What the samples of a voice measure. Plain numbers, stored with the voice. */

@@ -1,32 +1,3 @@
-/**
- * Spectral envelope by linear prediction (autocorrelation method, Levinson–Durbin). The envelope
- * is evaluated on a frequency grid; its first peaks are the formant estimates.
- */
-export function lpc(frame: Float64Array, order: number): Float64Array | null {
-  const r = new Float64Array(order + 1);
-  for (let lag = 0; lag <= order; lag++) {
-    let sum = 0;
-    for (let i = lag; i < frame.length; i++) sum += frame[i]! * frame[i - lag]!;
-    r[lag] = sum;
-  }
-  if (r[0]! <= 1e-9) return null;
-  r[0]! *= 1 + 1e-9;
-  const a = new Float64Array(order + 1);
-  a[0] = 1;
-  let error = r[0]!;
-  for (let i = 1; i <= order; i++) {
-    let acc = r[i]!;
-    for (let j = 1; j < i; j++) acc += a[j]! * r[i - j]!;
-    const k = -acc / error;
-    const prev = Float64Array.from(a);
-    for (let j = 1; j < i; j++) a[j] = prev[j]! + k * prev[i - j]!;
-    a[i] = k;
-    error *= 1 - k * k;
-    if (error <= 0) return null;
-  }
-  return a;
-}
-
 /** Peaks (Hz) of the LPC envelope between 200 Hz and 4 kHz, lowest first. */
 export function envelopePeaks(a: Float64Array, sampleRate: number, points = 256): number[] {
   const maxHz = 4000;

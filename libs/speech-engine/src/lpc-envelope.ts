@@ -1,0 +1,66 @@
+import { lpc } from './lpc';
+
+/**
+ * A piece's spectral envelope over time, as linear prediction filters: one every BLOCK_SECONDS,
+ * fitted on a Hann-windowed LPC_FRAME_SECONDS around the block. The voice colour (change-voice.ts)
+ * splits the piece into this envelope (its formants) and the residual (its pitch pulses), moves
+ * the pulses, and filters them with the envelope again.
+ */
+export interface LpcEnvelope {
+  /** Samples per block. */
+  block: number;
+  order: number;
+  /** Per block, A(z)'s coefficients (`lpc`); null where the block is silent (passed through). */
+  filters: (Float64Array | null)[];
+}
+
+const BLOCK_SECONDS = 0.005;
+const LPC_FRAME_SECONDS = 0.025;
+/** Conditioning of the fit (`lpc`'s `whiteNoise`): a resampled piece is band-limited below Nyquist. */
+const WHITE_NOISE = 1e-6;
+
+export function lpcEnvelope(y: Float32Array, rate: number): LpcEnvelope {
+  const block = Math.round(rate * BLOCK_SECONDS);
+  const length = Math.round(rate * LPC_FRAME_SECONDS);
+  // Two coefficients per kHz of bandwidth (a formant each) and two for the glottal and radiation tilt.
+  const order = Math.round(2 + rate / 1000);
+  const frame = new Float64Array(length);
+  const filters: (Float64Array | null)[] = [];
+  for (let start = 0; start < y.length; start += block) {
+    const from = Math.round(start + block / 2 - length / 2);
+    for (let i = 0; i < length; i++) {
+      const n = from + i;
+      frame[i] = (n >= 0 && n < y.length ? y[n]! : 0) * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (length - 1)));
+    }
+    filters.push(lpc(frame, order, WHITE_NOISE));
+  }
+  return { block, order, filters };
+}
+
+/** The residual: `y` through each block's A(z) (what is left is the source: pulses and noise). */
+export function inverseFilter(y: Float32Array, envelope: LpcEnvelope): Float32Array {
+  const e = new Float32Array(y.length);
+  for (let n = 0; n < y.length; n++) {
+    const a = envelope.filters[Math.floor(n / envelope.block)];
+    let v = y[n]!;
+    if (a) for (let j = 1; j <= envelope.order && j <= n; j++) v += a[j]! * y[n - j]!;
+    e[n] = v;
+  }
+  return e;
+}
+
+/**
+ * `x` through 1/A(z), the filter at output sample t being the envelope's at source sample t ÷
+ * `stretch` (the envelope was taken from a piece `stretch` times shorter than `x`).
+ */
+export function envelopeFilter(x: Float32Array, envelope: LpcEnvelope, stretch: number): Float32Array {
+  const s = new Float32Array(x.length);
+  const last = envelope.filters.length - 1;
+  for (let t = 0; t < x.length; t++) {
+    const a = envelope.filters[Math.min(last, Math.floor(t / stretch / envelope.block))];
+    let v = x[t]!;
+    if (a) for (let j = 1; j <= envelope.order && j <= t; j++) v -= a[j]! * s[t - j]!;
+    s[t] = v;
+  }
+  return s;
+}
