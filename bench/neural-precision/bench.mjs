@@ -16,14 +16,14 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SENTENCES } from '../quality/sentences.mjs';
+import { DEFAULT_SENTENCES, SENTENCES } from '../quality/sentences.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const engine = createRequire(import.meta.url)(path.join(root, 'libs/speech-engine/dist/index.js'));
 
 const { values: args } = parseArgs({
   options: {
-    sentences: { type: 'string', default: String(SENTENCES.length) },
+    sentences: { type: 'string', default: String(DEFAULT_SENTENCES) },
     rounds: { type: 'string', default: '3' },
     wer: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },

@@ -9,10 +9,12 @@
 // --voices all (or a comma list of names) prints the voice table instead (voices.mjs): on the neural
 // model, Joe uncoloured, every English premade voice and two clones coloured, with each one's WER,
 // its difference to Joe's, its output's median F0 against the voice's target, its formants' shift
-// against Joe's (formant-warp.mjs) beside the colour's ratio, and its spectral centroid against Joe's. Paired: every voice colours the same rendering of Joe (the model samples
-// noise, so two renderings differ by several WER points over a few sentences), so the difference
-// is the colour's alone. --seeded: Joe noiseless (as a seeded job speaks), the same audio in every
-// run, to compare colour methods on the same input.
+// against Joe's (formant-warp.mjs) beside the colour's ratio, and its spectral centroid against
+// Joe's. Each voice colours Joe's noiseless rendering, as the worker does (a coloured voice is always
+// rendered without the model's sampling noise); Joe is rendered as users hear him, with that noise,
+// anew each run (--runs N averages N runs: two renderings differ by several WER points), or
+// noiseless with --seeded, when every voice colours exactly Joe's audio and the difference is the
+// colour's alone.
 //
 //   node bench/quality/bench.mjs [--sentences 20] [--engines espeak,neural,neural-coloured,neural-int8] [--json] [--verbose]
 //   node bench/quality/bench.mjs --voices all [--sentences 20] [--seeded] [--runs 1] [--json]
@@ -21,7 +23,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureRecogniser, recognise } from './recogniser.mjs';
-import { SENTENCES } from './sentences.mjs';
+import { DEFAULT_SENTENCES, SENTENCES } from './sentences.mjs';
 import { formantWarp } from './formant-warp.mjs';
 import { measureVoice, neuralVoiceTable } from './voices.mjs';
 import { wordErrorRate } from './wer.mjs';
@@ -32,7 +34,7 @@ const engine = require(path.join(root, 'libs/speech-engine/dist/index.js'));
 
 const { values: args } = parseArgs({
   options: {
-    sentences: { type: 'string', default: String(SENTENCES.length) },
+    sentences: { type: 'string', default: String(DEFAULT_SENTENCES) },
     engines: { type: 'string', default: 'espeak,neural,neural-coloured' },
     voice: { type: 'string', default: 'Rachel' },
     voices: { type: 'string' },
@@ -42,6 +44,9 @@ const { values: args } = parseArgs({
     verbose: { type: 'boolean', default: false },
   },
 });
+/** Joe's noiseless rendering of each piece: what a coloured voice is made from (the worker renders it so). */
+const noiseless = new Map();
+
 const PIPER_DIR = process.env.PIPER_VOICES_DIR ?? path.join(root, '.stack/voices/piper');
 const sentences = SENTENCES.slice(0, Number(args.sentences));
 const format = engine.resolveOutputFormat('pcm_16000');
@@ -150,7 +155,9 @@ async function voiceTable() {
   await ensureRecogniser();
   const piper = await engine.loadPiperVoice(PIPER_DIR);
   const runs = [];
-  for (let run = 0; run < Number(args.runs); run++) runs.push(await voiceRun(voices, piper, analysis));
+  // A coloured voice is deterministic (it colours Joe's noiseless rendering): measured in the first
+  // run only; later runs render and measure Joe again.
+  for (let run = 0; run < Number(args.runs); run++) runs.push(await voiceRun(voices, piper, analysis, runs[0]));
   // Per voice: WER and its difference to Joe's averaged over the runs (each run a new rendering of
   // Joe, unless --seeded), the differences of each run, and the last run's pitch and formants.
   const rows = runs.at(-1).map((last, i) => {
@@ -177,23 +184,31 @@ async function voiceTable() {
   }
 }
 
-/** One rendering of Joe, coloured per voice: each voice's WER, pitch, formants and centroid. */
-async function voiceRun(voices, piper, analysis) {
-  // Joe's rendering of each piece, made once per run (unseeded, as users hear him) and coloured per voice.
+/** One run: Joe as served, and each voice coloured; each one's WER, pitch, formants and centroid. */
+async function voiceRun(voices, piper, analysis, first) {
+  // Joe's sampled rendering of each piece, made once per run (unless --seeded), as users hear him.
   const joes = new Map();
   const rows = [];
-  for (const v of voices) {
+  for (const [index, v] of voices.entries()) {
     const settings = { ...engine.DEFAULT_VOICE_SETTINGS, ...v.settings };
     const params = engine.renderParams(v.engine, settings);
     const colour = params.colour ?? engine.neuralColour(params);
-    const pcmFor = async (piece) => {
-      if (!joes.has(piece))
-        joes.set(
+    if (colour && first) {
+      rows.push({ ...first[index] });
+      continue;
+    }
+    const rendered = async (cache, piece, deterministic) => {
+      if (!cache.has(piece))
+        cache.set(
           piece,
-          await engine.synthesizePiperPcm(piper, piece, engine.DEFAULT_VOICE_SETTINGS, undefined, args.seeded),
+          await engine.synthesizePiperPcm(piper, piece, engine.DEFAULT_VOICE_SETTINGS, undefined, deterministic),
         );
-      return colour ? engine.applyVoiceColour(joes.get(piece), colour) : joes.get(piece);
+      return cache.get(piece);
     };
+    const pcmFor = async (piece) =>
+      colour
+        ? engine.applyVoiceColour(await rendered(noiseless, piece, true), colour)
+        : rendered(args.seeded ? noiseless : joes, piece, args.seeded);
     const audio = [];
     for (const text of sentences)
       audio.push(await render({ text, params: { ...params, neural: 'joe' }, format, pcmFor }));
@@ -209,6 +224,8 @@ async function voiceRun(voices, piper, analysis) {
   }
   const joe = rows[0];
   for (const r of rows) {
+    // A voice carried over from the first run keeps what was measured against that run's Joe.
+    if (!r.pcm) continue;
     r.centroidVsJoe = r.centroidHz / joe.centroidHz;
     // Formants: the voice's warp against Joe's, beside the warp the same estimator gives an exact shift
     // of Joe's formants by the voice's ratio (Joe resampled by it): the two should agree.

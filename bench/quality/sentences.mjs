@@ -1,5 +1,6 @@
-// The fixed text of the quality meter: the first twenty Harvard sentences (IEEE Recommended Practice
-// for Speech Quality Measurements, 1969, lists 1 and 2), phonetically balanced and public.
+// The fixed text of the quality meter: the first forty Harvard sentences (IEEE Recommended Practice
+// for Speech Quality Measurements, 1969, lists 1 to 4), phonetically balanced and public. The meters
+// use the first twenty unless asked for more (`--sentences 40`).
 export const SENTENCES = [
   'The birch canoe slid on the smooth planks.',
   'Glue the sheet to the dark blue background.',
@@ -21,4 +22,27 @@ export const SENTENCES = [
   "The soft cushion broke the man's fall.",
   'The salt breeze came across from the sea.',
   'The girl at the booth sold fifty bonds.',
+  'The small pup gnawed a hole in the sock.',
+  'The fish twisted and turned on the bent hook.',
+  'Press the pants and sew a button on the vest.',
+  'The swan dive was far short of perfect.',
+  'The beauty of the view stunned the young boy.',
+  'Two blue fish swam in the tank.',
+  'Her purse was full of useless trash.',
+  'The colt reared and threw the tall rider.',
+  'It snowed, rained, and hailed the same morning.',
+  'Read verse out loud for pleasure.',
+  'Hoist the load to your left shoulder.',
+  'Take the winding path to reach the lake.',
+  'Note closely the size of the gas tank.',
+  'Wipe the grease off his dirty face.',
+  'Mend the coat before you go out.',
+  'The wrist was badly strained and hung limp.',
+  'The stray cat gave birth to kittens.',
+  'The young girl gave no clear response.',
+  'The meal was cooked before the bell rang.',
+  'What joy there is in living.',
 ];
+
+/** How many sentences the meters use unless asked for more: lists 1 and 2. */
+export const DEFAULT_SENTENCES = 20;

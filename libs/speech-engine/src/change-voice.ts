@@ -15,7 +15,7 @@ import { Resampler } from './resample';
  * unvoiced stretch is copied through with grains at constant spacing. Cut from the residual, a
  * grain shorter than the old period loses little (a pulse is short), where cut from the speech it
  * would cut each formant's ringing short and blur it: a voice raised past twice the speaker's pitch
- * kept about 4 WER points more of its clarity this way (docs/decisions.md, 62). Deterministic:
+ * kept about 4 WER points more of its clarity this way (docs/decisions.md, 63). Deterministic:
  * plain arithmetic on the samples, nothing random, so the same piece gives the same samples.
  */
 export function changeVoice(pcm: Int16Array, sampleRate: number, formantRatio: number, pitchHz: number): Int16Array {

@@ -14,7 +14,7 @@ export interface LpcEnvelope {
   filters: (Float64Array | null)[];
 }
 
-const BLOCK_SECONDS = 0.005;
+const BLOCK_SECONDS = 0.01;
 const LPC_FRAME_SECONDS = 0.025;
 /** Conditioning of the fit (`lpc`'s `whiteNoise`): a resampled piece is band-limited below Nyquist. */
 const WHITE_NOISE = 1e-6;
@@ -25,12 +25,13 @@ export function lpcEnvelope(y: Float32Array, rate: number): LpcEnvelope {
   // Two coefficients per kHz of bandwidth (a formant each) and two for the glottal and radiation tilt.
   const order = Math.round(2 + rate / 1000);
   const frame = new Float64Array(length);
+  const hann = Float64Array.from({ length }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (length - 1)));
   const filters: (Float64Array | null)[] = [];
   for (let start = 0; start < y.length; start += block) {
     const from = Math.round(start + block / 2 - length / 2);
     for (let i = 0; i < length; i++) {
       const n = from + i;
-      frame[i] = (n >= 0 && n < y.length ? y[n]! : 0) * (0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (length - 1)));
+      frame[i] = (n >= 0 && n < y.length ? y[n]! : 0) * hann[i]!;
     }
     filters.push(lpc(frame, order, WHITE_NOISE));
   }

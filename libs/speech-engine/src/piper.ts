@@ -141,7 +141,10 @@ export function piperScales(
  * One piece of text to 16-bit PCM at the voice's rate (22 050 Hz for the shipped voice). `speaker`:
  * the speaker id of a multi-speaker voice (`num_speakers` > 1; default 0), which then goes to the
  * model as its `sid` input; a single-speaker model has no such input. `colour`: the voice colour
- * the inference thread applies right after the inference (none: the speaker as he is).
+ * the inference thread applies right after the inference (none: the speaker as he is). A coloured
+ * piece is always rendered without the model's sampling noise, as a seeded one is: the colour
+ * keeps the words of a noiseless rendering (the high voices within 0–2 WER points of the speaker),
+ * not of a sampled one (6–7 points over it, with either noise alone still 4–7; docs/decisions.md, 64).
  */
 export async function synthesizePiperPcm(
   voice: PiperVoice,
@@ -155,7 +158,7 @@ export async function synthesizePiperPcm(
   const ids = await phonemeIds(text, voice.config, espeakBinary);
   return voice.inference.run(
     BigInt64Array.from(ids, (id) => BigInt(id)),
-    piperScales(voice.config, settings, deterministic),
+    piperScales(voice.config, settings, deterministic || colour !== null),
     voice.config.num_speakers > 1 ? speaker : undefined,
     colour ? { ...colour, sampleRate: voice.config.audio.sample_rate } : undefined,
   );

@@ -397,7 +397,8 @@ export async function failLostJob(
  * The engine parameters of a job and, for the neural model, where its pieces' PCM comes from: the
  * Piper voice, coloured to the job's voice on the inference thread right after the inference
  * (`synthesizePiperPcm`'s `colour`, an in-process PSOLA that gives the same samples for the same
- * speaker's audio; the speaker's own audio is random unless the job is seeded), so the PCM kept for
+ * speaker's audio, which is noiseless for a coloured voice; the speaker's own voice is random unless
+ * the job is seeded), so the PCM kept for
  * a worker that may take the job over (pcm-checkpoints.ts) is the coloured one; the engine is then
  * told the voice is the model's own speaker (`neural`).
  */
