@@ -143,7 +143,7 @@ export function piperScales(
  * model as its `sid` input; a single-speaker model has no such input. `colour`: the voice colour
  * the inference thread applies right after the inference (none: the speaker as he is). A coloured
  * piece is always rendered without the model's sampling noise, as a seeded one is: the colour
- * keeps the words of a noiseless rendering (the high voices within 0–2 WER points of the speaker),
+ * keeps the words of a noiseless rendering (the high voices within 0–3 WER points of the speaker),
  * not of a sampled one (6–7 points over it, with either noise alone still 4–7; docs/decisions.md, 64).
  */
 export async function synthesizePiperPcm(
