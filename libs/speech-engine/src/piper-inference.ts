@@ -70,9 +70,9 @@ let holder: Promise<void> | undefined;
  * ONNX Runtime's native binding kept loaded for the process's life by an idle thread of its own:
  * loaded only by inference threads, it is unloaded with the last of them, and every thread started
  * after that (a model that failed to load, a thread lost and started again) fails with "Module did
- * not self-register". A thread, not this one: a native binding loaded into the caller's own
- * JavaScript context (a test runner's sandbox, for one) can abort the process when that context is
- * torn down. The thread is unreferenced: it never keeps the process alive.
+ * not self-register". A thread, not this one: the caller's context may be torn down before the
+ * process ends (a test runner's sandbox, for one). The thread is unreferenced and idle: it never keeps
+ * the process alive, and with no run of its own it can be ended at exit (see `CloseRequest`).
  */
 function holdOnnxRuntime(): Promise<void> {
   holder ??= new Promise<void>((resolve, reject) => {
