@@ -28,9 +28,10 @@ export function changeVoice(pcm: Int16Array, sampleRate: number, formantRatio: n
   const marks = pitchMarks(y, periods, sampleRate);
   const envelope = lpcEnvelope(y, sampleRate);
   const pulses = overlapAdd(inverseFilter(y, envelope), marks, pcm.length, formantRatio, pitchFactor);
-  return Int16Array.from(envelopeFilter(pulses, envelope, formantRatio), (v) =>
-    Math.max(-32768, Math.min(32767, Math.round(v))),
-  );
+  const coloured = envelopeFilter(pulses, envelope, formantRatio);
+  const out = new Int16Array(coloured.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(coloured[i]!)));
+  return out;
 }
 
 /** Fewer voiced frames than this (30 ms) give no median pitch worth moving. */
@@ -175,10 +176,24 @@ function overlapAdd(
 
 /** y around `from`, Hann-windowed over two `half`s, added into out around `to`. */
 function addGrain(out: Float32Array, y: Float32Array, to: number, from: number, half: number): void {
+  const window = hannOf(half);
   for (let k = -half + 1; k < half; k++) {
     const i = from + k;
     const o = to + k;
     if (i < 0 || i >= y.length || o < 0 || o >= out.length) continue;
-    out[o]! += y[i]! * 0.5 * (1 + Math.cos((Math.PI * k) / half));
+    out[o]! += y[i]! * window[k + half]!;
   }
+}
+
+/** Hann windows by half-length, kept per thread: a piece's grains come in a few hundred lengths at most. */
+const hannWindows = new Map<number, Float64Array>();
+
+/** The Hann window of two `half`s, index k + half for offset k: 0.5 (1 + cos(π k / half)). */
+function hannOf(half: number): Float64Array {
+  let window = hannWindows.get(half);
+  if (!window) {
+    window = Float64Array.from({ length: 2 * half }, (_, i) => 0.5 * (1 + Math.cos((Math.PI * (i - half)) / half)));
+    hannWindows.set(half, window);
+  }
+  return window;
 }

@@ -41,11 +41,15 @@ export function lpcEnvelope(y: Float32Array, rate: number): LpcEnvelope {
 /** The residual: `y` through each block's A(z) (what is left is the source: pulses and noise). */
 export function inverseFilter(y: Float32Array, envelope: LpcEnvelope): Float32Array {
   const e = new Float32Array(y.length);
-  for (let n = 0; n < y.length; n++) {
-    const a = envelope.filters[Math.floor(n / envelope.block)];
-    let v = y[n]!;
-    if (a) for (let j = 1; j <= envelope.order && j <= n; j++) v += a[j]! * y[n - j]!;
-    e[n] = v;
+  const { block, order } = envelope;
+  for (let b = 0; b * block < y.length; b++) {
+    const a = envelope.filters[b];
+    const end = Math.min(y.length, (b + 1) * block);
+    for (let n = b * block; n < end; n++) {
+      let v = y[n]!;
+      if (a) for (let j = 1, top = Math.min(order, n); j <= top; j++) v += a[j]! * y[n - j]!;
+      e[n] = v;
+    }
   }
   return e;
 }
@@ -56,12 +60,19 @@ export function inverseFilter(y: Float32Array, envelope: LpcEnvelope): Float32Ar
  */
 export function envelopeFilter(x: Float32Array, envelope: LpcEnvelope, stretch: number): Float32Array {
   const s = new Float32Array(x.length);
-  const last = envelope.filters.length - 1;
-  for (let t = 0; t < x.length; t++) {
-    const a = envelope.filters[Math.min(last, Math.floor(t / stretch / envelope.block))];
-    let v = x[t]!;
-    if (a) for (let j = 1; j <= envelope.order && j <= t; j++) v -= a[j]! * s[t - j]!;
-    s[t] = v;
+  const { block, order, filters } = envelope;
+  const last = filters.length - 1;
+  for (let t = 0; t < x.length;) {
+    const index = Math.min(last, Math.floor(t / stretch / block));
+    const a = filters[index];
+    // The output samples whose source falls in this block (all the rest, past the last block).
+    let end = t + 1;
+    while (end < x.length && (index === last || Math.floor(end / stretch / block) === index)) end++;
+    for (; t < end; t++) {
+      let v = x[t]!;
+      if (a) for (let j = 1, top = Math.min(order, t); j <= top; j++) v -= a[j]! * s[t - j]!;
+      s[t] = v;
+    }
   }
   return s;
 }

@@ -82,9 +82,14 @@ export class Resampler {
       const first = i - half + 1 - this.base;
       const row = phase * taps;
       let acc = 0;
-      for (let j = 0; j < taps; j++) {
-        const k = first + j;
-        if (k >= 0) acc += (history[k] ?? 0) * bank[row + j]!;
+      if (first >= 0 && first + taps <= history.length) {
+        // All taps inside the history: the plain dot product, most samples' case.
+        for (let j = 0; j < taps; j++) acc += history[first + j]! * bank[row + j]!;
+      } else {
+        for (let j = 0; j < taps; j++) {
+          const k = first + j;
+          if (k >= 0) acc += (history[k] ?? 0) * bank[row + j]!;
+        }
       }
       out[n] = acc > 32767 ? 32767 : acc < -32768 ? -32768 : Math.round(acc);
       this.position += this.step;
