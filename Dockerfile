@@ -55,7 +55,7 @@ CMD ["node", "apps/gateway/dist/main.js"]
 
 # ── synthesis worker: the speech engine (espeak-ng, also the neural model's phonemizer), an MP3 encoder
 #    (lame), ffmpeg for Opus and to decode voice-cloning samples (the voice-analysis jobs), the Piper voice, and python3, whose ctypes reads eSpeak NG's word timing from its library
-#    (the with-timestamps routes; libs/speech-engine/python/espeak_events.py) ──
+#    (the with-timestamps routes; libs/speech-engine/python/espeak_events.py) and the neural model's phonemes (espeak_phonemes.py) ──
 FROM runtime AS synthesis-worker
 USER root
 RUN apt-get update \

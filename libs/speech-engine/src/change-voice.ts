@@ -18,7 +18,12 @@ import { Resampler } from './resample';
  * kept about 4 WER points more of its clarity this way (docs/decisions.md, 63). Deterministic:
  * plain arithmetic on the samples, nothing random, so the same piece gives the same samples.
  */
-export function changeVoice(pcm: Int16Array, sampleRate: number, formantRatio: number, pitchHz: number): Int16Array {
+export function changeVoice(
+  pcm: Int16Array,
+  sampleRate: number,
+  formantRatio: number,
+  pitchHz: number,
+): Int16Array<ArrayBuffer> {
   const y = resampleBy(pcm, sampleRate, formantRatio);
   const periods = periodTrack(y, sampleRate);
   const voiced = periods.filter((p): p is number => p !== null).sort((a, b) => a - b);

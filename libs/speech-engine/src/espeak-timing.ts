@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { WordTiming } from './alignment';
 import { ENGINE_SAMPLE_RATE, escapeXml, espeakInvocation, runEngineProcess, type EspeakOptions } from './espeak';
+import { PYTHON } from './python';
 import type { RenderParams } from './settings';
 
 /** One piece's audio with the engine's timing of its words. */
@@ -17,12 +17,6 @@ export interface EspeakTimingOptions extends Omit<EspeakOptions, 'binary'> {
 
 /** Reads eSpeak NG's synthesis events through its library (see the script's own description). */
 const EVENTS_SCRIPT = path.resolve(__dirname, '..', 'python', 'espeak_events.py');
-
-/**
- * Debian's own interpreter when there is one (eSpeak NG is Debian's too; a version manager's shim
- * first on PATH would cost a process start of its own), else `python3` from PATH.
- */
-const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
 type EngineEvent = ['w', number, number, number] | ['p', number];
 

@@ -61,7 +61,8 @@ async function infer(session: ort.InferenceSession, request: InferenceRequest): 
     for (let i = 0; i < audio.length; i++) pcm[i] = Math.max(-32768, Math.min(32767, Math.round(audio[i]! * 32767)));
     // Coloured here, off every event loop that serves requests (the inference already holds this thread).
     const { colour } = request;
-    return { id: request.id, pcm: colour ? Int16Array.from(applyVoiceColour(pcm, colour, colour.sampleRate)) : pcm };
+    // The colour's output has a buffer of its own (or is `pcm`): either is transferred, not copied.
+    return { id: request.id, pcm: colour ? applyVoiceColour(pcm, colour, colour.sampleRate) : pcm };
   } catch (err) {
     return { id: request.id, error: err instanceof Error ? err.message : String(err) };
   }

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { piperConfigSchema, type PiperConfig } from './catalogue/piper-config';
+import { clauseIpa } from './phonemizer';
 import { startPiperInference, type PiperInference } from './piper-inference';
 import { modelAtPrecision, type NeuralPrecision } from './piper-precision';
 import type { SpokenSegment } from './pronunciation/apply';
@@ -65,21 +65,10 @@ export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Pro
   return voice;
 }
 
-function ipa(text: string, espeakVoice: string, binary = 'espeak-ng'): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      binary,
-      ['-q', '--ipa', '-b', '1', '-v', espeakVoice, '--', text],
-      { timeout: 10_000, maxBuffer: 1 << 20 },
-      (err, stdout) => (err ? reject(err) : resolve(stdout.replace(/\s+/g, ' ').trim())),
-    );
-  });
-}
-
 /** One text's IPA: clauses phonemised separately and joined with their punctuation (eSpeak's IPA output drops it). */
 async function textIpa(text: string, config: Pick<PiperConfig, 'espeak'>, espeakBinary?: string): Promise<string> {
   const clauses = [...text.matchAll(/([^,.;:!?]+)([,.;:!?]*)/g)].filter((m) => (m[1] ?? '').trim());
-  const phonemes = await Promise.all(clauses.map((m) => ipa(m[1]!.trim(), config.espeak.voice, espeakBinary)));
+  const phonemes = await Promise.all(clauses.map((m) => clauseIpa(m[1]!.trim(), config.espeak.voice, espeakBinary)));
   return phonemes.map((p, i) => `${p}${(clauses[i]![2] ?? '').slice(0, 1)}`).join(' ');
 }
 

@@ -27,27 +27,7 @@ export class Resampler {
     const halfWidth = Resampler.ZEROS / cutoff;
     this.half = Math.ceil(halfWidth);
     this.taps = 2 * this.half;
-    this.bank = new Float32Array(Resampler.PHASES * this.taps);
-    for (let p = 0; p < Resampler.PHASES; p++) {
-      const frac = p / Resampler.PHASES;
-      let sum = 0;
-      for (let j = 0; j < this.taps; j++) {
-        // Distance from output time t = n + frac to input sample n - half + 1 + j.
-        const x = frac - (j - this.half + 1);
-        const ax = Math.abs(x);
-        const arg = x * cutoff;
-        const sinc = arg === 0 ? 1 : Math.sin(Math.PI * arg) / (Math.PI * arg);
-        const w =
-          ax >= halfWidth
-            ? 0
-            : 0.42 + 0.5 * Math.cos((Math.PI * ax) / halfWidth) + 0.08 * Math.cos((2 * Math.PI * ax) / halfWidth);
-        const c = cutoff * sinc * w;
-        this.bank[p * this.taps + j] = c;
-        sum += c;
-      }
-      // Unity gain at DC for every phase: no ripple in loudness.
-      for (let j = 0; j < this.taps; j++) this.bank[p * this.taps + j]! /= sum;
-    }
+    this.bank = filterBank(cutoff, halfWidth, this.half, this.taps, Resampler.PHASES);
   }
 
   /** Feeds input samples; returns the output samples that are now fully determined. */
@@ -101,4 +81,48 @@ export class Resampler {
     }
     return out;
   }
+}
+
+/**
+ * The polyphase coefficients for a cut-off, `phases` × `taps`, kept for the BANKS_KEPT cut-offs
+ * used last: a job's encoder and every coloured piece make a resampler, and a bank is some 30 000
+ * sines and cosines (half a millisecond, in the wait for a coloured voice's first audio). Bounded,
+ * as every clone's formant ratio gives a cut-off of its own (a bank is about 40 kB).
+ */
+const banks = new Map<string, Float32Array>();
+const BANKS_KEPT = 64;
+
+function filterBank(cutoff: number, halfWidth: number, half: number, taps: number, phases: number): Float32Array {
+  const key = `${cutoff}:${phases}`;
+  const cached = banks.get(key);
+  if (cached) {
+    // Most recently used last: the first key is the one to drop.
+    banks.delete(key);
+    banks.set(key, cached);
+    return cached;
+  }
+  const bank = new Float32Array(phases * taps);
+  for (let p = 0; p < phases; p++) {
+    const frac = p / phases;
+    let sum = 0;
+    for (let j = 0; j < taps; j++) {
+      // Distance from output time t = n + frac to input sample n - half + 1 + j.
+      const x = frac - (j - half + 1);
+      const ax = Math.abs(x);
+      const arg = x * cutoff;
+      const sinc = arg === 0 ? 1 : Math.sin(Math.PI * arg) / (Math.PI * arg);
+      const w =
+        ax >= halfWidth
+          ? 0
+          : 0.42 + 0.5 * Math.cos((Math.PI * ax) / halfWidth) + 0.08 * Math.cos((2 * Math.PI * ax) / halfWidth);
+      const c = cutoff * sinc * w;
+      bank[p * taps + j] = c;
+      sum += c;
+    }
+    // Unity gain at DC for every phase: no ripple in loudness.
+    for (let j = 0; j < taps; j++) bank[p * taps + j]! /= sum;
+  }
+  banks.set(key, bank);
+  if (banks.size > BANKS_KEPT) banks.delete(banks.keys().next().value!);
+  return bank;
 }

@@ -69,7 +69,11 @@ const MIN_COLOUR_SECONDS = 0.1;
  * second of audio: the neural model's inference thread runs it right after the inference
  * (`synthesizePiperPcm`'s `colour`), never an event loop that serves requests.
  */
-export function applyVoiceColour(pcm: Int16Array, colour: VoiceColour, sampleRate = ENGINE_SAMPLE_RATE): Int16Array {
+export function applyVoiceColour<T extends Int16Array>(
+  pcm: T,
+  colour: VoiceColour,
+  sampleRate = ENGINE_SAMPLE_RATE,
+): T | Int16Array<ArrayBuffer> {
   if (pcm.length < MIN_COLOUR_SECONDS * sampleRate) return pcm;
   return changeVoice(pcm, sampleRate, colour.formantRatio, colour.pitchHz);
 }
