@@ -23,7 +23,7 @@ import { resolveCapacity } from './synthesis/realtime-capacity';
 import { failLostJob, processJob } from './synthesis/process-job';
 import { startStaleReservationSweeper } from './quota/stale-reservations';
 import { startVoiceAnalysisWorker } from './voice-analysis/analysis-worker';
-import { measureSpeakers } from './voice-analysis/speaker-features';
+import { measureSpeakers, redisSpeakerCache } from './voice-analysis/speaker-features';
 
 /**
  * How often the queue lets one job be taken over at all: far above any real run of worker deaths
@@ -206,10 +206,14 @@ async function main(): Promise<void> {
   }
   worker.on('stalled', (jobId) => logger.warn({ jobId }, 'synthesis job lost by its worker; back in the queue'));
   // Voice-sample analysis for cloning (the gateway enqueues it): on threads of their own, beside
-  // synthesis; with several installed speakers, each measured first for clones to start from. The
-  // measuring (about a second per speaker) runs after boot: readiness and synthesis never wait for it,
-  // only clone analysis does, its jobs waiting in their queue meanwhile.
-  const analysis = measureSpeakers(neural, logger, config.ESPEAK_BINARY).then((speakers) =>
+  // synthesis; with several installed speakers, each measured first for clones to start from (once per
+  // voice file: the features are kept in Redis by its checksum). The measuring (about a second per
+  // speaker, off the event loop) runs after boot: readiness and synthesis never wait for it, only clone
+  // analysis does, its jobs waiting in their queue meanwhile.
+  const analysis = measureSpeakers(neural, logger, {
+    espeakBinary: config.ESPEAK_BINARY,
+    cache: redisSpeakerCache(redis, config.SPEECH_KEY_PREFIX, logger),
+  }).then((speakers) =>
     startVoiceAnalysisWorker({
       speakers,
       connection: workerConnection,

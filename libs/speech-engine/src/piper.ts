@@ -23,6 +23,10 @@ export interface PiperVoice {
   inference: PiperInference;
   /** The precision of the file loaded: `int8` only when asked for and its variant was there. */
   precision: NeuralPrecision;
+  /** The model file loaded (`<name>.onnx` or its `.int8.onnx`); its config is this path's base + `.json`. */
+  file: string;
+  /** The voice's config file (`<name>.onnx.json`). */
+  configFile: string;
 }
 
 export function piperModelAvailable(dir: string | undefined): boolean {
@@ -57,7 +61,7 @@ export function loadPiperVoice(dir: string, options: PiperLoadOptions = {}): Pro
     voice = (async () => {
       const config = piperConfigSchema.parse(JSON.parse(await fs.promises.readFile(`${base}.json`, 'utf8')));
       const inference = await startPiperInference({ modelPath: model.path, threads });
-      return { config, inference, precision: model.precision };
+      return { config, inference, precision: model.precision, file: model.path, configFile: `${base}.json` };
     })();
     voice.catch(() => loaded.delete(key));
     loaded.set(key, voice);
