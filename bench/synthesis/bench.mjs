@@ -11,9 +11,10 @@
 //   node bench/synthesis/bench.mjs [--model neural|espeak] [--levels 1,10,50] [--rounds 3]
 //                                  [--workers 2] [--concurrency 2] [--threads 1] [--min-samples 30]
 //                                  [--voice <premade voice_id>]
-//   node bench/synthesis/bench.mjs --compare-voices [--rounds 15]
+//   node bench/synthesis/bench.mjs --compare-voices [--rounds 80]
 //     first audio at /stream, one stream at a time, for every English premade voice the neural model
-//     speaks (each coloured to its voice) against its own uncoloured speaker, in interleaved rounds
+//     speaks (each coloured to its voice) against its own uncoloured speaker, in interleaved rounds,
+//     each ratio with its 90 % bootstrap interval
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -391,10 +392,51 @@ async function neural() {
   return { loadMs, first: pct(firsts, 50), rtf: busy / audio, chars: (TEXT.length * 3) / busy };
 }
 
+/** The pause before each stream of --compare-voices: the previous job's writes are done well within it. */
+const SETTLE_MS = 250;
+
+/** `xs` in an order of its own for each `seed` (a Park–Miller generator: the same order every run). */
+function shuffled(xs, seed) {
+  let state = (seed + 1) * 48271;
+  const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * The 5th and 95th percentiles of p50(xs) ÷ p50(base) over 2,000 bootstrap resamples of the rounds
+ * (each resample draws rounds with replacement, a round's two figures together): how far the run's
+ * ratio may be from the voices' own, with the platform's noise.
+ */
+function ratioInterval(xs, base) {
+  let state = 12345;
+  const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
+  const ratios = [];
+  for (let b = 0; b < 2000; b++) {
+    const rounds = Array.from({ length: xs.length }, () => Math.floor(next() * xs.length));
+    ratios.push(
+      pct(
+        rounds.map((r) => xs[r]),
+        50,
+      ) /
+        pct(
+          rounds.map((r) => base[r]),
+          50,
+        ),
+    );
+  }
+  return [pct(ratios, 5), pct(ratios, 95)];
+}
+
 /**
  * --compare-voices: the English premade voices, which the neural model speaks each coloured to its
  * own pitch and formants, except the model's own speaker (Joe), the baseline.
- * One stream at a time, every voice once per round, so machine noise falls on all alike.
+ * One stream at a time, every voice once per round in a shuffled order, each after a pause that lets the
+ * platform settle (SETTLE_MS), so machine noise falls on all alike.
  */
 async function compareVoices() {
   if (!NEURAL) throw new Error('--compare-voices measures the neural model');
@@ -411,16 +453,25 @@ async function compareVoices() {
     const samples = new Map(english.map((v) => [v.voice_id, []]));
     const rounds = Math.max(ROUNDS, 15);
     for (let r = 0; r < rounds; r++)
-      for (const v of english) samples.get(v.voice_id).push(await streamOnce(p, v.voice_id));
-    const base = pct(samples.get(baseline.voice_id), 50);
+      // Each round in another order, so that no voice always follows the same one, and each stream after
+      // the last one's bookkeeping (history, usage) is done: a stream's figure is its own, on a settled platform.
+      for (const v of shuffled(english, r)) {
+        await sleep(SETTLE_MS);
+        samples.get(v.voice_id).push(await streamOnce(p, v.voice_id));
+      }
+    const joe = samples.get(baseline.voice_id);
+    const base = pct(joe, 50);
     console.log(
-      `\nfirst audio at /stream, one stream, ${rounds} rounds, p50 (ratio to ${baseline.name}, the uncoloured speaker)`,
+      `\nfirst audio at /stream, one stream, ${rounds} rounds, p50 (ratio to ${baseline.name}, the uncoloured speaker, with its 90 % interval)`,
     );
-    console.log('| voice | first audio p50 | p90 | ratio |');
-    console.log('|---|---|---|---|');
+    console.log('| voice | first audio p50 | p90 | ratio | 90 % interval |');
+    console.log('|---|---|---|---|---|');
     for (const v of english) {
       const xs = samples.get(v.voice_id);
-      console.log(`| ${v.name} | ${ms(pct(xs, 50))} | ${ms(pct(xs, 90))} | ${(pct(xs, 50) / base).toFixed(2)}× |`);
+      const [low, high] = ratioInterval(xs, joe);
+      console.log(
+        `| ${v.name} | ${ms(pct(xs, 50))} | ${ms(pct(xs, 90))} | ${(pct(xs, 50) / base).toFixed(2)}× | ${low.toFixed(2)}–${high.toFixed(2)}× |`,
+      );
     }
   } finally {
     await p.stop();

@@ -25,13 +25,14 @@ export function changeVoice(
   pitchHz: number,
 ): Int16Array<ArrayBuffer> {
   const y = resampleBy(pcm, sampleRate, formantRatio);
-  const periods = periodTrack(y, sampleRate);
+  const audible = audibleBlocks(y, Math.round(sampleRate * HOP_SECONDS));
+  const periods = periodTrack(y, sampleRate, audible);
   const voiced = periods.filter((p): p is number => p !== null).sort((a, b) => a - b);
   // A piece with next to no voicing keeps its pitch; its formants and length are still seen to.
   const medianPeriod = voiced.length >= MIN_VOICED_FRAMES ? voiced[voiced.length >> 1]! : null;
   const pitchFactor = medianPeriod === null ? 1 : (pitchHz * medianPeriod) / sampleRate;
   const marks = pitchMarks(y, periods, sampleRate);
-  const envelope = lpcEnvelope(y, sampleRate);
+  const envelope = lpcEnvelope(y, sampleRate, audible);
   const pulses = overlapAdd(inverseFilter(y, envelope), marks, pcm.length, formantRatio, pitchFactor);
   const coloured = envelopeFilter(pulses, envelope, formantRatio);
   const out = new Int16Array(coloured.length);
@@ -43,6 +44,26 @@ export function changeVoice(
 const MIN_VOICED_FRAMES = 3;
 /** YIN's hop: one period estimate every 10 ms (the marks follow the waveform in between). */
 const HOP_SECONDS = 0.01;
+/**
+ * Blocks quieter than this (mean square, relative to the piece's peak sample squared) are silence to
+ * the colour: no pitch is looked for and no envelope fitted there (a third of a short first piece is
+ * the pause around it, so its first audio waits that much less), the grains pass them through.
+ */
+const SILENCE_DB = -50;
+
+/** Per block of `block` samples (HOP_SECONDS): whether it is louder than SILENCE_DB below the peak. */
+function audibleBlocks(y: Float32Array, block: number): boolean[] {
+  let peak = 0;
+  for (let i = 0; i < y.length; i++) peak = Math.max(peak, Math.abs(y[i]!));
+  const floor = peak * peak * Math.pow(10, SILENCE_DB / 10);
+  return Array.from({ length: Math.ceil(y.length / block) }, (_, b) => {
+    const end = Math.min(y.length, (b + 1) * block);
+    let sum = 0;
+    for (let i = b * block; i < end; i++) sum += y[i]! * y[i]!;
+    return sum / (end - b * block) >= floor;
+  });
+}
+
 /** Spacing of the grains of an unvoiced stretch. */
 const UNVOICED_SECONDS = 0.005;
 
@@ -63,10 +84,12 @@ function resampleBy(pcm: Int16Array, rate: number, ratio: number): Float32Array 
  * the rate (pitch needs no more than 5 kHz); a frame an octave off its neighbours' median is put
  * back by the median of five, so a grain is never cut two periods long by one octave error.
  */
-function periodTrack(y: Float32Array, rate: number): (number | null)[] {
+function periodTrack(y: Float32Array, rate: number, audible: readonly boolean[]): (number | null)[] {
   const half = rate / 2;
   const hop = Math.round(half * HOP_SECONDS);
-  const hz = yinTrack(decimate2(y), { sampleRate: half, minHz: 55, maxHz: 500, hop });
+  // A frame (40 ms from its hop) is looked at when any of its four blocks is audible.
+  const include = (frame: number) => audible.slice(frame, frame + 4).includes(true);
+  const hz = yinTrack(decimate2(y), { sampleRate: half, minHz: 55, maxHz: 500, hop, include });
   return hz.map((f, i) => {
     if (f === null) return null;
     const near = hz.slice(Math.max(0, i - 2), i + 3).filter((v): v is number => v !== null);

@@ -19,7 +19,11 @@ const LPC_FRAME_SECONDS = 0.025;
 /** Conditioning of the fit (`lpc`'s `whiteNoise`): a resampled piece is band-limited below Nyquist. */
 const WHITE_NOISE = 1e-6;
 
-export function lpcEnvelope(y: Float32Array, rate: number): LpcEnvelope {
+/**
+ * `audible`: per block, whether it holds sound (change-voice.ts); a block whose frame (it and its
+ * two neighbours) holds none gets no filter and is passed through, as a silent one is.
+ */
+export function lpcEnvelope(y: Float32Array, rate: number, audible?: readonly boolean[]): LpcEnvelope {
   const block = Math.round(rate * BLOCK_SECONDS);
   const length = Math.round(rate * LPC_FRAME_SECONDS);
   // Two coefficients per kHz of bandwidth (a formant each) and two for the glottal and radiation tilt.
@@ -27,7 +31,11 @@ export function lpcEnvelope(y: Float32Array, rate: number): LpcEnvelope {
   const frame = new Float64Array(length);
   const hann = Float64Array.from({ length }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (length - 1)));
   const filters: (Float64Array | null)[] = [];
-  for (let start = 0; start < y.length; start += block) {
+  for (let start = 0, b = 0; start < y.length; start += block, b++) {
+    if (audible && !audible[b - 1] && !audible[b] && !audible[b + 1]) {
+      filters.push(null);
+      continue;
+    }
     const from = Math.round(start + block / 2 - length / 2);
     for (let i = 0; i < length; i++) {
       const n = from + i;
