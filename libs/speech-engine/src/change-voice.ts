@@ -25,8 +25,12 @@ export function changeVoice(
   pitchHz: number,
 ): Int16Array<ArrayBuffer> {
   const y = resampleBy(pcm, sampleRate, formantRatio);
-  const audible = audibleBlocks(y, Math.round(sampleRate * HOP_SECONDS));
-  const periods = periodTrack(y, sampleRate, audible);
+  // The blocks are the LPC envelope's (lpc-envelope.ts): 10 ms each.
+  const block = Math.round(sampleRate * HOP_SECONDS);
+  const audible = audibleBlocks(y, block);
+  const periods = periodTrack(y, sampleRate, (from, to) =>
+    audible.slice(Math.floor(from / block), Math.floor((to - 1) / block) + 1).includes(true),
+  );
   const voiced = periods.filter((p): p is number => p !== null).sort((a, b) => a - b);
   // A piece with next to no voicing keeps its pitch; its formants and length are still seen to.
   const medianPeriod = voiced.length >= MIN_VOICED_FRAMES ? voiced[voiced.length >> 1]! : null;
@@ -40,10 +44,20 @@ export function changeVoice(
   return out;
 }
 
+/**
+ * YIN's hop and frame in samples at `rate` (whole samples, so frame f starts at exactly f × hop: a
+ * hop of 110.25 samples taken as 110.25 would drift a frame every four seconds).
+ */
+function yinFrames(rate: number): { hop: number; frameSize: number } {
+  return { hop: Math.round(rate * HOP_SECONDS), frameSize: Math.round(rate * FRAME_SECONDS) };
+}
+
 /** Fewer voiced frames than this (30 ms) give no median pitch worth moving. */
 const MIN_VOICED_FRAMES = 3;
 /** YIN's hop: one period estimate every 10 ms (the marks follow the waveform in between). */
 const HOP_SECONDS = 0.01;
+/** YIN's frame: 40 ms, two periods of the lowest pitch looked for (55 Hz) and a window. */
+const FRAME_SECONDS = 0.04;
 /**
  * Blocks quieter than this (mean square, relative to the piece's peak sample squared) are silence to
  * the colour: no pitch is looked for and no envelope fitted there (a third of a short first piece is
@@ -84,12 +98,12 @@ function resampleBy(pcm: Int16Array, rate: number, ratio: number): Float32Array 
  * the rate (pitch needs no more than 5 kHz); a frame an octave off its neighbours' median is put
  * back by the median of five, so a grain is never cut two periods long by one octave error.
  */
-function periodTrack(y: Float32Array, rate: number, audible: readonly boolean[]): (number | null)[] {
+function periodTrack(y: Float32Array, rate: number, audible: (from: number, to: number) => boolean): (number | null)[] {
   const half = rate / 2;
-  const hop = Math.round(half * HOP_SECONDS);
-  // A frame (40 ms from its hop) is looked at when any of its four blocks is audible.
-  const include = (frame: number) => audible.slice(frame, frame + 4).includes(true);
-  const hz = yinTrack(decimate2(y), { sampleRate: half, minHz: 55, maxHz: 500, hop, include });
+  const { hop, frameSize } = yinFrames(half);
+  // A frame is looked at when any of the samples of `y` it spans is in an audible block.
+  const include = (frame: number) => audible(2 * frame * hop, 2 * (frame * hop + frameSize));
+  const hz = yinTrack(decimate2(y), { sampleRate: half, minHz: 55, maxHz: 500, hop, frameSize, include });
   return hz.map((f, i) => {
     if (f === null) return null;
     const near = hz.slice(Math.max(0, i - 2), i + 3).filter((v): v is number => v !== null);
@@ -111,10 +125,10 @@ interface Mark {
  * waveform is most like the last mark's (`mostLike`); constant spacing through unvoiced ones.
  */
 function pitchMarks(y: Float32Array, periods: readonly (number | null)[], rate: number): Mark[] {
-  const hop = rate * HOP_SECONDS;
-  // YIN's frame is 40 ms long: its estimate belongs to the frame's middle.
-  const centre = rate * 0.02;
-  const periodAt = (n: number): number | null => periods[Math.max(0, Math.round((n - centre) / hop))] ?? null;
+  // YIN ran at half the rate (periodTrack): its frame f spans y's samples from 2·f·hop for 2·frameSize, and its
+  // estimate belongs to the frame's middle.
+  const { hop, frameSize } = yinFrames(rate / 2);
+  const periodAt = (n: number): number | null => periods[Math.max(0, Math.round((n - frameSize) / (2 * hop)))] ?? null;
   const unvoiced = Math.round(rate * UNVOICED_SECONDS);
   const marks: Mark[] = [];
   let n = 0;
