@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { createLogger } from '@platform/logger';
 import { audioStreamKey, ownerKey, type HistoryRecord, type SynthesisJobData } from '@platform/speech-jobs';
 import { connectRedis } from '@platform/stores';
-import { stackEnv, uniqueName } from '@platform/testing';
+import { eventually, stackEnv, uniqueName } from '@platform/testing';
 import { processJob, type ProcessDeps } from '../src/synthesis/process-job';
 import { synthesisJob } from './synthesis-job';
 
@@ -71,5 +71,35 @@ describe('a job taken over right after its last frame', () => {
     expect(outcome).toBe('superseded');
     expect(records.map((r) => r.state)).toEqual(['complete']);
     expect(await redis.get(owner)).toBe('host:2#1');
+  }, 60_000);
+});
+
+describe('a job whose worker dies while recording its history', () => {
+  it('is not marked ended before its history is recorded, so the attempt that takes it over records it', async () => {
+    const data = job();
+    const owner = ownerKey(prefix, data.jobId);
+    const seenByRecord: (string | null)[] = [];
+    // The first attempt's recording never finishes: its worker died in the middle of it.
+    let dead = false;
+    const dying: ProcessDeps = {
+      ...deps([], 'host:1', 0),
+      recordHistory: async () => {
+        seenByRecord.push(await redis.get(owner));
+        dead = true;
+        await new Promise(() => undefined);
+      },
+    };
+    void processJob(data, dying);
+    await eventually(() => dead, 30_000, 5);
+    // It had written every frame, and had not marked the job ended.
+    expect(seenByRecord).toEqual(['host:1#0']);
+    expect(await redis.xlen(audioStreamKey(prefix, data.jobId))).toBeGreaterThan(1);
+
+    // The queue hands the job to another worker, which finds the last frame written and records the job.
+    const records: HistoryRecord[] = [];
+    expect(await processJob(data, deps(records, 'host:2', 1))).toBe('complete');
+    expect(records.map((r) => [r.historyItemId, r.state])).toEqual([[data.jobId, 'complete']]);
+    expect(records[0]!.audio.length).toBeGreaterThan(0);
+    expect(await redis.get(owner)).toBe('ended');
   }, 60_000);
 });

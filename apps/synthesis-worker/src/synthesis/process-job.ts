@@ -288,24 +288,13 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     metrics.jobEnded({ model: data.modelId, outcome, runSeconds: secondsSince(started) });
     return outcome;
   }
-  // Taken over at the last moment, after this attempt wrote the last frame: the new owner ends the job.
-  const takenAtTheEnd = outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true));
-  metrics.jobEnded({
-    model: data.modelId,
-    outcome: takenAtTheEnd ? 'superseded' : outcome,
-    runSeconds: secondsSince(started),
-    ...(outcome === 'failed' && !takenAtTheEnd ? { reason } : {}),
-  });
-  // A complete job is still recorded here: its listener has every frame, and the new owner may find
-  // the stream already read and deleted by the gateway, and then have nothing to record (or record it
-  // only after rendering it all again). The store keeps one record per job, whoever writes first.
-  if (outcome === 'superseded' || (takenAtTheEnd && outcome !== 'complete')) return 'superseded';
-  // The job is over: no later attempt needs its rendered pieces or its takeover record.
-  if (!takenAtTheEnd && (takenOver || data.modelId === NEURAL_MODEL_ID))
-    await redis
-      .del(pcmCheckpointKey(data.keyPrefix, data.jobId), resumesKey(data.keyPrefix, data.jobId))
-      .catch(() => undefined);
-  if (data.recordHistory && deps.recordHistory) {
+  // Recorded before the job is marked ended: an attempt that finds it ended does nothing more
+  // (`sent.ended`), so a worker that died between the two would have lost its history item. Dying
+  // before the mark, it leaves the job to a takeover, which records it in turn (the store keeps the
+  // first record of a job). Recorded even when another attempt took the job over just after this one
+  // wrote its last frame: the listener has every frame, and the new owner may find the stream already
+  // read and deleted by the gateway, and then have nothing to record.
+  if (outcome !== 'superseded' && data.recordHistory && deps.recordHistory) {
     const record = historyRecord(data, {
       state: outcome === 'complete' ? 'complete' : outcome === 'cancelled' ? 'cancelled' : 'failed',
       contentType: format?.contentType ?? 'application/octet-stream',
@@ -314,7 +303,21 @@ export async function processJob(data: SynthesisJobData, deps: ProcessDeps): Pro
     });
     await deps.recordHistory(record).catch((err: unknown) => log.error({ err }, 'history record failed'));
   }
-  return takenAtTheEnd ? 'superseded' : outcome;
+  // Taken over at the last moment, after this attempt wrote the last frame: the new owner ends the job.
+  const takenAtTheEnd = outcome !== 'superseded' && !(await endJob(redis, data, token).catch(() => true));
+  metrics.jobEnded({
+    model: data.modelId,
+    outcome: takenAtTheEnd ? 'superseded' : outcome,
+    runSeconds: secondsSince(started),
+    ...(outcome === 'failed' && !takenAtTheEnd ? { reason } : {}),
+  });
+  if (outcome === 'superseded' || takenAtTheEnd) return 'superseded';
+  // The job is over: no later attempt needs its rendered pieces or its takeover record.
+  if (takenOver || data.modelId === NEURAL_MODEL_ID)
+    await redis
+      .del(pcmCheckpointKey(data.keyPrefix, data.jobId), resumesKey(data.keyPrefix, data.jobId))
+      .catch(() => undefined);
+  return outcome;
 }
 
 /** The attempt that writes a lost job's last frame: its owner token and its worker process. */
