@@ -70,17 +70,11 @@ export function envelopeFilter(x: Float32Array, envelope: LpcEnvelope, stretch: 
   const s = new Float32Array(x.length);
   const { block, order, filters } = envelope;
   const last = filters.length - 1;
-  for (let t = 0; t < x.length;) {
-    const index = Math.min(last, Math.floor(t / stretch / block));
-    const a = filters[index];
-    // The output samples whose source falls in this block (all the rest, past the last block).
-    let end = t + 1;
-    while (end < x.length && (index === last || Math.floor(end / stretch / block) === index)) end++;
-    for (; t < end; t++) {
-      let v = x[t]!;
-      if (a) for (let j = 1, top = Math.min(order, t); j <= top; j++) v -= a[j]! * s[t - j]!;
-      s[t] = v;
-    }
+  for (let t = 0; t < x.length; t++) {
+    const a = filters[Math.min(last, Math.floor(t / stretch / block))];
+    let v = x[t]!;
+    if (a) for (let j = 1, top = Math.min(order, t); j <= top; j++) v -= a[j]! * s[t - j]!;
+    s[t] = v;
   }
   return s;
 }
